@@ -1,0 +1,28 @@
+# The project's commands. Each installs what it needs on a fresh Debian 12 first.
+#   make demo   route a bundled event script through a bundled scene, print the trace
+#   make test   build and run every test
+#   make bench  release-mode benchmarks
+
+SWIFT ?= swift
+APT_PACKAGES = pkg-config libpixman-1-dev libwayland-dev wayland-protocols libinput-dev \
+	libudev-dev libseat-dev libxkbcommon-dev xkb-data libx11-data locales libyaml-dev
+# apt-get runs only when a package is missing, so repeated runs stay fast.
+DEPS_STAMP = .build/.apt-ok
+
+.PHONY: deps demo test bench
+deps:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing:" $$missing; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+demo: deps
+	$(SWIFT) run -c release route-demo examples/route-demo/scene.txt
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --parallel
+
+bench: deps
+	$(SWIFT) run -c release core-bench

@@ -1,0 +1,3 @@
+#pragma once
+#include <wayland-server-core.h>
+#include <wayland-server-protocol.h>

@@ -1,0 +1,115 @@
+// What the core decides: deliveries to client surfaces (the Wayland layer turns them into
+// protocol events) and records of what compositor responders took. Trivial values: the
+// router appends them to a preallocated queue, and routing never allocates.
+
+/// The keys of a `keyboard.enter`, stored in the queue's key buffer.
+public struct KeySpan: Hashable, Sendable {
+    public var start: Int32
+    public var count: Int32
+}
+
+public enum Delivery: Hashable, Sendable {
+    // Pointer (`wl_pointer`). Points are surface-local; times are microseconds.
+    case pointerEnter(SeatID, NodeID, Point, serial: UInt32)
+    case pointerLeave(SeatID, NodeID, serial: UInt32)
+    case pointerMotion(SeatID, NodeID, time: UInt64, Point)
+    case pointerButton(SeatID, NodeID, time: UInt64, button: UInt32, ButtonState, serial: UInt32)
+    case pointerAxis(SeatID, NodeID, time: UInt64, Axis, AxisSource, value: Double, value120: Int32)
+    case pointerAxisStop(SeatID, NodeID, time: UInt64, Axis)
+    case pointerFrame(SeatID, ClientID)
+    // Keyboard (`wl_keyboard`).
+    case keyboardEnter(SeatID, NodeID, keys: KeySpan, serial: UInt32)
+    case keyboardLeave(SeatID, NodeID, serial: UInt32)
+    case key(SeatID, NodeID, time: UInt64, key: UInt32, KeyState, serial: UInt32)
+    case modifiers(SeatID, NodeID, Modifiers, serial: UInt32)
+    // Touch (`wl_touch`). The touch id is libinput's seat slot.
+    case touchDown(SeatID, NodeID, time: UInt64, slot: Int32, Point, serial: UInt32)
+    case touchMotion(SeatID, NodeID, time: UInt64, slot: Int32, Point)
+    case touchUp(SeatID, NodeID, time: UInt64, slot: Int32, serial: UInt32)
+    case touchFrame(SeatID, ClientID)
+    case touchCancel(SeatID, ClientID)
+    // Touchpad gestures (pointer-gestures), to the pointer focus.
+    case gesture(SeatID, NodeID, time: UInt64, GestureEvent)
+    // The compositor's side.
+    /// A compositor node, client responder or seat handler took the event.
+    case handled(SeatID, Responder, EventKind)
+    /// A nil-target action found a responder that implements it.
+    case action(SeatID, Responder, ActionID)
+    /// A key binding consumed a key press (its release is consumed too).
+    case binding(SeatID, index: Int32, key: UInt32)
+    /// A gesture recognizer claimed the pointer or touch sequence.
+    case claimed(SeatID, recognizer: Int32)
+    case switchToggled(SeatID, SwitchKind, on: Bool)
+    /// `xdg_popup.popup_done`: the popup grab was broken.
+    case popupDone(SeatID, NodeID)
+    /// A resize grab asks the node's owner for this size.
+    case resizeRequest(SeatID, NodeID, width: Int32, height: Int32)
+    /// Nobody in the chain took the event.
+    case dropped(SeatID, EventKind)
+
+    public var seat: SeatID {
+        switch self {
+        case .pointerEnter(let s, _, _, _), .pointerLeave(let s, _, _), .pointerMotion(let s, _, _, _),
+            .pointerButton(let s, _, _, _, _, _), .pointerAxis(let s, _, _, _, _, _, _),
+            .pointerAxisStop(let s, _, _, _), .pointerFrame(let s, _), .keyboardEnter(let s, _, _, _),
+            .keyboardLeave(let s, _, _), .key(let s, _, _, _, _, _), .modifiers(let s, _, _, _),
+            .touchDown(let s, _, _, _, _, _), .touchMotion(let s, _, _, _, _), .touchUp(let s, _, _, _, _),
+            .touchFrame(let s, _), .touchCancel(let s, _), .gesture(let s, _, _, _), .handled(let s, _, _),
+            .action(let s, _, _), .binding(let s, _, _), .claimed(let s, _), .switchToggled(let s, _, _),
+            .popupDone(let s, _), .resizeRequest(let s, _, _, _), .dropped(let s, _):
+            return s
+        }
+    }
+
+    /// The client surface this delivery goes to, if it goes to one.
+    public var surface: NodeID? {
+        switch self {
+        case .pointerEnter(_, let n, _, _), .pointerLeave(_, let n, _), .pointerMotion(_, let n, _, _),
+            .pointerButton(_, let n, _, _, _, _), .pointerAxis(_, let n, _, _, _, _, _), .pointerAxisStop(_, let n, _, _),
+            .keyboardEnter(_, let n, _, _), .keyboardLeave(_, let n, _), .key(_, let n, _, _, _, _),
+            .modifiers(_, let n, _, _), .touchDown(_, let n, _, _, _, _), .touchMotion(_, let n, _, _, _),
+            .touchUp(_, let n, _, _, _), .gesture(_, let n, _, _), .popupDone(_, let n):
+            return n
+        default:
+            return nil
+        }
+    }
+}
+
+/// The deliveries of the last routed events, in order. Preallocated: appending does not
+/// allocate once capacity is reached, and clearing keeps it.
+public struct DeliveryQueue {
+    public private(set) var deliveries: ContiguousArray<Delivery> = []
+    public private(set) var keyBuffer: ContiguousArray<UInt32> = []
+
+    init() {
+        deliveries.reserveCapacity(256)
+        keyBuffer.reserveCapacity(64)
+    }
+
+    @inline(__always) mutating func append(_ d: Delivery) { deliveries.append(d) }
+
+    mutating func appendKeys<S: Sequence>(_ keys: S) -> KeySpan where S.Element == UInt32 {
+        let start = keyBuffer.count
+        keyBuffer.append(contentsOf: keys)
+        return KeySpan(start: Int32(start), count: Int32(keyBuffer.count - start))
+    }
+
+    /// The keys of a `keyboardEnter` delivery in this queue.
+    public func keys(_ span: KeySpan) -> ArraySlice<UInt32> {
+        keyBuffer[Int(span.start)..<Int(span.start + span.count)]
+    }
+
+    public var isEmpty: Bool { deliveries.isEmpty }
+    public var count: Int { deliveries.count }
+
+    public mutating func removeAll() {
+        deliveries.removeAll(keepingCapacity: true)
+        keyBuffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Receives deliveries: the Wayland layer, a trace writer, the invariant checker.
+public protocol DeliverySink {
+    mutating func deliver(_ delivery: Delivery, from queue: DeliveryQueue)
+}

@@ -1,0 +1,56 @@
+// The seam between the core and the keyboard layer (xkbcommon lives in the Keyboard
+// module, never here). The seat asks it what a key means and which modifiers hold.
+
+/// Keyboard modifier state as `wl_keyboard.modifiers` carries it (xkb masks).
+public struct Modifiers: Hashable, Sendable, CustomStringConvertible {
+    public var depressed: UInt32
+    public var latched: UInt32
+    public var locked: UInt32
+    public var group: UInt32
+    public init(depressed: UInt32 = 0, latched: UInt32 = 0, locked: UInt32 = 0, group: UInt32 = 0) {
+        self.depressed = depressed; self.latched = latched; self.locked = locked; self.group = group
+    }
+    public static let none = Modifiers()
+    /// Depressed, latched and locked together: what is in effect.
+    public var effective: ModifierMask { ModifierMask(rawValue: depressed | latched | locked) }
+    public var description: String { "\(depressed),\(latched),\(locked),\(group)" }
+}
+
+/// Modifier bits in the order of xkbcommon's default keymaps (the real-modifier indices
+/// every `evdev` keymap uses): Shift 0, Lock 1, Control 2, Mod1 (Alt) 3, Mod2 (NumLock) 4,
+/// Mod4 (Super) 6, Mod5 (AltGr on many layouts) 7.
+public struct ModifierMask: OptionSet, Hashable, Sendable {
+    public var rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public static let shift = ModifierMask(rawValue: 1 << 0)
+    public static let capsLock = ModifierMask(rawValue: 1 << 1)
+    public static let control = ModifierMask(rawValue: 1 << 2)
+    public static let alt = ModifierMask(rawValue: 1 << 3)
+    public static let numLock = ModifierMask(rawValue: 1 << 4)
+    public static let superKey = ModifierMask(rawValue: 1 << 6)
+    public static let mod5 = ModifierMask(rawValue: 1 << 7)
+    /// The modifiers a binding is matched on; lock modifiers never change a binding.
+    public static let bindingRelevant: ModifierMask = [.shift, .control, .alt, .superKey, .mod5]
+}
+
+/// What one key transition means, after the keyboard layer has updated its state.
+public struct KeyMeaning: Hashable, Sendable {
+    /// The keysym of the key at the current level (0 when unknown).
+    public var keysym: UInt32
+    /// The keysym at shift level 0 of the current group, so `Super+Shift+Return`-style
+    /// bindings can be written without the shifted symbol (0 when unknown).
+    public var baseKeysym: UInt32
+    /// Modifier state after this transition.
+    public var modifiers: Modifiers
+    public init(keysym: UInt32, baseKeysym: UInt32 = 0, modifiers: Modifiers) {
+        self.keysym = keysym; self.baseKeysym = baseKeysym; self.modifiers = modifiers
+    }
+}
+
+/// Implemented by the keyboard layer (xkbcommon) and by tests. Called once per key
+/// transition of the seat's keyboards, after the seat-wide key count rule.
+public protocol KeyTranslator: AnyObject {
+    func translate(key: UInt32, state: KeyState) -> KeyMeaning
+    /// All keys are up (device gone): clear depressed modifiers, keep locks.
+    func releaseAll() -> Modifiers
+}

@@ -1,0 +1,60 @@
+import CPixman
+
+/// What a node of the surface tree is. Routing treats client kinds alike; the kind decides
+/// defaults (clipping, keyboard focus) and what the trace and checker say.
+public enum NodeKind: UInt8, Sendable, CustomStringConvertible {
+    case root
+    /// An output: a container at its layout position that clips its children.
+    case output
+    /// A compositor-side node: panel, window decoration, background, container.
+    case compositor
+    case toplevel
+    case subsurface
+    case popup
+
+    public var isClientSurface: Bool { self == .toplevel || self == .subsurface || self == .popup }
+    public var description: String {
+        switch self {
+        case .root: "root"
+        case .output: "output"
+        case .compositor: "node"
+        case .toplevel: "toplevel"
+        case .subsurface: "subsurface"
+        case .popup: "popup"
+        }
+    }
+}
+
+/// Where a new or restacked child goes relative to its parent's own content. Wayland
+/// subsurfaces may sit below their parent; everything else is above by default.
+public enum ChildLayer: UInt8, Sendable { case above, below }
+
+/// One node's state, stored by value in one contiguous array: hit-testing walks plain
+/// memory, with no reference counting and no hashing. Children form two intrusive,
+/// z-ordered lists (below and above the node's own content), so restacking is O(1).
+struct NodeRecord {
+    static let none = UInt32.max
+
+    var generation: UInt32 = 0
+    var alive = false
+    var kind = NodeKind.compositor
+    var layer = ChildLayer.above
+    var mapped = true
+    var acceptsInput = true
+    var clipsChildren = false
+    var canBecomeFirstResponder = false
+    var hasContainmentTest = false
+    var client = ClientID.compositor
+    var parent = none
+    var prev = none, next = none
+    var firstBelow = none, lastBelow = none
+    var firstAbove = none, lastAbove = none
+    var x: Int32 = 0, y: Int32 = 0
+    var width: Int32 = 0, height: Int32 = 0
+    var bufferScale: Int32 = 1
+    var opacity: Float = 1
+    /// nil: the infinite default region. Owned by `SurfaceTree.inputRegions[index]`.
+    var inputRegion: UnsafeMutablePointer<pixman_region32_t>? = nil
+    var nextResponder = none
+    var nextResponderGeneration: UInt32 = 0
+}

@@ -1,0 +1,92 @@
+import CPixman
+
+/// A `wl_region`: a union of added rectangles minus subtracted ones, kept by pixman (the
+/// region algebra wlroots and Weston use). A value type; copies share storage until one
+/// of them changes.
+public struct Region: Sendable, CustomStringConvertible {
+    final class Storage: @unchecked Sendable {
+        // Heap-allocated so its address is stable for pixman; freed with the storage.
+        let region: UnsafeMutablePointer<pixman_region32_t>
+        init() {
+            region = .allocate(capacity: 1)
+            pixman_region32_init(region)
+        }
+        init(copying other: Storage) {
+            region = .allocate(capacity: 1)
+            pixman_region32_init(region)
+            pixman_region32_copy(region, other.region)
+        }
+        deinit {
+            pixman_region32_fini(region)
+            region.deallocate()
+        }
+    }
+    var storage: Storage
+
+    public init() { storage = Storage() }
+    public init(_ rect: Rect) { self.init(); add(rect) }
+    public init(_ rects: [Rect]) { self.init(); for r in rects { add(r) } }
+
+    private mutating func unique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+    }
+
+    /// `wl_region.add`. Rectangles with a non-positive size add nothing.
+    public mutating func add(_ r: Rect) {
+        guard !r.isEmpty else { return }
+        unique()
+        pixman_region32_union_rect(storage.region, storage.region, r.x, r.y, UInt32(r.width), UInt32(r.height))
+    }
+
+    /// `wl_region.subtract`.
+    public mutating func subtract(_ r: Rect) {
+        guard !r.isEmpty else { return }
+        unique()
+        var cut = pixman_region32_t()
+        pixman_region32_init_rect(&cut, r.x, r.y, UInt32(r.width), UInt32(r.height))
+        pixman_region32_subtract(storage.region, storage.region, &cut)
+        pixman_region32_fini(&cut)
+    }
+
+    /// Keeps only the part inside `r` (the surface bounds, for input regions).
+    public mutating func intersect(_ r: Rect) {
+        unique()
+        pixman_region32_intersect_rect(storage.region, storage.region, r.x, r.y, UInt32(max(r.width, 0)), UInt32(max(r.height, 0)))
+    }
+
+    /// Whether the integer pixel (x, y) is inside.
+    @inlinable public func contains(x: Int32, y: Int32) -> Bool { containsPixel(x, y) }
+
+    @usableFromInline func containsPixel(_ x: Int32, _ y: Int32) -> Bool {
+        pixman_region32_contains_point(storage.region, x, y, nil) != 0
+    }
+
+    /// The floor rule: a point is inside when the pixel containing it is.
+    public func contains(_ p: Point) -> Bool {
+        let fx = p.x.rounded(.down), fy = p.y.rounded(.down)
+        guard fx >= -2_147_483_648, fx <= 2_147_483_647, fy >= -2_147_483_648, fy <= 2_147_483_647 else { return false }
+        return containsPixel(Int32(fx), Int32(fy))
+    }
+
+    public var isEmpty: Bool { pixman_region32_not_empty(storage.region) == 0 }
+
+    /// The rectangles pixman keeps (y-x banded, non-overlapping).
+    public var rects: [Rect] {
+        var n: Int32 = 0
+        guard let boxes = pixman_region32_rectangles(storage.region, &n) else { return [] }
+        return (0..<Int(n)).map { i in
+            let b = boxes[i]
+            return Rect(b.x1, b.y1, b.x2 - b.x1, b.y2 - b.y1)
+        }
+    }
+
+    public var extents: Rect {
+        let e = storage.region.pointee.extents
+        return Rect(e.x1, e.y1, e.x2 - e.x1, e.y2 - e.y1)
+    }
+
+    /// Pointer to the pixman region, valid while this value lives unchanged.
+    var pixmanRegion: UnsafeMutablePointer<pixman_region32_t> { storage.region }
+
+    public var description: String { rects.map { "[\($0)]" }.joined(separator: " ") }
+}

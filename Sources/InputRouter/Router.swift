@@ -1,0 +1,119 @@
+/// The façade a compositor embeds: one surface tree, its clients, its seats, and the queue
+/// of deliveries the last routed events produced.
+///
+/// Input goes in through a seat (`seat.handle(event)` or its `notify*` methods); what each
+/// client is told comes out in `queue`, which the caller drains after each event
+/// (`flush(into:)`). Scene changes (map, unmap, move, restack, input region) re-pick the
+/// pointer focus of every seat at once, without waiting for motion.
+public final class Router {
+    public let tree: SurfaceTree
+    public private(set) var seats: [Seat] = []
+    public var queue = DeliveryQueue()
+
+    struct ClientRecord {
+        var name: String
+        var alive: Bool
+        var handler: NodeHandler?
+    }
+    var clients: [ClientRecord] = [ClientRecord(name: "compositor", alive: true, handler: nil)]
+
+    private var actionNames: [String] = []
+    private var actionIDs: [String: ActionID] = [:]
+    var switchObservers: [(SeatID, SwitchKind, Bool) -> Void] = []
+
+    /// Serials for enter, button, key and touch events. The Wayland layer may replace it
+    /// with `wl_display_next_serial`, so all serials of a display share one sequence.
+    public var serialSource: (() -> UInt32)?
+    private var serialCounter: UInt32 = 0
+
+    public init() {
+        tree = SurfaceTree()
+        tree.onSceneChange = { [unowned self] in self.sceneDidChange() }
+    }
+
+    // MARK: Seats and clients
+
+    @discardableResult
+    public func addSeat(name: String = "seat0") -> Seat {
+        let seat = Seat(id: SeatID(index: UInt32(seats.count)), name: name, router: self)
+        seats.append(seat)
+        return seat
+    }
+
+    public func seat(_ id: SeatID) -> Seat { seats[Int(id.index)] }
+
+    @discardableResult
+    public func addClient(name: String) -> ClientID {
+        clients.append(ClientRecord(name: name, alive: true, handler: nil))
+        for s in seats { s.clientAdded() }
+        return ClientID(index: UInt32(clients.count - 1))
+    }
+
+    /// A client disconnected: its surfaces are destroyed, its bindings forgotten, and no
+    /// seat sends it anything again.
+    public func removeClient(_ client: ClientID) {
+        guard isAlive(client), !client.isCompositor else { return }
+        for s in seats { s.clientRemoved(client) }
+        clients[Int(client.index)].alive = false
+        clients[Int(client.index)].handler = nil
+        tree.batchUpdates {
+            for i in 1..<tree.nodes.count where tree.nodes[i].alive && tree.nodes[i].client == client {
+                if tree.nodes[i].alive { tree.destroy(tree.id(ofSlot: UInt32(i))) }
+            }
+        }
+    }
+
+    public func isAlive(_ client: ClientID) -> Bool {
+        Int(client.index) < clients.count && clients[Int(client.index)].alive
+    }
+
+    public func name(of client: ClientID) -> String {
+        Int(client.index) < clients.count ? clients[Int(client.index)].name : "?"
+    }
+
+    /// The client responder's handler: what a client does with events its surfaces did
+    /// not take (and with actions, e.g. "close" → `xdg_toplevel.close`).
+    public func setHandler(for client: ClientID, _ handler: NodeHandler?) {
+        guard isAlive(client) else { return }
+        clients[Int(client.index)].handler = handler
+    }
+
+    // MARK: Actions and switches
+
+    /// Interns an action name ("close", "copy"...).
+    public func action(_ name: String) -> ActionID {
+        if let id = actionIDs[name] { return id }
+        let id = ActionID(index: UInt32(actionNames.count))
+        actionNames.append(name)
+        actionIDs[name] = id
+        return id
+    }
+
+    public func name(of action: ActionID) -> String {
+        Int(action.index) < actionNames.count ? actionNames[Int(action.index)] : "?"
+    }
+
+    /// Switch events (lid, tablet mode, keypad slide) never go through hit-testing: they
+    /// reach these observers, as Core Motion events bypass UIKit's responder chain.
+    public func addSwitchObserver(_ observer: @escaping (SeatID, SwitchKind, Bool) -> Void) {
+        switchObservers.append(observer)
+    }
+
+    // MARK: Serials and output
+
+    func nextSerial() -> UInt32 {
+        if let source = serialSource { return source() }
+        serialCounter &+= 1
+        return serialCounter
+    }
+
+    /// Hands every queued delivery to `sink` in order, then empties the queue.
+    public func flush<S: DeliverySink>(into sink: inout S) {
+        for d in queue.deliveries { sink.deliver(d, from: queue) }
+        queue.removeAll()
+    }
+
+    func sceneDidChange() {
+        for s in seats { s.sceneDidChange() }
+    }
+}

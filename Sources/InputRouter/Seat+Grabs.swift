@@ -1,0 +1,81 @@
+// Explicit grabs: popups (xdg_popup.grab), interactive move and resize.
+extension Seat {
+    /// `xdg_popup.grab`: keyboard focus goes to the popup; pointer events reach only its
+    /// client's surfaces; a press anywhere else dismisses every grabbing popup
+    /// (`popup_done`, topmost first). The caller checks the serial first
+    /// (`isRecentPress(serial:client:)`).
+    @discardableResult
+    public func beginPopupGrab(_ popup: NodeID) -> Bool {
+        guard tree.kind(of: popup) == .popup, tree.canReceiveInput(popup), let client = tree.client(of: popup) else {
+            return false
+        }
+        if case .popup(let c) = explicitGrab, c != client { dismissPopups() }
+        guard explicitGrab.allowsRepick else { return false }
+        popupStack.append(popup)
+        explicitGrab = .popup(client)
+        moveKeyboardFocus(to: popup)
+        if heldButtonCount == 0 { lastFirstResponder = nil; repick(time: lastTime, motion: false) }
+        flushPointerFrames()
+        return true
+    }
+
+    /// Breaks the popup grab: `popup_done` to each popup, topmost first.
+    public func dismissPopups() {
+        let stack = popupStack
+        popupStack.removeAll()
+        if case .popup = explicitGrab { explicitGrab = .none }
+        for p in stack.reversed() where tree.isAlive(p) { router.queue.append(.popupDone(id, p)) }
+        if let f = keyboardFocus, stack.contains(f) {
+            moveKeyboardFocus(to: fallbackFocus(excluding: f, client: keyboardFocusClient))
+        }
+        lastFirstResponder = nil
+    }
+
+    public var popupGrabStack: [NodeID] { popupStack }
+
+    /// `xdg_toplevel.move` (or a compositor binding): the node follows the cursor until the
+    /// last button is released. The client gets a leave for the duration.
+    @discardableResult
+    public func beginMove(_ node: NodeID) -> Bool {
+        guard tree.isVisible(node), explicitGrab == .none || isPopupGrab, let origin = tree.layoutPosition(of: node) else {
+            return false
+        }
+        if isPopupGrab { dismissPopups() }
+        explicitGrab = .move(node, offset: Point(cursor.x - origin.x, cursor.y - origin.y))
+        setPointerFocus(nil)
+        flushPointerFrames()
+        return true
+    }
+
+    /// `xdg_toplevel.resize`: motion produces `resizeRequest` deliveries until release.
+    @discardableResult
+    public func beginResize(_ node: NodeID, edges: ResizeEdges) -> Bool {
+        guard tree.isVisible(node), explicitGrab == .none || isPopupGrab, let frame = tree.frame(of: node) else {
+            return false
+        }
+        if isPopupGrab { dismissPopups() }
+        explicitGrab = .resize(node, edges: edges, start: cursor, startSize: frame)
+        setPointerFocus(nil)
+        flushPointerFrames()
+        return true
+    }
+
+    var isPopupGrab: Bool { if case .popup = explicitGrab { true } else { false } }
+
+    func moveGrabbed(_ node: NodeID, offset: Point) {
+        guard let parent = tree.parent(of: node).flatMap(tree.layoutPosition(of:)) ?? Optional(.zero) else { return }
+        let x = (cursor.x - offset.x - parent.x).rounded(.down), y = (cursor.y - offset.y - parent.y).rounded(.down)
+        tree.move(node, to: (Int32(clamping: Int64(x)), Int32(clamping: Int64(y))))
+    }
+
+    func resizeGrabbed(_ node: NodeID, edges: ResizeEdges, start: Point, startSize: Rect) {
+        let dx = Int32(clamping: Int64((cursor.x - start.x).rounded(.down)))
+        let dy = Int32(clamping: Int64((cursor.y - start.y).rounded(.down)))
+        var w = startSize.width, h = startSize.height
+        if edges.contains(.right) { w &+= dx }
+        if edges.contains(.left) { w &-= dx }
+        if edges.contains(.bottom) { h &+= dy }
+        if edges.contains(.top) { h &-= dy }
+        router.queue.append(.resizeRequest(id, node, width: max(w, 1), height: max(h, 1)))
+    }
+}

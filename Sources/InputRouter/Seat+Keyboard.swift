@@ -1,0 +1,166 @@
+// The keyboard: a first responder that receives keys; bindings see every press first and
+// consume its release too; enter carries only keys that were forwarded to that client and
+// are still held; a release goes to whoever got the press, or nowhere.
+extension Seat {
+    public var keyboardFirstResponder: NodeID? { keyboardFocus }
+
+    /// `becomeFirstResponder`: gives `node` the keyboard focus if it can take it (alive,
+    /// visible, not a subsurface, allowed to). During a popup grab the topmost popup keeps
+    /// it. Returns whether `node` now has the focus.
+    @discardableResult
+    public func setKeyboardFocus(_ node: NodeID?) -> Bool {
+        if let n = node {
+            guard tree.canBecomeFirstResponder(n), tree.isVisible(n) else { return false }
+            if let top = popupStack.last, top != n { return false }
+        }
+        moveKeyboardFocus(to: node)
+        return true
+    }
+
+    /// `resignFirstResponder`: `node` gives up the focus; it falls back like a destroyed one.
+    public func resignKeyboardFocus(_ node: NodeID) {
+        guard keyboardFocus == node else { return }
+        let fallback = fallbackFocus(excluding: node, client: keyboardFocusClient)
+        moveKeyboardFocus(to: fallback)
+    }
+
+    func moveKeyboardFocus(to node: NodeID?) {
+        guard node != keyboardFocus else { return }
+        if let old = keyboardFocus, old != node {
+            if keyboardEntered, tree.isAlive(old) {
+                router.queue.append(.keyboardLeave(id, old, serial: router.nextSerial()))
+            } else if !isClientNode(old), tree.isAlive(old) {
+                _ = callHandler(.node(old), .keyboardLeave)
+            }
+        }
+        keyboardEntered = false
+        keyboardFocus = node
+        guard let n = node else { return }
+        keyboardFocusClient = tree.client(of: n) ?? .compositor
+        focusHistory.removeAll { $0 == n }
+        if focusHistory.count >= Seat.historyLimit { focusHistory.removeFirst() }
+        focusHistory.append(n)
+        if isClientNode(n) { enterKeyboard(n) } else { _ = callHandler(.node(n), .keyboardEnter) }
+    }
+
+    func enterKeyboard(_ n: NodeID) {
+        let client = keyboardFocusClient
+        guard boundDevices(of: client).contains(.keyboard) else { return }
+        let keys = router.queue.appendKeys(heldKeys.lazy.filter { self.keyRecipients[Int($0)] == .client(client) })
+        router.queue.append(.keyboardEnter(id, n, keys: keys, serial: router.nextSerial()))
+        router.queue.append(.modifiers(id, n, modifiers, serial: router.nextSerial()))
+        keyboardEntered = true
+    }
+
+    func isClientNode(_ n: NodeID) -> Bool { tree.kind(of: n)?.isClientSurface ?? false }
+
+    /// The surface focus falls back to: the most recently focused one of the same client
+    /// that can still take it, else the most recent of any client.
+    func fallbackFocus(excluding gone: NodeID?, client: ClientID) -> NodeID? {
+        if let top = popupStack.last, top != gone { return top }
+        let usable: (NodeID) -> Bool = { n in
+            n != gone && self.tree.canBecomeFirstResponder(n) && self.tree.isVisible(n)
+        }
+        if let n = focusHistory.last(where: { usable($0) && self.tree.client(of: $0) == client }) { return n }
+        return focusHistory.last(where: usable)
+    }
+
+    func refocusKeyboardIfNeeded() {
+        focusHistory.removeAll { !tree.isAlive($0) }
+        if let top = popupStack.last, keyboardFocus != top { moveKeyboardFocus(to: top); return }
+        guard let f = keyboardFocus, !tree.isVisible(f) else { return }
+        moveKeyboardFocus(to: fallbackFocus(excluding: f, client: keyboardFocusClient))
+    }
+
+    // MARK: Keys
+
+    public func addBinding(_ binding: KeyBinding, action: @escaping () -> Void) {
+        bindings.append((binding, action))
+    }
+
+    public func removeAllBindings() { bindings.removeAll() }
+
+    /// One key transition of one device (evdev code).
+    public func notifyKey(time: UInt64, key: UInt32, state: KeyState, device: DeviceID = DeviceID(0)) {
+        let code = Int(key)
+        guard code < Seat.codeCount else { drop(.key); return }
+        lastTime = time
+        trackDeviceHold(&devices, device: device, code: key, pressed: state == .pressed, keys: true)
+        // The seat-wide count rule: a press counts at 1, a release at 0.
+        if state == .pressed {
+            keyCounts[code] &+= 1
+            guard keyCounts[code] == 1 else { return }
+            heldKeys.append(key)
+        } else {
+            guard keyCounts[code] > 0 else { drop(.key); return }
+            keyCounts[code] -= 1
+            guard keyCounts[code] == 0 else { return }
+            if let i = heldKeys.lastIndex(of: key) { heldKeys.remove(at: i) }
+        }
+        let before = modifiers
+        let meaning = keyTranslator?.translate(key: key, state: state)
+            ?? KeyMeaning(keysym: 0, baseKeysym: 0, modifiers: modifiers)
+        if state == .pressed { routePress(time: time, key: key, meaning: meaning, modifiersBefore: before) }
+        else { routeRelease(time: time, key: key, meaning: meaning) }
+        updateModifiers(meaning.modifiers)
+    }
+
+    private func routePress(time: UInt64, key: UInt32, meaning: KeyMeaning, modifiersBefore: Modifiers) {
+        let code = Int(key)
+        // Capture phase: bindings consume the press and, later, its release.
+        for (i, b) in bindings.enumerated() where b.binding.matches(meaning, modifiersBefore: modifiersBefore) {
+            keyRecipients[code] = .consumed
+            router.queue.append(.binding(id, index: Int32(i), key: key))
+            b.action()
+            return
+        }
+        if let f = keyboardFocus, keyboardEntered {
+            router.queue.append(.key(id, f, time: time, key: key, .pressed, serial: router.nextSerial()))
+            keyRecipients[code] = .client(keyboardFocusClient)
+            return
+        }
+        let first: Responder = keyboardFocus.map { .node($0) } ?? .seat(id)
+        let taker = dispatch(from: first, device: .keyboard, handlersOnly: true, at: cursor) { _ in
+            .key(key: key, state: .pressed, keysym: meaning.keysym)
+        }
+        if let t = taker {
+            keyRecipients[code] = .responder(t)
+            router.queue.append(.handled(id, t, .key))
+        } else {
+            keyRecipients[code] = .none
+            drop(.key)
+        }
+    }
+
+    private func routeRelease(time: UInt64, key: UInt32, meaning: KeyMeaning) {
+        let code = Int(key)
+        let recipient = keyRecipients[code]
+        keyRecipients[code] = .none
+        switch recipient {
+        case .consumed, .none:
+            return
+        case .client(let c):
+            // Only while that client still has the focus; after a leave it knows the key is up.
+            if let f = keyboardFocus, keyboardEntered, keyboardFocusClient == c {
+                router.queue.append(.key(id, f, time: time, key: key, .released, serial: router.nextSerial()))
+            }
+        case .responder(let r):
+            if responderCanReceive(r),
+                callHandler(r, .key(key: key, state: .released, keysym: meaning.keysym)) == .handled {
+                router.queue.append(.handled(id, r, .key))
+            }
+        }
+    }
+
+    /// Sends the modifiers to the focused client when they change, whoever caused it.
+    func updateModifiers(_ new: Modifiers) {
+        guard new != modifiers else { return }
+        modifiers = new
+        if let f = keyboardFocus, keyboardEntered {
+            router.queue.append(.modifiers(id, f, new, serial: router.nextSerial()))
+        }
+    }
+
+    /// Sets the modifier state directly (the nested backend adopts the parent's).
+    public func notifyModifiers(_ new: Modifiers) { updateModifiers(new) }
+}

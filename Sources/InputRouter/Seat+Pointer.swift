@@ -1,0 +1,285 @@
+// The pointer: enter/leave strictly paired, an implicit grab while any button is held,
+// re-pick after the last release and on every scene change, one frame per event.
+extension Seat {
+    public func notifyPointerMotion(time: UInt64, dx: Double, dy: Double) {
+        guard dx.isFinite, dy.isFinite else { return }
+        notifyPointerWarp(time: time, to: Point(cursor.x + dx, cursor.y + dy))
+    }
+
+    /// Absolute motion (layout space), also used by the nested backend.
+    public func notifyPointerWarp(time: UInt64, to point: Point) {
+        guard point.x.isFinite, point.y.isFinite else { return }
+        lastTime = time
+        cursor = clampToLayout(point)
+        if let r = pointerClaim {
+            if recognizerStates[r] == .recognized { _ = recognizers[r].pointerMotion(at: cursor, time: time) }
+            return
+        }
+        feedPointerRecognizers { $0.pointerMotion(at: cursor, time: time) }
+        if pointerClaim != nil { return }
+        switch explicitGrab {
+        case .move(let node, let offset):
+            moveGrabbed(node, offset: offset)
+        case .resize(let node, let edges, let start, let size):
+            resizeGrabbed(node, edges: edges, start: start, startSize: size)
+        case .none, .popup:
+            if heldButtonCount > 0 { deliverMotion(time: time, hit: nil) } else { repick(time: time, motion: true) }
+        }
+        flushPointerFrames()
+    }
+
+    public func notifyPointerButton(time: UInt64, button: UInt32, state: ButtonState, device: DeviceID = DeviceID(0)) {
+        let code = Int(button)
+        guard code < Seat.codeCount else { drop(.pointerButton); return }
+        lastTime = time
+        trackDeviceHold(&devices, device: device, code: button, pressed: state == .pressed, keys: false)
+        // The seat-wide count rule: forward a press only at count 1, a release at count 0.
+        if state == .pressed {
+            buttonCounts[code] &+= 1
+            guard buttonCounts[code] == 1 else { return }
+            heldButtonCount += 1
+        } else {
+            guard buttonCounts[code] > 0 else { drop(.pointerButton); return }
+            buttonCounts[code] -= 1
+            guard buttonCounts[code] == 0 else { return }
+            heldButtonCount -= 1
+        }
+        defer {
+            if heldButtonCount == 0 { buttonSequenceEnded(time: time) }
+            flushPointerFrames()
+        }
+        if state == .released && consumedButtons[code] { consumedButtons[code] = false; return }
+
+        // Capture phase: recognizers, then explicit grabs.
+        if let r = pointerClaim {
+            if recognizerStates[r] == .recognized {
+                _ = recognizers[r].pointerButton(button, state, at: cursor, modifiers: modifiers.effective, time: time)
+            }
+            return
+        }
+        feedPointerRecognizers { $0.pointerButton(button, state, at: cursor, modifiers: modifiers.effective, time: time) }
+        if pointerClaim != nil { consumedButtons[code] = state == .pressed; return }
+        if case .popup(let client) = explicitGrab, state == .pressed {
+            let hitClient = tree.hitTest(cursor).flatMap { tree.client(of: $0.node) }
+            if hitClient != client {
+                dismissPopups()
+                consumedButtons[code] = true
+                return
+            }
+        }
+        if case .move = explicitGrab { return }
+        if case .resize = explicitGrab { return }
+        deliverButton(time: time, button: button, state: state)
+    }
+
+    public func notifyPointerAxis(time: UInt64, source: AxisSource, vertical: AxisValue?, horizontal: AxisValue?) {
+        lastTime = time
+        guard pointerClaim == nil, explicitGrab.allowsRepick else { return }
+        defer { flushPointerFrames() }
+        for axis in Axis.allCases {
+            guard let v = axis == .vertical ? vertical : horizontal, v.value.isFinite else { continue }
+            if let (node, client) = clientSurface(pointerFocus) {
+                let stop = v.value == 0 && (source == .finger || source == .continuous)
+                router.queue.append(stop
+                    ? .pointerAxisStop(id, node, time: time, axis)
+                    : .pointerAxis(id, node, time: time, axis, source, value: v.value, value120: v.value120))
+                markFrame(client)
+            } else {
+                deliverToCompositor(.pointerAxis(axis, source: source, value: v.value, value120: v.value120), kind: .pointerAxis)
+            }
+        }
+    }
+
+    public func notifyGesture(time: UInt64, _ g: GestureEvent) {
+        lastTime = time
+        if g.phase == .begin {
+            gestureTarget = .none
+            feedPointerRecognizers { $0.gesture(g, time: time) }
+            if let r = pointerClaim ?? recognizerStates.firstIndex(of: .recognized) {
+                gestureTarget = .recognizer(r)
+            } else if let (node, _) = clientSurface(pointerFocus) {
+                gestureTarget = .client(node)
+            } else if let f = pointerFocus, callHandler(f, .gesture(g)) == .handled {
+                gestureTarget = .responder(f)
+                router.queue.append(.handled(id, f, .gesture))
+                return
+            } else {
+                drop(.gesture)
+                return
+            }
+        }
+        switch gestureTarget {
+        case .none:
+            drop(.gesture)
+        case .recognizer(let r):
+            _ = recognizers[r].gesture(g, time: time)
+        case .client(let node):
+            if tree.canReceiveInput(node) { router.queue.append(.gesture(id, node, time: time, g)) }
+        case .responder(let r):
+            if g.phase != .begin { _ = callHandler(r, .gesture(g)) }
+        }
+        if g.phase == .end {
+            if case .recognizer = gestureTarget, heldButtonCount == 0 { resetRecognizersIfIdle() }
+            gestureTarget = .none
+        }
+    }
+
+    // MARK: Picking
+
+    /// Hit-tests the cursor, finds the responder that takes the pointer there, moves the
+    /// focus (leave, then enter) if it changed, and sends motion when asked.
+    func repick(time: UInt64, motion: Bool) {
+        var hit = tree.hitTest(cursor)
+        if case .popup(let client) = explicitGrab, let h = hit, tree.client(of: h.node) != client { hit = nil }
+        let first: Responder = hit.map { .node($0.node) } ?? .seat(id)
+        let target: Responder?
+        if first == lastFirstResponder, pointerFocus != nil {
+            target = pointerFocus  // the common case: same surface under the cursor
+        } else {
+            target = dispatch(from: first, device: .pointer, stopAt: pointerFocus, at: cursor) { .pointerEnter($0) }
+            lastFirstResponder = first
+        }
+        setPointerFocus(target, hit: hit)
+        if motion { deliverMotion(time: time, hit: hit) }
+    }
+
+    /// Moves the pointer focus: leave to the old one (unless destroyed), enter to the new.
+    func setPointerFocus(_ target: Responder?, hit: Hit? = nil) {
+        guard target != pointerFocus else { return }
+        if let old = pointerFocus {
+            if let (node, client) = clientSurface(old) {
+                router.queue.append(.pointerLeave(id, node, serial: router.nextSerial()))
+                markFrame(client)
+            } else if responderCanReceive(old) || !isNode(old) {
+                _ = callHandler(old, .pointerLeave)
+                router.queue.append(.handled(id, old, .pointerLeave))
+            }
+        }
+        pointerFocus = target
+        guard let new = target else { return }
+        if let (node, client) = clientSurface(new) {
+            let local = localCursor(in: node, hit: hit)
+            router.queue.append(.pointerEnter(id, node, local, serial: router.nextSerial()))
+            markFrame(client)
+        } else {
+            router.queue.append(.handled(id, new, .pointerEnter))
+        }
+    }
+
+    func deliverMotion(time: UInt64, hit: Hit?) {
+        if let (node, client) = clientSurface(pointerFocus) {
+            router.queue.append(.pointerMotion(id, node, time: time, localCursor(in: node, hit: hit)))
+            markFrame(client)
+        } else {
+            deliverToCompositor(.pointerMotion(cursor), kind: .pointerMotion)
+        }
+    }
+
+    func deliverButton(time: UInt64, button: UInt32, state: ButtonState) {
+        if let (node, client) = clientSurface(pointerFocus) {
+            let serial = router.nextSerial()
+            if state == .pressed { recordPress(serial: serial, client: client) }
+            router.queue.append(.pointerButton(id, node, time: time, button: button, state, serial: serial))
+            markFrame(client)
+        } else {
+            deliverToCompositor(.pointerButton(button: button, state: state, at: cursor), kind: .pointerButton)
+        }
+    }
+
+    /// The focus is a compositor responder (or nothing): ask it, then its chain's handlers.
+    func deliverToCompositor(_ event: NodeEvent, kind: EventKind) {
+        let taker = dispatch(from: pointerFocus ?? .seat(id), device: .pointer, handlersOnly: true, at: cursor) { local in
+            switch event {
+            case .pointerMotion: .pointerMotion(local)
+            case .pointerButton(let b, let s, _): .pointerButton(button: b, state: s, at: local)
+            default: event
+            }
+        }
+        if let t = taker { router.queue.append(.handled(id, t, kind)) } else { drop(kind) }
+    }
+
+    func buttonSequenceEnded(time: UInt64) {
+        switch explicitGrab {
+        case .move, .resize: explicitGrab = .none
+        default: break
+        }
+        if pointerClaim != nil { pointerClaim = nil }
+        resetRecognizersIfIdle()
+        lastFirstResponder = nil
+        if explicitGrab.allowsRepick { repick(time: time, motion: false) }
+    }
+
+    func localCursor(in node: NodeID, hit: Hit?) -> Point {
+        if let h = hit, h.node == node { return h.local }
+        return tree.localPoint(cursor, in: node) ?? .zero
+    }
+
+    func isNode(_ r: Responder) -> Bool { if case .node = r { true } else { false } }
+
+    // MARK: Frames
+
+    func markFrame(_ client: ClientID) {
+        if pendingFrame.0 == nil || pendingFrame.0 == client { pendingFrame.0 = client }
+        else if pendingFrame.1 == nil || pendingFrame.1 == client { pendingFrame.1 = client }
+        else { flushPointerFrames(); pendingFrame.0 = client }
+    }
+
+    /// One `wl_pointer.frame` per client that got pointer events from the last input event.
+    func flushPointerFrames() {
+        if let c = pendingFrame.0 { router.queue.append(.pointerFrame(id, c)) }
+        if let c = pendingFrame.1 { router.queue.append(.pointerFrame(id, c)) }
+        pendingFrame = (nil, nil)
+    }
+
+    // MARK: Recognizers
+
+    /// Feeds the pointer recognizers that are still possible; the first to recognize
+    /// claims the pointer (its client gets a leave).
+    func feedPointerRecognizers(_ feed: (GestureRecognizer) -> GestureRecognizer.State) {
+        for i in recognizers.indices where recognizerStates[i] == .possible {
+            let s = feed(recognizers[i])
+            recognizerStates[i] = s
+            if s == .recognized {
+                pointerClaim = i
+                router.queue.append(.claimed(id, recognizer: Int32(i)))
+                setPointerFocus(nil)
+                lastFirstResponder = nil
+                return
+            }
+        }
+    }
+
+    func resetRecognizersIfIdle() {
+        guard touches.isEmpty, heldButtonCount == 0, pointerClaim == nil, touchClaim == nil else { return }
+        for i in recognizers.indices {
+            recognizers[i].reset()
+            recognizerStates[i] = .possible
+        }
+    }
+
+    public func addRecognizer(_ r: GestureRecognizer) {
+        recognizers.append(r)
+        recognizerStates.append(.possible)
+    }
+
+    func gestureTargetGone() -> Bool {
+        switch gestureTarget {
+        case .client(let n): !tree.canReceiveInput(n)
+        case .responder(let r): !responderCanReceive(r)
+        default: false
+        }
+    }
+}
+
+/// Tracks what each device holds, for releasing it when the device goes away.
+func trackDeviceHold(_ devices: inout [Seat.DeviceState], device: DeviceID, code: UInt32, pressed: Bool, keys: Bool) {
+    let i = Int(device.index)
+    guard i < devices.count else { return }
+    if pressed {
+        if keys { devices[i].heldKeys.append(code) } else { devices[i].heldButtons.append(code) }
+    } else if keys {
+        if let k = devices[i].heldKeys.lastIndex(of: code) { devices[i].heldKeys.remove(at: k) }
+    } else {
+        if let k = devices[i].heldButtons.lastIndex(of: code) { devices[i].heldButtons.remove(at: k) }
+    }
+}

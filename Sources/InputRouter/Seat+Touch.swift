@@ -1,0 +1,192 @@
+// Touch: each libinput seat slot is owned, from down to up or cancel, by the responder hit
+// at touch-down, even when the point leaves it. Frames follow each hardware frame.
+struct TouchPoint {
+    enum Owner: Equatable {
+        case client(NodeID)
+        case responder(Responder)
+        case recognizer(Int)
+        /// The client was sent `cancel`, or nobody took the touch: its events go nowhere.
+        case cancelled
+    }
+    var slot: Int32
+    var device: DeviceID
+    var owner: Owner
+    var client: ClientID
+}
+
+extension Seat {
+    public var activeTouchCount: Int { touches.count }
+
+    public func notifyTouchDown(time: UInt64, slot: Int32, at point: Point, device: DeviceID = DeviceID(0)) {
+        lastTime = time
+        guard point.x.isFinite, point.y.isFinite, !touches.contains(where: { $0.slot == slot }) else {
+            drop(.touchDown)  // a second down on a live slot: hostile or broken input
+            return
+        }
+        let count = touches.count + 1
+        if touchClaim == nil {
+            for i in recognizers.indices where recognizerStates[i] == .possible {
+                let s = recognizers[i].touchDown(slot: slot, at: point, touchCount: count, time: time)
+                recognizerStates[i] = s
+                if s == .recognized { claimTouches(for: i); break }
+            }
+        } else if let r = touchClaim {
+            _ = recognizers[r].touchDown(slot: slot, at: point, touchCount: count, time: time)
+        }
+        if let r = touchClaim {
+            touches.append(TouchPoint(slot: slot, device: device, owner: .recognizer(r), client: .compositor))
+            return
+        }
+        let hit = tree.hitTest(point)
+        let taker = dispatch(from: hit.map { .node($0.node) } ?? .seat(id), device: .touch, at: point) {
+            .touchDown(slot: slot, at: $0)
+        }
+        if let (node, client) = clientSurface(taker) {
+            let local = hit?.node == node ? hit!.local : (tree.localPoint(point, in: node) ?? .zero)
+            let serial = router.nextSerial()
+            recordPress(serial: serial, client: client)
+            router.queue.append(.touchDown(id, node, time: time, slot: slot, local, serial: serial))
+            touches.append(TouchPoint(slot: slot, device: device, owner: .client(node), client: client))
+            markTouchFrame(client)
+        } else if let t = taker {
+            router.queue.append(.handled(id, t, .touchDown))
+            touches.append(TouchPoint(slot: slot, device: device, owner: .responder(t), client: .compositor))
+        } else {
+            drop(.touchDown)
+            touches.append(TouchPoint(slot: slot, device: device, owner: .cancelled, client: .compositor))
+        }
+    }
+
+    public func notifyTouchMotion(time: UInt64, slot: Int32, at point: Point) {
+        lastTime = time
+        guard point.x.isFinite, point.y.isFinite, let i = touches.firstIndex(where: { $0.slot == slot }) else {
+            drop(.touchMotion)  // never motion for a point nobody was told about
+            return
+        }
+        if touchClaim == nil {
+            for r in recognizers.indices where recognizerStates[r] == .possible {
+                let s = recognizers[r].touchMotion(slot: slot, at: point, time: time)
+                recognizerStates[r] = s
+                if s == .recognized { claimTouches(for: r); break }
+            }
+        }
+        switch touches[i].owner {
+        case .client(let node):
+            let local = tree.localPoint(point, in: node) ?? .zero
+            router.queue.append(.touchMotion(id, node, time: time, slot: slot, local))
+            markTouchFrame(touches[i].client)
+        case .responder(let r):
+            if case .node(let n) = r, let local = tree.localPoint(point, in: n) {
+                _ = callHandler(r, .touchMotion(slot: slot, at: local))
+            } else {
+                _ = callHandler(r, .touchMotion(slot: slot, at: point))
+            }
+        case .recognizer(let r):
+            _ = recognizers[r].touchMotion(slot: slot, at: point, time: time)
+        case .cancelled:
+            break
+        }
+    }
+
+    public func notifyTouchUp(time: UInt64, slot: Int32) {
+        lastTime = time
+        guard let i = touches.firstIndex(where: { $0.slot == slot }) else { drop(.touchUp); return }
+        let t = touches.remove(at: i)
+        if touchClaim == nil {
+            for r in recognizers.indices where recognizerStates[r] == .possible {
+                recognizerStates[r] = recognizers[r].touchUp(slot: slot, time: time)
+            }
+        }
+        switch t.owner {
+        case .client(let node):
+            router.queue.append(.touchUp(id, node, time: time, slot: slot, serial: router.nextSerial()))
+            markTouchFrame(t.client)
+        case .responder(let r):
+            _ = callHandler(r, .touchUp(slot: slot))
+        case .recognizer(let r):
+            _ = recognizers[r].touchUp(slot: slot, time: time)
+        case .cancelled:
+            break
+        }
+        touchSequenceMaybeEnded()
+    }
+
+    /// libinput cancelled one slot. Wayland can only cancel a client's whole sequence, so
+    /// the owning client's other points are cancelled with it.
+    public func notifyTouchCancel(time: UInt64, slot: Int32) {
+        lastTime = time
+        guard touches.contains(where: { $0.slot == slot }) else { drop(.touchCancel); return }
+        cancelTouch(slot: slot)
+        touches.removeAll { $0.slot == slot }
+        touchSequenceMaybeEnded()
+    }
+
+    public func notifyTouchFrame() {
+        for c in touchFrameClients { router.queue.append(.touchFrame(id, c)) }
+        touchFrameClients.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: Helpers
+
+    func markTouchFrame(_ client: ClientID) {
+        if !touchFrameClients.contains(client) { touchFrameClients.append(client) }
+    }
+
+    /// Cancels the owner of `slot`: the whole client (all its points stop), a compositor
+    /// responder's touch, or a recognizer's.
+    func cancelTouch(slot: Int32) {
+        guard let i = touches.firstIndex(where: { $0.slot == slot }) else { return }
+        switch touches[i].owner {
+        case .client:
+            cancelClientTouches(touches[i].client)
+        case .responder(let r):
+            if responderCanReceive(r) { _ = callHandler(r, .touchCancel) }
+            touches[i].owner = .cancelled
+        case .recognizer, .cancelled:
+            touches[i].owner = .cancelled
+        }
+    }
+
+    func cancelClientTouches(_ client: ClientID) {
+        if router.isAlive(client) { router.queue.append(.touchCancel(id, client)) }
+        touchFrameClients.removeAll { $0 == client }
+        for j in touches.indices where touches[j].client == client {
+            if case .client = touches[j].owner { touches[j].owner = .cancelled }
+        }
+    }
+
+    /// A recognizer claims the touch sequence: the clients are cancelled and every point,
+    /// current and new, goes to it until the last is up.
+    func claimTouches(for r: Int) {
+        touchClaim = r
+        router.queue.append(.claimed(id, recognizer: Int32(r)))
+        for i in touches.indices {
+            switch touches[i].owner {
+            case .client: cancelClientTouches(touches[i].client)
+            case .responder(let resp): _ = callHandler(resp, .touchCancel)
+            default: break
+            }
+            touches[i].owner = .recognizer(r)
+        }
+    }
+
+    func touchSequenceMaybeEnded() {
+        guard touches.isEmpty else { return }
+        touchClaim = nil
+        resetRecognizersIfIdle()
+    }
+
+    /// The owner of a point was destroyed or unmapped: its client gets `cancel`.
+    func cancelTouchesOfGoneOwners() {
+        for i in touches.indices {
+            switch touches[i].owner {
+            case .client(let n) where !tree.canReceiveInput(n):
+                cancelClientTouches(touches[i].client)
+            case .responder(let r) where !responderCanReceive(r):
+                touches[i].owner = .cancelled
+            default:
+                break
+            }
+        }
+    }
+}

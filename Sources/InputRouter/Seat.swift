@@ -1,0 +1,356 @@
+/// A seat: one cursor, one keyboard focus, one set of touch points, and the grabs that
+/// redirect them. Input comes in through `handle(_:)` or the `notify*` methods (the
+/// wlroots verb for "input into the seat"); what clients are told is appended to the
+/// router's queue.
+///
+/// All per-event state lives in fixed arrays indexed by key or button code, slot lists and
+/// small enums: routing an event in steady state allocates nothing and hashes nothing.
+public final class Seat {
+    public let id: SeatID
+    public let name: String
+    unowned let router: Router
+    var tree: SurfaceTree { router.tree }
+
+    /// Asked last, after the client responder: the seat's own handler.
+    public var handler: NodeHandler?
+    /// The keyboard layer (xkbcommon). Without one, keys carry no keysym and modifiers
+    /// never change.
+    public var keyTranslator: KeyTranslator?
+
+    // Devices, indexed by DeviceID.index.
+    struct DeviceState {
+        var present = false
+        var capabilities: DeviceCapabilities = []
+        var heldKeys: [UInt32] = []
+        var heldButtons: [UInt32] = []
+    }
+    var devices: [DeviceState] = []
+    var bound: [BoundDevices] = []
+
+    // Pointer.
+    public internal(set) var cursor = Point.zero
+    var pointerFocus: Responder?
+    var lastFirstResponder: Responder?
+    var buttonCounts = [UInt8](repeating: 0, count: Seat.codeCount)
+    var consumedButtons = [Bool](repeating: false, count: Seat.codeCount)
+    var heldButtonCount = 0
+    var explicitGrab = PointerGrab.none
+    var pointerClaim: Int?
+    var gestureTarget: GestureTarget = .none
+    var pendingFrame: (ClientID?, ClientID?) = (nil, nil)
+    var layoutRects: [Rect] = []
+    var lastTime: UInt64 = 0
+    var pressSerials = [(serial: UInt32, client: ClientID)](repeating: (0, .compositor), count: 16)
+    var pressSerialNext = 0
+
+    // Keyboard.
+    var keyboardFocus: NodeID?
+    var keyboardFocusClient = ClientID.compositor
+    var keyboardEntered = false
+    var keyCounts = [UInt8](repeating: 0, count: Seat.codeCount)
+    var keyRecipients = [KeyRecipient](repeating: .none, count: Seat.codeCount)
+    var heldKeys: [UInt32] = []
+    public internal(set) var modifiers = Modifiers.none
+    var focusHistory: [NodeID] = []
+    var popupStack: [NodeID] = []
+    public internal(set) var bindings: [(binding: KeyBinding, action: () -> Void)] = []
+
+    // Touch.
+    var touches: [TouchPoint] = []
+    var touchFrameClients: [ClientID] = []
+    var touchClaim: Int?
+    /// The layout rectangle touch screens and absolute pointers map onto. nil: the
+    /// bounding box of the outputs.
+    public var absoluteMapping: Rect?
+
+    // Capture phase.
+    var recognizers: [GestureRecognizer] = []
+    var recognizerStates: [GestureRecognizer.State] = []
+
+    /// How many events of each kind nobody took.
+    public private(set) var dropCounts = [Int](repeating: 0, count: EventKind.allCases.count)
+
+    /// Linux key and button codes are below KEY_MAX (0x2ff).
+    static let codeCount = 0x300
+
+    enum KeyRecipient: Equatable {
+        case none
+        case client(ClientID)
+        case responder(Responder)
+        case consumed
+    }
+
+    enum GestureTarget: Equatable {
+        case none
+        case client(NodeID)
+        case responder(Responder)
+        case recognizer(Int)
+    }
+
+    init(id: SeatID, name: String, router: Router) {
+        self.id = id
+        self.name = name
+        self.router = router
+        bound = [BoundDevices](repeating: [], count: router.clients.count)
+        heldKeys.reserveCapacity(32)
+        touches.reserveCapacity(16)
+        touchFrameClients.reserveCapacity(8)
+        focusHistory.reserveCapacity(Seat.historyLimit)
+        refreshLayout()
+        cursor = layoutRects.first.map { Point(Double($0.x), Double($0.y)) } ?? .zero
+    }
+
+    static let historyLimit = 64
+
+    // MARK: Clients' devices
+
+    /// Records that `client` has (or no longer has) bound a device on this seat; its
+    /// surfaces take pointer, keyboard or touch events only when it has.
+    public func setBound(_ devices: BoundDevices, for client: ClientID, _ isBound: Bool) {
+        guard Int(client.index) < bound.count else { return }
+        if isBound { bound[Int(client.index)].formUnion(devices) } else { bound[Int(client.index)].subtract(devices) }
+        if devices.contains(.keyboard), keyboardFocusClient == client, let f = keyboardFocus {
+            if isBound && !keyboardEntered { enterKeyboard(f) } else if !isBound { keyboardEntered = false }
+        }
+        if devices.contains(.pointer) { lastFirstResponder = nil; sceneDidChange() }
+    }
+
+    public func boundDevices(of client: ClientID) -> BoundDevices {
+        Int(client.index) < bound.count ? bound[Int(client.index)] : []
+    }
+
+    func clientAdded() { bound.append([]) }
+
+    func clientRemoved(_ client: ClientID) {
+        bound[Int(client.index)] = []
+        for k in 0..<keyRecipients.count where keyRecipients[k] == .client(client) { keyRecipients[k] = .none }
+        touchFrameClients.removeAll { $0 == client }
+        for i in touches.indices where touches[i].client == client { touches[i].owner = .cancelled }
+    }
+
+    // MARK: Events from sources
+
+    /// Routes one event from any source.
+    public func handle(_ event: InputEvent) {
+        let t = event.time
+        switch event.kind {
+        case .deviceAdded(let caps): notifyDeviceAdded(event.device, capabilities: caps)
+        case .deviceRemoved: notifyDeviceRemoved(event.device, time: t)
+        case .pointerMotion(let dx, let dy, _, _): notifyPointerMotion(time: t, dx: dx, dy: dy)
+        case .pointerMotionAbsolute(let x, let y): notifyPointerWarp(time: t, to: mapAbsolute(x, y))
+        case .pointerButton(let b, let s): notifyPointerButton(time: t, button: b, state: s, device: event.device)
+        case .pointerAxis(let source, let v, let h): notifyPointerAxis(time: t, source: source, vertical: v, horizontal: h)
+        case .keyboardKey(let k, let s): notifyKey(time: t, key: k, state: s, device: event.device)
+        case .touchDown(let slot, let x, let y): notifyTouchDown(time: t, slot: slot, at: mapAbsolute(x, y), device: event.device)
+        case .touchMotion(let slot, let x, let y): notifyTouchMotion(time: t, slot: slot, at: mapAbsolute(x, y))
+        case .touchUp(let slot): notifyTouchUp(time: t, slot: slot)
+        case .touchCancel(let slot): notifyTouchCancel(time: t, slot: slot)
+        case .touchFrame: notifyTouchFrame()
+        case .gesture(let g): notifyGesture(time: t, g)
+        case .switchToggle(let kind, let on): notifySwitch(time: t, kind, on: on)
+        }
+    }
+
+    public func notifyDeviceAdded(_ device: DeviceID, capabilities: DeviceCapabilities) {
+        let i = Int(device.index)
+        if i >= devices.count { devices.append(contentsOf: repeatElement(DeviceState(), count: i + 1 - devices.count)) }
+        devices[i].present = true
+        devices[i].capabilities = capabilities
+    }
+
+    /// A device went away: whatever it held is released as if let go (the release reaches
+    /// whoever got the press), its touches are cancelled, and nothing stays stuck.
+    public func notifyDeviceRemoved(_ device: DeviceID, time: UInt64) {
+        let i = Int(device.index)
+        guard i < devices.count, devices[i].present else { return }
+        for key in devices[i].heldKeys.reversed() { notifyKey(time: time, key: key, state: .released, device: device) }
+        for button in devices[i].heldButtons.reversed() {
+            notifyPointerButton(time: time, button: button, state: .released, device: device)
+        }
+        var cancelledAny = false
+        for t in touches where t.device == device { cancelledAny = true; cancelTouch(slot: t.slot) }
+        if cancelledAny { touches.removeAll { $0.device == device }; touchSequenceMaybeEnded() }
+        devices[i] = DeviceState()
+        if heldKeys.isEmpty, let translator = keyTranslator { updateModifiers(translator.releaseAll()) }
+    }
+
+    public func notifySwitch(time: UInt64, _ kind: SwitchKind, on: Bool) {
+        lastTime = time
+        router.queue.append(.switchToggled(id, kind, on: on))
+        for observer in router.switchObservers { observer(id, kind, on) }
+    }
+
+    // MARK: The responder chain
+
+    /// Walks the chain from `first` and returns the responder that took the event. A
+    /// client surface takes it when its client has bound `device` (never when
+    /// `handlersOnly`); others take it when their handler says so. `at` is in layout space.
+    func dispatch(
+        from first: Responder?, device: BoundDevices, handlersOnly: Bool = false, stopAt: Responder? = nil,
+        at point: Point, _ makeEvent: (Point) -> NodeEvent
+    ) -> Responder? {
+        var r = first
+        var steps = 0
+        while let cur = r, steps < Router.maxChainLength {
+            if cur == stopAt { return cur }  // already has it (the pointer focus): don't enter twice
+            if take(cur, device: device, handlersOnly: handlersOnly, at: point, makeEvent) { return cur }
+            r = router.nextResponder(after: cur, seat: id)
+            steps += 1
+        }
+        return nil
+    }
+
+    private func take(
+        _ r: Responder, device: BoundDevices, handlersOnly: Bool, at point: Point, _ makeEvent: (Point) -> NodeEvent
+    ) -> Bool {
+        switch r {
+        case .node(let n):
+            guard let i = tree.resolve(n) else { return false }
+            let rec = tree.nodes[Int(i)]
+            if !handlersOnly && rec.kind.isClientSurface && boundDevices(of: rec.client).contains(device) { return true }
+            guard let h = tree.handlers[Int(i)] else { return false }
+            let o = tree.layoutOrigin(i)
+            return h(makeEvent(Point(point.x - o.x, point.y - o.y))) == .handled
+        case .client(let c):
+            guard router.isAlive(c), let h = router.clients[Int(c.index)].handler else { return false }
+            return h(makeEvent(point)) == .handled
+        case .seat:
+            guard let h = handler else { return false }
+            return h(makeEvent(point)) == .handled
+        }
+    }
+
+    /// Whether `r` is a client surface (rather than a compositor responder).
+    func clientSurface(_ r: Responder?) -> (NodeID, ClientID)? {
+        guard case .node(let n)? = r, let i = tree.resolve(n) else { return nil }
+        let rec = tree.nodes[Int(i)]
+        return rec.kind.isClientSurface && !rec.client.isCompositor ? (n, rec.client) : nil
+    }
+
+    /// Sends a non-positional event to a compositor responder's handler.
+    func callHandler(_ r: Responder, _ event: NodeEvent) -> Disposition {
+        switch r {
+        case .node(let n):
+            guard let i = tree.resolve(n), let h = tree.handlers[Int(i)] else { return .notHandled }
+            return h(event)
+        case .client(let c):
+            guard router.isAlive(c), let h = router.clients[Int(c.index)].handler else { return .notHandled }
+            return h(event)
+        case .seat:
+            return handler?(event) ?? .notHandled
+        }
+    }
+
+    func drop(_ kind: EventKind) {
+        dropCounts[Int(kind.rawValue)] += 1
+        router.queue.append(.dropped(id, kind))
+    }
+
+    public func dropCount(_ kind: EventKind) -> Int { dropCounts[Int(kind.rawValue)] }
+
+    // MARK: Actions
+
+    /// Sends a nil-target action ("close", "copy"...) to the keyboard first responder and
+    /// along its chain until a responder implements it. Returns who did.
+    @discardableResult
+    public func sendAction(_ name: String, from first: Responder? = nil) -> Responder? {
+        let action = router.action(name)
+        let start = first ?? keyboardFocus.map { .node($0) } ?? .seat(id)
+        var r: Responder? = start
+        var steps = 0
+        while let cur = r, steps < Router.maxChainLength {
+            if callHandler(cur, .action(action)) == .handled {
+                router.queue.append(.action(id, cur, action))
+                return cur
+            }
+            r = router.nextResponder(after: cur, seat: id)
+            steps += 1
+        }
+        drop(.action)
+        return nil
+    }
+
+    // MARK: Layout
+
+    func refreshLayout() {
+        layoutRects.removeAll(keepingCapacity: true)
+        var c = tree.nodes[0].firstAbove
+        while c != NodeRecord.none {
+            let r = tree.nodes[Int(c)]
+            if r.kind == .output && r.mapped { layoutRects.append(Rect(r.x, r.y, r.width, r.height)) }
+            c = r.next
+        }
+    }
+
+    /// The bounding box of the outputs, or the explicit absolute mapping.
+    var absoluteRect: Rect {
+        if let m = absoluteMapping { return m }
+        guard var box = layoutRects.first else { return Rect(0, 0, 0, 0) }
+        for r in layoutRects.dropFirst() {
+            let x2 = max(box.x + box.width, r.x + r.width), y2 = max(box.y + box.height, r.y + r.height)
+            box.x = min(box.x, r.x); box.y = min(box.y, r.y)
+            box.width = x2 - box.x; box.height = y2 - box.y
+        }
+        return box
+    }
+
+    func mapAbsolute(_ x: Double, _ y: Double) -> Point {
+        let r = absoluteRect
+        let cx = x.isFinite ? min(max(x, 0), 1) : 0, cy = y.isFinite ? min(max(y, 0), 1) : 0
+        return Point(Double(r.x) + cx * Double(r.width), Double(r.y) + cy * Double(r.height))
+    }
+
+    /// The nearest point inside some output (the cursor never leaves the layout).
+    func clampToLayout(_ p: Point) -> Point {
+        guard !layoutRects.isEmpty else { return p }
+        var best = p, bestDistance = Double.infinity
+        for r in layoutRects where !r.isEmpty {
+            let x = min(max(p.x, Double(r.x)), Double(r.x) + Double(r.width) - 1 / 256)
+            let y = min(max(p.y, Double(r.y)), Double(r.y) + Double(r.height) - 1 / 256)
+            let d = (x - p.x) * (x - p.x) + (y - p.y) * (y - p.y)
+            if d < bestDistance { bestDistance = d; best = Point(x, y) }
+            if d == 0 { break }
+        }
+        return best
+    }
+
+    // MARK: Scene changes
+
+    /// The scene changed under the seat: re-pick the pointer at once, cancel touches and
+    /// move keyboard focus away from surfaces that can no longer receive input.
+    func sceneDidChange() {
+        refreshLayout()
+        lastFirstResponder = nil
+        popupStack.removeAll { !tree.canReceiveInput($0) }
+        if popupStack.isEmpty, case .popup = explicitGrab { explicitGrab = .none }
+        if case .move(let n, _) = explicitGrab, !tree.isAlive(n) { explicitGrab = .none }
+        if case .resize(let n, _, _, _) = explicitGrab, !tree.isAlive(n) { explicitGrab = .none }
+        if gestureTargetGone() { gestureTarget = .none }
+        cancelTouchesOfGoneOwners()
+        refocusKeyboardIfNeeded()
+        if let f = pointerFocus, !responderCanReceive(f) { setPointerFocus(nil) }
+        if heldButtonCount == 0 && pointerClaim == nil && explicitGrab.allowsRepick { repick(time: lastTime, motion: false) }
+        flushPointerFrames()
+    }
+
+    func responderCanReceive(_ r: Responder) -> Bool {
+        switch r {
+        case .node(let n): tree.canReceiveInput(n)
+        case .client(let c): router.isAlive(c)
+        case .seat: true
+        }
+    }
+
+    // MARK: Serials
+
+    func recordPress(serial: UInt32, client: ClientID) {
+        pressSerials[pressSerialNext] = (serial, client)
+        pressSerialNext = (pressSerialNext + 1) % pressSerials.count
+    }
+
+    /// Whether `serial` is one of the recent button presses or touch downs delivered to
+    /// `client` on this seat: what a popup grab or an interactive move must cite.
+    public func isRecentPress(serial: UInt32, client: ClientID) -> Bool {
+        serial != 0 && pressSerials.contains { $0.serial == serial && $0.client == client }
+    }
+}

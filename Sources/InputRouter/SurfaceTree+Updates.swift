@@ -1,0 +1,163 @@
+import CPixman
+
+// Cheap updates: each touches one record (restacking: a few list links) and reports one
+// scene change. None rebuilds anything.
+extension SurfaceTree {
+    public func move(_ id: NodeID, to position: (x: Int32, y: Int32)) {
+        update(id) { $0.x = position.x; $0.y = position.y }
+    }
+
+    /// Logical size of the node.
+    public func resize(_ id: NodeID, width: Int32, height: Int32) {
+        update(id) { $0.width = max(width, 0); $0.height = max(height, 0) }
+    }
+
+    /// A client surface's size comes from its buffer: logical size = buffer size / scale.
+    public func setBuffer(_ id: NodeID, width: Int32, height: Int32, scale: Int32) {
+        let s = max(scale, 1)
+        update(id) { $0.bufferScale = s; $0.width = max(width, 0) / s; $0.height = max(height, 0) / s }
+    }
+
+    public func bufferScale(of id: NodeID) -> Int32? { resolve(id).map { nodes[Int($0)].bufferScale } }
+
+    public func setMapped(_ id: NodeID, _ mapped: Bool) { update(id) { $0.mapped = mapped } }
+    public func setAcceptsInput(_ id: NodeID, _ accepts: Bool) { update(id) { $0.acceptsInput = accepts } }
+    public func setOpacity(_ id: NodeID, _ opacity: Float) { update(id) { $0.opacity = opacity } }
+    public func setClipsChildren(_ id: NodeID, _ clips: Bool) { update(id) { $0.clipsChildren = clips } }
+    public func setCanBecomeFirstResponder(_ id: NodeID, _ can: Bool) {
+        update(id, changesInput: false) { $0.canBecomeFirstResponder = can }
+    }
+    public func canBecomeFirstResponder(_ id: NodeID) -> Bool {
+        resolve(id).map { nodes[Int($0)].canBecomeFirstResponder && nodes[Int($0)].kind != .subsurface } ?? false
+    }
+
+    /// `wl_surface.set_input_region`: nil restores the infinite default. The region is
+    /// clipped to the surface bounds at hit-test time, so a later resize needs no update.
+    public func setInputRegion(_ id: NodeID, _ region: Region?) {
+        guard let i = resolve(id) else { return }
+        inputRegions[Int(i)] = region
+        nodes[Int(i)].inputRegion = region?.pixmanRegion
+        sceneChanged()
+    }
+
+    /// Replaces the node's own containment test (bounds and input region), as a UIKit view
+    /// overrides `point(inside:with:)`. The point is node-local.
+    public func setContainmentTest(_ id: NodeID, _ test: ((Point) -> Bool)?) {
+        guard let i = resolve(id) else { return }
+        containmentTests[Int(i)] = test
+        nodes[Int(i)].hasContainmentTest = test != nil
+        sceneChanged()
+    }
+
+    /// The handler of a compositor node (decoration, panel...). Client surfaces are handled
+    /// by delivery to their client; a handler on one is asked only when delivery fails.
+    public func setHandler(_ id: NodeID, _ handler: NodeHandler?) {
+        guard let i = resolve(id) else { return }
+        handlers[Int(i)] = handler
+    }
+
+    /// Overrides the next responder (a popup's or a dialog's is its xdg parent). nil
+    /// restores the default chain.
+    public func setNextResponder(_ id: NodeID, _ next: NodeID?) {
+        guard let i = resolve(id) else { return }
+        if let n = next, let j = resolve(n) {
+            nodes[Int(i)].nextResponder = j
+            nodes[Int(i)].nextResponderGeneration = n.generation
+        } else {
+            nodes[Int(i)].nextResponder = NodeRecord.none
+        }
+    }
+
+    // MARK: Parent and z-order
+
+    /// Moves `id` under `parent` as its topmost child on `layer`. Refuses cycles.
+    @discardableResult
+    public func setParent(_ id: NodeID, _ parent: NodeID?, layer: ChildLayer = .above) -> Bool {
+        guard let i = resolve(id), i != 0 else { return false }
+        let p = parent.flatMap(resolve) ?? 0
+        if isAncestor(i, of: p) || i == p { return false }
+        unlink(i)
+        link(i, into: p, layer: layer, after: nil)
+        sceneChanged()
+        return true
+    }
+
+    /// Removes `id` from the tree without destroying it: it and its subtree are no longer
+    /// visible until re-parented (a subsurface whose parent went away).
+    public func detach(_ id: NodeID) {
+        guard let i = resolve(id), i != 0 else { return }
+        unlink(i)
+        sceneChanged()
+    }
+
+    /// Topmost among its siblings of the same layer.
+    public func raiseToTop(_ id: NodeID) { restack(id) { tree, i, p, layer in tree.link(i, into: p, layer: layer, after: nil) } }
+
+    /// Bottommost among its siblings of the same layer.
+    public func lowerToBottom(_ id: NodeID) {
+        restack(id) { tree, i, p, layer in tree.link(i, into: p, layer: layer, after: NodeRecord.none) }
+    }
+
+    /// `wl_subsurface.place_above`: directly above `sibling`, or, when `sibling` is the
+    /// parent, directly above the parent's own content (bottom of the above layer).
+    @discardableResult
+    public func place(_ id: NodeID, above sibling: NodeID) -> Bool {
+        guard let i = resolve(id), let s = resolve(sibling), i != s else { return false }
+        let p = nodes[Int(i)].parent
+        guard p != NodeRecord.none else { return false }
+        if s == p {
+            restack(id) { tree, i, p, _ in tree.link(i, into: p, layer: .above, after: NodeRecord.none) }
+        } else {
+            guard nodes[Int(s)].parent == p else { return false }
+            let layer = nodes[Int(s)].layer
+            restack(id) { tree, i, p, _ in tree.link(i, into: p, layer: layer, after: s) }
+        }
+        return true
+    }
+
+    /// `wl_subsurface.place_below`: directly below `sibling`, or, when `sibling` is the
+    /// parent, directly below the parent's own content (top of the below layer).
+    @discardableResult
+    public func place(_ id: NodeID, below sibling: NodeID) -> Bool {
+        guard let i = resolve(id), let s = resolve(sibling), i != s else { return false }
+        let p = nodes[Int(i)].parent
+        guard p != NodeRecord.none else { return false }
+        if s == p {
+            restack(id) { tree, i, p, _ in tree.link(i, into: p, layer: .below, after: nil) }
+        } else {
+            guard nodes[Int(s)].parent == p else { return false }
+            let layer = nodes[Int(s)].layer
+            // Read the neighbour after unlinking: it may have been `id` itself.
+            restack(id) { tree, i, p, _ in tree.link(i, into: p, layer: layer, after: tree.nodes[Int(s)].prev) }
+        }
+        return true
+    }
+
+    // MARK: Helpers
+
+    func update(_ id: NodeID, changesInput: Bool = true, _ change: (inout NodeRecord) -> Void) {
+        guard let i = resolve(id) else { return }
+        change(&nodes[Int(i)])
+        if changesInput { sceneChanged() }
+    }
+
+    /// Unlinks and relinks under the same parent. `link(after: .none)` means bottom.
+    private func restack(_ id: NodeID, _ relink: (SurfaceTree, UInt32, UInt32, ChildLayer) -> Void) {
+        guard let i = resolve(id) else { return }
+        let p = nodes[Int(i)].parent
+        guard p != NodeRecord.none else { return }
+        let layer = nodes[Int(i)].layer
+        unlink(i)
+        relink(self, i, p, layer)
+        sceneChanged()
+    }
+
+    func isAncestor(_ a: UInt32, of b: UInt32) -> Bool {
+        var i = b
+        while i != NodeRecord.none {
+            if i == a { return true }
+            i = nodes[Int(i)].parent
+        }
+        return false
+    }
+}

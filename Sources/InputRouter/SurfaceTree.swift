@@ -1,0 +1,246 @@
+import CPixman
+
+/// The surface tree: outputs, compositor nodes and client surfaces in z-order.
+///
+/// Every update is O(1) or O(depth) and never rebuilds anything. Each change that can move
+/// input (map, unmap, move, resize, restack, input region, destruction) is reported to
+/// `onSceneChange`, which the router uses to re-pick focus under a still cursor.
+public final class SurfaceTree {
+    var nodes: ContiguousArray<NodeRecord> = []
+    // Side tables, indexed like `nodes`, for what routing seldom reads.
+    var names: ContiguousArray<String> = []
+    var inputRegions: ContiguousArray<Region?> = []
+    var containmentTests: ContiguousArray<((Point) -> Bool)?> = []
+    var handlers: ContiguousArray<NodeHandler?> = []
+    private var freeList: [UInt32] = []
+
+    /// Nodes more transparent than this are skipped by hit-testing (UIKit's 0.01).
+    public var opacityThreshold: Float = 0.01 { didSet { sceneChanged() } }
+
+    /// Called after every change that can move input. Set by the router.
+    var onSceneChange: (() -> Void)?
+    private var batchDepth = 0
+    private var batchDirty = false
+
+    /// The root of every tree: never hit itself, parent of outputs and top-level nodes.
+    public let root: NodeID
+
+    public init() {
+        var r = NodeRecord()
+        r.alive = true
+        r.kind = .root
+        nodes.append(r)
+        names.append("root")
+        inputRegions.append(nil)
+        containmentTests.append(nil)
+        handlers.append(nil)
+        root = NodeID(index: 0, generation: 0)
+    }
+
+    // MARK: Creating and destroying
+
+    /// Creates a node as the topmost child of `parent` (on `layer`), at `frame` relative
+    /// to the parent. Outputs and compositor nodes clip their children by default; client
+    /// surfaces do not (Wayland subsurfaces may stick out and still take input there).
+    @discardableResult
+    public func createNode(
+        _ kind: NodeKind, name: String = "", client: ClientID = .compositor,
+        parent: NodeID? = nil, frame: Rect = Rect(0, 0, 0, 0), layer: ChildLayer = .above
+    ) -> NodeID {
+        precondition(kind != .root, "there is one root")
+        let index: UInt32
+        if let reused = freeList.popLast() {
+            index = reused
+        } else {
+            index = UInt32(nodes.count)
+            nodes.append(NodeRecord())
+            names.append("")
+            inputRegions.append(nil)
+            containmentTests.append(nil)
+            handlers.append(nil)
+        }
+        let i = Int(index)
+        var r = NodeRecord()
+        r.generation = nodes[i].generation
+        r.alive = true
+        r.kind = kind
+        r.client = client
+        r.x = frame.x; r.y = frame.y; r.width = frame.width; r.height = frame.height
+        r.clipsChildren = (kind == .output || kind == .compositor)
+        r.canBecomeFirstResponder = (kind == .toplevel || kind == .popup)
+        nodes[i] = r
+        names[i] = name
+        let id = NodeID(index: index, generation: r.generation)
+        link(index, into: parent.flatMap(resolve) ?? 0, layer: layer, after: nil)
+        sceneChanged()
+        return id
+    }
+
+    /// Destroys `id` and its whole subtree. Handles to them become dead; nothing is ever
+    /// delivered to them again.
+    public func destroy(_ id: NodeID) {
+        guard let i = resolve(id), i != 0 else { return }
+        unlink(i)
+        destroySubtree(i)
+        sceneChanged()
+    }
+
+    private func destroySubtree(_ i: UInt32) {
+        var c = nodes[Int(i)].firstBelow
+        while c != NodeRecord.none { let n = nodes[Int(c)].next; destroySubtree(c); c = n }
+        c = nodes[Int(i)].firstAbove
+        while c != NodeRecord.none { let n = nodes[Int(c)].next; destroySubtree(c); c = n }
+        let k = Int(i)
+        nodes[k].alive = false
+        nodes[k].generation &+= 1
+        nodes[k].inputRegion = nil
+        inputRegions[k] = nil
+        containmentTests[k] = nil
+        handlers[k] = nil
+        names[k] = ""
+        freeList.append(i)
+    }
+
+    // MARK: Looking up
+
+    /// The slot of a live node, or nil for a dead or foreign handle.
+    func resolve(_ id: NodeID) -> UInt32? {
+        let i = Int(id.index)
+        guard i < nodes.count, nodes[i].alive, nodes[i].generation == id.generation else { return nil }
+        return id.index
+    }
+
+    func id(ofSlot i: UInt32) -> NodeID { NodeID(index: i, generation: nodes[Int(i)].generation) }
+
+    public func isAlive(_ id: NodeID) -> Bool { resolve(id) != nil }
+
+    /// Alive, mapped, and every ancestor mapped up to the root: what a user can see.
+    public func isVisible(_ id: NodeID) -> Bool {
+        guard var i = resolve(id) else { return false }
+        while i != 0 {
+            let r = nodes[Int(i)]
+            if !r.mapped || r.parent == NodeRecord.none { return false }
+            i = r.parent
+        }
+        return true
+    }
+
+    /// Visible, and neither it nor an ancestor refuses input or is transparent.
+    public func canReceiveInput(_ id: NodeID) -> Bool {
+        guard var i = resolve(id) else { return false }
+        while i != 0 {
+            let r = nodes[Int(i)]
+            if !r.mapped || !r.acceptsInput || r.opacity < opacityThreshold || r.parent == NodeRecord.none {
+                return false
+            }
+            i = r.parent
+        }
+        return true
+    }
+
+    public func kind(of id: NodeID) -> NodeKind? { resolve(id).map { nodes[Int($0)].kind } }
+    public func client(of id: NodeID) -> ClientID? { resolve(id).map { nodes[Int($0)].client } }
+    public func name(of id: NodeID) -> String? { resolve(id).map { names[Int($0)] } }
+    public func parent(of id: NodeID) -> NodeID? {
+        guard let i = resolve(id) else { return nil }
+        let p = nodes[Int(i)].parent
+        return p == NodeRecord.none || p == 0 ? nil : self.id(ofSlot: p)
+    }
+    /// Position relative to the parent and logical size.
+    public func frame(of id: NodeID) -> Rect? {
+        resolve(id).map { let r = nodes[Int($0)]; return Rect(r.x, r.y, r.width, r.height) }
+    }
+    public func inputRegion(of id: NodeID) -> Region? { resolve(id).flatMap { inputRegions[Int($0)] } }
+    public func isMapped(_ id: NodeID) -> Bool { resolve(id).map { nodes[Int($0)].mapped } ?? false }
+
+    /// Children bottom to top: those below the node's content, then those above it.
+    public func children(of id: NodeID) -> [NodeID] {
+        guard let i = resolve(id) else { return [] }
+        var out: [NodeID] = []
+        var c = nodes[Int(i)].firstBelow
+        while c != NodeRecord.none { out.append(self.id(ofSlot: c)); c = nodes[Int(c)].next }
+        c = nodes[Int(i)].firstAbove
+        while c != NodeRecord.none { out.append(self.id(ofSlot: c)); c = nodes[Int(c)].next }
+        return out
+    }
+
+    /// Position of the node's origin in layout space: O(depth).
+    public func layoutPosition(of id: NodeID) -> Point? {
+        guard let i = resolve(id) else { return nil }
+        return layoutOrigin(i)
+    }
+
+    func layoutOrigin(_ slot: UInt32) -> Point {
+        var x = 0.0, y = 0.0
+        var i = slot
+        while i != NodeRecord.none && i != 0 {
+            let r = nodes[Int(i)]
+            x += Double(r.x); y += Double(r.y)
+            i = r.parent
+        }
+        return Point(x, y)
+    }
+
+    public var nodeCount: Int { nodes.count - freeList.count - 1 }
+
+    /// Bytes the tree keeps per node slot: the routing record plus the side tables' slots.
+    public static var bytesPerNode: Int {
+        MemoryLayout<NodeRecord>.stride + MemoryLayout<String>.stride + MemoryLayout<Region?>.stride
+            + MemoryLayout<((Point) -> Bool)?>.stride + MemoryLayout<NodeHandler?>.stride
+    }
+
+    // MARK: Batching
+
+    /// Runs `body` and reports one scene change at its end, however many changes it made:
+    /// a Wayland commit applies many state changes as one.
+    public func batchUpdates<T>(_ body: () throws -> T) rethrows -> T {
+        batchDepth += 1
+        defer {
+            batchDepth -= 1
+            if batchDepth == 0 && batchDirty { batchDirty = false; onSceneChange?() }
+        }
+        return try body()
+    }
+
+    func sceneChanged() {
+        if batchDepth > 0 { batchDirty = true } else { onSceneChange?() }
+    }
+
+    // MARK: Intrusive child lists
+
+    /// Links slot `i` into `parent`'s `layer` list, after `after` (nil: at the top).
+    func link(_ i: UInt32, into parent: UInt32, layer: ChildLayer, after: UInt32?) {
+        let k = Int(i), p = Int(parent)
+        nodes[k].parent = parent
+        nodes[k].layer = layer
+        let last = layer == .above ? nodes[p].lastAbove : nodes[p].lastBelow
+        let prev = after ?? last
+        let next = prev == NodeRecord.none
+            ? (layer == .above ? nodes[p].firstAbove : nodes[p].firstBelow)
+            : nodes[Int(prev)].next
+        nodes[k].prev = prev
+        nodes[k].next = next
+        if prev != NodeRecord.none { nodes[Int(prev)].next = i } else { setFirst(p, layer, i) }
+        if next != NodeRecord.none { nodes[Int(next)].prev = i } else { setLast(p, layer, i) }
+    }
+
+    func unlink(_ i: UInt32) {
+        let k = Int(i)
+        let parent = nodes[k].parent
+        guard parent != NodeRecord.none else { return }
+        let p = Int(parent), layer = nodes[k].layer
+        let prev = nodes[k].prev, next = nodes[k].next
+        if prev != NodeRecord.none { nodes[Int(prev)].next = next } else { setFirst(p, layer, next) }
+        if next != NodeRecord.none { nodes[Int(next)].prev = prev } else { setLast(p, layer, prev) }
+        nodes[k].parent = NodeRecord.none
+        nodes[k].prev = NodeRecord.none
+        nodes[k].next = NodeRecord.none
+    }
+
+    private func setFirst(_ p: Int, _ layer: ChildLayer, _ v: UInt32) {
+        if layer == .above { nodes[p].firstAbove = v } else { nodes[p].firstBelow = v }
+    }
+    private func setLast(_ p: Int, _ layer: ChildLayer, _ v: UInt32) {
+        if layer == .above { nodes[p].lastAbove = v } else { nodes[p].lastBelow = v }
+    }
+}
