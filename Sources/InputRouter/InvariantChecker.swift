@@ -1,0 +1,145 @@
+/// Wraps any sink and checks every delivery against the rules clients rely on, keeping
+/// its own model of what each client was told. A violation is recorded (and, in `.trap`
+/// mode, stops the process) with the offending delivery's trace line.
+///
+/// Checked: enter without leave and the reverse; any event to a destroyed surface, or to
+/// an unmapped one (except leave); touch motion or up for a point the client was not told
+/// about; a button or key release with no press; keys or modifiers to a surface without
+/// the keyboard focus; pointer events to a surface that is neither in the responder chain
+/// under the cursor nor the owner of the pointer grab.
+public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
+    public enum Mode { case collect, trap }
+    public var inner: Inner
+    public let router: Router
+    public let mode: Mode
+    public private(set) var violations: [String] = []
+
+    private struct SeatModel {
+        var pointerEntered: NodeID?
+        var pressedButtons: [NodeID: Set<UInt32>] = [:]
+        var keyboardEntered: NodeID?
+        var keysOfClient: [ClientID: Set<UInt32>] = [:]
+        var touchSlots: [ClientID: Set<Int32>] = [:]
+    }
+    private var seats: [SeatID: SeatModel] = [:]
+
+    public init(wrapping inner: Inner, router: Router, mode: Mode = .collect) {
+        self.inner = inner
+        self.router = router
+        self.mode = mode
+    }
+
+    public mutating func deliver(_ d: Delivery, from queue: DeliveryQueue) {
+        check(d, queue: queue)
+        inner.deliver(d, from: queue)
+    }
+
+    private mutating func fail(_ what: String, _ d: Delivery, _ queue: DeliveryQueue) {
+        let text = "\(what): \(TraceSink.line(d, queue: queue, router: router))"
+        violations.append(text)
+        if mode == .trap { fatalError("InputRouter invariant violated: \(text)") }
+    }
+
+    private mutating func check(_ d: Delivery, queue: DeliveryQueue) {
+        let tree = router.tree
+        var m = seats[d.seat] ?? SeatModel()
+        defer { seats[d.seat] = m }
+        // A destroyed surface gets no leave: its focus ended with it.
+        if let e = m.pointerEntered, !tree.isAlive(e) { m.pointerEntered = nil; m.pressedButtons[e] = nil }
+        if let e = m.keyboardEntered, !tree.isAlive(e) { m.keyboardEntered = nil }
+        if let n = d.surface {
+            if !tree.isAlive(n) { fail("event to a destroyed surface", d, queue); return }
+            if case .pointerLeave = d {} else if case .keyboardLeave = d {} else if !tree.isVisible(n) {
+                fail("event to an unmapped surface", d, queue)
+            }
+        }
+        switch d {
+        case .pointerEnter(_, let n, _, _):
+            if let e = m.pointerEntered { fail("pointer enter while \(e) has not had a leave", d, queue) }
+            m.pointerEntered = n
+            checkUnderCursor(n, d, queue, m)
+        case .pointerLeave(_, let n, _):
+            if m.pointerEntered != n { fail("pointer leave without enter", d, queue) }
+            m.pointerEntered = nil
+            m.pressedButtons[n] = nil
+        case .pointerMotion(_, let n, _, _), .pointerAxis(_, let n, _, _, _, _, _), .pointerAxisStop(_, let n, _, _):
+            if m.pointerEntered != n { fail("pointer event to a surface without pointer focus", d, queue) }
+            checkUnderCursor(n, d, queue, m)
+        case .pointerButton(_, let n, _, let b, let st, _):
+            if m.pointerEntered != n { fail("pointer event to a surface without pointer focus", d, queue) }
+            if st == .pressed {
+                checkUnderCursor(n, d, queue, m)
+                m.pressedButtons[n, default: []].insert(b)
+            } else if m.pressedButtons[n]?.remove(b) == nil {
+                fail("button release with no press", d, queue)
+            }
+        case .keyboardEnter(_, let n, let keys, _):
+            if let e = m.keyboardEntered { fail("keyboard enter while \(e) has not had a leave", d, queue) }
+            m.keyboardEntered = n
+            if let c = tree.client(of: n) { m.keysOfClient[c] = Set(queue.keys(keys)) }
+        case .keyboardLeave(_, let n, _):
+            if m.keyboardEntered != n { fail("keyboard leave without enter", d, queue) }
+            m.keyboardEntered = nil
+            if let c = tree.client(of: n) { m.keysOfClient[c] = [] }
+        case .key(_, let n, _, let k, let st, _):
+            if m.keyboardEntered != n { fail("key to a surface without keyboard focus", d, queue) }
+            let c = tree.client(of: n) ?? .compositor
+            if st == .pressed { m.keysOfClient[c, default: []].insert(k) }
+            else if m.keysOfClient[c]?.remove(k) == nil { fail("key release with no press", d, queue) }
+        case .modifiers(_, let n, _, _):
+            if m.keyboardEntered != n { fail("modifiers to a surface without keyboard focus", d, queue) }
+        case .touchDown(_, let n, _, let slot, _, _):
+            let c = tree.client(of: n) ?? .compositor
+            if m.touchSlots[c, default: []].insert(slot).inserted == false { fail("touch down on a live touch point", d, queue) }
+        case .touchMotion(_, let n, _, let slot, _):
+            if m.touchSlots[tree.client(of: n) ?? .compositor]?.contains(slot) != true {
+                fail("touch motion for an unknown touch point", d, queue)
+            }
+        case .touchUp(_, let n, _, let slot, _):
+            if m.touchSlots[tree.client(of: n) ?? .compositor]?.remove(slot) == nil {
+                fail("touch up for an unknown touch point", d, queue)
+            }
+        case .touchCancel(_, let c):
+            if !router.isAlive(c) { fail("touch cancel to a disconnected client", d, queue) }
+            m.touchSlots[c] = []
+        case .pointerFrame(_, let c), .touchFrame(_, let c):
+            if !router.isAlive(c) { fail("frame to a disconnected client", d, queue) }
+        default:
+            break
+        }
+    }
+
+    /// Pointer events go to a surface in the responder chain under the cursor, or to the
+    /// surface holding the implicit grab (a button it was told about is still down).
+    private mutating func checkUnderCursor(_ n: NodeID, _ d: Delivery, _ queue: DeliveryQueue, _ m: SeatModel) {
+        if let held = m.pressedButtons[n], !held.isEmpty { return }
+        let seat = router.seat(d.seat)
+        guard let hit = router.tree.hitTest(seat.cursor) else {
+            fail("pointer event with nothing under the cursor", d, queue)
+            return
+        }
+        if !router.responderChain(from: .node(hit.node), seat: d.seat).contains(.node(n)) {
+            fail("pointer event to a surface not under the cursor", d, queue)
+        }
+    }
+
+    public var isClean: Bool { violations.isEmpty }
+}
+
+/// A sink that keeps nothing: for benchmarks and for the checker alone.
+public struct NullSink: DeliverySink {
+    public init() {}
+    public mutating func deliver(_ delivery: Delivery, from queue: DeliveryQueue) {}
+}
+
+/// A sink that keeps the deliveries themselves.
+public struct RecordingSink: DeliverySink {
+    public private(set) var deliveries: [Delivery] = []
+    public private(set) var enterKeys: [[UInt32]] = []
+    public init() {}
+    public mutating func deliver(_ d: Delivery, from queue: DeliveryQueue) {
+        deliveries.append(d)
+        if case .keyboardEnter(_, _, let keys, _) = d { enterKeys.append(Array(queue.keys(keys))) }
+    }
+    public mutating func removeAll() { deliveries.removeAll(); enterKeys.removeAll() }
+}

@@ -1,0 +1,137 @@
+/// Writes one line per delivery: stable, documented in docs/trace.md, and the same bytes
+/// for the same scene and events. Golden-trace tests compare its text.
+public struct TraceSink: DeliverySink {
+    public private(set) var lines: [String] = []
+    public let router: Router
+    /// Whether lines carry event times (`t=` in milliseconds).
+    public var showsTimes: Bool
+
+    public init(router: Router, showsTimes: Bool = false) {
+        self.router = router
+        self.showsTimes = showsTimes
+    }
+
+    public var text: String { lines.map { $0 + "\n" }.joined() }
+    public mutating func removeAll() { lines.removeAll() }
+
+    public mutating func deliver(_ d: Delivery, from queue: DeliveryQueue) {
+        lines.append(Self.line(d, queue: queue, router: router, showsTimes: showsTimes))
+    }
+
+    /// The trace line of one delivery.
+    public static func line(_ d: Delivery, queue: DeliveryQueue, router: Router, showsTimes: Bool = false) -> String {
+        let tree = router.tree
+        func node(_ n: NodeID) -> String {
+            if let name = tree.name(of: n), !name.isEmpty { return "\"\(name)\"" }
+            return "\(tree.kind(of: n).map { "\($0)" } ?? "dead")\(n)"
+        }
+        func client(_ c: ClientID) -> String { "\(c)(\"\(router.name(of: c))\")" }
+        func responder(_ r: Responder) -> String {
+            switch r {
+            case .node(let n): node(n)
+            case .client(let c): client(c)
+            case .seat(let s): "\(s)"
+            }
+        }
+        func at(_ p: Point) -> String { "at \(Fixed(p.x)),\(Fixed(p.y))" }
+        func time(_ t: UInt64) -> String {
+            guard showsTimes else { return "" }
+            let ms = t / 1000, frac = t % 1000
+            return " t=\(ms).\(String(repeating: "0", count: 3 - String(frac).count))\(frac)"
+        }
+        let s = "\(d.seat) "
+        switch d {
+        case .pointerEnter(_, let n, let p, _): return s + "pointer.enter \(node(n)) \(at(p))"
+        case .pointerLeave(_, let n, _): return s + "pointer.leave \(node(n))"
+        case .pointerMotion(_, let n, let t, let p): return s + "pointer.motion \(node(n)) \(at(p))" + time(t)
+        case .pointerButton(_, let n, let t, let b, let st, _):
+            return s + "pointer.button \(node(n)) \(buttonName(b)) \(st)" + time(t)
+        case .pointerAxis(_, let n, let t, let axis, let source, let v, let v120):
+            return s + "pointer.axis \(node(n)) \(axis) \(source) \(Fixed(v)) v120=\(v120)" + time(t)
+        case .pointerAxisStop(_, let n, let t, let axis): return s + "pointer.axis_stop \(node(n)) \(axis)" + time(t)
+        case .pointerFrame(_, let c): return s + "pointer.frame \(client(c))"
+        case .keyboardEnter(_, let n, let keys, _):
+            return s + "keyboard.enter \(node(n)) keys [\(queue.keys(keys).map(String.init).joined(separator: " "))]"
+        case .keyboardLeave(_, let n, _): return s + "keyboard.leave \(node(n))"
+        case .key(_, let n, let t, let k, let st, _): return s + "keyboard.key \(node(n)) \(k) \(st)" + time(t)
+        case .modifiers(_, let n, let m, _): return s + "keyboard.modifiers \(node(n)) \(m)"
+        case .touchDown(_, let n, let t, let slot, let p, _): return s + "touch.down \(node(n)) slot \(slot) \(at(p))" + time(t)
+        case .touchMotion(_, let n, let t, let slot, let p): return s + "touch.motion \(node(n)) slot \(slot) \(at(p))" + time(t)
+        case .touchUp(_, let n, let t, let slot, _): return s + "touch.up \(node(n)) slot \(slot)" + time(t)
+        case .touchFrame(_, let c): return s + "touch.frame \(client(c))"
+        case .touchCancel(_, let c): return s + "touch.cancel \(client(c))"
+        case .gesture(_, let n, let t, let g):
+            var text = s + "gesture.\(g.kind).\(g.phase) \(node(n)) fingers \(g.fingers)"
+            if g.phase == .update { text += " d \(Fixed(g.dx)),\(Fixed(g.dy))" }
+            if g.kind == .pinch && g.phase == .update { text += " scale \(Fixed(g.scale)) rotation \(Fixed(g.rotation))" }
+            if g.phase == .end && g.cancelled { text += " cancelled" }
+            return text + time(t)
+        case .handled(_, let r, let kind): return s + "handled \(kind) by \(responder(r))"
+        case .action(_, let r, let a): return s + "action \"\(router.name(of: a))\" by \(responder(r))"
+        case .binding(_, let i, let k): return s + "binding #\(i) key \(k)"
+        case .claimed(_, let r): return s + "claimed by recognizer #\(r)"
+        case .switchToggled(_, let kind, let on): return s + "switch \(kind) \(on ? "on" : "off")"
+        case .popupDone(_, let n): return s + "popup.done \(node(n))"
+        case .resizeRequest(_, let n, let w, let h): return s + "resize.request \(node(n)) \(w)x\(h)"
+        case .dropped(_, let kind): return s + "dropped \(kind)"
+        }
+    }
+
+    static func buttonName(_ b: UInt32) -> String {
+        switch b {
+        case 0x110: "BTN_LEFT"
+        case 0x111: "BTN_RIGHT"
+        case 0x112: "BTN_MIDDLE"
+        case 0x113: "BTN_SIDE"
+        case 0x114: "BTN_EXTRA"
+        default: "0x" + String(b, radix: 16)
+        }
+    }
+}
+
+extension ButtonState: CustomStringConvertible {
+    public var description: String { self == .pressed ? "pressed" : "released" }
+}
+extension KeyState: CustomStringConvertible {
+    public var description: String { self == .pressed ? "pressed" : "released" }
+}
+extension Axis: CustomStringConvertible {
+    public var description: String { self == .vertical ? "vertical" : "horizontal" }
+}
+extension AxisSource: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .wheel: "wheel"
+        case .finger: "finger"
+        case .continuous: "continuous"
+        case .wheelTilt: "wheel_tilt"
+        }
+    }
+}
+extension SwitchKind: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .lid: "lid"
+        case .tabletMode: "tablet_mode"
+        case .keypadSlide: "keypad_slide"
+        }
+    }
+}
+extension GestureKind: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .swipe: "swipe"
+        case .pinch: "pinch"
+        case .hold: "hold"
+        }
+    }
+}
+extension GesturePhase: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .begin: "begin"
+        case .update: "update"
+        case .end: "end"
+        }
+    }
+}
