@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "CShim", dependencies: ["CWaylandServer"]),
 
         // The routing core: no I/O; pixman for regions and nothing else from C.
-        .target(name: "InputRouter", dependencies: ["CPixman"]),
+        .target(name: "InputRouter", dependencies: ["CPixman"], linkerSettings: [.linkedLibrary("m")]),
         .testTarget(name: "InputRouterTests", dependencies: ["InputRouter"]),
 
         // Keyboard layer (xkbcommon). Owned by the keyboard work; see Sources/Keyboard.
