@@ -26,7 +26,13 @@ extension Seat {
         if case .popup = explicitGrab { explicitGrab = .none }
         for p in stack.reversed() where tree.isAlive(p) { router.queue.append(.popupDone(id, p)) }
         if let f = keyboardFocus, stack.contains(f) {
-            moveKeyboardFocus(to: fallbackFocus(excluding: f, client: keyboardFocusClient))
+            // Back to the popup chain's xdg parent, else the usual fallback.
+            let parent = stack.first.flatMap(tree.nextResponderOverride(of:))
+            if let p = parent, tree.canBecomeFirstResponder(p), tree.isVisible(p) {
+                moveKeyboardFocus(to: p)
+            } else {
+                moveKeyboardFocus(to: fallbackFocus(excluding: f, client: keyboardFocusClient))
+            }
         }
         lastFirstResponder = nil
     }

@@ -110,7 +110,14 @@ public final class Seat {
         guard Int(client.index) < bound.count else { return }
         if isBound { bound[Int(client.index)].formUnion(devices) } else { bound[Int(client.index)].subtract(devices) }
         if devices.contains(.keyboard), keyboardFocusClient == client, let f = keyboardFocus {
-            if isBound && !keyboardEntered { enterKeyboard(f) } else if !isBound { keyboardEntered = false }
+            if isBound && !keyboardEntered {
+                enterKeyboard(f)
+            } else if !isBound && keyboardEntered {
+                // The client let its wl_keyboard go: the pairing ends here (the Wayland layer
+                // has no resource left to send this leave to).
+                router.queue.append(.keyboardLeave(id, f, serial: router.nextSerial()))
+                keyboardEntered = false
+            }
         }
         if devices.contains(.pointer) { lastFirstResponder = nil; sceneDidChange() }
     }

@@ -68,6 +68,15 @@ extension SurfaceTree {
         }
     }
 
+    /// The next responder set with `setNextResponder`, if it is still alive.
+    public func nextResponderOverride(of id: NodeID) -> NodeID? {
+        guard let i = resolve(id) else { return nil }
+        let o = nodes[Int(i)].nextResponder
+        guard o != NodeRecord.none else { return nil }
+        let target = NodeID(index: o, generation: nodes[Int(i)].nextResponderGeneration)
+        return resolve(target) == nil ? nil : target
+    }
+
     // MARK: Parent and z-order
 
     /// Moves `id` under `parent` as its topmost child on `layer`. Refuses cycles.
