@@ -38,7 +38,7 @@ let package = Package(
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "InputRouter"], exclude: ["Fixtures"]),
 
         // Programs.
-        .executableTarget(name: "route-demo", dependencies: ["InputRouter"], path: "examples/route-demo"),
+        .executableTarget(name: "route-demo", dependencies: ["InputRouter"], path: "examples/route-demo", exclude: ["scene.txt"]),
         .target(name: "CAllocCounter", path: "benchmarks/CAllocCounter"),
         .executableTarget(
             name: "core-bench", dependencies: ["InputRouter", "CAllocCounter"], path: "benchmarks/core-bench"),

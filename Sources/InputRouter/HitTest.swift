@@ -38,49 +38,20 @@ extension SurfaceTree {
     }
 
     public func hitTest<O: HitTestObserver>(_ point: Point, observer: inout O) -> Hit? {
-        hitTestChildren(of: 0, point, observer: &observer, layer: .above)
+        let threshold = opacityThreshold
+        // One unchecked walk over the node array: no reference counting, no exclusivity
+        // checks, no copies of whole records.
+        return nodes.withUnsafeBufferPointer { buffer in
+            var walk = HitWalk(nodes: buffer, tree: self, threshold: threshold, observer: observer)
+            defer { observer = walk.observer }
+            return walk.children(of: 0, point, layer: .above)
+        }
     }
 
     /// Containment of the node's own content: its custom test if it has one, else its
     /// bounds and its input region (clipped to the bounds), with the floor rule.
-    func contains(_ slot: UInt32, _ r: NodeRecord, _ local: Point, inBounds: Bool) -> Bool {
-        if r.hasContainmentTest, let test = containmentTests[Int(slot)] { return test(local) }
-        guard inBounds else { return false }
-        guard let region = r.inputRegion else { return true }
-        return pixman_region32_contains_point(region, Int32(local.x.rounded(.down)), Int32(local.y.rounded(.down)), nil) != 0
-    }
-
-    /// Whether `local` is in the node's 0,0 width×height box, with the floor rule.
-    static func inBounds(_ r: NodeRecord, _ local: Point) -> Bool {
-        let fx = local.x.rounded(.down), fy = local.y.rounded(.down)
-        return fx >= 0 && fy >= 0 && fx < Double(r.width) && fy < Double(r.height)
-    }
-
-    func hitTestNode<O: HitTestObserver>(_ slot: UInt32, _ parentLocal: Point, observer: inout O) -> Hit? {
-        let r = nodes[Int(slot)]
-        if !r.mapped || !r.acceptsInput || r.opacity < opacityThreshold { return nil }
-        let local = Point(parentLocal.x - Double(r.x), parentLocal.y - Double(r.y))
-        let inBounds = Self.inBounds(r, local)
-        if r.clipsChildren {
-            observer.tested(id(ofSlot: slot), inside: inBounds)
-            if !inBounds { return nil }
-        }
-        if let hit = hitTestChildren(of: slot, local, observer: &observer, layer: .above) { return hit }
-        let inside = contains(slot, r, local, inBounds: inBounds)
-        if !r.clipsChildren { observer.tested(id(ofSlot: slot), inside: inside) }
-        if inside { return Hit(node: id(ofSlot: slot), local: local) }
-        return hitTestChildren(of: slot, local, observer: &observer, layer: .below)
-    }
-
-    func hitTestChildren<O: HitTestObserver>(
-        of slot: UInt32, _ local: Point, observer: inout O, layer: ChildLayer
-    ) -> Hit? {
-        var c = layer == .above ? nodes[Int(slot)].lastAbove : nodes[Int(slot)].lastBelow
-        while c != NodeRecord.none {
-            if let hit = hitTestNode(c, local, observer: &observer) { return hit }
-            c = nodes[Int(c)].prev
-        }
-        return nil
+    func containsSelf(_ slot: UInt32, _ local: Point) -> Bool {
+        containmentTests[Int(slot)]?(local) ?? false
     }
 
     /// The point in `id`'s coordinates, whether or not it is inside it.
@@ -88,5 +59,54 @@ extension SurfaceTree {
         guard let i = resolve(id) else { return nil }
         let o = layoutOrigin(i)
         return Point(point.x - o.x, point.y - o.y)
+    }
+}
+
+/// The recursive part of a hit-test, over the tree's node buffer.
+struct HitWalk<O: HitTestObserver> {
+    let nodes: UnsafeBufferPointer<NodeRecord>
+    unowned(unsafe) let tree: SurfaceTree
+    let threshold: Float
+    var observer: O
+
+    func id(_ slot: UInt32) -> NodeID { NodeID(index: slot, generation: nodes[Int(slot)].generation) }
+
+    mutating func node(_ slot: UInt32, _ parentLocal: Point) -> Hit? {
+        let r = nodes.baseAddress! + Int(slot)
+        if !r.pointee.mapped || !r.pointee.acceptsInput || r.pointee.opacity < threshold { return nil }
+        let local = Point(parentLocal.x - Double(r.pointee.x), parentLocal.y - Double(r.pointee.y))
+        // floor(x) >= 0 ⟺ x >= 0 and floor(x) < w ⟺ x < w for integer w: the floor rule
+        // without calling floor.
+        let inBounds = local.x >= 0 && local.y >= 0 && local.x < Double(r.pointee.width) && local.y < Double(r.pointee.height)
+        let clips = r.pointee.clipsChildren
+        if clips {
+            observer.tested(id(slot), inside: inBounds)
+            if !inBounds { return nil }
+        }
+        if r.pointee.lastAbove != NodeRecord.none, let hit = children(of: slot, local, layer: .above) { return hit }
+        let inside: Bool
+        if r.pointee.hasContainmentTest {
+            inside = tree.containsSelf(slot, local)
+        } else if !inBounds {
+            inside = false
+        } else if let region = r.pointee.inputRegion {
+            let fx = Int32(local.x.rounded(.down)), fy = Int32(local.y.rounded(.down))
+            inside = pixman_region32_contains_point(region, fx, fy, nil) != 0
+        } else {
+            inside = true
+        }
+        if !clips { observer.tested(id(slot), inside: inside) }
+        if inside { return Hit(node: id(slot), local: local) }
+        if r.pointee.lastBelow != NodeRecord.none { return children(of: slot, local, layer: .below) }
+        return nil
+    }
+
+    mutating func children(of slot: UInt32, _ local: Point, layer: ChildLayer) -> Hit? {
+        var c = layer == .above ? nodes[Int(slot)].lastAbove : nodes[Int(slot)].lastBelow
+        while c != NodeRecord.none {
+            if let hit = node(c, local) { return hit }
+            c = nodes[Int(c)].prev
+        }
+        return nil
     }
 }

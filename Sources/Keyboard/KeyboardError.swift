@@ -1,0 +1,49 @@
+import Glibc
+
+// Every way the keyboard layer can fail, with text a user can act on: which layout,
+// which file, and what xkbcommon said about it. Nothing here ever falls back silently.
+
+public enum KeyboardError: Error, Equatable, CustomStringConvertible {
+    /// xkb_context_new failed (out of memory or unusable include paths).
+    case contextUnavailable
+    /// The RMLVO names did not compile, or compiled only by ignoring part of them.
+    case invalidNames(RuleNames, messages: [String])
+    /// A keymap file could not be read.
+    case unreadableKeymapFile(path: String, errno: Int32)
+    /// A keymap file (or string, path "<string>") did not compile.
+    case invalidKeymap(path: String, messages: [String])
+    /// No compose table exists for this locale.
+    case noComposeTable(locale: String)
+    /// A system call while preparing the client keymap file failed.
+    case keymapFileFailed(step: String, errno: Int32)
+    /// A binding spec that does not parse.
+    case invalidBinding(spec: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .contextUnavailable:
+            return "cannot create an xkbcommon context"
+        case let .invalidNames(names, messages):
+            return "cannot build a keymap for \(names): " + Self.joined(messages)
+        case let .unreadableKeymapFile(path, code):
+            return "cannot read keymap file \"\(path)\": \(Self.errnoText(code))"
+        case let .invalidKeymap(path, messages):
+            return "broken keymap file \"\(path)\": " + Self.joined(messages)
+        case let .noComposeTable(locale):
+            return "no compose table for locale \"\(locale)\" (is libx11-data installed?)"
+        case let .keymapFileFailed(step, code):
+            return "cannot prepare the client keymap file: \(step) failed: \(Self.errnoText(code))"
+        case let .invalidBinding(spec, reason):
+            return "invalid key binding \"\(spec)\": \(reason)"
+        }
+    }
+
+    private static func joined(_ messages: [String]) -> String {
+        messages.isEmpty ? "xkbcommon gave no reason" : messages.joined(separator: "; ")
+    }
+
+    static func errnoText(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "errno \(code)" }
+        return String(cString: text)
+    }
+}

@@ -1,0 +1,103 @@
+// A one-line text form of an event, used for golden tests and readable traces. Numbers
+// have fixed decimals so the text is stable across platforms.
+
+import InputRouter
+
+public enum EventText {
+    public static func describe(_ event: InputEvent) -> String {
+        "\(seconds(event.time)) \(event.device) \(describe(event.kind))"
+    }
+
+    public static func describe(_ kind: InputEvent.Kind) -> String {
+        switch kind {
+        case .deviceAdded(let capabilities): return "added \(names(capabilities))"
+        case .deviceRemoved: return "removed"
+        case .pointerMotion(let dx, let dy, let ux, let uy):
+            return "motion \(fixed(dx, 2)) \(fixed(dy, 2)) unaccel \(fixed(ux, 2)) \(fixed(uy, 2))"
+        case .pointerMotionAbsolute(let x, let y): return "motion-absolute \(fixed(x, 4)) \(fixed(y, 4))"
+        case .pointerButton(let button, let state): return "button \(button) \(name(state == .pressed))"
+        case .pointerAxis(let source, let vertical, let horizontal):
+            return "axis \(name(source)) v \(axis(vertical)) h \(axis(horizontal))"
+        case .keyboardKey(let key, let state): return "key \(key) \(name(state == .pressed))"
+        case .touchDown(let slot, let x, let y): return "touch-down \(slot) \(fixed(x, 4)) \(fixed(y, 4))"
+        case .touchMotion(let slot, let x, let y): return "touch-motion \(slot) \(fixed(x, 4)) \(fixed(y, 4))"
+        case .touchUp(let slot): return "touch-up \(slot)"
+        case .touchCancel(let slot): return "touch-cancel \(slot)"
+        case .touchFrame: return "touch-frame"
+        case .gesture(let g):
+            return "gesture \(name(g.kind)) \(name(g.phase)) \(g.fingers) \(fixed(g.dx, 2)) \(fixed(g.dy, 2)) scale \(fixed(g.scale, 2))"
+                + " rotation \(fixed(g.rotation, 2))" + (g.cancelled ? " cancelled" : "")
+        case .switchToggle(let kind, let on): return "switch \(name(kind)) \(on ? "on" : "off")"
+        }
+    }
+
+    // Names spelled out here rather than taken from the enums' descriptions, which other
+    // modules may define: the golden texts and the written files must not change with them.
+    static func name(_ pressed: Bool) -> String { pressed ? "pressed" : "released" }
+
+    static func name(_ source: AxisSource) -> String {
+        switch source {
+        case .wheel: "wheel"
+        case .finger: "finger"
+        case .continuous: "continuous"
+        case .wheelTilt: "wheel-tilt"
+        }
+    }
+
+    static func name(_ kind: SwitchKind) -> String {
+        switch kind {
+        case .lid: "lid"
+        case .tabletMode: "tabletMode"
+        case .keypadSlide: "keypadSlide"
+        }
+    }
+
+    static func name(_ kind: GestureKind) -> String {
+        switch kind {
+        case .swipe: "swipe"
+        case .pinch: "pinch"
+        case .hold: "hold"
+        }
+    }
+
+    static func name(_ phase: GesturePhase) -> String {
+        switch phase {
+        case .begin: "begin"
+        case .update: "update"
+        case .end: "end"
+        }
+    }
+
+    static func names(_ capabilities: DeviceCapabilities) -> String {
+        let all: [(DeviceCapabilities, String)] = [
+            (.keyboard, "keyboard"), (.pointer, "pointer"), (.touch, "touch"), (.tabletTool, "tablet-tool"),
+            (.tabletPad, "tablet-pad"), (.gesture, "gesture"), (.switch, "switch"),
+        ]
+        return "[" + all.filter { capabilities.contains($0.0) }.map(\.1).joined(separator: ", ") + "]"
+    }
+
+    static func axis(_ value: AxisValue?) -> String {
+        guard let value else { return "-" }
+        return "\(fixed(value.value, 2))/\(value.value120)"
+    }
+
+    /// `s.uuuuuu`, as libinput prints times.
+    static func seconds(_ micros: UInt64) -> String {
+        let fraction = String(micros % 1_000_000)
+        return "\(micros / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
+    }
+
+    /// `value` rounded to `decimals` places, without Foundation's formatting.
+    static func fixed(_ value: Double, _ decimals: Int) -> String {
+        guard value.isFinite, abs(value) < 1e12 else { return "\(value)" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = Int64((abs(value) * scale).rounded())
+        let sign = value < 0 && scaled != 0 ? "-" : ""
+        var divisor: Int64 = 1
+        for _ in 0..<decimals { divisor *= 10 }
+        let whole = scaled / divisor, fraction = String(scaled % divisor)
+        guard decimals > 0 else { return "\(sign)\(whole)" }
+        return "\(sign)\(whole)." + String(repeating: "0", count: decimals - fraction.count) + fraction
+    }
+}

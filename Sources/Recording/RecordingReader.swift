@@ -1,0 +1,69 @@
+// The entry point: bytes or a file in, devices, events and warnings out. All errors leave
+// as RecordingError with the file name attached.
+
+import InputRouter
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A `libinput record` file, read and translated.
+public struct Recording: Sendable {
+    public var file: String
+    /// The libinput version that made the recording, when the file says.
+    public var libinputVersion: String?
+    public var devices: [RecordedDevice]
+    /// All devices' events merged by time (each device's own order kept).
+    public var events: [InputEvent]
+    /// What was skipped or cannot be replayed faithfully, in file order per kind.
+    public var warnings: [RecordingWarning]
+}
+
+public enum RecordingReader {
+    /// Reads a recording. `deviceIDBase` is added to each device's index in the file to
+    /// make its DeviceID, so several recordings can feed one seat.
+    public static func parse(_ bytes: [UInt8], file: String, deviceIDBase: UInt32 = 0) throws(RecordingError) -> Recording {
+        func positioned(_ error: PositionedError) -> RecordingError {
+            RecordingError(file: file, position: error.position, message: error.message)
+        }
+        do {
+            let root = try YAMLParser.parse(bytes)
+            var decoder = DocumentDecoder(deviceIDBase: deviceIDBase)
+            let (version, raw) = try decoder.decode(root)
+            var translator = Translator()
+            let events = try translator.translate(raw)
+            let warnings = (decoder.warnings + translator.warnings).map {
+                RecordingWarning(file: file, position: $0.0, message: $0.1)
+            }
+            return Recording(file: file, libinputVersion: version, devices: raw.map(\.device), events: events,
+                             warnings: warnings)
+        } catch {
+            throw positioned(error)
+        }
+    }
+
+    public static func parse(_ text: String, file: String, deviceIDBase: UInt32 = 0) throws(RecordingError) -> Recording {
+        try parse(Array(text.utf8), file: file, deviceIDBase: deviceIDBase)
+    }
+
+    /// Reads the file at `path`; the error for an unreadable file points at 1:1.
+    public static func read(path: String, deviceIDBase: UInt32 = 0) throws(RecordingError) -> Recording {
+        guard let bytes = readFile(path) else {
+            throw RecordingError(file: path, position: SourcePosition(line: 1, column: 1), message: "cannot read the file")
+        }
+        return try parse(bytes, file: path, deviceIDBase: deviceIDBase)
+    }
+
+    static func readFile(_ path: String) -> [UInt8]? {
+        guard let handle = fopen(path, "rb") else { return nil }
+        defer { fclose(handle) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, handle) }
+            bytes.append(contentsOf: chunk[0..<count])
+            if count < chunk.count { return ferror(handle) == 0 ? bytes : nil }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+// Steps through a recording's events in order and says when each is due on the caller's
+// clock. It never sleeps and never reads a clock itself: a compositor arms a timer for
+// `delay(now:)` and calls `due(now:)` when it fires; tests call `next()`.
+
+import InputRouter
+
+public struct Replayer: Sendable {
+    public enum Speed: Hashable, Sendable {
+        /// Gaps between events as recorded.
+        case recorded
+        /// Recorded gaps divided by the factor (2 = twice as fast). Must be finite and > 0.
+        case multiple(Double)
+        /// Every event is due at once.
+        case asFastAsPossible
+    }
+
+    public struct InvalidSpeed: Error, Hashable, Sendable, CustomStringConvertible {
+        public var factor: Double
+        public var description: String { "replay speed multiple must be finite and greater than 0, got \(factor)" }
+    }
+
+    public let events: [InputEvent]
+    public let speed: Speed
+    public private(set) var index = 0
+    private var startClock: UInt64 = 0
+    /// Due time (on the recording's clock, µs since the first event) of the last event
+    /// handed out: a later event recorded with an earlier time is due no earlier.
+    private var lastOffset: UInt64 = 0
+
+    public init(events: [InputEvent], speed: Speed = .recorded) throws(InvalidSpeed) {
+        if case .multiple(let factor) = speed, !(factor.isFinite && factor > 0) { throw InvalidSpeed(factor: factor) }
+        self.events = events
+        self.speed = speed
+    }
+
+    /// Starts (or restarts) the replay: the first event is due at `clock` (µs).
+    public mutating func start(at clock: UInt64) {
+        startClock = clock
+        index = 0
+        lastOffset = 0
+    }
+
+    public var isFinished: Bool { index >= events.count }
+
+    /// The next event regardless of time (for tests and for `.asFastAsPossible`).
+    public mutating func next() -> InputEvent? {
+        guard index < events.count else { return nil }
+        lastOffset = offset(of: index)
+        index += 1
+        return events[index - 1]
+    }
+
+    /// The clock value (µs) at which the next event is due, nil when finished.
+    public func dueTime() -> UInt64? {
+        guard index < events.count else { return nil }
+        let (sum, overflow) = startClock.addingReportingOverflow(offset(of: index))
+        return overflow ? UInt64.max : sum
+    }
+
+    /// How long the caller's timer should wait from `now` (0 if already due), nil when finished.
+    public func delay(now: UInt64) -> UInt64? {
+        dueTime().map { $0 > now ? $0 - now : 0 }
+    }
+
+    /// The next event if it is due at `now`.
+    public mutating func nextDue(now: UInt64) -> InputEvent? {
+        guard let due = dueTime(), due <= now else { return nil }
+        return next()
+    }
+
+    /// All events due at `now`, in order.
+    public mutating func due(now: UInt64) -> [InputEvent] {
+        var out: [InputEvent] = []
+        while let event = nextDue(now: now) { out.append(event) }
+        return out
+    }
+
+    /// Offset of event `i` from the start, scaled by the speed and never before the
+    /// previous event's (times may go backwards between devices).
+    private func offset(of i: Int) -> UInt64 {
+        guard let first = events.first else { return 0 }
+        let recorded = events[i].time > first.time ? events[i].time - first.time : 0
+        let scaled: UInt64
+        switch speed {
+        case .recorded: scaled = recorded
+        case .asFastAsPossible: scaled = 0
+        case .multiple(let factor):
+            let value = (Double(recorded) / factor).rounded()
+            scaled = value >= 1.8e19 ? UInt64.max : UInt64(max(0, value))
+        }
+        return max(scaled, lastOffset)
+    }
+}
