@@ -36,6 +36,7 @@ let package = Package(
         // Input sources: `libinput record` replay and synthetic logs (libyaml).
         .target(name: "Recording", dependencies: ["InputRouter", "CYAML"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "InputRouter"], exclude: ["Fixtures"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["InputRouter", "Keyboard", "Recording"]),
 
         // Programs.
         .executableTarget(name: "route-demo", dependencies: ["InputRouter"], path: "examples/route-demo", exclude: ["scene.txt"]),
