@@ -23,6 +23,9 @@ demo: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
+	# The hot path must not allocate: the release benchmark fails if routing does.
+	$(SWIFT) build -c release --product core-bench
+	.build/release/core-bench --check-allocations
 
 bench: deps
 	$(SWIFT) run -c release core-bench
