@@ -38,8 +38,39 @@ import Testing
             let result = decoder.process(key: key, state: state)
             if state == .pressed { text += result.text }
         }
-        print("TEXT:", text.debugDescription)
-        print(sink.inner.lines.joined(separator: "\n"))
-        print("VIOLATIONS:", sink.violations)
+        // The fixture types "Hello, World!", Ctrl+C, holds A, then Return; the C of Ctrl+C
+        // went to the binding, so the client never saw it (its text would be "\u{3}").
+        #expect(text == "Hello, World!a\r")
+        #expect(fired == 1)
+        #expect(deliveries.filter { if case .binding(_, 0, 46) = $0 { true } else { false } }.count == 1)
+        // The recording does press and release KEY_C (46); neither reached the client.
+        let recordedC = recording.events.filter { if case .keyboardKey(46, _) = $0.kind { true } else { false } }
+        #expect(recordedC.count == 2)
+        #expect(!keyDeliveries.contains { $0.0 == 46 })
+        // Every press the client got was released to it (nothing stuck).
+        let presses = keyDeliveries.filter { $0.1 == .pressed }.map(\.0)
+        let releases = keyDeliveries.filter { $0.1 == .released }.map(\.0)
+        #expect(presses.sorted() == releases.sorted())
+        // Modifiers reached the client even around the consumed key: Shift and Control.
+        let mods = deliveries.compactMap { d -> Modifiers? in
+            if case .modifiers(_, let n, let m, _) = d, n == window { return m }
+            return nil
+        }
+        #expect(mods.contains { $0.depressed == 1 })
+        #expect(mods.contains { $0.depressed == 4 })
+        #expect(mods.last == Modifiers.none)
+        // Control is held (4) when the binding fires, and released (0) after it.
+        if let b = deliveries.firstIndex(where: { if case .binding = $0 { true } else { false } }) {
+            let before = deliveries[..<b].compactMap { d -> Modifiers? in
+                if case .modifiers(_, _, let m, _) = d { return m } else { return nil }
+            }
+            #expect(before.last?.depressed == 4)
+            let after = deliveries[b...].compactMap { d -> Modifiers? in
+                if case .modifiers(_, _, let m, _) = d { return m } else { return nil }
+            }
+            #expect(after.first?.depressed == 0)
+        }
+        #expect(seat.modifiers == .none)
+        #expect(sink.violations == [])
     }
 }

@@ -50,8 +50,3 @@ func replay<S: DeliverySink>(_ recording: Recording, into seat: Seat, router: Ro
     }
     return count
 }
-
-/// A surface's client, for deliveries that name a surface.
-func client(of d: Delivery, in router: Router) -> ClientID? {
-    d.surface.flatMap { router.tree.client(of: $0) }
-}
