@@ -11,6 +11,8 @@ let package = Package(
     name: "InputRouter",
     products: [
         .library(name: "InputRouter", targets: ["InputRouter"]),
+        .library(name: "Keyboard", targets: ["Keyboard"]),
+        .library(name: "Recording", targets: ["Recording"]),
     ],
     targets: [
         // C libraries (Debian packages), one system library target each.
