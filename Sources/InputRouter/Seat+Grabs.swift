@@ -69,7 +69,7 @@ extension Seat {
     var isPopupGrab: Bool { if case .popup = explicitGrab { true } else { false } }
 
     func moveGrabbed(_ node: NodeID, offset: Point) {
-        guard let parent = tree.parent(of: node).flatMap(tree.layoutPosition(of:)) ?? Optional(.zero) else { return }
+        let parent = tree.parent(of: node).flatMap(tree.layoutPosition(of:)) ?? .zero
         let x = (cursor.x - offset.x - parent.x).rounded(.down), y = (cursor.y - offset.y - parent.y).rounded(.down)
         tree.move(node, to: (Int32(clamping: Int64(x)), Int32(clamping: Int64(y))))
     }

@@ -86,16 +86,11 @@ extension Seat {
         guard code < Seat.codeCount else { drop(.key); return }
         lastTime = time
         trackDeviceHold(&devices, device: device, code: key, pressed: state == .pressed, keys: true)
-        // The seat-wide count rule: a press counts at 1, a release at 0.
-        if state == .pressed {
-            keyCounts[code] &+= 1
-            guard keyCounts[code] == 1 else { return }
-            heldKeys.append(key)
-        } else {
-            guard keyCounts[code] > 0 else { drop(.key); return }
-            keyCounts[code] -= 1
-            guard keyCounts[code] == 0 else { return }
-            if let i = heldKeys.lastIndex(of: key) { heldKeys.remove(at: i) }
+        switch countTransition(&keyCounts, code, pressed: state == .pressed) {
+        case .unmatchedRelease: drop(.key); return
+        case .counted: return
+        case .forwarded:
+            if state == .pressed { heldKeys.append(key) } else if let i = heldKeys.lastIndex(of: key) { heldKeys.remove(at: i) }
         }
         let before = modifiers
         let meaning = keyTranslator?.translate(key: key, state: state)

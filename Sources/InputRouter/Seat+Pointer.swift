@@ -33,16 +33,10 @@ extension Seat {
         guard code < Seat.codeCount else { drop(.pointerButton); return }
         lastTime = time
         trackDeviceHold(&devices, device: device, code: button, pressed: state == .pressed, keys: false)
-        // The seat-wide count rule: forward a press only at count 1, a release at count 0.
-        if state == .pressed {
-            buttonCounts[code] &+= 1
-            guard buttonCounts[code] == 1 else { return }
-            heldButtonCount += 1
-        } else {
-            guard buttonCounts[code] > 0 else { drop(.pointerButton); return }
-            buttonCounts[code] -= 1
-            guard buttonCounts[code] == 0 else { return }
-            heldButtonCount -= 1
+        switch countTransition(&buttonCounts, code, pressed: state == .pressed) {
+        case .unmatchedRelease: drop(.pointerButton); return
+        case .counted: return
+        case .forwarded: heldButtonCount += state == .pressed ? 1 : -1
         }
         defer {
             if heldButtonCount == 0 { buttonSequenceEnded(time: time) }
@@ -269,6 +263,21 @@ extension Seat {
         default: false
         }
     }
+}
+
+enum CountTransition { case forwarded, counted, unmatchedRelease }
+
+/// The seat-wide count rule for keys and buttons across devices: a press is forwarded at
+/// count 1, a release at count 0. Counts saturate, so hostile input cannot wrap them.
+func countTransition(_ counts: inout [UInt8], _ code: Int, pressed: Bool) -> CountTransition {
+    if pressed {
+        guard counts[code] < UInt8.max else { return .counted }
+        counts[code] += 1
+        return counts[code] == 1 ? .forwarded : .counted
+    }
+    guard counts[code] > 0 else { return .unmatchedRelease }
+    counts[code] -= 1
+    return counts[code] == 0 ? .forwarded : .counted
 }
 
 /// Tracks what each device holds, for releasing it when the device goes away.

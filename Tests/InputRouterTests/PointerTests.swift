@@ -132,3 +132,18 @@ import Testing
         #expect(h.seat.cursor.y == 0)
     }
 }
+
+@Suite struct CountRuleTests {
+    /// 300 presses of one button from one hostile device: the count saturates instead of
+    /// wrapping to zero, so no press is forwarded twice.
+    @Test func countsSaturateUnderHostileInput() {
+        let h = Harness()
+        let a = h.client("a")
+        h.toplevel("A", a, Rect(0, 0, 100, 100))
+        _ = h.warp(10, 10)
+        var presses = 0
+        for _ in 0..<300 { presses += h.button(.pressed).filter { $0.contains("pressed") }.count }
+        #expect(presses == 1)
+        h.expectClean()
+    }
+}
