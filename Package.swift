@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "InputRouter", targets: ["InputRouter"]),
         .library(name: "Keyboard", targets: ["Keyboard"]),
         .library(name: "Recording", targets: ["Recording"]),
+        .library(name: "WaylandServer", targets: ["WaylandServer"]),
     ],
     targets: [
         // C libraries (Debian packages), one system library target each.
@@ -25,7 +26,7 @@ let package = Package(
         systemLibrary("CXKBCommon", pkgConfig: "xkbcommon", apt: ["libxkbcommon-dev", "xkb-data"]),
         systemLibrary("CYAML", pkgConfig: "yaml-0.1", apt: ["libyaml-dev"]),
         // What Swift cannot call directly (variadics, va_list).
-        .target(name: "CShim", dependencies: ["CWaylandServer"]),
+        .target(name: "CShim", dependencies: ["CWaylandServer", "CXdgShell"]),
 
         // The routing core: no I/O; pixman for regions and nothing else from C.
         .target(name: "InputRouter", dependencies: ["CPixman"], linkerSettings: [.linkedLibrary("m")]),
@@ -39,6 +40,19 @@ let package = Package(
         .target(name: "Recording", dependencies: ["InputRouter", "CYAML"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "InputRouter"], exclude: ["Fixtures"]),
         .testTarget(name: "IntegrationTests", dependencies: ["InputRouter", "Keyboard", "Recording"]),
+
+        // Wayland protocol code generated from protocols/*.xml (tools/generate-protocols.sh).
+        .target(name: "CXdgShell"),
+        // The Wayland layer: libwayland-server objects in, deliveries out as protocol events.
+        .target(name: "WaylandServer", dependencies: ["InputRouter", "Keyboard", "CWaylandServer", "CXdgShell", "CShim"]),
+
+        .testTarget(name: "WaylandServerTests", dependencies: ["WaylandServer", "InputRouter", "Keyboard"]),
+        // The test client: a real Wayland client process that builds scenes and prints
+        // every input event it receives (Tests/Probe/README.md).
+        .target(name: "CProbeShim", dependencies: ["CWaylandClient", "CXdgShell"], path: "Tests/Probe/CProbeShim"),
+        .executableTarget(
+            name: "wl-probe", dependencies: ["CWaylandClient", "CXdgShell", "CProbeShim"], path: "Tests/Probe/wl-probe",
+            swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // Programs.
         .executableTarget(name: "route-demo", dependencies: ["InputRouter"], path: "examples/route-demo", exclude: ["scene.txt"]),

@@ -165,6 +165,11 @@ public final class Seat {
         devices[i].capabilities = capabilities
     }
 
+    /// What the devices present can do together: a Wayland seat's capabilities follow it.
+    public var presentCapabilities: DeviceCapabilities {
+        devices.reduce(into: []) { if $1.present { $0.formUnion($1.capabilities) } }
+    }
+
     /// A device went away: whatever it held is released as if let go (the release reaches
     /// whoever got the press), its touches are cancelled, and nothing stays stuck.
     public func notifyDeviceRemoved(_ device: DeviceID, time: UInt64) {

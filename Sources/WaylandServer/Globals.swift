@@ -1,0 +1,133 @@
+// The globals a client sees in the registry, and what binding each one creates.
+import CShim
+import CWaylandServer
+import InputRouter
+
+/// A bind handler kept alive for the global's lifetime.
+final class GlobalBinding {
+    let bind: (ClientState, Int32, UInt32) -> Void
+    unowned(unsafe) let server: WaylandServer
+    init(server: WaylandServer, _ bind: @escaping (ClientState, Int32, UInt32) -> Void) {
+        self.server = server
+        self.bind = bind
+    }
+}
+
+private let globalBound: wl_global_bind_func_t = { client, data, version, id in
+    let binding = Unmanaged<GlobalBinding>.fromOpaque(data!).takeUnretainedValue()
+    guard let state = binding.server.clientState(client) else { return }
+    binding.bind(state, Int32(version), id)
+    binding.server.sendDeliveries()
+}
+
+/// The versions offered: the highest libwayland 1.21 and wayland-protocols 1.31 define.
+enum GlobalVersion {
+    static let compositor: Int32 = 5
+    static let subcompositor: Int32 = 1
+    static let output: Int32 = 4
+    static let seat: Int32 = 8
+    static let dataDeviceManager: Int32 = 3
+    static let xdgWmBase: Int32 = 5
+}
+
+extension WaylandServer {
+    func createGlobals() {
+        addGlobal("wl_compositor", GlobalVersion.compositor) { server, client, version, id in
+            server.createObject("wl_compositor", client: client, version: version, id: id) {
+                CompositorObject(server: server, owner: client, resource: $0)
+            }
+        }
+        addGlobal("wl_subcompositor", GlobalVersion.subcompositor) { server, client, version, id in
+            server.createObject("wl_subcompositor", client: client, version: version, id: id) {
+                SubcompositorObject(server: server, owner: client, resource: $0)
+            }
+        }
+        addGlobal("wl_output", GlobalVersion.output) { server, client, version, id in
+            guard let output = server.createObject("wl_output", client: client, version: version, id: id, {
+                OutputObject(server: server, owner: client, resource: $0)
+            }) else { return }
+            output.sendState()
+        }
+        addGlobal("wl_seat", GlobalVersion.seat) { server, client, version, id in
+            guard let seat = server.createObject("wl_seat", client: client, version: version, id: id, {
+                SeatObject(server: server, owner: client, resource: $0)
+            }) else { return }
+            server.seatResources.append(seat.resource)
+            seat.sendState()
+        }
+        addGlobal("wl_data_device_manager", GlobalVersion.dataDeviceManager) { server, client, version, id in
+            server.createObject("wl_data_device_manager", client: client, version: version, id: id) {
+                DataDeviceManagerObject(server: server, owner: client, resource: $0)
+            }
+        }
+        addGlobal("xdg_wm_base", GlobalVersion.xdgWmBase) { server, client, version, id in
+            server.createObject("xdg_wm_base", client: client, version: version, id: id) {
+                XdgWmBase(server: server, owner: client, resource: $0)
+            }
+        }
+    }
+
+    private func addGlobal(
+        _ interface: String, _ version: Int32, _ bind: @escaping (WaylandServer, ClientState, Int32, UInt32) -> Void
+    ) {
+        let binding = GlobalBinding(server: self) { [unowned(unsafe) self] client, version, id in bind(self, client, version, id) }
+        globalBindings.append(binding)
+        wl_global_create(display, ir_interface(interface), version, Unmanaged.passUnretained(binding).toOpaque(), globalBound)
+    }
+
+    /// Tells every `wl_seat` resource the current capabilities.
+    func sendCapabilities() {
+        for r in seatResources { wl_seat_send_capabilities(r, seatCapabilities) }
+    }
+}
+
+/// `wl_output`: the one output, at the layout origin, scale 1.
+final class OutputObject: WaylandObject {
+    func sendState() {
+        let c = server.configuration
+        wl_output_send_geometry(resource, 0, 0, 0, 0, Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue), "InputRouter", "output",
+                                Int32(WL_OUTPUT_TRANSFORM_NORMAL.rawValue))
+        wl_output_send_mode(resource, WL_OUTPUT_MODE_CURRENT.rawValue | WL_OUTPUT_MODE_PREFERRED.rawValue,
+                            c.outputWidth, c.outputHeight, 60000)
+        if version >= 2 { wl_output_send_scale(resource, 1) }
+        if version >= 4 {
+            wl_output_send_name(resource, "OUT-1")
+            wl_output_send_description(resource, "InputRouter output")
+        }
+        if version >= 2 { wl_output_send_done(resource) }
+    }
+
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        if opcode == 0 { destroyResource() }  // release (v3)
+    }
+}
+
+/// A minimal `wl_data_device_manager`: toolkits refuse to start without one. Sources and
+/// devices are accepted and kept; no selection or drag is offered to other clients yet.
+final class DataDeviceManagerObject: WaylandObject {
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        switch opcode {
+        case 0:  // create_data_source(id)
+            server.createObject("wl_data_source", client: owner, version: version, id: args.newID(0)) {
+                DataSourceObject(server: server, owner: owner, resource: $0)
+            }
+        case 1:  // get_data_device(id, seat)
+            server.createObject("wl_data_device", client: owner, version: version, id: args.newID(0)) {
+                DataDeviceObject(server: server, owner: owner, resource: $0)
+            }
+        default: break
+        }
+    }
+}
+
+final class DataSourceObject: WaylandObject {
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        if opcode == 1 { destroyResource() }  // offer(0), destroy(1), set_actions(2)
+    }
+}
+
+final class DataDeviceObject: WaylandObject {
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        if opcode == 2 { destroyResource() }  // start_drag(0), set_selection(1), release(2)
+    }
+}

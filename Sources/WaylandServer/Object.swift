@@ -1,0 +1,110 @@
+// The one seam between libwayland-server's resources and Swift objects.
+//
+// Every protocol object is a `WaylandObject` subclass. Its resource gets one shared C
+// dispatcher (`wl_resource_set_dispatcher`) instead of a per-interface table of function
+// pointers: libwayland has already checked the argument types and resolved object ids, so
+// each class only switches on the request's opcode. The resource's user data holds a
+// retained reference to the object, released when libwayland destroys the resource.
+import CShim
+import CWaylandServer
+
+typealias ResourcePointer = UnsafeMutablePointer<wl_resource>
+
+class WaylandObject {
+    let resource: ResourcePointer
+    unowned(unsafe) let server: WaylandServer
+    let owner: ClientState
+
+    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer) {
+        self.server = server
+        self.owner = owner
+        self.resource = resource
+    }
+
+    /// One request from the client. `args` follow the request's signature in the XML.
+    func request(_ opcode: UInt32, _ args: Arguments) {}
+
+    /// libwayland destroyed the resource: a destructor request, the client's disconnect,
+    /// or the compositor. Nothing may be sent to it afterwards.
+    func resourceDestroyed() {}
+
+    var version: Int32 { wl_resource_get_version(resource) }
+
+    /// A protocol error: the client is disconnected; the compositor and others go on.
+    func postError(_ code: UInt32, _ message: String) {
+        ir_resource_post_error(resource, code, message)
+    }
+
+    /// What a destructor request does.
+    func destroyResource() { wl_resource_destroy(resource) }
+
+    /// The object behind a resource this module created, or nil for a foreign one.
+    static func from(_ resource: ResourcePointer?) -> WaylandObject? {
+        // Only resources carrying our dispatcher tag have a WaylandObject as user data
+        // (a wl_buffer from libwayland's wl_shm does not).
+        guard let resource, resource.pointee.object.implementation == UnsafeRawPointer(dispatcherTag),
+            let data = wl_resource_get_user_data(resource)
+        else { return nil }
+        return Unmanaged<WaylandObject>.fromOpaque(data).takeUnretainedValue()
+    }
+}
+
+/// A request's arguments (libwayland's `union wl_argument` array), read by position.
+struct Arguments {
+    let raw: UnsafeMutablePointer<wl_argument>
+    func int(_ i: Int) -> Int32 { raw[i].i }
+    func uint(_ i: Int) -> UInt32 { raw[i].u }
+    func fixed(_ i: Int) -> Double { wl_fixed_to_double(raw[i].f) }
+    func newID(_ i: Int) -> UInt32 { raw[i].n }
+    func fd(_ i: Int) -> Int32 { raw[i].h }
+    func string(_ i: Int) -> String? { raw[i].s.map { String(cString: $0) } }
+    /// An object argument (nil when the protocol allows null and the client sent it).
+    func resource(_ i: Int) -> ResourcePointer? {
+        raw[i].o.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: wl_resource.self) }
+    }
+    func object<T: WaylandObject>(_ i: Int, as: T.Type = T.self) -> T? {
+        WaylandObject.from(resource(i)) as? T
+    }
+}
+
+/// Non-nil marker for `wl_resource_set_dispatcher`'s implementation argument.
+nonisolated(unsafe) private let dispatcherTag = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+
+private let requestDispatcher: wl_dispatcher_func_t = { _, target, opcode, _, args in
+    guard let target, let args else { return 0 }
+    let resource = target.assumingMemoryBound(to: wl_resource.self)
+    guard let object = WaylandObject.from(resource) else { return 0 }
+    let server = object.server
+    object.request(opcode, Arguments(raw: args))
+    // A request can change the scene (commit, destroy, grab): send what the router
+    // decided before the next request is read.
+    server.sendDeliveries()
+    return 0
+}
+
+private let resourceDestroyed: wl_resource_destroy_func_t = { resource in
+    guard let resource, let data = wl_resource_get_user_data(resource) else { return }
+    let object = Unmanaged<WaylandObject>.fromOpaque(data)
+    wl_resource_set_user_data(resource, nil)
+    object.takeUnretainedValue().resourceDestroyed()
+    object.release()
+}
+
+extension WaylandServer {
+    /// Creates the resource for a new object of `interface` and binds `make`'s object to it.
+    /// On allocation failure the client gets `no_memory` and nil is returned.
+    @discardableResult
+    func createObject<T: WaylandObject>(
+        _ interface: String, client: ClientState, version: Int32, id: UInt32,
+        _ make: (ResourcePointer) -> T
+    ) -> T? {
+        guard let resource = wl_resource_create(client.client, ir_interface(interface), version, id) else {
+            wl_client_post_no_memory(client.client)
+            return nil
+        }
+        let object = make(resource)
+        wl_resource_set_dispatcher(
+            resource, requestDispatcher, dispatcherTag, Unmanaged.passRetained(object).toOpaque(), resourceDestroyed)
+        return object
+    }
+}

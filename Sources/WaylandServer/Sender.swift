@@ -1,0 +1,143 @@
+// Deliveries out as protocol events (the wlroots `send_*` side). Each delivery names a
+// node; the node's surface and its client's resources are found by array index, and the
+// event goes to every resource of that kind the client holds, at the version it bound.
+import CWaylandServer
+import CXdgShellServer
+import InputRouter
+
+extension WaylandServer {
+    /// Writes every queued delivery to the clients, then applies focus changes they caused.
+    public func sendDeliveries() {
+        guard !router.queue.isEmpty else { return }
+        var sender = WaylandSender(server: self)
+        router.flush(into: &sender)
+        if let focus = pendingFocus {
+            pendingFocus = nil
+            activate(focus)
+            sendDeliveries()
+        }
+    }
+
+    /// Gives `node`'s toplevel the keyboard, raises it, and tells both toplevels involved
+    /// that their activated state changed.
+    public func activate(_ node: NodeID) {
+        let tree = router.tree
+        var top: NodeID? = node
+        while let t = top, tree.kind(of: t) != .toplevel { top = tree.parent(of: t) }
+        guard let top else { return }
+        tree.raiseToTop(top)
+        guard seat.keyboardFirstResponder != top else { return }
+        let previous = seat.keyboardFirstResponder
+        seat.setKeyboardFocus(top)
+        for n in [previous, top] {
+            if let n, let s = surface(for: n), case .xdg(let x) = s.role, x.initialConfigureSent { x.sendConfigure() }
+        }
+    }
+}
+
+struct WaylandSender: DeliverySink {
+    unowned(unsafe) let server: WaylandServer
+
+    @inline(__always) private func target(_ node: NodeID) -> (Surface, ClientState)? {
+        guard let s = server.surface(for: node), s.owner.alive else { return nil }
+        return (s, s.owner)
+    }
+
+    @inline(__always) private func ms(_ time: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: time / 1000) }
+
+    mutating func deliver(_ delivery: Delivery, from queue: DeliveryQueue) {
+        server.deliveryObserver?(delivery, queue)
+        switch delivery {
+        case let .pointerEnter(_, node, p, serial):
+            guard let (s, c) = target(node) else { return }
+            c.lastEnterSerial = serial
+            for r in c.pointers {
+                wl_pointer_send_enter(r, serial, s.resource, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y))
+            }
+        case let .pointerLeave(_, node, serial):
+            guard let (s, c) = target(node) else { return }
+            for r in c.pointers { wl_pointer_send_leave(r, serial, s.resource) }
+        case let .pointerMotion(_, node, time, p):
+            guard let (_, c) = target(node) else { return }
+            for r in c.pointers { wl_pointer_send_motion(r, ms(time), wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
+        case let .pointerButton(_, node, time, button, state, serial):
+            guard let (_, c) = target(node) else { return }
+            for r in c.pointers { wl_pointer_send_button(r, serial, ms(time), button, UInt32(state.rawValue)) }
+            if state == .pressed, server.configuration.focusOnClick { server.pendingFocus = node }
+        case let .pointerAxis(_, node, time, axis, source, value, value120):
+            guard let (_, c) = target(node) else { return }
+            for r in c.pointers {
+                let v = wl_resource_get_version(r)
+                if v >= 5, !c.axisSourceSent {
+                    wl_pointer_send_axis_source(r, UInt32(source.rawValue))
+                }
+                if v >= 8, value120 != 0 {
+                    wl_pointer_send_axis_value120(r, UInt32(axis.rawValue), value120)
+                } else if v >= 5, value120 / 120 != 0 {
+                    wl_pointer_send_axis_discrete(r, UInt32(axis.rawValue), value120 / 120)
+                }
+                wl_pointer_send_axis(r, ms(time), UInt32(axis.rawValue), wl_fixed_from_double(value))
+            }
+            c.axisSourceSent = true
+        case let .pointerAxisStop(_, node, time, axis):
+            guard let (_, c) = target(node) else { return }
+            for r in c.pointers where wl_resource_get_version(r) >= 5 {
+                wl_pointer_send_axis_stop(r, ms(time), UInt32(axis.rawValue))
+            }
+        case let .pointerFrame(_, client):
+            guard let c = server.client(client) else { return }
+            c.axisSourceSent = false
+            for r in c.pointers where wl_resource_get_version(r) >= 5 { wl_pointer_send_frame(r) }
+
+        case let .keyboardEnter(_, node, keys, serial):
+            guard let (s, c) = target(node) else { return }
+            withWaylandArray(Array(queue.keys(keys))) { array in
+                for r in c.keyboards { wl_keyboard_send_enter(r, serial, s.resource, array) }
+            }
+        case let .keyboardLeave(_, node, serial):
+            guard let (s, c) = target(node) else { return }
+            for r in c.keyboards { wl_keyboard_send_leave(r, serial, s.resource) }
+        case let .key(_, node, time, key, state, serial):
+            guard let (_, c) = target(node) else { return }
+            for r in c.keyboards { wl_keyboard_send_key(r, serial, ms(time), key, UInt32(state.rawValue)) }
+        case let .modifiers(_, node, m, serial):
+            guard let (_, c) = target(node) else { return }
+            for r in c.keyboards { wl_keyboard_send_modifiers(r, serial, m.depressed, m.latched, m.locked, m.group) }
+
+        case let .touchDown(_, node, time, slot, p, serial):
+            guard let (s, c) = target(node) else { return }
+            for r in c.touches {
+                wl_touch_send_down(r, serial, ms(time), s.resource, slot, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y))
+            }
+        case let .touchMotion(_, node, time, slot, p):
+            guard let (_, c) = target(node) else { return }
+            for r in c.touches { wl_touch_send_motion(r, ms(time), slot, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
+        case let .touchUp(_, node, time, slot, serial):
+            guard let (_, c) = target(node) else { return }
+            for r in c.touches { wl_touch_send_up(r, serial, ms(time), slot) }
+        case let .touchFrame(_, client):
+            guard let c = server.client(client) else { return }
+            for r in c.touches { wl_touch_send_frame(r) }
+        case let .touchCancel(_, client):
+            guard let c = server.client(client) else { return }
+            for r in c.touches { wl_touch_send_cancel(r) }
+
+        case let .popupDone(_, node):
+            guard let s = server.surface(for: node), case .xdg(let x) = s.role, case .popup(let p) = x.roleObject else { return }
+            xdg_popup_send_popup_done(p.resource)
+        case let .resizeRequest(_, node, width, height):
+            guard let s = server.surface(for: node), case .xdg(let x) = s.role, case .toplevel(let t) = x.roleObject else { return }
+            t.requestSize(width: width, height: height)
+        case .gesture, .handled, .action, .binding, .claimed, .switchToggled, .dropped:
+            // No pointer-gestures global yet; the rest is the compositor's own business.
+            break
+        }
+    }
+}
+
+extension WaylandServer {
+    @inline(__always) func client(_ id: ClientID) -> ClientState? {
+        let i = Int(id.index)
+        return i < clientsByID.count ? clientsByID[i] : nil
+    }
+}

@@ -1,0 +1,312 @@
+// The Wayland layer: a libwayland display whose clients' requests build the router's
+// surface tree, and whose seats' deliveries become protocol events on those clients.
+//
+// Input flows one way: a source calls `handle(_:seat:)`, the core routes it, and
+// `sendDeliveries()` writes what it decided (Sender.swift). Client requests flow the other
+// way into the tree (Surface.swift, XdgShell.swift...), and any re-pick they cause is sent
+// before the next request is read.
+import CShim
+import CWaylandServer
+import Foundation
+import InputRouter
+import Keyboard
+
+public struct ServerError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+public final class WaylandServer {
+    public struct Configuration {
+        /// The output's size in logical pixels; it sits at (0, 0) of the layout.
+        public var outputWidth: Int32 = 1280
+        public var outputHeight: Int32 = 720
+        public var keyboard = KeyboardConfiguration()
+        /// Where the n-th toplevel (counted from 0) goes when it first maps. The default
+        /// cascades from (40, 40) in steps of 32 pixels, wrapping every 10 windows.
+        public var placeToplevel: (_ index: Int, _ width: Int32, _ height: Int32) -> (x: Int32, y: Int32) = { n, _, _ in
+            let step = Int32(n % 10) * 32
+            return (40 + step, 40 + step)
+        }
+        /// A button press on a toplevel's surfaces gives it the keyboard and raises it.
+        public var focusOnClick = true
+        public init() {}
+    }
+
+    public let display: OpaquePointer
+    public let router: Router
+    public let seat: Seat
+    /// The output node every toplevel is a child of.
+    public let outputNode: NodeID
+    public private(set) var configuration: Configuration
+    let keyboardState: KeyboardState
+    let keymapFile: KeymapFile
+
+    // Clients: by wl_client (requests) and by ClientID (deliveries: an array index).
+    var clientsByPointer: [OpaquePointer: ClientState] = [:]
+    var clientsByID: ContiguousArray<ClientState?> = [nil]
+    /// Surfaces with a tree node, indexed by `NodeID.index`: deliveries find their
+    /// resources without hashing.
+    var surfacesByNode: ContiguousArray<Surface?> = []
+    var toplevelCount = 0
+
+    var frameCallbacks: [ResourcePointer] = []
+    private var frameTimer: OpaquePointer?
+    private var clientCreatedListener: ListenerBox?
+    var globalBindings: [GlobalBinding] = []
+    var seatResources: [ResourcePointer] = []
+    /// Called on every commit that attaches a buffer, before it is released: a renderer
+    /// copies the pixels here.
+    var bufferCommitted: ((Surface, ResourcePointer) -> Void)?
+    /// Sees every delivery before it is sent: a trace writer, a test, the invariant checker.
+    public var deliveryObserver: ((Delivery, DeliveryQueue) -> Void)?
+    /// Focus changes decided while deliveries were being sent, applied right after.
+    var pendingFocus: NodeID?
+
+    /// Every serial sent, with what it was for (newest last, bounded).
+    public private(set) var serialLog = SerialLog()
+
+    public init(configuration: Configuration = Configuration()) throws {
+        self.configuration = configuration
+        guard let display = wl_display_create() else { throw ServerError(description: "wl_display_create failed") }
+        self.display = display
+        do {
+            keyboardState = try configuration.keyboard.makeState()
+            keymapFile = try keyboardState.keymap.clientFile()
+        } catch {
+            wl_display_destroy(display)
+            throw ServerError(description: "keyboard: \(error)")
+        }
+        router = Router()
+        seat = router.addSeat(name: "seat0")
+        seat.keyTranslator = keyboardState
+        outputNode = router.tree.createNode(
+            .output, name: "output", frame: Rect(0, 0, configuration.outputWidth, configuration.outputHeight))
+        router.serialSource = { [unowned(unsafe) self] in self.nextSerial(for: .router) }
+
+        wl_display_init_shm(display)
+        clientCreatedListener = ListenerBox(owner: self) { server, data in
+            server.clientCreated(OpaquePointer(data!))
+        }
+        wl_display_add_client_created_listener(display, clientCreatedListener!.listener)
+        createGlobals()
+        frameTimer = wl_event_loop_add_timer(eventLoop, frameTimerFired, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    // Objects reach the server through unowned(unsafe) references, which stay usable
+    // while the display (and every client with it) is torn down here.
+    deinit {
+        shuttingDown = true
+        wl_display_destroy_clients(display)
+        wl_display_destroy(display)
+    }
+    var shuttingDown = false
+
+    var eventLoop: OpaquePointer { wl_display_get_event_loop(display) }
+
+    // MARK: Running
+
+    /// Listens on `$XDG_RUNTIME_DIR/name`, or the first free `wayland-N`. Returns the name.
+    @discardableResult
+    public func addSocket(_ name: String? = nil) throws -> String {
+        if let name {
+            guard wl_display_add_socket(display, name) == 0 else {
+                throw ServerError(description: "cannot listen on \(name): \(String(cString: strerror(errno)))")
+            }
+            return name
+        }
+        guard let auto = wl_display_add_socket_auto(display) else {
+            throw ServerError(description: "no free wayland-N socket in XDG_RUNTIME_DIR")
+        }
+        return String(cString: auto)
+    }
+
+    /// The event loop's fd, for embedding it in another loop (readable: call `dispatch(0)`).
+    public var eventLoopFD: Int32 { wl_event_loop_get_fd(eventLoop) }
+
+    /// Waits up to `timeoutMS` (-1: forever) for client requests and timers, handles them,
+    /// and writes everything queued to the clients' sockets without blocking.
+    public func dispatch(timeoutMS: Int32) {
+        wl_display_flush_clients(display)
+        wl_event_loop_dispatch(eventLoop, timeoutMS)
+        sendDeliveries()
+        wl_display_flush_clients(display)
+    }
+
+    /// Runs until `terminate()`.
+    public func run() { wl_display_run(display) }
+    public func terminate() { wl_display_terminate(display) }
+
+    /// Adds `fd` to the event loop; `onReadable` runs when it can be read.
+    public func addReadableFD(_ fd: Int32, _ onReadable: @escaping () -> Void) {
+        let box = FDCallback(onReadable)
+        globalBindingsKeepAlive.append(box)
+        wl_event_loop_add_fd(eventLoop, fd, UInt32(WL_EVENT_READABLE), { _, _, data in
+            Unmanaged<FDCallback>.fromOpaque(data!).takeUnretainedValue().body()
+            return 0
+        }, Unmanaged.passUnretained(box).toOpaque())
+    }
+    private var globalBindingsKeepAlive: [AnyObject] = []
+
+    // MARK: Input
+
+    /// Routes one input event and sends what it produced.
+    public func handle(_ event: InputEvent) {
+        let before = seatCapabilities
+        seat.handle(event)
+        sendDeliveries()
+        if seatCapabilities != before { sendCapabilities() }
+    }
+
+    /// The `wl_seat` capabilities: the kinds of the devices present.
+    var seatCapabilities: UInt32 {
+        var caps: UInt32 = 0
+        let present = seat.presentCapabilities
+        if present.contains(.pointer) || present.contains(.gesture) { caps |= WL_SEAT_CAPABILITY_POINTER.rawValue }
+        if present.contains(.keyboard) { caps |= WL_SEAT_CAPABILITY_KEYBOARD.rawValue }
+        if present.contains(.touch) { caps |= WL_SEAT_CAPABILITY_TOUCH.rawValue }
+        return caps
+    }
+
+    // MARK: Clients
+
+    private func clientCreated(_ client: OpaquePointer) {
+        var pid: pid_t = 0
+        wl_client_get_credentials(client, &pid, nil, nil)
+        let id = router.addClient(name: "client \(pid)")
+        let state = ClientState(client: client, id: id)
+        clientsByPointer[client] = state
+        while clientsByID.count <= Int(id.index) { clientsByID.append(nil) }
+        clientsByID[Int(id.index)] = state
+        state.destroyListener = ListenerBox(owner: self) { server, data in
+            server.clientDestroyed(OpaquePointer(data!))
+        }
+        wl_client_add_destroy_listener(client, state.destroyListener!.listener)
+    }
+
+    private func clientDestroyed(_ client: OpaquePointer) {
+        guard !shuttingDown, let state = clientsByPointer.removeValue(forKey: client) else { return }
+        state.alive = false
+        clientsByID[Int(state.id.index)] = nil
+        router.removeClient(state.id)
+        sendDeliveries()
+    }
+
+    func clientState(_ client: OpaquePointer?) -> ClientState? { client.flatMap { clientsByPointer[$0] } }
+
+    // MARK: Serials
+
+    func nextSerial(for purpose: SerialLog.Purpose, client: ClientID = .compositor) -> UInt32 {
+        let serial = wl_display_next_serial(display)
+        serialLog.record(serial, purpose, client)
+        return serial
+    }
+
+    // MARK: Frame callbacks
+
+    /// Frame callbacks are answered on a 60 Hz timer while any are waiting, so clients keep
+    /// drawing at the pace a real output would set.
+    func queueFrameCallbacks(_ callbacks: [ResourcePointer]) {
+        if frameCallbacks.isEmpty, !callbacks.isEmpty { wl_event_source_timer_update(frameTimer, 16) }
+        frameCallbacks.append(contentsOf: callbacks)
+    }
+
+    /// Sends `done` to every waiting frame callback now.
+    public func sendFrameCallbacks() {
+        let callbacks = frameCallbacks
+        frameCallbacks.removeAll()
+        let ms = monotonicMilliseconds()
+        for c in callbacks {
+            wl_callback_send_done(c, ms)
+            wl_resource_destroy(c)
+        }
+    }
+
+    func forgetFrameCallback(_ c: ResourcePointer) { frameCallbacks.removeAll { $0 == c } }
+}
+
+private let frameTimerFired: wl_event_loop_timer_func_t = { data in
+    Unmanaged<WaylandServer>.fromOpaque(data!).takeUnretainedValue().sendFrameCallbacks()
+    return 0
+}
+
+func monotonicMilliseconds() -> UInt32 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt32(truncatingIfNeeded: ts.tv_sec &* 1000 &+ ts.tv_nsec / 1_000_000)
+}
+
+final class FDCallback {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+}
+
+/// What the server knows of one connected client.
+final class ClientState {
+    let client: OpaquePointer
+    let id: ClientID
+    var alive = true
+    var destroyListener: ListenerBox?
+    var pointers: [ResourcePointer] = []
+    var keyboards: [ResourcePointer] = []
+    var touches: [ResourcePointer] = []
+    /// The serial of the last `wl_pointer.enter` this client got: `set_cursor` must cite it.
+    var lastEnterSerial: UInt32 = 0
+    /// Whether this pointer frame already carried `axis_source` (once per frame).
+    var axisSourceSent = false
+    var cursor: (surface: Surface?, hotspotX: Int32, hotspotY: Int32)?
+
+    init(client: OpaquePointer, id: ClientID) {
+        self.client = client
+        self.id = id
+    }
+}
+
+/// A `wl_listener` on the C heap with a way back to its Swift owner: libwayland keeps the
+/// pointer in its signal lists for as long as the listener is registered.
+final class ListenerBox {
+    let listener: UnsafeMutablePointer<wl_listener>
+    private let storage: UnsafeMutableRawPointer
+    let body: (WaylandServer, UnsafeMutableRawPointer?) -> Void
+    unowned(unsafe) let owner: WaylandServer
+
+    init(owner: WaylandServer, _ body: @escaping (WaylandServer, UnsafeMutableRawPointer?) -> Void) {
+        self.owner = owner
+        self.body = body
+        let size = MemoryLayout<wl_listener>.stride + MemoryLayout<UnsafeRawPointer>.stride
+        storage = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        listener = storage.bindMemory(to: wl_listener.self, capacity: 1)
+        listener.initialize(to: wl_listener())
+        listener.pointee.notify = { listener, data in
+            let back = UnsafeMutableRawPointer(listener!) + MemoryLayout<wl_listener>.stride
+            let box = Unmanaged<ListenerBox>.fromOpaque(back.load(as: UnsafeRawPointer.self)).takeUnretainedValue()
+            box.body(box.owner, data)
+        }
+        (storage + MemoryLayout<wl_listener>.stride).storeBytes(
+            of: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()), as: UnsafeRawPointer.self)
+    }
+
+    deinit {
+        // Unlink in case the signal outlives us (the display's client-created signal).
+        if listener.pointee.link.next != nil { wl_list_remove(&listener.pointee.link) }
+        storage.deallocate()
+    }
+}
+
+/// Serials sent to clients and what each was for, so requests citing one can be checked.
+public struct SerialLog {
+    public enum Purpose: Sendable { case router, configure, ping }
+    public struct Entry: Sendable {
+        public var serial: UInt32
+        public var purpose: Purpose
+        public var client: ClientID
+    }
+    public private(set) var entries: [Entry] = []
+    static let limit = 256
+
+    mutating func record(_ serial: UInt32, _ purpose: Purpose, _ client: ClientID) {
+        if entries.count == SerialLog.limit { entries.removeFirst(SerialLog.limit / 2) }
+        entries.append(Entry(serial: serial, purpose: purpose, client: client))
+    }
+
+    public func purpose(of serial: UInt32) -> Purpose? { entries.last { $0.serial == serial }?.purpose }
+}

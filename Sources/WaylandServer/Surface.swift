@@ -1,0 +1,243 @@
+// `wl_compositor`, `wl_region` and `wl_surface`, with Wayland's double-buffered state:
+// attach, input region, scale and frame callbacks are pending until `commit`, and a
+// synchronized subsurface's commit waits for its parent's.
+import CShim
+import CWaylandServer
+import InputRouter
+
+final class CompositorObject: WaylandObject {
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        switch opcode {
+        case 0:  // create_surface(id)
+            server.createObject("wl_surface", client: owner, version: version, id: args.newID(0)) {
+                Surface(server: server, owner: owner, resource: $0)
+            }
+        case 1:  // create_region(id)
+            server.createObject("wl_region", client: owner, version: 1, id: args.newID(0)) {
+                RegionObject(server: server, owner: owner, resource: $0)
+            }
+        default: break
+        }
+    }
+}
+
+final class RegionObject: WaylandObject {
+    var region = Region()
+
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        switch opcode {
+        case 0: destroyResource()
+        case 1, 2:  // add / subtract (x, y, width, height)
+            let (x, y, w, h) = (args.int(0), args.int(1), args.int(2), args.int(3))
+            guard w >= 0, h >= 0, x.addingReportingOverflow(w).overflow == false,
+                y.addingReportingOverflow(h).overflow == false
+            else {
+                let name = opcode == 1 ? "add" : "subtract"
+                return postError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue,
+                                 "wl_region.\(name)(\(x), \(y), \(w), \(h)): sizes must be ≥ 0 and the far edge must fit in 32 bits")
+            }
+            if opcode == 1 { region.add(Rect(x, y, w, h)) } else { region.subtract(Rect(x, y, w, h)) }
+        default: break
+        }
+    }
+}
+
+/// The state a commit applies.
+struct SurfaceState {
+    var bufferAttached = false
+    var buffer: ResourcePointer?
+    var bufferID: UInt32 = 0
+    var inputRegionSet = false
+    var inputRegion: Region?
+    var scale: Int32 = 1
+    var frameCallbacks: [ResourcePointer] = []
+}
+
+final class Surface: WaylandObject {
+    enum Role {
+        case none, cursor
+        case subsurface(SubsurfaceObject)
+        case xdg(XdgSurfaceObject)
+    }
+    var role = Role.none
+    /// The tree node, once a role gives the surface a place in the scene.
+    var node: NodeID?
+    var pending = SurfaceState()
+    /// A synchronized subsurface's committed state, applied with its parent's commit.
+    var cached: SurfaceState?
+    /// Child subsurfaces, for the parent's commit and for nodes created late.
+    var children: [SubsurfaceObject] = []
+    /// Restacking of children requested since the last commit (applied on commit).
+    var pendingRestacks: [(child: SubsurfaceObject, above: Bool, sibling: Surface)] = []
+
+    // What the last commit established.
+    var hasBuffer = false
+    var bufferWidth: Int32 = 0
+    var bufferHeight: Int32 = 0
+    var scale: Int32 = 1
+    var inputRegion: Region?
+    var hasCommitted = false
+
+    var roleName: String {
+        switch role {
+        case .none: "none"
+        case .cursor: "cursor"
+        case .subsurface: "wl_subsurface"
+        case .xdg: "xdg_surface"
+        }
+    }
+
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        switch opcode {
+        case 0: destroyResource()
+        case 1:  // attach(buffer?, x, y)
+            pending.bufferAttached = true
+            pending.buffer = args.resource(0)
+            pending.bufferID = pending.buffer.map { wl_resource_get_id($0) } ?? 0
+        case 3:  // frame(callback)
+            guard let cb = wl_resource_create(owner.client, ir_interface("wl_callback"), 1, args.newID(0)) else {
+                return wl_client_post_no_memory(owner.client)
+            }
+            pending.frameCallbacks.append(cb)
+            wl_resource_set_implementation(cb, nil, Unmanaged.passUnretained(server).toOpaque(), frameCallbackDestroyed)
+        case 5:  // set_input_region(region?)
+            pending.inputRegionSet = true
+            pending.inputRegion = args.object(0, as: RegionObject.self)?.region
+        case 6: commit()
+        case 8:  // set_buffer_scale(scale)
+            let s = args.int(0)
+            guard s >= 1 else { return postError(WL_SURFACE_ERROR_INVALID_SCALE.rawValue, "buffer scale \(s) is not positive") }
+            pending.scale = s
+        default: break  // damage, opaque region, transform, damage_buffer, offset: no effect on input
+        }
+    }
+
+    func commit() {
+        if case .xdg(let xdg) = role, !xdg.checkCommit(pending) { return }
+        var state = pending
+        pending = SurfaceState()
+        pending.scale = state.scale
+        if case .subsurface(let sub) = role, sub.isEffectivelySynchronized {
+            // Held until the parent commits; later commits merge into it.
+            if var held = cached {
+                held.merge(state)
+                state = held
+            }
+            cached = state
+            return
+        }
+        apply(state)
+    }
+
+    /// Makes `state` current, then the children's parent-state (positions, stacking) and
+    /// the cached state of synchronized children.
+    func apply(_ state: SurfaceState) {
+        if state.bufferAttached {
+            if let buffer = state.buffer, wl_client_get_object(owner.client, state.bufferID) == buffer {
+                if let shm = wl_shm_buffer_get(buffer) {
+                    bufferWidth = wl_shm_buffer_get_width(shm)
+                    bufferHeight = wl_shm_buffer_get_height(shm)
+                }
+                hasBuffer = true
+                server.bufferCommitted?(self, buffer)
+                wl_buffer_send_release(buffer)
+            } else {
+                hasBuffer = false
+                bufferWidth = 0
+                bufferHeight = 0
+            }
+        }
+        if state.inputRegionSet { inputRegion = state.inputRegion }
+        scale = state.scale
+        hasCommitted = true
+        server.queueFrameCallbacks(state.frameCallbacks)
+
+        server.router.tree.batchUpdates {
+            updateNode()
+            for restack in pendingRestacks { restack.child.applyRestack(above: restack.above, sibling: restack.sibling) }
+            pendingRestacks.removeAll()
+            for child in children {
+                child.applyPendingPosition()
+                if let held = child.surface.cached {
+                    child.surface.cached = nil
+                    child.surface.apply(held)
+                }
+            }
+        }
+    }
+
+    /// Pushes size, input region and mapping into the tree.
+    func updateNode() {
+        guard let node else { return }
+        let tree = server.router.tree
+        tree.setBuffer(node, width: bufferWidth, height: bufferHeight, scale: scale)
+        tree.setInputRegion(node, inputRegion)
+        switch role {
+        case .subsurface: tree.setMapped(node, hasBuffer)
+        case .xdg(let xdg): xdg.updateMapping()
+        case .none, .cursor: break
+        }
+    }
+
+    /// Gives the surface its tree node and attaches children that were waiting for it.
+    func attachNode(_ id: NodeID) {
+        node = id
+        let i = Int(id.index)
+        while server.surfacesByNode.count <= i { server.surfacesByNode.append(nil) }
+        server.surfacesByNode[i] = self
+        server.router.tree.setMapped(id, false)
+        for child in children where child.surface.node == nil { child.createNode() }
+    }
+
+    override func resourceDestroyed() {
+        // On disconnect libwayland destroys the client's callbacks itself.
+        if owner.alive {
+            for cb in pending.frameCallbacks { wl_resource_destroy(cb) }
+            for cb in cached?.frameCallbacks ?? [] { wl_resource_destroy(cb) }
+        }
+        pending.frameCallbacks = []
+        cached = nil
+        if case .subsurface(let sub) = role { sub.surfaceDestroyed() }
+        if case .xdg(let xdg) = role { xdg.surfaceDestroyed() }
+        if owner.cursor?.surface === self { owner.cursor = nil }
+        // Children stay alive as surfaces but leave the scene with their parent.
+        for child in children { child.parentDestroyed() }
+        children.removeAll()
+        destroyNode()
+    }
+
+    func destroyNode() {
+        guard let node else { return }
+        let tree = server.router.tree
+        for child in tree.children(of: node) where server.surface(for: child) != nil { tree.detach(child) }
+        if Int(node.index) < server.surfacesByNode.count, server.surfacesByNode[Int(node.index)] === self {
+            server.surfacesByNode[Int(node.index)] = nil
+        }
+        tree.destroy(node)
+        self.node = nil
+    }
+}
+
+extension SurfaceState {
+    /// A later commit of a synchronized subsurface on top of one still held.
+    mutating func merge(_ later: SurfaceState) {
+        if later.bufferAttached { bufferAttached = true; buffer = later.buffer; bufferID = later.bufferID }
+        if later.inputRegionSet { inputRegionSet = true; inputRegion = later.inputRegion }
+        scale = later.scale
+        frameCallbacks += later.frameCallbacks
+    }
+}
+
+private let frameCallbackDestroyed: wl_resource_destroy_func_t = { resource in
+    guard let resource, let data = wl_resource_get_user_data(resource) else { return }
+    Unmanaged<WaylandServer>.fromOpaque(data).takeUnretainedValue().forgetFrameCallback(resource)
+}
+
+extension WaylandServer {
+    /// The surface whose node is `node`, if it is alive.
+    func surface(for node: NodeID) -> Surface? {
+        let i = Int(node.index)
+        guard i < surfacesByNode.count, let s = surfacesByNode[i], s.node == node else { return nil }
+        return s
+    }
+}

@@ -1,0 +1,238 @@
+// `xdg_wm_base`, `xdg_positioner` and `xdg_surface`: the window roles. A toplevel or a
+// popup gets its tree node when created, and is mapped once a configure was acknowledged
+// and a buffer committed.
+import CWaylandServer
+import CXdgShellServer
+import InputRouter
+
+final class XdgWmBase: WaylandObject {
+    var surfaceCount = 0
+
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        switch opcode {
+        case 0:  // destroy
+            guard surfaceCount == 0 else {
+                return postError(XDG_WM_BASE_ERROR_DEFUNCT_SURFACES.rawValue,
+                                 "xdg_wm_base destroyed while \(surfaceCount) xdg_surface objects exist")
+            }
+            destroyResource()
+        case 1:  // create_positioner(id)
+            server.createObject("xdg_positioner", client: owner, version: version, id: args.newID(0)) {
+                XdgPositioner(server: server, owner: owner, resource: $0)
+            }
+        case 2:  // get_xdg_surface(id, surface)
+            guard let surface = args.object(1, as: Surface.self) else { return }
+            guard case .none = surface.role else {
+                return postError(XDG_WM_BASE_ERROR_ROLE.rawValue,
+                                 "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName)")
+            }
+            guard !surface.hasBuffer, !surface.pending.bufferAttached || surface.pending.buffer == nil else {
+                return postError(XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue,
+                                 "wl_surface@\(wl_resource_get_id(surface.resource)) already has a buffer")
+            }
+            guard let xdg = server.createObject("xdg_surface", client: owner, version: version, id: args.newID(0), {
+                XdgSurfaceObject(server: server, owner: owner, resource: $0, surface: surface, base: self)
+            }) else { return }
+            surface.role = .xdg(xdg)
+            surfaceCount += 1
+        default: break  // pong
+        }
+    }
+}
+
+final class XdgPositioner: WaylandObject {
+    var size: (width: Int32, height: Int32)?
+    var anchorRect: Rect?
+    var anchor: UInt32 = 0
+    var gravity: UInt32 = 0
+    var offset: (x: Int32, y: Int32) = (0, 0)
+
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        switch opcode {
+        case 0: destroyResource()
+        case 1:  // set_size
+            guard args.int(0) > 0, args.int(1) > 0 else {
+                return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "positioner size must be positive")
+            }
+            size = (args.int(0), args.int(1))
+        case 2:  // set_anchor_rect
+            guard args.int(2) >= 0, args.int(3) >= 0 else {
+                return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "anchor rect size must not be negative")
+            }
+            anchorRect = Rect(args.int(0), args.int(1), args.int(2), args.int(3))
+        case 3:
+            guard args.uint(0) <= 8 else { return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "invalid anchor") }
+            anchor = args.uint(0)
+        case 4:
+            guard args.uint(0) <= 8 else { return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "invalid gravity") }
+            gravity = args.uint(0)
+        case 6: offset = (args.int(0), args.int(1))
+        default: break  // constraint adjustment, reactive, parent size/configure: no constraints here
+        }
+    }
+
+    /// The popup's rectangle relative to the parent's window geometry. No constraint
+    /// adjustment: the output is not consulted (documented in docs/wayland.md).
+    var placement: Rect? {
+        guard let size, let a = anchorRect else { return nil }
+        let ax: Int32 = switch anchor {
+        case 3, 5, 6: a.x
+        case 4, 7, 8: a.x + a.width
+        default: a.x + a.width / 2
+        }
+        let ay: Int32 = switch anchor {
+        case 1, 5, 7: a.y
+        case 2, 6, 8: a.y + a.height
+        default: a.y + a.height / 2
+        }
+        let x: Int32 = switch gravity {
+        case 3, 5, 6: ax - size.width
+        case 4, 7, 8: ax
+        default: ax - size.width / 2
+        }
+        let y: Int32 = switch gravity {
+        case 1, 5, 7: ay - size.height
+        case 2, 6, 8: ay
+        default: ay - size.height / 2
+        }
+        return Rect(x + offset.x, y + offset.y, size.width, size.height)
+    }
+}
+
+final class XdgSurfaceObject: WaylandObject {
+    enum RoleObject {
+        case none
+        case toplevel(XdgToplevel)
+        case popup(XdgPopup)
+    }
+    let surface: Surface
+    weak var base: XdgWmBase?
+    var roleObject = RoleObject.none
+    /// Configure serials sent and not yet acknowledged, oldest first.
+    var sentConfigures: [UInt32] = []
+    var acknowledged = false
+    var initialConfigureSent = false
+    var geometry: Rect?
+
+    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, surface: Surface, base: XdgWmBase) {
+        self.surface = surface
+        self.base = base
+        super.init(server: server, owner: owner, resource: resource)
+    }
+
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        switch opcode {
+        case 0:  // destroy
+            if case .none = roleObject {} else {
+                return postError(XDG_SURFACE_ERROR_DEFUNCT_ROLE_OBJECT.rawValue,
+                                 "xdg_surface destroyed before its role object")
+            }
+            destroyResource()
+        case 1:  // get_toplevel(id)
+            guard case .none = roleObject else { return alreadyConstructed() }
+            guard let top = server.createObject("xdg_toplevel", client: owner, version: version, id: args.newID(0), {
+                XdgToplevel(server: server, owner: owner, resource: $0, xdg: self)
+            }) else { return }
+            roleObject = .toplevel(top)
+            let node = server.router.tree.createNode(.toplevel, name: "toplevel", client: owner.id, parent: server.outputNode)
+            surface.attachNode(node)
+        case 2:  // get_popup(id, parent?, positioner)
+            guard case .none = roleObject else { return alreadyConstructed() }
+            guard let parent = args.object(1, as: XdgSurfaceObject.self), let parentNode = parent.surface.node else {
+                return postError(XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT.rawValue, "a popup needs a toplevel or popup parent")
+            }
+            guard let positioner = args.object(2, as: XdgPositioner.self), let rect = positioner.placement else {
+                return postError(XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "positioner without size or anchor rect")
+            }
+            guard let popup = server.createObject("xdg_popup", client: owner, version: version, id: args.newID(0), {
+                XdgPopup(server: server, owner: owner, resource: $0, xdg: self, parent: parent, placement: rect)
+            }) else { return }
+            roleObject = .popup(popup)
+            let origin: (x: Int32, y: Int32) = parent.geometry.map { ($0.x, $0.y) } ?? (0, 0)
+            let node = server.router.tree.createNode(
+                .popup, name: "popup", client: owner.id, parent: parentNode,
+                frame: Rect(origin.x + rect.x, origin.y + rect.y, 0, 0))
+            server.router.tree.setNextResponder(node, parentNode)
+            surface.attachNode(node)
+        case 3:  // set_window_geometry
+            guard args.int(2) > 0, args.int(3) > 0 else {
+                return postError(XDG_SURFACE_ERROR_INVALID_SIZE.rawValue, "window geometry must have a positive size")
+            }
+            geometry = Rect(args.int(0), args.int(1), args.int(2), args.int(3))
+        case 4:  // ack_configure(serial)
+            let serial = args.uint(0)
+            guard let i = sentConfigures.firstIndex(of: serial) else {
+                return postError(XDG_SURFACE_ERROR_INVALID_SERIAL.rawValue, "serial \(serial) was not sent in a configure")
+            }
+            sentConfigures.removeFirst(i + 1)
+            acknowledged = true
+        default: break
+        }
+    }
+
+    private func alreadyConstructed() {
+        postError(XDG_SURFACE_ERROR_ALREADY_CONSTRUCTED.rawValue, "xdg_surface already has a role object")
+    }
+
+    /// Called before a commit is applied; false when it was a protocol error.
+    func checkCommit(_ state: SurfaceState) -> Bool {
+        if case .none = roleObject {
+            postError(XDG_SURFACE_ERROR_NOT_CONSTRUCTED.rawValue, "xdg_surface committed before get_toplevel or get_popup")
+            return false
+        }
+        if state.bufferAttached, state.buffer != nil, !acknowledged {
+            postError(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue,
+                      "wl_surface@\(wl_resource_get_id(surface.resource)) committed a buffer before acknowledging a configure")
+            return false
+        }
+        return true
+    }
+
+    /// After a commit: the first one is answered with a configure; mapped when configured
+    /// with a buffer.
+    func updateMapping() {
+        if !initialConfigureSent {
+            initialConfigureSent = true
+            sendConfigure()
+        }
+        let mapped = acknowledged && surface.hasBuffer
+        switch roleObject {
+        case .toplevel(let top): top.setMapped(mapped)
+        case .popup(let popup): popup.setMapped(mapped)
+        case .none: break
+        }
+    }
+
+    /// The role's configure, then `xdg_surface.configure` with a new serial.
+    func sendConfigure() {
+        switch roleObject {
+        case .toplevel(let top): top.sendConfigure()
+        case .popup(let popup): popup.sendConfigure()
+        case .none: return
+        }
+        let serial = server.nextSerial(for: .configure, client: owner.id)
+        sentConfigures.append(serial)
+        if sentConfigures.count > 64 { sentConfigures.removeFirst() }
+        xdg_surface_send_configure(resource, serial)
+    }
+
+    func roleDestroyed() {
+        roleObject = .none
+        surface.destroyNode()
+        acknowledged = false
+        initialConfigureSent = false
+    }
+
+    func surfaceDestroyed() {
+        switch roleObject {
+        case .toplevel(let t): t.xdg = nil
+        case .popup(let p): p.xdg = nil
+        case .none: break
+        }
+    }
+
+    override func resourceDestroyed() {
+        base?.surfaceCount -= 1
+        if case .xdg(let x) = surface.role, x === self { surface.role = .none }
+    }
+}

@@ -1,0 +1,186 @@
+// `xdg_toplevel` and `xdg_popup`: interactive move and resize become the seat's grabs,
+// a popup's grab becomes the seat's popup grab, both only for a serial the seat recorded.
+import CWaylandServer
+import CXdgShellServer
+import Foundation
+import InputRouter
+
+final class XdgToplevel: WaylandObject {
+    weak var xdg: XdgSurfaceObject?
+    var title = ""
+    var appID = ""
+    var everMapped = false
+    var maximized = false
+    var fullscreen = false
+    var savedPosition: (x: Int32, y: Int32)?
+    /// The size the next configure asks for (0: the client decides).
+    var requestedSize: (width: Int32, height: Int32) = (0, 0)
+    var resizing = false
+
+    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, xdg: XdgSurfaceObject) {
+        self.xdg = xdg
+        super.init(server: server, owner: owner, resource: resource)
+    }
+
+    var node: NodeID? { xdg?.surface.node }
+
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        switch opcode {
+        case 0: destroyResource()
+        case 1:  // set_parent(parent?)
+            guard let parent = args.object(0, as: XdgToplevel.self) else { return }
+            if parent === self {
+                return postError(XDG_TOPLEVEL_ERROR_INVALID_PARENT.rawValue, "a toplevel cannot be its own parent")
+            }
+        case 2: title = args.string(0) ?? ""
+        case 3: appID = args.string(0) ?? ""
+        case 5:  // move(seat, serial)
+            guard let node, server.seat.isRecentPress(serial: args.uint(1), client: owner.id) else { return }
+            server.seat.beginMove(node)
+        case 6:  // resize(seat, serial, edges)
+            let edges = args.uint(2)
+            guard [0, 1, 2, 4, 5, 6, 8, 9, 10].contains(edges) else {
+                return postError(XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE.rawValue, "invalid resize edge \(edges)")
+            }
+            guard let node, server.seat.isRecentPress(serial: args.uint(1), client: owner.id) else { return }
+            server.seat.beginResize(node, edges: ResizeEdges(rawValue: edges))
+        case 7, 8:  // set_max_size / set_min_size
+            guard args.int(0) >= 0, args.int(1) >= 0 else {
+                return postError(XDG_TOPLEVEL_ERROR_INVALID_SIZE.rawValue, "sizes must not be negative")
+            }
+        case 9: setMaximized(true, fullscreen: false)
+        case 10: setMaximized(false, fullscreen: false)
+        case 11: setMaximized(true, fullscreen: true)
+        case 12: setMaximized(false, fullscreen: true)
+        default: break  // show_window_menu, set_minimized
+        }
+    }
+
+    /// Maximized and fullscreen both fill the output here (there are no panels).
+    private func setMaximized(_ on: Bool, fullscreen isFullscreen: Bool) {
+        if isFullscreen { fullscreen = on } else { maximized = on }
+        let fills = maximized || fullscreen
+        let tree = server.router.tree
+        if fills {
+            if savedPosition == nil, let node, let f = tree.frame(of: node) { savedPosition = (f.x, f.y) }
+            requestedSize = (server.configuration.outputWidth, server.configuration.outputHeight)
+            if let node { tree.move(node, to: (0, 0)) }
+        } else {
+            requestedSize = (0, 0)
+            if let node, let p = savedPosition { tree.move(node, to: p) }
+            savedPosition = nil
+        }
+        if xdg?.initialConfigureSent == true { xdg?.sendConfigure() }
+    }
+
+    func sendConfigure() {
+        var states = [UInt32]()
+        if maximized { states.append(XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue) }
+        if fullscreen { states.append(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) }
+        if resizing { states.append(XDG_TOPLEVEL_STATE_RESIZING.rawValue) }
+        if let node, server.seat.keyboardFirstResponder == node { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
+        withWaylandArray(states) { xdg_toplevel_send_configure(resource, requestedSize.width, requestedSize.height, $0) }
+    }
+
+    /// A resize grab asked for a size.
+    func requestSize(width: Int32, height: Int32) {
+        requestedSize = (max(width, 1), max(height, 1))
+        resizing = true
+        xdg?.sendConfigure()
+    }
+
+    func setMapped(_ mapped: Bool) {
+        guard let node else { return }
+        let tree = server.router.tree
+        if mapped && !everMapped {
+            everMapped = true
+            let f = tree.frame(of: node) ?? Rect(0, 0, 0, 0)
+            let p = server.configuration.placeToplevel(server.toplevelCount, f.width, f.height)
+            server.toplevelCount += 1
+            if !(maximized || fullscreen) { tree.move(node, to: p) }
+        }
+        let wasMapped = tree.isMapped(node)
+        tree.setMapped(node, mapped)
+        if mapped && !wasMapped { server.activate(node) }
+    }
+
+    override func resourceDestroyed() {
+        if let xdg, case .toplevel(let t) = xdg.roleObject, t === self { xdg.roleDestroyed() }
+    }
+}
+
+final class XdgPopup: WaylandObject {
+    weak var xdg: XdgSurfaceObject?
+    weak var parent: XdgSurfaceObject?
+    var placement: Rect
+    var grabRequested = false
+    var grabbed = false
+
+    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, xdg: XdgSurfaceObject,
+         parent: XdgSurfaceObject, placement: Rect) {
+        self.xdg = xdg
+        self.parent = parent
+        self.placement = placement
+        super.init(server: server, owner: owner, resource: resource)
+    }
+
+    var node: NodeID? { xdg?.surface.node }
+
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        switch opcode {
+        case 0:  // destroy: only the topmost grabbing popup may go
+            if let node, let top = server.seat.popupGrabStack.last, server.seat.popupGrabStack.contains(node), top != node {
+                return postError(XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP.rawValue, "destroyed a popup below another grabbing popup")
+            }
+            destroyResource()
+        case 1:  // grab(seat, serial)
+            guard let node, !server.router.tree.isMapped(node) else {
+                return postError(XDG_POPUP_ERROR_INVALID_GRAB.rawValue, "xdg_popup.grab after the popup was mapped")
+            }
+            if server.seat.isRecentPress(serial: args.uint(1), client: owner.id) {
+                grabRequested = true
+            } else {
+                // An invalid serial: the popup is dismissed at once, as the protocol allows.
+                xdg_popup_send_popup_done(resource)
+            }
+        case 2:  // reposition(positioner, token)
+            guard let positioner = args.object(0, as: XdgPositioner.self), let rect = positioner.placement else {
+                return postError(XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "positioner without size or anchor rect")
+            }
+            placement = rect
+            if let node, let parent {
+                let origin: (x: Int32, y: Int32) = parent.geometry.map { ($0.x, $0.y) } ?? (0, 0)
+                server.router.tree.move(node, to: (origin.x + rect.x, origin.y + rect.y))
+            }
+            if version >= 3 { xdg_popup_send_repositioned(resource, args.uint(1)) }
+            xdg?.sendConfigure()
+        default: break
+        }
+    }
+
+    func sendConfigure() {
+        xdg_popup_send_configure(resource, placement.x, placement.y, placement.width, placement.height)
+    }
+
+    func setMapped(_ mapped: Bool) {
+        guard let node else { return }
+        server.router.tree.setMapped(node, mapped)
+        if mapped, grabRequested, !grabbed {
+            grabbed = true
+            if !server.seat.beginPopupGrab(node) { xdg_popup_send_popup_done(resource) }
+        }
+    }
+
+    override func resourceDestroyed() {
+        if let xdg, case .popup(let p) = xdg.roleObject, p === self { xdg.roleDestroyed() }
+    }
+}
+
+/// Calls `body` with a `wl_array` holding `values` (for configure states and enter keys).
+func withWaylandArray<T>(_ values: [UInt32], _ body: (UnsafeMutablePointer<wl_array>) -> T) -> T {
+    var copy = values
+    return copy.withUnsafeMutableBytes { bytes in
+        var array = wl_array(size: bytes.count, alloc: bytes.count, data: bytes.baseAddress)
+        return body(&array)
+    }
+}

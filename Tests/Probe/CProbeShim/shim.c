@@ -1,0 +1,21 @@
+#include "CProbeShim.h"
+#include <string.h>
+#include <wayland-client.h>
+#include "xdg-shell-client-protocol.h"
+
+#define PROBE_INTERFACE(n) { #n, &n##_interface }
+static const struct { const char *name; const struct wl_interface *interface; } probe_interfaces[] = {
+    PROBE_INTERFACE(wl_compositor), PROBE_INTERFACE(wl_subcompositor), PROBE_INTERFACE(wl_shm),
+    PROBE_INTERFACE(wl_seat), PROBE_INTERFACE(wl_output), PROBE_INTERFACE(xdg_wm_base),
+};
+
+const struct wl_interface *probe_interface(const char *name) {
+    for (size_t i = 0; i < sizeof probe_interfaces / sizeof probe_interfaces[0]; i++)
+        if (strcmp(probe_interfaces[i].name, name) == 0) return probe_interfaces[i].interface;
+    return NULL;
+}
+
+void *probe_bind(struct wl_registry *registry, unsigned name, const char *interface, unsigned version) {
+    const struct wl_interface *i = probe_interface(interface);
+    return i ? wl_registry_bind(registry, name, i, version) : NULL;
+}

@@ -1,0 +1,340 @@
+// wl-probe: the project's own Wayland test client. It builds the scene its arguments
+// describe, then prints one line for every input event it receives, with surface names,
+// so that tests compare exactly what a real client saw. See Tests/Probe/README.md.
+//
+//   wl-probe --toplevel win 200x100 --sub child win 150,20 100x60 [--below]
+//            --input NAME x,y,w,h --hole NAME x,y,w,h --popup-on-press NAME PARENT x,y WxH
+//            --move-on-press NAME --no-pointer --no-keyboard --no-touch --hostile MODE
+import CProbeShim
+import CWaylandClient
+import CXdgShellClient
+import Foundation
+
+setvbuf(stdout, nil, _IOLBF, 0)
+
+func say(_ line: String) { print(line) }
+func fail(_ line: String) -> Never { say("fatal: \(line)"); exit(2) }
+
+// MARK: Arguments
+
+struct SurfaceSpec {
+    var name: String
+    var parent: String?
+    var x: Int32 = 0, y: Int32 = 0, width: Int32, height: Int32
+    var below = false
+    var popupOnPress = false
+    var input: [(Int32, Int32, Int32, Int32)] = []
+    var holes: [(Int32, Int32, Int32, Int32)] = []
+}
+
+var specs: [SurfaceSpec] = []
+var bindPointer = true, bindKeyboard = true, bindTouch = true
+var moveOnPress: Set<String> = []
+var hostile: String?
+
+func pair(_ s: String, _ sep: Character) -> (Int32, Int32) {
+    let p = s.split(separator: sep).compactMap { Int32($0) }
+    guard p.count == 2 else { fail("expected A\(sep)B, got \(s)") }
+    return (p[0], p[1])
+}
+func rect(_ s: String) -> (Int32, Int32, Int32, Int32) {
+    let p = s.split(separator: ",").compactMap { Int32($0) }
+    guard p.count == 4 else { fail("expected x,y,w,h, got \(s)") }
+    return (p[0], p[1], p[2], p[3])
+}
+
+var argv = Array(CommandLine.arguments.dropFirst())
+func next() -> String { guard !argv.isEmpty else { fail("missing argument") }; return argv.removeFirst() }
+while !argv.isEmpty {
+    switch next() {
+    case "--toplevel":
+        let name = next(); let (w, h) = pair(next(), "x")
+        specs.append(SurfaceSpec(name: name, width: w, height: h))
+    case let flag where flag == "--sub" || flag == "--popup-on-press":
+        let name = next(), parent = next()
+        let (x, y) = pair(next(), ","), (w, h) = pair(next(), "x")
+        specs.append(SurfaceSpec(name: name, parent: parent, x: x, y: y, width: w, height: h,
+                                 popupOnPress: flag == "--popup-on-press"))
+    case "--below": specs[specs.count - 1].below = true
+    case "--input": let n = next(); let r = rect(next()); specs[index(n)].input.append(r)
+    case "--hole": let n = next(); let r = rect(next()); specs[index(n)].holes.append(r)
+    case "--move-on-press": moveOnPress.insert(next())
+    case "--no-pointer": bindPointer = false
+    case "--no-keyboard": bindKeyboard = false
+    case "--no-touch": bindTouch = false
+    case "--hostile": hostile = next()
+    case let other: fail("unknown argument \(other)")
+    }
+}
+func index(_ name: String) -> Int {
+    guard let i = specs.firstIndex(where: { $0.name == name }) else { fail("no surface \(name)") }
+    return i
+}
+
+// MARK: Connection and globals
+
+let display: OpaquePointer = {
+    guard let d = wl_display_connect(nil) else {
+        fail("cannot connect to \(ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "wayland-0")")
+    }
+    return d
+}()
+var compositor: OpaquePointer?
+var subcompositor: OpaquePointer?
+var shm: OpaquePointer?
+var wmBase: OpaquePointer?
+var seat: OpaquePointer?
+
+func bind(_ registry: OpaquePointer?, _ name: UInt32, _ interface: String, _ version: UInt32) -> OpaquePointer? {
+    OpaquePointer(probe_bind(registry, name, interface, version))
+}
+
+let registryListener = UnsafeMutablePointer<wl_registry_listener>.allocate(capacity: 1)
+registryListener.initialize(to: wl_registry_listener())
+registryListener.pointee.global = { _, registry, name, iface, version in
+    switch String(cString: iface!) {
+    case "wl_compositor": compositor = bind(registry, name, "wl_compositor", min(version, 4))
+    case "wl_subcompositor": subcompositor = bind(registry, name, "wl_subcompositor", 1)
+    case "wl_shm": shm = bind(registry, name, "wl_shm", 1)
+    case "xdg_wm_base": wmBase = bind(registry, name, "xdg_wm_base", min(version, 3))
+    case "wl_seat": seat = bind(registry, name, "wl_seat", min(version, 8))
+    default: break
+    }
+}
+registryListener.pointee.global_remove = { _, _, _ in }
+wl_registry_add_listener(wl_display_get_registry(display), registryListener, nil)
+wl_display_roundtrip(display)
+guard compositor != nil, subcompositor != nil, shm != nil, wmBase != nil, seat != nil else {
+    fail("the server lacks a global (compositor, subcompositor, shm, xdg_wm_base, seat)")
+}
+
+let wmListener = UnsafeMutablePointer<xdg_wm_base_listener>.allocate(capacity: 1)
+wmListener.initialize(to: xdg_wm_base_listener())
+wmListener.pointee.ping = { _, base, serial in xdg_wm_base_pong(base, serial) }
+xdg_wm_base_add_listener(wmBase, wmListener, nil)
+
+// MARK: Surfaces
+
+final class ProbeSurface {
+    let spec: SurfaceSpec
+    let surface: OpaquePointer
+    var xdgSurface: OpaquePointer?
+    var toplevel: OpaquePointer?
+    var popup: OpaquePointer?
+    var subsurface: OpaquePointer?
+    var configured = false
+    init(spec: SurfaceSpec, surface: OpaquePointer) { self.spec = spec; self.surface = surface }
+}
+var surfaces: [ProbeSurface] = []
+func named(_ surface: OpaquePointer?) -> String { surfaces.first { $0.surface == surface }?.spec.name ?? "?" }
+func probe(_ name: String) -> ProbeSurface? { surfaces.first { $0.spec.name == name } }
+
+/// A shared-memory buffer of the surface's size, filled with one colour.
+func makeBuffer(width: Int32, height: Int32) -> OpaquePointer? {
+    let stride = width * 4, size = Int(stride * height)
+    var template = Array("\(ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? "/tmp")/wl-probe-XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else { fail("mkstemp failed") }
+    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+    guard ftruncate(fd, off_t(size)) == 0 else { fail("ftruncate failed") }
+    if let map = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), map != MAP_FAILED {
+        memset(map, 0x80, size)
+        munmap(map, size)
+    }
+    let pool = wl_shm_create_pool(shm, fd, Int32(size))
+    let buffer = wl_shm_pool_create_buffer(pool, 0, width, height, stride, UInt32(WL_SHM_FORMAT_ARGB8888.rawValue))
+    wl_shm_pool_destroy(pool)
+    close(fd)
+    return buffer
+}
+
+func applyInputRegion(_ p: ProbeSurface) {
+    guard !p.spec.input.isEmpty || !p.spec.holes.isEmpty else { return }
+    let region = wl_compositor_create_region(compositor)
+    if p.spec.input.isEmpty { wl_region_add(region, 0, 0, p.spec.width, p.spec.height) }
+    for r in p.spec.input { wl_region_add(region, r.0, r.1, r.2, r.3) }
+    for r in p.spec.holes { wl_region_subtract(region, r.0, r.1, r.2, r.3) }
+    wl_surface_set_input_region(p.surface, region)
+    wl_region_destroy(region)
+}
+
+func attachAndCommit(_ p: ProbeSurface) {
+    applyInputRegion(p)
+    wl_surface_attach(p.surface, makeBuffer(width: p.spec.width, height: p.spec.height), 0, 0)
+    wl_surface_commit(p.surface)
+}
+
+let xdgSurfaceListener = UnsafeMutablePointer<xdg_surface_listener>.allocate(capacity: 1)
+xdgSurfaceListener.initialize(to: xdg_surface_listener())
+xdgSurfaceListener.pointee.configure = { _, xdgSurface, serial in
+    guard let p = surfaces.first(where: { $0.xdgSurface == xdgSurface }) else { return }
+    xdg_surface_ack_configure(xdgSurface, serial)
+    if !p.configured {
+        p.configured = true
+        // Subsurfaces of this window commit first (synchronized: applied with the parent).
+        for child in surfaces where child.spec.parent == p.spec.name && child.subsurface != nil { attachAndCommit(child) }
+        attachAndCommit(p)
+        say("mapped \(p.spec.name)")
+    } else {
+        wl_surface_commit(p.surface)
+    }
+}
+
+let toplevelListener = UnsafeMutablePointer<xdg_toplevel_listener>.allocate(capacity: 1)
+toplevelListener.initialize(to: xdg_toplevel_listener())
+toplevelListener.pointee.configure = { _, toplevel, w, h, states in
+    var names: [String] = []
+    if let states, states.pointee.size > 0 {
+        let values = states.pointee.data.assumingMemoryBound(to: UInt32.self)
+        for i in 0..<(states.pointee.size / 4) {
+            names.append(["", "maximized", "fullscreen", "resizing", "activated"][min(Int(values[i]), 4)])
+        }
+    }
+    let name = surfaces.first { $0.toplevel == toplevel }?.spec.name ?? "?"
+    say("configure \(name) \(w)x\(h) [\(names.joined(separator: ","))]")
+}
+toplevelListener.pointee.close = { _, _ in say("close") }
+
+let popupListener = UnsafeMutablePointer<xdg_popup_listener>.allocate(capacity: 1)
+popupListener.initialize(to: xdg_popup_listener())
+popupListener.pointee.configure = { _, popup, x, y, w, h in
+    say("popup.configure \(surfaces.first { $0.popup == popup }?.spec.name ?? "?") \(x),\(y) \(w)x\(h)")
+}
+popupListener.pointee.popup_done = { _, popup in say("popup.done \(surfaces.first { $0.popup == popup }?.spec.name ?? "?")") }
+
+func createToplevel(_ spec: SurfaceSpec) {
+    let p = ProbeSurface(spec: spec, surface: wl_compositor_create_surface(compositor)!)
+    surfaces.append(p)
+    p.xdgSurface = xdg_wm_base_get_xdg_surface(wmBase, p.surface)
+    xdg_surface_add_listener(p.xdgSurface, xdgSurfaceListener, nil)
+    p.toplevel = xdg_surface_get_toplevel(p.xdgSurface)
+    xdg_toplevel_add_listener(p.toplevel, toplevelListener, nil)
+    xdg_toplevel_set_title(p.toplevel, spec.name)
+    wl_surface_commit(p.surface)
+}
+
+func createSubsurface(_ spec: SurfaceSpec) {
+    guard let parent = probe(spec.parent!) else { fail("no parent \(spec.parent!)") }
+    let p = ProbeSurface(spec: spec, surface: wl_compositor_create_surface(compositor)!)
+    surfaces.append(p)
+    p.subsurface = wl_subcompositor_get_subsurface(subcompositor, p.surface, parent.surface)
+    wl_subsurface_set_position(p.subsurface, spec.x, spec.y)
+    if spec.below { wl_subsurface_place_below(p.subsurface, parent.surface) }
+}
+
+func createPopup(_ spec: SurfaceSpec, serial: UInt32) {
+    guard let parent = probe(spec.parent!), probe(spec.name)?.popup == nil else { return }
+    surfaces.removeAll { $0.spec.name == spec.name }
+    let p = ProbeSurface(spec: spec, surface: wl_compositor_create_surface(compositor)!)
+    surfaces.append(p)
+    let positioner = xdg_wm_base_create_positioner(wmBase)
+    xdg_positioner_set_size(positioner, spec.width, spec.height)
+    xdg_positioner_set_anchor_rect(positioner, spec.x, spec.y, 1, 1)
+    xdg_positioner_set_anchor(positioner, UInt32(XDG_POSITIONER_ANCHOR_TOP_LEFT.rawValue))
+    xdg_positioner_set_gravity(positioner, UInt32(XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT.rawValue))
+    p.xdgSurface = xdg_wm_base_get_xdg_surface(wmBase, p.surface)
+    xdg_surface_add_listener(p.xdgSurface, xdgSurfaceListener, nil)
+    p.popup = xdg_surface_get_popup(p.xdgSurface, parent.xdgSurface, positioner)
+    xdg_popup_add_listener(p.popup, popupListener, nil)
+    xdg_popup_grab(p.popup, seat, serial)
+    xdg_positioner_destroy(positioner)
+    wl_surface_commit(p.surface)
+}
+
+// MARK: Input listeners
+
+func fixed(_ f: wl_fixed_t) -> String { String(format: "%.2f", wl_fixed_to_double(f)) }
+var pointerFocus = "?"
+
+let pointerListener = UnsafeMutablePointer<wl_pointer_listener>.allocate(capacity: 1)
+pointerListener.initialize(to: wl_pointer_listener())
+pointerListener.pointee.enter = { _, _, _, surface, x, y in
+    pointerFocus = named(surface)
+    say("pointer.enter \(pointerFocus) \(fixed(x)) \(fixed(y))")
+}
+pointerListener.pointee.leave = { _, _, _, surface in say("pointer.leave \(named(surface))") }
+pointerListener.pointee.motion = { _, _, _, x, y in say("pointer.motion \(fixed(x)) \(fixed(y))") }
+pointerListener.pointee.button = { _, pointer, serial, _, button, state in
+    say("pointer.button \(button) \(state == 1 ? "pressed" : "released")")
+    guard state == 1 else { return }
+    if moveOnPress.contains(pointerFocus), let p = probe(pointerFocus), let t = p.toplevel { xdg_toplevel_move(t, seat, serial) }
+    for spec in specs where spec.popupOnPress && spec.parent == pointerFocus { createPopup(spec, serial: serial) }
+}
+pointerListener.pointee.axis = { _, _, _, axis, value in say("pointer.axis \(axis) \(fixed(value))") }
+pointerListener.pointee.frame = { _, _ in say("pointer.frame") }
+pointerListener.pointee.axis_source = { _, _, source in say("pointer.axis_source \(source)") }
+pointerListener.pointee.axis_stop = { _, _, _, axis in say("pointer.axis_stop \(axis)") }
+pointerListener.pointee.axis_discrete = { _, _, axis, d in say("pointer.axis_discrete \(axis) \(d)") }
+pointerListener.pointee.axis_value120 = { _, _, axis, v in say("pointer.axis_value120 \(axis) \(v)") }
+
+let keyboardListener = UnsafeMutablePointer<wl_keyboard_listener>.allocate(capacity: 1)
+keyboardListener.initialize(to: wl_keyboard_listener())
+keyboardListener.pointee.keymap = { _, _, format, fd, size in
+    say("keyboard.keymap format=\(format) size>0=\(size > 0)")
+    close(fd)
+}
+keyboardListener.pointee.enter = { _, _, _, surface, keys in
+    var list: [UInt32] = []
+    if let keys, keys.pointee.size > 0 {
+        let v = keys.pointee.data.assumingMemoryBound(to: UInt32.self)
+        for i in 0..<(keys.pointee.size / 4) { list.append(v[i]) }
+    }
+    say("keyboard.enter \(named(surface)) keys=\(list)")
+}
+keyboardListener.pointee.leave = { _, _, _, surface in say("keyboard.leave \(named(surface))") }
+keyboardListener.pointee.key = { _, _, _, _, key, state in say("keyboard.key \(key) \(state == 1 ? "pressed" : "released")") }
+keyboardListener.pointee.modifiers = { _, _, _, d, l, k, g in say("keyboard.modifiers \(d) \(l) \(k) \(g)") }
+keyboardListener.pointee.repeat_info = { _, _, rate, delay in say("keyboard.repeat_info \(rate) \(delay)") }
+
+let touchListener = UnsafeMutablePointer<wl_touch_listener>.allocate(capacity: 1)
+touchListener.initialize(to: wl_touch_listener())
+touchListener.pointee.down = { _, _, _, _, surface, id, x, y in say("touch.down \(named(surface)) \(id) \(fixed(x)) \(fixed(y))") }
+touchListener.pointee.up = { _, _, _, _, id in say("touch.up \(id)") }
+touchListener.pointee.motion = { _, _, _, id, x, y in say("touch.motion \(id) \(fixed(x)) \(fixed(y))") }
+touchListener.pointee.frame = { _, _ in say("touch.frame") }
+touchListener.pointee.cancel = { _, _ in say("touch.cancel") }
+
+let seatListener = UnsafeMutablePointer<wl_seat_listener>.allocate(capacity: 1)
+seatListener.initialize(to: wl_seat_listener())
+var pointer: OpaquePointer?, keyboard: OpaquePointer?, touch: OpaquePointer?
+seatListener.pointee.capabilities = { _, seat, caps in
+    say("seat.capabilities \(caps)")
+    if bindPointer, caps & WL_SEAT_CAPABILITY_POINTER.rawValue != 0, pointer == nil {
+        pointer = wl_seat_get_pointer(seat)
+        wl_pointer_add_listener(pointer, pointerListener, nil)
+    }
+    if bindKeyboard, caps & WL_SEAT_CAPABILITY_KEYBOARD.rawValue != 0, keyboard == nil {
+        keyboard = wl_seat_get_keyboard(seat)
+        wl_keyboard_add_listener(keyboard, keyboardListener, nil)
+    }
+    if bindTouch, caps & WL_SEAT_CAPABILITY_TOUCH.rawValue != 0, touch == nil {
+        touch = wl_seat_get_touch(seat)
+        wl_touch_add_listener(touch, touchListener, nil)
+    }
+}
+seatListener.pointee.name = { _, _, _ in }
+wl_seat_add_listener(seat, seatListener, nil)
+
+// MARK: Scene and loop
+
+if let mode = hostile { runHostile(mode) }
+for spec in specs where spec.parent == nil { createToplevel(spec) }
+for spec in specs where spec.parent != nil && !spec.popupOnPress { createSubsurface(spec) }
+wl_display_roundtrip(display)
+wl_display_roundtrip(display)
+say("ready")
+
+while wl_display_dispatch(display) != -1 {}
+reportError()
+exit(1)
+
+func reportError() {
+    var interface: UnsafePointer<wl_interface>?
+    var id: UInt32 = 0
+    let code = wl_display_get_protocol_error(display, &interface, &id)
+    if let interface {
+        say("protocol-error \(String(cString: interface.pointee.name))@\(id) code=\(code)")
+    } else {
+        say("disconnected errno=\(wl_display_get_error(display))")
+    }
+}

@@ -1,0 +1,170 @@
+// A real server on a private socket and real client processes (wl-probe, wev...), driven
+// from one thread: the test dispatches the server while it waits for a client's output.
+import Foundation
+import InputRouter
+import Testing
+
+@testable import WaylandServer
+
+/// One private XDG_RUNTIME_DIR (0700) for the whole test process; sockets get unique names.
+let runtimeDirectory: String = {
+    var template = Array("/tmp/ir-wayland-XXXXXX".utf8CString)
+    let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    chmod(dir, 0o700)
+    setenv("XDG_RUNTIME_DIR", dir, 1)
+    return dir
+}()
+
+nonisolated(unsafe) private var socketCounter = 0
+private let socketLock = NSLock()
+
+/// The directory of the test binary, where SwiftPM also put wl-probe.
+let productsDirectory: String = {
+    let argv0 = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    var dir = argv0.deletingLastPathComponent()
+    // Swift Testing on Linux runs `…/InputRouterPackageTests.xctest`.
+    if !FileManager.default.fileExists(atPath: dir.appendingPathComponent("wl-probe").path) {
+        dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../.build/debug").standardized
+    }
+    return dir.path
+}()
+
+/// A client process whose output is read without blocking.
+final class ClientProcess {
+    let process = Process()
+    private let pipe = Pipe()
+    private var buffer = Data()
+    private(set) var lines: [String] = []
+    /// How many lines earlier checks consumed.
+    var mark = 0
+
+    init(_ executable: String, _ arguments: [String], socket: String, environment: [String: String] = [:]) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtimeDirectory
+        env["WAYLAND_DISPLAY"] = socket
+        env.removeValue(forKey: "DISPLAY")
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let flags = fcntl(pipe.fileHandleForReading.fileDescriptor, F_GETFL)
+        _ = fcntl(pipe.fileHandleForReading.fileDescriptor, F_SETFL, flags | O_NONBLOCK)
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate(); process.waitUntilExit() }
+    }
+
+    /// Reads whatever the client wrote since the last call.
+    func poll() {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(pipe.fileHandleForReading.fileDescriptor, &chunk, chunk.count)
+            guard n > 0 else { break }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+        while let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            lines.append(String(decoding: buffer[buffer.startIndex..<nl], as: UTF8.self))
+            buffer.removeSubrange(buffer.startIndex...nl)
+        }
+    }
+
+    /// Lines since the mark, which moves to the end.
+    func take() -> [String] {
+        let new = Array(lines[mark...])
+        mark = lines.count
+        return new
+    }
+}
+
+/// A server on its own socket, with the seat's devices present.
+final class ServerHarness {
+    let server: WaylandServer
+    let socket: String
+    var time: UInt64 = 1_000_000
+    var clients: [ClientProcess] = []
+
+    init(configuration: WaylandServer.Configuration = WaylandServer.Configuration()) throws {
+        _ = runtimeDirectory
+        socketLock.lock()
+        socketCounter += 1
+        let n = socketCounter
+        socketLock.unlock()
+        var config = configuration
+        config.keyboard = .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
+        server = try WaylandServer(configuration: config)
+        socket = try server.addSocket("ir-test-\(getpid())-\(n)")
+        for (i, caps) in [DeviceCapabilities.pointer, .keyboard, .touch].enumerated() {
+            server.handle(InputEvent(time: 0, device: DeviceID(UInt32(i + 1)), .deviceAdded(caps)))
+        }
+    }
+
+    func probe(_ arguments: [String], environment: [String: String] = [:]) throws -> ClientProcess {
+        let c = try ClientProcess(productsDirectory + "/wl-probe", arguments, socket: socket, environment: environment)
+        clients.append(c)
+        return c
+    }
+
+    func spawn(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws -> ClientProcess {
+        let c = try ClientProcess(executable, arguments, socket: socket, environment: environment)
+        clients.append(c)
+        return c
+    }
+
+    /// Dispatches the server until `client` printed a line satisfying `done`, or fails.
+    @discardableResult
+    func wait(for client: ClientProcess, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
+              until done: (String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        var seen = client.lines.count
+        while Date() < deadline {
+            server.dispatch(timeoutMS: 5)
+            client.poll()
+            while seen < client.lines.count {
+                if done(client.lines[seen]) { return true }
+                seen += 1
+            }
+        }
+        Issue.record("timed out; client said:\n\(client.lines.joined(separator: "\n"))", sourceLocation: sourceLocation)
+        return false
+    }
+
+    func wait(for client: ClientProcess, line: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        wait(for: client, sourceLocation: sourceLocation) { $0 == line }
+    }
+
+    /// Lets the client read what was sent (a few dispatch rounds), then returns its new lines.
+    func settle(_ client: ClientProcess, rounds: Int = 20) -> [String] {
+        for _ in 0..<rounds {
+            server.dispatch(timeoutMS: 5)
+            client.poll()
+        }
+        return client.take()
+    }
+
+    // Input, as a source would feed it.
+    func warp(_ x: Double, _ y: Double) {
+        time += 1000
+        server.seat.notifyPointerWarp(time: time, to: Point(x, y))
+        server.sendDeliveries()
+    }
+    func button(_ state: ButtonState, _ button: UInt32 = 0x110) {
+        time += 1000
+        server.handle(InputEvent(time: time, device: DeviceID(1), .pointerButton(button: button, state: state)))
+    }
+    func key(_ key: UInt32, _ state: KeyState) {
+        time += 1000
+        server.handle(InputEvent(time: time, device: DeviceID(2), .keyboardKey(key: key, state: state)))
+    }
+    func touch(_ kind: InputEvent.Kind) {
+        time += 1000
+        server.handle(InputEvent(time: time, device: DeviceID(3), kind))
+        server.handle(InputEvent(time: time, device: DeviceID(3), .touchFrame))
+    }
+    /// Normalised touch coordinates for a layout point on the 1280×720 output.
+    func touchPoint(_ x: Double, _ y: Double) -> (Double, Double) { (x / 1280, y / 720) }
+}
