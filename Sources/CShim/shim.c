@@ -25,3 +25,11 @@ const struct wl_interface *ir_interface(const char *name) {
         if (strcmp(ir_interfaces[i].name, name) == 0) return ir_interfaces[i].interface;
     return NULL;
 }
+
+#include <sys/ioctl.h>
+#include <linux/sockios.h>
+
+int ir_socket_unsent_bytes(int fd) {
+    int pending = 0;
+    return ioctl(fd, SIOCOUTQ, &pending) == 0 ? pending : -1;
+}

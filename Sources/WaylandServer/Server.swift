@@ -29,6 +29,10 @@ public final class WaylandServer {
         }
         /// A button press on a toplevel's surfaces gives it the keyboard and raises it.
         public var focusOnClick = true
+        /// A client whose socket holds unread events and that reads none of them for this
+        /// long is disconnected: libwayland 1.21 drops events for it once its buffer is full,
+        /// so it could never catch up. 0 disables the check.
+        public var unresponsiveTimeoutMS: Int32 = 5000
         public init() {}
     }
 
@@ -90,6 +94,33 @@ public final class WaylandServer {
         wl_display_add_client_created_listener(display, clientCreatedListener!.listener)
         createGlobals()
         frameTimer = wl_event_loop_add_timer(eventLoop, frameTimerFired, Unmanaged.passUnretained(self).toOpaque())
+        if configuration.unresponsiveTimeoutMS > 0 {
+            stallTimer = wl_event_loop_add_timer(eventLoop, stallTimerFired, Unmanaged.passUnretained(self).toOpaque())
+            wl_event_source_timer_update(stallTimer, stallCheckInterval)
+        }
+    }
+
+    private var stallTimer: OpaquePointer?
+    var stallCheckInterval: Int32 { max(configuration.unresponsiveTimeoutMS / 4, 10) }
+
+    /// Disconnects clients that stopped reading (see `unresponsiveTimeoutMS`).
+    func checkStalledClients() {
+        let now = monotonicMilliseconds()
+        for state in Array(clientsByPointer.values) {
+            let unsent = ir_socket_unsent_bytes(wl_client_get_fd(state.client))
+            if unsent > 0 && unsent >= state.lastUnsent {
+                let since = state.stalledSince ?? now
+                state.stalledSince = since
+                if Int64(now) - Int64(since) >= Int64(configuration.unresponsiveTimeoutMS) {
+                    wl_client_destroy(state.client)
+                    continue
+                }
+            } else {
+                state.stalledSince = nil
+            }
+            state.lastUnsent = unsent
+        }
+        wl_event_source_timer_update(stallTimer, stallCheckInterval)
     }
 
     // Objects reach the server through unowned(unsafe) references, which stay usable
@@ -224,6 +255,11 @@ public final class WaylandServer {
     func forgetFrameCallback(_ c: ResourcePointer) { frameCallbacks.removeAll { $0 == c } }
 }
 
+private let stallTimerFired: wl_event_loop_timer_func_t = { data in
+    Unmanaged<WaylandServer>.fromOpaque(data!).takeUnretainedValue().checkStalledClients()
+    return 0
+}
+
 private let frameTimerFired: wl_event_loop_timer_func_t = { data in
     Unmanaged<WaylandServer>.fromOpaque(data!).takeUnretainedValue().sendFrameCallbacks()
     return 0
@@ -253,6 +289,9 @@ final class ClientState {
     var lastEnterSerial: UInt32 = 0
     /// Whether this pointer frame already carried `axis_source` (once per frame).
     var axisSourceSent = false
+    /// Unread bytes in its socket at the last check, and since when they did not shrink.
+    var lastUnsent: Int32 = 0
+    var stalledSince: UInt32?
     var cursor: (surface: Surface?, hotspotX: Int32, hotspotY: Int32)?
 
     init(client: OpaquePointer, id: ClientID) {

@@ -56,7 +56,8 @@ final class ClientProcess {
     }
 
     deinit {
-        if process.isRunning { process.terminate(); process.waitUntilExit() }
+        // SIGKILL: a child may have inherited a mask that blocks SIGTERM.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
     }
 
     /// Reads whatever the client wrote since the last call.
@@ -137,11 +138,16 @@ final class ServerHarness {
         wait(for: client, sourceLocation: sourceLocation) { $0 == line }
     }
 
-    /// Lets the client read what was sent (a few dispatch rounds), then returns its new lines.
-    func settle(_ client: ClientProcess, rounds: Int = 20) -> [String] {
-        for _ in 0..<rounds {
+    /// Lets the client read what was sent: dispatches until it has been quiet for
+    /// `quietMS` (at most 5 s), then returns its new lines.
+    func settle(_ client: ClientProcess, quietMS: Double = 200) -> [String] {
+        let deadline = Date().addingTimeInterval(5)
+        var quietSince = Date()
+        var count = client.lines.count
+        while Date() < deadline, Date().timeIntervalSince(quietSince) * 1000 < quietMS {
             server.dispatch(timeoutMS: 5)
             client.poll()
+            if client.lines.count != count { count = client.lines.count; quietSince = Date() }
         }
         return client.take()
     }

@@ -42,6 +42,7 @@ func runHostile(_ mode: String) -> Never {
             if surfaces.first?.configured == true { break }
             wl_display_roundtrip(display)
         }
+        wl_display_roundtrip(display)  // the buffer commit reaches the server
         say("ready")
         while true { sleep(1000) }
     default:

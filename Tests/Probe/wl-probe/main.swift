@@ -4,7 +4,7 @@
 //
 //   wl-probe --toplevel win 200x100 --sub child win 150,20 100x60 [--below]
 //            --input NAME x,y,w,h --hole NAME x,y,w,h --popup-on-press NAME PARENT x,y WxH
-//            --move-on-press NAME --no-pointer --no-keyboard --no-touch --hostile MODE
+//            --move-on-press NAME --forged-move-on-press NAME --no-pointer --no-keyboard --no-touch --hostile MODE
 import CProbeShim
 import CWaylandClient
 import CXdgShellClient
@@ -30,6 +30,7 @@ struct SurfaceSpec {
 var specs: [SurfaceSpec] = []
 var bindPointer = true, bindKeyboard = true, bindTouch = true
 var moveOnPress: Set<String> = []
+var forgeMove: Set<String> = []
 var hostile: String?
 
 func pair(_ s: String, _ sep: Character) -> (Int32, Int32) {
@@ -59,6 +60,7 @@ while !argv.isEmpty {
     case "--input": let n = next(); let r = rect(next()); specs[index(n)].input.append(r)
     case "--hole": let n = next(); let r = rect(next()); specs[index(n)].holes.append(r)
     case "--move-on-press": moveOnPress.insert(next())
+    case "--forged-move-on-press": forgeMove.insert(next())
     case "--no-pointer": bindPointer = false
     case "--no-keyboard": bindKeyboard = false
     case "--no-touch": bindTouch = false
@@ -164,6 +166,21 @@ func attachAndCommit(_ p: ProbeSurface) {
     wl_surface_commit(p.surface)
 }
 
+/// Prints `line` once the server has processed every request sent so far (wl_display.sync),
+/// so a test that reads it knows the server's state already reflects them.
+var pendingAnnouncements: [OpaquePointer: String] = [:]
+let syncListener = UnsafeMutablePointer<wl_callback_listener>.allocate(capacity: 1)
+syncListener.initialize(to: wl_callback_listener())
+syncListener.pointee.done = { _, callback, _ in
+    if let callback, let line = pendingAnnouncements.removeValue(forKey: callback) { say(line) }
+    wl_callback_destroy(callback)
+}
+func announceAfterServerSaw(_ line: String) {
+    guard let callback = wl_display_sync(display) else { return }
+    pendingAnnouncements[callback] = line
+    wl_callback_add_listener(callback, syncListener, nil)
+}
+
 let xdgSurfaceListener = UnsafeMutablePointer<xdg_surface_listener>.allocate(capacity: 1)
 xdgSurfaceListener.initialize(to: xdg_surface_listener())
 xdgSurfaceListener.pointee.configure = { _, xdgSurface, serial in
@@ -174,7 +191,7 @@ xdgSurfaceListener.pointee.configure = { _, xdgSurface, serial in
         // Subsurfaces of this window commit first (synchronized: applied with the parent).
         for child in surfaces where child.spec.parent == p.spec.name && child.subsurface != nil { attachAndCommit(child) }
         attachAndCommit(p)
-        say("mapped \(p.spec.name)")
+        announceAfterServerSaw("mapped \(p.spec.name)")
     } else {
         wl_surface_commit(p.surface)
     }
@@ -257,7 +274,13 @@ pointerListener.pointee.motion = { _, _, _, x, y in say("pointer.motion \(fixed(
 pointerListener.pointee.button = { _, pointer, serial, _, button, state in
     say("pointer.button \(button) \(state == 1 ? "pressed" : "released")")
     guard state == 1 else { return }
-    if moveOnPress.contains(pointerFocus), let p = probe(pointerFocus), let t = p.toplevel { xdg_toplevel_move(t, seat, serial) }
+    if let p = probe(pointerFocus), let t = p.toplevel {
+        // A forged serial: one the server never sent this client.
+        if moveOnPress.contains(pointerFocus) || forgeMove.contains(pointerFocus) {
+            xdg_toplevel_move(t, seat, forgeMove.contains(pointerFocus) ? serial &+ 1000 : serial)
+            announceAfterServerSaw("move requested")
+        }
+    }
     for spec in specs where spec.popupOnPress && spec.parent == pointerFocus { createPopup(spec, serial: serial) }
 }
 pointerListener.pointee.axis = { _, _, _, axis, value in say("pointer.axis \(axis) \(fixed(value))") }

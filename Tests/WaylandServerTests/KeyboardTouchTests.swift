@@ -1,0 +1,102 @@
+// wl_keyboard and wl_touch as a real client receives them.
+import InputRouter
+import Testing
+
+@testable import WaylandServer
+
+@Suite(.serialized) struct KeyboardProtocolTests {
+    @Test func mappedWindowGetsKeymapEnterKeysAndModifiers() throws {
+        let h = try ServerHarness()
+        let c = try h.probe(["--toplevel", "win", "100x100"])
+        h.wait(for: c, line: "mapped win")
+        let start = h.settle(c)
+        #expect(start.contains("keyboard.keymap format=1 size>0=true"))
+        #expect(start.contains("keyboard.repeat_info 25 600"))
+        #expect(start.contains("keyboard.enter win keys=[]"))
+        #expect(start.contains("configure win 0x0 [activated]"))
+        h.key(42, .pressed)  // Shift
+        h.key(30, .pressed)  // a
+        #expect(h.settle(c) == ["keyboard.key 42 pressed", "keyboard.modifiers 1 0 0 0", "keyboard.key 30 pressed"])
+        h.key(30, .released)
+        h.key(42, .released)
+        #expect(h.settle(c) == ["keyboard.key 30 released", "keyboard.key 42 released", "keyboard.modifiers 0 0 0 0"])
+    }
+
+    @Test func clickToFocusMovesTheKeyboardWithHeldKeys() throws {
+        let h = try ServerHarness()
+        let a = try h.probe(["--toplevel", "a", "100x100"])
+        h.wait(for: a, line: "mapped a")
+        let b = try h.probe(["--toplevel", "b", "100x100"])  // maps at (72, 72), takes focus
+        h.wait(for: b, line: "mapped b")
+        _ = h.settle(a); _ = h.settle(b)
+        h.key(29, .pressed)  // Control, held while focus moves
+        _ = h.settle(b)
+        h.warp(45, 45)  // only a is there
+        h.button(.pressed)
+        let toA = h.settle(a)
+        // Control went to b: a is told it is down through modifiers, not as a pressed key
+        // (the core forwards in `enter` only keys whose press that client received).
+        #expect(toA.contains("keyboard.enter a keys=[]"))
+        #expect(toA.contains("keyboard.modifiers 4 0 0 0"))
+        #expect(toA.contains("configure a 0x0 [activated]"))
+        let toB = h.settle(b)
+        #expect(toB.contains("keyboard.leave b"))
+        #expect(toB.contains("configure b 0x0 []"))
+        // Keys go to the focused client only.
+        h.key(30, .pressed)
+        #expect(h.settle(a) == ["keyboard.key 30 pressed"])
+        #expect(h.settle(b) == [])
+    }
+}
+
+@Suite(.serialized) struct TouchProtocolTests {
+    @Test func touchStaysWithItsOwnerOutsideTheSurface() throws {
+        let h = try ServerHarness()
+        let c = try h.probe(["--toplevel", "win", "100x100"])
+        h.wait(for: c, line: "mapped win")
+        _ = h.settle(c)
+        let (x, y) = h.touchPoint(60, 60)
+        h.touch(.touchDown(slot: 0, x: x, y: y))
+        #expect(h.settle(c) == ["touch.down win 0 20.00 20.00", "touch.frame"])
+        let (x2, y2) = h.touchPoint(400, 300)
+        h.touch(.touchMotion(slot: 0, x: x2, y: y2))
+        #expect(h.settle(c) == ["touch.motion 0 360.00 260.00", "touch.frame"])
+        h.touch(.touchUp(slot: 0))
+        #expect(h.settle(c) == ["touch.up 0", "touch.frame"])
+    }
+
+    @Test func clientWithoutTouchBubblesToTheCompositorNode() throws {
+        let h = try ServerHarness()
+        let c = try h.probe(["--toplevel", "win", "100x100", "--sub", "child", "win", "10,10", "50,50", "--no-touch"]
+            .map { $0 == "50,50" ? "50x50" : $0 })
+        h.wait(for: c, line: "mapped win")
+        _ = h.settle(c)
+        // A decoration: the toplevel's next responder, as a compositor draws one.
+        let tree = h.server.router.tree
+        let decoration = tree.createNode(.compositor, name: "decoration", parent: h.server.outputNode,
+                                         frame: Rect(0, 0, 1280, 720), layer: .below)
+        var taken: [NodeEvent] = []
+        tree.setHandler(decoration) { event in taken.append(event); return .handled }
+        let window = try #require(tree.children(of: h.server.outputNode).first { tree.kind(of: $0) == .toplevel })
+        tree.setNextResponder(window, decoration)
+        let (x, y) = h.touchPoint(40 + 20, 40 + 20)  // on the subsurface
+        h.touch(.touchDown(slot: 3, x: x, y: y))
+        #expect(h.settle(c) == [])
+        #expect(taken.first == .touchDown(slot: 3, at: Point(60, 60)))
+    }
+
+    @Test func touchDeviceRemovedMidSequenceCancels() throws {
+        let h = try ServerHarness()
+        let c = try h.probe(["--toplevel", "win", "100x100"])
+        h.wait(for: c, line: "mapped win")
+        _ = h.settle(c)
+        let (x, y) = h.touchPoint(60, 60)
+        h.touch(.touchDown(slot: 0, x: x, y: y))
+        _ = h.settle(c)
+        h.server.handle(InputEvent(time: h.time + 1000, device: DeviceID(3), .deviceRemoved))
+        let lines = h.settle(c)
+        #expect(lines.contains("touch.cancel"))
+        // The seat lost its only touch device: clients are told.
+        #expect(lines.contains("seat.capabilities 3"))
+    }
+}
