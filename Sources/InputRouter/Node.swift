@@ -57,4 +57,11 @@ struct NodeRecord {
     var inputRegion: UnsafeMutablePointer<pixman_region32_t>? = nil
     var nextResponder = none
     var nextResponderGeneration: UInt32 = 0
+    /// Where the subtree can take input, in the node's coordinates (see SubtreeBounds.swift).
+    var box = Box.empty
+    var boundsDirty = true
+    /// The child lists changed (added, removed, moved, restacked): rebuild the grids.
+    var gridStale = false
+    /// Spatial indexes of wide child lists: slots in `SurfaceTree.grids`, or `none`.
+    var gridAbove = none, gridBelow = none
 }

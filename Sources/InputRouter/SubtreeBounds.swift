@@ -1,0 +1,134 @@
+// Subtree bounds: every node keeps, in its own coordinates, a box outside which nothing in
+// its subtree can be hit. Hit-testing skips a subtree whose box misses the point, so it
+// visits the few subtrees under the point instead of every node (wlr_scene walks all).
+//
+// Boxes are refreshed lazily: a change marks its node dirty up to the root (stopping at an
+// ancestor that already is), and the next hit-test recomputes only dirty nodes. Invariant:
+// a dirty node's ancestors are all dirty, so a clean root means every box is current.
+
+/// A conservative box in a node's coordinates: `min` inclusive, `max` exclusive, matching
+/// the floor rule for integer edges. Float keeps records small; values are rounded
+/// outwards, so the box never excludes a point its exact (Double) box contains.
+struct Box: Equatable {
+    var minX = Float.infinity, minY = Float.infinity
+    var maxX = -Float.infinity, maxY = -Float.infinity
+
+    static let empty = Box()
+    static let infinite = Box(minX: -.infinity, minY: -.infinity, maxX: .infinity, maxY: .infinity)
+
+    init() {}
+    init(minX: Float, minY: Float, maxX: Float, maxY: Float) {
+        self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
+    }
+    /// `0..<width × 0..<height` (empty for a non-positive size).
+    init(width: Int32, height: Int32) {
+        if width > 0 && height > 0 { self.init(minX: 0, minY: 0, maxX: Float.up(Double(width)), maxY: Float.up(Double(height))) }
+        else { self.init() }
+    }
+
+    var isEmpty: Bool { !(minX < maxX && minY < maxY) }
+
+    @inline(__always) func contains(_ p: Point) -> Bool {
+        p.x >= Double(minX) && p.x < Double(maxX) && p.y >= Double(minY) && p.y < Double(maxY)
+    }
+
+    /// Adds `other` shifted by (dx, dy): a child's box seen from its parent.
+    mutating func formUnion(_ other: Box, dx: Int32, dy: Int32) {
+        guard !other.isEmpty else { return }
+        minX = min(minX, Float.down(Double(other.minX) + Double(dx)))
+        minY = min(minY, Float.down(Double(other.minY) + Double(dy)))
+        maxX = max(maxX, Float.up(Double(other.maxX) + Double(dx)))
+        maxY = max(maxY, Float.up(Double(other.maxY) + Double(dy)))
+    }
+
+    mutating func formIntersection(_ other: Box) {
+        minX = max(minX, other.minX); minY = max(minY, other.minY)
+        maxX = min(maxX, other.maxX); maxY = min(maxY, other.maxY)
+        if isEmpty { self = .empty }
+    }
+}
+
+extension Float {
+    /// The largest Float not above `d` / the smallest not below it.
+    static func down(_ d: Double) -> Float { let f = Float(d); return Double(f) > d ? f.nextDown : f }
+    static func up(_ d: Double) -> Float { let f = Float(d); return Double(f) < d ? f.nextUp : f }
+}
+
+extension SurfaceTree {
+    /// Marks `slot` and its ancestors dirty, stopping at the first already dirty one.
+    func markBoundsDirty(_ slot: UInt32) {
+        var i = slot
+        while i != NodeRecord.none && !nodes[Int(i)].boundsDirty {
+            nodes[Int(i)].boundsDirty = true
+            i = nodes[Int(i)].parent
+        }
+    }
+
+    /// A child was added, removed, moved or restacked: the parent's grid is stale even when
+    /// every box stays the same.
+    func childrenChanged(_ parent: UInt32) {
+        guard parent != NodeRecord.none else { return }
+        nodes[Int(parent)].gridStale = true
+        markBoundsDirty(parent)
+    }
+
+    /// Brings every box (and child grid) up to date; called by hit-testing. O(dirty nodes
+    /// × their children).
+    func refreshBounds() {
+        if nodes[0].boundsDirty { refreshBounds(0) }
+    }
+
+    private func refreshBounds(_ i: UInt32) {
+        let k = Int(i)
+        let r = nodes[k]
+        let live = i == 0 || (r.mapped && r.acceptsInput && r.opacity >= opacityThreshold)
+        var box = Box.empty
+        if live && i != 0 { box = ownContentBox(k) }
+        var gridNeeded = r.gridStale
+        // Dirty children first (even under a hidden node, to keep the invariant strict).
+        let below = refreshChildren(from: r.firstBelow, into: &box, changed: &gridNeeded)
+        let above = refreshChildren(from: r.firstAbove, into: &box, changed: &gridNeeded)
+        if r.clipsChildren && i != 0 { box.formIntersection(Box(width: r.width, height: r.height)) }
+        if !live { box = .empty }
+        nodes[k].box = box
+        nodes[k].boundsDirty = false
+        nodes[k].gridStale = false
+        updateGrid(i, layer: .above, count: live ? above : 0, rebuild: gridNeeded)
+        updateGrid(i, layer: .below, count: live ? below : 0, rebuild: gridNeeded)
+    }
+
+    /// Where the node's own content can take input: its bounds, narrowed to the input
+    /// region's extents; anywhere for a custom test (it may accept points outside the
+    /// bounds), unless the node clips.
+    private func ownContentBox(_ k: Int) -> Box {
+        let r = nodes[k]
+        let bounds = Box(width: r.width, height: r.height)
+        if r.hasContainmentTest { return r.clipsChildren ? bounds : .infinite }
+        guard let region = inputRegions[k] else { return bounds }
+        if region.isEmpty { return .empty }
+        let e = region.extents
+        var box = Box(minX: Float.down(Double(e.x)), minY: Float.down(Double(e.y)),
+                      maxX: Float.up(Double(e.x) + Double(e.width)), maxY: Float.up(Double(e.y) + Double(e.height)))
+        box.formIntersection(bounds)
+        return box
+    }
+
+    /// Refreshes one child list and adds its boxes to `box`; `changed` is set when a
+    /// child's box moved. Returns the list's length.
+    private func refreshChildren(from first: UInt32, into box: inout Box, changed: inout Bool) -> Int {
+        var count = 0
+        var c = first
+        while c != NodeRecord.none {
+            let ck = Int(c)
+            if nodes[ck].boundsDirty {
+                let old = nodes[ck].box
+                refreshBounds(c)
+                if nodes[ck].box != old { changed = true }
+            }
+            box.formUnion(nodes[ck].box, dx: nodes[ck].x, dy: nodes[ck].y)
+            count += 1
+            c = nodes[ck].next
+        }
+        return count
+    }
+}
