@@ -6,7 +6,7 @@
 //   core-bench --route KIND N       route N events of KIND and exit (for callgrind)
 //
 // Options: --wlr PATH (the wlroots harness, default .build/wlr-bench), --scaling-data FILE
-// (hit-test time against tree size, for the plot), --no-callgrind.
+// (hit-test time against tree size, for the plot), --no-callgrind, --hit-tests-only.
 import CAllocCounter
 import Foundation
 import InputRouter
@@ -75,6 +75,7 @@ for count in [10, 100, 1_000, 10_000, 100_000] {
     row("hit-test scaling, \(count) surfaces", text)
 }
 if let file = option("--scaling-data") { try scaling.write(toFile: file, atomically: true, encoding: .utf8) }
+if args.contains("--hit-tests-only") { exit(disagreements == 0 ? 0 : 1) }
 
 // 3. Routing throughput, latency and allocations.
 progress("routing...")
