@@ -43,7 +43,7 @@ func runWlroots(_ scene: SceneDescription, harness: String) -> (Double, Int, UIn
 }
 
 func compare(_ scene: SceneDescription, harness: String) -> HitTestResult {
-    let (tree, indexOfSlot) = scene.build()
+    let (tree, indexOfSlot, _) = scene.build()
     let points = scene.points
     let mine = checksum(tree, indexOfSlot, points)
     var sink = 0

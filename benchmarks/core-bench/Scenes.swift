@@ -21,8 +21,9 @@ struct SceneDescription {
 
     mutating func add(_ n: SceneNode) -> Int { nodes.append(n); return nodes.count - 1 }
 
-    /// The SurfaceTree for this scene, and for each node slot the description index.
-    func build() -> (SurfaceTree, [Int]) {
+    /// The SurfaceTree for this scene, for each node slot the description index, and the
+    /// node of each description index.
+    func build() -> (SurfaceTree, [Int], [NodeID]) {
         let tree = SurfaceTree()
         var ids: [NodeID] = []
         var indexOfSlot: [Int] = []
@@ -37,7 +38,7 @@ struct SceneDescription {
             while indexOfSlot.count <= Int(id.index) { indexOfSlot.append(-1) }
             indexOfSlot[Int(id.index)] = i
         }
-        return (tree, indexOfSlot)
+        return (tree, indexOfSlot, ids)
     }
 
     /// The text the C harness reads (format in benchmarks/wlr-bench/wlr_bench.c).

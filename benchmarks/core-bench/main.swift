@@ -61,6 +61,22 @@ for scene in [wlrootsScene(), desktopScene(), stressScene()] {
     row("hit-test, \(r.name) (\(r.surfaces) surfaces, \(scene.nodes.count) nodes)", text)
 }
 
+// The price of the caches: a hit-test right after one surface moved (its box, its
+// parent's union and, in a wide list, the parent's grid are recomputed first).
+for scene in [desktopScene(), stressScene()] {
+    let (tree, _, nodes) = scene.build()
+    let ids = nodes.indices.filter { scene.nodes[$0].w > 0 && scene.nodes[$0].w < 1920 }.map { nodes[$0] }
+    let points = scene.points
+    var sink = 0
+    let t = measure(count: 1024) { i in
+        let id = ids[(i &* 7919) % ids.count]
+        tree.move(id, to: (Int32(i & 1023), Int32((i >> 3) & 511)))
+        if tree.hitTest(points[i & 4095]) != nil { sink &+= 1 }
+    }
+    if sink == -1 { print("") }
+    row("move one surface, then hit-test, \(scene.name) (\(scene.surfaces) surfaces)", ns(t))
+}
+
 // 2. Scaling: hit-test time against tree size.
 progress("scaling...")
 var scaling = "# surfaces depth nested_ns flat_ns wlr_nested_ns wlr_flat_ns\n"
