@@ -98,22 +98,23 @@ struct ChildGrid {
 }
 
 extension SurfaceTree {
-    /// Builds, rebuilds or frees the grid of `slot`'s `layer` list after a bounds refresh.
-    func updateGrid(_ slot: UInt32, layer: ChildLayer, count: Int, rebuild: Bool) {
+    /// Builds, rebuilds or frees the grid of `slot`'s `layer` list after a bounds refresh
+    /// (on the raw node storage `n`, see `refreshBounds`).
+    func updateGrid(_ slot: UInt32, _ n: UnsafeMutablePointer<NodeRecord>, layer: ChildLayer, count: Int, rebuild: Bool) {
         let k = Int(slot)
-        let existing = layer == .above ? nodes[k].gridAbove : nodes[k].gridBelow
+        let existing = layer == .above ? n[k].gridAbove : n[k].gridBelow
         if count < ChildGrid.minimumChildren {
-            if existing != NodeRecord.none { freeGrid(existing); setGrid(k, layer, NodeRecord.none) }
+            if existing != NodeRecord.none { freeGrid(existing); setGrid(&n[k], layer, NodeRecord.none) }
             return
         }
         if existing != NodeRecord.none && !rebuild { return }
         var children: [(slot: UInt32, box: Box, x: Int32, y: Int32)] = []
         children.reserveCapacity(count)
-        var c = layer == .above ? nodes[k].lastAbove : nodes[k].lastBelow
+        var c = layer == .above ? n[k].lastAbove : n[k].lastBelow
         while c != NodeRecord.none {
-            let r = nodes[Int(c)]
-            children.append((c, r.box, r.x, r.y))
-            c = r.prev
+            let r = n + Int(c)
+            children.append((c, r.pointee.box, r.pointee.x, r.pointee.y))
+            c = r.pointee.prev
         }
         let grid = ChildGrid(children)
         if existing != NodeRecord.none {
@@ -121,10 +122,10 @@ extension SurfaceTree {
             grids[Int(existing)] = grid
         } else if let reused = freeGrids.popLast() {
             grids[Int(reused)] = grid
-            setGrid(k, layer, reused)
+            setGrid(&n[k], layer, reused)
         } else {
             grids.append(grid)
-            setGrid(k, layer, UInt32(grids.count - 1))
+            setGrid(&n[k], layer, UInt32(grids.count - 1))
         }
     }
 
@@ -140,7 +141,7 @@ extension SurfaceTree {
         freeGrids.append(g)
     }
 
-    private func setGrid(_ k: Int, _ layer: ChildLayer, _ g: UInt32) {
-        if layer == .above { nodes[k].gridAbove = g } else { nodes[k].gridBelow = g }
+    private func setGrid(_ r: inout NodeRecord, _ layer: ChildLayer, _ g: UInt32) {
+        if layer == .above { r.gridAbove = g } else { r.gridBelow = g }
     }
 }

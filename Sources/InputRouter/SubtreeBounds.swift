@@ -73,38 +73,40 @@ extension SurfaceTree {
     }
 
     /// Brings every box (and child grid) up to date; called by hit-testing. O(dirty nodes
-    /// × their children).
+    /// × their children). Works on the raw node storage: a wide list means tens of
+    /// thousands of record reads, each of which would otherwise pay an exclusivity check.
+    /// Nothing below may touch `self.nodes`.
     func refreshBounds() {
-        if nodes[0].boundsDirty { refreshBounds(0) }
+        guard nodes[0].boundsDirty else { return }
+        nodes.withUnsafeMutableBufferPointer { refreshBounds(0, $0.baseAddress!) }
     }
 
-    private func refreshBounds(_ i: UInt32) {
+    private func refreshBounds(_ i: UInt32, _ n: UnsafeMutablePointer<NodeRecord>) {
         let k = Int(i)
-        let r = nodes[k]
+        let r = n[k]
         let live = i == 0 || (r.mapped && r.acceptsInput && r.opacity >= opacityThreshold)
         var box = Box.empty
-        if live && i != 0 { box = ownContentBox(k) }
+        if live && i != 0 { box = ownContentBox(r, inputRegions[k]) }
         var gridNeeded = r.gridStale
         // Dirty children first (even under a hidden node, to keep the invariant strict).
-        let below = refreshChildren(from: r.firstBelow, into: &box, changed: &gridNeeded)
-        let above = refreshChildren(from: r.firstAbove, into: &box, changed: &gridNeeded)
+        let below = refreshChildren(from: r.firstBelow, n, into: &box, changed: &gridNeeded)
+        let above = refreshChildren(from: r.firstAbove, n, into: &box, changed: &gridNeeded)
         if r.clipsChildren && i != 0 { box.formIntersection(Box(width: r.width, height: r.height)) }
         if !live { box = .empty }
-        nodes[k].box = box
-        nodes[k].boundsDirty = false
-        nodes[k].gridStale = false
-        updateGrid(i, layer: .above, count: live ? above : 0, rebuild: gridNeeded)
-        updateGrid(i, layer: .below, count: live ? below : 0, rebuild: gridNeeded)
+        n[k].box = box
+        n[k].boundsDirty = false
+        n[k].gridStale = false
+        updateGrid(i, n, layer: .above, count: live ? above : 0, rebuild: gridNeeded)
+        updateGrid(i, n, layer: .below, count: live ? below : 0, rebuild: gridNeeded)
     }
 
     /// Where the node's own content can take input: its bounds, narrowed to the input
     /// region's extents; anywhere for a custom test (it may accept points outside the
     /// bounds), unless the node clips.
-    private func ownContentBox(_ k: Int) -> Box {
-        let r = nodes[k]
+    private func ownContentBox(_ r: NodeRecord, _ region: Region?) -> Box {
         let bounds = Box(width: r.width, height: r.height)
         if r.hasContainmentTest { return r.clipsChildren ? bounds : .infinite }
-        guard let region = inputRegions[k] else { return bounds }
+        guard let region else { return bounds }
         if region.isEmpty { return .empty }
         let e = region.extents
         var box = Box(minX: Float.down(Double(e.x)), minY: Float.down(Double(e.y)),
@@ -115,19 +117,20 @@ extension SurfaceTree {
 
     /// Refreshes one child list and adds its boxes to `box`; `changed` is set when a
     /// child's box moved. Returns the list's length.
-    private func refreshChildren(from first: UInt32, into box: inout Box, changed: inout Bool) -> Int {
+    private func refreshChildren(from first: UInt32, _ n: UnsafeMutablePointer<NodeRecord>, into box: inout Box,
+                                 changed: inout Bool) -> Int {
         var count = 0
         var c = first
         while c != NodeRecord.none {
-            let ck = Int(c)
-            if nodes[ck].boundsDirty {
-                let old = nodes[ck].box
-                refreshBounds(c)
-                if nodes[ck].box != old { changed = true }
+            let child = n + Int(c)
+            if child.pointee.boundsDirty {
+                let old = child.pointee.box
+                refreshBounds(c, n)
+                if child.pointee.box != old { changed = true }
             }
-            box.formUnion(nodes[ck].box, dx: nodes[ck].x, dy: nodes[ck].y)
+            box.formUnion(child.pointee.box, dx: child.pointee.x, dy: child.pointee.y)
             count += 1
-            c = nodes[ck].next
+            c = child.pointee.next
         }
         return count
     }
