@@ -2,8 +2,10 @@
 // but a flat list of 20,000 surfaces still means 20,000 box checks; a uniform grid over the
 // children's boxes narrows that to the few children overlapping the point's cell. Each
 // cell keeps its children topmost first, so trying them in cell order gives the same
-// answer as walking the whole list. Grids are rebuilt lazily, with the bounds, when a
-// child's box or the list itself changed.
+// answer as walking the whole list. A child that moves or changes afterwards goes to a
+// short `moved` list, kept in z-order and tried with the point's cell (its cell entries are
+// skipped); the grid is rebuilt, lazily with the bounds, when that list fills or the child
+// list itself changes.
 
 /// A grid over one child list, in the parent's coordinates. Plain memory (no reference
 /// counting on the hit-test path); the tree frees it with `deallocate()`.
@@ -17,10 +19,16 @@ struct ChildGrid {
     var minX = 0.0, minY = 0.0, maxX = 0.0, maxY = 0.0
     var scaleX = 0.0, scaleY = 0.0
     var cols = 1, rows = 1
+    /// Room in the `moved` list: a quarter of the children, 4 to 64, so a rebuild (O(n))
+    /// comes at most every n/4 changes (amortised O(1) each, up to 64) while every query
+    /// tries at most 64 moved children.
+    var movedCapacity = 4
+
     /// `cols * rows + 1` cell starts, then the entries (child slots) they index, then the
-    /// outside list at `outside`.
+    /// outside list at `outside`, then the `moved` list.
     var storage: UnsafeMutablePointer<UInt32>
     var outside: Range<Int> = 0..<0
+    var movedStart = 0, movedCount = 0
 
     /// Indexes into `storage` of the children to try for `p`, topmost first.
     @inline(__always) func entries(at p: Point) -> Range<Int> {
@@ -31,6 +39,18 @@ struct ChildGrid {
     }
 
     func deallocate() { storage.deallocate() }
+
+    /// Adds a child whose placement changed to the `moved` list, keeping it in z-order
+    /// (by `gridRank`). False when the list is full.
+    mutating func addMoved(_ slot: UInt32, _ n: UnsafeMutablePointer<NodeRecord>) -> Bool {
+        guard movedCount < movedCapacity else { return false }
+        let rank = n[Int(slot)].gridRank
+        var j = movedStart + movedCount
+        while j > movedStart && n[Int(storage[j - 1])].gridRank > rank { storage[j] = storage[j - 1]; j -= 1 }
+        storage[j] = slot
+        movedCount += 1
+        return true
+    }
 
     private struct Item { var slot: UInt32; var x0, y0, x1, y1: Double }
 
@@ -72,7 +92,8 @@ struct ChildGrid {
         // z-order.
         let cells = cols * rows
         storage.deallocate()
-        storage = .allocate(capacity: cells + 1 + total + outsideItems.count)
+        movedCapacity = min(64, max(4, children.count / 4))
+        storage = .allocate(capacity: cells + 1 + total + outsideItems.count + movedCapacity)
         var next = [Int](repeating: 0, count: cells)
         for item in items {
             let (xs, ys) = cellRange(item)
@@ -87,6 +108,7 @@ struct ChildGrid {
         }
         for (j, slot) in outsideItems.enumerated() { storage[start + j] = slot }
         outside = start..<(start + outsideItems.count)
+        movedStart = outside.upperBound
     }
 
     /// The cells an item overlaps (its exclusive edge may add one cell: harmless).
@@ -117,6 +139,10 @@ extension SurfaceTree {
             c = r.pointee.prev
         }
         let grid = ChildGrid(children)
+        for (rank, child) in children.enumerated() {
+            n[Int(child.slot)].gridRank = UInt32(rank)
+            n[Int(child.slot)].gridMoved = false
+        }
         if existing != NodeRecord.none {
             grids[Int(existing)].deallocate()
             grids[Int(existing)] = grid

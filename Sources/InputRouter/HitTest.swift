@@ -120,14 +120,7 @@ struct HitWalk<O: HitTestObserver> {
     mutating func children(of slot: UInt32, _ local: Point, layer: ChildLayer) -> Hit? {
         let r = nodes.baseAddress! + Int(slot)
         let g = layer == .above ? r.pointee.gridAbove : r.pointee.gridBelow
-        if g != NodeRecord.none {
-            // Only the children overlapping the point's cell, still topmost first.
-            let grid = grids[Int(g)]
-            for e in grid.entries(at: local) {
-                if let hit = node(grid.storage[e], local) { return hit }
-            }
-            return nil
-        }
+        if g != NodeRecord.none { return gridChildren(grids[Int(g)], local) }
         var c = layer == .above ? r.pointee.lastAbove : r.pointee.lastBelow
         while c != NodeRecord.none {
             let child = nodes.baseAddress! + Int(c)
@@ -137,5 +130,32 @@ struct HitWalk<O: HitTestObserver> {
             c = child.pointee.prev
         }
         return nil
+    }
+
+    /// The children overlapping the point's cell merged, by z-rank, with those that moved
+    /// since the grid was built (whose cell entries are stale and skipped): topmost first.
+    mutating func gridChildren(_ grid: ChildGrid, _ local: Point) -> Hit? {
+        let cell = grid.entries(at: local)
+        var e = cell.lowerBound
+        var m = grid.movedStart
+        let movedEnd = grid.movedStart + grid.movedCount
+        let base = nodes.baseAddress!
+        while true {
+            var slot: UInt32
+            if e < cell.upperBound {
+                slot = grid.storage[e]
+                if base[Int(slot)].gridMoved { e += 1; continue }
+                if m < movedEnd && base[Int(grid.storage[m])].gridRank < base[Int(slot)].gridRank {
+                    slot = grid.storage[m]; m += 1
+                } else {
+                    e += 1
+                }
+            } else if m < movedEnd {
+                slot = grid.storage[m]; m += 1
+            } else {
+                return nil
+            }
+            if let hit = node(slot, local) { return hit }
+        }
     }
 }

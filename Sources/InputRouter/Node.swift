@@ -50,14 +50,25 @@ struct NodeRecord {
     var acceptsInput = true
     var clipsChildren = false
     var hasContainmentTest = false
+    /// In the parent's grid: z-rank (0 topmost), and whether this child's cells are stale
+    /// (it moved or changed since the grid was built, and sits in the grid's `moved` list).
+    var gridMoved = false
+    var gridRank: UInt32 = 0
     var generation: UInt32 = 0
 
     var alive = false
     var kind = NodeKind.compositor
     var layer = ChildLayer.above
     var canBecomeFirstResponder = false
+    /// Something in the subtree changed (see SubtreeBounds.swift); `selfDirty`: the node
+    /// itself or its child lists did, so its box is recomputed from all its children.
     var boundsDirty = true
-    /// The child lists changed (added, removed, moved, restacked): rebuild the grids.
+    var selfDirty = true
+    /// Its position changed since its parent last looked.
+    var moved = false
+    /// Children that became dirty, linked through `nextDirty` (an intrusive list).
+    var firstDirty = none, nextDirty = none
+    /// The child lists changed (added, removed, restacked): rebuild the grids.
     var gridStale = false
     var client = ClientID.compositor
     var parent = none

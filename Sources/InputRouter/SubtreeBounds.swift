@@ -3,8 +3,13 @@
 // visits the few subtrees under the point instead of every node (wlr_scene walks all).
 //
 // Boxes are refreshed lazily: a change marks its node dirty up to the root (stopping at an
-// ancestor that already is), and the next hit-test recomputes only dirty nodes. Invariant:
-// a dirty node's ancestors are all dirty, so a clean root means every box is current.
+// ancestor that already is), and the next hit-test recomputes only dirty nodes.
+// Invariants: a dirty node's ancestors are all dirty, and a dirty node is either in its
+// parent's list of dirty children or its parent is `selfDirty` (recomputed from all its
+// children). A node with a child grid (a wide list) is refreshed from its dirty children
+// only: its box grows by their new placements (it may stay larger than needed, never
+// smaller) and they go to the grid's `moved` list, until that fills and the node is
+// recomputed whole. So moving one of 20,000 siblings costs O(depth), not O(20,000).
 
 /// A conservative box in a node's coordinates: `min` inclusive, `max` exclusive, matching
 /// the floor rule for integer edges. Float keeps records small; values are rounded
@@ -55,27 +60,35 @@ extension Float {
 }
 
 extension SurfaceTree {
-    /// Marks `slot` and its ancestors dirty, stopping at the first already dirty one.
-    func markBoundsDirty(_ slot: UInt32) {
+    /// Marks `slot` (itself changed unless `selfChanged` is false: it only moved) and its
+    /// ancestors dirty, stopping at the first already dirty one; each newly dirty node
+    /// joins its parent's list of dirty children.
+    func markBoundsDirty(_ slot: UInt32, selfChanged: Bool = true) {
+        if selfChanged { nodes[Int(slot)].selfDirty = true }
         var i = slot
         while i != NodeRecord.none && !nodes[Int(i)].boundsDirty {
             nodes[Int(i)].boundsDirty = true
-            i = nodes[Int(i)].parent
+            let p = nodes[Int(i)].parent
+            if p != NodeRecord.none {
+                nodes[Int(i)].nextDirty = nodes[Int(p)].firstDirty
+                nodes[Int(p)].firstDirty = i
+            }
+            i = p
         }
     }
 
-    /// A child was added, removed, moved or restacked: the parent's grid is stale even when
-    /// every box stays the same.
+    /// A child was added, removed or restacked: the parent is recomputed from all its
+    /// children and its grids rebuilt.
     func childrenChanged(_ parent: UInt32) {
         guard parent != NodeRecord.none else { return }
         nodes[Int(parent)].gridStale = true
         markBoundsDirty(parent)
     }
 
-    /// Brings every box (and child grid) up to date; called by hit-testing. O(dirty nodes
-    /// × their children). Works on the raw node storage: a wide list means tens of
-    /// thousands of record reads, each of which would otherwise pay an exclusivity check.
-    /// Nothing below may touch `self.nodes`.
+    /// Brings every box (and child grid) up to date; called by hit-testing. Works on the
+    /// raw node storage: a full recompute of a wide list means tens of thousands of record
+    /// reads, each of which would otherwise pay an exclusivity check. Nothing below may
+    /// touch `self.nodes`.
     func refreshBounds() {
         guard nodes[0].boundsDirty else { return }
         nodes.withUnsafeMutableBufferPointer { refreshBounds(0, $0.baseAddress!) }
@@ -85,19 +98,66 @@ extension SurfaceTree {
         let k = Int(i)
         let r = n[k]
         let live = i == 0 || (r.mapped && r.acceptsInput && r.opacity >= opacityThreshold)
+        let hasGrid = r.gridAbove != NodeRecord.none || r.gridBelow != NodeRecord.none
+        if !r.selfDirty && hasGrid && refreshFromDirtyChildren(k, n, live: live) { return }
         var box = Box.empty
         if live && i != 0 { box = ownContentBox(r, inputRegions[k]) }
-        var gridNeeded = r.gridStale
-        // Dirty children first (even under a hidden node, to keep the invariant strict).
-        let below = refreshChildren(from: r.firstBelow, n, into: &box, changed: &gridNeeded)
-        let above = refreshChildren(from: r.firstAbove, n, into: &box, changed: &gridNeeded)
+        // Every child, refreshing the dirty ones (even under a hidden node, to keep the
+        // invariants strict).
+        var gridFull = false
+        let below = refreshChildren(from: r.firstBelow, parent: k, n, into: &box, gridFull: &gridFull)
+        let above = refreshChildren(from: r.firstAbove, parent: k, n, into: &box, gridFull: &gridFull)
         if r.clipsChildren && i != 0 { box.formIntersection(Box(width: r.width, height: r.height)) }
         if !live { box = .empty }
+        let rebuild = n[k].gridStale || gridFull
         n[k].box = box
         n[k].boundsDirty = false
+        n[k].selfDirty = false
         n[k].gridStale = false
-        updateGrid(i, n, layer: .above, count: live ? above : 0, rebuild: gridNeeded)
-        updateGrid(i, n, layer: .below, count: live ? below : 0, rebuild: gridNeeded)
+        n[k].firstDirty = NodeRecord.none
+        updateGrid(i, n, layer: .above, count: live ? above : 0, rebuild: rebuild)
+        updateGrid(i, n, layer: .below, count: live ? below : 0, rebuild: rebuild)
+    }
+
+    /// The incremental refresh of a node with a grid whose own state did not change: only
+    /// its dirty children. False (after refreshing them) when a grid's `moved` list is full:
+    /// the caller then recomputes the node whole and rebuilds its grids.
+    private func refreshFromDirtyChildren(_ k: Int, _ n: UnsafeMutablePointer<NodeRecord>, live: Bool) -> Bool {
+        var box = n[k].box
+        var fits = true
+        var c = n[k].firstDirty
+        n[k].firstDirty = NodeRecord.none
+        while c != NodeRecord.none {
+            let child = n + Int(c)
+            let next = child.pointee.nextDirty
+            if child.pointee.boundsDirty {
+                let old = child.pointee.box
+                refreshBounds(c, n)
+                if child.pointee.box != old { child.pointee.moved = true }
+            }
+            if child.pointee.moved {
+                child.pointee.moved = false
+                box.formUnion(child.pointee.box, dx: child.pointee.x, dy: child.pointee.y)
+                fits = fits && noteMoved(c, parent: k, n)
+            }
+            c = next
+        }
+        guard fits else { n[k].gridStale = true; return false }
+        let r = n[k]
+        if r.clipsChildren && k != 0 { box.formIntersection(Box(width: r.width, height: r.height)) }
+        n[k].box = live ? box : .empty
+        n[k].boundsDirty = false
+        return true
+    }
+
+    /// Puts a child whose placement changed in its parent's grid's `moved` list (nothing to
+    /// do without a grid). False when that list is full.
+    private func noteMoved(_ c: UInt32, parent k: Int, _ n: UnsafeMutablePointer<NodeRecord>) -> Bool {
+        let g = n[Int(c)].layer == .above ? n[k].gridAbove : n[k].gridBelow
+        guard g != NodeRecord.none, !n[Int(c)].gridMoved else { return true }
+        guard grids[Int(g)].addMoved(c, n) else { return false }
+        n[Int(c)].gridMoved = true
+        return true
     }
 
     /// Where the node's own content can take input: its bounds, narrowed to the input
@@ -115,18 +175,24 @@ extension SurfaceTree {
         return box
     }
 
-    /// Refreshes one child list and adds its boxes to `box`; `changed` is set when a
-    /// child's box moved. Returns the list's length.
-    private func refreshChildren(from first: UInt32, _ n: UnsafeMutablePointer<NodeRecord>, into box: inout Box,
-                                 changed: inout Bool) -> Int {
+    /// Refreshes one child list and adds its boxes to `box`; children whose placement
+    /// changed go to the grid's `moved` list (`gridFull` when it overflows). Returns the
+    /// list's length.
+    private func refreshChildren(from first: UInt32, parent k: Int, _ n: UnsafeMutablePointer<NodeRecord>,
+                                 into box: inout Box, gridFull: inout Bool) -> Int {
         var count = 0
         var c = first
+        let stale = n[k].gridStale
         while c != NodeRecord.none {
             let child = n + Int(c)
             if child.pointee.boundsDirty {
                 let old = child.pointee.box
                 refreshBounds(c, n)
-                if child.pointee.box != old { changed = true }
+                if child.pointee.box != old { child.pointee.moved = true }
+            }
+            if child.pointee.moved {
+                child.pointee.moved = false
+                if !stale && !gridFull { gridFull = !noteMoved(c, parent: k, n) }
             }
             box.formUnion(child.pointee.box, dx: child.pointee.x, dy: child.pointee.y)
             count += 1

@@ -5,8 +5,12 @@ import CPixman
 // change. None rebuilds anything: the next hit-test refreshes what is dirty.
 extension SurfaceTree {
     public func move(_ id: NodeID, to position: (x: Int32, y: Int32)) {
-        update(id) { $0.x = position.x; $0.y = position.y }
-        if let i = resolve(id) { childrenChanged(nodes[Int(i)].parent) }  // its place in the parent's grid
+        guard let i = resolve(id) else { return }
+        nodes[Int(i)].x = position.x; nodes[Int(i)].y = position.y
+        // Its own box (in its coordinates) stays; its parent's box and grid learn of the move.
+        nodes[Int(i)].moved = true
+        markBoundsDirty(i, selfChanged: false)
+        sceneChanged()
     }
 
     /// Logical size of the node.

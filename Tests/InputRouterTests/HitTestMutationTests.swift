@@ -101,7 +101,10 @@ extension HitTestDifferentialTests {
             var scene = Self.randomScene(&rng, wide: true)
             var log: [String] = []
             for round in 0..<12 {
-                for _ in 0..<Int.random(in: 1...3, using: &rng) { log.append(Self.mutate(&scene, &rng)) }
+                // Every fourth scene changes a lot between queries: enough changes to one
+                // wide list to fill its grid's `moved` list and force rebuilds.
+                let changes = seed % 4 == 0 ? 40 : Int.random(in: 1...3, using: &rng)
+                for _ in 0..<changes { log.append(Self.mutate(&scene, &rng)) }
                 for _ in 0..<20 {
                     let far = Int.random(in: 0..<10, using: &rng) == 0
                     let base = far
@@ -122,5 +125,37 @@ extension HitTestDifferentialTests {
         }
         #expect(checked == 160 * 12 * 20)
         #expect(hits > checked / 20)  // the scenes really are hit (far points mostly miss)
+    }
+}
+
+/// One wide list (a child grid) whose children move again and again: more moves than the
+/// grid's `moved` list holds, so it fills, the grid is rebuilt, and fills again. Surfaces
+/// never overlap, so every point has exactly one right answer.
+@Suite struct ChildGridMoveTests {
+    @Test func everySurfaceIsFoundAfterEachOfManyMoves() {
+        let tree = SurfaceTree()
+        let output = tree.createNode(.output, frame: Rect(0, 0, 2000, 2000))
+        var rng = SeededRandom(seed: 7)
+        // 40 surfaces on a 20 x 20 board of 100-pixel cells, at most one per cell.
+        var cellOf: [Int] = Array((0..<400).shuffled(using: &rng).prefix(40))
+        let surfaces = cellOf.map { c in
+            tree.createNode(.toplevel, client: ClientID(index: 1), parent: output,
+                            frame: Rect(Int32(c % 20 * 100), Int32(c / 20 * 100), 50, 50))
+        }
+        for step in 0..<300 {
+            // Move one surface to a free cell (sometimes hide it instead, or show it again).
+            let i = Int.random(in: 0..<surfaces.count, using: &rng)
+            var free = Int.random(in: 0..<400, using: &rng)
+            while cellOf.contains(free) { free = (free + 1) % 400 }
+            cellOf[i] = free
+            tree.move(surfaces[i], to: (Int32(free % 20 * 100), Int32(free / 20 * 100)))
+            for (j, c) in cellOf.enumerated() {
+                let p = Point(Double(c % 20 * 100) + 25, Double(c / 20 * 100) + 25)
+                #expect(tree.hitTest(p)?.node == surfaces[j], "step \(step): surface \(j) in cell \(c)")
+                if tree.hitTest(p)?.node != surfaces[j] { return }
+            }
+            // Beside the moved surface, in its new cell, only the output takes the point.
+            #expect(tree.hitTest(Point(Double(free % 20 * 100) + 75, Double(free / 20 * 100) + 75))?.node == output)
+        }
     }
 }
