@@ -124,7 +124,8 @@ struct HitWalk<O: HitTestObserver> {
         var c = layer == .above ? r.pointee.lastAbove : r.pointee.lastBelow
         while c != NodeRecord.none {
             let child = nodes.baseAddress! + Int(c)
-            // The bounds check inline, before the call: most siblings miss.
+            // The bounds check inline, before the call: most siblings miss. An observer is
+            // shown every child, so it can see the skipped ones (`node` checks again).
             let p = Point(local.x - Double(child.pointee.x), local.y - Double(child.pointee.y))
             if child.pointee.box.contains(p) || O.self != NoHitTestObserver.self, let hit = node(c, local) { return hit }
             c = child.pointee.prev
