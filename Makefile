@@ -9,7 +9,7 @@ APT_PACKAGES = pkg-config libpixman-1-dev libwayland-dev wayland-protocols libin
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 
-.PHONY: deps demo test bench
+.PHONY: deps demo test bench bench-deps
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -27,5 +27,23 @@ test: deps
 	$(SWIFT) build -c release --product core-bench
 	.build/release/core-bench --check-allocations
 
-bench: deps
-	$(SWIFT) run -c release core-bench
+# The benchmark alone needs wlroots (for the side-by-side C harness, never the library),
+# gnuplot (the scaling plot) and valgrind (instruction counts).
+BENCH_PACKAGES = libwlroots-dev gnuplot-nox valgrind
+
+bench-deps: deps
+	@missing=$$(for p in $(BENCH_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing:" $$missing; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+# The wlr_scene harness: plain cc, so the Swift package never depends on wlroots.
+.build/wlr-bench: benchmarks/wlr-bench/wlr_bench.c
+	@mkdir -p .build
+	cc -O2 -Wall -DWLR_USE_UNSTABLE $$(pkg-config --cflags wlroots) $< -o $@ $$(pkg-config --libs wlroots)
+
+bench: bench-deps .build/wlr-bench
+	$(SWIFT) build -c release --product core-bench
+	.build/release/core-bench --wlr .build/wlr-bench --scaling-data .build/hit-test-scaling.dat
+	gnuplot -e "data='.build/hit-test-scaling.dat'; out='docs/hit-test-scaling.png'" benchmarks/hit-test-scaling.gp

@@ -58,7 +58,7 @@ let package = Package(
         .executableTarget(name: "route-demo", dependencies: ["InputRouter"], path: "examples/route-demo", exclude: ["scene.txt"]),
         .target(name: "CAllocCounter", path: "benchmarks/CAllocCounter"),
         .executableTarget(
-            name: "core-bench", dependencies: ["InputRouter", "CAllocCounter"], path: "benchmarks/core-bench"),
+            name: "core-bench", dependencies: ["InputRouter", "Keyboard", "CAllocCounter"], path: "benchmarks/core-bench"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,6 +12,14 @@ public protocol HitTestObserver {
     /// `node`'s own test ran: for a clipping node, the bounds test on entry; for any other
     /// node, its containment test after its upper children declined.
     mutating func tested(_ node: NodeID, inside: Bool)
+    /// `node`'s whole subtree was skipped because the point is outside its subtree bounds
+    /// (nothing in it could take the point); none of its nodes are tested. Children of a
+    /// wide list that its grid rules out are not reported at all.
+    mutating func skipped(_ node: NodeID)
+}
+
+extension HitTestObserver {
+    public mutating func skipped(_ node: NodeID) {}
 }
 
 public struct NoHitTestObserver: HitTestObserver {
@@ -19,11 +27,13 @@ public struct NoHitTestObserver: HitTestObserver {
     public mutating func tested(_ node: NodeID, inside: Bool) {}
 }
 
-/// Records the order in which nodes were tested.
+/// Records the order in which nodes were tested, and the subtrees skipped by their bounds.
 public struct HitTestLog: HitTestObserver {
     public var steps: [(node: NodeID, inside: Bool)] = []
+    public var skipped: [NodeID] = []
     public init() {}
     public mutating func tested(_ node: NodeID, inside: Bool) { steps.append((node, inside)) }
+    public mutating func skipped(_ node: NodeID) { skipped.append(node) }
 }
 
 extension SurfaceTree {
@@ -31,7 +41,8 @@ extension SurfaceTree {
     /// (layout space). Children are tried last (topmost) to first; the node's own content
     /// sits between its `below` and `above` children. Unmapped, input-refusing and nearly
     /// transparent nodes are skipped with their subtrees; a point outside a clipping node's
-    /// bounds skips its subtree.
+    /// bounds skips its subtree. So does a point outside a subtree's bounds, and wide child
+    /// lists are searched through their grid: the answer is the same, found sooner.
     public func hitTest(_ point: Point) -> Hit? {
         var observer = NoHitTestObserver()
         return hitTest(point, observer: &observer)
@@ -39,12 +50,15 @@ extension SurfaceTree {
 
     public func hitTest<O: HitTestObserver>(_ point: Point, observer: inout O) -> Hit? {
         let threshold = opacityThreshold
+        refreshBounds()
         // One unchecked walk over the node array: no reference counting, no exclusivity
         // checks, no copies of whole records.
         return nodes.withUnsafeBufferPointer { buffer in
-            var walk = HitWalk(nodes: buffer, tree: self, threshold: threshold, observer: observer)
-            defer { observer = walk.observer }
-            return walk.children(of: 0, point, layer: .above)
+            grids.withUnsafeBufferPointer { grids in
+                var walk = HitWalk(nodes: buffer, grids: grids, tree: self, threshold: threshold, observer: observer)
+                defer { observer = walk.observer }
+                return walk.children(of: 0, point, layer: .above)
+            }
         }
     }
 
@@ -65,6 +79,7 @@ extension SurfaceTree {
 /// The recursive part of a hit-test, over the tree's node buffer.
 struct HitWalk<O: HitTestObserver> {
     let nodes: UnsafeBufferPointer<NodeRecord>
+    let grids: UnsafeBufferPointer<ChildGrid>
     unowned(unsafe) let tree: SurfaceTree
     let threshold: Float
     var observer: O
@@ -83,6 +98,7 @@ struct HitWalk<O: HitTestObserver> {
             observer.tested(id(slot), inside: inBounds)
             if !inBounds { return nil }
         }
+        if !r.pointee.box.contains(local) { observer.skipped(id(slot)); return nil }
         if r.pointee.lastAbove != NodeRecord.none, let hit = children(of: slot, local, layer: .above) { return hit }
         let inside: Bool
         if r.pointee.hasContainmentTest {
@@ -102,11 +118,45 @@ struct HitWalk<O: HitTestObserver> {
     }
 
     mutating func children(of slot: UInt32, _ local: Point, layer: ChildLayer) -> Hit? {
-        var c = layer == .above ? nodes[Int(slot)].lastAbove : nodes[Int(slot)].lastBelow
+        let r = nodes.baseAddress! + Int(slot)
+        let g = layer == .above ? r.pointee.gridAbove : r.pointee.gridBelow
+        if g != NodeRecord.none { return gridChildren(grids[Int(g)], local) }
+        var c = layer == .above ? r.pointee.lastAbove : r.pointee.lastBelow
         while c != NodeRecord.none {
-            if let hit = node(c, local) { return hit }
-            c = nodes[Int(c)].prev
+            let child = nodes.baseAddress! + Int(c)
+            // The bounds check inline, before the call: most siblings miss. An observer is
+            // shown every child, so it can see the skipped ones (`node` checks again).
+            let p = Point(local.x - Double(child.pointee.x), local.y - Double(child.pointee.y))
+            if child.pointee.box.contains(p) || O.self != NoHitTestObserver.self, let hit = node(c, local) { return hit }
+            c = child.pointee.prev
         }
         return nil
+    }
+
+    /// The children overlapping the point's cell merged, by z-rank, with those that moved
+    /// since the grid was built (whose cell entries are stale and skipped): topmost first.
+    mutating func gridChildren(_ grid: ChildGrid, _ local: Point) -> Hit? {
+        let cell = grid.entries(at: local)
+        var e = cell.lowerBound
+        var m = grid.movedStart
+        let movedEnd = grid.movedStart + grid.movedCount
+        let base = nodes.baseAddress!
+        while true {
+            var slot: UInt32
+            if e < cell.upperBound {
+                slot = grid.storage[e]
+                if base[Int(slot)].gridMoved { e += 1; continue }
+                if m < movedEnd && base[Int(grid.storage[m])].gridRank < base[Int(slot)].gridRank {
+                    slot = grid.storage[m]; m += 1
+                } else {
+                    e += 1
+                }
+            } else if m < movedEnd {
+                slot = grid.storage[m]; m += 1
+            } else {
+                return nil
+            }
+            if let hit = node(slot, local) { return hit }
+        }
     }
 }

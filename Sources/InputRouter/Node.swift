@@ -35,24 +35,46 @@ public enum ChildLayer: UInt8, Sendable { case above, below }
 struct NodeRecord {
     static let none = UInt32.max
 
-    var generation: UInt32 = 0
-    var alive = false
-    var kind = NodeKind.compositor
-    var layer = ChildLayer.above
+    // What a hit-test reads for every node it considers, together (one or two cache lines
+    // instead of three: wide and deep trees do not fit in cache).
+    /// Where the subtree can take input, in the node's coordinates (see SubtreeBounds.swift).
+    var box = Box.empty
+    var x: Int32 = 0, y: Int32 = 0
+    var width: Int32 = 0, height: Int32 = 0
+    var prev = none
+    var lastBelow = none, lastAbove = none
+    /// Spatial indexes of wide child lists: slots in `SurfaceTree.grids`, or `none`.
+    var gridAbove = none, gridBelow = none
+    var opacity: Float = 1
     var mapped = true
     var acceptsInput = true
     var clipsChildren = false
-    var canBecomeFirstResponder = false
     var hasContainmentTest = false
+    /// In the parent's grid: z-rank (0 topmost), and whether this child's cells are stale
+    /// (it moved or changed since the grid was built, and sits in the grid's `moved` list).
+    var gridMoved = false
+    var gridRank: UInt32 = 0
+    var generation: UInt32 = 0
+
+    var alive = false
+    var kind = NodeKind.compositor
+    var layer = ChildLayer.above
+    var canBecomeFirstResponder = false
+    /// Something in the subtree changed (see SubtreeBounds.swift); `selfDirty`: the node
+    /// itself or its child lists did, so its box is recomputed from all its children.
+    var boundsDirty = true
+    var selfDirty = true
+    /// Its position changed since its parent last looked.
+    var moved = false
+    /// Children that became dirty, linked through `nextDirty` (an intrusive list).
+    var firstDirty = none, nextDirty = none
+    /// The child lists changed (added, removed, restacked): rebuild the grids.
+    var gridStale = false
     var client = ClientID.compositor
     var parent = none
-    var prev = none, next = none
-    var firstBelow = none, lastBelow = none
-    var firstAbove = none, lastAbove = none
-    var x: Int32 = 0, y: Int32 = 0
-    var width: Int32 = 0, height: Int32 = 0
+    var next = none
+    var firstBelow = none, firstAbove = none
     var bufferScale: Int32 = 1
-    var opacity: Float = 1
     /// nil: the infinite default region. Owned by `SurfaceTree.inputRegions[index]`.
     var inputRegion: UnsafeMutablePointer<pixman_region32_t>? = nil
     var nextResponder = none

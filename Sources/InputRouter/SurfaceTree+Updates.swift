@@ -1,10 +1,16 @@
 import CPixman
 
-// Cheap updates: each touches one record (restacking: a few list links) and reports one
-// scene change. None rebuilds anything.
+// Cheap updates: each touches one record (restacking: a few list links), marks the subtree
+// bounds dirty up to the root (O(depth), see SubtreeBounds.swift) and reports one scene
+// change. None rebuilds anything: the next hit-test refreshes what is dirty.
 extension SurfaceTree {
     public func move(_ id: NodeID, to position: (x: Int32, y: Int32)) {
-        update(id) { $0.x = position.x; $0.y = position.y }
+        guard let i = resolve(id) else { return }
+        nodes[Int(i)].x = position.x; nodes[Int(i)].y = position.y
+        // Its own box (in its coordinates) stays; its parent's box and grid learn of the move.
+        nodes[Int(i)].moved = true
+        markBoundsDirty(i, selfChanged: false)
+        sceneChanged()
     }
 
     /// Logical size of the node.
@@ -37,6 +43,7 @@ extension SurfaceTree {
         guard let i = resolve(id) else { return }
         inputRegions[Int(i)] = region
         nodes[Int(i)].inputRegion = region?.pixmanRegion
+        markBoundsDirty(i)
         sceneChanged()
     }
 
@@ -46,6 +53,7 @@ extension SurfaceTree {
         guard let i = resolve(id) else { return }
         containmentTests[Int(i)] = test
         nodes[Int(i)].hasContainmentTest = test != nil
+        markBoundsDirty(i)
         sceneChanged()
     }
 
@@ -147,7 +155,7 @@ extension SurfaceTree {
     func update(_ id: NodeID, changesInput: Bool = true, _ change: (inout NodeRecord) -> Void) {
         guard let i = resolve(id) else { return }
         change(&nodes[Int(i)])
-        if changesInput { sceneChanged() }
+        if changesInput { markBoundsDirty(i); sceneChanged() }
     }
 
     /// Unlinks and relinks under the same parent. `link(after: .none)` means bottom.

@@ -13,9 +13,17 @@ public final class SurfaceTree {
     var containmentTests: ContiguousArray<((Point) -> Bool)?> = []
     var handlers: ContiguousArray<NodeHandler?> = []
     private var freeList: [UInt32] = []
+    /// Spatial indexes of wide child lists (ChildGrid.swift), reused through `freeGrids`.
+    var grids: ContiguousArray<ChildGrid> = []
+    var freeGrids: [UInt32] = []
 
     /// Nodes more transparent than this are skipped by hit-testing (UIKit's 0.01).
-    public var opacityThreshold: Float = 0.01 { didSet { sceneChanged() } }
+    public var opacityThreshold: Float = 0.01 {
+        didSet {
+            for i in nodes.indices { nodes[i].boundsDirty = true; nodes[i].selfDirty = true }
+            sceneChanged()
+        }
+    }
 
     /// Called after every change that can move input. Set by the router.
     var onSceneChange: (() -> Void)?
@@ -35,6 +43,13 @@ public final class SurfaceTree {
         containmentTests.append(nil)
         handlers.append(nil)
         root = NodeID(index: 0, generation: 0)
+    }
+
+    deinit {
+        for r in nodes {
+            if r.gridAbove != NodeRecord.none { grids[Int(r.gridAbove)].deallocate() }
+            if r.gridBelow != NodeRecord.none { grids[Int(r.gridBelow)].deallocate() }
+        }
     }
 
     // MARK: Creating and destroying
@@ -94,6 +109,7 @@ public final class SurfaceTree {
         nodes[k].alive = false
         nodes[k].generation &+= 1
         nodes[k].inputRegion = nil
+        releaseGrids(of: k)
         inputRegions[k] = nil
         containmentTests[k] = nil
         handlers[k] = nil
@@ -222,6 +238,7 @@ public final class SurfaceTree {
         nodes[k].next = next
         if prev != NodeRecord.none { nodes[Int(prev)].next = i } else { setFirst(p, layer, i) }
         if next != NodeRecord.none { nodes[Int(next)].prev = i } else { setLast(p, layer, i) }
+        childrenChanged(parent)
     }
 
     func unlink(_ i: UInt32) {
@@ -232,6 +249,7 @@ public final class SurfaceTree {
         let prev = nodes[k].prev, next = nodes[k].next
         if prev != NodeRecord.none { nodes[Int(prev)].next = next } else { setFirst(p, layer, next) }
         if next != NodeRecord.none { nodes[Int(next)].prev = prev } else { setLast(p, layer, prev) }
+        childrenChanged(parent)
         nodes[k].parent = NodeRecord.none
         nodes[k].prev = NodeRecord.none
         nodes[k].next = NodeRecord.none

@@ -61,8 +61,21 @@ public final class KeyboardState: KeyTranslator {
                          text: text, compose: composeStatus, modifiers: after, modifiersChanged: after != before)
     }
 
+    /// The seat's hot path: the same keysyms, compose feeding and state update as
+    /// `process`, without building the keysym list or the text, so routing a key
+    /// allocates nothing (core-bench --check-allocations).
     public func translate(key: UInt32, state: KeyState) -> KeyMeaning {
-        process(key: key, state: state).meaning
+        let code = key + evdevOffset
+        let keysym = xkb_state_key_get_one_sym(pointer, code)
+        let layout = xkb_state_key_get_layout(pointer, code)
+        var base: UInt32 = 0
+        if layout != XKB_LAYOUT_INVALID {
+            var syms: UnsafePointer<xkb_keysym_t>?
+            if xkb_keymap_key_get_syms_by_level(keymap.pointer, code, layout, 0, &syms) > 0, let syms { base = syms[0] }
+        }
+        if state == .pressed, let compose, keysym != 0 { _ = compose.feed(keysym) }
+        xkb_state_update_key(pointer, code, state == .pressed ? XKB_KEY_DOWN : XKB_KEY_UP)
+        return KeyMeaning(keysym: keysym, baseKeysym: base, modifiers: modifiers)
     }
 
     /// Every key is up (the device vanished): a fresh state that keeps only the locks

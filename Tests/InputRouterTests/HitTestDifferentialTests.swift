@@ -10,7 +10,9 @@ import Testing
         var x: Int32, y: Int32, w: Int32, h: Int32
         var mapped = true, input = true, opacity: Float = 1, clips: Bool
         var regionOps: [(add: Bool, rect: Rect)]?
-        var round = false
+        /// A custom containment test: 0 none, 1 a disc (may stick out of the bounds), 2 a
+        /// 40-pixel halo around the bounds, 3 an endless strip to the left.
+        var custom = 0
         var below: [RefNode] = [], above: [RefNode] = []
         weak var parent: RefNode?
         init(id: NodeID, frame: Rect, clips: Bool) {
@@ -30,7 +32,7 @@ import Testing
         func containsSelf(_ p: Point) -> Bool {
             let (ox, oy) = origin
             let lx = p.x - ox, ly = p.y - oy
-            if round { return (lx - Double(w) / 2) * (lx - Double(w) / 2) + (ly - Double(h) / 2) * (ly - Double(h) / 2) <= Double(w * w) / 4 }
+            if custom != 0 { return customContains(lx, ly) }
             guard inBounds(p) else { return false }
             guard let ops = regionOps else { return true }
             let px = lx.rounded(.down), py = ly.rounded(.down)
@@ -42,6 +44,15 @@ import Testing
                 }
             }
             return inside
+        }
+        /// The custom test, on the node's current size (the tree calls it through a closure).
+        func customContains(_ lx: Double, _ ly: Double) -> Bool {
+            let w = Double(self.w), h = Double(self.h)
+            switch custom {
+            case 1: return (lx - w / 2) * (lx - w / 2) + (ly - h / 2) * (ly - h / 2) <= w * w / 4
+            case 2: return lx >= -40 && ly >= -40 && lx < w + 40 && ly < h + 40
+            default: return lx < 0 && ly >= 0 && ly < h
+            }
         }
         func paintOrder(_ out: inout [RefNode]) {
             for c in below { c.paintOrder(&out) }
@@ -75,7 +86,8 @@ import Testing
         }
     }
 
-    static func randomScene(_ rng: inout SeededRandom) -> Scene {
+    /// `wide`: some nodes near the top get 16 to 40 children, enough for a child grid.
+    static func randomScene(_ rng: inout SeededRandom, wide: Bool = false) -> Scene {
         var s = Scene()
         func rect(_ maxSize: Int32, spread: Int32) -> Rect {
             Rect(Int32.random(in: -spread...400, using: &rng), Int32.random(in: -spread...400, using: &rng),
@@ -114,16 +126,17 @@ import Testing
                 n.regionOps = ops.map { (add: $0.0, rect: $0.1) }
                 s.tree.setInputRegion(id, region)
             case 6 where kind == .compositor:
-                n.round = true
-                let w = Double(frame.width), h = Double(frame.height)
-                s.tree.setContainmentTest(id) { p in (p.x - w / 2) * (p.x - w / 2) + (p.y - h / 2) * (p.y - h / 2) <= w * w / 4 }
+                n.custom = 1
+                s.tree.setContainmentTest(id) { [n] p in n.customContains(p.x, p.y) }
             default: break
             }
             guard depth < 4 else { return }
-            for _ in 0..<Int.random(in: 0...3, using: &rng) {
+            let childCount = wide && depth < 2 && Int.random(in: 0..<3, using: &rng) == 0
+                ? Int.random(in: 16...40, using: &rng) : Int.random(in: 0...3, using: &rng)
+            for _ in 0..<childCount {
                 let childKind: NodeKind = kind == .output || kind == .compositor
                     ? [.compositor, .toplevel, .toplevel].randomElement(using: &rng)! : .subsurface
-                add(childKind, parent: n, depth: depth + 1)
+                add(childKind, parent: n, depth: wide && childCount > 3 ? depth + 2 : depth + 1)
             }
         }
         for _ in 0..<Int.random(in: 1...3, using: &rng) { add(.output, parent: nil, depth: 0) }

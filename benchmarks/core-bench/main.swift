@@ -1,124 +1,149 @@
 // core-bench: how fast the routing core is, in release mode (`make bench`).
 //
-// Prints the median of several runs for: hit-testing a desktop-like tree and wlroots'
-// benchmark tree, routing a pointer motion end to end, bytes per node, and heap
-// allocations per routed event (counted by interposing malloc; target: zero).
+//   core-bench                      everything, printed as one table
+//   core-bench --check-allocations  only the allocation check (make test): exit 1 unless
+//                                   pointer, touch and key routing allocate nothing
+//   core-bench --route KIND N       route N events of KIND and exit (for callgrind)
+//
+// Options: --wlr PATH (the wlroots harness, default .build/wlr-bench), --scaling-data FILE
+// (hit-test time against tree size, for the plot), --no-callgrind, --hit-tests-only.
 import CAllocCounter
 import Foundation
 import InputRouter
 
-func now() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+let args = CommandLine.arguments
+func option(_ name: String) -> String? { args.firstIndex(of: name).flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil } }
+
+func countAllocations(_ bench: RoutingBench, _ kind: EventKind, events: Int) -> UInt64 {
+    for i in 0..<events { bench.route(kind, i) }  // warm-up: queues and tables at size
+    let before = ir_allocation_count()
+    for i in 0..<events { bench.route(kind, i) }
+    return ir_allocation_count() - before
 }
 
-/// Median nanoseconds per operation over `runs` runs of `count` operations.
-func measure(runs: Int = 9, count: Int, _ body: (Int) -> Void) -> Double {
-    var samples: [Double] = []
-    for _ in 0..<runs {
-        let start = now()
-        for i in 0..<count { body(i) }
-        samples.append(Double(now() - start) / Double(count))
+if let i = args.firstIndex(of: "--route"), i + 2 < args.count, let kind = EventKind.allCases.first(where: { "\($0)" == args[i + 1] }),
+   let n = Int(args[i + 2]) {
+    let bench = try RoutingBench()
+    for e in 0..<n { bench.route(kind, e) }
+    exit(0)
+}
+
+if args.contains("--check-allocations") {
+    let bench = try RoutingBench()
+    var failed = false
+    for kind in EventKind.allCases {
+        let n = countAllocations(bench, kind, events: 100_000)
+        print("heap allocations routing 100,000 x \(kind.rawValue): \(n)")
+        failed = failed || n != 0
     }
-    return samples.sorted()[runs / 2]
+    if failed { print("FAIL: routing allocated"); exit(1) }
+    exit(0)
 }
 
-struct Lcg {
-    var state: UInt64
-    mutating func next() -> Double {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
-        return Double(state >> 11) / Double(1 << 53)
+let harness = option("--wlr") ?? ".build/wlr-bench"
+var rows: [(String, String)] = []
+/// Progress goes to stderr as it happens; the table goes to stdout at the end.
+func progress(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+@MainActor func row(_ what: String, _ value: String) { rows.append((what, value)); progress("  \(what): \(value)") }
+
+// 1. Hit-testing against wlr_scene_node_at.
+progress("hit-testing against wlr_scene_node_at...")
+var disagreements = 0
+for scene in [wlrootsScene(), desktopScene(), stressScene()] {
+    let r = compare(scene, harness: harness)
+    var text = ns(r.inputRouter)
+    if let w = r.wlroots {
+        text += " vs wlr_scene \(ns(w)): \(String(format: "%.1f", w / r.inputRouter))x faster"
+        if r.agree == false { text += " (RESULTS DIFFER)"; disagreements += 1 } else { text += ", same hits" }
+    } else {
+        text += " (wlr_scene harness not built: make bench builds it)"
     }
+    row("hit-test, \(r.name) (\(r.surfaces) surfaces, \(scene.nodes.count) nodes)", text)
 }
 
-/// 30 toplevels with 4 subsurfaces each (one below its parent), input regions with holes.
-func desktopTree(_ tree: SurfaceTree) -> NodeID {
-    let output = tree.createNode(.output, name: "out", frame: Rect(0, 0, 1920, 1080))
-    tree.createNode(.compositor, name: "background", parent: output, frame: Rect(0, 0, 1920, 1080))
-    for t in 0..<30 {
-        let c = ClientID(index: UInt32(t + 1))
-        let x = Int32((t * 61) % 1400), y = Int32((t * 37) % 700)
-        let top = tree.createNode(.toplevel, client: c, parent: output, frame: Rect(x, y, 500, 350))
-        var region = Region(Rect(0, 0, 500, 350))
-        region.subtract(Rect(200, 100, 50, 50))
-        tree.setInputRegion(top, region)
-        for s in 0..<4 {
-            tree.createNode(.subsurface, client: c, parent: top, frame: Rect(Int32(s * 100), 300, 90, 40),
-                            layer: s == 0 ? .below : .above)
+// The price of the caches: a hit-test right after one surface moved (its box, its
+// parent's union and, in a wide list, the parent's grid are recomputed first).
+for scene in [desktopScene(), stressScene()] {
+    let (tree, _, nodes) = scene.build()
+    let ids = nodes.indices.filter { scene.nodes[$0].w > 0 && scene.nodes[$0].w < 1920 }.map { nodes[$0] }
+    let points = scene.points
+    var sink = 0
+    let t = measure(count: 1024) { i in
+        let id = ids[(i &* 7919) % ids.count]
+        tree.move(id, to: (Int32(i & 1023), Int32((i >> 3) & 511)))
+        if tree.hitTest(points[i & 4095]) != nil { sink &+= 1 }
+    }
+    if sink == -1 { print("") }
+    row("move one surface, then hit-test, \(scene.name) (\(scene.surfaces) surfaces)", ns(t))
+}
+
+// 2. Scaling: hit-test time against tree size.
+progress("scaling...")
+var scaling = "# surfaces depth nested_ns flat_ns wlr_nested_ns wlr_flat_ns\n"
+for count in [10, 100, 1_000, 10_000, 100_000] {
+    let (nested, depth) = scalingScene(count, nested: true)
+    let (flat, _) = scalingScene(count, nested: false)
+    let a = compare(nested, harness: harness), b = compare(flat, harness: harness)
+    if a.agree == false || b.agree == false { disagreements += 1 }
+    scaling += "\(count) \(depth) \(a.inputRouter) \(b.inputRouter) \(a.wlroots ?? .nan) \(b.wlroots ?? .nan)\n"
+    var text = "nested (depth \(depth)) \(ns(a.inputRouter)), flat \(ns(b.inputRouter))"
+    if let wa = a.wlroots, let wb = b.wlroots { text += "; wlr_scene \(ns(wa)), \(ns(wb))" }
+    row("hit-test scaling, \(count) surfaces", text)
+}
+if let file = option("--scaling-data") { try scaling.write(toFile: file, atomically: true, encoding: .utf8) }
+if args.contains("--hit-tests-only") { exit(disagreements == 0 ? 0 : 1) }
+
+// 3. Routing throughput, latency and allocations.
+progress("routing...")
+let bench = try RoutingBench()
+var allocationFailures = 0
+for kind in EventKind.allCases {
+    let r = measureRouting(bench, kind, events: 32_768)
+    allocationFailures += r.allocationsPerEvent == 0 ? 0 : 1
+    row("routed: \(kind.rawValue)", String(format: "%.2f M/s, median %@, p99 %@, %.3f allocations/event",
+                                          r.perSecond / 1e6, ns(Double(r.median)), ns(Double(r.p99)), r.allocationsPerEvent))
+}
+
+// 4. Memory: bytes per node, and RSS across a 10-million-event replay.
+let bytesPerNode = SurfaceTree.bytesPerNode
+row("bytes per surface node (record and side tables)", "\(bytesPerNode)")
+progress("10-million-event replay...")
+let rssStart = residentKB()
+let replayStart = now()
+for i in 0..<10_000_000 {
+    // Mostly pointer motion, with touch frames and keys mixed in, as a session has.
+    let kind: EventKind = i % 10 == 9 ? .key : i % 10 == 8 ? .touch : .pointer
+    bench.route(kind, i)
+}
+let replaySeconds = Double(now() - replayStart) / 1e9
+row("VmRSS across a 10,000,000-event replay", "start \(rssStart) kB, end \(residentKB()) kB (\(String(format: "%.1f", replaySeconds)) s)")
+
+// 5. Instructions per routed event, under callgrind: the difference between two runs of
+// different lengths, so setup (keymap compilation, scene) cancels out.
+if !args.contains("--no-callgrind") && FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind") {
+    progress("callgrind...")
+    func instructions(_ kind: EventKind, _ n: Int) -> Double? {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/valgrind")
+        p.arguments = ["--tool=callgrind", "--callgrind-out-file=/dev/null", args[0], "--route", "\(kind)", "\(n)"]
+        let pipe = Pipe()
+        p.standardError = pipe
+        p.standardOutput = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return nil }
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        guard let line = text.split(separator: "\n").first(where: { $0.contains("Collected :") }) else { return nil }
+        return Double(line.split(separator: " ").last ?? "")
+    }
+    for kind in EventKind.allCases {
+        if let a = instructions(kind, 4_096), let b = instructions(kind, 36_864) {
+            row("instructions per event (callgrind): \(kind.rawValue)", String(format: "%.0f", (b - a) / 32_768))
         }
     }
-    tree.createNode(.compositor, name: "panel", parent: output, frame: Rect(0, 0, 1920, 30))
-    return output
 }
 
-/// wlroots' scene benchmark shape: depth 5, branching 5 (3,905 nodes, 3,125 leaves).
-func wlrootsTree(_ tree: SurfaceTree) -> Int {
-    var count = 0
-    func add(_ parent: NodeID?, depth: Int, x: Int32, y: Int32, size: Int32) {
-        for i in 0..<5 {
-            let frame = Rect(Int32(i) * size / 5, y, size / 5, size / 5)
-            let n = tree.createNode(depth == 4 ? .toplevel : .compositor, client: ClientID(index: 1), parent: parent, frame: frame)
-            if depth < 4 { tree.setClipsChildren(n, false) }
-            count += 1
-            if depth < 4 { add(n, depth: depth + 1, x: 0, y: 0, size: size) }
-        }
-    }
-    add(nil, depth: 0, x: 0, y: 0, size: 2000)
-    return count
-}
-
-var rng = Lcg(state: 42)
-let points = (0..<4096).map { _ in Point(rng.next() * 1920, rng.next() * 1080) }
-
-let desktop = SurfaceTree()
-_ = desktopTree(desktop)
-var sink = 0
-let desktopHit = measure(count: 200_000) { i in if desktop.hitTest(points[i & 4095]) != nil { sink &+= 1 } }
-
-let wlr = SurfaceTree()
-let wlrNodes = wlrootsTree(wlr)
-let wlrHit = measure(count: 100_000) { i in if wlr.hitTest(points[i & 4095]) != nil { sink &+= 1 } }
-
-// End to end: motion into the seat, deliveries out to a sink, queue cleared.
-let router = Router()
-let seat = router.addSeat()
-let output = desktopTree(router.tree)
-for c in 1...30 { seat.setBound([.pointer, .keyboard], for: router.addClient(name: "c\(c)"), true) }
-_ = output
-var null = NullSink()
-seat.notifyPointerWarp(time: 0, to: Point(10, 40))
-router.flush(into: &null)
-let deltas = (0..<4096).map { _ in (rng.next() * 6 - 3, rng.next() * 6 - 3) }
-var time: UInt64 = 0
-let motion = measure(count: 200_000) { i in
-    time &+= 1000
-    let d = deltas[i & 4095]
-    seat.notifyPointerMotion(time: time, dx: d.0, dy: d.1)
-    router.flush(into: &null)
-}
-
-// Allocations per routed event in steady state (after the warm-up above).
-let events = 100_000
-let before = ir_allocation_count()
-for i in 0..<events {
-    time &+= 1000
-    let d = deltas[i & 4095]
-    seat.notifyPointerMotion(time: time, dx: d.0 * 20, dy: d.1 * 20)  // crosses surfaces: enter/leave too
-    seat.notifyPointerButton(time: time, button: 0x110, state: i & 1 == 0 ? .pressed : .released)
-    router.flush(into: &null)
-}
-let allocations = ir_allocation_count() - before
-
-func format(_ ns: Double) -> String { String(format: "%.0f ns", ns) }
-print("InputRouter core benchmark (release, median of 9 runs)")
-print("  hit-test, desktop tree (30 toplevels x 4 subsurfaces, input regions): \(format(desktopHit))")
-print("  hit-test, wlroots benchmark tree (\(wlrNodes) nodes, depth 5, branching 5): \(format(wlrHit))")
-print("  pointer motion routed end to end (hit-test, focus, deliveries):      \(format(motion))")
-print("  bytes per node: \(SurfaceTree.bytesPerNode)")
-print("  heap allocations per routed event (\(2 * events) motions and buttons): \(Double(allocations) / Double(2 * events))")
-if sink == 42 { print("") }  // keeps the results alive
-if CommandLine.arguments.contains("--check-allocations") && allocations != 0 {
-    print("FAIL: routing allocated \(allocations) times")
-    exit(1)
-}
+print("\nInputRouter core benchmark (release; times are medians of 7 runs)\n")
+print("| what | result |\n|---|---|")
+for (what, value) in rows { print("| \(what) | \(value) |") }
+if disagreements > 0 { print("FAIL: wlr_scene and InputRouter hit different surfaces"); exit(1) }
+if allocationFailures > 0 { print("FAIL: routing allocated"); exit(1) }

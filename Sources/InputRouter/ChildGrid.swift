@@ -1,0 +1,173 @@
+// A spatial index for wide child lists. Subtree bounds let a hit-test skip a child cheaply,
+// but a flat list of 20,000 surfaces still means 20,000 box checks; a uniform grid over the
+// children's boxes narrows that to the few children overlapping the point's cell. Each
+// cell keeps its children topmost first, so trying them in cell order gives the same
+// answer as walking the whole list. A child that moves or changes afterwards goes to a
+// short `moved` list, kept in z-order and tried with the point's cell (its cell entries are
+// skipped); the grid is rebuilt, lazily with the bounds, when that list fills or the child
+// list itself changes.
+
+/// A grid over one child list, in the parent's coordinates. Plain memory (no reference
+/// counting on the hit-test path); the tree frees it with `deallocate()`.
+struct ChildGrid {
+    /// Lists shorter than this are walked: a grid would not pay for itself.
+    static let minimumChildren = 16
+    /// Coordinates beyond ±2^24 are clamped: a child whose box reaches past the grid (a
+    /// custom containment test accepts anything) goes in the `outside` list as well.
+    static let limit = 16_777_216.0
+
+    var minX = 0.0, minY = 0.0, maxX = 0.0, maxY = 0.0
+    var scaleX = 0.0, scaleY = 0.0
+    var cols = 1, rows = 1
+    /// Room in the `moved` list: a quarter of the children, 4 to 64, so a rebuild (O(n))
+    /// comes at most every n/4 changes (amortised O(1) each, up to 64) while every query
+    /// tries at most 64 moved children.
+    var movedCapacity = 4
+
+    /// `cols * rows + 1` cell starts, then the entries (child slots) they index, then the
+    /// outside list at `outside`, then the `moved` list.
+    var storage: UnsafeMutablePointer<UInt32>
+    var outside: Range<Int> = 0..<0
+    var movedStart = 0, movedCount = 0
+
+    /// Indexes into `storage` of the children to try for `p`, topmost first.
+    @inline(__always) func entries(at p: Point) -> Range<Int> {
+        guard p.x >= minX && p.x < maxX && p.y >= minY && p.y < maxY else { return outside }
+        let cx = min(cols - 1, Int((p.x - minX) * scaleX)), cy = min(rows - 1, Int((p.y - minY) * scaleY))
+        let c = cy * cols + cx
+        return Int(storage[c])..<Int(storage[c + 1])
+    }
+
+    func deallocate() { storage.deallocate() }
+
+    /// Adds a child whose placement changed to the `moved` list, keeping it in z-order
+    /// (by `gridRank`). False when the list is full.
+    mutating func addMoved(_ slot: UInt32, _ n: UnsafeMutablePointer<NodeRecord>) -> Bool {
+        guard movedCount < movedCapacity else { return false }
+        let rank = n[Int(slot)].gridRank
+        var j = movedStart + movedCount
+        while j > movedStart && n[Int(storage[j - 1])].gridRank > rank { storage[j] = storage[j - 1]; j -= 1 }
+        storage[j] = slot
+        movedCount += 1
+        return true
+    }
+
+    private struct Item { var slot: UInt32; var x0, y0, x1, y1: Double }
+
+    /// Builds the grid for the children `topmostFirst` (slot, box in parent coordinates).
+    /// Children with an empty box can never be hit and are left out.
+    init(_ children: [(slot: UInt32, box: Box, x: Int32, y: Int32)]) {
+        storage = .allocate(capacity: 1)  // replaced once the size is known
+        var items: [Item] = []
+        items.reserveCapacity(children.count)
+        var outsideItems: [UInt32] = []
+        let l = Self.limit
+        minX = .infinity; minY = .infinity; maxX = -.infinity; maxY = -.infinity
+        for c in children where !c.box.isEmpty {
+            let x0 = Double(c.box.minX) + Double(c.x), x1 = Double(c.box.maxX) + Double(c.x)
+            let y0 = Double(c.box.minY) + Double(c.y), y1 = Double(c.box.maxY) + Double(c.y)
+            if x0 < -l || y0 < -l || x1 > l || y1 > l { outsideItems.append(c.slot) }
+            let item = Item(slot: c.slot, x0: max(x0, -l), y0: max(y0, -l), x1: min(x1, l), y1: min(y1, l))
+            guard item.x0 < item.x1 && item.y0 < item.y1 else { continue }
+            items.append(item)
+            minX = min(minX, item.x0); minY = min(minY, item.y0)
+            maxX = max(maxX, item.x1); maxY = max(maxY, item.y1)
+        }
+        if items.isEmpty { minX = 0; minY = 0; maxX = 0; maxY = 0 }
+        // About one cell per child, shaped like the region; coarser when children are so
+        // large that they would fill too many cells.
+        let n = Double(max(items.count, 1))
+        let w = max(maxX - minX, 1), h = max(maxY - minY, 1)
+        cols = Int(min(max((n * w / h).squareRoot(), 1), 1024))
+        rows = Int(min(max(n / Double(cols), 1), 1024))
+        var total = 0
+        while true {
+            scaleX = Double(cols) / w; scaleY = Double(rows) / h
+            total = 0
+            for item in items { let (a, b) = cellRange(item); total += (a.upperBound - a.lowerBound) * (b.upperBound - b.lowerBound) }
+            if total <= 4 * items.count + cols * rows || (cols == 1 && rows == 1) { break }
+            cols = max(cols / 2, 1); rows = max(rows / 2, 1)
+        }
+        // Counting sort into cells; visiting children topmost first keeps each cell in
+        // z-order.
+        let cells = cols * rows
+        storage.deallocate()
+        movedCapacity = min(64, max(4, children.count / 4))
+        storage = .allocate(capacity: cells + 1 + total + outsideItems.count + movedCapacity)
+        var next = [Int](repeating: 0, count: cells)
+        for item in items {
+            let (xs, ys) = cellRange(item)
+            for cy in ys { for cx in xs { next[cy * cols + cx] += 1 } }
+        }
+        var start = cells + 1
+        for c in 0..<cells { storage[c] = UInt32(start); let k = next[c]; next[c] = start; start += k }
+        storage[cells] = UInt32(start)
+        for item in items {
+            let (xs, ys) = cellRange(item)
+            for cy in ys { for cx in xs { storage[next[cy * cols + cx]] = item.slot; next[cy * cols + cx] += 1 } }
+        }
+        for (j, slot) in outsideItems.enumerated() { storage[start + j] = slot }
+        outside = start..<(start + outsideItems.count)
+        movedStart = outside.upperBound
+    }
+
+    /// The cells an item overlaps (its exclusive edge may add one cell: harmless).
+    private func cellRange(_ item: Item) -> (Range<Int>, Range<Int>) {
+        let x0 = min(cols - 1, Int((item.x0 - minX) * scaleX)), x1 = min(cols - 1, Int((item.x1 - minX) * scaleX))
+        let y0 = min(rows - 1, Int((item.y0 - minY) * scaleY)), y1 = min(rows - 1, Int((item.y1 - minY) * scaleY))
+        return (x0..<(x1 + 1), y0..<(y1 + 1))
+    }
+}
+
+extension SurfaceTree {
+    /// Builds, rebuilds or frees the grid of `slot`'s `layer` list after a bounds refresh
+    /// (on the raw node storage `n`, see `refreshBounds`).
+    func updateGrid(_ slot: UInt32, _ n: UnsafeMutablePointer<NodeRecord>, layer: ChildLayer, count: Int, rebuild: Bool) {
+        let k = Int(slot)
+        let existing = layer == .above ? n[k].gridAbove : n[k].gridBelow
+        if count < ChildGrid.minimumChildren {
+            if existing != NodeRecord.none { freeGrid(existing); setGrid(&n[k], layer, NodeRecord.none) }
+            return
+        }
+        if existing != NodeRecord.none && !rebuild { return }
+        var children: [(slot: UInt32, box: Box, x: Int32, y: Int32)] = []
+        children.reserveCapacity(count)
+        var c = layer == .above ? n[k].lastAbove : n[k].lastBelow
+        while c != NodeRecord.none {
+            let r = n + Int(c)
+            children.append((c, r.pointee.box, r.pointee.x, r.pointee.y))
+            c = r.pointee.prev
+        }
+        let grid = ChildGrid(children)
+        for (rank, child) in children.enumerated() {
+            n[Int(child.slot)].gridRank = UInt32(rank)
+            n[Int(child.slot)].gridMoved = false
+        }
+        if existing != NodeRecord.none {
+            grids[Int(existing)].deallocate()
+            grids[Int(existing)] = grid
+        } else if let reused = freeGrids.popLast() {
+            grids[Int(reused)] = grid
+            setGrid(&n[k], layer, reused)
+        } else {
+            grids.append(grid)
+            setGrid(&n[k], layer, UInt32(grids.count - 1))
+        }
+    }
+
+    /// Frees both grids of a destroyed node.
+    func releaseGrids(of k: Int) {
+        for g in [nodes[k].gridAbove, nodes[k].gridBelow] where g != NodeRecord.none { freeGrid(g) }
+        nodes[k].gridAbove = NodeRecord.none
+        nodes[k].gridBelow = NodeRecord.none
+    }
+
+    private func freeGrid(_ g: UInt32) {
+        grids[Int(g)].deallocate()
+        freeGrids.append(g)
+    }
+
+    private func setGrid(_ r: inout NodeRecord, _ layer: ChildLayer, _ g: UInt32) {
+        if layer == .above { r.gridAbove = g } else { r.gridBelow = g }
+    }
+}

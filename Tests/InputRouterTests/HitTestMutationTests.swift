@@ -1,0 +1,161 @@
+import InputRouter
+import Testing
+
+/// The differential test again, with the scene changing between queries: subtree bounds
+/// and child grids are caches, and a change that forgot to mark them dirty shows up here
+/// as a hit the naive reference disagrees with.
+extension HitTestDifferentialTests {
+    typealias Node = RefNode
+
+    /// Every node under `n`, `n` included.
+    static func subtree(_ n: Node) -> [Node] { [n] + (n.below + n.above).flatMap(subtree) }
+
+    /// Takes `n` out of its parent's lists (or the roots); a detached node is in none.
+    static func unlinkReference(_ n: Node, _ s: inout Scene) {
+        if let p = n.parent {
+            p.below.removeAll { $0 === n }; p.above.removeAll { $0 === n }
+        }
+        s.roots.removeAll { $0 === n }
+    }
+
+    static func randomRegion(_ rng: inout SeededRandom) -> ([(add: Bool, rect: Rect)], Region) {
+        var ops: [(add: Bool, rect: Rect)] = []
+        var region = Region()
+        for _ in 0..<Int.random(in: 1...3, using: &rng) {
+            let add = ops.isEmpty || Bool.random(using: &rng)
+            let r = Rect(Int32.random(in: -20...200, using: &rng), Int32.random(in: -20...200, using: &rng),
+                         Int32.random(in: 1...150, using: &rng), Int32.random(in: 1...150, using: &rng))
+            if add { region.add(r) } else { region.subtract(r) }
+            ops.append((add, r))
+        }
+        return (ops, region)
+    }
+
+    /// One random change, applied to the tree and the reference alike. Returns its name.
+    static func mutate(_ s: inout Scene, _ rng: inout SeededRandom) -> String {
+        guard let n = s.all.randomElement(using: &rng) else { return "none" }
+        let t = s.tree
+        switch Int.random(in: 0..<13, using: &rng) {
+        case 0:
+            n.x = Int32.random(in: -60...400, using: &rng); n.y = Int32.random(in: -60...400, using: &rng)
+            t.move(n.id, to: (n.x, n.y)); return "move"
+        case 1:
+            n.w = Int32.random(in: 0...300, using: &rng); n.h = Int32.random(in: 0...300, using: &rng)
+            t.resize(n.id, width: n.w, height: n.h); return "resize"
+        case 2:
+            let q = Int.random(in: 0..<5, using: &rng) == 0 ? nil : s.all.randomElement(using: &rng)
+            var a = q
+            while let c = a { if c === n { return "reparent refused" }; a = c.parent }
+            #expect(t.setParent(n.id, q?.id))
+            unlinkReference(n, &s)
+            n.parent = q
+            if let q { q.above.append(n) } else { s.roots.append(n) }
+            return "reparent"
+        case 3: n.mapped.toggle(); t.setMapped(n.id, n.mapped); return "map \(n.mapped)"
+        case 4:
+            if Bool.random(using: &rng) { n.regionOps = nil; t.setInputRegion(n.id, nil); return "region nil" }
+            let (ops, region) = randomRegion(&rng)
+            n.regionOps = ops; t.setInputRegion(n.id, region); return "region"
+        case 5:
+            n.custom = Int.random(in: 0...3, using: &rng)
+            t.setContainmentTest(n.id, n.custom == 0 ? nil : { [n] p in n.customContains(p.x, p.y) })
+            return "custom \(n.custom)"
+        case 6: n.clips.toggle(); t.setClipsChildren(n.id, n.clips); return "clip \(n.clips)"
+        case 7: n.input.toggle(); t.setAcceptsInput(n.id, n.input); return "input \(n.input)"
+        case 8: n.opacity = n.opacity < 0.01 ? 1 : 0.005; t.setOpacity(n.id, n.opacity); return "opacity"
+        case 9:
+            guard let p = n.parent else { return "restack root" }
+            let below = p.below.contains { $0 === n }
+            guard below || p.above.contains(where: { $0 === n }) else { return "restack detached" }
+            var list = below ? p.below : p.above
+            list.removeAll { $0 === n }
+            if Bool.random(using: &rng) { list.append(n); t.raiseToTop(n.id) } else { list.insert(n, at: 0); t.lowerToBottom(n.id) }
+            if below { p.below = list } else { p.above = list }
+            return "restack"
+        case 10:
+            t.destroy(n.id)
+            unlinkReference(n, &s)
+            let gone = subtree(n)
+            s.all.removeAll { m in gone.contains { $0 === m } }
+            return "destroy"
+        case 11:
+            t.detach(n.id)
+            unlinkReference(n, &s)
+            return "detach"
+        default:
+            let frame = Rect(Int32.random(in: -60...400, using: &rng), Int32.random(in: -60...400, using: &rng),
+                             Int32.random(in: 0...300, using: &rng), Int32.random(in: 0...300, using: &rng))
+            let id = t.createNode(.subsurface, client: ClientID(index: 1), parent: n.id, frame: frame)
+            let child = Node(id: id, frame: frame, clips: false)
+            child.parent = n
+            n.above.append(child)
+            s.all.append(child)
+            return "add"
+        }
+    }
+
+    @Test func scenesChangingBetweenQueriesAgreeWithTheNaiveReference() {
+        var checked = 0, hits = 0
+        for seed in 0..<160 as Range<UInt64> {
+            var rng = SeededRandom(seed: 10_000 + seed)
+            var scene = Self.randomScene(&rng, wide: true)
+            var log: [String] = []
+            for round in 0..<12 {
+                // Every fourth scene changes a lot between queries: enough changes to one
+                // wide list to fill its grid's `moved` list and force rebuilds.
+                let changes = seed % 4 == 0 ? 40 : Int.random(in: 1...3, using: &rng)
+                for _ in 0..<changes { log.append(Self.mutate(&scene, &rng)) }
+                for _ in 0..<20 {
+                    let far = Int.random(in: 0..<10, using: &rng) == 0
+                    let base = far
+                        ? Point(-30_000_000, Double(Int.random(in: -80...800, using: &rng)))
+                        : Point(Double(Int.random(in: -80...800, using: &rng)), Double(Int.random(in: -80...800, using: &rng)))
+                    let fractions = [0.0, 0.5, 0.99609375, -0.00390625]
+                    let p = Point(base.x + fractions.randomElement(using: &rng)!, base.y + fractions.randomElement(using: &rng)!)
+                    let expected = scene.reference(p)
+                    let got = scene.tree.hitTest(p)?.node
+                    if got != expected {
+                        Issue.record("seed \(seed) round \(round) after \(log.suffix(6)) point \(p): got \(String(describing: got)), expected \(String(describing: expected))")
+                        return
+                    }
+                    checked += 1
+                    if got != nil { hits += 1 }
+                }
+            }
+        }
+        #expect(checked == 160 * 12 * 20)
+        #expect(hits > checked / 20)  // the scenes really are hit (far points mostly miss)
+    }
+}
+
+/// One wide list (a child grid) whose children move again and again: more moves than the
+/// grid's `moved` list holds, so it fills, the grid is rebuilt, and fills again. Surfaces
+/// never overlap, so every point has exactly one right answer.
+@Suite struct ChildGridMoveTests {
+    @Test func everySurfaceIsFoundAfterEachOfManyMoves() {
+        let tree = SurfaceTree()
+        let output = tree.createNode(.output, frame: Rect(0, 0, 2000, 2000))
+        var rng = SeededRandom(seed: 7)
+        // 40 surfaces on a 20 x 20 board of 100-pixel cells, at most one per cell.
+        var cellOf: [Int] = Array((0..<400).shuffled(using: &rng).prefix(40))
+        let surfaces = cellOf.map { c in
+            tree.createNode(.toplevel, client: ClientID(index: 1), parent: output,
+                            frame: Rect(Int32(c % 20 * 100), Int32(c / 20 * 100), 50, 50))
+        }
+        for step in 0..<300 {
+            // Move one surface to a free cell (sometimes hide it instead, or show it again).
+            let i = Int.random(in: 0..<surfaces.count, using: &rng)
+            var free = Int.random(in: 0..<400, using: &rng)
+            while cellOf.contains(free) { free = (free + 1) % 400 }
+            cellOf[i] = free
+            tree.move(surfaces[i], to: (Int32(free % 20 * 100), Int32(free / 20 * 100)))
+            for (j, c) in cellOf.enumerated() {
+                let p = Point(Double(c % 20 * 100) + 25, Double(c / 20 * 100) + 25)
+                #expect(tree.hitTest(p)?.node == surfaces[j], "step \(step): surface \(j) in cell \(c)")
+                if tree.hitTest(p)?.node != surfaces[j] { return }
+            }
+            // Beside the moved surface, in its new cell, only the output takes the point.
+            #expect(tree.hitTest(Point(Double(free % 20 * 100) + 75, Double(free / 20 * 100) + 75))?.node == output)
+        }
+    }
+}

@@ -1,0 +1,102 @@
+// Routing through the whole core: a desktop scene with 30 clients that bound pointer,
+// keyboard and touch, a real xkb keymap (the Keyboard module) and a null delivery sink.
+import Foundation
+import InputRouter
+import Keyboard
+
+enum EventKind: String, CaseIterable {
+    case pointer = "pointer motion (re-pick each event)"
+    case touch = "touch frame, 10 fingers"
+    case key = "key press or release (xkb us)"
+}
+
+final class RoutingBench {
+    let router = Router()
+    let seat: Seat
+    var sink = NullSink()
+    var time: UInt64 = 0
+    let deltas: [(Double, Double)]
+    let touchPoints: [Point]
+    /// Letters and space, typed into the focused toplevel.
+    let keys: [UInt32] = [30, 48, 46, 32, 18, 33, 34, 35, 23, 36, 37, 38, 50, 49, 24, 25, 16, 19, 31, 20, 22, 47, 17, 45, 21, 44, 57]
+
+    init() throws {
+        seat = router.addSeat()
+        seat.keyTranslator = try KeyboardConfiguration(keymap: .names(RuleNames(layout: "us"))).makeState(environment: [:])
+        let tree = router.tree
+        let output = tree.createNode(.output, name: "out", frame: Rect(0, 0, 1920, 1080))
+        tree.createNode(.compositor, name: "background", parent: output, frame: Rect(0, 0, 1920, 1080))
+        var firstTop: NodeID?
+        for t in 0..<30 {
+            let c = router.addClient(name: "c\(t)")
+            seat.setBound([.pointer, .keyboard, .touch], for: c, true)
+            let x = Int32((t * 61) % 1400), y = Int32((t * 37) % 700)
+            let top = tree.createNode(.toplevel, client: c, parent: output, frame: Rect(x, y, 500, 350))
+            var region = Region(Rect(0, 0, 500, 350))
+            region.subtract(Rect(200, 100, 50, 50))
+            tree.setInputRegion(top, region)
+            for s in 0..<4 {
+                tree.createNode(.subsurface, client: c, parent: top, frame: Rect(Int32(s * 100), 300, 90, 40),
+                                layer: s == 0 ? .below : .above)
+            }
+            firstTop = firstTop ?? top
+        }
+        tree.createNode(.compositor, name: "panel", parent: output, frame: Rect(0, 0, 1920, 30))
+        _ = seat.setKeyboardFocus(firstTop)
+        var rng = Lcg(state: 7)
+        deltas = (0..<4096).map { _ in (rng.next() * 60 - 30, rng.next() * 60 - 30) }
+        touchPoints = (0..<4096).map { _ in Point(rng.next() * 1900 + 10, rng.next() * 1060 + 10) }
+        seat.notifyPointerWarp(time: 0, to: Point(960, 540))
+        router.flush(into: &sink)
+    }
+
+    /// Routes event `i` of `kind` and flushes its deliveries.
+    @inline(never) func route(_ kind: EventKind, _ i: Int) {
+        time &+= 1000
+        switch kind {
+        case .pointer:
+            // Keep the cursor roaming over the whole output: motions cross surfaces.
+            let d = deltas[i & 4095]
+            let c = seat.cursor
+            let dx = c.x + d.0 < 0 || c.x + d.0 > 1919 ? -d.0 : d.0, dy = c.y + d.1 < 0 || c.y + d.1 > 1079 ? -d.1 : d.1
+            seat.notifyPointerMotion(time: time, dx: dx, dy: dy)
+        case .touch:
+            // Every 32nd frame the ten fingers lift and land elsewhere (hit-tests); the
+            // others move all ten.
+            let phase = i & 31
+            for f in 0..<10 {
+                let p = touchPoints[(i &* 10 &+ f) & 4095]
+                if phase == 0 { seat.notifyTouchDown(time: time, slot: Int32(f), at: p) }
+                else if phase == 31 { seat.notifyTouchUp(time: time, slot: Int32(f)) }
+                else { seat.notifyTouchMotion(time: time, slot: Int32(f), at: p) }
+            }
+            seat.notifyTouchFrame()
+        case .key:
+            seat.notifyKey(time: time, key: keys[(i >> 1) % keys.count], state: i & 1 == 0 ? .pressed : .released)
+        }
+        router.flush(into: &sink)
+    }
+}
+
+struct RoutingResult {
+    var kind: EventKind
+    var perSecond: Double
+    var median: UInt64, p99: UInt64
+    var allocationsPerEvent: Double
+}
+
+/// Throughput without clocks in the loop, then per-event latency with them, then
+/// allocations counted over a separate steady-state batch.
+func measureRouting(_ bench: RoutingBench, _ kind: EventKind, events: Int) -> RoutingResult {
+    let mean = measure(count: events) { i in bench.route(kind, i) }
+    var samples = [UInt64](repeating: 0, count: events)
+    for i in 0..<events {
+        let t0 = now()
+        bench.route(kind, i)
+        samples[i] = now() - t0
+    }
+    samples.sort()
+    let allocations = countAllocations(bench, kind, events: events)
+    return RoutingResult(kind: kind, perSecond: 1e9 / mean, median: quantile(samples, 0.5), p99: quantile(samples, 0.99),
+                         allocationsPerEvent: Double(allocations) / Double(events))
+}
