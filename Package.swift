@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "InputRouter", targets: ["InputRouter"]),
         .library(name: "Keyboard", targets: ["Keyboard"]),
         .library(name: "Recording", targets: ["Recording"]),
+        .library(name: "LibinputSource", targets: ["LibinputSource"]),
     ],
     targets: [
         // C libraries (Debian packages), one system library target each.
@@ -25,7 +26,7 @@ let package = Package(
         systemLibrary("CXKBCommon", pkgConfig: "xkbcommon", apt: ["libxkbcommon-dev", "xkb-data"]),
         systemLibrary("CYAML", pkgConfig: "yaml-0.1", apt: ["libyaml-dev"]),
         // What Swift cannot call directly (variadics, va_list).
-        .target(name: "CShim", dependencies: ["CWaylandServer"]),
+        .target(name: "CShim", dependencies: ["CWaylandServer", "CLibinput", "CSeat"]),
 
         // The routing core: no I/O; pixman for regions and nothing else from C.
         .target(name: "InputRouter", dependencies: ["CPixman"], linkerSettings: [.linkedLibrary("m")]),
@@ -39,6 +40,11 @@ let package = Package(
         .target(name: "Recording", dependencies: ["InputRouter", "CYAML"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "InputRouter"], exclude: ["Fixtures"]),
         .testTarget(name: "IntegrationTests", dependencies: ["InputRouter", "Keyboard", "Recording"]),
+
+        // The live libinput backend (udev seat through libseat, or single device nodes).
+        .target(name: "LibinputSource", dependencies: ["InputRouter", "Recording", "CLibinput", "CUdev", "CSeat", "CShim"]),
+        .testTarget(name: "LibinputSourceTests", dependencies: ["LibinputSource", "InputRouter", "Recording"]),
+        .executableTarget(name: "libinput-trace", dependencies: ["LibinputSource", "InputRouter", "Recording"], path: "tools/libinput-trace"),
 
         // Programs.
         .executableTarget(name: "route-demo", dependencies: ["InputRouter"], path: "examples/route-demo", exclude: ["scene.txt"]),
