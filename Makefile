@@ -2,6 +2,7 @@
 #   make demo   route a bundled event script through a bundled scene, print the trace
 #   make test   build and run every test
 #   make bench  release-mode benchmarks
+#   make vm-test  real libinput end to end in a VM (qemu, slow; not part of make test)
 
 SWIFT ?= swift
 APT_PACKAGES = pkg-config libpixman-1-dev libwayland-dev wayland-protocols libinput-dev \
@@ -9,7 +10,7 @@ APT_PACKAGES = pkg-config libpixman-1-dev libwayland-dev wayland-protocols libin
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 
-.PHONY: deps demo test bench
+.PHONY: deps demo test bench vm-test
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -29,3 +30,6 @@ test: deps
 
 bench: deps
 	$(SWIFT) run -c release core-bench
+
+vm-test: deps
+	tools/vm-libinput-test.sh

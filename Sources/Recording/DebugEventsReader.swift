@@ -153,10 +153,11 @@ struct DebugEventsParser {
     private mutating func device(_ type: String, sysname: String, scanner s: inout LineScanner) throws(RecordingError) {
         s.skipSpaces()
         let rest = s.rest
-        guard let cap = rest.firstRange(of: " cap:") else { throw s.error(at: s.index, "\(type): no 'cap:' field") }
-        let column = s.index + rest.utf8.distance(from: rest.startIndex, to: cap.upperBound)
+        guard let cap = rest.firstRange(of: " cap:") else { throw s.error(at: s.column, "\(type): no 'cap:' field") }
+        var column = s.column + rest.utf8.distance(from: rest.startIndex, to: cap.upperBound) - 1
         var capabilities: DeviceCapabilities = []
         for ch in rest[cap.upperBound...].prefix(while: { $0 != " " }) {
+            column += 1
             switch ch {
             case "k": capabilities.insert(.keyboard)
             case "p": capabilities.insert(.pointer)

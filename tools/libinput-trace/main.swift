@@ -7,6 +7,7 @@
 //
 //   libinput-trace [--udev SEAT | --device PATH ...] [--libseat] [--idle SECONDS]
 //                  [--record FILE] [--expect-clean]
+// It runs until SIGINT or SIGTERM, or until no event came for --idle seconds.
 //   libinput-trace --compare EXPECTED.txt ACTUAL.txt     (both debug-events text)
 
 import InputRouter
@@ -81,7 +82,7 @@ func compare(_ expectedPath: String, _ actualPath: String) -> Int32 {
 struct Options {
     var devices = DeviceSet.udev(seat: "seat0")
     var access = DeviceAccess.direct
-    var idle = 3.0
+    var idle: Double?
     var record: String?
     var expectClean = false
 }
@@ -178,7 +179,8 @@ func run(_ options: Options) -> Int32 {
         } catch {
             fail("\(error)")
         }
-        if Double(monotonicMicroseconds() - lastEvent) / 1e6 >= options.idle { break }
+        if stopRequested != 0 { break }
+        if let idle = options.idle, Double(monotonicMicroseconds() - lastEvent) / 1e6 >= idle { break }
         _ = poll(&pfd, 1, 100)
     }
     note("# core: \(held.description); seat touch points \(seat.activeTouchCount)")
@@ -215,6 +217,10 @@ func checkRecording(_ path: String, live: [InputEvent]) -> Int32 {
          + "\(index < a.count ? a[index] : "-") / \(index < b.count ? b[index] : "-")")
     return 1
 }
+
+nonisolated(unsafe) var stopRequested: sig_atomic_t = 0
+_ = signal(SIGTERM) { _ in stopRequested = 1 }
+_ = signal(SIGINT) { _ in stopRequested = 1 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--compare" {
