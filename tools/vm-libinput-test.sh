@@ -4,7 +4,8 @@
 # (LibinputSource on the udev seat, direct opening) run, and compares what they saw,
 # event by event per device (times aside), with Recording's DebugEventsReader. Then
 # unplugs devices with keys, a button and two fingers held (tools/vm-unplug.py) and
-# checks that nothing stays stuck in the routing core. Prints PASS/FAIL per case.
+# checks that nothing stays stuck in the routing core. Prints PASS/FAIL per case. Each
+# case also writes what LibinputSource saw with --record and reads it back.
 #
 #   tools/vm-libinput-test.sh            on the host: installs what it needs, builds
 #                                        libinput-trace, boots the VM, prints the results
@@ -26,10 +27,15 @@ guest() {
     udevadm trigger
     udevadm settle
     : > results.txt
-    for name in $CASES unplug; do
+    for name in $CASES mouse-libseat unplug; do
+        # mouse-libseat: the same recording, devices opened through libseat (its builtin
+        # seatd backend, as root in the VM) instead of open(2).
+        recording=${name%-libseat}.yml
+        access=""
+        [ "$name" = mouse-libseat ] && access=--libseat
         libinput debug-events --show-keycodes > "$name.expected" 2> "$name.libinput-log" &
         debug_pid=$!
-        ./libinput-trace --record "$name.live.yml" --expect-clean > "$name.actual" 2> "$name.trace-log" &
+        ./libinput-trace $access --record "$name.live.yml" --expect-clean > "$name.actual" 2> "$name.trace-log" &
         trace_pid=$!
         sleep 3  # both have enumerated the seat
         if [ "$name" = unplug ]; then
@@ -38,7 +44,7 @@ guest() {
             # libinput-replay creates the device, then waits for Enter: give both readers
             # time to open the new device first. It asks again after replaying; the EOF
             # then ends it, and its device goes away (DEVICE_REMOVED).
-            (sleep 4; echo) | /usr/bin/python3 /usr/libexec/libinput/libinput-replay "$name.yml" > "$name.replay" 2>&1
+            (sleep 4; echo) | /usr/bin/python3 /usr/libexec/libinput/libinput-replay "$recording" > "$name.replay" 2>&1
         fi
         sleep 3  # the removal reaches both
         kill "$trace_pid" "$debug_pid"

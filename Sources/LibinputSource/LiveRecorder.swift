@@ -28,28 +28,44 @@ public final class LiveRecorder {
 
     static let libinputVersion = "1.22 (live, InputRouter)"
 
-    func addDevice(_ handle: OpaquePointer, info: LibinputDeviceInfo) -> Int {
-        var width = 0.0, height = 0.0
-        let size: [Double]? = libinput_device_get_size(handle, &width, &height) == 0 ? [width, height] : nil
-        var properties: [String] = []
+    /// What the file says about one device.
+    struct DeviceDescription {
+        var info: LibinputDeviceInfo
         var node: String?
+        var vendor: UInt32 = 0
+        var product: UInt32 = 0
+        /// libinput_device_get_size, in mm, when the device has one.
+        var size: [Double]?
+        /// udev properties, `KEY=VALUE`.
+        var udevProperties: [String] = []
+    }
+
+    func addDevice(_ handle: OpaquePointer, info: LibinputDeviceInfo) -> Int {
+        var description = DeviceDescription(info: info)
+        var width = 0.0, height = 0.0
+        if libinput_device_get_size(handle, &width, &height) == 0 { description.size = [width, height] }
+        description.vendor = libinput_device_get_id_vendor(handle)
+        description.product = libinput_device_get_id_product(handle)
         if let udevDevice = libinput_device_get_udev_device(handle) {
-            node = udev_device_get_devnode(udevDevice).map { String(cString: $0) }
+            description.node = udev_device_get_devnode(udevDevice).map { String(cString: $0) }
             var entry = udev_device_get_properties_list_entry(udevDevice)
             while let current = entry {
                 if let name = udev_list_entry_get_name(current) {
                     let value = udev_list_entry_get_value(current).map { String(cString: $0) } ?? ""
-                    properties.append("\(String(cString: name))=\(value)")
+                    description.udevProperties.append("\(String(cString: name))=\(value)")
                 }
                 entry = udev_list_entry_get_next(current)
             }
             udev_device_unref(udevDevice)
         }
-        let identity = DeviceIdentity(bus: 0, vendor: libinput_device_get_id_vendor(handle),
-                                      product: libinput_device_get_id_product(handle), version: 0)
-        let device = RecordedDevice(id: info.id, node: node ?? "/dev/input/\(info.sysname)", name: info.name,
-                                    identity: identity, udevProperties: properties,
-                                    libinputCapabilities: info.capabilities, libinputSize: size)
+        return addDevice(description)
+    }
+
+    func addDevice(_ d: DeviceDescription) -> Int {
+        let identity = DeviceIdentity(bus: 0, vendor: d.vendor, product: d.product, version: 0)
+        let device = RecordedDevice(id: d.info.id, node: d.node ?? "/dev/input/\(d.info.sysname)", name: d.info.name,
+                                    identity: identity, udevProperties: d.udevProperties,
+                                    libinputCapabilities: d.info.capabilities, libinputSize: d.size)
         return writer.addDevice(device)
     }
 

@@ -156,3 +156,81 @@ import InputRouter
                                                         horizontal: nil)])
     }
 }
+
+/// Recordings rendered the way `libinput debug-events` prints them read back as the same
+/// events, at the tool's precision: times to the millisecond (relative to the first
+/// event), values to 0.005, positions to 0.00005 of the range; everything discrete
+/// (types, codes, states, slots, sources, present axes, value120, fingers) exactly.
+@Suite struct DebugEventsRoundTripTests {
+    @Test(arguments: ["keyboard.yml", "mouse.yml", "touchscreen.yml", "touchpad.yml", "switches.yml", "multi.yml"])
+    func recordingRoundTrips(fixture: String) throws {
+        let recording = try RecordingReader.read(path: Paths.fixture(fixture))
+        var formatter = DebugEventsFormatter()
+        var lines: [String] = []
+        for event in recording.events {
+            if let line = formatter.line(event, sysname: "event\(event.device.index + 2)") { lines.append(line) }
+        }
+        let log = try DebugEventsReader.parse(lines.joined(separator: "\n"), file: fixture)
+        #expect(log.warnings.isEmpty, "\(log.warnings)")
+        #expect(log.events.count == recording.events.count)
+        let start = recording.events.first { if case .deviceAdded = $0.kind { false } else { true } }?.time ?? 0
+        for (got, want) in zip(log.events, recording.events) {
+            #expect(Self.close(got.kind, want.kind), "\(EventText.describe(got)) vs \(EventText.describe(want))")
+            if case .deviceAdded = want.kind { continue }
+            if case .deviceRemoved = want.kind { continue }
+            let relative = Int64(want.time) - Int64(start)
+            #expect(abs(Int64(got.time) - relative) <= 500, "time \(got.time) vs \(relative)")
+        }
+        #expect(Set(log.devices.map(\.id)).count == Set(recording.events.map(\.device)).count)
+    }
+
+    static func near(_ a: Double, _ b: Double, _ tolerance: Double) -> Bool { abs(a - b) <= tolerance + 1e-9 }
+
+    static func close(_ a: InputEvent.Kind, _ b: InputEvent.Kind) -> Bool {
+        let v = 0.005, p = 0.00005
+        switch (a, b) {
+        case (.pointerMotion(let dx, let dy, let ux, let uy), .pointerMotion(let dx2, let dy2, let ux2, let uy2)):
+            return near(dx, dx2, v) && near(dy, dy2, v) && near(ux, ux2, v) && near(uy, uy2, v)
+        case (.pointerMotionAbsolute(let x, let y), .pointerMotionAbsolute(let x2, let y2)):
+            return near(x, x2, p) && near(y, y2, p)
+        case (.pointerAxis(let s, let v1, let h1), .pointerAxis(let s2, let v2, let h2)):
+            func same(_ x: AxisValue?, _ y: AxisValue?) -> Bool {
+                guard let x, let y else { return x == nil && y == nil }
+                return near(x.value, y.value, v) && x.value120 == y.value120
+            }
+            return s == s2 && same(v1, v2) && same(h1, h2)
+        case (.touchDown(let s, let x, let y), .touchDown(let s2, let x2, let y2)),
+             (.touchMotion(let s, let x, let y), .touchMotion(let s2, let x2, let y2)):
+            return s == s2 && near(x, x2, p) && near(y, y2, p)
+        case (.gesture(let g), .gesture(let h)):
+            guard g.kind == h.kind, g.phase == h.phase, g.fingers == h.fingers, g.cancelled == h.cancelled else { return false }
+            // BEGIN and END lines carry no deltas, scale or angle.
+            guard g.phase == .update else { return true }
+            return near(g.dx, h.dx, v) && near(g.dy, h.dy, v)
+                && (g.kind != .pinch || (near(g.scale, h.scale, v) && near(g.rotation, h.rotation, v)))
+        default:
+            return a == b
+        }
+    }
+
+    /// The tool's text for one line of each kind, so the formatter is pinned to libinput's.
+    @Test func formatsLikeLibinput() {
+        var f = DebugEventsFormatter()
+        let d = DeviceID(3)
+        #expect(f.line(InputEvent(time: 5, device: d, .deviceAdded([.pointer, .gesture])), sysname: "event4",
+                       name: "Synthetic Fixture Touchpad")
+                == "-event4   DEVICE_ADDED            Synthetic Fixture Touchpad        seat0 default group1  cap:pg")
+        #expect(f.line(InputEvent(time: 1_000_000, device: d, .pointerMotion(dx: -11.16, dy: 2.79, unacceleratedDX: -8,
+                                                                             unacceleratedDY: 2)), sysname: "event4")
+                == " event4   POINTER_MOTION          +0.000s\t-11.16/  2.79 ( -8.00/ +2.00)")
+        #expect(f.line(InputEvent(time: 2_549_000, device: d, .pointerAxis(source: .wheel, vertical:
+                                    AxisValue(value: -3.75, value120: -30), horizontal: nil)), sysname: "event4")
+                == " event4   POINTER_SCROLL_WHEEL    +1.549s\tvert -3.75/-30.0* horiz 0.00/0.0 (wheel)")
+        #expect(f.line(InputEvent(time: 3_181_000, device: d, .gesture(GestureEvent(
+                    kind: .pinch, phase: .update, fingers: 2, dx: 0.4, dy: 0.4, scale: 1.05, rotation: -0.17))),
+                       sysname: "event4")
+                == " event4   GESTURE_PINCH_UPDATE    +2.181s\t2  0.40/ 0.40 ( 0.40/ 0.40 unaccelerated)  1.05 @ -0.17")
+        #expect(f.line(InputEvent(time: 3_200_000, device: DeviceID(4), .touchFrame), sysname: "event5")
+                == "-event5   TOUCH_FRAME             +2.200s\t")
+    }
+}
