@@ -15,7 +15,8 @@ import Recording
                                         capabilities: [.touch], applied: [])
         let a = recorder.addDevice(LiveRecorder.DeviceDescription(info: touchpad, node: "/dev/input/event4",
                                                                   vendor: 0x1209, product: 1, size: [100, 67],
-                                                                  udevProperties: ["ID_INPUT=1", "ID_INPUT_TOUCHPAD=1"]))
+                                                                  udevProperties: ["ID_INPUT=1", "ID_INPUT_TOUCHPAD=1",
+                                                                                   "NAME=\"Pad: T\"", "X=a #b"]))
         let b = recorder.addDevice(LiveRecorder.DeviceDescription(info: screen, size: [256, 144]))
         let pad: [InputEvent.Kind] = [
             .deviceAdded([.pointer, .gesture]),
@@ -56,6 +57,8 @@ import Recording
         #expect(recording.warnings.isEmpty, "\(recording.warnings)")
         #expect(recording.devices.map(\.name) == ["Touchpad \"T\"", "Screen"])
         #expect(recording.devices[0].udevProperty("ID_INPUT_TOUCHPAD") == "1")
+        #expect(recording.devices[0].udevProperty("NAME") == "\"Pad: T\"")
+        #expect(recording.devices[0].udevProperty("X") == "a #b")
         #expect(recording.devices[0].libinputCapabilities == [.pointer, .gesture])
         // DEVICE_ADDED has no time in the format: it takes the next event's.
         var times = expected

@@ -23,11 +23,6 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
-func say(_ text: String) {
-    var line = text + "\n"
-    line.withUTF8 { _ = write(1, $0.baseAddress, $0.count) }
-}
-
 func note(_ text: String) {
     var line = text + "\n"
     line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
@@ -158,6 +153,7 @@ func run(_ options: Options) -> Int32 {
     var formatter = DebugEventsFormatter()
     var names: [DeviceID: (String, String)] = [:]
     var live: [InputEvent] = []
+    var pending = ""
 
     var lastEvent = monotonicMicroseconds()
     var pfd = pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0)
@@ -169,7 +165,7 @@ func run(_ options: Options) -> Int32 {
                     names[event.device] = (info.sysname, info.name)
                 }
                 let (sysname, name) = names[event.device] ?? ("event?", "?")
-                if let line = formatter.line(event, sysname: sysname, name: name) { say(line) }
+                if let line = formatter.line(event, sysname: sysname, name: name) { pending += line + "\n" }
                 live.append(event)
                 seat.handle(event)
                 for delivery in router.queue.deliveries { held.observe(delivery) }
@@ -178,6 +174,11 @@ func run(_ options: Options) -> Int32 {
             }
         } catch {
             fail("\(error)")
+        }
+        // One write per batch: a slow VM must not fall behind the kernel's event buffer.
+        if !pending.isEmpty {
+            pending.withUTF8 { _ = write(1, $0.baseAddress, $0.count) }
+            pending.removeAll(keepingCapacity: true)
         }
         if stopRequested != 0 { break }
         if let idle = options.idle, Double(monotonicMicroseconds() - lastEvent) / 1e6 >= idle { break }
