@@ -43,7 +43,7 @@ guest() {
         trace_pid=$!
         sleep 3  # both have enumerated the seat
         if [ "$name" = unplug ]; then
-            /usr/bin/python3 ./vm-unplug.py 4 > "$name.replay" 2>&1
+            /usr/bin/python3 ./vm-unplug.py 8 > "$name.replay" 2>&1
         else
             # libinput-replay creates the device, then waits for Enter: Enter goes in 3 s
             # after the prompt, once both readers have opened the new device. It prompts
