@@ -49,10 +49,11 @@ guest() {
             # after the prompt, once both readers have opened the new device. It prompts
             # again after replaying; closing its stdin then ends it and its device goes
             # away (DEVICE_REMOVED).
-            rm -f "$name.fifo" && mkfifo "$name.fifo"
-            /usr/bin/python3 /usr/libexec/libinput/libinput-replay "$recording" < "$name.fifo" > "$name.replay" 2>&1 &
+            fifo=/dev/shm/$name.fifo  # the guest's tmpfs: 9p cannot hold a fifo
+            rm -f "$fifo" && mkfifo "$fifo" || exit 1
+            /usr/bin/python3 /usr/libexec/libinput/libinput-replay "$recording" < "$fifo" > "$name.replay" 2>&1 &
             replay_pid=$!
-            exec 3> "$name.fifo"
+            exec 3> "$fifo"
             prompts() { grep -o 'Hit enter' "$name.replay" | wc -l; }
             i=0; while [ "$(prompts)" -lt 1 ] && [ $i -lt 240 ]; do sleep 0.5; i=$((i + 1)); done
             sleep 3
@@ -82,6 +83,8 @@ guest() {
 
 host() {
     here=$(cd "$(dirname "$0")/.." && pwd)
+    exec 9> /tmp/inputrouter-vm.lock
+    flock -n 9 || { echo "another vm-libinput-test.sh is running"; exit 1; }
     missing=""
     for p in qemu-system-x86 linux-image-amd64 python3-libevdev libinput-tools busybox-static; do
         dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"

@@ -67,6 +67,12 @@ func compare(_ expectedPath: String, _ actualPath: String) -> Int32 {
         note("    libinput debug-events: \(index < x.count ? x[index] : "(none)")")
         note("    libinput-trace:        \(index < y.count ? y[index] : "(none)")")
     }
+    // A run where the replayed device produced nothing proves nothing.
+    let busy = a.values.contains { $0.contains { !$0.hasPrefix("added") && !$0.hasPrefix("removed") } }
+    if !busy {
+        ok = false
+        note("  no input events at all (only devices added and removed)")
+    }
     let kinds = Set(expected.events.map { EventText.describe($0.kind).split(separator: " ").first ?? "" })
     note("  event kinds seen: \(kinds.sorted().joined(separator: ", "))")
     return ok ? 0 : 1
