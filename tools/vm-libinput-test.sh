@@ -7,9 +7,11 @@
 # checks that nothing stays stuck in the routing core. Prints PASS/FAIL per case. Each
 # case also writes what LibinputSource saw with --record and reads it back.
 #
-#   tools/vm-libinput-test.sh            on the host: installs what it needs, builds
-#                                        libinput-trace, boots the VM, prints the results
-#   tools/vm-libinput-test.sh --guest D  inside the VM (called by the host part)
+#   tools/vm-libinput-test.sh [CASE...]   on the host: installs what it needs, builds
+#                                         libinput-trace, boots the VM, prints the results
+#                                         (cases: keyboard mouse touchscreen touchpad
+#                                         mouse-libseat unplug; default all)
+#   tools/vm-libinput-test.sh --guest DIR CASE...  inside the VM (called by the host part)
 #
 # The VM is the host's own root filesystem, read-only, booted by virtme-ng (vng) with
 # /tmp writable: the host's Swift binary, libinput and Python run inside as they are.
@@ -17,10 +19,11 @@
 set -u
 
 WORK=/tmp/inputrouter-vm
-CASES="keyboard mouse touchscreen touchpad"
+RECORDINGS="keyboard mouse touchscreen touchpad"
 
 guest() {
     dir=$1
+    shift
     cd "$dir" || exit 1
     modprobe uinput
     /lib/systemd/systemd-udevd --daemon
@@ -31,13 +34,14 @@ guest() {
     # events arrive would make it fall behind the kernel's event buffer.
     cp libinput-trace /dev/shm/libinput-trace
     trace=/dev/shm/libinput-trace
-    for name in $CASES mouse-libseat unplug; do
+    for name in "$@"; do
         # mouse-libseat: the same recording, devices opened through libseat (its builtin
         # seatd backend, as root in the VM) instead of open(2).
         recording=${name%-libseat}.yml
         access=""
         [ "$name" = mouse-libseat ] && access=--libseat
-        libinput debug-events --show-keycodes > "$name.expected" 2> "$name.libinput-log" &
+        # Tapping on, as LibinputSource's default configuration has it.
+        libinput debug-events --show-keycodes --enable-tap > "$name.expected" 2> "$name.libinput-log" &
         debug_pid=$!
         $trace $access --record "$name.live.yml" --expect-clean > "$name.actual" 2> "$name.trace-log" &
         trace_pid=$!
@@ -100,9 +104,9 @@ host() {
     (cd "$here" && swift build -c release --product libinput-trace) || exit 1
     rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
     cp "$here/.build/release/libinput-trace" "$here/tools/vm-unplug.py" "$here/tools/vm-libinput-test.sh" "$WORK/"
-    for name in $CASES; do cp "$here/Tests/RecordingTests/Fixtures/$name.yml" "$WORK/" || exit 1; done
+    for name in $RECORDINGS; do cp "$here/Tests/RecordingTests/Fixtures/$name.yml" "$WORK/" || exit 1; done
     echo "booting $kernel (no KVM: this takes a few minutes)"
-    timeout 900 vng -r "$kernel" --disable-kvm --cpus 2 --rwdir /tmp --exec "$WORK/vm-libinput-test.sh --guest $WORK" \
+    timeout 900 vng -r "$kernel" --disable-kvm --cpus 2 --rwdir /tmp --exec "$WORK/vm-libinput-test.sh --guest $WORK $cases" \
         > "$WORK/vm.log" 2>&1
     if ! grep -q '^done' "$WORK/results.txt" 2> /dev/null; then
         echo "FAIL: the VM run did not finish; see $WORK/vm.log"
@@ -114,4 +118,10 @@ host() {
     ! grep -q '^FAIL' "$WORK/results.txt"
 }
 
-if [ "${1:-}" = "--guest" ]; then guest "$2"; else host; fi
+if [ "${1:-}" = "--guest" ]; then
+    shift
+    guest "$@"
+else
+    cases=${*:-$RECORDINGS mouse-libseat unplug}
+    host
+fi

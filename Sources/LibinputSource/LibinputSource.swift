@@ -99,7 +99,8 @@ public final class LibinputSource {
         }
     }
 
-    // A throwing init has initialised every stored property first, so deinit runs then too.
+    // Also runs when init throws after every stored property is set (the udev and path
+    // errors above), so what was created is released there too.
     deinit {
         for index in devices.indices { if let d = devices[index] { libinput_device_unref(d.handle) } }
         devices.removeAll()

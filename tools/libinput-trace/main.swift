@@ -204,24 +204,39 @@ func run(_ options: Options) -> Int32 {
     return status
 }
 
-/// The recording must read back as the events that were printed (at debug-events precision).
+/// The recording must read back as the events that were printed (at debug-events
+/// precision), device by device: across devices the reader orders by time, and device
+/// added/removed carry none in the format, so only each device's own order is kept.
 func checkRecording(_ path: String, live: [InputEvent]) -> Int32 {
     let recording: Recording
     do { recording = try RecordingReader.read(path: path) } catch {
         note("# recording \(path): \(error)")
         return 1
     }
-    func text(_ events: [InputEvent]) -> [String] {
-        events.compactMap { DebugEventsFormatter.payload($0.kind).map { "\($0.0) \($0.1)" } ?? EventText.describe($0.kind) }
+    /// Per device in order of first appearance (live ids and file indices differ).
+    func text(_ events: [InputEvent]) -> [[String]] {
+        var order: [DeviceID: Int] = [:]
+        var out: [[String]] = []
+        for event in events {
+            let index = order[event.device] ?? out.count
+            if index == out.count { order[event.device] = index; out.append([]) }
+            out[index].append(DebugEventsFormatter.payload(event.kind).map { "\($0.0) \($0.1)" }
+                              ?? EventText.describe(event.kind))
+        }
+        return out
     }
     let a = text(live), b = text(recording.events)
     if a == b {
-        note("# recording \(path): \(b.count) events, read back identical")
+        note("# recording \(path): \(recording.events.count) events, read back identical")
         return 0
     }
-    let index = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
-    note("# recording \(path): \(a.count) live vs \(b.count) read back; first difference at \(index + 1): "
-         + "\(index < a.count ? a[index] : "-") / \(index < b.count ? b[index] : "-")")
+    for device in 0..<max(a.count, b.count) {
+        let x = device < a.count ? a[device] : [], y = device < b.count ? b[device] : []
+        guard x != y else { continue }
+        let index = (0..<min(x.count, y.count)).first { x[$0] != y[$0] } ?? min(x.count, y.count)
+        note("# recording \(path): device \(device): \(x.count) live vs \(y.count) read back; first difference at "
+             + "\(index + 1): \(index < x.count ? x[index] : "-") / \(index < y.count ? y[index] : "-")")
+    }
     return 1
 }
 
