@@ -213,19 +213,25 @@ func checkRecording(_ path: String, live: [InputEvent]) -> Int32 {
         note("# recording \(path): \(error)")
         return 1
     }
-    /// Per device in order of first appearance (live ids and file indices differ).
-    func text(_ events: [InputEvent]) -> [[String]] {
-        var order: [DeviceID: Int] = [:]
+    /// Per device: live devices in order of appearance, which is the order the recorder
+    /// wrote them in, and the reader's ids are those file indices.
+    func text(_ events: [InputEvent], index: (InputEvent) -> Int) -> [[String]] {
         var out: [[String]] = []
         for event in events {
-            let index = order[event.device] ?? out.count
-            if index == out.count { order[event.device] = index; out.append([]) }
-            out[index].append(DebugEventsFormatter.payload(event.kind).map { "\($0.0) \($0.1)" }
-                              ?? EventText.describe(event.kind))
+            let i = index(event)
+            while out.count <= i { out.append([]) }
+            out[i].append(DebugEventsFormatter.payload(event.kind).map { "\($0.0) \($0.1)" }
+                          ?? EventText.describe(event.kind))
         }
         return out
     }
-    let a = text(live), b = text(recording.events)
+    var order: [DeviceID: Int] = [:]
+    let a = text(live) { event in
+        if let i = order[event.device] { return i }
+        order[event.device] = order.count
+        return order.count - 1
+    }
+    let b = text(recording.events) { Int($0.device.index) }
     if a == b {
         note("# recording \(path): \(recording.events.count) events, read back identical")
         return 0
