@@ -2,6 +2,7 @@
 #   make demo   route a bundled event script through a bundled scene, print the trace
 #   make test   build and run every test
 #   make bench  release-mode benchmarks
+#   make vm-test  real libinput end to end in a VM (qemu, slow; not part of make test)
 
 SWIFT ?= swift
 APT_PACKAGES = pkg-config libpixman-1-dev libwayland-dev wayland-protocols libinput-dev \
@@ -9,7 +10,7 @@ APT_PACKAGES = pkg-config libpixman-1-dev libwayland-dev wayland-protocols libin
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 
-.PHONY: deps demo test bench bench-deps
+.PHONY: deps demo test bench bench-deps vm-test
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -47,3 +48,6 @@ bench: bench-deps .build/wlr-bench
 	$(SWIFT) build -c release --product core-bench
 	.build/release/core-bench --wlr .build/wlr-bench --scaling-data .build/hit-test-scaling.dat
 	gnuplot -e "data='.build/hit-test-scaling.dat'; out='docs/hit-test-scaling.png'" benchmarks/hit-test-scaling.gp
+
+vm-test: deps
+	tools/vm-libinput-test.sh

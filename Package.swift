@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "Keyboard", targets: ["Keyboard"]),
         .library(name: "Recording", targets: ["Recording"]),
         .library(name: "WaylandServer", targets: ["WaylandServer"]),
+
+        .library(name: "LibinputSource", targets: ["LibinputSource"]),
     ],
     targets: [
         // C libraries (Debian packages), one system library target each.
@@ -26,7 +28,7 @@ let package = Package(
         systemLibrary("CXKBCommon", pkgConfig: "xkbcommon", apt: ["libxkbcommon-dev", "xkb-data"]),
         systemLibrary("CYAML", pkgConfig: "yaml-0.1", apt: ["libyaml-dev"]),
         // What Swift cannot call directly (variadics, va_list).
-        .target(name: "CShim", dependencies: ["CWaylandServer", "CXdgShell"]),
+        .target(name: "CShim", dependencies: ["CWaylandServer", "CXdgShell", "CLibinput", "CSeat"]),
 
         // The routing core: no I/O; pixman for regions and nothing else from C.
         .target(name: "InputRouter", dependencies: ["CPixman"], linkerSettings: [.linkedLibrary("m")]),
@@ -53,6 +55,11 @@ let package = Package(
         .executableTarget(
             name: "wl-probe", dependencies: ["CWaylandClient", "CXdgShell", "CProbeShim"], path: "Tests/Probe/wl-probe",
             swiftSettings: [.swiftLanguageMode(.v5)]),
+
+        // The live libinput backend (udev seat through libseat, or single device nodes).
+        .target(name: "LibinputSource", dependencies: ["InputRouter", "Recording", "CLibinput", "CUdev", "CSeat", "CShim"]),
+        .testTarget(name: "LibinputSourceTests", dependencies: ["LibinputSource", "InputRouter", "Recording"]),
+        .executableTarget(name: "libinput-trace", dependencies: ["LibinputSource", "InputRouter", "Recording"], path: "tools/libinput-trace"),
 
         // Programs.
         .executableTarget(name: "route-demo", dependencies: ["InputRouter"], path: "examples/route-demo", exclude: ["scene.txt"]),

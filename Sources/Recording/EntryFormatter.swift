@@ -31,8 +31,21 @@ struct EntryFormatter {
         case .pointerAxis(let source, let vertical, let horizontal):
             let h = horizontal ?? AxisValue(value: 0), v = vertical ?? AxisValue(value: 0)
             let name = EventText.name(source)
-            return "{\(time), type: POINTER_AXIS, axes: \(pair(h.value, v.value)), "
-                + "discrete: [\(h.value120 / 120), \(v.value120 / 120)], source: \(name)}"
+            switch source {
+            case .finger, .continuous:
+                // Which axes are present (a stop on one axis) is not in libinput's form.
+                return "{\(time), type: POINTER_AXIS, axes: \(pair(h.value, v.value)), source: \(name), "
+                    + "axes_present: [\(horizontal != nil), \(vertical != nil)]}"
+            case .wheel, .wheelTilt:
+                if h.value120 % 120 == 0 && v.value120 % 120 == 0 {
+                    return "{\(time), type: POINTER_AXIS, axes: \(pair(h.value, v.value)), "
+                        + "discrete: [\(h.value120 / 120), \(v.value120 / 120)], source: \(name)}"
+                }
+                // A partial detent: libinput 1.22's record has no entry for it; write the
+                // scroll-wheel event with its v120 values, which the reader takes.
+                return "{\(time), type: POINTER_SCROLL_WHEEL, axes: \(pair(h.value, v.value)), "
+                    + "v120: [\(h.value120), \(v.value120)], source: \(name)}"
+            }
         case .keyboardKey(let key, let state):
             return "{\(time), type: KEYBOARD_KEY, key: \(key), state: \(EventText.name(state == .pressed))}"
         case .touchDown(let slot, let x, let y):

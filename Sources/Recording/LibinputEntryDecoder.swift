@@ -128,11 +128,24 @@ struct LibinputEntryDecoder {
         }
         let wheelLike = source == .wheel || source == .wheelTilt
         let stop = !wheelLike && h == 0 && v == 0
-        func value(_ amount: Double, _ steps: Double) -> AxisValue? {
-            guard amount != 0 || steps != 0 || stop else { return nil }
+        // `axes_present: [h, v]` is InputRouter's own key (LiveRecorder writes it for finger
+        // and continuous scrolling): which axes libinput reported, so a stop on one axis
+        // reads back as exactly that.
+        var present: (Bool, Bool)?
+        if let node = entry["axes_present"] {
+            let items = try node.sequence("axes_present")
+            guard items.count == 2 else { throw node.fail("axes_present: expected [horizontal, vertical] booleans") }
+            present = (try items[0].bool("axes_present"), try items[1].bool("axes_present"))
+        }
+        func value(_ amount: Double, _ steps: Double, _ isPresent: Bool?) -> AxisValue? {
+            if let isPresent {
+                guard isPresent else { return nil }
+            } else {
+                guard amount != 0 || steps != 0 || stop else { return nil }
+            }
             return AxisValue(value: amount, value120: wheelLike ? Int32(clamping: Int64(steps.rounded())) : 0)
         }
-        return .pointerAxis(source: source, vertical: value(v, dv), horizontal: value(h, dh))
+        return .pointerAxis(source: source, vertical: value(v, dv, present?.1), horizontal: value(h, dh, present?.0))
     }
 
     private func gesture(_ entry: YAMLNode, type: String) throws(PositionedError) -> GestureEvent? {

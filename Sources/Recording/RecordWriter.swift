@@ -66,7 +66,8 @@ public struct RecordWriter: Sendable {
             }
         }
         out += "    properties: [\(device.properties.map(String.init).joined(separator: ", "))]\n"
-        out += "  udev:\n    properties:\n" + device.udevProperties.map { "    - \($0)\n" }.joined()
+        // Quoted: udev values may contain ": " or "#", which YAML would read otherwise.
+        out += "  udev:\n    properties:\n" + device.udevProperties.map { "    - \(quoted($0))\n" }.joined()
         out += device.quirks.isEmpty ? "  quirks:\n" : "  quirks:\n" + device.quirks.map { "  - \($0)\n" }.joined()
         if let capabilities = device.libinputCapabilities {
             out += "  libinput:\n"

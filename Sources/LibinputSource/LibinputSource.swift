@@ -1,0 +1,228 @@
+// The live libinput backend. It owns a libinput context (udev seat or single device
+// nodes), opens devices directly or through libseat, applies the user's device settings
+// when a device appears, and turns every libinput event into the core's InputEvent.
+//
+// It never polls and never blocks: the compositor adds `fd` (and `seatFD` with libseat)
+// to its event loop (wl_event_loop_add_fd) and calls `dispatch` / `dispatchSeat` when
+// they are readable. Everything runs on that one thread.
+//
+//     let source = try LibinputSource(devices: .udev(seat: "seat0"), access: .libseat(seat: "seat0"))
+//     // wl_event_loop_add_fd(loop, source.fd, WL_EVENT_READABLE, ...) calling:
+//     try source.dispatch { seat.handle($0) }
+
+import CLibinput
+import CUdev
+import InputRouter
+import Recording
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A device as the source announced it.
+public struct LibinputDeviceInfo: Sendable, Hashable {
+    public var id: DeviceID
+    /// `event3`
+    public var sysname: String
+    public var name: String
+    public var capabilities: DeviceCapabilities
+    /// The settings applied to it (the configuration, narrowed to what it supports).
+    public var applied: [ConfigurationStep]
+}
+
+public final class LibinputSource {
+    private var context: OpaquePointer?
+    private var udev: OpaquePointer?
+    private let backing: Backing
+    /// The interface struct libinput keeps a pointer to: heap allocated, freed after unref.
+    private let interface: UnsafeMutablePointer<libinput_interface>
+    private let configuration: DeviceConfiguration
+    private let deviceIDBase: UInt32
+
+    private struct Device {
+        var handle: OpaquePointer
+        var info: LibinputDeviceInfo
+        var reportedUnrouted: Set<String> = []
+        var recorderIndex: Int?
+    }
+    /// Indexed by DeviceID.index - deviceIDBase; ids are never reused by one source.
+    private var devices: [Device?] = []
+
+    /// Writes what the backend sees as a `libinput record` file (see LiveRecorder).
+    public var recorder: LiveRecorder?
+
+    /// - Parameters:
+    ///   - devices: the udev seat, or device nodes (path backend).
+    ///   - access: libseat (sessions) or open(2) (root, tests, VMs).
+    ///   - configuration: settings applied to each device that supports them.
+    ///   - logPriority: the lowest priority libinput reports.
+    ///   - deviceIDBase: the first DeviceID; devices count up from it.
+    ///   - log: where libinput's, libseat's and the backend's messages go.
+    public init(devices: DeviceSet = .udev(seat: "seat0"), access: DeviceAccess = .libseat(seat: "seat0"),
+                configuration: DeviceConfiguration = DeviceConfiguration(), logPriority: LogPriority = .info,
+                deviceIDBase: UInt32 = 1, log: @escaping LogHandler = LibinputSource.standardErrorLog) throws(LibinputError) {
+        self.configuration = configuration
+        self.deviceIDBase = deviceIDBase
+        var session: SeatSession?
+        if case .libseat(let seat) = access { session = try SeatSession(expectedSeat: seat, log: log) }
+        backing = Backing(session: session, log: log)
+        interface = .allocate(capacity: 1)
+        interface.initialize(to: libinput_interface(
+            open_restricted: { path, flags, user in
+                guard let path, let user else { return -EINVAL }
+                return Unmanaged<Backing>.fromOpaque(user).takeUnretainedValue().open(String(cString: path), flags: flags)
+            },
+            close_restricted: { fd, user in
+                guard let user else { return }
+                Unmanaged<Backing>.fromOpaque(user).takeUnretainedValue().close(fd)
+            }))
+        let user = Unmanaged.passUnretained(backing).toOpaque()
+        switch devices {
+        case .udev(let seat):
+            guard let udev = udev_new() else { throw LibinputError("udev_new failed") }
+            self.udev = udev
+            context = libinput_udev_create_context(interface, user, udev)
+            guard let context else { throw LibinputError("libinput_udev_create_context failed") }
+            LogForwarding.install(on: context, minimum: logPriority)
+            if libinput_udev_assign_seat(context, seat) != 0 {
+                let reason = backing.lastError.map { ": \($0)" } ?? ""
+                throw LibinputError("libinput could not assign udev seat \"\(seat)\"\(reason)")
+            }
+        case .paths(let paths):
+            context = libinput_path_create_context(interface, user)
+            guard let context else { throw LibinputError("libinput_path_create_context failed") }
+            LogForwarding.install(on: context, minimum: logPriority)
+            for path in paths { try addDevice(path: path) }
+        }
+        session?.onActiveChange = { [unowned self] active in
+            guard let context = self.context else { return }
+            if active { _ = libinput_resume(context) } else { libinput_suspend(context) }
+        }
+    }
+
+    // Also runs when init throws after every stored property is set (the udev and path
+    // errors above), so what was created is released there too.
+    deinit {
+        for index in devices.indices { if let d = devices[index] { libinput_device_unref(d.handle) } }
+        devices.removeAll()
+        if let context { libinput_unref(context) }
+        context = nil
+        if let udev { udev_unref(udev) }
+        udev = nil
+        interface.deinitialize(count: 1)
+        interface.deallocate()
+    }
+
+    /// libinput's fd: poll it for reading, then call `dispatch`.
+    public var fd: Int32 { context.map { libinput_get_fd($0) } ?? -1 }
+    /// libseat's fd with `.libseat` access (poll it, then call `dispatchSeat`); nil otherwise.
+    public var seatFD: Int32? { backing.session?.fd }
+
+    /// Reads libseat's messages (seat enabled or disabled on a VT switch).
+    public func dispatchSeat() throws(LibinputError) { try backing.session?.dispatch() }
+
+    /// Reads what libinput has and hands every event, translated, to `sink`, in order.
+    public func dispatch(_ sink: (InputEvent) -> Void) throws(LibinputError) {
+        guard let context else { return }
+        let rc = libinput_dispatch(context)
+        if rc < 0 { throw LibinputError.errno("libinput_dispatch", rc) }
+        while let event = libinput_get_event(context) {
+            handle(event, sink)
+            libinput_event_destroy(event)
+        }
+    }
+
+    /// The devices present now.
+    public var currentDevices: [LibinputDeviceInfo] { devices.compactMap { $0?.info } }
+
+    /// Path backend only: opens one more device node. Throws with libinput's reason.
+    public func addDevice(path: String) throws(LibinputError) {
+        guard let context else { return }
+        backing.lastError = nil
+        guard libinput_path_add_device(context, path) != nil else {
+            let reason = backing.lastError.map { ": \($0)" } ?? ""
+            throw LibinputError("libinput could not add device \(path)\(reason)")
+        }
+    }
+
+    /// Default log: one line per message on standard error.
+    public static let standardErrorLog: LogHandler = { message in
+        var line = "\(message)\n"
+        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
+
+    // MARK: Events
+
+    private func handle(_ event: OpaquePointer, _ sink: (InputEvent) -> Void) {
+        let type = libinput_event_get_type(event)
+        guard let handle = libinput_event_get_device(event) else { return }
+        switch type {
+        case LIBINPUT_EVENT_DEVICE_ADDED:
+            deviceAdded(handle, sink)
+        case LIBINPUT_EVENT_DEVICE_REMOVED:
+            guard let index = index(of: handle), let device = devices[index] else { return }
+            let event = InputEvent(time: Self.now(), device: device.info.id, .deviceRemoved)
+            record(event, index: index)
+            sink(event)
+            libinput_device_set_user_data(handle, nil)
+            libinput_device_unref(handle)
+            devices[index] = nil
+        default:
+            guard let index = index(of: handle), let device = devices[index] else { return }
+            switch EventTranslation.translate(event, type: type) {
+            case .event(let time, let kind):
+                let event = InputEvent(time: time, device: device.info.id, kind)
+                record(event, index: index)
+                sink(event)
+            case .unrouted(let what):
+                if devices[index]?.reportedUnrouted.insert(what).inserted == true {
+                    backing.log(LogMessage(origin: .backend, priority: .info,
+                                           text: "\(device.info.sysname) (\(device.info.name)): \(what) events are "
+                                               + "not routed yet; skipped (said once per device)"))
+                }
+            case .ignored:
+                break
+            }
+        }
+    }
+
+    private func deviceAdded(_ handle: OpaquePointer, _ sink: (InputEvent) -> Void) {
+        let index = devices.count
+        let id = DeviceID(deviceIDBase &+ UInt32(index))
+        libinput_device_ref(handle)
+        libinput_device_set_user_data(handle, UnsafeMutableRawPointer(bitPattern: UInt(index + 1)))
+        let steps = configuration.steps(for: DeviceConfigurator.support(of: handle))
+        let sysname = String(cString: libinput_device_get_sysname(handle))
+        let name = String(cString: libinput_device_get_name(handle))
+        for (step, reason) in DeviceConfigurator.apply(steps, to: handle) {
+            backing.log(LogMessage(origin: .backend, priority: .error, text: "\(sysname): cannot set \(step): \(reason)"))
+        }
+        let info = LibinputDeviceInfo(id: id, sysname: sysname, name: name,
+                                      capabilities: EventTranslation.capabilities(of: handle), applied: steps)
+        devices.append(Device(handle: handle, info: info))
+        if recorder != nil { devices[index]?.recorderIndex = recorder?.addDevice(handle, info: info) }
+        let event = InputEvent(time: Self.now(), device: id, .deviceAdded(info.capabilities))
+        record(event, index: index)
+        sink(event)
+    }
+
+    private func index(of handle: OpaquePointer) -> Int? {
+        guard let bits = libinput_device_get_user_data(handle) else { return nil }
+        let index = Int(bitPattern: UInt(bitPattern: bits)) - 1
+        return devices.indices.contains(index) ? index : nil
+    }
+
+    private func record(_ event: InputEvent, index: Int) {
+        guard recorder != nil else { return }
+        if devices[index]?.recorderIndex == nil, let device = devices[index] {
+            devices[index]?.recorderIndex = recorder?.addDevice(device.handle, info: device.info)
+        }
+        if let slot = devices[index]?.recorderIndex { recorder?.append(event, device: slot) }
+    }
+
+    /// CLOCK_MONOTONIC in µs, libinput's clock, for events that carry no time.
+    static func now() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
+    }
+}

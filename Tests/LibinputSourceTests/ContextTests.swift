@@ -1,0 +1,93 @@
+// A real libinput context, without input devices (CI has none): errors name the device
+// and libinput's own reason, libinput's log reaches the handler through the C shim (a
+// real log line from libinput, not a made-up one), and an empty seat dispatches nothing.
+
+import Synchronization
+import Testing
+import InputRouter
+@testable import LibinputSource
+
+/// Collects log messages from any thread.
+final class Collected: Sendable {
+    private let messages = Mutex<[LogMessage]>([])
+    var all: [LogMessage] { messages.withLock { $0 } }
+    var handler: LogHandler { { message in self.messages.withLock { $0.append(message) } } }
+}
+
+@Suite(.serialized) struct ContextTests {
+    @Test func aMissingDeviceNodeIsAnErrorWithLibinputsReason() {
+        let log = Collected()
+        do {
+            _ = try LibinputSource(devices: .paths(["/nonexistent/event42"]), access: .direct, log: log.handler)
+            Issue.record("opened a device that does not exist")
+        } catch {
+            #expect(error.message.hasPrefix("libinput could not add device /nonexistent/event42: "))
+            // The reason is libinput's last error message, as its log handler received it.
+            let libinputErrors = log.all.filter { $0.origin == .libinput && $0.priority == .error }
+            #expect(!libinputErrors.isEmpty)
+            if let last = libinputErrors.last {
+                #expect(last.text.contains("/nonexistent/event42"))
+                #expect(error.message.hasSuffix(last.text))
+                #expect(!last.text.hasSuffix("\n"))
+            }
+        }
+    }
+
+    /// libinput formats its messages printf-style; the shim formats them with vsnprintf
+    /// into a 512-byte buffer, or on the heap when longer. A 2000-character path makes
+    /// libinput log a longer line, which must arrive whole.
+    @Test func longLogLinesArriveWhole() {
+        let log = Collected()
+        let path = "/nonexistent/" + String(repeating: "d", count: 2000)
+        #expect(throws: LibinputError.self) {
+            _ = try LibinputSource(devices: .paths([path]), access: .direct, log: log.handler)
+        }
+        #expect(log.all.contains { $0.origin == .libinput && $0.text.contains(path) })
+    }
+
+    @Test func notAnInputDeviceIsAnError() {
+        let log = Collected()
+        do {
+            _ = try LibinputSource(devices: .paths(["/dev/null"]), access: .direct, log: log.handler)
+            Issue.record("/dev/null opened as an input device")
+        } catch {
+            #expect(error.message.hasPrefix("libinput could not add device /dev/null"))
+        }
+    }
+
+    @Test func anEmptySeatDispatchesNothing() throws {
+        let log = Collected()
+        let source = try LibinputSource(devices: .udev(seat: "seat-without-devices"), access: .direct,
+                                        log: log.handler)
+        #expect(source.fd >= 0)
+        #expect(source.seatFD == nil)
+        var events: [InputEvent] = []
+        for _ in 0..<3 { try source.dispatch { events.append($0) } }
+        #expect(events.isEmpty)
+        #expect(source.currentDevices.isEmpty)
+    }
+
+    @Test func anEmptyPathContextDispatchesNothing() throws {
+        let source = try LibinputSource(devices: .paths([]), access: .direct, log: Collected().handler)
+        #expect(source.fd >= 0)
+        var count = 0
+        try source.dispatch { _ in count += 1 }
+        #expect(count == 0)
+    }
+
+    /// With libseat, the seat it opens must be the one asked for. Where neither seatd nor
+    /// logind runs, libseat's builtin backend may open "seat0" (as root) or fail: either
+    /// way, asking for another seat is an error, never a silent mismatch.
+    @Test func libseatMustOpenTheSeatAskedFor() {
+        let log = Collected()
+        do {
+            _ = try LibinputSource(devices: .udev(seat: "seat9"), access: .libseat(seat: "seat9"), log: log.handler)
+            Issue.record("libseat opened seat9")
+        } catch {
+            #expect(error.message.hasPrefix("libseat opened seat \"seat0\", not \"seat9\"")
+                    || error.message.hasPrefix("libseat could not open a seat"))
+            // libseat's log reaches the handler too (through the shim's process-wide sink).
+            #expect(log.all.contains { $0.origin == .libseat })
+        }
+    }
+}
