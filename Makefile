@@ -6,7 +6,8 @@
 
 SWIFT ?= swift
 APT_PACKAGES = pkg-config libpixman-1-dev libwayland-dev wayland-protocols libinput-dev \
-	libudev-dev libseat-dev libxkbcommon-dev xkb-data libx11-data locales libyaml-dev
+	libudev-dev libseat-dev libxkbcommon-dev xkb-data libx11-data locales libyaml-dev \
+	wev weston
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 
@@ -22,6 +23,8 @@ demo: deps
 	$(SWIFT) run -c release route-demo examples/route-demo/scene.txt
 
 test: deps
+	# The committed protocol code is what wayland-scanner makes of protocols/*.xml.
+	tools/generate-protocols.sh --check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
 	# The hot path must not allocate: the release benchmark fails if routing does.
