@@ -165,6 +165,12 @@ public final class Seat {
         devices[i].capabilities = capabilities
     }
 
+    /// The client surface or compositor node that has the pointer (took `pointerEnter`).
+    public var pointerFocusNode: NodeID? {
+        if case .node(let n)? = pointerFocus { return n }
+        return nil
+    }
+
     /// What the devices present can do together: a Wayland seat's capabilities follow it.
     public var presentCapabilities: DeviceCapabilities {
         devices.reduce(into: []) { if $1.present { $0.formUnion($1.capabilities) } }

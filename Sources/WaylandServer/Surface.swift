@@ -77,6 +77,8 @@ final class Surface: WaylandObject {
     var scale: Int32 = 1
     var inputRegion: Region?
     var hasCommitted = false
+    /// A copy of the last committed buffer's pixels (SurfaceImage.swift).
+    var image: SurfaceImage?
 
     var roleName: String {
         switch role {
@@ -139,10 +141,12 @@ final class Surface: WaylandObject {
                     bufferHeight = wl_shm_buffer_get_height(shm)
                 }
                 hasBuffer = true
+                image = SurfaceImage(shmBuffer: buffer)
                 server.bufferCommitted?(self, buffer)
                 wl_buffer_send_release(buffer)
             } else {
                 hasBuffer = false
+                image = nil
                 bufferWidth = 0
                 bufferHeight = 0
             }
