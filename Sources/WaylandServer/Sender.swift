@@ -16,6 +16,12 @@ extension WaylandServer {
             activate(focus)
             sendDeliveries()
         }
+        if !afterDeliveries.isEmpty {
+            let work = afterDeliveries
+            afterDeliveries.removeAll()
+            for w in work { w() }
+            sendDeliveries()
+        }
     }
 
     /// Gives `node`'s toplevel the keyboard, raises it, and tells both toplevels involved
@@ -25,7 +31,7 @@ extension WaylandServer {
         var top: NodeID? = node
         while let t = top, tree.kind(of: t) != .toplevel { top = tree.parent(of: t) }
         guard let top else { return }
-        tree.raiseToTop(top)
+        tree.raiseToTop(windowNode(of: top))
         guard seat.keyboardFirstResponder != top else { return }
         let previous = seat.keyboardFirstResponder
         seat.setKeyboardFocus(top)
@@ -136,6 +142,12 @@ struct WaylandSender: DeliverySink {
 }
 
 extension WaylandServer {
+    /// The node that moves and restacks for a toplevel: its decoration container, if any.
+    func windowNode(of toplevel: NodeID) -> NodeID {
+        guard let s = surface(for: toplevel), case .xdg(let x) = s.role, case .toplevel(let t) = x.roleObject else { return toplevel }
+        return t.windowNode ?? toplevel
+    }
+
     @inline(__always) func client(_ id: ClientID) -> ClientState? {
         let i = Int(id.index)
         return i < clientsByID.count ? clientsByID[i] : nil

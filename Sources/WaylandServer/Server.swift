@@ -33,6 +33,9 @@ public final class WaylandServer {
         /// long is disconnected: libwayland 1.21 drops events for it once its buffer is full,
         /// so it could never catch up. 0 disables the check.
         public var unresponsiveTimeoutMS: Int32 = 5000
+        /// Server-side decorations (title bar with close button) around every toplevel;
+        /// nil: none, the client draws its own.
+        public var decorations: DecorationStyle?
         public init() {}
     }
 
@@ -63,6 +66,12 @@ public final class WaylandServer {
     var bufferCommitted: ((Surface, ResourcePointer) -> Void)?
     /// Sees every delivery before it is sent: a trace writer, a test, the invariant checker.
     public var deliveryObserver: ((Delivery, DeliveryQueue) -> Void)?
+    /// Work decided while deliveries were being routed (moves begun by decorations),
+    /// done once they are sent.
+    var afterDeliveries: [() -> Void] = []
+    /// Live toplevels, for decorations and the compositor's window list.
+    var toplevels: [XdgToplevel] { toplevelObjects.compactMap { $0.object } }
+    var toplevelObjects: [WeakToplevel] = []
     /// Focus changes decided while deliveries were being sent, applied right after.
     var pendingFocus: NodeID?
 
@@ -270,6 +279,8 @@ func monotonicMilliseconds() -> UInt32 {
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return UInt32(truncatingIfNeeded: ts.tv_sec &* 1000 &+ ts.tv_nsec / 1_000_000)
 }
+
+struct WeakToplevel { weak var object: XdgToplevel? }
 
 final class FDCallback {
     let body: () -> Void

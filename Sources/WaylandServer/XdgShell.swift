@@ -134,8 +134,17 @@ final class XdgSurfaceObject: WaylandObject {
                 XdgToplevel(server: server, owner: owner, resource: $0, xdg: self)
             }) else { return }
             roleObject = .toplevel(top)
-            let node = server.router.tree.createNode(.toplevel, name: "toplevel", client: owner.id, parent: server.outputNode)
+            server.toplevelObjects.removeAll { $0.object == nil }
+            server.toplevelObjects.append(WeakToplevel(object: top))
+            var parent = server.outputNode
+            if let style = server.configuration.decorations {
+                let made = server.makeWindowFrame(for: top, style: style)
+                top.frame = made.frame
+                parent = made.parent
+            }
+            let node = server.router.tree.createNode(.toplevel, name: "toplevel", client: owner.id, parent: parent)
             surface.attachNode(node)
+            if let frame = top.frame { server.router.tree.setNextResponder(node, frame.titleBar) }
         case 2:  // get_popup(id, parent?, positioner)
             guard case .none = roleObject else { return alreadyConstructed() }
             guard let parent = args.object(1, as: XdgSurfaceObject.self), let parentNode = parent.surface.node else {

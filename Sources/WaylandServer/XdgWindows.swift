@@ -16,6 +16,8 @@ final class XdgToplevel: WaylandObject {
     /// The size the next configure asks for (0: the client decides).
     var requestedSize: (width: Int32, height: Int32) = (0, 0)
     var resizing = false
+    /// The decoration around it, when the server draws them.
+    var frame: WindowFrame?
 
     init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, xdg: XdgSurfaceObject) {
         self.xdg = xdg
@@ -23,6 +25,8 @@ final class XdgToplevel: WaylandObject {
     }
 
     var node: NodeID? { xdg?.surface.node }
+    /// What moves and restacks: the decoration container, or the toplevel itself.
+    var windowNode: NodeID? { frame?.container ?? node }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
         switch opcode {
@@ -35,8 +39,8 @@ final class XdgToplevel: WaylandObject {
         case 2: title = args.string(0) ?? ""
         case 3: appID = args.string(0) ?? ""
         case 5:  // move(seat, serial)
-            guard let node, server.seat.isRecentPress(serial: args.uint(1), client: owner.id) else { return }
-            server.seat.beginMove(node)
+            guard let window = windowNode, server.seat.isRecentPress(serial: args.uint(1), client: owner.id) else { return }
+            server.seat.beginMove(window)
         case 6:  // resize(seat, serial, edges)
             let edges = args.uint(2)
             guard [0, 1, 2, 4, 5, 6, 8, 9, 10].contains(edges) else {
@@ -61,13 +65,14 @@ final class XdgToplevel: WaylandObject {
         if isFullscreen { fullscreen = on } else { maximized = on }
         let fills = maximized || fullscreen
         let tree = server.router.tree
+        let title = frame == nil ? 0 : server.configuration.decorations?.titleHeight ?? 0
         if fills {
-            if savedPosition == nil, let node, let f = tree.frame(of: node) { savedPosition = (f.x, f.y) }
-            requestedSize = (server.configuration.outputWidth, server.configuration.outputHeight)
-            if let node { tree.move(node, to: (0, 0)) }
+            if savedPosition == nil, let window = windowNode, let f = tree.frame(of: window) { savedPosition = (f.x, f.y) }
+            requestedSize = (server.configuration.outputWidth, server.configuration.outputHeight - title)
+            if let window = windowNode { tree.move(window, to: (0, 0)) }
         } else {
             requestedSize = (0, 0)
-            if let node, let p = savedPosition { tree.move(node, to: p) }
+            if let window = windowNode, let p = savedPosition { tree.move(window, to: p) }
             savedPosition = nil
         }
         if xdg?.initialConfigureSent == true { xdg?.sendConfigure() }
@@ -97,15 +102,20 @@ final class XdgToplevel: WaylandObject {
             let f = tree.frame(of: node) ?? Rect(0, 0, 0, 0)
             let p = server.configuration.placeToplevel(server.toplevelCount, f.width, f.height)
             server.toplevelCount += 1
-            if !(maximized || fullscreen) { tree.move(node, to: p) }
+            if !(maximized || fullscreen), let window = windowNode { tree.move(window, to: p) }
         }
         let wasMapped = tree.isMapped(node)
         tree.setMapped(node, mapped)
+        if let frame, let style = server.configuration.decorations {
+            server.layoutWindowFrame(frame, toplevel: node, style: style)
+        }
         if mapped && !wasMapped { server.activate(node) }
     }
 
     override func resourceDestroyed() {
         if let xdg, case .toplevel(let t) = xdg.roleObject, t === self { xdg.roleDestroyed() }
+        if let frame { server.router.tree.destroy(frame.container) }
+        frame = nil
     }
 }
 

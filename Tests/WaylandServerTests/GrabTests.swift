@@ -63,3 +63,53 @@ import Testing
         #expect(tree.frame(of: window)?.y == 40)
     }
 }
+
+@Suite(.serialized) struct DecorationTests {
+    static func decorated() throws -> ServerHarness {
+        var config = WaylandServer.Configuration()
+        config.decorations = DecorationStyle(titleHeight: 24)
+        return try ServerHarness(configuration: config)
+    }
+
+    @Test func titleBarMovesTheWindowAndCloseButtonAsksToClose() throws {
+        let h = try Self.decorated()
+        let c = try h.probe(["--toplevel", "win", "100x100"])
+        h.wait(for: c, line: "mapped win")
+        _ = h.settle(c)
+        // The window container is at (40, 40); the surface below a 24-pixel title bar.
+        h.warp(50, 70)
+        #expect(h.settle(c) == ["pointer.enter win 10.00 6.00", "pointer.motion 10.00 6.00", "pointer.frame"])
+        h.warp(50, 50)  // the title bar: a compositor node, so the client is left
+        h.button(.pressed)
+        h.warp(150, 250)
+        h.button(.released)
+        let tree = h.server.router.tree
+        let window = try #require(tree.children(of: h.server.outputNode).first { tree.name(of: $0) == "window" })
+        #expect(tree.frame(of: window)?.x == 140)
+        #expect(tree.frame(of: window)?.y == 240)
+        #expect(h.settle(c).first == "pointer.leave win")
+        // Close button: the right end of the title bar.
+        h.warp(140 + 100 - 10, 250)
+        h.button(.pressed)
+        h.button(.released)
+        #expect(h.settle(c).contains("close"))
+    }
+
+    @Test func eventsTheClientDoesNotTakeBubbleToTheTitleBar() throws {
+        let h = try Self.decorated()
+        let c = try h.probe(["--toplevel", "win", "100x100", "--no-pointer"])
+        h.wait(for: c, line: "mapped win")
+        _ = h.settle(c)
+        let tree = h.server.router.tree
+        let window = try #require(tree.children(of: h.server.outputNode).first { tree.name(of: $0) == "window" })
+        // A press on the surface of a client without wl_pointer reaches the decoration,
+        // which starts a move, as a click on the title bar would.
+        h.warp(60, 100)
+        h.button(.pressed)
+        h.warp(70, 110)
+        h.button(.released)
+        _ = h.settle(c)
+        #expect(tree.frame(of: window)?.x == 50)
+        #expect(tree.frame(of: window)?.y == 50)
+    }
+}
