@@ -1,5 +1,5 @@
 # The project's commands. Each installs what it needs on a fresh Debian 12 first.
-#   make demo   route a bundled event script through a bundled scene, print the trace
+#   make demo   the compositor, headless, with bundled clients and recordings
 #   make test   build and run every test
 #   make bench  release-mode benchmarks
 #   make vm-test  real libinput end to end in a VM (qemu, slow; not part of make test)
@@ -20,7 +20,9 @@ deps:
 	fi
 
 demo: deps
-	$(SWIFT) run -c release route-demo examples/route-demo/scene.txt
+	$(SWIFT) build -c release --product ir-compositor
+	$(SWIFT) build -c release --product wl-probe
+	examples/compositor/demo.sh
 
 test: deps
 	# The committed protocol code is what wayland-scanner makes of protocols/*.xml.

@@ -62,6 +62,12 @@ let package = Package(
         .executableTarget(name: "libinput-trace", dependencies: ["LibinputSource", "InputRouter", "Recording"], path: "tools/libinput-trace"),
 
         // Programs.
+        .executableTarget(
+            name: "ir-compositor", dependencies: ["WaylandServer", "InputRouter", "Keyboard", "Recording", "LibinputSource"],
+            path: "examples/compositor", exclude: ["demo.sh"],
+            // Top-level script style (tinywl-like) on one thread: Swift 5 mode spares the
+            // reader main-actor annotations that would say nothing here.
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(name: "route-demo", dependencies: ["InputRouter"], path: "examples/route-demo", exclude: ["scene.txt"]),
         .target(name: "CAllocCounter", path: "benchmarks/CAllocCounter"),
         .executableTarget(

@@ -84,3 +84,5 @@ extension WaylandServer {
         return nil
     }
 }
+
+func xdg_toplevel_send_close_wrapper(_ toplevel: XdgToplevel) { xdg_toplevel_send_close(toplevel.resource) }

@@ -179,13 +179,13 @@ public final class WaylandServer {
     /// Adds `fd` to the event loop; `onReadable` runs when it can be read.
     public func addReadableFD(_ fd: Int32, _ onReadable: @escaping () -> Void) {
         let box = FDCallback(onReadable)
-        globalBindingsKeepAlive.append(box)
+        keepAlive.append(box)
         wl_event_loop_add_fd(eventLoop, fd, UInt32(WL_EVENT_READABLE), { _, _, data in
             Unmanaged<FDCallback>.fromOpaque(data!).takeUnretainedValue().body()
             return 0
         }, Unmanaged.passUnretained(box).toOpaque())
     }
-    private var globalBindingsKeepAlive: [AnyObject] = []
+    var keepAlive: [AnyObject] = []
 
     // MARK: Input
 

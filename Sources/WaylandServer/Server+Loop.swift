@@ -1,0 +1,49 @@
+// Timers and the window list, for the program that embeds the server.
+import CWaylandServer
+import InputRouter
+
+/// A repeating or one-shot timer on the server's event loop.
+public final class LoopTimer {
+    fileprivate var source: OpaquePointer?
+    fileprivate let body: () -> Int32?
+    fileprivate init(body: @escaping () -> Int32?) { self.body = body }
+
+    /// Stops the timer for good.
+    public func cancel() {
+        if let source { wl_event_source_remove(source) }
+        source = nil
+    }
+}
+
+private let loopTimerFired: wl_event_loop_timer_func_t = { data in
+    let timer = Unmanaged<LoopTimer>.fromOpaque(data!).takeUnretainedValue()
+    if let again = timer.body(), let source = timer.source {
+        wl_event_source_timer_update(source, max(again, 1))
+    }
+    return 0
+}
+
+extension WaylandServer {
+    /// Runs `body` after `ms`; it returns the delay until its next run, or nil to stop.
+    @discardableResult
+    public func schedule(afterMS ms: Int32, _ body: @escaping () -> Int32?) -> LoopTimer {
+        let timer = LoopTimer(body: body)
+        keepAlive.append(timer)
+        timer.source = wl_event_loop_add_timer(eventLoop, loopTimerFired, Unmanaged.passUnretained(timer).toOpaque())
+        wl_event_source_timer_update(timer.source, max(ms, 1))
+        return timer
+    }
+
+    /// Toplevels mapped now, bottom to top, with their titles.
+    public var mappedToplevels: [(node: NodeID, title: String)] {
+        toplevels.compactMap { t in
+            guard let n = t.node, router.tree.isVisible(n) else { return nil }
+            return (n, t.title)
+        }
+    }
+
+    /// Asks the toplevel of `node` to close (`xdg_toplevel.close`).
+    public func close(_ node: NodeID) {
+        for t in toplevels where t.node == node { xdg_toplevel_send_close_wrapper(t) }
+    }
+}

@@ -1,0 +1,254 @@
+// ir-compositor: the small compositor that shows how InputRouter is embedded.
+//
+// Read it top to bottom. It has four parts, in the order a frame of input travels:
+//   1. options: what the user asked for (`--help` lists them);
+//   2. the server: a WaylandServer (the surface tree, the seat, the protocol) with
+//      server-side decorations;
+//   3. input: one source among libinput (real devices), replay (a `libinput record`
+//      file) and, nested, the parent session's seat; every source hands InputEvent values
+//      to `server.handle`, and nothing after it knows which source it was;
+//   4. the loop: clients are started once the socket is ready, the server dispatches, and
+//      at the end the pictures are written.
+import Foundation
+import InputRouter
+import Keyboard
+import LibinputSource
+import Recording
+import WaylandServer
+
+// MARK: 1. Options
+
+struct Options {
+    var backend = "headless"
+    var inputs: [String] = []
+    var socket: String?
+    var width: Int32 = 1280, height: Int32 = 720
+    var layout: String?
+    var keymapFile: String?
+    var recordPath: String?
+    var exitAfterReplay = false
+    var tracePath: String?
+    var clients: [String] = []
+    var speed = 1.0
+}
+
+let usage = """
+    usage: ir-compositor [options] [-- command args...]
+
+      --backend headless        an output of --size with no window (the default)
+      --input libinput          real devices: the udev seat through libseat
+      --input replay:FILE       a `libinput record` file (repeat the flag to play several in turn)
+      --speed N                 replay at N times the recorded speed (default 1; 0: as fast as possible)
+      --socket NAME             listen on $XDG_RUNTIME_DIR/NAME (default: the first free wayland-N)
+      --size WxH                the output's size (default 1280x720)
+      --layout LAYOUT           xkb layout, e.g. de or us,ru (default: XKB_DEFAULT_* or us)
+      --keymap FILE             an xkb keymap file instead of a layout
+      --record FILE             with --input libinput: write what the devices did as a recording
+      --exit-after-replay       quit once every replay has been played and clients settled
+      --trace FILE              write every routing decision, one line each (docs/trace.md)
+      --client "COMMAND"        start a client once the socket is ready (repeatable); its
+                                output is printed with its number in front
+      -- command args...        the same, for one command given as separate arguments
+      --help                    this text
+    """
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("ir-compositor: \(message)\n".utf8))
+    exit(2)
+}
+
+func parseOptions(_ arguments: [String]) -> Options {
+    var o = Options()
+    var args = arguments[...]
+    func value(_ flag: String) -> String {
+        guard let v = args.popFirst() else { fail("\(flag) needs a value") }
+        return v
+    }
+    while let a = args.popFirst() {
+        switch a {
+        case "--help", "-h": print(usage); exit(0)
+        case "--backend":
+            o.backend = value(a)
+            guard o.backend == "headless" else { fail("unknown backend \(o.backend) (headless)") }
+        case "--input": o.inputs.append(value(a))
+        case "--speed":
+            guard let s = Double(value(a)), s >= 0 else { fail("--speed needs a number ≥ 0") }
+            o.speed = s
+        case "--socket": o.socket = value(a)
+        case "--size":
+            let parts = value(a).split(separator: "x").compactMap { Int32($0) }
+            guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { fail("--size wants WxH, e.g. 1280x720") }
+            (o.width, o.height) = (parts[0], parts[1])
+        case "--layout": o.layout = value(a)
+        case "--keymap": o.keymapFile = value(a)
+        case "--record": o.recordPath = value(a)
+        case "--exit-after-replay": o.exitAfterReplay = true
+        case "--trace": o.tracePath = value(a)
+        case "--client": o.clients.append(value(a))
+        case "--":
+            o.clients.append(args.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " "))
+            args = []
+        default: fail("unknown option \(a) (see --help)")
+        }
+    }
+    return o
+}
+
+let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
+
+// MARK: 2. The server
+
+var configuration = WaylandServer.Configuration()
+configuration.outputWidth = options.width
+configuration.outputHeight = options.height
+configuration.decorations = DecorationStyle(titleHeight: 24)
+if let file = options.keymapFile {
+    configuration.keyboard.keymap = .file(file)
+} else if let layout = options.layout {
+    configuration.keyboard.keymap = .names(RuleNames(layout: layout))
+}
+
+let server: WaylandServer
+do { server = try WaylandServer(configuration: configuration) } catch { fail("\(error)") }
+let socket: String
+do { socket = try server.addSocket(options.socket) } catch { fail("\(error)") }
+setenv("WAYLAND_DISPLAY", socket, 1)
+print("ir-compositor: listening on \(socket), output \(options.width)x\(options.height)")
+
+// Every decision the router makes can be written out, as the trace format says.
+var traceFile: FileHandle?
+if let path = options.tracePath {
+    guard FileManager.default.createFile(atPath: path, contents: nil), let f = FileHandle(forWritingAtPath: path) else {
+        fail("cannot write \(path)")
+    }
+    traceFile = f
+    server.deliveryObserver = { delivery, queue in
+        f.write(Data((TraceSink.line(delivery, queue: queue, router: server.router) + "\n").utf8))
+    }
+}
+
+// MARK: 3. Input
+
+/// Plays recordings one after the other on the event loop's clock.
+final class ReplayInput {
+    var pending: [String]
+    let speed: Replayer.Speed
+    var replayer: Replayer?
+    var finished = false
+    var deviceBase: UInt32 = 100
+
+    init(files: [String], speed: Double) {
+        pending = files
+        self.speed = speed == 0 ? .asFastAsPossible : (speed == 1 ? .recorded : .multiple(speed))
+    }
+
+    static func now() -> UInt64 { UInt64(DispatchTime.now().uptimeNanoseconds / 1000) }
+
+    /// Starts the next file; false when there is none left.
+    func startNext() -> Bool {
+        guard let path = pending.first else { finished = true; return false }
+        pending.removeFirst()
+        do {
+            let recording = try RecordingReader.read(path: path, deviceIDBase: deviceBase)
+            for w in recording.warnings { print("ir-compositor: \(w)") }
+            deviceBase += UInt32(recording.devices.count)
+            var r = try Replayer(events: recording.events, speed: speed)
+            r.start(at: Self.now())
+            replayer = r
+            print("ir-compositor: replaying \(path) (\(recording.events.count) events)")
+            return true
+        } catch {
+            fail("\(error)")
+        }
+    }
+
+    /// Feeds what is due; returns the milliseconds until the next event, or nil when done.
+    func step() -> Int32? {
+        if replayer == nil, !startNext() { return nil }
+        let now = Self.now()
+        for event in replayer!.due(now: now) { server.handle(event) }
+        if replayer!.isFinished {
+            replayer = nil
+            return startNext() ? 1 : nil
+        }
+        guard let delay = replayer!.delay(now: Self.now()) else { return 1 }
+        return Int32(clamping: (delay + 999) / 1000)
+    }
+}
+
+let replayFiles = options.inputs.compactMap { $0.hasPrefix("replay:") ? String($0.dropFirst(7)) : nil }
+let replay = replayFiles.isEmpty ? nil : ReplayInput(files: replayFiles, speed: options.speed)
+var liveSource: LibinputSource?
+
+for input in options.inputs where !input.hasPrefix("replay:") {
+    guard input == "libinput" else { fail("unknown input \(input) (libinput, replay:FILE)") }
+    do {
+        let source = try LibinputSource(devices: .udev(seat: "seat0"), access: .libseat(seat: "seat0"))
+        if let path = options.recordPath { source.recorder = LiveRecorder(path: path) }
+        server.addReadableFD(source.fd) {
+            do { try source.dispatch { server.handle($0) } } catch { print("ir-compositor: libinput: \(error)") }
+        }
+        if let seatFD = source.seatFD {
+            server.addReadableFD(seatFD) { try? source.dispatchSeat() }
+        }
+        liveSource = source
+    } catch {
+        fail("libinput: \(error)")
+    }
+}
+
+// MARK: 4. Clients and the loop
+
+/// A client started by the compositor, its output printed line by line with its number.
+final class Client {
+    let process = Process()
+    let number: Int
+    init(number: Int, command: String) {
+        self.number = number
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            guard !data.isEmpty else { return }
+            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") { print("client \(number) | \(line)") }
+        }
+        do { try process.run() } catch { fail("cannot start \(command): \(error)") }
+    }
+}
+
+setvbuf(stdout, nil, _IOLBF, 0)
+var clients: [Client] = []
+for (i, command) in options.clients.enumerated() { clients.append(Client(number: i + 1, command: command)) }
+
+var running = true
+signal(SIGINT) { _ in exit(0) }
+signal(SIGTERM) { _ in exit(0) }
+
+/// Replay starts once every started client has mapped a window (or after 5 s), so that
+/// what is replayed meets the scene the user meant.
+if let replay {
+    let startedAt = Date()
+    server.schedule(afterMS: 50) {
+        let ready = server.mappedToplevels.count >= clients.count || Date().timeIntervalSince(startedAt) > 5
+        if !ready { return 50 }
+        if let next = replay.step() { return next }
+        if options.exitAfterReplay {
+            // Let clients read and answer what was sent, then finish.
+            server.schedule(afterMS: 500) { running = false; return nil }
+        }
+        return nil
+    }
+}
+
+while running { server.dispatch(timeoutMS: 100) }
+
+if let source = liveSource, let recorder = source.recorder {
+    do { try recorder.write() } catch { print("ir-compositor: \(error)") }
+}
+traceFile?.closeFile()
+for c in clients where c.process.isRunning { c.process.terminate() }
+Thread.sleep(forTimeInterval: 0.1)
+print("ir-compositor: done")
