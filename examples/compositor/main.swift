@@ -165,8 +165,12 @@ final class ReplayInput {
     /// Feeds what is due; returns the milliseconds until the next event, or nil when done.
     func step() -> Int32? {
         if replayer == nil, !startNext() { return nil }
-        let now = Self.now()
-        for event in replayer!.due(now: now) { server.handle(event) }
+        while let event = replayer!.nextDue(now: Self.now()) {
+            server.handle(event)
+            // A new device changes the seat's capabilities: give clients a moment to bind
+            // it before its first events, as they would have with a real hotplug.
+            if case .deviceAdded = event.kind { return 200 }
+        }
         if replayer!.isFinished {
             replayer = nil
             return startNext() ? 1 : nil

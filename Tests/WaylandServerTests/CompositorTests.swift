@@ -1,0 +1,80 @@
+// The example compositor as a user runs it: headless, a bundled recording replayed,
+// real clients started by it, their received events read from its output.
+import Foundation
+import Testing
+
+@Suite(.serialized) struct CompositorTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../RecordingTests/Fixtures").standardized.path
+
+    /// Runs ir-compositor to completion and returns its output lines.
+    func runCompositor(_ arguments: [String]) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: productsDirectory + "/ir-compositor")
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtimeDirectory
+        process.environment = env
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    @Test func replayReachesTheProbeThroughDecorationsAndFocus() throws {
+        let out = try runCompositor([
+            "--socket", "ir-comp-\(getpid())-1", "--size", "800x600", "--speed", "0", "--exit-after-replay",
+            "--input", "replay:\(Self.fixtures)/keyboard.yml",
+            "--client", "\(productsDirectory)/wl-probe --toplevel editor 300x200",
+        ])
+        // The window mapped, was activated, and got the keyboard.yml keys (hello world...).
+        #expect(out.contains("client 1 | mapped editor"))
+        #expect(out.contains("client 1 | keyboard.enter editor keys=[]"))
+        let keys = out.filter { $0.hasPrefix("client 1 | keyboard.key ") }
+        #expect(keys.count == 40)
+        #expect(keys.first == "client 1 | keyboard.key 42 pressed")
+        #expect(out.last == "ir-compositor: done")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/wev")))
+    func wevInsideTheHeadlessCompositorGetsTheReplayedMouse() throws {
+        let out = try runCompositor([
+            "--socket", "ir-comp-\(getpid())-2", "--size", "800x600", "--speed", "0", "--exit-after-replay",
+            "--input", "replay:\(Self.fixtures)/mouse.yml",
+            "--", "/usr/bin/stdbuf", "-oL", "/usr/bin/wev",
+        ])
+        let text = out.joined(separator: "\n")
+        #expect(text.contains("wl_pointer] enter: serial: "))
+        #expect(text.contains("button: 272 (left), state: 1 (pressed)"))
+        #expect(text.contains("wl_pointer] axis_source: 0 (wheel)") || text.contains("axis_source: 0"))
+    }
+
+    @Test func unknownOptionsAndBadFilesAreClearErrors() throws {
+        let bad = try Process.run(URL(fileURLWithPath: productsDirectory + "/ir-compositor"), arguments: ["--frobnicate"])
+        bad.waitUntilExit()
+        #expect(bad.terminationStatus == 2)
+        let out = try runCompositorExpectingFailure(["--socket", "ir-comp-\(getpid())-3", "--input", "replay:/nonexistent.yml"])
+        #expect(out.contains { $0.contains("/nonexistent.yml") })
+    }
+
+    func runCompositorExpectingFailure(_ arguments: [String]) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: productsDirectory + "/ir-compositor")
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtimeDirectory
+        process.environment = env
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+}
