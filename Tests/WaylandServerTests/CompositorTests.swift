@@ -8,12 +8,13 @@ import Testing
         .appendingPathComponent("../RecordingTests/Fixtures").standardized.path
 
     /// Runs ir-compositor to completion and returns its output lines.
-    func runCompositor(_ arguments: [String]) throws -> [String] {
+    func runCompositor(_ arguments: [String], environment: [String: String] = [:]) throws -> [String] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: productsDirectory + "/ir-compositor")
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["XDG_RUNTIME_DIR"] = runtimeDirectory
+        for (k, v) in environment { env[k] = v }
         process.environment = env
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -51,6 +52,18 @@ import Testing
         #expect(text.contains("wl_pointer] enter: serial: "))
         #expect(text.contains("button: 272 (left), state: 1 (pressed)"))
         #expect(text.contains("wl_pointer] axis_source: 0 (wheel)") || text.contains("axis_source: 0"))
+    }
+
+    @Test func waylandDebugServerPrintsTheProtocolAsUsersKnowIt() throws {
+        let out = try runCompositor([
+            "--socket", "ir-comp-\(getpid())-4", "--speed", "0", "--exit-after-replay",
+            "--input", "replay:\(Self.fixtures)/keyboard.yml",
+            "--client", "\(productsDirectory)/wl-probe --toplevel editor 100x100",
+        ], environment: ["WAYLAND_DEBUG": "server"])
+        // libwayland's own trace: requests in, events out, with object ids and arguments.
+        #expect(out.contains { $0.contains("wl_compositor@") && $0.contains(".create_surface(") })
+        #expect(out.contains { $0.contains("-> wl_keyboard@") && $0.contains(".key(") })
+        #expect(out.contains { $0.contains("-> xdg_toplevel@") && $0.contains(".configure(") })
     }
 
     @Test func unknownOptionsAndBadFilesAreClearErrors() throws {

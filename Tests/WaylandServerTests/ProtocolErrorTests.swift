@@ -48,6 +48,17 @@ import Testing
         #expect(h.settle(good) == ["pointer.enter good 10.00 10.00", "pointer.motion 10.00 10.00", "pointer.frame"])
     }
 
+    @Test func roleObjectsOutlivingTheirSurfaceAreInert() throws {
+        let h = try ServerHarness()
+        let good = try h.probe(["--toplevel", "good", "100x100"])
+        h.wait(for: good, line: "mapped good")
+        let orphan = try h.probe(["--hostile", "orphaned-role"])
+        h.wait(for: orphan, line: "survived")
+        _ = h.settle(good)
+        h.warp(50, 50)
+        #expect(h.settle(good) == ["pointer.enter good 10.00 10.00", "pointer.motion 10.00 10.00", "pointer.frame"])
+    }
+
     @Test func clientThatNeverReadsIsDroppedWithoutStallingOthers() throws {
         var config = WaylandServer.Configuration()
         config.unresponsiveTimeoutMS = 300

@@ -34,6 +34,7 @@ let productsDirectory: String = {
 final class ClientProcess {
     let process = Process()
     private let pipe = Pipe()
+    private let input = Pipe()
     private var buffer = Data()
     private(set) var lines: [String] = []
     /// How many lines earlier checks consumed.
@@ -50,6 +51,7 @@ final class ClientProcess {
         process.environment = env
         process.standardOutput = pipe
         process.standardError = pipe
+        process.standardInput = input
         let flags = fcntl(pipe.fileHandleForReading.fileDescriptor, F_GETFL)
         _ = fcntl(pipe.fileHandleForReading.fileDescriptor, F_SETFL, flags | O_NONBLOCK)
         try process.run()
@@ -58,6 +60,11 @@ final class ClientProcess {
     deinit {
         // SIGKILL: a child may have inherited a mask that blocks SIGTERM.
         if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+    }
+
+    /// Writes one command line to the client's stdin (wl-probe's Commands.swift).
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
     /// Reads whatever the client wrote since the last call.
@@ -136,6 +143,12 @@ final class ServerHarness {
 
     func wait(for client: ClientProcess, line: String, sourceLocation: SourceLocation = #_sourceLocation) {
         wait(for: client, sourceLocation: sourceLocation) { $0 == line }
+    }
+
+    /// Sends a command to wl-probe and waits until the server has processed it.
+    func command(_ client: ClientProcess, _ line: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        client.send(line)
+        wait(for: client, line: "done \(line)", sourceLocation: sourceLocation)
     }
 
     /// Lets the client read what was sent: dispatches until it has been quiet for

@@ -34,6 +34,25 @@ func runHostile(_ mode: String) -> Never {
         let x = xdg_wm_base_get_xdg_surface(wmBase, a)
         _ = xdg_surface_get_toplevel(x)
         xdg_surface_ack_configure(x, 0xdead)
+    case "orphaned-role":
+        // The wl_surface goes first; its role objects stay and keep being used. Allowed
+        // by the protocol (the roles become inert); the server must not trip over them.
+        let x = xdg_wm_base_get_xdg_surface(wmBase, a)
+        let t = xdg_surface_get_toplevel(x)
+        wl_surface_commit(a)
+        wl_display_roundtrip(display)
+        wl_surface_destroy(a)
+        xdg_toplevel_set_title(t, "orphan")
+        xdg_toplevel_set_maximized(t)
+        xdg_toplevel_move(t, seat, 1)
+        xdg_surface_set_window_geometry(x, 0, 0, 10, 10)
+        xdg_toplevel_destroy(t)
+        xdg_surface_destroy(x)
+        wl_display_roundtrip(display)
+        say("survived")
+        while wl_display_dispatch(display) != -1 {}
+        reportError()
+        exit(1)
     case "no-read":
         // Maps a window, then never reads its socket again.
         createToplevel(SurfaceSpec(name: "mute", width: 400, height: 300))

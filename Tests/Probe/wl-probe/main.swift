@@ -347,7 +347,25 @@ wl_display_roundtrip(display)
 wl_display_roundtrip(display)
 say("ready")
 
-while wl_display_dispatch(display) != -1 {}
+// Events from the server, and commands from stdin (Commands.swift), whichever comes.
+var fds = [pollfd(fd: wl_display_get_fd(display), events: Int16(POLLIN), revents: 0),
+           pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
+var stdinOpen = true
+loop: while true {
+    while wl_display_prepare_read(display) != 0 { if wl_display_dispatch_pending(display) < 0 { break loop } }
+    wl_display_flush(display)
+    fds[1].fd = stdinOpen ? 0 : -1
+    if poll(&fds, 2, -1) < 0 { wl_display_cancel_read(display); continue }
+    if fds[0].revents != 0 {
+        if wl_display_read_events(display) < 0 { break }
+    } else {
+        wl_display_cancel_read(display)
+    }
+    if wl_display_dispatch_pending(display) < 0 { break }
+    if fds[1].revents != 0 {
+        if let line = readLine() { runCommand(line) } else { stdinOpen = false }
+    }
+}
 reportError()
 exit(1)
 
