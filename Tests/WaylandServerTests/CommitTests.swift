@@ -37,4 +37,18 @@ import Testing
         h.warp(150, 150)
         #expect(h.settle(c).prefix(2) == ["pointer.leave win", "pointer.enter child 10.00 10.00"])
     }
+
+    @Test func frameCallbacksAreAnsweredAndBuffersReleased() throws {
+        let h = try ServerHarness()
+        let c = try h.probe(["--toplevel", "win", "100x100"])
+        h.wait(for: c, line: "mapped win")
+        _ = h.settle(c)
+        c.send("frame win")
+        var seen: Set<String> = []
+        h.wait(for: c) { line in
+            if line.hasPrefix("frame.done") || line.hasPrefix("buffer.release") || line.hasPrefix("done") { seen.insert(line) }
+            return seen.count == 3
+        }
+        #expect(seen == ["done frame win", "frame.done win", "buffer.release win"])
+    }
 }

@@ -6,6 +6,9 @@
 //   commit NAME            commit NAME
 //   position NAME x,y      wl_subsurface.set_position (applied on the parent's commit)
 //   sync NAME / desync NAME
+//   frame NAME             request a frame callback, attach a fresh buffer and commit; prints
+//                          "frame.done NAME" when the server answers, "buffer.release NAME"
+//                          when it gives the buffer back
 import CWaylandClient
 import Foundation
 
@@ -23,9 +26,39 @@ func runCommand(_ line: String) {
     case "position" where words.count == 3:
         let (x, y) = pair(words[2], ",")
         wl_subsurface_set_position(p.subsurface, x, y)
+    case "frame":
+        let callback = wl_surface_frame(p.surface)
+        frameNames[callback!] = p.spec.name
+        wl_callback_add_listener(callback, frameListener, nil)
+        let buffer = makeBuffer(width: p.spec.width, height: p.spec.height)
+        releaseNames[buffer!] = p.spec.name
+        wl_buffer_add_listener(buffer, releaseListener, nil)
+        wl_surface_attach(p.surface, buffer, 0, 0)
+        wl_surface_commit(p.surface)
     case "sync": wl_subsurface_set_sync(p.subsurface)
     case "desync": wl_subsurface_set_desync(p.subsurface)
     default: return say("bad command: \(line)")
     }
     announceAfterServerSaw("done \(line)")
 }
+
+var frameNames: [OpaquePointer: String] = [:]
+var releaseNames: [OpaquePointer: String] = [:]
+let frameListener: UnsafeMutablePointer<wl_callback_listener> = {
+    let l = UnsafeMutablePointer<wl_callback_listener>.allocate(capacity: 1)
+    l.initialize(to: wl_callback_listener())
+    l.pointee.done = { _, callback, _ in
+        say("frame.done \(frameNames.removeValue(forKey: callback!) ?? "?")")
+        wl_callback_destroy(callback)
+    }
+    return l
+}()
+let releaseListener: UnsafeMutablePointer<wl_buffer_listener> = {
+    let l = UnsafeMutablePointer<wl_buffer_listener>.allocate(capacity: 1)
+    l.initialize(to: wl_buffer_listener())
+    l.pointee.release = { _, buffer in
+        say("buffer.release \(releaseNames.removeValue(forKey: buffer!) ?? "?")")
+        wl_buffer_destroy(buffer)
+    }
+    return l
+}()
