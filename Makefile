@@ -7,7 +7,7 @@
 SWIFT ?= swift
 APT_PACKAGES = pkg-config libpixman-1-dev libwayland-dev wayland-protocols libinput-dev \
 	libudev-dev libseat-dev libxkbcommon-dev xkb-data libx11-data locales libyaml-dev \
-	wev weston
+	wev weston foot
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 

@@ -105,3 +105,25 @@ private func installed(_ path: String) -> Bool { FileManager.default.isExecutabl
         }
     }
 }
+
+@Suite(.serialized) struct FootTests {
+    /// foot runs a shell reading one line; the keys the router sends become that line.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/foot")))
+    func footTypesAWordIntoItsShell() throws {
+        let h = try ServerHarness()
+        let outFile = runtimeDirectory + "/foot-\(getpid()).txt"
+        unlink(outFile)
+        let foot = try h.spawn("/usr/bin/foot", ["--", "/bin/sh", "-c", "read line; echo \"$line\" > \(outFile)"])
+        _ = try #require(h.mappedToplevel(timeout: 30), "foot never mapped:\n\(foot.lines.joined(separator: "\n"))")
+        _ = h.settle(foot, quietMS: 500)
+        for key: UInt32 in [35, 18, 38, 38, 24, 28] {  // h e l l o Return
+            h.key(key, .pressed)
+            h.key(key, .released)
+            _ = h.settle(foot, quietMS: 30)
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !FileManager.default.fileExists(atPath: outFile) { h.server.dispatch(timeoutMS: 20) }
+        let typed = try String(contentsOfFile: outFile, encoding: .utf8)
+        #expect(typed == "hello\n")
+    }
+}
