@@ -49,6 +49,26 @@ import Testing
     }
 }
 
+extension KeyboardProtocolTests {
+    @Test func enterCarriesTheKeysThisClientSawPressed() throws {
+        let h = try ServerHarness()
+        // One client, two windows: a at (40, 40), b at (72, 72) with the focus.
+        let c = try h.probe(["--toplevel", "a", "100x100", "--toplevel", "b", "100x100"])
+        h.wait(for: c, line: "mapped b")
+        _ = h.settle(c)
+        h.key(29, .pressed)  // Control, delivered to b
+        _ = h.settle(c)
+        h.warp(45, 45)
+        h.button(.pressed)
+        let lines = h.settle(c)
+        #expect(lines.contains("keyboard.leave b"))
+        #expect(lines.contains("keyboard.enter a keys=[29]"))
+        #expect(lines.contains("keyboard.modifiers 4 0 0 0"))
+        h.key(29, .released)
+        #expect(h.settle(c).prefix(2) == ["keyboard.key 29 released", "keyboard.modifiers 0 0 0 0"])
+    }
+}
+
 @Suite(.serialized) struct TouchProtocolTests {
     @Test func touchStaysWithItsOwnerOutsideTheSurface() throws {
         let h = try ServerHarness()
