@@ -13,28 +13,29 @@ final class SeatObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         let id = args.newID(0)
         switch opcode {
-        case 0:
-            guard let p = server.createObject("wl_pointer", client: owner, version: version, id: id, {
-                PointerObject(server: server, owner: owner, resource: $0)
-            }) else { return }
-            owner.pointers.append(p.resource)
-            server.seat.setBound(.pointer, for: owner.id, true)
+        case 0: bindDevice("wl_pointer", .pointer, id, PointerObject.init(server:owner:resource:)) { $0.pointers.append($1) }
         case 1:
-            guard let k = server.createObject("wl_keyboard", client: owner, version: version, id: id, {
-                KeyboardObject(server: server, owner: owner, resource: $0)
-            }) else { return }
-            k.sendKeymap()
-            owner.keyboards.append(k.resource)
-            server.seat.setBound(.keyboard, for: owner.id, true)
-        case 2:
-            guard let t = server.createObject("wl_touch", client: owner, version: version, id: id, {
-                TouchObject(server: server, owner: owner, resource: $0)
-            }) else { return }
-            owner.touches.append(t.resource)
-            server.seat.setBound(.touch, for: owner.id, true)
+            bindDevice("wl_keyboard", .keyboard, id, KeyboardObject.init(server:owner:resource:)) { client, resource in
+                (WaylandObject.from(resource) as? KeyboardObject)?.sendKeymap()
+                client.keyboards.append(resource)
+            }
+        case 2: bindDevice("wl_touch", .touch, id, TouchObject.init(server:owner:resource:)) { $0.touches.append($1) }
         case 3: destroyResource()  // release
         default: break
         }
+    }
+
+    /// Creates the device resource, records it with its client, and tells the core the
+    /// client's surfaces now take that kind of event.
+    private func bindDevice<T: WaylandObject>(
+        _ interface: String, _ kind: BoundDevices, _ id: UInt32,
+        _ make: (WaylandServer, ClientState, ResourcePointer) -> T, record: (ClientState, ResourcePointer) -> Void
+    ) {
+        guard let object = server.createObject(interface, client: owner, version: version, id: id, {
+            make(server, owner, $0)
+        }) else { return }
+        record(owner, object.resource)
+        server.seat.setBound(kind, for: owner.id, true)
     }
 
     override func resourceDestroyed() { server.seatResources.removeAll { $0 == resource } }

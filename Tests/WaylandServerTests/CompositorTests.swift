@@ -8,7 +8,7 @@ import Testing
         .appendingPathComponent("../RecordingTests/Fixtures").standardized.path
 
     /// Runs ir-compositor to completion and returns its output lines.
-    func runCompositor(_ arguments: [String], environment: [String: String] = [:]) throws -> [String] {
+    func runCompositor(_ arguments: [String], environment: [String: String] = [:], status: Int32 = 0) throws -> [String] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: productsDirectory + "/ir-compositor")
         process.arguments = arguments
@@ -22,7 +22,7 @@ import Testing
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(process.terminationStatus == status)
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
@@ -70,24 +70,7 @@ import Testing
         let bad = try Process.run(URL(fileURLWithPath: productsDirectory + "/ir-compositor"), arguments: ["--frobnicate"])
         bad.waitUntilExit()
         #expect(bad.terminationStatus == 2)
-        let out = try runCompositorExpectingFailure(["--socket", "ir-comp-\(getpid())-3", "--input", "replay:/nonexistent.yml"])
+        let out = try runCompositor(["--socket", "ir-comp-\(getpid())-3", "--input", "replay:/nonexistent.yml"], status: 2)
         #expect(out.contains { $0.contains("/nonexistent.yml") })
-    }
-
-    func runCompositorExpectingFailure(_ arguments: [String]) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: productsDirectory + "/ir-compositor")
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_RUNTIME_DIR"] = runtimeDirectory
-        process.environment = env
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 }
