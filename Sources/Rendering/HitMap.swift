@@ -26,12 +26,12 @@ public struct HitMap {
     public static let outputColor: UInt32 = 0xff3a_3a42
     static let legendBackground: UInt32 = 0xff1c_1c20
     static let textColor: UInt32 = 0xffe8_e8e8
-    /// Kelly's colours of maximum contrast, without white, black and the darkest ones:
-    /// neighbouring node indices get clearly different colours.
+    /// Kelly's colours of maximum contrast (without white, black and olive green), ordered
+    /// so that nodes created one after another (neighbouring slot indices) differ in hue.
     public static let palette: [UInt32] = [
-        0xffff_b300, 0xff80_3e75, 0xffff_6800, 0xffa6_bdd7, 0xffc1_0020, 0xffce_a262, 0xff00_7d34,
-        0xfff6_768e, 0xff00_538a, 0xffff_7a5c, 0xff53_377a, 0xffff_8e00, 0xffb3_2851, 0xfff4_c800,
-        0xff7f_180d, 0xff93_aa00, 0xff59_3315, 0xfff1_3a13, 0xff81_7066,
+        0xffff_b300, 0xff80_3e75, 0xff00_7d34, 0xffff_6800, 0xffa6_bdd7, 0xffc1_0020, 0xff93_aa00,
+        0xff00_538a, 0xfff6_768e, 0xffce_a262, 0xff53_377a, 0xfff1_3a13, 0xfff4_c800, 0xffb3_2851,
+        0xff81_7066, 0xffff_8e00, 0xff7f_180d, 0xffff_7a5c, 0xff59_3315,
     ]
 
     /// The colour of `node` in every hit map: stable for its slot index.
