@@ -81,17 +81,20 @@ public struct OutputRenderer {
     /// The server's output as its user sees it: client buffers, the pointer where the seat
     /// has it, shaped as the focused client asked (or the built-in arrow).
     public func render(_ server: WaylandServer) -> SurfaceImage {
-        let shape: Cursor.Shape
-        if let c = server.clientCursor {
-            if c.hidden { shape = .hidden }
-            else if let image = c.image { shape = .image(image, hotspotX: c.hotspotX, hotspotY: c.hotspotY) }
-            else { shape = .hidden }  // a cursor surface with nothing committed shows nothing
-        } else {
-            shape = .arrow
-        }
+        let shape = Cursor.Shape(clientCursor: server.clientCursor)
         return render(
             tree: server.router.tree, output: server.outputNode, images: { server.image(of: $0) },
             cursor: Cursor(position: server.seat.cursor, shape: shape))
+    }
+}
+
+extension OutputRenderer.Cursor.Shape {
+    /// What `WaylandServer.clientCursor` asks for: nil (no client cursor) is the built-in
+    /// arrow; hidden, or a cursor surface with nothing committed, draws nothing.
+    public init(clientCursor c: (image: SurfaceImage?, hotspotX: Int32, hotspotY: Int32, hidden: Bool)?) {
+        guard let c else { self = .arrow; return }
+        if !c.hidden, let image = c.image { self = .image(image, hotspotX: c.hotspotX, hotspotY: c.hotspotY) }
+        else { self = .hidden }
     }
 }
 

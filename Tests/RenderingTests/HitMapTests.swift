@@ -117,6 +117,18 @@ private struct HitScene {
         }
     }
 
+    @Test func customContainmentTestShapesTheArea() {
+        let router = Router()
+        let output = router.tree.createNode(.output, name: "o", frame: Rect(0, 0, 20, 20))
+        let round = router.tree.createNode(.compositor, name: "button", parent: output, frame: Rect(0, 0, 20, 20))
+        router.tree.setContainmentTest(round) { p in (p.x - 10) * (p.x - 10) + (p.y - 10) * (p.y - 10) < 64 }
+        let map = HitMap(router: router, output: output)
+        #expect(map.node(atX: 10, y: 10) == round)
+        #expect(map.node(atX: 1, y: 1) == output)
+        #expect(map.image[1, 1] == HitMap.outputColor)
+        #expect(map.entries.last!.label.hasPrefix("#\(round.index) compositor 'button' (custom test): "))
+    }
+
     @Test func serverHitMapCoversItsOutput() throws {
         let server = try WaylandServer()
         let map = HitMap(server)

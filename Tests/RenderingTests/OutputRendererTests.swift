@@ -158,6 +158,17 @@ private struct Scene {
         #expect(image[39, 29] == black)
     }
 
+    @Test func clientCursorRequestsMapToShapes() {
+        let image = solid(2, 2, white)
+        guard case .arrow = OutputRenderer.Cursor.Shape(clientCursor: nil) else { Issue.record("no client cursor: arrow"); return }
+        guard case .hidden = OutputRenderer.Cursor.Shape(clientCursor: (nil, 0, 0, true)) else { Issue.record("hidden"); return }
+        guard case .hidden = OutputRenderer.Cursor.Shape(clientCursor: (nil, 3, 4, false)) else { Issue.record("no buffer"); return }
+        guard case .image(let i, 3, 4) = OutputRenderer.Cursor.Shape(clientCursor: (image, 3, 4, false)) else {
+            Issue.record("image"); return
+        }
+        #expect(i.pixels == image.pixels)
+    }
+
     @Test func serverWithoutClientsShowsBackgroundAndArrow() throws {
         let server = try WaylandServer()
         server.seat.notifyPointerWarp(time: 1, to: Point(300, 200))
