@@ -32,8 +32,10 @@ public struct OutputRenderer {
     /// The fill of an output or compositor node (panel, decoration), straight-alpha
     /// 0xAARRGGBB; nil: the node draws nothing of its own (its children still draw).
     public var compositorColor: (NodeID) -> UInt32?
-    /// Text drawn in the built-in font at the top-left of a compositor node (a title bar).
+    /// Text drawn in the built-in font in a compositor node: 4 pixels from its left edge,
+    /// centred in its top `titleBarHeight` rows (the whole node when it is shorter).
     public var title: (NodeID) -> String?
+    public var titleBarHeight = 16
     /// Straight-alpha 0xAARRGGBB of titles.
     public var titleColor: UInt32
 
@@ -122,7 +124,8 @@ private struct Painter {
                     composite(color: premultiplied(color), rect: visible, opacity: alpha)
                 }
                 if let title = renderer.title(node), !title.isEmpty {
-                    let y = bounds.y0 + max(0, (bounds.height - BitmapFont.glyphHeight) / 2)
+                    let bar = min(bounds.height, renderer.titleBarHeight)
+                    let y = bounds.y0 + max(0, (bar - BitmapFont.glyphHeight) / 2)
                     canvas.text(title, x: bounds.x0 + 4, y: y, premultiplied(scaled(renderer.titleColor, alpha)), clip: visible)
                 }
             }

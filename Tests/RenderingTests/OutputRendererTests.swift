@@ -134,6 +134,11 @@ private struct Scene {
         #expect(image[5, 5] == white)   // the bar of the H, row 3: "#####"
         #expect(image[1, 1] == grey)
         #expect(image[10, 14] == black)
+        // A taller node (a decoration) has its title in its top 16 rows: (16 - 8) / 2 = 4.
+        s.tree.resize(bar, width: 40, height: 30)
+        let tall = s.render(OutputRenderer(
+            background: black, compositorColor: { $0 == bar ? grey : nil }, title: { $0 == bar ? "H" : nil }, titleColor: white))
+        #expect(tall[4, 4] == white && tall[4, 2] == grey && tall[5, 7] == white)
     }
 
     @Test func clientCursorHotspotAndBuiltinArrow() {
