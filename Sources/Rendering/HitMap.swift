@@ -55,10 +55,18 @@ public struct HitMap {
         return hits[y * width + x]
     }
 
-    public init(_ server: WaylandServer) { self.init(router: server.router, output: server.outputNode) }
+    /// The server's output; toplevels are named by their title (else their app id).
+    public init(_ server: WaylandServer) {
+        self.init(router: server.router, output: server.outputNode) { node in
+            guard let t = server.toplevelTitle(of: node) else { return nil }
+            return t.title.isEmpty ? t.appID : t.title
+        }
+    }
 
-    /// Hit-tests the centre of every pixel of `output` through `router.tree`.
-    public init(router: Router, output: NodeID) {
+    /// Hit-tests the centre of every pixel of `output` through `router.tree`. `name` may
+    /// give a node a better name for the legend than its tree name (nil or empty: the
+    /// tree's).
+    public init(router: Router, output: NodeID, name: (NodeID) -> String? = { _ in nil }) {
         let tree = router.tree
         let frame = tree.frame(of: output) ?? Rect(0, 0, 0, 0)
         let origin = tree.layoutPosition(of: output) ?? .zero
@@ -80,7 +88,8 @@ public struct HitMap {
             guard let kind = tree.kind(of: node), let f = tree.frame(of: node) else { return }
             let color = HitMap.color(of: node, kind: kind)
             entries.append(Entry(
-                node: node, color: color, label: HitMap.label(node, kind: kind, tree: tree, router: router, pixels: counts[node] ?? 0),
+                node: node, color: color, label: HitMap.label(
+                    node, kind: kind, name: name(node), tree: tree, router: router, pixels: counts[node] ?? 0),
                 pixels: counts[node] ?? 0, depth: depth))
             let shown = visible && tree.isMapped(node)
             let rect = PixelRect(x: o.x, y: o.y, width: Int(f.width), height: Int(f.height))
@@ -150,18 +159,21 @@ public struct HitMap {
     public func writePNG(to path: String) throws { try PNGWriter.write(image, to: path) }
 
     /// "#3 toplevel 'wev' client 2 'wev' (input region): 1200 px"
-    static func label(_ node: NodeID, kind: NodeKind, tree: SurfaceTree, router: Router, pixels: Int) -> String {
+    static func label(
+        _ node: NodeID, kind: NodeKind, name: String?, tree: SurfaceTree, router: Router, pixels: Int
+    ) -> String {
         var s = "#\(node.index) "
         switch kind {
         case .output: s += "output"
         case .compositor: s += "compositor"
         default: s += kind.description
         }
-        if let name = tree.name(of: node), !name.isEmpty { s += " '\(name)'" }
+        let nodeName = name.flatMap { $0.isEmpty ? nil : $0 } ?? tree.name(of: node) ?? ""
+        if !nodeName.isEmpty { s += " '\(nodeName)'" }
         if let client = tree.client(of: node), !client.isCompositor {
             s += " client \(client.index)"
             let clientName = router.name(of: client)
-            if !clientName.isEmpty && clientName != tree.name(of: node) { s += " '\(clientName)'" }
+            if !clientName.isEmpty && clientName != nodeName { s += " '\(clientName)'" }
         }
         var notes: [String] = []
         if tree.layer(of: node) == .below { notes.append("below") }

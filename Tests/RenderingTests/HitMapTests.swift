@@ -130,10 +130,13 @@ private struct HitScene {
     }
 
     @Test func serverHitMapCoversItsOutput() throws {
-        let server = try WaylandServer()
+        var config = WaylandServer.Configuration()
+        config.outputWidth = 200; config.outputHeight = 120
+        let server = try WaylandServer(configuration: config)
         let map = HitMap(server)
-        #expect(map.width == 1280 && map.height == 720)
-        #expect(map.node(atX: 640, y: 360) == server.outputNode)
+        #expect(map.width == 200 && map.height == 120)
+        #expect(map.node(atX: 199, y: 119) == server.outputNode)
+        #expect(map.node(atX: 200, y: 0) == nil)
     }
 
     /// The picture in README: renders the sample scene and compares it with the committed
