@@ -144,7 +144,8 @@ private struct HitScene {
     /// writes it afresh.
     @Test func exampleHitMap() throws {
         let map = HitMap(router: ExampleScene.router(), output: ExampleScene.output)
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/hit-map-example.png").standardized.path
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../docs/hit-map-example.png").standardized.path
         let png = try PNGWriter.encode(map.image)
         if ProcessInfo.processInfo.environment["HIT_MAP_EXAMPLE"] != nil { try PNGWriter.write(map.image, to: path) }
         let committed = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
