@@ -149,7 +149,8 @@ private struct HitScene {
         let png = try PNGWriter.encode(map.image)
         if ProcessInfo.processInfo.environment["HIT_MAP_EXAMPLE"] != nil { try PNGWriter.write(map.image, to: path) }
         let committed = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        #expect(committed == png, "docs/hit-map-example.png is stale: HIT_MAP_EXAMPLE=1 swift test --filter exampleHitMap")
+        let same = committed == png   // (not inside #expect: it would print every byte)
+        #expect(same, "docs/hit-map-example.png is stale: HIT_MAP_EXAMPLE=1 swift test --filter exampleHitMap")
         #expect(map.entries.count >= 8)
     }
 }

@@ -50,6 +50,22 @@ private struct Scene {
         #expect(s.render()[12, 10] == green)
     }
 
+    @Test func belowChildrenPaintBottomToTop() {
+        var s = Scene()
+        let top = s.tree.createNode(.toplevel, client: ClientID(index: 1), parent: s.output, frame: Rect(20, 0, 10, 10))
+        let first = s.tree.createNode(.subsurface, client: ClientID(index: 1), parent: top, frame: Rect(-20, 0, 15, 10), layer: .below)
+        let second = s.tree.createNode(.subsurface, client: ClientID(index: 1), parent: top, frame: Rect(-10, 5, 15, 10), layer: .below)
+        s.images[top] = solid(10, 10, white)
+        s.images[first] = solid(15, 10, red)
+        s.images[second] = solid(15, 10, green)
+        var image = s.render()
+        #expect(image[12, 7] == green)   // the later below child is above the earlier one
+        #expect(image[5, 2] == red && image[17, 12] == green && image[22, 7] == white)
+        s.tree.place(first, above: second)
+        image = s.render()
+        #expect(image[12, 7] == red && image[22, 7] == white)
+    }
+
     @Test func aboveChildrenPaintBottomToTop() {
         var s = Scene()
         let a = s.tree.createNode(.toplevel, client: ClientID(index: 1), parent: s.output, frame: Rect(0, 0, 20, 20))
