@@ -8,6 +8,8 @@ SWIFT ?= swift
 APT_PACKAGES = pkg-config libpixman-1-dev libwayland-dev wayland-protocols libinput-dev \
 	libudev-dev libseat-dev libxkbcommon-dev xkb-data libx11-data locales libyaml-dev \
 	wev weston foot
+# Rendering: PNG files (zlib).
+APT_PACKAGES += zlib1g-dev
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 

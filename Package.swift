@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "WaylandServer", targets: ["WaylandServer"]),
 
         .library(name: "LibinputSource", targets: ["LibinputSource"]),
+        .library(name: "Rendering", targets: ["Rendering"]),
     ],
     targets: [
         // C libraries (Debian packages), one system library target each.
@@ -60,6 +61,11 @@ let package = Package(
         .target(name: "LibinputSource", dependencies: ["InputRouter", "Recording", "CLibinput", "CUdev", "CSeat", "CShim"]),
         .testTarget(name: "LibinputSourceTests", dependencies: ["LibinputSource", "InputRouter", "Recording"]),
         .executableTarget(name: "libinput-trace", dependencies: ["LibinputSource", "InputRouter", "Recording"], path: "tools/libinput-trace"),
+
+        // Pictures of an output: composited frames, hit maps, PNG files (docs/rendering.md).
+        systemLibrary("CZlib", pkgConfig: "zlib", apt: ["zlib1g-dev"]),
+        .target(name: "Rendering", dependencies: ["InputRouter", "WaylandServer", "CPixman", "CZlib"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "InputRouter", "WaylandServer", "CWaylandServer", "CZlib"]),
 
         // Programs.
         .executableTarget(

@@ -1,0 +1,250 @@
+// Composites what one output shows into a premultiplied ARGB8888 image: the background,
+// every visible node in paint order, and the cursor on top. pixman does the compositing
+// (PIXMAN_OP_OVER), as in wlroots' and Weston's software renderers.
+//
+// Paint order is the reverse of hit-test order: a node's below-children bottom to top,
+// then its own content, then its above-children bottom to top. Unmapped nodes are skipped
+// with their subtrees; a clipping node clips what its subtree draws to its bounds; opacity
+// multiplies down the tree and applies to each surface separately (no group opacity).
+import CPixman
+import InputRouter
+import WaylandServer
+
+public struct OutputRenderer {
+    /// What the pointer looks like on the picture.
+    public struct Cursor {
+        public enum Shape {
+            /// The built-in arrow (hotspot at its tip, the top-left pixel).
+            case arrow
+            /// A client's cursor image; the hotspot is drawn at `position`.
+            case image(SurfaceImage, hotspotX: Int32, hotspotY: Int32)
+            /// The client asked for no cursor.
+            case hidden
+        }
+        /// Layout coordinates of the hotspot.
+        public var position: Point
+        public var shape: Shape
+        public init(position: Point, shape: Shape) { self.position = position; self.shape = shape }
+    }
+
+    /// Straight-alpha 0xAARRGGBB under everything.
+    public var background: UInt32
+    /// The fill of an output or compositor node (panel, decoration), straight-alpha
+    /// 0xAARRGGBB; nil: the node draws nothing of its own (its children still draw).
+    public var compositorColor: (NodeID) -> UInt32?
+    /// Text drawn in the built-in font in a compositor node: 4 pixels from its left edge,
+    /// centred in its top `titleBarHeight` rows (the whole node when it is shorter).
+    public var title: (NodeID) -> String?
+    public var titleBarHeight = 16
+    /// Straight-alpha 0xAARRGGBB of titles.
+    public var titleColor: UInt32
+
+    public init(
+        background: UInt32 = 0xff20_2428,
+        compositorColor: @escaping (NodeID) -> UInt32? = { _ in nil },
+        title: @escaping (NodeID) -> String? = { _ in nil },
+        titleColor: UInt32 = 0xffff_ffff
+    ) {
+        self.background = background
+        self.compositorColor = compositorColor
+        self.title = title
+        self.titleColor = titleColor
+    }
+
+    /// The picture of `output` (its frame's size), with client surfaces' pixels from
+    /// `images` scaled to each node's logical size, and `cursor` on top (nil: none).
+    public func render(
+        tree: SurfaceTree, output: NodeID, images: (NodeID) -> SurfaceImage?, cursor: Cursor?
+    ) -> SurfaceImage {
+        guard let frame = tree.frame(of: output), let origin = tree.layoutPosition(of: output) else {
+            return SurfaceImage(width: 0, height: 0, pixels: [])
+        }
+        let w = max(0, Int(frame.width)), h = max(0, Int(frame.height))
+        var pixels = [UInt32](repeating: premultiplied(background), count: w * h)
+        guard w > 0, h > 0 else { return SurfaceImage(width: w, height: h, pixels: pixels) }
+        withoutActuallyEscaping(images) { images in pixels.withUnsafeMutableBufferPointer { buffer in
+            guard let dest = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(w), Int32(h), buffer.baseAddress, Int32(w * 4))
+            else { return }
+            defer { pixman_image_unref(dest) }
+            let painter = Painter(
+                tree: tree, images: images, renderer: self, dest: dest, canvas: Canvas(pixels: buffer, width: w, height: h))
+            // The output node sits at (0, 0) of the picture.
+            if tree.isMapped(output) {
+                painter.paint(output, at: (0, 0), clip: PixelRect(x: 0, y: 0, width: w, height: h), opacity: 1)
+            }
+            if let cursor {
+                painter.paintCursor(cursor, at: (Int((cursor.position.x - origin.x).rounded(.down)),
+                                                 Int((cursor.position.y - origin.y).rounded(.down))))
+            }
+        } }
+        return SurfaceImage(width: w, height: h, pixels: pixels)
+    }
+
+    /// The server's output as its user sees it: client buffers, the pointer where the seat
+    /// has it, shaped as the focused client asked (or the built-in arrow).
+    public func render(_ server: WaylandServer) -> SurfaceImage {
+        let shape = Cursor.Shape(clientCursor: server.clientCursor)
+        return render(
+            tree: server.router.tree, output: server.outputNode, images: { server.image(of: $0) },
+            cursor: Cursor(position: server.seat.cursor, shape: shape))
+    }
+}
+
+extension OutputRenderer.Cursor.Shape {
+    /// What `WaylandServer.clientCursor` asks for: nil (no client cursor) is the built-in
+    /// arrow; hidden, or a cursor surface with nothing committed, draws nothing.
+    public init(clientCursor c: (image: SurfaceImage?, hotspotX: Int32, hotspotY: Int32, hidden: Bool)?) {
+        guard let c else { self = .arrow; return }
+        if !c.hidden, let image = c.image { self = .image(image, hotspotX: c.hotspotX, hotspotY: c.hotspotY) }
+        else { self = .hidden }
+    }
+}
+
+/// One rendering pass: walks the tree and composites into `dest`.
+private struct Painter {
+    let tree: SurfaceTree
+    let images: (NodeID) -> SurfaceImage?
+    let renderer: OutputRenderer
+    let dest: OpaquePointer
+    let canvas: Canvas
+
+    /// Paints `node` whose origin is at `origin` in picture pixels, inside `clip`.
+    func paint(_ node: NodeID, at origin: (x: Int, y: Int), clip: PixelRect, opacity: Float) {
+        guard tree.isMapped(node), let frame = tree.frame(of: node), let kind = tree.kind(of: node) else { return }
+        let alpha = opacity * max(0, min(1, tree.opacity(of: node) ?? 1))
+        let bounds = PixelRect(x: origin.x, y: origin.y, width: Int(frame.width), height: Int(frame.height))
+        let childClip = tree.clipsChildren(node) ? clip.intersection(bounds) : clip
+        for child in tree.childrenBelow(of: node) { paintChild(child, parent: origin, clip: childClip, opacity: alpha) }
+        let visible = clip.intersection(bounds)
+        if !visible.isEmpty && alpha > 0 {
+            if kind.isClientSurface {
+                if let image = images(node) { composite(image, into: bounds, clip: visible, opacity: alpha) }
+            } else {
+                if let color = renderer.compositorColor(node) {
+                    composite(color: premultiplied(color), rect: visible, opacity: alpha)
+                }
+                if let title = renderer.title(node), !title.isEmpty {
+                    let bar = min(bounds.height, renderer.titleBarHeight)
+                    let y = bounds.y0 + max(0, (bar - BitmapFont.glyphHeight) / 2)
+                    canvas.text(title, x: bounds.x0 + 4, y: y, premultiplied(scaled(renderer.titleColor, alpha)), clip: visible)
+                }
+            }
+        }
+        for child in tree.childrenAbove(of: node) { paintChild(child, parent: origin, clip: childClip, opacity: alpha) }
+    }
+
+    private func paintChild(_ child: NodeID, parent: (x: Int, y: Int), clip: PixelRect, opacity: Float) {
+        guard let f = tree.frame(of: child) else { return }
+        paint(child, at: (parent.x + Int(f.x), parent.y + Int(f.y)), clip: clip, opacity: opacity)
+    }
+
+    /// A straight-alpha colour with its alpha multiplied by `opacity`.
+    private func scaled(_ argb: UInt32, _ opacity: Float) -> UInt32 {
+        let a = UInt32((Float(argb >> 24) * opacity).rounded())
+        return min(a, 255) << 24 | argb & 0x00ff_ffff
+    }
+
+    /// `image` stretched over `bounds`, drawn where `clip` allows.
+    func composite(_ image: SurfaceImage, into bounds: PixelRect, clip: PixelRect, opacity: Float) {
+        guard image.width > 0, image.height > 0, image.pixels.count >= image.width * image.height,
+              bounds.width > 0, bounds.height > 0 else { return }
+        image.pixels.withUnsafeBufferPointer { px in
+            // pixman only reads a source image; the cast does not let it write.
+            guard let src = pixman_image_create_bits(
+                PIXMAN_a8r8g8b8, Int32(image.width), Int32(image.height),
+                UnsafeMutablePointer(mutating: px.baseAddress), Int32(image.width * 4))
+            else { return }
+            defer { pixman_image_unref(src) }
+            if image.width != bounds.width || image.height != bounds.height {
+                // Picture pixels to buffer pixels: the buffer shown at the node's logical size.
+                var t = pixman_transform()
+                pixman_transform_init_scale(
+                    &t, fixed(Double(image.width) / Double(bounds.width)), fixed(Double(image.height) / Double(bounds.height)))
+                pixman_image_set_transform(src, &t)
+                pixman_image_set_filter(src, PIXMAN_FILTER_BILINEAR, nil, 0)
+                pixman_image_set_repeat(src, PIXMAN_REPEAT_PAD)
+            }
+            withMask(opacity) { mask in
+                pixman_image_composite32(
+                    PIXMAN_OP_OVER, src, mask, dest, Int32(clip.x0 - bounds.x0), Int32(clip.y0 - bounds.y0), 0, 0,
+                    Int32(clip.x0), Int32(clip.y0), Int32(clip.width), Int32(clip.height))
+            }
+        }
+    }
+
+    /// A premultiplied colour over `rect`.
+    func composite(color: UInt32, rect: PixelRect, opacity: Float) {
+        var c = pixmanColor(color)
+        guard let src = pixman_image_create_solid_fill(&c) else { return }
+        defer { pixman_image_unref(src) }
+        withMask(opacity) { mask in
+            pixman_image_composite32(
+                PIXMAN_OP_OVER, src, mask, dest, 0, 0, 0, 0, Int32(rect.x0), Int32(rect.y0), Int32(rect.width), Int32(rect.height))
+        }
+    }
+
+    /// nil for full opacity, else a solid mask of that alpha.
+    private func withMask(_ opacity: Float, _ body: (OpaquePointer?) -> Void) {
+        if opacity >= 1 { body(nil); return }
+        let a = UInt32((max(0, opacity) * 255).rounded())
+        var c = pixmanColor(a << 24)
+        let mask = pixman_image_create_solid_fill(&c)
+        defer { if let mask { pixman_image_unref(mask) } }
+        body(mask)
+    }
+
+    func paintCursor(_ cursor: OutputRenderer.Cursor, at p: (x: Int, y: Int)) {
+        let all = canvas.bounds
+        switch cursor.shape {
+        case .hidden:
+            return
+        case .arrow:
+            let arrow = BuiltinCursor.arrow
+            composite(arrow, into: PixelRect(x: p.x, y: p.y, width: arrow.width, height: arrow.height),
+                      clip: PixelRect(x: p.x, y: p.y, width: arrow.width, height: arrow.height).intersection(all), opacity: 1)
+        case .image(let image, let hx, let hy):
+            let r = PixelRect(x: p.x - Int(hx), y: p.y - Int(hy), width: image.width, height: image.height)
+            composite(image, into: r, clip: r.intersection(all), opacity: 1)
+        }
+    }
+}
+
+private func fixed(_ d: Double) -> pixman_fixed_t { pixman_fixed_t((d * 65536).rounded()) }
+
+/// pixman's 16-bit premultiplied channels from a premultiplied 0xAARRGGBB.
+private func pixmanColor(_ c: UInt32) -> pixman_color_t {
+    func ch(_ shift: UInt32) -> UInt16 { UInt16(c >> shift & 0xff) * 257 }
+    return pixman_color_t(red: ch(16), green: ch(8), blue: ch(0), alpha: ch(24))
+}
+
+/// The compositor's own pointer, drawn when no client set one.
+public enum BuiltinCursor {
+    /// A 12×19 arrow, black outline and white fill, its hotspot at the tip (0, 0).
+    public static let arrow: SurfaceImage = {
+        let art = [
+            "B...........",
+            "BB..........",
+            "BWB.........",
+            "BWWB........",
+            "BWWWB.......",
+            "BWWWWB......",
+            "BWWWWWB.....",
+            "BWWWWWWB....",
+            "BWWWWWWWB...",
+            "BWWWWWWWWB..",
+            "BWWWWWWWWWB.",
+            "BWWWWWWBBBBB",
+            "BWWWBWWB....",
+            "BWWBBWWB....",
+            "BWB..BWWB...",
+            "BB...BWWB...",
+            "B.....BWWB..",
+            "......BWWB..",
+            ".......BB...",
+        ]
+        let pixels = art.flatMap { row in
+            row.map { ch -> UInt32 in ch == "B" ? 0xff00_0000 : ch == "W" ? 0xffff_ffff : 0 }
+        }
+        return SurfaceImage(width: 12, height: art.count, pixels: pixels)
+    }()
+}

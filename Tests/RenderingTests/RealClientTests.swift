@@ -1,0 +1,99 @@
+// End to end: a real client (the project's wl-probe) draws into shm buffers on a real
+// server; the renderer shows its committed pixels and the hit map names it by its title.
+import Foundation
+import InputRouter
+import CWaylandServer
+import Testing
+import WaylandServer
+
+@testable import Rendering
+
+/// Runs wl-probe with `arguments` against a fresh server, dispatching the server until
+/// the probe printed `until`; returns the server, or nil after recording why not. The
+/// client is connected through a socket pair (`WAYLAND_SOCKET`), so nothing here touches
+/// the process's `XDG_RUNTIME_DIR`, which other tests running in parallel rely on.
+private func serverWithProbe(_ arguments: [String], until: String) throws -> (WaylandServer, Process)? {
+    var config = WaylandServer.Configuration()
+    config.outputWidth = 320; config.outputHeight = 200   // small: hit maps test every pixel
+    let server = try WaylandServer(configuration: config)
+    server.handle(InputEvent(time: 0, device: DeviceID(1), .deviceAdded(.pointer)))
+    var fds: [Int32] = [0, 0]
+    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+        Issue.record("socketpair: \(String(cString: strerror(errno)))")
+        return nil
+    }
+    guard wl_client_create(server.display, fds[0]) != nil else {
+        Issue.record("wl_client_create failed")
+        return nil
+    }
+
+    // wl-probe sits next to the test bundle (or in .build/debug when run from elsewhere).
+    var products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    if !FileManager.default.fileExists(atPath: products.appendingPathComponent("wl-probe").path) {
+        products = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug").standardized
+    }
+    let process = Process()
+    process.executableURL = products.appendingPathComponent("wl-probe")
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    env["WAYLAND_SOCKET"] = "0"   // the client's end of the pair, as its stdin
+    env["XDG_RUNTIME_DIR"] = FileManager.default.temporaryDirectory.path   // where it makes its shm files
+    process.environment = env
+    process.standardInput = FileHandle(fileDescriptor: fds[1], closeOnDealloc: true)
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    let fd = pipe.fileHandleForReading.fileDescriptor
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    try process.run()
+
+    var output = Data()
+    let deadline = Date().addingTimeInterval(10)
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while Date() < deadline {
+        server.dispatch(timeoutMS: 5)
+        while true {
+            let n = read(fd, &chunk, chunk.count)
+            if n <= 0 { break }
+            output.append(contentsOf: chunk[0..<n])
+        }
+        if String(decoding: output, as: UTF8.self).split(separator: "\n").contains(where: { $0 == until }) {
+            // Let it finish whatever it sends with the commit.
+            for _ in 0..<20 { server.dispatch(timeoutMS: 5) }
+            return (server, process)
+        }
+    }
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    Issue.record("wl-probe did not print '\(until)':\n\(String(decoding: output, as: UTF8.self))")
+    return nil
+}
+
+@Suite(.serialized) struct RealClientTests {
+    @Test func probeBuffersAreCompositedAndNamedInTheHitMap() throws {
+        // A 200x100 toplevel (placed at 40,40) with a 100x60 subsurface below it at 150,20.
+        guard let (server, process) = try serverWithProbe(
+            ["--toplevel", "win", "200x100", "--sub", "child", "win", "150,20", "100x60", "--below"], until: "mapped win")
+        else { return }
+        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+
+        // wl-probe fills its buffers with 0x80 bytes: premultiplied grey at half alpha.
+        let image = OutputRenderer(background: 0xff00_0000).render(server)
+        #expect(image[50, 50] == 0xff80_8080, "\(hex(image[50, 50]))")     // the toplevel over black
+        #expect(image[250, 70] == 0xff80_8080, "\(hex(image[250, 70]))")   // the subsurface alone
+        // Where both are: the toplevel over the subsurface over black, 128 + 128 * 127/255.
+        #expect(image[200, 70] == 0xffc0_c0c0, "\(hex(image[200, 70]))")
+        #expect(image[30, 30] == 0xff00_0000)
+
+        let map = HitMap(server)
+        let win = map.node(atX: 50, y: 50)
+        let child = map.node(atX: 250, y: 70)
+        #expect(win != nil && child != nil && win != child)
+        #expect(map.node(atX: 200, y: 70) == win)   // the parent is above its below child
+        let label = map.entries.first { $0.node == win }?.label ?? ""
+        #expect(label.hasPrefix("#\(win!.index) toplevel 'win' client 1 'client "), "\(label)")
+        #expect(map.entries.first { $0.node == child }?.label.contains("subsurface") == true)
+        #expect(server.toplevelTitle(of: win!)?.title == "win")
+        #expect(server.toplevelTitle(of: child!) == nil)
+    }
+}
