@@ -35,6 +35,9 @@ extension WaylandServer {
         let container = tree.createNode(.compositor, name: "window", parent: outputNode)
         tree.setClipsChildren(container, false)
         tree.setMapped(container, false)
+        // The container only groups: its own area takes no input, so an input-region hole
+        // in the window shows what is below it.
+        tree.setContainmentTest(container) { _ in false }
         let titleBar = tree.createNode(.compositor, name: "title bar", parent: container, frame: Rect(0, 0, 0, t))
         let close = tree.createNode(.compositor, name: "close button", parent: titleBar, frame: Rect(0, 0, t, t))
         let frame = WindowFrame(container: container, titleBar: titleBar, closeButton: close)

@@ -12,8 +12,9 @@ chmod 700 "$runtime"
 export XDG_RUNTIME_DIR="$runtime"
 trap 'rm -rf "$runtime"' EXIT
 probe="$bin/wl-probe"
-exec "$bin/ir-compositor" --backend headless --size 800x600 --speed 2 --exit-after-replay \
+"$bin/ir-compositor" --backend headless --size 800x600 --speed 2 --exit-after-replay \
     --input replay:$fixtures/mouse.yml --input replay:$fixtures/keyboard.yml \
-    --input replay:$fixtures/touchscreen.yml --trace "$out/trace.txt" "$@" \
-    --client "$probe --toplevel editor 300x200 --sub toolbar editor 0,0 300x30 --sub palette editor 280,40 60x80 --hole editor 100,100,60,40" \
-    --client "$probe --toplevel viewer 200x150"
+    --input replay:$fixtures/touchscreen.yml --trace "$out/trace.txt" \
+    --screenshot "$out/screenshot.png" --hit-map "$out/hit-map.png" "$@" \
+    --client "$probe --toplevel viewer 400x260" \
+    --client "$probe --toplevel editor 300x200 --sub toolbar editor 0,0 300x30 --sub palette editor 280,40 60x80 --hole editor 100,100,60,40"

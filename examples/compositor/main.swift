@@ -14,6 +14,7 @@ import InputRouter
 import Keyboard
 import LibinputSource
 import Recording
+import Rendering
 import WaylandServer
 
 // MARK: 1. Options
@@ -28,6 +29,8 @@ struct Options {
     var recordPath: String?
     var exitAfterReplay = false
     var tracePath: String?
+    var screenshotPath: String?
+    var hitMapPath: String?
     var clients: [String] = []
     var speed = 1.0
 }
@@ -46,6 +49,9 @@ let usage = """
       --record FILE             with --input libinput: write what the devices did as a recording
       --exit-after-replay       quit once every replay has been played and clients settled
       --trace FILE              write every routing decision, one line each (docs/trace.md)
+      --screenshot FILE.png     on exit, write what the output shows
+      --hit-map FILE.png        on exit, write which surface each pixel's pointer events reach,
+                                with a legend (docs/rendering.md)
       --client "COMMAND"        start a client once the socket is ready (repeatable); its
                                 output is printed with its number in front
       -- command args...        the same, for one command given as separate arguments
@@ -84,6 +90,8 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--record": o.recordPath = value(a)
         case "--exit-after-replay": o.exitAfterReplay = true
         case "--trace": o.tracePath = value(a)
+        case "--screenshot": o.screenshotPath = value(a)
+        case "--hit-map": o.hitMapPath = value(a)
         case "--client": o.clients.append(value(a))
         case "--":
             o.clients.append(args.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " "))
@@ -225,7 +233,18 @@ final class Client {
 
 setvbuf(stdout, nil, _IOLBF, 0)
 var clients: [Client] = []
-for (i, command) in options.clients.enumerated() { clients.append(Client(number: i + 1, command: command)) }
+
+/// Clients start one after another, each once the previous one mapped a window (or after
+/// 3 s): windows are then placed in the order given, and a run is repeatable.
+var lastStart = Date.distantPast
+server.schedule(afterMS: 1) {
+    guard clients.count < options.clients.count else { return nil }
+    if clients.isEmpty || server.mappedToplevels.count >= clients.count || Date().timeIntervalSince(lastStart) > 3 {
+        clients.append(Client(number: clients.count + 1, command: options.clients[clients.count]))
+        lastStart = Date()
+    }
+    return 20
+}
 
 var running = true
 signal(SIGINT) { _ in exit(0) }
@@ -236,7 +255,8 @@ signal(SIGTERM) { _ in exit(0) }
 if let replay {
     let startedAt = Date()
     server.schedule(afterMS: 50) {
-        let ready = server.mappedToplevels.count >= clients.count || Date().timeIntervalSince(startedAt) > 5
+        let ready = (clients.count == options.clients.count && server.mappedToplevels.count >= clients.count)
+            || Date().timeIntervalSince(startedAt) > 8
         if !ready { return 50 }
         if let next = replay.step() { return next }
         if options.exitAfterReplay {
@@ -248,6 +268,28 @@ if let replay {
 }
 
 while running { server.dispatch(timeoutMS: 100) }
+
+// The pictures: decorations drawn as the compositor nodes they are.
+if let path = options.screenshotPath {
+    let renderer = OutputRenderer(
+        compositorColor: { node in
+            switch server.decorationPart(of: node) {
+            case .titleBar(_, let active)?: active ? 0xff3a6ea5 : 0xff5a5f66
+            case .closeButton?: 0xffc0392b
+            case nil: nil
+            }
+        },
+        title: { node in
+            if case .titleBar(let title, _)? = server.decorationPart(of: node) { return title }
+            return nil
+        })
+    do { try PNGWriter.write(renderer.render(server), to: path); print("ir-compositor: wrote \(path)") }
+    catch { print("ir-compositor: \(error)") }
+}
+if let path = options.hitMapPath {
+    do { try HitMap(server).writePNG(to: path); print("ir-compositor: wrote \(path)") }
+    catch { print("ir-compositor: \(error)") }
+}
 
 if let source = liveSource, let recorder = source.recorder {
     do { try recorder.write() } catch { print("ir-compositor: \(error)") }

@@ -131,8 +131,14 @@ var surfaces: [ProbeSurface] = []
 func named(_ surface: OpaquePointer?) -> String { surfaces.first { $0.surface == surface }?.spec.name ?? "?" }
 func probe(_ name: String) -> ProbeSurface? { surfaces.first { $0.spec.name == name } }
 
+/// An opaque colour per surface name, so screenshots tell surfaces apart.
+func colour(of name: String) -> UInt32 {
+    let palette: [UInt32] = [0xff4e79a7, 0xfff28e2b, 0xff59a14f, 0xffe15759, 0xff76b7b2, 0xffedc948, 0xffb07aa1]
+    return palette[Int(name.utf8.reduce(0) { ($0 &* 31 &+ UInt32($1)) % 7 })]
+}
+
 /// A shared-memory buffer of the surface's size, filled with one colour.
-func makeBuffer(width: Int32, height: Int32) -> OpaquePointer? {
+func makeBuffer(width: Int32, height: Int32, colour fill: UInt32 = 0x80808080) -> OpaquePointer? {
     let stride = width * 4, size = Int(stride * height)
     var template = Array("\(ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? "/tmp")/wl-probe-XXXXXX".utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -140,7 +146,8 @@ func makeBuffer(width: Int32, height: Int32) -> OpaquePointer? {
     template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
     guard ftruncate(fd, off_t(size)) == 0 else { fail("ftruncate failed") }
     if let map = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), map != MAP_FAILED {
-        memset(map, 0x80, size)
+        let pixels = map.bindMemory(to: UInt32.self, capacity: size / 4)
+        for i in 0..<(size / 4) { pixels[i] = fill }
         munmap(map, size)
     }
     let pool = wl_shm_create_pool(shm, fd, Int32(size))
@@ -162,7 +169,7 @@ func applyInputRegion(_ p: ProbeSurface) {
 
 func attachAndCommit(_ p: ProbeSurface) {
     applyInputRegion(p)
-    wl_surface_attach(p.surface, makeBuffer(width: p.spec.width, height: p.spec.height), 0, 0)
+    wl_surface_attach(p.surface, makeBuffer(width: p.spec.width, height: p.spec.height, colour: colour(of: p.spec.name)), 0, 0)
     wl_surface_commit(p.surface)
 }
 
