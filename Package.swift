@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "WaylandServer", targets: ["WaylandServer"]),
 
         .library(name: "LibinputSource", targets: ["LibinputSource"]),
+        .library(name: "NestedBackend", targets: ["NestedBackend"]),
     ],
     targets: [
         // C libraries (Debian packages), one system library target each.
@@ -60,6 +61,11 @@ let package = Package(
         .target(name: "LibinputSource", dependencies: ["InputRouter", "Recording", "CLibinput", "CUdev", "CSeat", "CShim"]),
         .testTarget(name: "LibinputSourceTests", dependencies: ["LibinputSource", "InputRouter", "Recording"]),
         .executableTarget(name: "libinput-trace", dependencies: ["LibinputSource", "InputRouter", "Recording"], path: "tools/libinput-trace"),
+
+        // The nested backend: the compositor as a window of the session it runs in (docs/nested.md).
+        .target(name: "CNestedShim", dependencies: ["CWaylandClient", "CXdgShell"]),
+        .target(name: "NestedBackend", dependencies: ["InputRouter", "Keyboard", "WaylandServer", "CWaylandClient", "CXdgShell", "CNestedShim"]),
+        .testTarget(name: "NestedBackendTests", dependencies: ["NestedBackend", "WaylandServer", "InputRouter", "Keyboard"]),
 
         // Programs.
         .executableTarget(name: "route-demo", dependencies: ["InputRouter"], path: "examples/route-demo", exclude: ["scene.txt"]),
