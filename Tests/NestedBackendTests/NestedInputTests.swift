@@ -65,8 +65,96 @@ import Testing
         _ = try parent.xdotool(["key", "shift+a"])
         nested.wait(for: probe, line: "keyboard.modifiers 0 0 0 0")
         let shifted = nested.settle(probe)
-        print(shifted)
         #expect(shifted == ["keyboard.key 42 pressed", "keyboard.modifiers 1 0 0 0", "keyboard.key 30 pressed",
                             "keyboard.key 42 released", "keyboard.modifiers 0 0 0 0", "keyboard.key 30 released"])
+    }
+
+    /// Keys held when the parent takes the keyboard away are released in the nested
+    /// client; when the keyboard comes back with the key still down, it is pressed again.
+    @Test func keysAreReleasedOnParentKeyboardLeaveAndPressedOnEnter() throws {
+        let parent = try Test.parentSession()
+        let nested = try NestedCompositor(parent: parent)
+        guard nested.waitUntilShown() else { return }
+        let probe = try nested.probe(["--toplevel", "win", "300x200"])
+        guard nested.wait(for: probe, line: "keyboard.enter win keys=[]") else { return }
+        _ = nested.settle(probe)
+
+        _ = try parent.xdotool(["keydown", "a"])
+        nested.wait(for: probe, line: "keyboard.key 30 pressed")
+        #expect(nested.settle(probe) == ["keyboard.key 30 pressed"])
+
+        // Another client of weston: kiosk-shell shows it and gives it the keyboard, so our
+        // window gets wl_keyboard.leave while 'a' is still down.
+        let other = try parent.spawnClient("/usr/bin/wev")
+        nested.wait(for: probe, line: "keyboard.key 30 released")
+        #expect(nested.settle(probe) == ["keyboard.key 30 released"])
+
+        // It goes away: our window gets the keyboard back, entering with 'a' held.
+        other.stop()
+        nested.wait(for: probe, line: "keyboard.key 30 pressed")
+        #expect(nested.settle(probe) == ["keyboard.key 30 pressed"])
+        _ = try parent.xdotool(["keyup", "a"])
+        nested.wait(for: probe, line: "keyboard.key 30 released")
+        #expect(nested.settle(probe) == ["keyboard.key 30 released"])
+        #expect(nested.server.seat.modifiers == .none)
+    }
+
+    /// Frames are drawn only when the parent asks: no frame request comes while nothing is
+    /// presented, and each presented frame brings exactly one.
+    @Test func framesArePacedByTheParent() throws {
+        let parent = try Test.parentSession()
+        let nested = try NestedCompositor(parent: parent)
+        guard nested.waitUntilShown(), let backend = nested.backend else { return }
+        // Keep drawing: the parent keeps asking, one frame at a time.
+        var before = nested.frameRequests
+        for _ in 0..<5 {
+            nested.dirty = true
+            nested.run(until: { nested.frameRequests > before }, "a frame request")
+            #expect(nested.frameRequests == before + 1)
+            before = nested.frameRequests
+        }
+        // Nothing presented: nothing asked, however long the server runs.
+        nested.drawing = false
+        nested.dirty = true
+        nested.run(until: { !backend.isWaitingForFrame }, "the last frame callback")
+        let idle = nested.frameRequests
+        let until = Date().addingTimeInterval(0.5)
+        while Date() < until { nested.step() }
+        #expect(nested.frameRequests == idle)
+        // One present: one frame request.
+        #expect(backend.present(pixels: nested.frame, width: Int(backend.width), height: Int(backend.height)))
+        #expect(backend.isWaitingForFrame)
+        nested.run(until: { nested.frameRequests > idle }, "the frame request after one present")
+        let after = Date().addingTimeInterval(0.3)
+        while Date() < after { nested.step() }
+        #expect(nested.frameRequests == idle + 1)
+    }
+
+    /// The parent going away: onClose once, the devices gone (nothing held in nested
+    /// clients), and the dead connection no longer wakes the server's loop.
+    @Test func parentGoneClosesCleanly() throws {
+        let parent = try Test.parentSession()
+        let nested = try NestedCompositor(parent: parent)
+        guard nested.waitUntilShown(), let backend = nested.backend else { return }
+        let probe = try nested.probe(["--toplevel", "win", "300x200"])
+        guard nested.wait(for: probe, line: "keyboard.enter win keys=[]") else { return }
+        _ = try parent.xdotool(["keydown", "b"])
+        nested.wait(for: probe, line: "keyboard.key 48 pressed")
+        _ = nested.settle(probe)
+
+        parent.weston.stop()
+        nested.run(until: { nested.closes > 0 }, "onClose")
+        #expect(nested.closes == 1)
+        #expect(backend.connectionError != nil)
+        #expect(nested.server.seat.presentCapabilities.isEmpty)
+        let lines = nested.settle(probe)
+        #expect(lines.contains("keyboard.key 48 released"))
+        #expect(lines.last == "seat.capabilities 0")
+        // The server sleeps again: ten 50 ms waits take about half a second, not zero.
+        let t0 = Date()
+        for _ in 0..<10 { nested.server.dispatch(timeoutMS: 50) }
+        #expect(Date().timeIntervalSince(t0) > 0.4)
+        #expect(!backend.present(pixels: nested.frame, width: Int(backend.width), height: Int(backend.height)))
+        #expect(nested.closes == 1)
     }
 }
