@@ -106,7 +106,8 @@ public final class NestedBackend {
 
     /// Listener tables on the C heap: libwayland keeps their addresses for the proxies' lives.
     let listeners = Listeners()
-    private var fdRetired = false
+    /// The parent connection in the server's event loop.
+    private var watch: FDWatch?
 
     /// Connects to the parent (`display`: a socket name or path; nil means `WAYLAND_DISPLAY`),
     /// creates the window and puts the connection into `server`'s event loop. Nothing is
@@ -139,10 +140,11 @@ public final class NestedBackend {
         }
         createWindow()
         _ = wl_display_flush(display)
-        server.addReadableFD(wl_display_get_fd(display)) { [weak self] in self?.dispatch() }
+        watch = server.watchReadable(fd: wl_display_get_fd(display)) { [weak self] in self?.dispatch() }
     }
 
     deinit {
+        watch?.remove()
         destroyProxies()
         wl_display_disconnect(display)
     }
@@ -177,7 +179,8 @@ public final class NestedBackend {
     }
 
     /// The parent went away or sent a protocol error: whatever the nested clients hold is
-    /// released (the devices are removed), the fd leaves the event loop, `onClose` runs.
+    /// released (the devices are removed), the fd leaves the event loop (a socket at EOF
+    /// would wake it forever), `onClose` runs.
     func connectionLost() {
         guard connectionError == nil else { return }
         var interface: UnsafePointer<wl_interface>?
@@ -190,21 +193,8 @@ public final class NestedBackend {
             connectionError = e == 0 ? "connection closed" : String(cString: strerror(e))
         }
         for device in [Device.pointer, .keyboard, .touch] where has(device) { removeDevice(device) }
-        retireFD()
+        watch?.remove()
         onClose?()
-    }
-
-    /// A dead socket stays readable (EOF) forever, and the server's event loop would call
-    /// us in a loop. Putting /dev/null on the fd number closes the socket's last reference,
-    /// which takes it out of epoll; libwayland closes the number later, as it would have.
-    private func retireFD() {
-        guard !fdRetired else { return }
-        fdRetired = true
-        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-        guard null >= 0 else { return }
-        let fd = wl_display_get_fd(display)
-        if dup2(null, fd) >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        close(null)
     }
 
     // MARK: Globals

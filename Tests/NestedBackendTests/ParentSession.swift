@@ -245,3 +245,7 @@ extension Test {
         }
     }
 }
+
+/// Every test with a parent session, one at a time: each runs its own Xvfb and weston, and
+/// the machine's cores are shared.
+@Suite(.serialized) struct WithParentSession {}
