@@ -8,6 +8,8 @@ SWIFT ?= swift
 APT_PACKAGES = pkg-config libpixman-1-dev libwayland-dev wayland-protocols libinput-dev \
 	libudev-dev libseat-dev libxkbcommon-dev xkb-data libx11-data locales libyaml-dev \
 	wev weston
+# The nested backend's tests: weston (x11 backend) on Xvfb, input typed in with xdotool.
+APT_PACKAGES += xvfb xdotool x11-xkb-utils
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 

@@ -170,6 +170,8 @@ final class ParentSession {
         for c in clients { c.stop() }
         weston.stop()
         xvfb.stop()
+        // Xvfb's framebuffer file is a few megabytes.
+        try? FileManager.default.removeItem(atPath: (framebufferFile as NSString).deletingLastPathComponent)
     }
 
     /// The environment of a client of weston.
