@@ -39,6 +39,10 @@ extension NestedBackend {
             server.seat.absoluteMapping = Rect(0, 0, w, h)
             onResize?(w, h)
             if !isWaitingForFrame { onFrame?() }
+        } else if hasPresented {
+            // Same size (a state change: activated, fullscreen...): the shown buffer still
+            // fits, and a commit applies what was acknowledged without waiting for a frame.
+            wl_surface_commit(surface)
         }
     }
 
@@ -71,6 +75,7 @@ extension NestedBackend {
             isWaitingForFrame = true
         }
         wl_surface_commit(surface)
+        hasPresented = true
         flush()
         return true
     }

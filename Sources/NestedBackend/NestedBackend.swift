@@ -89,6 +89,7 @@ public final class NestedBackend {
     var toplevel: OpaquePointer?
     var pendingSize: (Int32, Int32) = (0, 0)
     var frameCallback: OpaquePointer?
+    var hasPresented = false
     var buffers: [ShmBuffer] = []
 
     // Input devices of the parent's seat and what they hold.
