@@ -44,7 +44,7 @@ public final class NestedBackend {
     public let server: WaylandServer
 
     /// Where input events go. By default `server.handle`; a compositor may look at them
-    /// first. Modifier changes are pushed into the server's seat directly (they are state,
+    /// first. Nothing is delivered before the server's loop runs, so it can be set after init. Modifier changes are pushed into the server's seat directly (they are state,
     /// not events): a sink that delays events should deliver them before returning.
     public var sink: (InputEvent) -> Void
 
@@ -82,6 +82,7 @@ public final class NestedBackend {
     var shm: OpaquePointer?
     var wmBase: OpaquePointer?
     var seat: OpaquePointer?
+    var seatGlobal: (name: UInt32, version: UInt32)?
 
     // The window.
     var surface: OpaquePointer?
@@ -139,6 +140,7 @@ public final class NestedBackend {
         guard missing.isEmpty else {
             throw NestedBackendError(description: "the parent compositor lacks \(missing.joined(separator: ", "))")
         }
+        bindSeat()
         createWindow()
         _ = wl_display_flush(display)
         watch = server.watchReadable(fd: wl_display_get_fd(display)) { [weak self] in self?.dispatch() }
@@ -208,12 +210,19 @@ public final class NestedBackend {
         case "xdg_wm_base" where wmBase == nil:
             wmBase = bind(1)
             xdg_wm_base_add_listener(wmBase, listeners.wmBase, selfPointer)
-        case "wl_seat" where seat == nil:
-            // v5 brings pointer frames and axis sources; v8 axis_value120 (libwayland 1.21).
-            seat = bind(min(version, 8))
-            wl_seat_add_listener(seat, listeners.seat, selfPointer)
+        case "wl_seat" where seatGlobal == nil:
+            // Bound after the roundtrip (bindSeat), so its devices arrive through the
+            // server's loop, once the caller has set the sink.
+            seatGlobal = (name, version)
         default: break
         }
+    }
+
+    func bindSeat() {
+        guard let (name, version) = seatGlobal else { return }
+        // v5 brings pointer frames and axis sources; v8 axis_value120 (libwayland 1.21).
+        seat = OpaquePointer(nested_bind(registry, name, "wl_seat", min(version, 8)))
+        wl_seat_add_listener(seat, listeners.seat, selfPointer)
     }
 
     private func destroyProxies() {
