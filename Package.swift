@@ -17,6 +17,7 @@ let package = Package(
 
         .library(name: "LibinputSource", targets: ["LibinputSource"]),
         .library(name: "Rendering", targets: ["Rendering"]),
+        .library(name: "NestedBackend", targets: ["NestedBackend"]),
     ],
     targets: [
         // C libraries (Debian packages), one system library target each.
@@ -66,6 +67,10 @@ let package = Package(
         systemLibrary("CZlib", pkgConfig: "zlib", apt: ["zlib1g-dev"]),
         .target(name: "Rendering", dependencies: ["InputRouter", "WaylandServer", "CPixman", "CZlib"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "InputRouter", "WaylandServer", "CWaylandServer", "CZlib"]),
+        // The nested backend: the compositor as a window of the session it runs in (docs/nested.md).
+        .target(name: "CNestedShim", dependencies: ["CWaylandClient", "CXdgShell"]),
+        .target(name: "NestedBackend", dependencies: ["InputRouter", "Keyboard", "WaylandServer", "CWaylandClient", "CXdgShell", "CNestedShim"]),
+        .testTarget(name: "NestedBackendTests", dependencies: ["NestedBackend", "WaylandServer", "InputRouter", "Keyboard"]),
 
         // Programs.
         .executableTarget(

@@ -7,7 +7,7 @@ public final class KeyboardState: KeyTranslator {
     public let keymap: Keymap
     /// The compose sequence in progress, when compose is on.
     public let compose: ComposeState?
-    private var pointer: OpaquePointer
+    private(set) var pointer: OpaquePointer
 
     public init(keymap: Keymap, compose: ComposeTable? = nil) {
         self.keymap = keymap

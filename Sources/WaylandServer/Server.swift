@@ -45,8 +45,8 @@ public final class WaylandServer {
     /// The output node every toplevel is a child of.
     public let outputNode: NodeID
     public private(set) var configuration: Configuration
-    let keyboardState: KeyboardState
-    let keymapFile: KeymapFile
+    var keyboardState: KeyboardState
+    var keymapFile: KeymapFile
 
     // Clients: by wl_client (requests) and by ClientID (deliveries: an array index).
     var clientsByPointer: [OpaquePointer: ClientState] = [:]

@@ -77,12 +77,12 @@ private func serverWithProbe(_ arguments: [String], until: String) throws -> (Wa
         else { return }
         defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
 
-        // wl-probe fills its buffers with 0x80 bytes: premultiplied grey at half alpha.
+        // wl-probe fills each surface with an opaque colour chosen by its name.
         let image = OutputRenderer(background: 0xff00_0000).render(server)
-        #expect(image[50, 50] == 0xff80_8080, "\(hex(image[50, 50]))")     // the toplevel over black
-        #expect(image[250, 70] == 0xff80_8080, "\(hex(image[250, 70]))")   // the subsurface alone
-        // Where both are: the toplevel over the subsurface over black, 128 + 128 * 127/255.
-        #expect(image[200, 70] == 0xffc0_c0c0, "\(hex(image[200, 70]))")
+        #expect(image[50, 50] == 0xffed_c948, "\(hex(image[50, 50]))")     // "win"
+        #expect(image[250, 70] == 0xff59_a14f, "\(hex(image[250, 70]))")   // "child", alone
+        // Where both are, the parent is painted over its below-child.
+        #expect(image[200, 70] == 0xffed_c948, "\(hex(image[200, 70]))")
         #expect(image[30, 30] == 0xff00_0000)
 
         let map = HitMap(server)
