@@ -1,5 +1,6 @@
 # The project's commands. Each installs what it needs on a fresh Debian 12 first.
 #   make demo   the compositor, headless, with bundled clients and recordings
+#   make nested the compositor as a window of your session (CLIENT=foot by default)
 #   make test   build and run every test
 #   make bench  release-mode benchmarks
 #   make vm-test  real libinput end to end in a VM (qemu, slow; not part of make test)
@@ -15,7 +16,7 @@ APT_PACKAGES += xvfb xdotool x11-xkb-utils
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 
-.PHONY: deps demo test bench bench-deps vm-test
+.PHONY: deps demo nested test bench bench-deps vm-test
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -27,6 +28,12 @@ demo: deps
 	$(SWIFT) build -c release --product ir-compositor
 	$(SWIFT) build -c release --product wl-probe
 	examples/compositor/demo.sh
+
+# The compositor as a window of your own Wayland session, running CLIENT inside it.
+CLIENT ?= foot
+nested: deps
+	$(SWIFT) build -c release --product ir-compositor
+	.build/release/ir-compositor --backend nested -- $(CLIENT)
 
 test: deps
 	# The committed protocol code is what wayland-scanner makes of protocols/*.xml.

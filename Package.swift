@@ -75,7 +75,9 @@ let package = Package(
         // Programs.
         .executableTarget(
             name: "ir-compositor",
-            dependencies: ["WaylandServer", "InputRouter", "Keyboard", "Recording", "LibinputSource", "Rendering"],
+            dependencies: [
+                "WaylandServer", "InputRouter", "Keyboard", "Recording", "LibinputSource", "Rendering", "NestedBackend",
+            ],
             path: "examples/compositor", exclude: ["demo.sh"],
             // Top-level script style (tinywl-like) on one thread: Swift 5 mode spares the
             // reader main-actor annotations that would say nothing here.

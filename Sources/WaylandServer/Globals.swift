@@ -46,6 +46,7 @@ extension WaylandServer {
             guard let output = server.createObject("wl_output", client: client, version: version, id: id, {
                 OutputObject(server: server, owner: client, resource: $0)
             }) else { return }
+            server.outputResources.append(output.resource)
             output.sendState()
         }
         addGlobal("wl_seat", GlobalVersion.seat) { server, client, version, id in
@@ -100,6 +101,8 @@ final class OutputObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         if opcode == 0 { destroyResource() }  // release (v3)
     }
+
+    override func resourceDestroyed() { server.outputResources.removeAll { $0 == resource } }
 }
 
 /// A minimal `wl_data_device_manager`: toolkits refuse to start without one. Sources and

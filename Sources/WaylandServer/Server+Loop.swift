@@ -42,6 +42,17 @@ extension WaylandServer {
         }
     }
 
+    /// Gives the output a new size (a nested window was resized): the tree, the seat's
+    /// absolute mapping if it followed the output, maximized windows and every `wl_output`.
+    public func resizeOutput(width: Int32, height: Int32) {
+        guard width > 0, height > 0 else { return }
+        configuration.outputWidth = width
+        configuration.outputHeight = height
+        router.tree.resize(outputNode, width: width, height: height)
+        for r in outputResources { (WaylandObject.from(r) as? OutputObject)?.sendState() }
+        sendDeliveries()
+    }
+
     /// Asks the toplevel of `node` to close (`xdg_toplevel.close`).
     public func close(_ node: NodeID) {
         for t in toplevels where t.node == node { xdg_toplevel_send_close_wrapper(t) }

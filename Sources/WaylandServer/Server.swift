@@ -36,6 +36,10 @@ public final class WaylandServer {
         /// Server-side decorations (title bar with close button) around every toplevel;
         /// nil: none, the client draws its own.
         public var decorations: DecorationStyle?
+        /// Frame callbacks are answered on a 60 Hz timer. A backend with its own pacing (the
+        /// nested window, on the parent's frames) turns this off and calls
+        /// `sendFrameCallbacks()` itself.
+        public var answersFrameCallbacksOnTimer = true
         public init() {}
     }
 
@@ -44,7 +48,7 @@ public final class WaylandServer {
     public let seat: Seat
     /// The output node every toplevel is a child of.
     public let outputNode: NodeID
-    public private(set) var configuration: Configuration
+    public internal(set) var configuration: Configuration
     var keyboardState: KeyboardState
     var keymapFile: KeymapFile
 
@@ -61,6 +65,7 @@ public final class WaylandServer {
     private var clientCreatedListener: ListenerBox?
     var globalBindings: [GlobalBinding] = []
     var seatResources: [ResourcePointer] = []
+    var outputResources: [ResourcePointer] = []
     /// Called on every commit that attaches a buffer, before it is released: a renderer
     /// copies the pixels here.
     var bufferCommitted: ((Surface, ResourcePointer) -> Void)?
@@ -246,7 +251,9 @@ public final class WaylandServer {
     /// Frame callbacks are answered on a 60 Hz timer while any are waiting, so clients keep
     /// drawing at the pace a real output would set.
     func queueFrameCallbacks(_ callbacks: [ResourcePointer]) {
-        if frameCallbacks.isEmpty, !callbacks.isEmpty { wl_event_source_timer_update(frameTimer, 16) }
+        if configuration.answersFrameCallbacksOnTimer, frameCallbacks.isEmpty, !callbacks.isEmpty {
+            wl_event_source_timer_update(frameTimer, 16)
+        }
         frameCallbacks.append(contentsOf: callbacks)
     }
 

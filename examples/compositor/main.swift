@@ -13,6 +13,7 @@ import Foundation
 import InputRouter
 import Keyboard
 import LibinputSource
+import NestedBackend
 import Recording
 import Rendering
 import WaylandServer
@@ -39,6 +40,9 @@ let usage = """
     usage: ir-compositor [options] [-- command args...]
 
       --backend headless        an output of --size with no window (the default)
+      --backend nested          a window of the session it runs in (WAYLAND_DISPLAY); the output
+                                follows the window's size; input from the parent's seat
+      --input parent            (nested, the default there) the parent session's pointer, keyboard, touch
       --input libinput          real devices: the udev seat through libseat
       --input replay:FILE       a `libinput record` file (repeat the flag to play several in turn)
       --speed N                 replay at N times the recorded speed (default 1; 0: as fast as possible)
@@ -75,7 +79,7 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--help", "-h": print(usage); exit(0)
         case "--backend":
             o.backend = value(a)
-            guard o.backend == "headless" else { fail("unknown backend \(o.backend) (headless)") }
+            guard o.backend == "headless" || o.backend == "nested" else { fail("unknown backend \(o.backend) (headless, nested)") }
         case "--input": o.inputs.append(value(a))
         case "--speed":
             guard let s = Double(value(a)), s >= 0 else { fail("--speed needs a number ≥ 0") }
@@ -102,7 +106,10 @@ func parseOptions(_ arguments: [String]) -> Options {
     return o
 }
 
+setvbuf(stdout, nil, _IOLBF, 0)  // one line at a time, also into a pipe
 let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
+// The session we may be nested in: read before our own socket replaces WAYLAND_DISPLAY.
+let parentDisplay = ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"]
 
 // MARK: 2. The server
 
@@ -110,6 +117,8 @@ var configuration = WaylandServer.Configuration()
 configuration.outputWidth = options.width
 configuration.outputHeight = options.height
 configuration.decorations = DecorationStyle(titleHeight: 24)
+// Nested, clients draw at the pace of the parent's frames, not of a timer.
+configuration.answersFrameCallbacksOnTimer = options.backend != "nested"
 if let file = options.keymapFile {
     configuration.keyboard.keymap = .file(file)
 } else if let layout = options.layout {
@@ -134,6 +143,20 @@ if let path = options.tracePath {
         f.write(Data((TraceSink.line(delivery, queue: queue, router: server.router) + "\n").utf8))
     }
 }
+
+// What the output shows, drawn by the compositor: decorations are compositor nodes.
+let renderer = OutputRenderer(
+    compositorColor: { node in
+        switch server.decorationPart(of: node) {
+        case .titleBar(_, let active)?: active ? 0xff3a6ea5 : 0xff5a5f66
+        case .closeButton?: 0xffc0392b
+        case nil: nil
+        }
+    },
+    title: { node in
+        if case .titleBar(let title, _)? = server.decorationPart(of: node) { return title }
+        return nil
+    })
 
 // MARK: 3. Input
 
@@ -192,8 +215,26 @@ let replayFiles = options.inputs.compactMap { $0.hasPrefix("replay:") ? String($
 let replay = replayFiles.isEmpty ? nil : ReplayInput(files: replayFiles, speed: options.speed)
 var liveSource: LibinputSource?
 
-for input in options.inputs where !input.hasPrefix("replay:") {
-    guard input == "libinput" else { fail("unknown input \(input) (libinput, replay:FILE)") }
+var running = true
+
+// Nested: the window is the output, the parent's seat an input source, and the parent's
+// frame callbacks set the pace: on each, draw, show, and let clients draw their next frame.
+var nested: NestedBackend?
+if options.backend == "nested" {
+    guard let parentDisplay else { fail("--backend nested needs WAYLAND_DISPLAY: run it inside a Wayland session") }
+    do { nested = try NestedBackend(server: server, display: parentDisplay) } catch { fail("nested: \(error)") }
+    let window = nested!
+    window.onResize = { w, h in server.resizeOutput(width: w, height: h) }
+    window.onFrame = {
+        let frame = renderer.render(server)
+        window.present(pixels: frame.pixels, width: frame.width, height: frame.height)
+        server.sendFrameCallbacks()
+    }
+    window.onClose = { running = false }
+}
+
+for input in options.inputs where !input.hasPrefix("replay:") && input != "parent" {
+    guard input == "libinput" else { fail("unknown input \(input) (libinput, replay:FILE, parent)") }
     do {
         let source = try LibinputSource(devices: .udev(seat: "seat0"), access: .libseat(seat: "seat0"))
         if let path = options.recordPath { source.recorder = LiveRecorder(path: path) }
@@ -231,7 +272,6 @@ final class Client {
     }
 }
 
-setvbuf(stdout, nil, _IOLBF, 0)
 var clients: [Client] = []
 
 /// Clients start one after another, each once the previous one mapped a window (or after
@@ -246,7 +286,6 @@ server.schedule(afterMS: 1) {
     return 20
 }
 
-var running = true
 signal(SIGINT) { _ in exit(0) }
 signal(SIGTERM) { _ in exit(0) }
 
@@ -269,20 +308,8 @@ if let replay {
 
 while running { server.dispatch(timeoutMS: 100) }
 
-// The pictures: decorations drawn as the compositor nodes they are.
+// The pictures.
 if let path = options.screenshotPath {
-    let renderer = OutputRenderer(
-        compositorColor: { node in
-            switch server.decorationPart(of: node) {
-            case .titleBar(_, let active)?: active ? 0xff3a6ea5 : 0xff5a5f66
-            case .closeButton?: 0xffc0392b
-            case nil: nil
-            }
-        },
-        title: { node in
-            if case .titleBar(let title, _)? = server.decorationPart(of: node) { return title }
-            return nil
-        })
     do { try PNGWriter.write(renderer.render(server), to: path); print("ir-compositor: wrote \(path)") }
     catch { print("ir-compositor: \(error)") }
 }
