@@ -66,6 +66,27 @@ import Testing
         #expect(out.contains { $0.contains("-> xdg_toplevel@") && $0.contains(".configure(") })
     }
 
+    /// weston-simple-touch draws a mark where it is touched: the screenshot of a run with
+    /// the touchscreen recording differs from one with only keys, and two runs with only
+    /// keys are identical (so the difference is the touches).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/weston-simple-touch")))
+    func westonSimpleTouchDrawsTheReplayedTouches() throws {
+        func screenshot(_ recording: String, _ n: Int) throws -> Data {
+            let path = runtimeDirectory + "/touch-\(getpid())-\(n).png"
+            _ = try runCompositor([
+                "--socket", "ir-comp-\(getpid())-t\(n)", "--size", "800x600", "--speed", "0", "--exit-after-replay",
+                "--input", "replay:\(Self.fixtures)/\(recording)", "--screenshot", path,
+                "--", "/usr/bin/weston-simple-touch",
+            ])
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        }
+        let keys1 = try screenshot("keyboard.yml", 1)
+        let keys2 = try screenshot("keyboard.yml", 2)
+        let touched = try screenshot("touchscreen.yml", 3)
+        #expect(keys1 == keys2)
+        #expect(touched != keys1)
+    }
+
     @Test func unknownOptionsAndBadFilesAreClearErrors() throws {
         let bad = try Process.run(URL(fileURLWithPath: productsDirectory + "/ir-compositor"), arguments: ["--frobnicate"])
         bad.waitUntilExit()
