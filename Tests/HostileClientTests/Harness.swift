@@ -1,0 +1,100 @@
+// The server in this process on a private socket, and client processes (wl-probe,
+// wl-hostile) whose output is read without blocking while the server is dispatched.
+import Foundation
+import InputRouter
+
+@testable import WaylandServer
+
+/// One private XDG_RUNTIME_DIR (0700) for the whole test process.
+let runtimeDirectory: String = {
+    var template = Array("/tmp/ir-hostile-XXXXXX".utf8CString)
+    let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    chmod(dir, 0o700)
+    setenv("XDG_RUNTIME_DIR", dir, 1)
+    return dir
+}()
+
+/// Where SwiftPM put the test bundle, wl-probe and wl-hostile.
+let productsDirectory: String = {
+    let argv0 = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    var dir = argv0.deletingLastPathComponent()
+    if !FileManager.default.fileExists(atPath: dir.appendingPathComponent("wl-hostile").path) {
+        dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug").standardized
+    }
+    return dir.path
+}()
+
+final class ClientProcess {
+    let process = Process()
+    private let pipe = Pipe()
+    private var buffer: [UInt8] = []
+    private(set) var lines: [String] = []
+    /// When each line was read (monotonic seconds), for latency.
+    private(set) var readAt: [Double] = []
+
+    init(_ executable: String, _ arguments: [String], socket: String) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtimeDirectory
+        env["WAYLAND_DISPLAY"] = socket
+        process.environment = env
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let fd = pipe.fileHandleForReading.fileDescriptor
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+    }
+
+    func poll() {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(pipe.fileHandleForReading.fileDescriptor, &chunk, chunk.count)
+            guard n > 0 else { break }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+        let t = monotonicSeconds()
+        while let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            lines.append(String(decoding: buffer[..<nl], as: UTF8.self))
+            readAt.append(t)
+            buffer.removeSubrange(...nl)
+        }
+        // Output is only kept while someone looks at it: the good client prints a lot.
+        if lines.count > 10_000 { lines.removeFirst(5_000); readAt.removeFirst(5_000); dropped += 5_000 }
+    }
+    /// Lines removed from the front of `lines`.
+    private(set) var dropped = 0
+}
+
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// Resident memory of this process (the server is in it), in kB.
+func residentKB() -> Int {
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let fields = statm.split(separator: " ")
+    return (Int(fields.count > 1 ? fields[1] : "0") ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+}
+
+/// The server with pointer, keyboard and touch present; the first toplevel goes to (0, 0),
+/// every later one to (600, 300), out of the first one's way.
+func makeServer(socketName: String) throws -> WaylandServer {
+    _ = runtimeDirectory
+    var config = WaylandServer.Configuration()
+    config.keyboard = .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
+    config.placeToplevel = { n, _, _ in n == 0 ? (0, 0) : (600, 300) }
+    config.unresponsiveTimeoutMS = 1000
+    let server = try WaylandServer(configuration: config)
+    try server.addSocket(socketName)
+    for (i, caps) in [DeviceCapabilities.pointer, .keyboard, .touch].enumerated() {
+        server.handle(InputEvent(time: 0, device: DeviceID(UInt32(i + 1)), .deviceAdded(caps)))
+    }
+    return server
+}
