@@ -43,6 +43,14 @@ struct Attacker {
     var wire: WireConnection { session.wire }
     var surfaces: [UInt32] = []
     var regions: [UInt32] = []
+    /// `--variant N`: the attack's N-th variant instead of a random one.
+    var forcedVariant: Int?
+
+    /// Which of `count` variants of the attack to run.
+    mutating func variant(_ count: Int) -> Int {
+        if let v = forcedVariant { return v % count }
+        return rng.int(count)
+    }
 
     init(session: WireSession, rng: SplitMix64) {
         self.session = session
@@ -132,13 +140,13 @@ struct Attacker {
 
     mutating func unknownID() -> Plan {
         // A client-range id never created, or a server-range one (≥ 0xff000000) never sent.
-        let id = rng.int(2) == 0 ? wire.nextID + UInt32(100 + rng.int(100_000)) : 0xff00_0000 + UInt32(rng.int(1000))
+        let id = variant(2) == 0 ? wire.nextID + UInt32(100 + rng.int(100_000)) : 0xff00_0000 + UInt32(rng.int(1000))
         wire.send(id, UInt16(rng.int(4)), [.uint(UInt32(rng.int(1000))), .int(1), .int(1), .int(1)])
         return Plan(variant: id >= 0xff00_0000 ? "server-range" : "client-range", expect: "wl_display:0")
     }
 
     mutating func destroyedID() -> Plan {
-        if rng.int(2) == 0 {
+        if variant(2) == 0 {
             let r = newRegion()
             wire.send(r, Op.regionDestroy)
             session.roundtrip()
@@ -152,7 +160,7 @@ struct Attacker {
     }
 
     mutating func newIDCollision() -> Plan {
-        switch rng.int(3) {
+        switch variant(3) {
         case 0:
             let existing = surfaces.last ?? newSurface()
             wire.send(compositor, Op.compositorCreateSurface, [.uint(existing)])
@@ -169,7 +177,7 @@ struct Attacker {
 
     mutating func wrongType() -> Plan {
         let s = newSurface(), r = newRegion()
-        switch rng.int(4) {
+        switch variant(4) {
         case 0:
             _ = subsurface(s, of: r)  // a region as the parent surface
             return Plan(variant: "region-as-surface", expect: "wl_display:1")
@@ -190,7 +198,7 @@ struct Attacker {
     mutating func badSize() -> Plan {
         let r = newRegion()
         session.roundtrip()
-        switch rng.int(4) {
+        switch variant(4) {
         case 0:
             // Says 8 bytes (no arguments) where add needs four.
             wire.write(WireConnection.encode(r, Op.regionAdd, [], size: 8))
@@ -214,7 +222,7 @@ struct Attacker {
 
     mutating func unknownOpcode() -> Plan {
         let r = newRegion()
-        let (target, opcode): (UInt32, UInt16) = switch rng.int(3) {
+        let (target, opcode): (UInt32, UInt16) = switch variant(3) {
         case 0: (r, UInt16(3 + rng.int(100)))  // wl_region has 3 requests
         case 1: (1, UInt16(2 + rng.int(0xfffd)))  // wl_display has 2
         default: (compositor, UInt16(2 + rng.int(1000)))
@@ -225,7 +233,7 @@ struct Attacker {
 
     mutating func badEnum() -> Plan {
         let s = newSurface()
-        switch rng.int(6) {
+        switch variant(6) {
         case 0:
             wire.send(s, Op.surfaceSetBufferTransform, [.int(8 + rng.int32(0...1000))])
             return Plan(variant: "buffer-transform", expect: "wl_surface:1")
@@ -239,7 +247,7 @@ struct Attacker {
             return Plan(variant: "positioner-anchor", expect: "xdg_positioner:0")
         case 3:
             _ = session.buffer(width: 4, height: 4, format: 0x1234_5678)
-            return Plan(variant: "shm-format", expect: "wl_shm:0")
+            return Plan(variant: "shm-format", expect: "wl_shm_pool:0")  // wl_shm's code, on the pool
         case 4:
             let x = wire.newID("xdg_surface")
             wire.send(wm, Op.wmGetXdgSurface, [.uint(x), .uint(s)])
@@ -266,7 +274,7 @@ struct Attacker {
             chain.append(c)
         }
         session.roundtrip()
-        switch rng.int(4) {
+        switch variant(4) {
         case 0:
             _ = subsurface(root, of: chain.last!)  // the root under its own descendant
             return Plan(variant: "cycle-\(chain.count)", expect: "wl_subcompositor:0")
@@ -290,6 +298,10 @@ struct Attacker {
     mutating func region() -> Plan {
         // Huge but valid rectangles on a mapped surface's input region, then a bad one.
         let r = newRegion()
+        // First two that together span more than 2³¹ pixels each way (a crash once: the
+        // core could not hold the union's extents), then random ones.
+        wire.send(r, Op.regionAdd, [.int(Int32.min), .int(Int32.min), .int(Int32.max), .int(Int32.max)])
+        wire.send(r, Op.regionAdd, [.int(0), .int(0), .int(Int32.max), .int(Int32.max)])
         let huge: [(Int32, Int32, Int32, Int32)] = [
             (Int32.min, Int32.min, Int32.max, Int32.max), (0, 0, Int32.max, Int32.max), (-1, -1, 1, 1),
             (Int32.max - 1, Int32.max - 1, 1, 1), (Int32.min, 0, Int32.max, 10), (0, 0, 0, 0),
@@ -307,7 +319,7 @@ struct Attacker {
             ("negative-width", (0, 0, -rng.int32(1...Int32.max), 10)), ("negative-height", (0, 0, 10, Int32.min)),
             ("x-overflow", (Int32.max - rng.int32(0...100), 0, 200, 1)), ("y-overflow", (0, Int32.max, 1, 1)),
         ]
-        let (name, b) = rng.pick(bad)
+        let (name, b) = bad[variant(bad.count)]
         wire.send(r, rng.int(2) == 0 ? Op.regionAdd : Op.regionSubtract, [.int(b.0), .int(b.1), .int(b.2), .int(b.3)])
         return Plan(variant: name, expect: "wl_region:1")
     }
@@ -315,13 +327,14 @@ struct Attacker {
     // MARK: Shared memory
 
     mutating func badShm() -> Plan {
-        switch rng.int(6) {
+        switch variant(6) {
         case 0:
             let pool = wire.newID("wl_shm_pool")
             let fd = WireSession.memfd(size: 4096)
-            wire.send(shm, Op.shmCreatePool, [.uint(pool), .fd(fd), .int(rng.int32(-100...0))])
+            let size = rng.int32(-100...0)
+            wire.send(shm, Op.shmCreatePool, [.uint(pool), .fd(fd), .int(size)])
             close(fd)
-            return Plan(variant: "pool-size-\(rng.int(2) == 0 ? "zero" : "negative")", expect: "wl_shm:1")
+            return Plan(variant: "pool-size-\(size)", expect: "wl_shm:1")
         case 1:
             // A pipe cannot be mapped.
             var p: [Int32] = [0, 0]
@@ -374,7 +387,7 @@ struct Attacker {
         else {
             return Plan(variant: "no-press", expect: "none", patienceMS: 200)
         }
-        switch rng.int(4) {
+        switch variant(4) {
         case 0:
             let popup = grabbingPopup(parent: top.xdgSurface, serial: serial)
             // The parent goes first, with its popup still grabbing; then the popup is used.
@@ -443,7 +456,7 @@ struct Attacker {
     // MARK: Volume
 
     mutating func flood() -> Plan {
-        switch rng.int(4) {
+        switch variant(4) {
         case 0:
             let n = 5_000 + rng.int(15_000)
             for _ in 0..<n {

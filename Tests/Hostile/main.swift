@@ -4,7 +4,7 @@
 // protocol error it got back, on one `result` line, and exits. See
 // docs/hostile-clients.md.
 //
-//   wl-hostile --seed N [--mode MODE|random] [--list]
+//   wl-hostile --seed N [--mode MODE|random] [--variant N] [--list]
 //
 // Output (line-buffered stdout):
 //   attack MODE/VARIANT expect=EXPECTATION       what it is about to do
@@ -21,12 +21,14 @@ setvbuf(stdout, nil, _IOLBF, 0)
 
 var seed: UInt64 = 1
 var modeName = "random"
+var forcedVariant: Int?
 var argv = Array(CommandLine.arguments.dropFirst())
 while !argv.isEmpty {
     let a = argv.removeFirst()
     switch a {
     case "--seed": seed = UInt64(argv.isEmpty ? "1" : argv.removeFirst()) ?? 1
     case "--mode": modeName = argv.isEmpty ? "random" : argv.removeFirst()
+    case "--variant": forcedVariant = Int(argv.isEmpty ? "" : argv.removeFirst())
     case "--list": print(Mode.allCases.map(\.rawValue).joined(separator: " ")); exit(0)
     default: print("usage: wl-hostile --seed N [--mode \(Mode.allCases.map(\.rawValue).joined(separator: "|"))|random]"); exit(2)
     }
@@ -53,6 +55,7 @@ for (interface, version) in [("wl_compositor", 5), ("wl_subcompositor", 1), ("wl
 session.roundtrip()
 
 var attacker = Attacker(session: session, rng: rng)
+attacker.forcedVariant = forcedVariant
 attacker.noise(count: attacker.rng.int(120))
 let plan = attacker.attack(mode)
 print("attack \(mode.rawValue)/\(plan.variant) expect=\(plan.expect)")

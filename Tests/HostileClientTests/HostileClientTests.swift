@@ -86,8 +86,10 @@ final class HostileRun {
     }
 
     /// One wl-hostile session; returns its result line (nil when it never printed one).
-    func session(seed: UInt64, mode: String) throws -> String? {
-        let hostile = try ClientProcess(productsDirectory + "/wl-hostile", ["--seed", "\(seed)", "--mode", mode], socket: socket)
+    func session(seed: UInt64, mode: String, variant: Int? = nil) throws -> String? {
+        let hostile = try ClientProcess(productsDirectory + "/wl-hostile",
+                                        ["--seed", "\(seed)", "--mode", mode] + (variant.map { ["--variant", "\($0)"] } ?? []),
+                                        socket: socket)
         let deadline = monotonicSeconds() + 60
         var grabbing = false
         // Let any motion in flight land before a grab can take the pointer.
@@ -159,9 +161,42 @@ func parseResult(_ line: String) -> [String: String] {
 let modes = ["unknown-id", "destroyed-id", "new-id-collision", "wrong-type", "bad-size", "unknown-opcode", "bad-enum",
              "subsurface-cycle", "region", "bad-shm", "grab", "flood", "never-read", "garbage"]
 
+/// Sessions that found bugs, kept as they were: (mode, variant, what the offender must get).
+let regressions: [(mode: String, variant: Int, expect: String)] = [
+    // The union of two valid rectangles spanning more than 2³¹ pixels as an input region
+    // crashed the server (arithmetic overflow in the region's extents): now clipped to
+    // the surface. No rule broken until the final bad rectangle.
+    ("region", 0, "wl_region:1"),
+    // xdg_wm_base errors were posted on the xdg_popup / xdg_surface, where their codes
+    // name other errors (code 2 on xdg_popup is nothing).
+    ("grab", 1, "xdg_wm_base:2"),
+    // wl_surface.set_buffer_transform(99) was accepted.
+    ("bad-enum", 0, "wl_surface:1"),
+]
+
 @Suite(.serialized) struct HostileClientTests {
+    @Test(arguments: regressions.indices)
+    func regression(index: Int) throws {
+        let r = regressions[index]
+        let run = try HostileRun(name: "regression-\(index)")
+        try #require(run.goodIsMapped)
+        let line = try #require(try run.session(seed: 7, mode: r.mode, variant: r.variant))
+        print(line)
+        let fields = parseResult(line)
+        #expect(fields["expect"] == r.expect, "\(line)")
+        run.check(line)
+        // The good client is still served.
+        run.probe = nil
+        run.lastProbe = 0
+        run.serviceProbe(allowed: true)
+        let deadline = monotonicSeconds() + 5
+        while run.probe != nil, monotonicSeconds() < deadline { run.server.dispatch(timeoutMS: 2); run.serviceProbe(allowed: false) }
+        #expect(run.probe == nil)
+    }
+
     @Test func hostileSessionsNeitherCrashNorStallTheServer() throws {
         let seconds = Double(ProcessInfo.processInfo.environment["HOSTILE_SECONDS"] ?? "") ?? 20
+        let verbose = ProcessInfo.processInfo.environment["HOSTILE_VERBOSE"] != nil
         let baseSeed = UInt64(ProcessInfo.processInfo.environment["HOSTILE_SEED"] ?? "") ?? 1
         let run = try HostileRun(name: "loop")
         try #require(run.goodIsMapped, "wl-probe never mapped:\n\(run.good.lines.joined(separator: "\n"))")
@@ -170,7 +205,10 @@ let modes = ["unknown-id", "destroyed-id", "new-id-collision", "wrong-type", "ba
         var rssStart = residentKB()
         while monotonicSeconds() - start < seconds || i < modes.count {
             let mode = modes[i % modes.count]
-            if let line = try run.session(seed: baseSeed &+ UInt64(i), mode: mode) { run.check(line) }
+            if let line = try run.session(seed: baseSeed &+ UInt64(i), mode: mode) {
+                if verbose { print(line) }
+                run.check(line)
+            }
             i += 1
             // One of each mode first: the tables the server keeps are at size after that.
             if i == modes.count { rssStart = residentKB(); run.stats.rssAfterWarmUp = rssStart }

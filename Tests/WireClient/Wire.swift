@@ -58,8 +58,10 @@ public final class WireConnection {
     public private(set) var requestsSent = 0
     public private(set) var bytesSent = 0
     public private(set) var bytesReceived = 0
-    /// Set once the server closed the connection (or a write failed).
+    /// Set once the server closed the connection (EOF or a failed read).
     public private(set) var closed = false
+    /// Set once a write failed (the server hung up): what it sent before is still read.
+    public private(set) var writeFailed = false
     public private(set) var error: ProtocolError?
     private var input: [UInt8] = []
 
@@ -150,7 +152,7 @@ public final class WireConnection {
     /// Writes raw bytes (with `fds` as SCM_RIGHTS on the first chunk).
     @discardableResult
     public func write(_ bytes: [UInt8], fds: [Int32] = []) -> Bool {
-        guard !closed else { return false }
+        guard !closed, !writeFailed else { return false }
         requestsSent += 1
         var offset = 0
         var pendingFDs = fds
@@ -158,7 +160,7 @@ public final class WireConnection {
             let n = sendChunk(bytes, from: offset, fds: pendingFDs)
             if n < 0 {
                 if errno == EINTR { continue }
-                closed = true
+                writeFailed = true
                 return false
             }
             pendingFDs = []
