@@ -46,8 +46,14 @@ final class ClientProcess {
         try process.run()
     }
 
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+    deinit { finish() }
+
+    /// Kills the process if it still runs, reaps it and closes the pipe (Foundation's
+    /// Process keeps the pipe, and its fd, alive long after the process ended).
+    func finish() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        try? pipe.fileHandleForReading.close()
     }
 
     func poll() {
@@ -82,6 +88,9 @@ func residentKB() -> Int {
     let fields = statm.split(separator: " ")
     return (Int(fields.count > 1 ? fields[1] : "0") ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
 }
+
+/// Open file descriptors of this process: fds the clients pass (SCM_RIGHTS) must not pile up.
+func openFDs() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0 }
 
 /// The server with pointer, keyboard and touch present; the first toplevel goes to (0, 0),
 /// every later one to (600, 300), out of the first one's way.
