@@ -1,18 +1,43 @@
 // The server in this process on a private socket, and client processes (wl-probe,
 // wl-hostile) whose output is read without blocking while the server is dispatched.
+import CWaylandServer
 import Foundation
 import InputRouter
 
 @testable import WaylandServer
 
-/// One private XDG_RUNTIME_DIR (0700) for the whole test process.
+/// A private runtime directory (0700) for these tests' sockets. It is handed to the clients
+/// in their environment only: this process's XDG_RUNTIME_DIR belongs to the other test
+/// targets running beside these ones in the same process.
 let runtimeDirectory: String = {
     var template = Array("/tmp/ir-hostile-XXXXXX".utf8CString)
     let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
     chmod(dir, 0o700)
-    setenv("XDG_RUNTIME_DIR", dir, 1)
     return dir
 }()
+
+/// A listening UNIX socket at `path`, for wl_display_add_socket_fd.
+func listeningSocket(_ path: String) throws -> Int32 {
+    struct SocketError: Error { let text: String }
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    guard fd >= 0, bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw SocketError(text: "socket \(path)") }
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        for (i, b) in bytes.enumerated() { raw[i] = b }
+        raw[bytes.count] = 0
+    }
+    unlink(path)
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard bound == 0, listen(fd, 128) == 0 else {
+        close(fd)
+        throw SocketError(text: "bind \(path): \(String(cString: strerror(errno)))")
+    }
+    return fd
+}
 
 /// Where SwiftPM put the test bundle, wl-probe and wl-hostile.
 let productsDirectory: String = {
@@ -101,7 +126,7 @@ func makeServer(socketName: String) throws -> WaylandServer {
     config.placeToplevel = { n, _, _ in n == 0 ? (0, 0) : (600, 300) }
     config.unresponsiveTimeoutMS = 1000
     let server = try WaylandServer(configuration: config)
-    try server.addSocket(socketName)
+    wl_display_add_socket_fd(server.display, try listeningSocket(runtimeDirectory + "/" + socketName))
     for (i, caps) in [DeviceCapabilities.pointer, .keyboard, .touch].enumerated() {
         server.handle(InputEvent(time: 0, device: DeviceID(UInt32(i + 1)), .deviceAdded(caps)))
     }
