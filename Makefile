@@ -64,6 +64,14 @@ bench: bench-deps .build/wlr-bench
 	$(SWIFT) build -c release --product core-bench
 	.build/release/core-bench --wlr .build/wlr-bench --scaling-data .build/hit-test-scaling.dat
 	gnuplot -e "data='.build/hit-test-scaling.dat'; out='docs/hit-test-scaling.png'" benchmarks/hit-test-scaling.gp
+	$(SWIFT) build -c release --product wayland-bench && .build/release/wayland-bench
 
 vm-test: deps
 	tools/vm-libinput-test.sh
+
+# Hostile clients against the server for SECONDS (docs/hostile-clients.md).
+.PHONY: hostile
+SECONDS ?= 600
+hostile: deps
+	$(SWIFT) build --build-tests
+	HOSTILE_SECONDS=$(SECONDS) $(SWIFT) test --skip-build --filter HostileClientTests

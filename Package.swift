@@ -58,6 +58,13 @@ let package = Package(
             name: "wl-probe", dependencies: ["CWaylandClient", "CXdgShell", "CProbeShim"], path: "Tests/Probe/wl-probe",
             swiftSettings: [.swiftLanguageMode(.v5)]),
 
+        // Hostile clients (docs/hostile-clients.md): a client library that writes the wire
+        // format itself, wl-hostile on it, and the test that runs many sessions at the server.
+        .target(name: "WireClient", path: "Tests/WireClient"),
+        .executableTarget(
+            name: "wl-hostile", dependencies: ["WireClient"], path: "Tests/Hostile", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "HostileClientTests", dependencies: ["WaylandServer", "InputRouter", "CWaylandServer"]),
+
         // The live libinput backend (udev seat through libseat, or single device nodes).
         .target(name: "LibinputSource", dependencies: ["InputRouter", "Recording", "CLibinput", "CUdev", "CSeat", "CShim"]),
         .testTarget(name: "LibinputSourceTests", dependencies: ["LibinputSource", "InputRouter", "Recording"]),
@@ -86,6 +93,9 @@ let package = Package(
         .target(name: "CAllocCounter", path: "benchmarks/CAllocCounter"),
         .executableTarget(
             name: "core-bench", dependencies: ["InputRouter", "Keyboard", "CAllocCounter"], path: "benchmarks/core-bench"),
+        .executableTarget(
+            name: "wayland-bench", dependencies: ["WaylandServer", "InputRouter", "WireClient", "CWaylandServer"],
+            path: "benchmarks/wayland-bench"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -43,6 +43,13 @@ extension WaylandServer {
 
 struct WaylandSender: DeliverySink {
     unowned(unsafe) let server: WaylandServer
+    /// Read once per flush, not once per delivery.
+    let observer: ((Delivery, DeliveryQueue) -> Void)?
+
+    init(server: WaylandServer) {
+        self.server = server
+        observer = server.deliveryObserver
+    }
 
     @inline(__always) private func target(_ node: NodeID) -> (Surface, ClientState)? {
         guard let s = server.surface(for: node), s.owner.alive else { return nil }
@@ -52,7 +59,7 @@ struct WaylandSender: DeliverySink {
     @inline(__always) private func ms(_ time: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: time / 1000) }
 
     mutating func deliver(_ delivery: Delivery, from queue: DeliveryQueue) {
-        server.deliveryObserver?(delivery, queue)
+        observer?(delivery, queue)
         switch delivery {
         case let .pointerEnter(_, node, p, serial):
             guard let (s, c) = target(node) else { return }

@@ -106,11 +106,16 @@ final class Surface: WaylandObject {
             pending.inputRegionSet = true
             pending.inputRegion = args.object(0, as: RegionObject.self)?.region
         case 6: commit()
+        case 7:  // set_buffer_transform(transform): no effect on input, but checked
+            let t = args.int(0)
+            guard (0...7).contains(t) else {
+                return postError(WL_SURFACE_ERROR_INVALID_TRANSFORM.rawValue, "buffer transform \(t) is not a wl_output.transform")
+            }
         case 8:  // set_buffer_scale(scale)
             let s = args.int(0)
             guard s >= 1 else { return postError(WL_SURFACE_ERROR_INVALID_SCALE.rawValue, "buffer scale \(s) is not positive") }
             pending.scale = s
-        default: break  // damage, opaque region, transform, damage_buffer, offset: no effect on input
+        default: break  // damage, opaque region, damage_buffer, offset: no effect on input
         }
     }
 
@@ -175,7 +180,14 @@ final class Surface: WaylandObject {
         guard let node else { return }
         let tree = server.router.tree
         tree.setBuffer(node, width: bufferWidth, height: bufferHeight, scale: scale)
-        tree.setInputRegion(node, inputRegion)
+        // Clipped to the surface (the protocol's rule): a union of valid rectangles can span
+        // more than 2³¹ pixels, whose extents the core cannot represent.
+        let s = max(scale, 1)
+        tree.setInputRegion(node, inputRegion.map { region in
+            var clipped = region
+            clipped.intersect(Rect(0, 0, max(bufferWidth, 0) / s, max(bufferHeight, 0) / s))
+            return clipped
+        })
         switch role {
         case .subsurface: tree.setMapped(node, hasBuffer)
         case .xdg(let xdg): xdg.updateMapping()

@@ -148,10 +148,10 @@ final class XdgSurfaceObject: WaylandObject {
         case 2:  // get_popup(id, parent?, positioner)
             guard case .none = roleObject else { return alreadyConstructed() }
             guard let parent = args.object(1, as: XdgSurfaceObject.self), let parentNode = parent.surface.node else {
-                return postError(XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT.rawValue, "a popup needs a toplevel or popup parent")
+                return postWmBaseError(XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT.rawValue, "a popup needs a toplevel or popup parent")
             }
             guard let positioner = args.object(2, as: XdgPositioner.self), let rect = positioner.placement else {
-                return postError(XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "positioner without size or anchor rect")
+                return postWmBaseError(XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "positioner without size or anchor rect")
             }
             guard let popup = server.createObject("xdg_popup", client: owner, version: version, id: args.newID(0), {
                 XdgPopup(server: server, owner: owner, resource: $0, xdg: self, parent: parent, placement: rect)
@@ -177,6 +177,12 @@ final class XdgSurfaceObject: WaylandObject {
             acknowledged = true
         default: break
         }
+    }
+
+    /// An error of `xdg_wm_base`'s enum goes on the xdg_wm_base object: on this one its code
+    /// would name one of xdg_surface's own errors.
+    func postWmBaseError(_ code: UInt32, _ message: String) {
+        if let base { base.postError(code, message) } else { postError(code, message) }
     }
 
     private func alreadyConstructed() {

@@ -140,7 +140,7 @@ final class XdgPopup: WaylandObject {
         switch opcode {
         case 0:  // destroy: only the topmost grabbing popup may go
             if let node, let top = server.seat.popupGrabStack.last, server.seat.popupGrabStack.contains(node), top != node {
-                return postError(XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP.rawValue, "destroyed a popup below another grabbing popup")
+                return postWmBaseError(XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP.rawValue, "destroyed a popup below another grabbing popup")
             }
             destroyResource()
         case 1:  // grab(seat, serial)
@@ -155,7 +155,7 @@ final class XdgPopup: WaylandObject {
             }
         case 2:  // reposition(positioner, token)
             guard let positioner = args.object(0, as: XdgPositioner.self), let rect = positioner.placement else {
-                return postError(XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "positioner without size or anchor rect")
+                return postWmBaseError(XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "positioner without size or anchor rect")
             }
             placement = rect
             if let node, let parent {
@@ -166,6 +166,11 @@ final class XdgPopup: WaylandObject {
             xdg?.sendConfigure()
         default: break
         }
+    }
+
+    /// See `XdgSurfaceObject.postWmBaseError`.
+    private func postWmBaseError(_ code: UInt32, _ message: String) {
+        if let xdg { xdg.postWmBaseError(code, message) } else { postError(code, message) }
     }
 
     func sendConfigure() {

@@ -1,0 +1,134 @@
+// The server in this process on a private socket, and client processes (wl-probe,
+// wl-hostile) whose output is read without blocking while the server is dispatched.
+import CWaylandServer
+import Foundation
+import InputRouter
+
+@testable import WaylandServer
+
+/// A private runtime directory (0700) for these tests' sockets. It is handed to the clients
+/// in their environment only: this process's XDG_RUNTIME_DIR belongs to the other test
+/// targets running beside these ones in the same process.
+let runtimeDirectory: String = {
+    var template = Array("/tmp/ir-hostile-XXXXXX".utf8CString)
+    let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    chmod(dir, 0o700)
+    return dir
+}()
+
+/// A listening UNIX socket at `path`, for wl_display_add_socket_fd.
+func listeningSocket(_ path: String) throws -> Int32 {
+    struct SocketError: Error { let text: String }
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    guard fd >= 0, bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw SocketError(text: "socket \(path)") }
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        for (i, b) in bytes.enumerated() { raw[i] = b }
+        raw[bytes.count] = 0
+    }
+    unlink(path)
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard bound == 0, listen(fd, 128) == 0 else {
+        close(fd)
+        throw SocketError(text: "bind \(path): \(String(cString: strerror(errno)))")
+    }
+    return fd
+}
+
+/// Where SwiftPM put the test bundle, wl-probe and wl-hostile.
+let productsDirectory: String = {
+    let argv0 = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    var dir = argv0.deletingLastPathComponent()
+    if !FileManager.default.fileExists(atPath: dir.appendingPathComponent("wl-hostile").path) {
+        dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug").standardized
+    }
+    return dir.path
+}()
+
+final class ClientProcess {
+    let process = Process()
+    private let pipe = Pipe()
+    private var buffer: [UInt8] = []
+    private(set) var lines: [String] = []
+    /// When each line was read (monotonic seconds), for latency.
+    private(set) var readAt: [Double] = []
+
+    init(_ executable: String, _ arguments: [String], socket: String) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtimeDirectory
+        env["WAYLAND_DISPLAY"] = socket
+        process.environment = env
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let fd = pipe.fileHandleForReading.fileDescriptor
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        try process.run()
+    }
+
+    deinit { finish() }
+
+    /// Kills the process if it still runs, reaps it and closes the pipe (Foundation's
+    /// Process keeps the pipe, and its fd, alive long after the process ended).
+    func finish() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        try? pipe.fileHandleForReading.close()
+    }
+
+    func poll() {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(pipe.fileHandleForReading.fileDescriptor, &chunk, chunk.count)
+            guard n > 0 else { break }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+        let t = monotonicSeconds()
+        while let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            lines.append(String(decoding: buffer[..<nl], as: UTF8.self))
+            readAt.append(t)
+            buffer.removeSubrange(...nl)
+        }
+        // Output is only kept while someone looks at it: the good client prints a lot.
+        if lines.count > 10_000 { lines.removeFirst(5_000); readAt.removeFirst(5_000); dropped += 5_000 }
+    }
+    /// Lines removed from the front of `lines`.
+    private(set) var dropped = 0
+}
+
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// Resident memory of this process (the server is in it), in kB.
+func residentKB() -> Int {
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let fields = statm.split(separator: " ")
+    return (Int(fields.count > 1 ? fields[1] : "0") ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+}
+
+/// Open file descriptors of this process: fds the clients pass (SCM_RIGHTS) must not pile up.
+func openFDs() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0 }
+
+/// The server with pointer, keyboard and touch present; the first toplevel goes to (0, 0),
+/// every later one to (600, 300), out of the first one's way.
+func makeServer(socketName: String) throws -> WaylandServer {
+    _ = runtimeDirectory
+    var config = WaylandServer.Configuration()
+    config.keyboard = .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
+    config.placeToplevel = { n, _, _ in n == 0 ? (0, 0) : (600, 300) }
+    config.unresponsiveTimeoutMS = 1000
+    let server = try WaylandServer(configuration: config)
+    wl_display_add_socket_fd(server.display, try listeningSocket(runtimeDirectory + "/" + socketName))
+    for (i, caps) in [DeviceCapabilities.pointer, .keyboard, .touch].enumerated() {
+        server.handle(InputEvent(time: 0, device: DeviceID(UInt32(i + 1)), .deviceAdded(caps)))
+    }
+    return server
+}
