@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "InputRouter", targets: ["InputRouter"]),
         .library(name: "Keyboard", targets: ["Keyboard"]),
         .library(name: "Recording", targets: ["Recording"]),
+        .library(name: "FuzzSupport", targets: ["FuzzSupport"]),
     ],
     targets: [
         // C libraries (Debian packages), one system library target each.
@@ -39,6 +40,11 @@ let package = Package(
         .target(name: "Recording", dependencies: ["InputRouter", "CYAML"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "InputRouter"], exclude: ["Fixtures"]),
         .testTarget(name: "IntegrationTests", dependencies: ["InputRouter", "Keyboard", "Recording"]),
+
+        // Fuzzing: the byte decoders and checks of the fuzz targets (fuzz/, docs/fuzzing.md),
+        // shared with the regression tests that replay the corpus and findings without libFuzzer.
+        .target(name: "FuzzSupport", dependencies: ["InputRouter", "Keyboard", "Recording"]),
+        .testTarget(name: "FuzzTests", dependencies: ["FuzzSupport", "InputRouter", "Recording"], exclude: ["Regressions"]),
 
         // Programs.
         .executableTarget(name: "route-demo", dependencies: ["InputRouter"], path: "examples/route-demo", exclude: ["scene.txt"]),
