@@ -2,6 +2,8 @@
 #   make demo   route a bundled event script through a bundled scene, print the trace
 #   make test   build and run every test
 #   make bench  release-mode benchmarks
+#   make fuzz SECONDS=600   each libFuzzer target for that long (docs/fuzzing.md)
+#   make test-sanitizers    the fuzz, chaos and stream tests under ASan and TSan
 
 SWIFT ?= swift
 APT_PACKAGES = pkg-config libpixman-1-dev libwayland-dev wayland-protocols libinput-dev \
@@ -9,7 +11,7 @@ APT_PACKAGES = pkg-config libpixman-1-dev libwayland-dev wayland-protocols libin
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 
-.PHONY: deps demo test bench
+.PHONY: deps demo test bench fuzz fuzz-seeds test-sanitizers
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -29,3 +31,24 @@ test: deps
 
 bench: deps
 	$(SWIFT) run -c release core-bench
+
+# Fuzzing (docs/fuzzing.md). The targets live in their own package, fuzz/, so a plain
+# build never links an executable whose main is libFuzzer's. One target runs at a time.
+SECONDS ?= 60
+FUZZ_TARGETS = RouterFuzzer RecordingFuzzer KeyboardFuzzer
+fuzz: deps
+	for t in $(FUZZ_TARGETS); do (cd fuzz && $(SWIFT) build --sanitize=fuzzer --sanitize=address --product $$t) || exit 1; done
+	status=0; for t in $(FUZZ_TARGETS); do fuzz/run.sh $$t $(SECONDS) || status=1; done; exit $$status
+
+# Rewrites the committed seed corpus from the generators.
+fuzz-seeds:
+	cd fuzz && $(SWIFT) run --scratch-path .build/plain make-seeds corpus
+
+# The suites that drive hostile input, under AddressSanitizer and ThreadSanitizer, each in
+# its own build directory so the normal build stays as it is.
+SANITIZER_TESTS = FuzzTests|RandomStreamTests|IntegrationTests|ErrorTests|RealWorldBreakageTests|ToleranceTests|ReleaseAllTests
+test-sanitizers: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
+	$(SWIFT) test --skip-build --parallel --sanitize=address --scratch-path .build/asan --filter '$(SANITIZER_TESTS)'
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
+	$(SWIFT) test --skip-build --parallel --sanitize=thread --scratch-path .build/tsan --filter '$(SANITIZER_TESTS)'
