@@ -286,7 +286,7 @@ func trackDeviceHold(_ devices: inout [Seat.DeviceState], device: DeviceID, code
     let i = Int(device.index)
     if i >= devices.count {
         guard pressed else { return }
-        devices.append(contentsOf: repeatElement(Seat.DeviceState(), count: i + 1 - devices.count))
+        while devices.count <= i { devices.append(.fresh()) }
     }
     if pressed {
         if keys { devices[i].heldKeys.append(code) } else { devices[i].heldButtons.append(code) }

@@ -23,6 +23,13 @@ public final class Seat {
         var capabilities: DeviceCapabilities = []
         var heldKeys: [UInt32] = []
         var heldButtons: [UInt32] = []
+        /// With room for a few held codes, so that a press never allocates.
+        static func fresh() -> DeviceState {
+            var d = DeviceState()
+            d.heldKeys.reserveCapacity(8)
+            d.heldButtons.reserveCapacity(8)
+            return d
+        }
     }
     var devices: [DeviceState] = []
     var bound: [BoundDevices] = []
@@ -93,6 +100,9 @@ public final class Seat {
         self.router = router
         bound = [BoundDevices](repeating: [], count: router.clients.count)
         heldKeys.reserveCapacity(32)
+        // Records for the first devices up front: events from a device that was never
+        // added are tracked too (see notifyDeviceRemoved), and must not allocate.
+        devices = (0..<Seat.preallocatedDevices).map { _ in .fresh() }
         touches.reserveCapacity(16)
         touchFrameClients.reserveCapacity(8)
         focusHistory.reserveCapacity(Seat.historyLimit)
@@ -101,6 +111,7 @@ public final class Seat {
     }
 
     static let historyLimit = 64
+    static let preallocatedDevices = 16
 
     // MARK: Clients' devices
 
@@ -168,7 +179,7 @@ public final class Seat {
 
     public func notifyDeviceAdded(_ device: DeviceID, capabilities: DeviceCapabilities) {
         let i = Int(device.index)
-        if i >= devices.count { devices.append(contentsOf: repeatElement(DeviceState(), count: i + 1 - devices.count)) }
+        while devices.count <= i { devices.append(.fresh()) }
         devices[i].present = true
         devices[i].capabilities = capabilities
     }
@@ -187,7 +198,7 @@ public final class Seat {
         var cancelledAny = false
         for t in touches where t.device == device { cancelledAny = true; cancelTouch(slot: t.slot) }
         if cancelledAny { touches.removeAll { $0.device == device }; touchSequenceMaybeEnded() }
-        if i < devices.count { devices[i] = DeviceState() }
+        if i < devices.count { devices[i] = .fresh() }
         if heldKeys.isEmpty, let translator = keyTranslator { updateModifiers(translator.releaseAll()) }
     }
 
