@@ -28,6 +28,8 @@ test: deps
 	# The hot path must not allocate: the release benchmark fails if routing does.
 	$(SWIFT) build -c release --product core-bench
 	.build/release/core-bench --check-allocations
+	# Hostile-input suites under ASan and TSan: about 6 of the ~9 minutes (docs/fuzzing.md).
+	$(MAKE) --no-print-directory test-sanitizers
 
 bench: deps
 	$(SWIFT) run -c release core-bench

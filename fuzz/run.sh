@@ -20,12 +20,14 @@ log=.build/fuzz/$name.log
 mkdir -p "$corpus" "$findings"
 cp fuzz/corpus/$name/* "$corpus"/
 before=$(ls "$findings" | wc -l)
+start=$(date +%s)
 
 # Swift's own backtracer would fight libFuzzer's crash handler; hashing must be
 # deterministic for libFuzzer to reproduce an input.
 SWIFT_BACKTRACE=enable=off SWIFT_DETERMINISTIC_HASHING=1 nice -n 10 "$binary" "$corpus" $options \
     -max_total_time="$seconds" -timeout=30 -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1
 status=$?
+elapsed=$(($(date +%s) - start))
 
 if ! grep -q "inline 8-bit counters" "$log"; then
     echo "$target: the binary has no coverage instrumentation (rebuild with make fuzz)" >&2
@@ -35,7 +37,7 @@ execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
 coverage=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1)
 after=$(ls "$findings" | wc -l)
-echo "$target: ${seconds}s, ${execs:-?} execs (${rate:-?}/s), ${coverage:-no coverage line}, corpus $(ls "$corpus" | wc -l) files, findings: $((after - before))"
+echo "$target: ${elapsed}s of ${seconds}s, ${execs:-?} execs (${rate:-?}/s), ${coverage:-no coverage line}, corpus $(ls "$corpus" | wc -l) files, findings: $((after - before))"
 if [ "$status" -ne 0 ] || [ "$after" -ne "$before" ]; then
     grep -m1 -E "Fatal error|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)" "$log"
     ls -t "$findings" | head -n $((after - before)) | sed "s|^|    $findings/|"

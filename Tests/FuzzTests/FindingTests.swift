@@ -11,7 +11,7 @@ import Testing
         let router = Router()
         let seat: Seat
         let window: NodeID
-        var sink: InvariantChecker<ClientModel<NullSink>>
+        var sink: InvariantChecker<ClientModel<RecordingSink>>
         init() {
             seat = router.addSeat()
             let output = router.tree.createNode(.output, frame: Rect(0, 0, 400, 300))
@@ -20,7 +20,7 @@ import Testing
             window = router.tree.createNode(.toplevel, client: client, parent: output, frame: Rect(0, 0, 400, 300))
             seat.setKeyboardFocus(window)
             seat.notifyPointerWarp(time: 1, to: Point(10, 10))
-            sink = InvariantChecker(wrapping: ClientModel(wrapping: NullSink(), router: router), router: router)
+            sink = InvariantChecker(wrapping: ClientModel(wrapping: RecordingSink(), router: router), router: router)
             flush()
         }
         func flush() { router.flush(into: &sink) }
@@ -179,5 +179,28 @@ extension FindingTests {
         s.flush()
         #expect(s.sink.violations == [])
         #expect(s.sink.inner.stuck() == [])
+    }
+}
+
+extension FindingTests {
+    /// RouterFuzzer (37 s): the pointer focus came to a window through a next-responder
+    /// override of the node under the cursor; when the override was removed nothing
+    /// re-picked, and motion kept going to a window neither under the cursor nor in the
+    /// chain of what was.
+    @Test func removingAnOverrideRepicksThePointer() {
+        let s = Scene()
+        let output = s.router.tree.parent(of: s.window)!
+        let client = s.router.tree.client(of: s.window)!
+        let far = s.router.tree.createNode(.toplevel, client: client, parent: output, frame: Rect(300, 200, 50, 50))
+        let panel = s.router.tree.createNode(.compositor, parent: output, frame: Rect(0, 0, 100, 30))
+        s.flush()
+        s.router.tree.setNextResponder(panel, far)
+        s.seat.notifyPointerMotion(time: 2, dx: 1, dy: 1)
+        s.flush()
+        #expect(s.sink.inner.inner.deliveries.contains { if case .pointerEnter(_, far, _, _) = $0 { true } else { false } })
+        s.router.tree.setNextResponder(panel, nil)
+        s.seat.notifyPointerMotion(time: 3, dx: 1, dy: 1)
+        s.flush()
+        #expect(s.sink.violations == [])
     }
 }
