@@ -38,8 +38,11 @@ bench: deps
 # build never links an executable whose main is libFuzzer's. One target runs at a time.
 SECONDS ?= 60
 FUZZ_TARGETS = RouterFuzzer RecordingFuzzer KeyboardFuzzer
+# Always a clean build: an incremental one here has been seen to drop -sanitize=fuzzer
+# from the main package's modules (no coverage: run.sh refuses such a binary).
 fuzz: deps
-	for t in $(FUZZ_TARGETS); do (cd fuzz && $(SWIFT) build --sanitize=fuzzer --sanitize=address --product $$t) || exit 1; done
+	rm -rf fuzz/.build/fuzzer
+	for t in $(FUZZ_TARGETS); do (cd fuzz && $(SWIFT) build --sanitize=fuzzer --sanitize=address --scratch-path .build/fuzzer --product $$t) || exit 1; done
 	status=0; for t in $(FUZZ_TARGETS); do fuzz/run.sh $$t $(SECONDS) || status=1; done; exit $$status
 
 # Rewrites the committed seed corpus from the generators.
