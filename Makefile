@@ -38,11 +38,17 @@ bench: deps
 # build never links an executable whose main is libFuzzer's. One target runs at a time.
 SECONDS ?= 60
 FUZZ_TARGETS = RouterFuzzer RecordingFuzzer KeyboardFuzzer
-# Always a clean build: an incremental one here has been seen to drop -sanitize=fuzzer
-# from the main package's modules (no coverage: run.sh refuses such a binary).
+# Always a clean build, checked: builds here have now and then compiled the main
+# package's modules without -sanitize=fuzzer, which leaves libFuzzer blind.
+FUZZ_BUILD = cd fuzz && $(SWIFT) build --sanitize=fuzzer --sanitize=address --scratch-path .build/fuzzer
+FUZZ_INSTRUMENTED = nm fuzz/.build/fuzzer/debug/InputRouter.build/Seat.swift.o | grep -q __sancov
 fuzz: deps
-	rm -rf fuzz/.build/fuzzer
-	for t in $(FUZZ_TARGETS); do (cd fuzz && $(SWIFT) build --sanitize=fuzzer --sanitize=address --scratch-path .build/fuzzer --product $$t) || exit 1; done
+	for attempt in 1 2 3; do \
+		rm -rf fuzz/.build/fuzzer; \
+		for t in $(FUZZ_TARGETS); do ($(FUZZ_BUILD) --product $$t) || exit 1; done; \
+		if $(FUZZ_INSTRUMENTED); then break; fi; \
+		echo "the fuzz build lost its coverage instrumentation; building again"; \
+	done; $(FUZZ_INSTRUMENTED)
 	status=0; for t in $(FUZZ_TARGETS); do fuzz/run.sh $$t $(SECONDS) || status=1; done; exit $$status
 
 # Rewrites the committed seed corpus from the generators.

@@ -235,10 +235,10 @@ public final class Seat {
         case .node(let n):
             guard let i = tree.resolve(n) else { return false }
             let rec = tree.nodes[Int(i)]
-            // A next-responder override may lead to a surface that is unmapped or detached:
-            // it takes nothing then (its handler, if any, is still asked).
-            if !handlersOnly && rec.kind.isClientSurface && boundDevices(of: rec.client).contains(device)
-                && tree.isVisible(n) { return true }
+            // A next-responder override may lead to a client surface that is unmapped or
+            // detached: it takes nothing then, by delivery or through its handler.
+            if rec.kind.isClientSurface && !tree.isVisible(n) { return false }
+            if !handlersOnly && rec.kind.isClientSurface && boundDevices(of: rec.client).contains(device) { return true }
             guard let h = tree.handlers[Int(i)] else { return false }
             let o = tree.layoutOrigin(i)
             return h(makeEvent(Point(point.x - o.x, point.y - o.y))) == .handled

@@ -204,3 +204,22 @@ extension FindingTests {
         #expect(s.sink.violations == [])
     }
 }
+
+extension FindingTests {
+    /// RouterFuzzer (366 s): the node under the cursor had a next-responder override to a
+    /// window with a handler; when the window was unmapped, the re-pick found it through
+    /// the override, its handler took pointer.enter, and since its client had bound
+    /// wl_pointer the enter went to the client, on an unmapped surface.
+    @Test func anUnmappedClientSurfaceTakesNothingThroughItsHandler() {
+        let s = Scene()
+        let output = s.router.tree.parent(of: s.window)!
+        let panel = s.router.tree.createNode(.compositor, parent: output, frame: Rect(0, 0, 100, 30))
+        s.router.tree.setNextResponder(panel, s.window)
+        s.router.tree.setHandler(s.window) { _ in .handled }
+        s.flush()
+        s.router.tree.setMapped(s.window, false)
+        s.seat.notifyPointerMotion(time: 2, dx: 1, dy: 1)
+        s.flush()
+        #expect(s.sink.violations == [])
+    }
+}
