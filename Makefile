@@ -41,14 +41,16 @@ FUZZ_TARGETS = RouterFuzzer RecordingFuzzer KeyboardFuzzer
 # Always a clean build, checked: builds here have now and then compiled the main
 # package's modules without -sanitize=fuzzer, which leaves libFuzzer blind.
 FUZZ_BUILD = cd fuzz && $(SWIFT) build --sanitize=fuzzer --sanitize=address --scratch-path .build/fuzzer
-FUZZ_INSTRUMENTED = nm fuzz/.build/fuzzer/debug/InputRouter.build/Seat.swift.o | grep -q __sancov
+FUZZ_INSTRUMENTED = for o in InputRouter.build/Seat.swift.o Keyboard.build/KeyboardState.swift.o \
+	Recording.build/YAMLParser.swift.o FuzzSupport.build/RouterFuzz.swift.o; do \
+	nm fuzz/.build/fuzzer/debug/$$o | grep -q __sancov || exit 1; done
 fuzz: deps
 	for attempt in 1 2 3; do \
 		rm -rf fuzz/.build/fuzzer; \
 		for t in $(FUZZ_TARGETS); do ($(FUZZ_BUILD) --product $$t) || exit 1; done; \
-		if $(FUZZ_INSTRUMENTED); then break; fi; \
+		if ($(FUZZ_INSTRUMENTED)); then break; fi; \
 		echo "the fuzz build lost its coverage instrumentation; building again"; \
-	done; $(FUZZ_INSTRUMENTED)
+	done; ($(FUZZ_INSTRUMENTED))
 	status=0; for t in $(FUZZ_TARGETS); do fuzz/run.sh $$t $(SECONDS) || status=1; done; exit $$status
 
 # Rewrites the committed seed corpus from the generators.
