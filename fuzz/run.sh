@@ -13,7 +13,7 @@ case $target in
     KeyboardFuzzer) name=keyboard; options="-max_len=4096" ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
 esac
-binary=fuzz/.build/fuzzer/debug/$target
+binary=${FUZZ_BINARY_DIR:-fuzz/.build/fuzzer/debug}/$target
 corpus=.build/fuzz/corpus/$name
 findings=.build/fuzz/findings/$name
 log=.build/fuzz/$name.log
