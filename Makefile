@@ -4,6 +4,8 @@
 #   make test   build and run every test
 #   make bench  release-mode benchmarks
 #   make vm-test  real libinput end to end in a VM (qemu, slow; not part of make test)
+#   make fuzz SECONDS=600   each libFuzzer target for that long (docs/fuzzing.md)
+#   make test-sanitizers    the fuzz, chaos and stream tests under ASan and TSan
 
 SWIFT ?= swift
 APT_PACKAGES = pkg-config libpixman-1-dev libwayland-dev wayland-protocols libinput-dev \
@@ -16,7 +18,8 @@ APT_PACKAGES += xvfb xdotool x11-xkb-utils
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 
-.PHONY: deps demo nested test bench bench-deps vm-test
+.PHONY: deps demo nested test bench bench-deps vm-test fuzz fuzz-seeds test-sanitizers
+
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -43,6 +46,8 @@ test: deps
 	# The hot path must not allocate: the release benchmark fails if routing does.
 	$(SWIFT) build -c release --product core-bench
 	.build/release/core-bench --check-allocations
+	# Hostile-input suites under ASan and TSan: about 6 of the ~9 minutes (docs/fuzzing.md).
+	$(MAKE) --no-print-directory test-sanitizers
 
 # The benchmark alone needs wlroots (for the side-by-side C harness, never the library),
 # gnuplot (the scaling plot) and valgrind (instruction counts).
@@ -75,3 +80,34 @@ SECONDS ?= 600
 hostile: deps
 	$(SWIFT) build --build-tests
 	HOSTILE_SECONDS=$(SECONDS) $(SWIFT) test --skip-build --filter HostileClientTests
+
+# Fuzzing (docs/fuzzing.md). The targets live in their own package, fuzz/, so a plain
+# build never links an executable whose main is libFuzzer's. One target runs at a time.
+FUZZ_TARGETS = RouterFuzzer RecordingFuzzer KeyboardFuzzer
+# Always a clean build, checked: builds here have now and then compiled the main
+# package's modules without -sanitize=fuzzer, which leaves libFuzzer blind.
+FUZZ_BUILD = cd fuzz && $(SWIFT) build --sanitize=fuzzer --sanitize=address --scratch-path .build/fuzzer
+FUZZ_INSTRUMENTED = for o in InputRouter.build/Seat.swift.o Keyboard.build/KeyboardState.swift.o \
+	Recording.build/YAMLParser.swift.o FuzzSupport.build/RouterFuzz.swift.o; do \
+	nm fuzz/.build/fuzzer/debug/$$o | grep -q __sancov || exit 1; done
+fuzz: deps
+	for attempt in 1 2 3; do \
+		rm -rf fuzz/.build/fuzzer; \
+		for t in $(FUZZ_TARGETS); do ($(FUZZ_BUILD) --product $$t) || exit 1; done; \
+		if ($(FUZZ_INSTRUMENTED)); then break; fi; \
+		echo "the fuzz build lost its coverage instrumentation; building again"; \
+	done; ($(FUZZ_INSTRUMENTED))
+	status=0; for t in $(FUZZ_TARGETS); do fuzz/run.sh $$t $(SECONDS) || status=1; done; exit $$status
+
+# Rewrites the committed seed corpus from the generators.
+fuzz-seeds:
+	cd fuzz && $(SWIFT) run --scratch-path .build/plain make-seeds corpus
+
+# The suites that drive hostile input, under AddressSanitizer and ThreadSanitizer, each in
+# its own build directory so the normal build stays as it is.
+SANITIZER_TESTS = FuzzTests|RandomStreamTests|IntegrationTests|ErrorTests|RealWorldBreakageTests|ToleranceTests|ReleaseAllTests
+test-sanitizers: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
+	$(SWIFT) test --skip-build --parallel --sanitize=address --scratch-path .build/asan --filter '$(SANITIZER_TESTS)'
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
+	$(SWIFT) test --skip-build --parallel --sanitize=thread --scratch-path .build/tsan --filter '$(SANITIZER_TESTS)'

@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "LibinputSource", targets: ["LibinputSource"]),
         .library(name: "Rendering", targets: ["Rendering"]),
         .library(name: "NestedBackend", targets: ["NestedBackend"]),
+        .library(name: "FuzzSupport", targets: ["FuzzSupport"]),
     ],
     targets: [
         // C libraries (Debian packages), one system library target each.
@@ -78,6 +79,10 @@ let package = Package(
         .target(name: "CNestedShim", dependencies: ["CWaylandClient", "CXdgShell"]),
         .target(name: "NestedBackend", dependencies: ["InputRouter", "Keyboard", "WaylandServer", "CWaylandClient", "CXdgShell", "CNestedShim"]),
         .testTarget(name: "NestedBackendTests", dependencies: ["NestedBackend", "WaylandServer", "InputRouter", "Keyboard"]),
+        // Fuzzing: the byte decoders and checks of the fuzz targets (fuzz/, docs/fuzzing.md),
+        // shared with the regression tests that replay the corpus and findings without libFuzzer.
+        .target(name: "FuzzSupport", dependencies: ["InputRouter", "Keyboard", "Recording"]),
+        .testTarget(name: "FuzzTests", dependencies: ["FuzzSupport", "InputRouter", "Recording"], exclude: ["Regressions"]),
 
         // Programs.
         .executableTarget(

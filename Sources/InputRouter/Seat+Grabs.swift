@@ -71,12 +71,12 @@ extension Seat {
     func moveGrabbed(_ node: NodeID, offset: Point) {
         let parent = tree.parent(of: node).flatMap(tree.layoutPosition(of:)) ?? .zero
         let x = (cursor.x - offset.x - parent.x).rounded(.down), y = (cursor.y - offset.y - parent.y).rounded(.down)
-        tree.move(node, to: (Int32(clamping: Int64(x)), Int32(clamping: Int64(y))))
+        tree.move(node, to: (saturatingPixels(x), saturatingPixels(y)))
     }
 
     func resizeGrabbed(_ node: NodeID, edges: ResizeEdges, start: Point, startSize: Rect) {
-        let dx = Int32(clamping: Int64((cursor.x - start.x).rounded(.down)))
-        let dy = Int32(clamping: Int64((cursor.y - start.y).rounded(.down)))
+        let dx = saturatingPixels((cursor.x - start.x).rounded(.down))
+        let dy = saturatingPixels((cursor.y - start.y).rounded(.down))
         var w = startSize.width, h = startSize.height
         if edges.contains(.right) { w &+= dx }
         if edges.contains(.left) { w &-= dx }
@@ -84,4 +84,10 @@ extension Seat {
         if edges.contains(.top) { h &-= dy }
         router.queue.append(.resizeRequest(id, node, width: max(w, 1), height: max(h, 1)))
     }
+}
+
+/// Whole layout pixels, saturating at the Int32 range. With no output mapped the cursor is
+/// not clamped to any, so it can be far beyond what Int64, let alone Int32, holds.
+func saturatingPixels(_ v: Double) -> Int32 {
+    v.isNaN ? 0 : Int32(min(max(v, Double(Int32.min)), Double(Int32.max)))
 }

@@ -280,10 +280,14 @@ func countTransition(_ counts: inout [UInt8], _ code: Int, pressed: Bool) -> Cou
     return counts[code] == 0 ? .forwarded : .counted
 }
 
-/// Tracks what each device holds, for releasing it when the device goes away.
+/// Tracks what each device holds, for releasing it when the device goes away. A device
+/// first seen here (it was never added) gets its record now: its holds must be released too.
 func trackDeviceHold(_ devices: inout [Seat.DeviceState], device: DeviceID, code: UInt32, pressed: Bool, keys: Bool) {
     let i = Int(device.index)
-    guard i < devices.count else { return }
+    if i >= devices.count {
+        guard pressed else { return }
+        while devices.count <= i { devices.append(.fresh()) }
+    }
     if pressed {
         if keys { devices[i].heldKeys.append(code) } else { devices[i].heldButtons.append(code) }
     } else if keys {

@@ -41,7 +41,7 @@ extension Seat {
         let taker = dispatch(from: hit.map { .node($0.node) } ?? .seat(id), device: .touch, at: point) {
             .touchDown(slot: slot, at: $0)
         }
-        if let (node, client) = clientSurface(taker) {
+        if let (node, client) = clientSurface(taker, device: .touch) {
             let local = hit?.node == node ? hit!.local : (tree.localPoint(point, in: node) ?? .zero)
             let serial = router.nextSerial()
             recordPress(serial: serial, client: client)

@@ -23,6 +23,13 @@ public final class Seat {
         var capabilities: DeviceCapabilities = []
         var heldKeys: [UInt32] = []
         var heldButtons: [UInt32] = []
+        /// With room for a few held codes, so that a press never allocates.
+        static func fresh() -> DeviceState {
+            var d = DeviceState()
+            d.heldKeys.reserveCapacity(8)
+            d.heldButtons.reserveCapacity(8)
+            return d
+        }
     }
     var devices: [DeviceState] = []
     var bound: [BoundDevices] = []
@@ -93,6 +100,9 @@ public final class Seat {
         self.router = router
         bound = [BoundDevices](repeating: [], count: router.clients.count)
         heldKeys.reserveCapacity(32)
+        // Records for the first devices up front: events from a device that was never
+        // added are tracked too (see notifyDeviceRemoved), and must not allocate.
+        devices = (0..<Seat.preallocatedDevices).map { _ in .fresh() }
         touches.reserveCapacity(16)
         touchFrameClients.reserveCapacity(8)
         focusHistory.reserveCapacity(Seat.historyLimit)
@@ -101,13 +111,22 @@ public final class Seat {
     }
 
     static let historyLimit = 64
+    static let preallocatedDevices = 16
 
     // MARK: Clients' devices
 
     /// Records that `client` has (or no longer has) bound a device on this seat; its
     /// surfaces take pointer, keyboard or touch events only when it has.
     public func setBound(_ devices: BoundDevices, for client: ClientID, _ isBound: Bool) {
-        guard Int(client.index) < bound.count else { return }
+        // A disconnected client binds nothing again: no seat may send it anything.
+        guard Int(client.index) < bound.count, router.isAlive(client) else { return }
+        if devices.contains(.pointer), bound[Int(client.index)].contains(.pointer) != isBound,
+            case .node(let n)? = pointerFocus, tree.client(of: n) == client {
+            // The client's wl_pointer comes or goes while one of its surfaces has the focus:
+            // the pairing ends here (even mid-grab) and the focus is picked again.
+            setPointerFocus(nil)
+            flushPointerFrames()
+        }
         if isBound { bound[Int(client.index)].formUnion(devices) } else { bound[Int(client.index)].subtract(devices) }
         if devices.contains(.keyboard), keyboardFocusClient == client, let f = keyboardFocus {
             if isBound && !keyboardEntered {
@@ -160,7 +179,7 @@ public final class Seat {
 
     public func notifyDeviceAdded(_ device: DeviceID, capabilities: DeviceCapabilities) {
         let i = Int(device.index)
-        if i >= devices.count { devices.append(contentsOf: repeatElement(DeviceState(), count: i + 1 - devices.count)) }
+        while devices.count <= i { devices.append(.fresh()) }
         devices[i].present = true
         devices[i].capabilities = capabilities
     }
@@ -177,18 +196,20 @@ public final class Seat {
     }
 
     /// A device went away: whatever it held is released as if let go (the release reaches
-    /// whoever got the press), its touches are cancelled, and nothing stays stuck.
+    /// whoever got the press), its touches are cancelled, and nothing stays stuck. This
+    /// holds for a device that sent events without ever being added, too (a broken
+    /// recording, a hostile source): what it pressed was forwarded, so it is released.
     public func notifyDeviceRemoved(_ device: DeviceID, time: UInt64) {
         let i = Int(device.index)
-        guard i < devices.count, devices[i].present else { return }
-        for key in devices[i].heldKeys.reversed() { notifyKey(time: time, key: key, state: .released, device: device) }
-        for button in devices[i].heldButtons.reversed() {
+        let held = i < devices.count ? devices[i] : DeviceState()
+        for key in held.heldKeys.reversed() { notifyKey(time: time, key: key, state: .released, device: device) }
+        for button in held.heldButtons.reversed() {
             notifyPointerButton(time: time, button: button, state: .released, device: device)
         }
         var cancelledAny = false
         for t in touches where t.device == device { cancelledAny = true; cancelTouch(slot: t.slot) }
         if cancelledAny { touches.removeAll { $0.device == device }; touchSequenceMaybeEnded() }
-        devices[i] = DeviceState()
+        if i < devices.count { devices[i] = .fresh() }
         if heldKeys.isEmpty, let translator = keyTranslator { updateModifiers(translator.releaseAll()) }
     }
 
@@ -225,6 +246,9 @@ public final class Seat {
         case .node(let n):
             guard let i = tree.resolve(n) else { return false }
             let rec = tree.nodes[Int(i)]
+            // A next-responder override may lead to a client surface that is unmapped or
+            // detached: it takes nothing then, by delivery or through its handler.
+            if rec.kind.isClientSurface && !tree.isVisible(n) { return false }
             if !handlersOnly && rec.kind.isClientSurface && boundDevices(of: rec.client).contains(device) { return true }
             guard let h = tree.handlers[Int(i)] else { return false }
             let o = tree.layoutOrigin(i)
@@ -238,11 +262,15 @@ public final class Seat {
         }
     }
 
-    /// Whether `r` is a client surface (rather than a compositor responder).
-    func clientSurface(_ r: Responder?) -> (NodeID, ClientID)? {
+    /// Whether `r` is a client surface whose client takes `device` events (rather than a
+    /// compositor responder). A client surface that took an event through its handler
+    /// (its client has not bound the device, or is gone) is a compositor responder: its
+    /// client is sent nothing.
+    func clientSurface(_ r: Responder?, device: BoundDevices = .pointer) -> (NodeID, ClientID)? {
         guard case .node(let n)? = r, let i = tree.resolve(n) else { return nil }
         let rec = tree.nodes[Int(i)]
-        return rec.kind.isClientSurface && !rec.client.isCompositor ? (n, rec.client) : nil
+        return rec.kind.isClientSurface && !rec.client.isCompositor && boundDevices(of: rec.client).contains(device)
+            ? (n, rec.client) : nil
     }
 
     /// Sends a non-positional event to a compositor responder's handler.
@@ -304,10 +332,12 @@ public final class Seat {
     var absoluteRect: Rect {
         if let m = absoluteMapping { return m }
         guard var box = layoutRects.first else { return Rect(0, 0, 0, 0) }
+        // In 64 bits: outputs far apart (or absurdly large) must not overflow the box.
         for r in layoutRects.dropFirst() {
-            let x2 = max(box.x + box.width, r.x + r.width), y2 = max(box.y + box.height, r.y + r.height)
+            let x2 = max(Int64(box.x) + Int64(box.width), Int64(r.x) + Int64(r.width))
+            let y2 = max(Int64(box.y) + Int64(box.height), Int64(r.y) + Int64(r.height))
             box.x = min(box.x, r.x); box.y = min(box.y, r.y)
-            box.width = x2 - box.x; box.height = y2 - box.y
+            box.width = Int32(clamping: x2 - Int64(box.x)); box.height = Int32(clamping: y2 - Int64(box.y))
         }
         return box
     }

@@ -65,7 +65,8 @@ extension SurfaceTree {
     }
 
     /// Overrides the next responder (a popup's or a dialog's is its xdg parent). nil
-    /// restores the default chain.
+    /// restores the default chain. Who takes the pointer under a still cursor can change
+    /// with the chain, so this is a scene change.
     public func setNextResponder(_ id: NodeID, _ next: NodeID?) {
         guard let i = resolve(id) else { return }
         if let n = next, let j = resolve(n) {
@@ -74,6 +75,7 @@ extension SurfaceTree {
         } else {
             nodes[Int(i)].nextResponder = NodeRecord.none
         }
+        sceneChanged()
     }
 
     /// The next responder set with `setNextResponder`, if it is still alive.

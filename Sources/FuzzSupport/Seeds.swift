@@ -1,0 +1,116 @@
+import InputRouter
+import Recording
+
+/// Writes bytes in `KeyboardFuzz`'s format (for seeds and regression scripts).
+public struct KeyboardScript {
+    public private(set) var bytes: [UInt8]
+    public init(keymap: Int) { bytes = [UInt8(keymap)] }
+
+    static func key(_ k: UInt32) -> UInt8 {
+        if let i = KeyboardFuzz.hotKeys.firstIndex(of: k) { return UInt8(i) }
+        return k <= 121 ? UInt8(128 + k) : 0
+    }
+    public mutating func press(_ k: UInt32, device: UInt8 = 0) { bytes += [device << 6 | 0, Self.key(k)] }
+    public mutating func release(_ k: UInt32, device: UInt8 = 0) { bytes += [device << 6 | 1, Self.key(k)] }
+    public mutating func tap(_ k: UInt32, device: UInt8 = 0) { bytes += [device << 6 | 24, Self.key(k)] }
+    public mutating func type(_ keys: [UInt32]) { for k in keys { tap(k) } }
+    public mutating func releaseAll() { bytes.append(40) }
+    public mutating func focus(window: UInt8) { bytes.append((window & 1) << 6 | 44) }
+    public mutating func removeDevice(_ device: UInt8) { bytes.append(device << 6 | 48) }
+    public mutating func addDevice(_ device: UInt8) { bytes.append(device << 6 | 52) }
+}
+
+/// A named seed input.
+public struct Seed: Sendable {
+    public var name: String
+    public var bytes: [UInt8]
+}
+
+public enum KeyboardSeeds {
+    // evdev codes
+    static let shift: UInt32 = 42, ctrl: UInt32 = 29, alt: UInt32 = 56, rightAlt: UInt32 = 100, meta: UInt32 = 125
+    static let caps: UInt32 = 58, enter: UInt32 = 28, apostrophe: UInt32 = 40, grave: UInt32 = 41, six: UInt32 = 7
+    static let hello: [UInt32] = [35, 18, 38, 38, 24, 57, 17, 24, 19, 38, 32]
+
+    public static var all: [Seed] {
+        var seeds: [Seed] = []
+        for keymap in 0..<KeyboardFuzz.keymapNames.count {
+            var s = KeyboardScript(keymap: keymap)
+            s.type(hello)
+            s.press(shift); s.type(hello); s.release(shift)
+            s.press(caps); s.release(caps); s.type(hello); s.tap(caps)
+            seeds.append(Seed(name: "typing-\(keymap)", bytes: s.bytes))
+
+            var l = KeyboardScript(keymap: keymap)
+            l.press(alt); l.tap(shift); l.release(alt); l.type(hello)   // grp:alt_shift_toggle
+            l.tap(caps); l.type(hello)                                  // grp:caps_toggle
+            l.press(rightAlt); l.type([16, 18, 30]); l.release(rightAlt) // third level
+            l.press(ctrl); l.press(alt); l.tap(20); l.release(alt); l.release(ctrl)  // a binding
+            l.press(meta); l.tap(enter); l.release(meta)
+            seeds.append(Seed(name: "layouts-\(keymap)", bytes: l.bytes))
+
+            var c = KeyboardScript(keymap: keymap)
+            c.tap(rightAlt); c.tap(apostrophe); c.tap(18)               // compose ' e
+            c.tap(apostrophe); c.tap(18); c.tap(grave); c.tap(30)       // dead keys on intl
+            c.press(shift); c.tap(six); c.release(shift); c.tap(24)     // dead circumflex
+            c.tap(rightAlt); c.tap(rightAlt); c.tap(57)                 // a cancelled sequence
+            seeds.append(Seed(name: "compose-\(keymap)", bytes: c.bytes))
+
+            var h = KeyboardScript(keymap: keymap)
+            h.press(shift, device: 1); h.press(30, device: 1); h.press(ctrl, device: 2)
+            h.focus(window: 1); h.removeDevice(1); h.tap(30); h.addDevice(1)
+            h.press(shift, device: 1); h.releaseAll(); h.removeDevice(2); h.focus(window: 0)
+            seeds.append(Seed(name: "held-\(keymap)", bytes: h.bytes))
+        }
+        return seeds
+    }
+}
+
+public enum RouterSeeds {
+    /// Two clients with toplevels, a subsurface below one, a popup and a panel.
+    static func scene(_ s: inout RouterScript) {
+        s.addClient(bound: 7)
+        s.addClient(bound: 3)
+        s.create(kind: 0, client: 1, parent: 0, frame: (60, 60, 150, 110))   // #: node 1
+        s.create(kind: 0, client: 2, parent: 0, frame: (120, 100, 120, 120))  // node 2
+        s.create(kind: 2, client: 1, parent: 1, frame: (20, 20, 40, 40), below: true)  // node 3
+        s.create(kind: 3, client: 1, parent: 0, frame: (90, 90, 60, 60))      // node 4
+        s.create(kind: 4, client: 0, parent: 0, frame: (33, 30, 255, 20))     // node 5: a panel
+        s.op(.nextResponder, 4, 1, 0)
+        s.focus(node: 1)
+    }
+
+    public static var all: [Seed] {
+        var seeds: [Seed] = []
+        let kinds: [[SyntheticDeviceKind]] = [[.mouse], [.keyboard], [.touchscreen], [.switches], SyntheticDeviceKind.allCases]
+        for (i, devices) in kinds.enumerated() {
+            var s = RouterScript()
+            scene(&s)
+            let log = SyntheticGenerator(seed: UInt64(40 + i), devices: devices, frames: 120).generate()
+            for (j, e) in log.events.enumerated() {
+                s.event(e, seat: i == 4 ? j % 2 : 0)
+                if j % 25 == 24 { s.op(.move, UInt8(1 + j % 4), 0, UInt8(j % 200), UInt8(j % 150), 0, 0) }
+            }
+            seeds.append(Seed(name: "synthetic-\(devices.map(\.rawValue).joined(separator: "-"))", bytes: s.bytes))
+        }
+        // Scene churn under held input.
+        var c = RouterScript()
+        scene(&c)
+        c.op(.motionAbsolute, 0, 100, 100)
+        c.op(.button, device: 1, 0, 1)
+        c.op(.key, device: 2, 0, 1)
+        c.op(.touchDown, device: 3, 0, 90, 90)
+        c.op(.map, 1, 0)
+        c.op(.map, 1, 1)
+        c.op(.restack, 2, 1)
+        c.op(.reparent, 3, 2, 1)
+        c.op(.inputRegion, 1, 0b11, 0, 0, 50, 50)
+        c.op(.popupGrab, 4)
+        c.op(.deviceRemoved, device: 1)
+        c.op(.destroy, 2)
+        c.op(.removeClient, 1)
+        c.op(.deviceRemoved, device: 2)
+        seeds.append(Seed(name: "churn", bytes: c.bytes))
+        return seeds
+    }
+}
