@@ -88,5 +88,53 @@ public struct InputEvent: Hashable, Sendable {
         case touchFrame
         case gesture(GestureEvent)
         case switchToggle(SwitchKind, on: Bool)
+        /// A tablet tool entered (`true`) or left the tablet's proximity, at `axes`.
+        case tabletToolProximity(TabletTool, inProximity: Bool, TabletAxes)
+        /// The tool's tip touched (`down`) or left the surface of the tablet.
+        case tabletToolTip(down: Bool, TabletAxes)
+        /// The tool moved or an axis changed.
+        case tabletToolAxis(TabletAxes)
+        /// A button on the tool (Linux code: BTN_STYLUS = 0x14b).
+        case tabletToolButton(button: UInt32, state: ButtonState)
+        /// A pad button, by index (libinput's button number, not a Linux code).
+        case tabletPadButton(button: UInt32, state: ButtonState)
+        /// A pad ring (degrees, 0 at the top, clockwise) or strip (0...1); -1: finger lifted.
+        case tabletPadRing(ring: UInt32, position: Double, source: PadSource)
+        case tabletPadStrip(strip: UInt32, position: Double, source: PadSource)
     }
 }
+
+/// libinput's tablet tool types.
+public enum TabletToolType: UInt8, Sendable, CaseIterable {
+    case pen, eraser, brush, pencil, airbrush, mouse, lens, totem
+}
+
+/// Which tool is in proximity: its type and hardware serial (0 when the tablet has none).
+public struct TabletTool: Hashable, Sendable {
+    public var type: TabletToolType
+    public var serial: UInt64
+    public init(type: TabletToolType, serial: UInt64 = 0) { self.type = type; self.serial = serial }
+}
+
+/// A tablet tool's position and axes. `x`, `y` are normalised to 0...1 of the tablet, like
+/// touch; pressure and distance 0...1; tilt in degrees; rotation in degrees; slider -1...1;
+/// wheel in degrees of the tool's wheel. nil: the tool has no such axis.
+public struct TabletAxes: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+    public var pressure: Double?
+    public var distance: Double?
+    public var tiltX: Double?
+    public var tiltY: Double?
+    public var rotation: Double?
+    public var slider: Double?
+    public var wheel: Double?
+    public init(x: Double, y: Double, pressure: Double? = nil, distance: Double? = nil, tiltX: Double? = nil,
+                tiltY: Double? = nil, rotation: Double? = nil, slider: Double? = nil, wheel: Double? = nil) {
+        self.x = x; self.y = y; self.pressure = pressure; self.distance = distance
+        self.tiltX = tiltX; self.tiltY = tiltY; self.rotation = rotation; self.slider = slider; self.wheel = wheel
+    }
+}
+
+/// What moved a pad ring or strip.
+public enum PadSource: UInt8, Sendable { case unknown = 0, finger = 1 }

@@ -63,6 +63,10 @@ public final class Seat {
     /// bounding box of the outputs.
     public var absoluteMapping: Rect?
 
+    // Tablet tools in proximity (Seat+Tablet.swift).
+    var tablets: [TabletToolState] = []
+    var tabletFrameClients: [ClientID] = []
+
     // Capture phase.
     var recognizers: [GestureRecognizer] = []
     var recognizerStates: [GestureRecognizer.State] = []
@@ -95,6 +99,8 @@ public final class Seat {
         heldKeys.reserveCapacity(32)
         touches.reserveCapacity(16)
         touchFrameClients.reserveCapacity(8)
+        tablets.reserveCapacity(4)
+        tabletFrameClients.reserveCapacity(4)
         focusHistory.reserveCapacity(Seat.historyLimit)
         refreshLayout()
         cursor = layoutRects.first.map { Point(Double($0.x), Double($0.y)) } ?? .zero
@@ -120,6 +126,7 @@ public final class Seat {
             }
         }
         if devices.contains(.pointer) { lastFirstResponder = nil; sceneDidChange() }
+        if devices.contains(.tablet) { tabletSceneDidChange() }
     }
 
     public func boundDevices(of client: ClientID) -> BoundDevices {
@@ -132,6 +139,7 @@ public final class Seat {
         bound[Int(client.index)] = []
         for k in 0..<keyRecipients.count where keyRecipients[k] == .client(client) { keyRecipients[k] = .none }
         touchFrameClients.removeAll { $0 == client }
+        tabletFrameClients.removeAll { $0 == client }
         for i in touches.indices where touches[i].client == client { touches[i].owner = .cancelled }
     }
 
@@ -155,6 +163,14 @@ public final class Seat {
         case .touchFrame: notifyTouchFrame()
         case .gesture(let g): notifyGesture(time: t, g)
         case .switchToggle(let kind, let on): notifySwitch(time: t, kind, on: on)
+        case .tabletToolProximity(let tool, let inProximity, let axes):
+            notifyTabletProximity(time: t, device: event.device, tool: tool, inProximity: inProximity, axes: axes)
+        case .tabletToolTip(let down, let axes): notifyTabletTip(time: t, device: event.device, down: down, axes: axes)
+        case .tabletToolAxis(let axes): notifyTabletAxis(time: t, device: event.device, axes: axes)
+        case .tabletToolButton(let b, let s): notifyTabletButton(time: t, device: event.device, button: b, state: s)
+        case .tabletPadButton(let b, let s): notifyPadButton(time: t, device: event.device, button: b, state: s)
+        case .tabletPadRing(let n, let p, let src): notifyPadRing(time: t, device: event.device, ring: n, position: p, source: src)
+        case .tabletPadStrip(let n, let p, let src): notifyPadStrip(time: t, device: event.device, strip: n, position: p, source: src)
         }
     }
 
@@ -188,6 +204,7 @@ public final class Seat {
         var cancelledAny = false
         for t in touches where t.device == device { cancelledAny = true; cancelTouch(slot: t.slot) }
         if cancelledAny { touches.removeAll { $0.device == device }; touchSequenceMaybeEnded() }
+        tabletDeviceRemoved(device, time: time)
         devices[i] = DeviceState()
         if heldKeys.isEmpty, let translator = keyTranslator { updateModifiers(translator.releaseAll()) }
     }
@@ -349,6 +366,7 @@ public final class Seat {
         if let f = pointerFocus, !responderCanReceive(f) { setPointerFocus(nil) }
         if heldButtonCount == 0 && pointerClaim == nil && explicitGrab.allowsRepick { repick(time: lastTime, motion: false) }
         flushPointerFrames()
+        tabletSceneDidChange()
     }
 
     func responderCanReceive(_ r: Responder) -> Bool {
