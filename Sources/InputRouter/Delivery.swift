@@ -36,7 +36,9 @@ public enum Delivery: Hashable, Sendable {
     case tabletProximityOut(SeatID, NodeID, DeviceID)
     case tabletDown(SeatID, NodeID, DeviceID, time: UInt64, serial: UInt32)
     case tabletUp(SeatID, NodeID, DeviceID, time: UInt64)
-    case tabletMotion(SeatID, NodeID, DeviceID, time: UInt64, Point, TabletAxes)
+    /// `axes` indexes the queue's axes buffer (`queue.axes(_:)`), as keys do: deliveries
+    /// stay small.
+    case tabletMotion(SeatID, NodeID, DeviceID, time: UInt64, Point, axes: Int32)
     case tabletButton(SeatID, NodeID, DeviceID, time: UInt64, button: UInt32, ButtonState, serial: UInt32)
     case tabletFrame(SeatID, ClientID, time: UInt64)
     // Tablet pads (`zwp_tablet_pad_v2`): to the keyboard focus.
@@ -101,11 +103,21 @@ public enum Delivery: Hashable, Sendable {
 public struct DeliveryQueue {
     public private(set) var deliveries: ContiguousArray<Delivery> = []
     public private(set) var keyBuffer: ContiguousArray<UInt32> = []
+    public private(set) var axesBuffer: ContiguousArray<TabletAxes> = []
 
     init() {
         deliveries.reserveCapacity(256)
         keyBuffer.reserveCapacity(64)
+        axesBuffer.reserveCapacity(16)
     }
+
+    mutating func appendAxes(_ axes: TabletAxes) -> Int32 {
+        axesBuffer.append(axes)
+        return Int32(axesBuffer.count - 1)
+    }
+
+    /// The axes of a `tabletMotion` delivery in this queue.
+    public func axes(_ index: Int32) -> TabletAxes { axesBuffer[Int(index)] }
 
     @inline(__always) mutating func append(_ d: Delivery) { deliveries.append(d) }
 
@@ -126,6 +138,7 @@ public struct DeliveryQueue {
     public mutating func removeAll() {
         deliveries.removeAll(keepingCapacity: true)
         keyBuffer.removeAll(keepingCapacity: true)
+        axesBuffer.removeAll(keepingCapacity: true)
     }
 }
 

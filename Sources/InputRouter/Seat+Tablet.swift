@@ -213,7 +213,8 @@ extension Seat {
         guard let f = tablets[i].focus else { drop(.tabletMotion); return }
         if let (node, client) = clientSurface(f) {
             let local = tree.localPoint(tablets[i].position, in: node) ?? .zero
-            router.queue.append(.tabletMotion(id, node, tablets[i].device, time: time, local, tablets[i].axes))
+            let axes = router.queue.appendAxes(tablets[i].axes)
+            router.queue.append(.tabletMotion(id, node, tablets[i].device, time: time, local, axes: axes))
             markTabletFrame(client)
         } else {
             _ = callHandler(f, .tabletMotion(at: toolLocal(i, f), tablets[i].axes))

@@ -71,7 +71,8 @@ public struct TraceSink: DeliverySink {
         case .tabletProximityOut(_, let n, let dev): return s + "tablet.proximity_out \(node(n)) \(dev)"
         case .tabletDown(_, let n, let dev, let t, _): return s + "tablet.down \(node(n)) \(dev)" + time(t)
         case .tabletUp(_, let n, let dev, let t): return s + "tablet.up \(node(n)) \(dev)" + time(t)
-        case .tabletMotion(_, let n, let dev, let t, let p, let a):
+        case .tabletMotion(_, let n, let dev, let t, let p, let index):
+            let a = queue.axes(index)
             var text = s + "tablet.motion \(node(n)) \(dev) \(at(p))"
             for (name, v) in [("pressure", a.pressure), ("distance", a.distance), ("tilt_x", a.tiltX), ("tilt_y", a.tiltY),
                               ("rotation", a.rotation), ("slider", a.slider), ("wheel", a.wheel)] {

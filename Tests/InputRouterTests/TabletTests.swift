@@ -183,6 +183,17 @@ import Testing
         h.expectClean()
     }
 
+    /// Axes stay small, and deliveries no larger than a gesture's: the queue is the hot path.
+    @Test func valuesStaySmall() {
+        #expect(MemoryLayout<TabletAxes>.size <= 48)
+        let gesture = MemoryLayout<(SeatID, NodeID, UInt64, GestureEvent)>.size
+        #expect(MemoryLayout<Delivery>.size <= gesture + 1, "Delivery \(MemoryLayout<Delivery>.size), gesture \(gesture)")
+        var a = TabletAxes(x: 0, y: 0, pressure: 0.5)
+        a.pressure = nil
+        #expect(a == TabletAxes(x: 0, y: 0))
+        #expect(TabletAxes(x: 0, y: 0, tiltX: 0) != TabletAxes(x: 0, y: 0))
+    }
+
     /// Random tablet, pad, pointer and scene events: the checker stays clean and nothing
     /// stays in proximity once the devices are gone.
     @Test(arguments: 0..<40 as Range<UInt64>)
