@@ -174,10 +174,13 @@ public struct NullSink: DeliverySink {
 public struct RecordingSink: DeliverySink {
     public private(set) var deliveries: [Delivery] = []
     public private(set) var enterKeys: [[UInt32]] = []
+    /// The axes of each `tabletMotion`, in order (the index in the delivery is the queue's).
+    public private(set) var tabletAxes: [TabletAxes] = []
     public init() {}
     public mutating func deliver(_ d: Delivery, from queue: DeliveryQueue) {
         deliveries.append(d)
         if case .keyboardEnter(_, _, let keys, _) = d { enterKeys.append(Array(queue.keys(keys))) }
+        if case .tabletMotion(_, _, _, _, _, let axes) = d { tabletAxes.append(queue.axes(axes)) }
     }
-    public mutating func removeAll() { deliveries.removeAll(); enterKeys.removeAll() }
+    public mutating func removeAll() { deliveries.removeAll(); enterKeys.removeAll(); tabletAxes.removeAll() }
 }
