@@ -196,6 +196,7 @@ public final class Seat {
     /// whoever got the press), its touches are cancelled, and nothing stays stuck.
     public func notifyDeviceRemoved(_ device: DeviceID, time: UInt64) {
         let i = Int(device.index)
+        tabletDeviceRemoved(device, time: time)  // a tool needs no device-added to be in proximity
         guard i < devices.count, devices[i].present else { return }
         for key in devices[i].heldKeys.reversed() { notifyKey(time: time, key: key, state: .released, device: device) }
         for button in devices[i].heldButtons.reversed() {
@@ -204,7 +205,6 @@ public final class Seat {
         var cancelledAny = false
         for t in touches where t.device == device { cancelledAny = true; cancelTouch(slot: t.slot) }
         if cancelledAny { touches.removeAll { $0.device == device }; touchSequenceMaybeEnded() }
-        tabletDeviceRemoved(device, time: time)
         devices[i] = DeviceState()
         if heldKeys.isEmpty, let translator = keyTranslator { updateModifiers(translator.releaseAll()) }
     }
