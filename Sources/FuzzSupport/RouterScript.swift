@@ -48,6 +48,10 @@ public struct RouterScript {
             let b = kind | phase << 2 | UInt8(min(max(g.fingers, 0), 7)) << 4 | (g.cancelled ? 0x80 : 0)
             op(.gesture, seat: seat, device: d, b, Self.delta(g.dx), Self.delta(g.dy), Self.unit(g.scale / 2), Self.delta(g.rotation))
         case .switchToggle(let kind, let on): op(.switchToggle, seat: seat, device: d, kind.rawValue, on ? 1 : 0)
+        default:
+            // Tablet tool and pad events: the decoder has no ops for them yet (they are
+            // covered by TabletTests' random stream through the checker).
+            break
         }
     }
 

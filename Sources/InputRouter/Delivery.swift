@@ -30,6 +30,21 @@ public enum Delivery: Hashable, Sendable {
     case touchCancel(SeatID, ClientID)
     // Touchpad gestures (pointer-gestures), to the pointer focus.
     case gesture(SeatID, NodeID, time: UInt64, GestureEvent)
+    // Tablet tools (`zwp_tablet_tool_v2`), one tool per tablet device. Points are
+    // surface-local. Proximity in/out pair per surface; down/up pair inside them.
+    case tabletProximityIn(SeatID, NodeID, DeviceID, TabletTool, serial: UInt32)
+    case tabletProximityOut(SeatID, NodeID, DeviceID)
+    case tabletDown(SeatID, NodeID, DeviceID, time: UInt64, serial: UInt32)
+    case tabletUp(SeatID, NodeID, DeviceID, time: UInt64)
+    /// `axes` indexes the queue's axes buffer (`queue.axes(_:)`), as keys do: deliveries
+    /// stay small.
+    case tabletMotion(SeatID, NodeID, DeviceID, time: UInt64, Point, axes: Int32)
+    case tabletButton(SeatID, NodeID, DeviceID, time: UInt64, button: UInt32, ButtonState, serial: UInt32)
+    case tabletFrame(SeatID, ClientID, time: UInt64)
+    // Tablet pads (`zwp_tablet_pad_v2`): to the keyboard focus.
+    case padButton(SeatID, NodeID, DeviceID, time: UInt64, button: UInt32, ButtonState)
+    case padRing(SeatID, NodeID, DeviceID, time: UInt64, ring: UInt32, position: Double, PadSource)
+    case padStrip(SeatID, NodeID, DeviceID, time: UInt64, strip: UInt32, position: Double, PadSource)
     // The compositor's side.
     /// A compositor node, client responder or seat handler took the event.
     case handled(SeatID, Responder, EventKind)
@@ -56,7 +71,11 @@ public enum Delivery: Hashable, Sendable {
             .touchDown(let s, _, _, _, _, _), .touchMotion(let s, _, _, _, _), .touchUp(let s, _, _, _, _),
             .touchFrame(let s, _), .touchCancel(let s, _), .gesture(let s, _, _, _), .handled(let s, _, _),
             .action(let s, _, _), .binding(let s, _, _), .claimed(let s, _), .switchToggled(let s, _, _),
-            .popupDone(let s, _), .resizeRequest(let s, _, _, _), .dropped(let s, _):
+            .popupDone(let s, _), .resizeRequest(let s, _, _, _), .dropped(let s, _),
+            .tabletProximityIn(let s, _, _, _, _), .tabletProximityOut(let s, _, _), .tabletDown(let s, _, _, _, _),
+            .tabletUp(let s, _, _, _), .tabletMotion(let s, _, _, _, _, _), .tabletButton(let s, _, _, _, _, _, _),
+            .tabletFrame(let s, _, _), .padButton(let s, _, _, _, _, _), .padRing(let s, _, _, _, _, _, _),
+            .padStrip(let s, _, _, _, _, _, _):
             return s
         }
     }
@@ -68,7 +87,10 @@ public enum Delivery: Hashable, Sendable {
             .pointerButton(_, let n, _, _, _, _), .pointerAxis(_, let n, _, _, _, _, _), .pointerAxisStop(_, let n, _, _),
             .keyboardEnter(_, let n, _, _), .keyboardLeave(_, let n, _), .key(_, let n, _, _, _, _),
             .modifiers(_, let n, _, _), .touchDown(_, let n, _, _, _, _), .touchMotion(_, let n, _, _, _),
-            .touchUp(_, let n, _, _, _), .gesture(_, let n, _, _), .popupDone(_, let n):
+            .touchUp(_, let n, _, _, _), .gesture(_, let n, _, _), .popupDone(_, let n),
+            .tabletProximityIn(_, let n, _, _, _), .tabletProximityOut(_, let n, _), .tabletDown(_, let n, _, _, _),
+            .tabletUp(_, let n, _, _), .tabletMotion(_, let n, _, _, _, _), .tabletButton(_, let n, _, _, _, _, _),
+            .padButton(_, let n, _, _, _, _), .padRing(_, let n, _, _, _, _, _), .padStrip(_, let n, _, _, _, _, _):
             return n
         default:
             return nil
@@ -81,11 +103,21 @@ public enum Delivery: Hashable, Sendable {
 public struct DeliveryQueue {
     public private(set) var deliveries: ContiguousArray<Delivery> = []
     public private(set) var keyBuffer: ContiguousArray<UInt32> = []
+    public private(set) var axesBuffer: ContiguousArray<TabletAxes> = []
 
     init() {
         deliveries.reserveCapacity(256)
         keyBuffer.reserveCapacity(64)
+        axesBuffer.reserveCapacity(16)
     }
+
+    mutating func appendAxes(_ axes: TabletAxes) -> Int32 {
+        axesBuffer.append(axes)
+        return Int32(axesBuffer.count - 1)
+    }
+
+    /// The axes of a `tabletMotion` delivery in this queue.
+    public func axes(_ index: Int32) -> TabletAxes { axesBuffer[Int(index)] }
 
     @inline(__always) mutating func append(_ d: Delivery) { deliveries.append(d) }
 
@@ -106,6 +138,7 @@ public struct DeliveryQueue {
     public mutating func removeAll() {
         deliveries.removeAll(keepingCapacity: true)
         keyBuffer.removeAll(keepingCapacity: true)
+        axesBuffer.removeAll(keepingCapacity: true)
     }
 }
 

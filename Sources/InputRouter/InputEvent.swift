@@ -88,5 +88,89 @@ public struct InputEvent: Hashable, Sendable {
         case touchFrame
         case gesture(GestureEvent)
         case switchToggle(SwitchKind, on: Bool)
+        /// A tablet tool entered (`true`) or left the tablet's proximity, at `axes`.
+        case tabletToolProximity(TabletTool, inProximity: Bool, TabletAxes)
+        /// The tool's tip touched (`down`) or left the surface of the tablet.
+        case tabletToolTip(down: Bool, TabletAxes)
+        /// The tool moved or an axis changed.
+        case tabletToolAxis(TabletAxes)
+        /// A button on the tool (Linux code: BTN_STYLUS = 0x14b).
+        case tabletToolButton(button: UInt32, state: ButtonState)
+        /// A pad button, by index (libinput's button number, not a Linux code).
+        case tabletPadButton(button: UInt32, state: ButtonState)
+        /// A pad ring (degrees, 0 at the top, clockwise) or strip (0...1); -1: finger lifted.
+        case tabletPadRing(ring: UInt32, position: Double, source: PadSource)
+        case tabletPadStrip(strip: UInt32, position: Double, source: PadSource)
     }
 }
+
+/// libinput's tablet tool types.
+public enum TabletToolType: UInt8, Sendable, CaseIterable {
+    case pen, eraser, brush, pencil, airbrush, mouse, lens, totem
+}
+
+/// Which tool is in proximity: its type and hardware serial (0 when the tablet has none).
+public struct TabletTool: Hashable, Sendable {
+    public var type: TabletToolType
+    public var serial: UInt64
+    public init(type: TabletToolType, serial: UInt64 = 0) { self.type = type; self.serial = serial }
+}
+
+/// A tablet tool's position and axes. `x`, `y` are normalised to 0...1 of the tablet, like
+/// touch; pressure and distance 0...1; tilt in degrees; rotation in degrees; slider -1...1;
+/// wheel in degrees of the tool's wheel. nil: the tool has no such axis.
+///
+/// The optional axes are kept as Floats with a presence mask (48 bytes, not 128), so events
+/// carrying them stay small; they hold what a tool reports, to Float precision.
+public struct TabletAxes: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+    private var present: UInt8 = 0
+    private var a0: Float = 0, a1: Float = 0, a2: Float = 0, a3: Float = 0, a4: Float = 0, a5: Float = 0, a6: Float = 0
+
+    public init(x: Double, y: Double, pressure: Double? = nil, distance: Double? = nil, tiltX: Double? = nil,
+                tiltY: Double? = nil, rotation: Double? = nil, slider: Double? = nil, wheel: Double? = nil) {
+        self.x = x; self.y = y
+        self.pressure = pressure; self.distance = distance; self.tiltX = tiltX; self.tiltY = tiltY
+        self.rotation = rotation; self.slider = slider; self.wheel = wheel
+    }
+
+    public var pressure: Double? { get { value(0) } set { setValue(0, newValue) } }
+    public var distance: Double? { get { value(1) } set { setValue(1, newValue) } }
+    public var tiltX: Double? { get { value(2) } set { setValue(2, newValue) } }
+    public var tiltY: Double? { get { value(3) } set { setValue(3, newValue) } }
+    public var rotation: Double? { get { value(4) } set { setValue(4, newValue) } }
+    public var slider: Double? { get { value(5) } set { setValue(5, newValue) } }
+    public var wheel: Double? { get { value(6) } set { setValue(6, newValue) } }
+
+    private func value(_ k: UInt8) -> Double? {
+        guard present & (1 << k) != 0 else { return nil }
+        switch k {
+        case 0: return Double(a0)
+        case 1: return Double(a1)
+        case 2: return Double(a2)
+        case 3: return Double(a3)
+        case 4: return Double(a4)
+        case 5: return Double(a5)
+        default: return Double(a6)
+        }
+    }
+
+    /// An absent axis is stored as 0, so equal axes compare and hash equal.
+    private mutating func setValue(_ k: UInt8, _ v: Double?) {
+        if v != nil { present |= 1 << k } else { present &= ~(1 << k) }
+        let f = v.map { Float($0) } ?? 0
+        switch k {
+        case 0: a0 = f
+        case 1: a1 = f
+        case 2: a2 = f
+        case 3: a3 = f
+        case 4: a4 = f
+        case 5: a5 = f
+        default: a6 = f
+        }
+    }
+}
+
+/// What moved a pad ring or strip.
+public enum PadSource: UInt8, Sendable { case unknown = 0, finger = 1 }

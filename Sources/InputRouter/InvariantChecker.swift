@@ -5,7 +5,10 @@
 /// Checked: enter without leave and the reverse; any event to a destroyed surface, or to
 /// an unmapped one (except leave); touch motion or up for a point the client was not told
 /// about; a button or key release with no press; keys or modifiers to a surface without
-/// the keyboard focus; pointer events to a surface that is neither in the responder chain
+/// the keyboard focus; tablet proximity in without out and the reverse, a tablet tool
+/// event to a surface the tool is not in proximity of, tip and tool-button pairing, a
+/// proximity out with the tip down (except to an unmapped surface), pad events to a
+/// surface without the keyboard focus; pointer events to a surface that is neither in the responder chain
 /// under the cursor nor the owner of the pointer grab.
 public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
     public enum Mode { case collect, trap }
@@ -20,6 +23,9 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
         var keyboardEntered: NodeID?
         var keysOfClient: [ClientID: Set<UInt32>] = [:]
         var touchSlots: [ClientID: Set<Int32>] = [:]
+        var tabletIn: [DeviceID: NodeID] = [:]
+        var tabletTip: Set<DeviceID> = []
+        var tabletButtons: [DeviceID: Set<UInt32>] = [:]
     }
     private var seats: [SeatID: SeatModel] = [:]
 
@@ -47,9 +53,13 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
         // A destroyed surface gets no leave: its focus ended with it.
         if let e = m.pointerEntered, !tree.isAlive(e) { m.pointerEntered = nil; m.pressedButtons[e] = nil }
         if let e = m.keyboardEntered, !tree.isAlive(e) { m.keyboardEntered = nil }
+        for (dev, n) in m.tabletIn where !tree.isAlive(n) {
+            m.tabletIn[dev] = nil; m.tabletTip.remove(dev); m.tabletButtons[dev] = nil
+        }
         if let n = d.surface {
             if !tree.isAlive(n) { fail("event to a destroyed surface", d, queue); return }
-            if case .pointerLeave = d {} else if case .keyboardLeave = d {} else if !tree.isVisible(n) {
+            if case .pointerLeave = d {} else if case .keyboardLeave = d {} else if case .tabletProximityOut = d {}
+            else if !tree.isVisible(n) {
                 fail("event to an unmapped surface", d, queue)
             }
         }
@@ -102,6 +112,34 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
         case .touchCancel(_, let c):
             if !router.isAlive(c) { fail("touch cancel to a disconnected client", d, queue) }
             m.touchSlots[c] = []
+        case .tabletProximityIn(_, let n, let dev, _, _):
+            if let e = m.tabletIn[dev] { fail("tablet proximity in while \(e) has not had a proximity out", d, queue) }
+            m.tabletIn[dev] = n
+        case .tabletProximityOut(_, let n, let dev):
+            if m.tabletIn[dev] != n { fail("tablet proximity out without proximity in", d, queue) }
+            if tree.isVisible(n) && (m.tabletTip.contains(dev) || m.tabletButtons[dev]?.isEmpty == false) {
+                fail("tablet proximity out with the tip or a button still down", d, queue)
+            }
+            m.tabletIn[dev] = nil; m.tabletTip.remove(dev); m.tabletButtons[dev] = nil
+        case .tabletMotion(_, let n, let dev, _, _, _):
+            if m.tabletIn[dev] != n { fail("tablet event to a surface without proximity", d, queue) }
+        case .tabletDown(_, let n, let dev, _, _):
+            if m.tabletIn[dev] != n { fail("tablet event to a surface without proximity", d, queue) }
+            if !m.tabletTip.insert(dev).inserted { fail("tablet down while the tip is down", d, queue) }
+        case .tabletUp(_, let n, let dev, _):
+            if m.tabletIn[dev] != n { fail("tablet event to a surface without proximity", d, queue) }
+            if m.tabletTip.remove(dev) == nil { fail("tablet up without down", d, queue) }
+        case .tabletButton(_, let n, let dev, _, let b, let st, _):
+            if m.tabletIn[dev] != n { fail("tablet event to a surface without proximity", d, queue) }
+            if st == .pressed {
+                if m.tabletButtons[dev, default: []].insert(b).inserted == false { fail("tablet button pressed twice", d, queue) }
+            } else if m.tabletButtons[dev]?.remove(b) == nil {
+                fail("tablet button release with no press", d, queue)
+            }
+        case .padButton(_, let n, _, _, _, _), .padRing(_, let n, _, _, _, _, _), .padStrip(_, let n, _, _, _, _, _):
+            if router.seat(d.seat).keyboardFirstResponder != n { fail("pad event to a surface without keyboard focus", d, queue) }
+        case .tabletFrame(_, let c, _):
+            if !router.isAlive(c) { fail("frame to a disconnected client", d, queue) }
         case .pointerFrame(_, let c), .touchFrame(_, let c):
             if !router.isAlive(c) { fail("frame to a disconnected client", d, queue) }
         default:
@@ -136,10 +174,13 @@ public struct NullSink: DeliverySink {
 public struct RecordingSink: DeliverySink {
     public private(set) var deliveries: [Delivery] = []
     public private(set) var enterKeys: [[UInt32]] = []
+    /// The axes of each `tabletMotion`, in order (the index in the delivery is the queue's).
+    public private(set) var tabletAxes: [TabletAxes] = []
     public init() {}
     public mutating func deliver(_ d: Delivery, from queue: DeliveryQueue) {
         deliveries.append(d)
         if case .keyboardEnter(_, _, let keys, _) = d { enterKeys.append(Array(queue.keys(keys))) }
+        if case .tabletMotion(_, _, _, _, _, let axes) = d { tabletAxes.append(queue.axes(axes)) }
     }
-    public mutating func removeAll() { deliveries.removeAll(); enterKeys.removeAll() }
+    public mutating func removeAll() { deliveries.removeAll(); enterKeys.removeAll(); tabletAxes.removeAll() }
 }

@@ -35,6 +35,15 @@ public enum NodeEvent: Sendable, Equatable {
     case touchCancel
     case gesture(GestureEvent)
     case action(ActionID)
+    /// Tablet tool (positional, to the responder under the tool) and pad events (to the
+    /// keyboard focus's chain).
+    case tabletProximity(inProximity: Bool, at: Point)
+    case tabletMotion(at: Point, TabletAxes)
+    case tabletTip(down: Bool, at: Point)
+    case tabletButton(button: UInt32, state: ButtonState)
+    case padButton(button: UInt32, state: ButtonState)
+    case padRing(ring: UInt32, position: Double, source: PadSource)
+    case padStrip(strip: UInt32, position: Double, source: PadSource)
 
     /// The kind of the event, for traces and drop counters.
     public var kind: EventKind {
@@ -53,6 +62,12 @@ public enum NodeEvent: Sendable, Equatable {
         case .touchCancel: .touchCancel
         case .gesture: .gesture
         case .action: .action
+        case .tabletProximity: .tabletProximity
+        case .tabletMotion: .tabletMotion
+        case .tabletTip: .tabletTip
+        case .tabletButton: .tabletButton
+        case .padButton: .padButton
+        case .padRing, .padStrip: .padRingStrip
         }
     }
 }
@@ -63,6 +78,7 @@ public enum EventKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
     case keyboardEnter, keyboardLeave, key
     case touchDown, touchMotion, touchUp, touchCancel
     case gesture, action, switchToggle
+    case tabletProximity, tabletMotion, tabletTip, tabletButton, padButton, padRingStrip
     public var description: String {
         switch self {
         case .pointerEnter: "pointer.enter"
@@ -80,6 +96,12 @@ public enum EventKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
         case .gesture: "gesture"
         case .action: "action"
         case .switchToggle: "switch"
+        case .tabletProximity: "tablet.proximity"
+        case .tabletMotion: "tablet.motion"
+        case .tabletTip: "tablet.tip"
+        case .tabletButton: "tablet.button"
+        case .padButton: "pad.button"
+        case .padRingStrip: "pad.ring_strip"
         }
     }
 }
@@ -94,6 +116,8 @@ public struct BoundDevices: OptionSet, Hashable, Sendable {
     public static let pointer = BoundDevices(rawValue: 1)
     public static let keyboard = BoundDevices(rawValue: 2)
     public static let touch = BoundDevices(rawValue: 4)
+    /// `zwp_tablet_seat_v2` (tablet tools and pads).
+    public static let tablet = BoundDevices(rawValue: 8)
 }
 
 extension Router {

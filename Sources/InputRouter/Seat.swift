@@ -70,6 +70,10 @@ public final class Seat {
     /// bounding box of the outputs.
     public var absoluteMapping: Rect?
 
+    // Tablet tools in proximity (Seat+Tablet.swift).
+    var tablets: [TabletToolState] = []
+    var tabletFrameClients: [ClientID] = []
+
     // Capture phase.
     var recognizers: [GestureRecognizer] = []
     var recognizerStates: [GestureRecognizer.State] = []
@@ -105,6 +109,8 @@ public final class Seat {
         devices = (0..<Seat.preallocatedDevices).map { _ in .fresh() }
         touches.reserveCapacity(16)
         touchFrameClients.reserveCapacity(8)
+        tablets.reserveCapacity(4)
+        tabletFrameClients.reserveCapacity(4)
         focusHistory.reserveCapacity(Seat.historyLimit)
         refreshLayout()
         cursor = layoutRects.first.map { Point(Double($0.x), Double($0.y)) } ?? .zero
@@ -139,6 +145,7 @@ public final class Seat {
             }
         }
         if devices.contains(.pointer) { lastFirstResponder = nil; sceneDidChange() }
+        if devices.contains(.tablet) { tabletSceneDidChange() }
     }
 
     public func boundDevices(of client: ClientID) -> BoundDevices {
@@ -151,6 +158,7 @@ public final class Seat {
         bound[Int(client.index)] = []
         for k in 0..<keyRecipients.count where keyRecipients[k] == .client(client) { keyRecipients[k] = .none }
         touchFrameClients.removeAll { $0 == client }
+        tabletFrameClients.removeAll { $0 == client }
         for i in touches.indices where touches[i].client == client { touches[i].owner = .cancelled }
     }
 
@@ -174,6 +182,14 @@ public final class Seat {
         case .touchFrame: notifyTouchFrame()
         case .gesture(let g): notifyGesture(time: t, g)
         case .switchToggle(let kind, let on): notifySwitch(time: t, kind, on: on)
+        case .tabletToolProximity(let tool, let inProximity, let axes):
+            notifyTabletProximity(time: t, device: event.device, tool: tool, inProximity: inProximity, axes: axes)
+        case .tabletToolTip(let down, let axes): notifyTabletTip(time: t, device: event.device, down: down, axes: axes)
+        case .tabletToolAxis(let axes): notifyTabletAxis(time: t, device: event.device, axes: axes)
+        case .tabletToolButton(let b, let s): notifyTabletButton(time: t, device: event.device, button: b, state: s)
+        case .tabletPadButton(let b, let s): notifyPadButton(time: t, device: event.device, button: b, state: s)
+        case .tabletPadRing(let n, let p, let src): notifyPadRing(time: t, device: event.device, ring: n, position: p, source: src)
+        case .tabletPadStrip(let n, let p, let src): notifyPadStrip(time: t, device: event.device, strip: n, position: p, source: src)
         }
     }
 
@@ -201,6 +217,7 @@ public final class Seat {
     /// recording, a hostile source): what it pressed was forwarded, so it is released.
     public func notifyDeviceRemoved(_ device: DeviceID, time: UInt64) {
         let i = Int(device.index)
+        tabletDeviceRemoved(device, time: time)  // a tool needs no device-added to be in proximity
         let held = i < devices.count ? devices[i] : DeviceState()
         for key in held.heldKeys.reversed() { notifyKey(time: time, key: key, state: .released, device: device) }
         for button in held.heldButtons.reversed() {
@@ -379,6 +396,7 @@ public final class Seat {
         if let f = pointerFocus, !responderCanReceive(f) { setPointerFocus(nil) }
         if heldButtonCount == 0 && pointerClaim == nil && explicitGrab.allowsRepick { repick(time: lastTime, motion: false) }
         flushPointerFrames()
+        tabletSceneDidChange()
     }
 
     func responderCanReceive(_ r: Responder) -> Bool {

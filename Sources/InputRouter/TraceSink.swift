@@ -66,6 +66,27 @@ public struct TraceSink: DeliverySink {
             if g.kind == .pinch && g.phase == .update { text += " scale \(Fixed(g.scale)) rotation \(Fixed(g.rotation))" }
             if g.phase == .end && g.cancelled { text += " cancelled" }
             return text + time(t)
+        case .tabletProximityIn(_, let n, let dev, let tool, _):
+            return s + "tablet.proximity_in \(node(n)) \(dev) \(tool.type) serial \(tool.serial)"
+        case .tabletProximityOut(_, let n, let dev): return s + "tablet.proximity_out \(node(n)) \(dev)"
+        case .tabletDown(_, let n, let dev, let t, _): return s + "tablet.down \(node(n)) \(dev)" + time(t)
+        case .tabletUp(_, let n, let dev, let t): return s + "tablet.up \(node(n)) \(dev)" + time(t)
+        case .tabletMotion(_, let n, let dev, let t, let p, let index):
+            let a = queue.axes(index)
+            var text = s + "tablet.motion \(node(n)) \(dev) \(at(p))"
+            for (name, v) in [("pressure", a.pressure), ("distance", a.distance), ("tilt_x", a.tiltX), ("tilt_y", a.tiltY),
+                              ("rotation", a.rotation), ("slider", a.slider), ("wheel", a.wheel)] {
+                if let v { text += " \(name) \(Fixed(v))" }
+            }
+            return text + time(t)
+        case .tabletButton(_, let n, let dev, let t, let b, let st, _):
+            return s + "tablet.button \(node(n)) \(dev) \(buttonName(b)) \(st)" + time(t)
+        case .tabletFrame(_, let c, let t): return s + "tablet.frame \(client(c))" + time(t)
+        case .padButton(_, let n, let dev, let t, let b, let st): return s + "pad.button \(node(n)) \(dev) \(b) \(st)" + time(t)
+        case .padRing(_, let n, let dev, let t, let r, let p, let src):
+            return s + "pad.ring \(node(n)) \(dev) \(r) \(Fixed(p)) \(src)" + time(t)
+        case .padStrip(_, let n, let dev, let t, let r, let p, let src):
+            return s + "pad.strip \(node(n)) \(dev) \(r) \(Fixed(p)) \(src)" + time(t)
         case .handled(_, let r, let kind): return s + "handled \(kind) by \(responder(r))"
         case .action(_, let r, let a): return s + "action \"\(router.name(of: a))\" by \(responder(r))"
         case .binding(_, let i, let k): return s + "binding #\(i) key \(k)"
@@ -84,6 +105,9 @@ public struct TraceSink: DeliverySink {
         case 0x112: "BTN_MIDDLE"
         case 0x113: "BTN_SIDE"
         case 0x114: "BTN_EXTRA"
+        case 0x14b: "BTN_STYLUS"
+        case 0x14c: "BTN_STYLUS2"
+        case 0x149: "BTN_STYLUS3"
         default: "0x" + String(b, radix: 16)
         }
     }
@@ -134,4 +158,21 @@ extension GesturePhase: CustomStringConvertible {
         case .end: "end"
         }
     }
+}
+extension TabletToolType: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .pen: "pen"
+        case .eraser: "eraser"
+        case .brush: "brush"
+        case .pencil: "pencil"
+        case .airbrush: "airbrush"
+        case .mouse: "mouse"
+        case .lens: "lens"
+        case .totem: "totem"
+        }
+    }
+}
+extension PadSource: CustomStringConvertible {
+    public var description: String { self == .finger ? "finger" : "unknown" }
 }

@@ -1,6 +1,6 @@
 // One libinput event in, at most one core event out. Every libinput event type is
-// handled here; the ones the core has no value for (tablet tool and pad) come back as
-// `.unrouted` so the source can say so once per device.
+// handled here; the ones the core has no value for (pad keys, unknown switches, newer
+// types) come back as `.unrouted` so the source can say so once per device.
 //
 // Choices, spelled out:
 // - Scrolling uses libinput 1.19+'s POINTER_SCROLL_WHEEL / _FINGER / _CONTINUOUS events
@@ -97,10 +97,11 @@ enum EventTranslation {
             }
         case LIBINPUT_EVENT_TABLET_TOOL_AXIS, LIBINPUT_EVENT_TABLET_TOOL_PROXIMITY, LIBINPUT_EVENT_TABLET_TOOL_TIP,
              LIBINPUT_EVENT_TABLET_TOOL_BUTTON:
-            return .unrouted("tablet tool")
-        case LIBINPUT_EVENT_TABLET_PAD_BUTTON, LIBINPUT_EVENT_TABLET_PAD_RING, LIBINPUT_EVENT_TABLET_PAD_STRIP,
-             LIBINPUT_EVENT_TABLET_PAD_KEY:
-            return .unrouted("tablet pad")
+            return tabletTool(event, type: type)
+        case LIBINPUT_EVENT_TABLET_PAD_BUTTON, LIBINPUT_EVENT_TABLET_PAD_RING, LIBINPUT_EVENT_TABLET_PAD_STRIP:
+            return tabletPad(event, type: type)
+        case LIBINPUT_EVENT_TABLET_PAD_KEY:
+            return .unrouted("tablet pad key")
         default:
             // Device added and removed are handled by the source; a type newer than the
             // libinput this was built against would land here.
@@ -132,6 +133,78 @@ enum EventTranslation {
         }
         if phase == .end { value.cancelled = libinput_event_gesture_get_cancelled(g) != 0 }
         return .event(libinput_event_gesture_get_time_usec(g), .gesture(value))
+    }
+
+    /// Tool events: positions normalised like touch; an axis the tool lacks is nil.
+    private static func tabletTool(_ event: OpaquePointer, type: libinput_event_type) -> Translated {
+        let t = libinput_event_get_tablet_tool_event(event)
+        let time = libinput_event_tablet_tool_get_time_usec(t)
+        if type == LIBINPUT_EVENT_TABLET_TOOL_BUTTON {
+            let pressed = libinput_event_tablet_tool_get_button_state(t) == LIBINPUT_BUTTON_STATE_PRESSED
+            return .event(time, .tabletToolButton(button: libinput_event_tablet_tool_get_button(t),
+                                                  state: pressed ? .pressed : .released))
+        }
+        let tool = libinput_event_tablet_tool_get_tool(t)
+        func finite(_ v: Double) -> Double { v.isFinite ? v : 0 }
+        var axes = TabletAxes(x: unit(libinput_event_tablet_tool_get_x_transformed(t, 1)),
+                              y: unit(libinput_event_tablet_tool_get_y_transformed(t, 1)))
+        if libinput_tablet_tool_has_pressure(tool) != 0 { axes.pressure = unit(libinput_event_tablet_tool_get_pressure(t)) }
+        if libinput_tablet_tool_has_distance(tool) != 0 { axes.distance = unit(libinput_event_tablet_tool_get_distance(t)) }
+        if libinput_tablet_tool_has_tilt(tool) != 0 {
+            axes.tiltX = finite(libinput_event_tablet_tool_get_tilt_x(t))
+            axes.tiltY = finite(libinput_event_tablet_tool_get_tilt_y(t))
+        }
+        if libinput_tablet_tool_has_rotation(tool) != 0 { axes.rotation = finite(libinput_event_tablet_tool_get_rotation(t)) }
+        if libinput_tablet_tool_has_slider(tool) != 0 { axes.slider = finite(libinput_event_tablet_tool_get_slider_position(t)) }
+        if libinput_tablet_tool_has_wheel(tool) != 0 { axes.wheel = finite(libinput_event_tablet_tool_get_wheel_delta(t)) }
+        switch type {
+        case LIBINPUT_EVENT_TABLET_TOOL_PROXIMITY:
+            let value = TabletTool(type: toolType(libinput_tablet_tool_get_type(tool)), serial: libinput_tablet_tool_get_serial(tool))
+            let inProximity = libinput_event_tablet_tool_get_proximity_state(t) == LIBINPUT_TABLET_TOOL_PROXIMITY_STATE_IN
+            return .event(time, .tabletToolProximity(value, inProximity: inProximity, axes))
+        case LIBINPUT_EVENT_TABLET_TOOL_TIP:
+            let down = libinput_event_tablet_tool_get_tip_state(t) == LIBINPUT_TABLET_TOOL_TIP_DOWN
+            return .event(time, .tabletToolTip(down: down, axes))
+        default:
+            return .event(time, .tabletToolAxis(axes))
+        }
+    }
+
+    static func toolType(_ type: libinput_tablet_tool_type) -> TabletToolType {
+        switch type {
+        case LIBINPUT_TABLET_TOOL_TYPE_ERASER: .eraser
+        case LIBINPUT_TABLET_TOOL_TYPE_BRUSH: .brush
+        case LIBINPUT_TABLET_TOOL_TYPE_PENCIL: .pencil
+        case LIBINPUT_TABLET_TOOL_TYPE_AIRBRUSH: .airbrush
+        case LIBINPUT_TABLET_TOOL_TYPE_MOUSE: .mouse
+        case LIBINPUT_TABLET_TOOL_TYPE_LENS: .lens
+        case LIBINPUT_TABLET_TOOL_TYPE_TOTEM: .totem
+        default: .pen
+        }
+    }
+
+    /// Pad buttons by index; ring and strip positions as libinput gives them (-1: lifted).
+    private static func tabletPad(_ event: OpaquePointer, type: libinput_event_type) -> Translated {
+        let p = libinput_event_get_tablet_pad_event(event)
+        let time = libinput_event_tablet_pad_get_time_usec(p)
+        switch type {
+        case LIBINPUT_EVENT_TABLET_PAD_BUTTON:
+            let pressed = libinput_event_tablet_pad_get_button_state(p) == LIBINPUT_BUTTON_STATE_PRESSED
+            return .event(time, .tabletPadButton(button: libinput_event_tablet_pad_get_button_number(p),
+                                                 state: pressed ? .pressed : .released))
+        case LIBINPUT_EVENT_TABLET_PAD_RING:
+            let source: PadSource = libinput_event_tablet_pad_get_ring_source(p) == LIBINPUT_TABLET_PAD_RING_SOURCE_FINGER
+                ? .finger : .unknown
+            let position = libinput_event_tablet_pad_get_ring_position(p)
+            return .event(time, .tabletPadRing(ring: libinput_event_tablet_pad_get_ring_number(p),
+                                               position: position.isFinite ? position : -1, source: source))
+        default:
+            let source: PadSource = libinput_event_tablet_pad_get_strip_source(p) == LIBINPUT_TABLET_PAD_STRIP_SOURCE_FINGER
+                ? .finger : .unknown
+            let position = libinput_event_tablet_pad_get_strip_position(p)
+            return .event(time, .tabletPadStrip(strip: libinput_event_tablet_pad_get_strip_number(p),
+                                                position: position.isFinite ? position : -1, source: source))
+        }
     }
 
     static func capabilities(of device: OpaquePointer) -> DeviceCapabilities {

@@ -124,7 +124,7 @@ struct DebugEventsParser {
         lastTime = time
         s.skipSpaces()
         guard DebugEventsReader.types.contains(type) else {
-            let what = type.hasPrefix("TABLET_") ? "has no InputRouter event (tablets are not routed yet)"
+            let what = type.hasPrefix("TABLET_") ? "has no InputRouter event (debug-events tablet lines are not read yet)"
                 : "is not an event type this reader knows"
             warn(line, typeColumn, "\(type) \(what); skipped (reported once per device)", once: "\(sysname) \(type)")
             return

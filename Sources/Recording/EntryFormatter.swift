@@ -71,7 +71,35 @@ struct EntryFormatter {
             case .keypadSlide: return nil
             }
             return "{\(time), type: SWITCH_TOGGLE, switch: \(number), state: \(on ? "on" : "off")}"
+        case .tabletToolProximity(let tool, let inProximity, let axes):
+            return "{\(time), type: TABLET_TOOL_PROXIMITY, proximity: \(inProximity ? "in" : "out"), "
+                + "tool-type: \(EventText.name(tool.type)), serial: \(tool.serial), \(tabletAxes(axes))}"
+        case .tabletToolTip(let down, let axes):
+            return "{\(time), type: TABLET_TOOL_TIP, tip: \(down ? "down" : "up"), \(tabletAxes(axes))}"
+        case .tabletToolAxis(let axes):
+            return "{\(time), type: TABLET_TOOL_AXIS, \(tabletAxes(axes))}"
+        case .tabletToolButton(let button, let state):
+            return "{\(time), type: TABLET_TOOL_BUTTON, button: \(button), state: \(EventText.name(state == .pressed))}"
+        case .tabletPadButton(let button, let state):
+            return "{\(time), type: TABLET_PAD_BUTTON, button: \(button), state: \(EventText.name(state == .pressed)), "
+                + "mode: 0, is-toggle: false}"
+        case .tabletPadRing(let n, let position, let source):
+            return "{\(time), type: TABLET_PAD_RING, number: \(n), position: \(position), source: \(EventText.name(source)), mode: 0}"
+        case .tabletPadStrip(let n, let position, let source):
+            return "{\(time), type: TABLET_PAD_STRIP, number: \(n), position: \(position), source: \(EventText.name(source)), mode: 0}"
         }
+    }
+
+    /// libinput record's tablet axes (`point` in mm), plus `transformed` and every axis
+    /// the value has (the tool prints pressure or distance, not both).
+    private func tabletAxes(_ a: TabletAxes) -> String {
+        var text = position(a.x, a.y, size: pointerSize)
+        if a.tiltX != nil || a.tiltY != nil { text += ", tilt: \(pair(a.tiltX ?? 0, a.tiltY ?? 0))" }
+        for (label, value) in [("pressure", a.pressure), ("distance", a.distance), ("rotation", a.rotation),
+                               ("slider", a.slider), ("wheel", a.wheel)] {
+            if let value { text += ", \(label): \(value)" }
+        }
+        return text
     }
 
     private func pair(_ a: Double, _ b: Double) -> String { "[\(a), \(b)]" }

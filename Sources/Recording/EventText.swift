@@ -28,8 +28,42 @@ public enum EventText {
             return "gesture \(name(g.kind)) \(name(g.phase)) \(g.fingers) \(fixed(g.dx, 2)) \(fixed(g.dy, 2)) scale \(fixed(g.scale, 2))"
                 + " rotation \(fixed(g.rotation, 2))" + (g.cancelled ? " cancelled" : "")
         case .switchToggle(let kind, let on): return "switch \(name(kind)) \(on ? "on" : "off")"
+        case .tabletToolProximity(let tool, let inProximity, let axes):
+            return "tablet-proximity \(inProximity ? "in" : "out") \(name(tool.type)) \(tool.serial) \(describe(axes))"
+        case .tabletToolTip(let down, let axes): return "tablet-tip \(down ? "down" : "up") \(describe(axes))"
+        case .tabletToolAxis(let axes): return "tablet-axis \(describe(axes))"
+        case .tabletToolButton(let button, let state): return "tablet-button \(button) \(name(state == .pressed))"
+        case .tabletPadButton(let button, let state): return "pad-button \(button) \(name(state == .pressed))"
+        case .tabletPadRing(let n, let position, let source): return "pad-ring \(n) \(fixed(position, 2)) \(name(source))"
+        case .tabletPadStrip(let n, let position, let source): return "pad-strip \(n) \(fixed(position, 2)) \(name(source))"
         }
     }
+
+    static func describe(_ a: TabletAxes) -> String {
+        var text = "\(fixed(a.x, 4)) \(fixed(a.y, 4))"
+        for (label, value) in [("pressure", a.pressure), ("distance", a.distance), ("tilt-x", a.tiltX), ("tilt-y", a.tiltY),
+                               ("rotation", a.rotation), ("slider", a.slider), ("wheel", a.wheel)] {
+            if let value { text += " \(label) \(fixed(value, 2))" }
+        }
+        return text
+    }
+
+    /// libinput record's names (`tool-type:`); pencil and totem are spelled out here even
+    /// though libinput 1.22 record prints them as "brush" and "unknown".
+    static func name(_ type: TabletToolType) -> String {
+        switch type {
+        case .pen: "pen"
+        case .eraser: "eraser"
+        case .brush: "brush"
+        case .pencil: "pencil"
+        case .airbrush: "airbrush"
+        case .mouse: "mouse"
+        case .lens: "lens"
+        case .totem: "totem"
+        }
+    }
+
+    static func name(_ source: PadSource) -> String { source == .finger ? "finger" : "unknown" }
 
     // Names spelled out here rather than taken from the enums' descriptions, which other
     // modules may define: the golden texts and the written files must not change with them.

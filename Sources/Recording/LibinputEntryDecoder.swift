@@ -66,6 +66,31 @@ struct LibinputEntryDecoder {
             default: return .unsupported("SWITCH_TOGGLE for switch \(which)")
             }
             kind = .switchToggle(kindOfSwitch, on: try field("state").bool("state"))
+        case "TABLET_TOOL_PROXIMITY":
+            let proximity = try field("proximity")
+            guard let inProximity = ["in": true, "out": false][proximity.scalarText ?? ""] else {
+                throw proximity.fail("proximity: expected in or out")
+            }
+            let tool = TabletTool(type: try toolType(entry["tool-type"]),
+                                  serial: try entry["serial"]?.integer("serial", as: UInt64.self) ?? 0)
+            kind = .tabletToolProximity(tool, inProximity: inProximity, try tabletAxes(entry, type: type))
+        case "TABLET_TOOL_TIP":
+            let tip = try field("tip")
+            guard let down = ["down": true, "up": false][tip.scalarText ?? ""] else { throw tip.fail("tip: expected down or up") }
+            kind = .tabletToolTip(down: down, try tabletAxes(entry, type: type))
+        case "TABLET_TOOL_AXIS":
+            kind = .tabletToolAxis(try tabletAxes(entry, type: type))
+        case "TABLET_TOOL_BUTTON", "TABLET_PAD_BUTTON":
+            let button = try field("button").integer("button", as: UInt32.self)
+            let state: ButtonState = try pressed(field("state")) ? .pressed : .released
+            kind = type == "TABLET_TOOL_BUTTON" ? .tabletToolButton(button: button, state: state)
+                : .tabletPadButton(button: button, state: state)
+        case "TABLET_PAD_RING", "TABLET_PAD_STRIP":
+            let number = try field("number").integer("number", as: UInt32.self)
+            let position = try field("position").double("position")
+            let source: PadSource = entry["source"]?.scalarText == "finger" ? .finger : .unknown
+            kind = type == "TABLET_PAD_RING" ? .tabletPadRing(ring: number, position: position, source: source)
+                : .tabletPadStrip(strip: number, position: position, source: source)
         default:
             if let gesture = try gesture(entry, type: type) {
                 kind = .gesture(gesture)
@@ -146,6 +171,28 @@ struct LibinputEntryDecoder {
             return AxisValue(value: amount, value120: wheelLike ? Int32(clamping: Int64(steps.rounded())) : 0)
         }
         return .pointerAxis(source: source, vertical: value(v, dv, present?.1), horizontal: value(h, dh, present?.0))
+    }
+
+    /// libinput record's `tool-type:`. 1.22 prints pencils as "brush" and totems as
+    /// "unknown"; unknown reads as a pen.
+    private func toolType(_ node: YAMLNode?) throws(PositionedError) -> TabletToolType {
+        guard let node else { return .pen }
+        let name = try node.string("tool-type")
+        return TabletToolType.allCases.first { EventText.name($0) == name } ?? .pen
+    }
+
+    /// `point: [mm, mm]` from the tablet's top left (or `transformed`), `tilt: [x, y]`,
+    /// and the single axes the tool has; absent keys are axes the tool lacks.
+    private func tabletAxes(_ entry: YAMLNode, type: String) throws(PositionedError) -> TabletAxes {
+        let (x, y) = try position(entry, size: pointerSize, what: type)
+        var axes = TabletAxes(x: x, y: y)
+        if let tilt = entry["tilt"] { (axes.tiltX, axes.tiltY) = try tilt.pair("tilt") }
+        axes.pressure = try entry["pressure"]?.double("pressure")
+        axes.distance = try entry["distance"]?.double("distance")
+        axes.rotation = try entry["rotation"]?.double("rotation")
+        axes.slider = try entry["slider"]?.double("slider")
+        axes.wheel = try entry["wheel"]?.double("wheel")
+        return axes
     }
 
     private func gesture(_ entry: YAMLNode, type: String) throws(PositionedError) -> GestureEvent? {

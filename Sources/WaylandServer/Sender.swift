@@ -144,6 +144,10 @@ struct WaylandSender: DeliverySink {
         case .gesture, .handled, .action, .binding, .claimed, .switchToggled, .dropped:
             // No pointer-gestures global yet; the rest is the compositor's own business.
             break
+        case .tabletProximityIn, .tabletProximityOut, .tabletDown, .tabletUp, .tabletMotion, .tabletButton,
+             .tabletFrame, .padButton, .padRing, .padStrip:
+            // No tablet protocol global yet (zwp_tablet_manager_v2).
+            break
         }
     }
 }

@@ -109,8 +109,8 @@ import InputRouter
         #expect(log.warnings.map(\.description) == [
             "paste.txt:1:1: warning: not a libinput debug-events line; skipped",
             "paste.txt:2:43: warning: key codes are hidden (run `libinput debug-events --show-keycodes`); hidden keys skipped",
-            "paste.txt:4:11: warning: TABLET_TOOL_PROXIMITY has no InputRouter event (tablets are not routed yet); skipped (reported once per device)",
-            "paste.txt:5:11: warning: TABLET_TOOL_AXIS has no InputRouter event (tablets are not routed yet); skipped (reported once per device)",
+            "paste.txt:4:11: warning: TABLET_TOOL_PROXIMITY has no InputRouter event (debug-events tablet lines are not read yet); skipped (reported once per device)",
+            "paste.txt:5:11: warning: TABLET_TOOL_AXIS has no InputRouter event (debug-events tablet lines are not read yet); skipped (reported once per device)",
         ])
     }
 

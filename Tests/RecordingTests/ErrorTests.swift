@@ -112,11 +112,11 @@ func errorText(_ text: String) -> String {
 
     @Test func unsupportedLibinputTypesWarnOncePerDevice() throws {
         let text = keyboardHeader
-            + "  - libinput:\n    - {time: 1.0, type: TABLET_TOOL_AXIS}\n    - {time: 1.1, type: TABLET_TOOL_AXIS}\n"
+            + "  - libinput:\n    - {time: 1.0, type: TABLET_PAD_KEY}\n    - {time: 1.1, type: TABLET_PAD_KEY}\n"
         let recording = try RecordingReader.parse(text, file: "t.yml")
         #expect(recording.events.isEmpty)
         #expect(recording.warnings.map(\.description)
-                == ["t.yml:11:7: warning: libinput event TABLET_TOOL_AXIS has no InputRouter event; skipped (reported once per device)"])
+                == ["t.yml:11:7: warning: libinput event TABLET_PAD_KEY has no InputRouter event; skipped (reported once per device)"])
     }
 
     @Test func synDroppedIsAWarning() throws {

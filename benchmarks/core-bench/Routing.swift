@@ -8,6 +8,7 @@ enum EventKind: String, CaseIterable {
     case pointer = "pointer motion (re-pick each event)"
     case touch = "touch frame, 10 fingers"
     case key = "key press or release (xkb us)"
+    case tablet = "tablet tool stroke (proximity, tip, axes)"
 }
 
 final class RoutingBench {
@@ -29,7 +30,7 @@ final class RoutingBench {
         var firstTop: NodeID?
         for t in 0..<30 {
             let c = router.addClient(name: "c\(t)")
-            seat.setBound([.pointer, .keyboard, .touch], for: c, true)
+            seat.setBound([.pointer, .keyboard, .touch, .tablet], for: c, true)
             let x = Int32((t * 61) % 1400), y = Int32((t * 37) % 700)
             let top = tree.createNode(.toplevel, client: c, parent: output, frame: Rect(x, y, 500, 350))
             var region = Region(Rect(0, 0, 500, 350))
@@ -73,6 +74,17 @@ final class RoutingBench {
             seat.notifyTouchFrame()
         case .key:
             seat.notifyKey(time: time, key: keys[(i >> 1) % keys.count], state: i & 1 == 0 ? .pressed : .released)
+        case .tablet:
+            // 64-event strokes: hover in, tip down, drag across surfaces, tip up, out.
+            let p = touchPoints[i & 4095], phase = i & 63
+            let axes = TabletAxes(x: p.x / 1920, y: p.y / 1080, pressure: 0.5, tiltX: 10, tiltY: -5)
+            let pen = DeviceID(9)
+            switch phase {
+            case 0: seat.notifyTabletProximity(time: time, device: pen, tool: TabletTool(type: .pen), inProximity: true, axes: axes)
+            case 16, 48: seat.notifyTabletTip(time: time, device: pen, down: phase == 16, axes: axes)
+            case 63: seat.notifyTabletProximity(time: time, device: pen, tool: TabletTool(type: .pen), inProximity: false, axes: axes)
+            default: seat.notifyTabletAxis(time: time, device: pen, axes: axes)
+            }
         }
         router.flush(into: &sink)
     }

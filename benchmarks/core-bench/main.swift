@@ -2,7 +2,7 @@
 //
 //   core-bench                      everything, printed as one table
 //   core-bench --check-allocations  only the allocation check (make test): exit 1 unless
-//                                   pointer, touch and key routing allocate nothing
+//                                   pointer, touch, key and tablet routing allocate nothing
 //   core-bench --route KIND N       route N events of KIND and exit (for callgrind)
 //
 // Options: --wlr PATH (the wlroots harness, default .build/wlr-bench), --scaling-data FILE

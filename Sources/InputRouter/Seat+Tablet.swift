@@ -1,0 +1,296 @@
+// Tablet tools and pads. A tool in proximity is placed on the layout like a touch point
+// (`absoluteMapping`), hit-tests like the pointer and gets proximity in/out strictly paired
+// per surface; while its tip is down the surface under the tip keeps it (implicit grab).
+// Pads have no position: their events go to the keyboard focus, as zwp_tablet_pad_v2 does.
+
+/// One tool in proximity, one per tablet device. Slots are reused, never removed, so a tool
+/// coming and going allocates nothing once the seat has seen it.
+struct TabletToolState {
+    var active = false
+    var device = DeviceID(0)
+    var tool = TabletTool(type: .pen)
+    var position = Point.zero
+    var axes = TabletAxes(x: 0, y: 0)
+    /// The responder that took proximity in: a client surface or a compositor responder.
+    var focus: Responder?
+    /// The first responder of the last pick (skips the chain walk when it did not change).
+    var lastFirst: Responder?
+    /// The tip is down on the tablet (hardware state).
+    var tipDown = false
+    /// The focus was told the tip went down: it is owed an up.
+    var tipSent = false
+    /// Buttons the focus was told were pressed: it is owed their releases.
+    var sentButtons: [UInt32] = []
+}
+
+extension Seat {
+    /// How many tools are in proximity.
+    public var tabletToolsInProximity: Int { tablets.reduce(0) { $0 + ($1.active ? 1 : 0) } }
+
+    /// The client surface that has the tool of `device` in proximity, if any.
+    public func tabletFocus(device: DeviceID) -> NodeID? {
+        guard let i = tabletIndex(device), case .node(let n)? = tablets[i].focus else { return nil }
+        return n
+    }
+
+    func tabletIndex(_ device: DeviceID) -> Int? {
+        tablets.firstIndex { $0.active && $0.device == device }
+    }
+
+    // MARK: Tools
+
+    public func notifyTabletProximity(time: UInt64, device: DeviceID, tool: TabletTool, inProximity: Bool, axes: TabletAxes) {
+        lastTime = time
+        if inProximity {
+            let i: Int
+            if let j = tabletIndex(device) {
+                i = j
+            } else {
+                if let free = tablets.firstIndex(where: { !$0.active }) { i = free } else {
+                    tablets.append(TabletToolState())
+                    tablets[tablets.count - 1].sentButtons.reserveCapacity(8)
+                    i = tablets.count - 1
+                }
+                tablets[i].active = true
+                tablets[i].device = device
+                tablets[i].focus = nil
+                tablets[i].lastFirst = nil
+                tablets[i].tipDown = false
+                tablets[i].tipSent = false
+                tablets[i].sentButtons.removeAll(keepingCapacity: true)
+            }
+            tablets[i].tool = tool
+            moveTool(i, time: time, axes: axes)
+        } else {
+            guard let i = tabletIndex(device) else { drop(.tabletProximity); return }
+            endTool(i, time: time)
+        }
+        flushTabletFrames(time: time)
+    }
+
+    public func notifyTabletAxis(time: UInt64, device: DeviceID, axes: TabletAxes) {
+        lastTime = time
+        guard let i = tabletIndex(device) else { drop(.tabletMotion); return }
+        moveTool(i, time: time, axes: axes)
+        flushTabletFrames(time: time)
+    }
+
+    public func notifyTabletTip(time: UInt64, device: DeviceID, down: Bool, axes: TabletAxes) {
+        lastTime = time
+        guard let i = tabletIndex(device), tablets[i].tipDown != down else { drop(.tabletTip); return }
+        defer { flushTabletFrames(time: time) }
+        moveTool(i, time: time, axes: axes)
+        let dev = tablets[i].device
+        if down {
+            tablets[i].tipDown = true
+            guard let f = tablets[i].focus else { drop(.tabletTip); return }
+            if let (node, client) = clientSurface(f) {
+                let serial = router.nextSerial()
+                recordPress(serial: serial, client: client)  // popup grabs and moves may cite it
+                router.queue.append(.tabletDown(id, node, dev, time: time, serial: serial))
+                markTabletFrame(client)
+                tablets[i].tipSent = true
+            } else if callHandler(f, .tabletTip(down: true, at: toolLocal(i, f))) == .handled {
+                router.queue.append(.handled(id, f, .tabletTip))
+                tablets[i].tipSent = true
+            } else {
+                drop(.tabletTip)
+            }
+        } else {
+            tablets[i].tipDown = false
+            if tablets[i].tipSent, let f = tablets[i].focus {
+                tablets[i].tipSent = false
+                if let (node, client) = clientSurface(f) {
+                    router.queue.append(.tabletUp(id, node, dev, time: time))
+                    markTabletFrame(client)
+                } else {
+                    _ = callHandler(f, .tabletTip(down: false, at: toolLocal(i, f)))
+                    router.queue.append(.handled(id, f, .tabletTip))
+                }
+            }
+            // The stroke is over: the tool goes to whatever is under it now.
+            if repickTool(i, time: time) { deliverToolMotion(i, time: time) }
+        }
+    }
+
+    public func notifyTabletButton(time: UInt64, device: DeviceID, button: UInt32, state: ButtonState) {
+        lastTime = time
+        guard let i = tabletIndex(device), let f = tablets[i].focus else { drop(.tabletButton); return }
+        defer { flushTabletFrames(time: time) }
+        let sent = tablets[i].sentButtons.firstIndex(of: button)
+        if state == .pressed {
+            guard sent == nil else { drop(.tabletButton); return }
+        } else {
+            guard let k = sent else { drop(.tabletButton); return }
+            tablets[i].sentButtons.remove(at: k)
+        }
+        if let (node, client) = clientSurface(f) {
+            let serial = router.nextSerial()
+            if state == .pressed { recordPress(serial: serial, client: client); tablets[i].sentButtons.append(button) }
+            router.queue.append(.tabletButton(id, node, tablets[i].device, time: time, button: button, state, serial: serial))
+            markTabletFrame(client)
+        } else if callHandler(f, .tabletButton(button: button, state: state)) == .handled || state == .released {
+            if state == .pressed { tablets[i].sentButtons.append(button) }
+            router.queue.append(.handled(id, f, .tabletButton))
+        } else {
+            drop(.tabletButton)
+        }
+    }
+
+    // MARK: Pads
+
+    public func notifyPadButton(time: UInt64, device: DeviceID, button: UInt32, state: ButtonState) {
+        lastTime = time
+        routePad(.padButton(button: button, state: state), kind: .padButton) {
+            .padButton(id, $0, device, time: time, button: button, state)
+        }
+    }
+
+    public func notifyPadRing(time: UInt64, device: DeviceID, ring: UInt32, position: Double, source: PadSource) {
+        lastTime = time
+        routePad(.padRing(ring: ring, position: position, source: source), kind: .padRingStrip) {
+            .padRing(id, $0, device, time: time, ring: ring, position: position, source)
+        }
+    }
+
+    public func notifyPadStrip(time: UInt64, device: DeviceID, strip: UInt32, position: Double, source: PadSource) {
+        lastTime = time
+        routePad(.padStrip(strip: strip, position: position, source: source), kind: .padRingStrip) {
+            .padStrip(id, $0, device, time: time, strip: strip, position: position, source)
+        }
+    }
+
+    /// The keyboard focus takes the pad event when its client bound the tablet; otherwise
+    /// the focus's chain of compositor handlers (then the seat) is asked.
+    private func routePad(_ event: NodeEvent, kind: EventKind, _ delivery: (NodeID) -> Delivery) {
+        let first: Responder = keyboardFocus.map { .node($0) } ?? .seat(id)
+        let taker = dispatch(from: first, device: .tablet, at: .zero) { _ in event }
+        if let (node, _) = clientSurface(taker) {
+            router.queue.append(delivery(node))
+        } else if let t = taker {
+            router.queue.append(.handled(id, t, kind))
+        } else {
+            drop(kind)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Moves the tool; re-picks unless the tip is down (the implicit grab), then tells the
+    /// focus where the tool is.
+    func moveTool(_ i: Int, time: UInt64, axes: TabletAxes) {
+        tablets[i].axes = axes
+        tablets[i].position = mapAbsolute(axes.x, axes.y)
+        if !tablets[i].tipDown { _ = repickTool(i, time: time) }
+        deliverToolMotion(i, time: time)
+    }
+
+    /// Finds who takes the tool where it is and moves the proximity there. Returns whether
+    /// the focus changed.
+    func repickTool(_ i: Int, time: UInt64) -> Bool {
+        let p = tablets[i].position
+        let hit = tree.hitTest(p)
+        let first: Responder = hit.map { .node($0.node) } ?? .seat(id)
+        if first == tablets[i].lastFirst, tablets[i].focus != nil { return false }
+        tablets[i].lastFirst = first
+        let target = dispatch(from: first, device: .tablet, stopAt: tablets[i].focus, at: p) {
+            .tabletProximity(inProximity: true, at: $0)
+        }
+        guard target != tablets[i].focus else { return false }
+        leaveTool(i, time: time)
+        tablets[i].focus = target
+        guard let new = target else { return true }
+        if let (node, client) = clientSurface(new) {
+            router.queue.append(.tabletProximityIn(id, node, tablets[i].device, tablets[i].tool, serial: router.nextSerial()))
+            markTabletFrame(client)
+        } else {
+            router.queue.append(.handled(id, new, .tabletProximity))
+        }
+        return true
+    }
+
+    func deliverToolMotion(_ i: Int, time: UInt64) {
+        guard let f = tablets[i].focus else { drop(.tabletMotion); return }
+        if let (node, client) = clientSurface(f) {
+            let local = tree.localPoint(tablets[i].position, in: node) ?? .zero
+            let axes = router.queue.appendAxes(tablets[i].axes)
+            router.queue.append(.tabletMotion(id, node, tablets[i].device, time: time, local, axes: axes))
+            markTabletFrame(client)
+        } else {
+            _ = callHandler(f, .tabletMotion(at: toolLocal(i, f), tablets[i].axes))
+        }
+    }
+
+    /// Ends what the focus was told: tip up and button releases (unless the surface is
+    /// unmapped, which gets only the proximity out), then proximity out. A destroyed focus
+    /// is told nothing.
+    func leaveTool(_ i: Int, time: UInt64) {
+        guard let old = tablets[i].focus else { return }
+        let dev = tablets[i].device
+        if let (node, client) = clientSurface(old) {
+            if tree.isVisible(node) {
+                if tablets[i].tipSent { router.queue.append(.tabletUp(id, node, dev, time: time)) }
+                for b in tablets[i].sentButtons.reversed() {
+                    router.queue.append(.tabletButton(id, node, dev, time: time, button: b, .released, serial: router.nextSerial()))
+                }
+            }
+            router.queue.append(.tabletProximityOut(id, node, dev))
+            markTabletFrame(client)
+        } else if !isNode(old) || responderCanReceive(old) {
+            let at = toolLocal(i, old)
+            if tablets[i].tipSent { _ = callHandler(old, .tabletTip(down: false, at: at)) }
+            for b in tablets[i].sentButtons.reversed() { _ = callHandler(old, .tabletButton(button: b, state: .released)) }
+            _ = callHandler(old, .tabletProximity(inProximity: false, at: at))
+            router.queue.append(.handled(id, old, .tabletProximity))
+        }
+        tablets[i].focus = nil
+        tablets[i].lastFirst = nil
+        tablets[i].tipSent = false
+        tablets[i].sentButtons.removeAll(keepingCapacity: true)
+    }
+
+    /// Proximity out, or the device went away: nothing stays down.
+    func endTool(_ i: Int, time: UInt64) {
+        leaveTool(i, time: time)
+        tablets[i].active = false
+        tablets[i].tipDown = false
+    }
+
+    func tabletDeviceRemoved(_ device: DeviceID, time: UInt64) {
+        guard let i = tabletIndex(device) else { return }
+        endTool(i, time: time)
+        flushTabletFrames(time: time)
+    }
+
+    /// The scene changed: a focus that can no longer take the tool (destroyed, unmapped,
+    /// its client let the tablet go) loses it; a hovering tool re-picks.
+    func tabletSceneDidChange() {
+        for i in tablets.indices where tablets[i].active {
+            if let f = tablets[i].focus, !toolFocusValid(f) { leaveTool(i, time: lastTime) }
+            tablets[i].lastFirst = nil
+            if !tablets[i].tipDown, repickTool(i, time: lastTime) { deliverToolMotion(i, time: lastTime) }
+        }
+        flushTabletFrames(time: lastTime)
+    }
+
+    func toolFocusValid(_ f: Responder) -> Bool {
+        guard responderCanReceive(f) else { return false }
+        if let (_, client) = clientSurface(f) { return boundDevices(of: client).contains(.tablet) }
+        return true
+    }
+
+    func toolLocal(_ i: Int, _ r: Responder) -> Point {
+        if case .node(let n) = r, let local = tree.localPoint(tablets[i].position, in: n) { return local }
+        return tablets[i].position
+    }
+
+    func markTabletFrame(_ client: ClientID) {
+        if !tabletFrameClients.contains(client) { tabletFrameClients.append(client) }
+    }
+
+    /// One tablet frame per client that got tool events from one input event.
+    func flushTabletFrames(time: UInt64) {
+        for c in tabletFrameClients where router.isAlive(c) { router.queue.append(.tabletFrame(id, c, time: time)) }
+        tabletFrameClients.removeAll(keepingCapacity: true)
+    }
+}
