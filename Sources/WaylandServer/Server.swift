@@ -64,7 +64,7 @@ public final class WaylandServer {
     var toplevelCount = 0
 
     var frameCallbacks: [ResourcePointer] = []
-    private var frameTimer: OpaquePointer?
+    var frameTimer: OpaquePointer?
     private var clientCreatedListener: ListenerBox?
     var globalBindings: [GlobalBinding] = []
     var seatResources: [ResourcePointer] = []
@@ -117,7 +117,7 @@ public final class WaylandServer {
         }
     }
 
-    private var stallTimer: OpaquePointer?
+    var stallTimer: OpaquePointer?
     var stallCheckInterval: Int32 { max(configuration.unresponsiveTimeoutMS / 4, 10) }
 
     /// Disconnects clients that stopped reading (see `unresponsiveTimeoutMS`).
@@ -145,6 +145,10 @@ public final class WaylandServer {
     deinit {
         shuttingDown = true
         wl_display_destroy_clients(display)
+        // wl_event_loop_destroy frees only the sources already removed.
+        if let frameTimer { wl_event_source_remove(frameTimer) }
+        if let stallTimer { wl_event_source_remove(stallTimer) }
+        for case let timer as LoopTimer in keepAlive { timer.cancel() }
         wl_display_destroy(display)
     }
     var shuttingDown = false
