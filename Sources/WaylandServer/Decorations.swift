@@ -29,7 +29,7 @@ final class WindowFrame {
 extension WaylandServer {
     /// Creates the container, title bar and close button for a new toplevel; the toplevel
     /// node goes inside the container, below the title bar.
-    func makeWindowFrame(for toplevel: XdgToplevel, style: DecorationStyle) -> (frame: WindowFrame, parent: NodeID) {
+    func makeWindowFrame(for toplevel: XdgToplevel, style: DecorationStyle) -> WindowFrame {
         let tree = router.tree
         let t = style.titleHeight
         let container = tree.createNode(.compositor, name: "window", parent: outputNode)
@@ -60,7 +60,7 @@ extension WaylandServer {
             xdg_toplevel_send_close(toplevel.resource)
             return .handled
         }
-        return (frame, container)
+        return frame
     }
 
     /// Keeps the frame around the toplevel's current size and mapping.
@@ -87,5 +87,3 @@ extension WaylandServer {
         return nil
     }
 }
-
-func xdg_toplevel_send_close_wrapper(_ toplevel: XdgToplevel) { xdg_toplevel_send_close(toplevel.resource) }

@@ -1,5 +1,6 @@
 // Timers and the window list, for the program that embeds the server.
 import CWaylandServer
+import CXdgShellServer
 import InputRouter
 
 /// A repeating or one-shot timer on the server's event loop.
@@ -55,6 +56,6 @@ extension WaylandServer {
 
     /// Asks the toplevel of `node` to close (`xdg_toplevel.close`).
     public func close(_ node: NodeID) {
-        for t in toplevels where t.node == node { xdg_toplevel_send_close_wrapper(t) }
+        for t in toplevels where t.node == node { xdg_toplevel_send_close(t.resource) }
     }
 }

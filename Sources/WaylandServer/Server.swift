@@ -173,6 +173,7 @@ public final class WaylandServer {
     }
 
     /// The event loop's fd, for embedding it in another loop (readable: call `dispatch(0)`).
+    /// Other fds join this loop through `watchReadable(fd:_:)`.
     public var eventLoopFD: Int32 { wl_event_loop_get_fd(eventLoop) }
 
     /// Waits up to `timeoutMS` (-1: forever) for client requests and timers, handles them,
@@ -188,15 +189,6 @@ public final class WaylandServer {
     public func run() { wl_display_run(display) }
     public func terminate() { wl_display_terminate(display) }
 
-    /// Adds `fd` to the event loop; `onReadable` runs when it can be read.
-    public func addReadableFD(_ fd: Int32, _ onReadable: @escaping () -> Void) {
-        let box = FDCallback(onReadable)
-        keepAlive.append(box)
-        wl_event_loop_add_fd(eventLoop, fd, UInt32(WL_EVENT_READABLE), { _, _, data in
-            Unmanaged<FDCallback>.fromOpaque(data!).takeUnretainedValue().body()
-            return 0
-        }, Unmanaged.passUnretained(box).toOpaque())
-    }
     var keepAlive: [AnyObject] = []
 
     // MARK: Input
@@ -302,11 +294,6 @@ func monotonicMilliseconds() -> UInt32 {
 }
 
 struct WeakToplevel { weak var object: XdgToplevel? }
-
-final class FDCallback {
-    let body: () -> Void
-    init(_ body: @escaping () -> Void) { self.body = body }
-}
 
 /// What the server knows of one connected client.
 final class ClientState {

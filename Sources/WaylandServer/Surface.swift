@@ -76,7 +76,6 @@ final class Surface: WaylandObject {
     var bufferHeight: Int32 = 0
     var scale: Int32 = 1
     var inputRegion: Region?
-    var hasCommitted = false
     /// A copy of the last committed buffer's pixels (SurfaceImage.swift).
     var image: SurfaceImage?
 
@@ -158,7 +157,6 @@ final class Surface: WaylandObject {
         }
         if state.inputRegionSet { inputRegion = state.inputRegion }
         scale = state.scale
-        hasCommitted = true
         server.queueFrameCallbacks(state.frameCallbacks)
 
         server.router.tree.batchUpdates {

@@ -138,9 +138,9 @@ final class XdgSurfaceObject: WaylandObject {
             server.toplevelObjects.append(WeakToplevel(object: top))
             var parent = server.outputNode
             if let style = server.configuration.decorations {
-                let made = server.makeWindowFrame(for: top, style: style)
-                top.frame = made.frame
-                parent = made.parent
+                let frame = server.makeWindowFrame(for: top, style: style)
+                top.frame = frame
+                parent = frame.container
             }
             let node = server.router.tree.createNode(.toplevel, name: "toplevel", client: owner.id, parent: parent)
             surface.attachNode(node)

@@ -1,5 +1,6 @@
 import FuzzSupport
 import InputRouter
+import Recording
 import Testing
 
 /// Devices come and go while keys, buttons and touch points are held, on three seats,
@@ -43,7 +44,7 @@ import Testing
 
     @Test(arguments: 0..<60 as Range<UInt64>)
     func nothingStaysDownWhenDevicesGo(seed: UInt64) {
-        var rng = SplitMixRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let w = World(seats: 3, devices: 4)
         let caps: DeviceCapabilities = [.keyboard, .pointer, .touch]
         for _ in 0..<1500 {
@@ -116,18 +117,5 @@ import Testing
             #expect(seat.activeTouchCount == 0, "seed \(seed)")
             if seat.keyTranslator != nil { #expect(seat.modifiers.depressed == 0, "seed \(seed)") }
         }
-    }
-}
-
-/// SplitMix64, for reproducible chaos.
-struct SplitMixRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

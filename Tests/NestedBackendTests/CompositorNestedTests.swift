@@ -54,7 +54,7 @@ extension WithParentSession {
             #expect(parent.screenPixel(x: 100, y: 150) == 0xedc948)
         }
 
-        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/foot")))
+        @Test
         func footTypesAWordInsideTheNestedCompositor() throws {
             let parent = try Test.parentSession()
             let file = privateDirectory + "/" + uniqueName("foot") + ".txt"

@@ -13,7 +13,7 @@ extension WithParentSession {
     @Suite struct KeymapAdoptionTests {
         /// wev, already running on our server with the US keymap, is sent the parent's German
         /// one when the backend connects, and decodes a typed 'z' with it.
-        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/wev")))
+        @Test
         func nestedClientsGetTheParentsKeymap() throws {
             let parent = try Test.parentSession(layout: "de")
             let nested = try NestedCompositor(parent: parent, connect: false)

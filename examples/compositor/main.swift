@@ -238,11 +238,11 @@ for input in options.inputs where !input.hasPrefix("replay:") && input != "paren
     do {
         let source = try LibinputSource(devices: .udev(seat: "seat0"), access: .libseat(seat: "seat0"))
         if let path = options.recordPath { source.recorder = LiveRecorder(path: path) }
-        server.addReadableFD(source.fd) {
+        _ = server.watchReadable(fd: source.fd) {
             do { try source.dispatch { server.handle($0) } } catch { print("ir-compositor: libinput: \(error)") }
         }
         if let seatFD = source.seatFD {
-            server.addReadableFD(seatFD) { try? source.dispatchSeat() }
+            _ = server.watchReadable(fd: seatFD) { try? source.dispatchSeat() }
         }
         liveSource = source
     } catch {
