@@ -251,6 +251,9 @@ let regressions: [(mode: String, variant: Int, expect: String)] = [
         let sessionsAfterWarmUp = max(s.sessions - modes.count, 0)
         #expect(s.rssEnd - rssStart < 8 * 1024 + 4 * sessionsAfterWarmUp,
                 "RSS grew from \(rssStart) kB to \(s.rssEnd) kB over \(sessionsAfterWarmUp) sessions")
-        #expect(s.fdsEnd - s.fdsAfterWarmUp < 16, "open fds went from \(s.fdsAfterWarmUp) to \(s.fdsEnd)")
+        // The count is the whole test process's: suites running in parallel hold their own
+        // client pipes and sockets (17 seen in a clean-clone CI run), so the bound is loose;
+        // a per-session leak over hundreds of sessions still exceeds it.
+        #expect(s.fdsEnd - s.fdsAfterWarmUp < 64, "open fds went from \(s.fdsAfterWarmUp) to \(s.fdsEnd)")
     }
 }
