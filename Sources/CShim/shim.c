@@ -9,6 +9,7 @@
 #include <wayland-server-core.h>
 #include <wayland-server-protocol.h>
 #include "xdg-shell-server-protocol.h"
+#include "xdg-decoration-unstable-v1-server-protocol.h"
 
 void ir_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message) {
     wl_resource_post_error(resource, code, "%s", message);
@@ -24,6 +25,7 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     IR_INTERFACE(wl_data_source), IR_INTERFACE(wl_data_offer), IR_INTERFACE(xdg_wm_base),
     IR_INTERFACE(xdg_positioner), IR_INTERFACE(xdg_surface), IR_INTERFACE(xdg_toplevel),
     IR_INTERFACE(xdg_popup),
+    IR_INTERFACE(zxdg_decoration_manager_v1), IR_INTERFACE(zxdg_toplevel_decoration_v1),
 };
 
 const struct wl_interface *ir_interface(const char *name) {

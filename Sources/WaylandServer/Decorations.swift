@@ -1,7 +1,10 @@
-// Server-side decorations as compositor nodes: each toplevel sits in a window container
-// under a title bar with a close button. The title bar is the toplevel's next responder,
-// so what the client's surfaces do not take travels up to it; a press on it moves the
-// window, a press on the close button asks the client to close.
+// Server-side decorations as compositor nodes, for the toplevels in server-side mode
+// (XdgDecoration.swift): the toplevel sits in a window container under a title bar with a
+// close button. The title bar is the toplevel's next responder, so what the client's
+// surfaces do not take travels up to it. A press hit-tested on the title bar itself moves
+// the window (not when it is maximized or fullscreen: refused, as in weston); a press that
+// only bubbled up from the content gives the window the keyboard and raises it
+// (`focusOnClick`) but never moves it. A press on the close button asks the client to close.
 import CXdgShellServer
 import InputRouter
 
@@ -46,10 +49,14 @@ extension WaylandServer {
             if case .pointerEnter = event { return .handled }
             if case .pointerMotion = event { return .handled }
             guard case .pointerButton(0x110, .pressed, _) = event, let toplevel else { return .notHandled }
+            // What is under the cursor tells a press on the bar from one that bubbled up
+            // from a client surface that did not take it.
+            let onTitleBar = tree.hitTest(self.seat.cursor)?.node == titleBar
+            guard onTitleBar || self.configuration.focusOnClick else { return .notHandled }
             // Not from inside the seat's dispatch: after the deliveries are sent.
             self.afterDeliveries.append {
                 if let node = toplevel.node { self.activate(node) }
-                self.seat.beginMove(container)
+                if onTitleBar, !toplevel.maximized, !toplevel.fullscreen { self.seat.beginMove(container) }
             }
             return .handled
         }
@@ -61,6 +68,39 @@ extension WaylandServer {
             return .handled
         }
         return frame
+    }
+
+    /// Puts `toplevel` into a new window frame (server-side mode) or takes it out of its
+    /// frame (client-side), keeping its content where it is on the output (at the origin
+    /// when it fills the output) and its place in the stacking order.
+    func setServerDecorated(_ toplevel: XdgToplevel, _ on: Bool) {
+        guard let node = toplevel.node else { return }
+        let tree = router.tree
+        let fills = toplevel.maximized || toplevel.fullscreen
+        if on, toplevel.frame == nil, let style = configuration.decorations {
+            let t = style.titleHeight
+            let at = tree.frame(of: node) ?? Rect(0, 0, 0, 0)
+            let frame = makeWindowFrame(for: toplevel, style: style)
+            tree.batchUpdates {
+                tree.move(frame.container, to: fills ? (0, 0) : (at.x, at.y - t))
+                tree.place(frame.container, above: node)
+                tree.setParent(node, frame.container)
+                tree.lowerToBottom(node)  // below the title bar
+                tree.setNextResponder(node, frame.titleBar)
+                toplevel.frame = frame
+                layoutWindowFrame(frame, toplevel: node, style: style)
+            }
+        } else if !on, let frame = toplevel.frame {
+            let at = tree.layoutPosition(of: node) ?? .zero
+            tree.batchUpdates {
+                tree.setParent(node, outputNode)
+                tree.place(node, above: frame.container)
+                tree.move(node, to: fills ? (0, 0) : (Int32(at.x), Int32(at.y)))
+                tree.setNextResponder(node, nil)
+                toplevel.frame = nil
+                tree.destroy(frame.container)
+            }
+        }
     }
 
     /// Keeps the frame around the toplevel's current size and mapping.

@@ -28,6 +28,7 @@ enum GlobalVersion {
     static let seat: Int32 = 8
     static let dataDeviceManager: Int32 = 3
     static let xdgWmBase: Int32 = 5
+    static let decorationManager: Int32 = 1
 }
 
 extension WaylandServer {
@@ -64,6 +65,11 @@ extension WaylandServer {
         addGlobal("xdg_wm_base", GlobalVersion.xdgWmBase) { server, client, version, id in
             server.createObject("xdg_wm_base", client: client, version: version, id: id) {
                 XdgWmBase(server: server, owner: client, resource: $0)
+            }
+        }
+        addGlobal("zxdg_decoration_manager_v1", GlobalVersion.decorationManager) { server, client, version, id in
+            server.createObject("zxdg_decoration_manager_v1", client: client, version: version, id: id) {
+                DecorationManagerObject(server: server, owner: client, resource: $0)
             }
         }
     }

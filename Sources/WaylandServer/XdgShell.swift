@@ -136,15 +136,9 @@ final class XdgSurfaceObject: WaylandObject {
             roleObject = .toplevel(top)
             server.toplevelObjects.removeAll { $0.object == nil }
             server.toplevelObjects.append(WeakToplevel(object: top))
-            var parent = server.outputNode
-            if let style = server.configuration.decorations {
-                let frame = server.makeWindowFrame(for: top, style: style)
-                top.frame = frame
-                parent = frame.container
-            }
-            let node = server.router.tree.createNode(.toplevel, name: "toplevel", client: owner.id, parent: parent)
+            // No title bar unless the client asks for one (XdgDecoration.swift).
+            let node = server.router.tree.createNode(.toplevel, name: "toplevel", client: owner.id, parent: server.outputNode)
             surface.attachNode(node)
-            if let frame = top.frame { server.router.tree.setNextResponder(node, frame.titleBar) }
         case 2:  // get_popup(id, parent?, positioner)
             guard case .none = roleObject else { return alreadyConstructed() }
             guard let parent = args.object(1, as: XdgSurfaceObject.self), let parentNode = parent.surface.node else {
@@ -200,12 +194,14 @@ final class XdgSurfaceObject: WaylandObject {
                       "wl_surface@\(wl_resource_get_id(surface.resource)) committed a buffer before acknowledging a configure")
             return false
         }
+        if case .toplevel(let top) = roleObject, let d = top.decoration, !d.checkCommit(state, xdg: self) { return false }
         return true
     }
 
     /// After a commit: the first one is answered with a configure; mapped when configured
     /// with a buffer.
     func updateMapping() {
+        if case .toplevel(let top) = roleObject { top.decoration?.applyAtCommit(xdg: self) }
         if !initialConfigureSent {
             initialConfigureSent = true
             sendConfigure()
@@ -226,6 +222,7 @@ final class XdgSurfaceObject: WaylandObject {
         case .none: return
         }
         let serial = server.nextSerial(for: .configure, client: owner.id)
+        if case .toplevel(let top) = roleObject { top.decoration?.configureSending(serial: serial) }
         sentConfigures.append(serial)
         if sentConfigures.count > 64 { sentConfigures.removeFirst() }
         xdg_surface_send_configure(resource, serial)

@@ -18,6 +18,8 @@ final class XdgToplevel: WaylandObject {
     var resizing = false
     /// The decoration around it, when the server draws them.
     var frame: WindowFrame?
+    /// Its `zxdg_toplevel_decoration_v1`, kept after destruction until the next commit.
+    var decoration: ToplevelDecorationObject?
 
     init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, xdg: XdgSurfaceObject) {
         self.xdg = xdg
@@ -39,6 +41,7 @@ final class XdgToplevel: WaylandObject {
         case 2: title = args.string(0) ?? ""
         case 3: appID = args.string(0) ?? ""
         case 5:  // move(seat, serial)
+            if maximized || fullscreen { return }  // refused, as weston does (docs/wayland.md)
             guard let window = windowNode, server.seat.isRecentPress(serial: args.uint(1), client: owner.id) else { return }
             server.seat.beginMove(window)
         case 6:  // resize(seat, serial, edges)
@@ -65,7 +68,7 @@ final class XdgToplevel: WaylandObject {
         if isFullscreen { fullscreen = on } else { maximized = on }
         let fills = maximized || fullscreen
         let tree = server.router.tree
-        let title = frame == nil ? 0 : server.configuration.decorations?.titleHeight ?? 0
+        let title = serverTitleHeight
         if fills {
             if savedPosition == nil, let window = windowNode, let f = tree.frame(of: window) { savedPosition = (f.x, f.y) }
             requestedSize = (server.configuration.outputWidth, server.configuration.outputHeight - title)
@@ -113,6 +116,7 @@ final class XdgToplevel: WaylandObject {
     }
 
     override func resourceDestroyed() {
+        decoration?.toplevelDestroyed()
         if let xdg, case .toplevel(let t) = xdg.roleObject, t === self { xdg.roleDestroyed() }
         if let frame { server.router.tree.destroy(frame.container) }
         frame = nil

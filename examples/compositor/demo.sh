@@ -1,6 +1,7 @@
 #!/bin/sh
 # The demo: the compositor, headless, with two bundled test clients and three bundled
-# recordings (a mouse, a keyboard, a touchscreen) replayed at twice their speed. Every
+# recordings (a mouse, a keyboard, a touchscreen) replayed at twice their speed. The
+# clients ask for server-side decorations (xdg-decoration), so each gets a title bar. Every
 # line a client prints is what it received; the trace is what the router decided.
 set -eu
 bin=${BIN:-.build/release}
@@ -16,5 +17,5 @@ probe="$bin/wl-probe"
     --input replay:$fixtures/mouse.yml --input replay:$fixtures/keyboard.yml \
     --input replay:$fixtures/touchscreen.yml --trace "$out/trace.txt" \
     --screenshot "$out/screenshot.png" --hit-map "$out/hit-map.png" "$@" \
-    --client "$probe --toplevel viewer 400x260" \
-    --client "$probe --toplevel editor 300x200 --sub toolbar editor 0,0 300x30 --sub palette editor 280,40 60x80 --hole editor 100,100,60,40"
+    --client "$probe --toplevel viewer 400x260 --ssd" \
+    --client "$probe --toplevel editor 300x200 --sub toolbar editor 0,0 300x30 --sub palette editor 280,40 60x80 --hole editor 100,100,60,40 --ssd"

@@ -5,6 +5,7 @@
 //   wl-probe --toplevel win 200x100 --sub child win 150,20 100x60 [--below]
 //            --input NAME x,y,w,h --hole NAME x,y,w,h --popup-on-press NAME PARENT x,y WxH
 //            --move-on-press NAME --forged-move-on-press NAME --no-pointer --no-keyboard --no-touch --hostile MODE
+//            --ssd --csd --decoration-unset (Decoration.swift)
 import CProbeShim
 import CWaylandClient
 import CXdgShellClient
@@ -65,6 +66,9 @@ while !argv.isEmpty {
     case "--no-keyboard": bindKeyboard = false
     case "--no-touch": bindTouch = false
     case "--hostile": hostile = next()
+    case "--ssd": decorationRequest = .serverSide
+    case "--csd": decorationRequest = .clientSide
+    case "--decoration-unset": decorationRequest = .unset
     case let other: fail("unknown argument \(other)")
     }
 }
@@ -100,6 +104,7 @@ registryListener.pointee.global = { _, registry, name, iface, version in
     case "wl_shm": shm = bind(registry, name, "wl_shm", 1)
     case "xdg_wm_base": wmBase = bind(registry, name, "xdg_wm_base", min(version, 3))
     case "wl_seat": seat = bind(registry, name, "wl_seat", min(version, 8))
+    case "zxdg_decoration_manager_v1": decorationManager = bind(registry, name, "zxdg_decoration_manager_v1", 1)
     default: break
     }
 }
@@ -234,6 +239,7 @@ func createToplevel(_ spec: SurfaceSpec) {
     p.toplevel = xdg_surface_get_toplevel(p.xdgSurface)
     xdg_toplevel_add_listener(p.toplevel, toplevelListener, nil)
     xdg_toplevel_set_title(p.toplevel, spec.name)
+    createDecoration(for: p)
     wl_surface_commit(p.surface)
 }
 
@@ -347,7 +353,10 @@ wl_seat_add_listener(seat, seatListener, nil)
 
 // MARK: Scene and loop
 
-if let mode = hostile { runHostile(mode) }
+if let mode = hostile {
+    if mode.hasPrefix("decoration-") { runHostileDecoration(mode) }
+    runHostile(mode)
+}
 for spec in specs where spec.parent == nil { createToplevel(spec) }
 for spec in specs where spec.parent != nil && !spec.popupOnPress { createSubsurface(spec) }
 wl_display_roundtrip(display)
