@@ -30,8 +30,8 @@ final class WindowFrame {
 }
 
 extension WaylandServer {
-    /// Creates the container, title bar and close button for a new toplevel; the toplevel
-    /// node goes inside the container, below the title bar.
+    /// Creates the container, title bar and close button for a toplevel; the toplevel node
+    /// goes inside the container, beside the title bar and above it.
     func makeWindowFrame(for toplevel: XdgToplevel, style: DecorationStyle) -> WindowFrame {
         let tree = router.tree
         let t = style.titleHeight
@@ -84,8 +84,9 @@ extension WaylandServer {
             tree.batchUpdates {
                 tree.move(frame.container, to: fills ? (0, 0) : (at.x, at.y - t))
                 tree.place(frame.container, above: node)
+                // Topmost in the container: its popups and the subsurfaces that stick out
+                // stay above the title bar.
                 tree.setParent(node, frame.container)
-                tree.lowerToBottom(node)  // below the title bar
                 tree.setNextResponder(node, frame.titleBar)
                 toplevel.frame = frame
                 layoutWindowFrame(frame, toplevel: node, style: style)

@@ -73,7 +73,7 @@ import Testing
 
     @Test func titleBarMovesTheWindowAndCloseButtonAsksToClose() throws {
         let h = try Self.decorated()
-        let c = try h.probe(["--toplevel", "win", "100x100"])
+        let c = try h.probe(["--toplevel", "win", "100x100", "--ssd"])
         h.wait(for: c, line: "mapped win")
         _ = h.settle(c)
         // The window container is at (40, 40); the surface below a 24-pixel title bar.
@@ -97,19 +97,25 @@ import Testing
 
     @Test func eventsTheClientDoesNotTakeBubbleToTheTitleBar() throws {
         let h = try Self.decorated()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--no-pointer"])
+        var trace: [String] = []
+        h.server.deliveryObserver = { [unowned h] d, q in trace.append(TraceSink.line(d, queue: q, router: h.server.router)) }
+        let c = try h.probe(["--toplevel", "win", "100x100", "--no-pointer", "--ssd"])
         h.wait(for: c, line: "mapped win")
         _ = h.settle(c)
         let tree = h.server.router.tree
         let window = try #require(tree.children(of: h.server.outputNode).first { tree.name(of: $0) == "window" })
-        // A press on the surface of a client without wl_pointer reaches the decoration,
-        // which starts a move, as a click on the title bar would.
+        // A press on the surface of a client without wl_pointer reaches the decoration (its
+        // next responder), which takes it, but a drag in the content never moves the
+        // window: only a press on the title bar itself does (issue 12, defect 5).
+        trace.removeAll()
         h.warp(60, 100)
         h.button(.pressed)
         h.warp(70, 110)
         h.button(.released)
         _ = h.settle(c)
-        #expect(tree.frame(of: window)?.x == 50)
-        #expect(tree.frame(of: window)?.y == 50)
+        #expect(trace.contains("seat0 handled pointer.enter by \"title bar\""))
+        #expect(trace.contains("seat0 handled pointer.button by \"title bar\""))
+        #expect(tree.frame(of: window)?.x == 40)
+        #expect(tree.frame(of: window)?.y == 40)
     }
 }

@@ -9,6 +9,7 @@
 //   frame NAME             request a frame callback, attach a fresh buffer and commit; prints
 //                          "frame.done NAME" when the server answers, "buffer.release NAME"
 //                          when it gives the buffer back
+//   decoration NAME server|client|unset|destroy   NAME's zxdg_toplevel_decoration_v1 (Decoration.swift)
 import CWaylandClient
 import Foundation
 
@@ -37,7 +38,8 @@ func runCommand(_ line: String) {
         wl_surface_commit(p.surface)
     case "sync": wl_subsurface_set_sync(p.subsurface)
     case "desync": wl_subsurface_set_desync(p.subsurface)
-    default: return say("bad command: \(line)")
+    default:
+        guard runDecorationCommand(words, p) else { return say("bad command: \(line)") }
     }
     announceAfterServerSaw("done \(line)")
 }

@@ -11,6 +11,7 @@ import Foundation
 enum DecorationRequest { case serverSide, clientSide, unset }
 var decorationRequest: DecorationRequest?
 var decorationManager: OpaquePointer?
+var startMaximized = false
 
 func modeName(_ mode: UInt32) -> String {
     switch mode {
@@ -42,6 +43,33 @@ func createDecoration(for p: ProbeSurface) {
     case .clientSide: zxdg_toplevel_decoration_v1_set_mode(decoration, ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE.rawValue)
     case .unset: break
     }
+}
+
+/// `decoration NAME server|client|unset|destroy` (Commands.swift): changes the mode
+/// after the window is up (the first two create the object if there is none).
+func runDecorationCommand(_ words: [String], _ p: ProbeSurface) -> Bool {
+    guard words[0] == "decoration", words.count == 3, let manager = decorationManager, let toplevel = p.toplevel else {
+        return false
+    }
+    var decoration = decorationNames.first { $0.value == p.spec.name }?.key
+    if words[2] == "destroy" {
+        guard let d = decoration else { return false }
+        decorationNames[d] = nil
+        zxdg_toplevel_decoration_v1_destroy(d)
+        return true
+    }
+    if decoration == nil {
+        decoration = zxdg_decoration_manager_v1_get_toplevel_decoration(manager, toplevel)
+        decorationNames[decoration!] = p.spec.name
+        zxdg_toplevel_decoration_v1_add_listener(decoration, decorationListener, nil)
+    }
+    switch words[2] {
+    case "server": zxdg_toplevel_decoration_v1_set_mode(decoration, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue)
+    case "client": zxdg_toplevel_decoration_v1_set_mode(decoration, ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE.rawValue)
+    case "unset": zxdg_toplevel_decoration_v1_unset_mode(decoration)
+    default: return false
+    }
+    return true
 }
 
 /// The last xdg_surface.configure serial a hostile mode saw.

@@ -5,7 +5,7 @@
 //   wl-probe --toplevel win 200x100 --sub child win 150,20 100x60 [--below]
 //            --input NAME x,y,w,h --hole NAME x,y,w,h --popup-on-press NAME PARENT x,y WxH
 //            --move-on-press NAME --forged-move-on-press NAME --no-pointer --no-keyboard --no-touch --hostile MODE
-//            --ssd --csd --decoration-unset (Decoration.swift)
+//            --ssd --csd --decoration-unset (Decoration.swift) --maximized
 import CProbeShim
 import CWaylandClient
 import CXdgShellClient
@@ -69,6 +69,7 @@ while !argv.isEmpty {
     case "--ssd": decorationRequest = .serverSide
     case "--csd": decorationRequest = .clientSide
     case "--decoration-unset": decorationRequest = .unset
+    case "--maximized": startMaximized = true
     case let other: fail("unknown argument \(other)")
     }
 }
@@ -240,6 +241,7 @@ func createToplevel(_ spec: SurfaceSpec) {
     xdg_toplevel_add_listener(p.toplevel, toplevelListener, nil)
     xdg_toplevel_set_title(p.toplevel, spec.name)
     createDecoration(for: p)
+    if startMaximized { xdg_toplevel_set_maximized(p.toplevel) }
     wl_surface_commit(p.surface)
 }
 
