@@ -3,7 +3,8 @@
 //
 // Geometry: kiosk-shell makes the compositor's window fullscreen on weston's 1024×768
 // output at the X screen's origin, so X coordinates are the nested layout's. The first
-// window's decoration container is at (40, 40); its surface starts 24 pixels lower.
+// window asks for server-side decorations: its container is at (40, 40), its surface 24
+// pixels lower.
 import Foundation
 import Testing
 
@@ -34,7 +35,7 @@ extension WithParentSession {
 
         @Test func probeInsideTheNestedCompositorGetsXInput() throws {
             let parent = try Test.parentSession()
-            let comp = try compositor(parent, ["--client", productsDirectory + "/wl-probe --toplevel win 300x200"])
+            let comp = try compositor(parent, ["--client", productsDirectory + "/wl-probe --toplevel win 300x200 --ssd"])
             defer { comp.stop() }
             guard wait(comp, until: { $0 == "client 1 | keyboard.enter win keys=[]" }) else { return }
             usleep(300_000)
