@@ -1,0 +1,80 @@
+// Debian's terminals and xdg-decoration: foot asks for server-side decorations and draws
+// none of its own; weston-terminal never binds the manager and draws its own frame, so
+// the server must draw nothing around it (issue 12, defect 6: two title bars).
+import Foundation
+import InputRouter
+import Testing
+
+@testable import WaylandServer
+
+@Suite(.serialized) struct DecorationRealClientTests {
+    static func decorated() throws -> ServerHarness {
+        var config = WaylandServer.Configuration()
+        config.decorations = DecorationStyle(titleHeight: 24)
+        return try ServerHarness(configuration: config)
+    }
+
+    /// Dispatches until a toplevel anywhere in the output's subtree is mapped with a size.
+    static func mappedToplevel(_ h: ServerHarness, timeout: Double = 20) -> NodeID? {
+        let tree = h.server.router.tree
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            h.server.dispatch(timeoutMS: 10)
+            for c in h.clients { c.poll() }
+            if let n = XdgDecorationTests.nodes(h).first(where: {
+                tree.kind(of: $0) == .toplevel && tree.isMapped($0) && (tree.frame(of: $0)?.width ?? 0) > 0
+            }) {
+                return n
+            }
+        }
+        return nil
+    }
+
+    @Test func footAsksForServerSideAndGetsOneTitleBar() throws {
+        let h = try Self.decorated()
+        var trace: [String] = []
+        h.server.deliveryObserver = { [unowned h] d, q in trace.append(TraceSink.line(d, queue: q, router: h.server.router)) }
+        let foot = try h.spawn("/usr/bin/foot", ["--", "/bin/sh", "-c", "sleep 60"])
+        let top = try #require(Self.mappedToplevel(h), "foot never mapped:\n\(foot.lines.joined(separator: "\n"))")
+        _ = h.settle(foot, quietMS: 500)
+        // foot's own log: what it was configured with.
+        #expect(foot.lines.contains { $0.hasSuffix("using SSD decorations") }, "foot said:\n\(foot.lines.joined(separator: "\n"))")
+        #expect(!foot.lines.contains { $0.hasSuffix("using CSD decorations") })
+        let tree = h.server.router.tree
+        let window = try #require(tree.parent(of: top))
+        #expect(tree.name(of: window) == "window")
+        #expect(XdgDecorationTests.compositorNodes(h) == ["close button", "title bar", "window"])
+        let at = try #require(tree.layoutPosition(of: top))
+        #expect(at == Point(40, 64))
+        // A press in foot's content is foot's (it binds wl_pointer); one on the bar moves it.
+        trace.removeAll()
+        h.warp(at.x + 50, at.y + 50)
+        h.button(.pressed)
+        h.button(.released)
+        _ = h.settle(foot)
+        #expect(trace.contains { $0.hasPrefix("seat0 pointer.button ") && $0.hasSuffix("BTN_LEFT pressed") })
+        #expect(!trace.contains { $0.contains("handled pointer.button") })
+        h.warp(at.x + 20, at.y - 10)
+        h.button(.pressed)
+        h.warp(at.x + 120, at.y + 90)
+        h.button(.released)
+        _ = h.settle(foot)
+        #expect(tree.layoutPosition(of: top) == Point(140, 164))
+    }
+
+    @Test func westonTerminalDrawsItsOwnFrameAndGetsNoTitleBar() throws {
+        let h = try Self.decorated()
+        let terminal = try h.spawn("/usr/bin/weston-terminal", ["--shell=/bin/sh"])
+        let top = try #require(Self.mappedToplevel(h), "weston-terminal never mapped:\n\(terminal.lines.joined(separator: "\n"))")
+        _ = h.settle(terminal, quietMS: 500)
+        let tree = h.server.router.tree
+        #expect(tree.parent(of: top) == h.server.outputNode)
+        #expect(XdgDecorationTests.compositorNodes(h).isEmpty)
+        // The top rows of its window geometry, where it draws its own title bar, are its
+        // own surface.
+        let at = try #require(tree.layoutPosition(of: top))
+        guard let s = h.server.surface(for: top), case .xdg(let xdg) = s.role else { Issue.record("not an xdg surface"); return }
+        let g = try #require(xdg.geometry, "weston-terminal sets its window geometry")
+        #expect(tree.hitTest(Point(at.x + Double(g.x) + 60, at.y + Double(g.y) + 5))?.node == top)
+    }
+}
