@@ -33,8 +33,9 @@ public final class WaylandServer {
         /// long is disconnected: libwayland 1.21 drops events for it once its buffer is full,
         /// so it could never catch up. 0 disables the check.
         public var unresponsiveTimeoutMS: Int32 = 5000
-        /// Server-side decorations (title bar with close button) around every toplevel;
-        /// nil: none, the client draws its own.
+        /// Server-side decorations (title bar with close button) around the toplevels whose
+        /// clients ask for them through xdg-decoration (XdgDecoration.swift); nil: none, every
+        /// client is told to draw its own.
         public var decorations: DecorationStyle?
         /// Frame callbacks are answered on a 60 Hz timer. A backend with its own pacing (the
         /// nested window, on the parent's frames) turns this off and calls

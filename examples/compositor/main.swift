@@ -3,7 +3,7 @@
 // Read it top to bottom. It has four parts, in the order a frame of input travels:
 //   1. options: what the user asked for (`--help` lists them);
 //   2. the server: a WaylandServer (the surface tree, the seat, the protocol) with
-//      server-side decorations;
+//      server-side decorations for the clients that ask for them (xdg-decoration);
 //   3. input: one source among libinput (real devices), replay (a `libinput record`
 //      file) and, nested, the parent session's seat; every source hands InputEvent values
 //      to `server.handle`, and nothing after it knows which source it was;
