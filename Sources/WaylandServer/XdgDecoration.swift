@@ -1,8 +1,9 @@
 // `zxdg_decoration_manager_v1` and `zxdg_toplevel_decoration_v1` (xdg-decoration): who
 // draws a toplevel's title bar. A client that asks for server-side decorations gets the
 // server's title bar (Decorations.swift); every other toplevel is drawn as it commits, with
-// no server decoration, as in sway: a client that never binds the manager, one that asks
-// for client-side, and one that binds it and asks nothing (configured `client_side`).
+// no server decoration: a client that never binds the manager (as in sway), one that asks
+// for client-side, and one that binds it and asks nothing (configured `client_side`; sway
+// would choose server-side, but then a toolkit drawing its own frame could get two).
 //
 // The mode is double-buffered like the rest of xdg-shell: `set_mode` is answered with
 // `zxdg_toplevel_decoration_v1.configure` followed by `xdg_surface.configure`, and the
