@@ -30,7 +30,7 @@ import Testing
         let out = try runCompositor([
             "--socket", "ir-comp-\(getpid())-1", "--size", "800x600", "--speed", "0", "--exit-after-replay",
             "--input", "replay:\(Self.fixtures)/keyboard.yml",
-            "--client", "\(productsDirectory)/wl-probe --toplevel editor 300x200",
+            "--client", "\(productsDirectory)/wl-probe --toplevel editor 300x200 --ssd",
         ])
         // The window mapped, was activated, and got the keyboard.yml keys (hello world...).
         #expect(out.contains("client 1 | mapped editor"))
