@@ -12,9 +12,12 @@ import WaylandServer
 /// the probe printed `until`; returns the server, or nil after recording why not. The
 /// client is connected through a socket pair (`WAYLAND_SOCKET`), so nothing here touches
 /// the process's `XDG_RUNTIME_DIR`, which other tests running in parallel rely on.
-private func serverWithProbe(_ arguments: [String], until: String) throws -> (WaylandServer, Process)? {
+func serverWithProbe(
+    _ arguments: [String], until: String, decorations: DecorationStyle? = nil
+) throws -> (WaylandServer, Process)? {
     var config = WaylandServer.Configuration()
     config.outputWidth = 320; config.outputHeight = 200   // small: hit maps test every pixel
+    config.decorations = decorations
     let server = try WaylandServer(configuration: config)
     server.handle(InputEvent(time: 0, device: DeviceID(1), .deviceAdded(.pointer)))
     var fds: [Int32] = [0, 0]
