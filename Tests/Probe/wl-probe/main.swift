@@ -5,7 +5,8 @@
 //   wl-probe --toplevel win 200x100 --sub child win 150,20 100x60 [--below]
 //            --input NAME x,y,w,h --hole NAME x,y,w,h --popup-on-press NAME PARENT x,y WxH
 //            --move-on-press NAME --forged-move-on-press NAME --no-pointer --no-keyboard --no-touch --hostile MODE
-//            --popup-on-key NAME PARENT x,y WxH --move-after NAME PIXELS --seat-version N
+//            --popup-on-key NAME PARENT x,y WxH --move-after NAME PIXELS --move-on-release NAME
+//            --seat-version N
 import CProbeShim
 import CWaylandClient
 import CXdgShellClient
@@ -33,6 +34,9 @@ var specs: [SurfaceSpec] = []
 var bindPointer = true, bindKeyboard = true, bindTouch = true
 var moveOnPress: Set<String> = []
 var forgeMove: Set<String> = []
+/// A late client: asks for the move citing the press only once the button is up again.
+var moveOnRelease: Set<String> = []
+var lastPressSerial: UInt32 = 0
 var hostile: String?
 /// Drag threshold per surface: `xdg_toplevel.move` once the pointer went this far from the press.
 var moveAfter: [String: Double] = [:]
@@ -67,6 +71,7 @@ while !argv.isEmpty {
     case "--hole": let n = next(); let r = rect(next()); specs[index(n)].holes.append(r)
     case "--move-on-press": moveOnPress.insert(next())
     case "--forged-move-on-press": forgeMove.insert(next())
+    case "--move-on-release": moveOnRelease.insert(next())
     case "--move-after":
         let n = next()
         guard let pixels = Double(next()) else { fail("--move-after NAME PIXELS") }
@@ -309,7 +314,15 @@ pointerListener.pointee.motion = { _, _, _, x, y in
 }
 pointerListener.pointee.button = { _, pointer, serial, _, button, state in
     say("pointer.button \(button) \(state == 1 ? "pressed" : "released")")
-    guard state == 1 else { pendingDrag = nil; return }
+    guard state == 1 else {
+        pendingDrag = nil
+        if moveOnRelease.contains(pointerFocus), let t = probe(pointerFocus)?.toplevel {
+            xdg_toplevel_move(t, seat, lastPressSerial)
+            announceAfterServerSaw("move requested")
+        }
+        return
+    }
+    lastPressSerial = serial
     if moveAfter[pointerFocus] != nil { pendingDrag = (pointerFocus, serial, pointerAt.x, pointerAt.y) }
     if let p = probe(pointerFocus), let t = p.toplevel {
         // A forged serial: one the server never sent this client.
