@@ -38,13 +38,18 @@ extension Seat {
             return
         }
         let hit = tree.hitTest(point)
+        if popupGrabDismissed(by: hit) {
+            // Consumed, like the dismissing click: the rest of this point goes nowhere.
+            touches.append(TouchPoint(slot: slot, device: device, owner: .cancelled, client: .compositor))
+            return
+        }
         let taker = dispatch(from: hit.map { .node($0.node) } ?? .seat(id), device: .touch, at: point) {
             .touchDown(slot: slot, at: $0)
         }
         if let (node, client) = clientSurface(taker, device: .touch) {
             let local = hit?.node == node ? hit!.local : (tree.localPoint(point, in: node) ?? .zero)
             let serial = router.nextSerial()
-            recordPress(serial: serial, client: client)
+            recordPress(serial: serial, client: client, kind: .touch, at: point)
             router.queue.append(.touchDown(id, node, time: time, slot: slot, local, serial: serial))
             touches.append(TouchPoint(slot: slot, device: device, owner: .client(node), client: client))
             markTouchFrame(client)

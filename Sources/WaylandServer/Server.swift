@@ -83,6 +83,10 @@ public final class WaylandServer {
     var toplevelObjects: [WeakToplevel] = []
     /// Focus changes decided while deliveries were being sent, applied right after.
     @exclusivity(unchecked) var pendingFocus: NodeID?
+    /// The toplevel whose surface or popup chain has the keyboard (Server+Activation.swift),
+    /// and the keyboard focus it was found from.
+    var activatedToplevel: NodeID?
+    @exclusivity(unchecked) var activationSource: NodeID?
 
     /// Every serial sent, with what it was for (newest last, bounded).
     public private(set) var serialLog = SerialLog()
@@ -307,8 +311,12 @@ final class ClientState {
     @exclusivity(unchecked) var touches: [ResourcePointer] = []
     /// The serial of the last `wl_pointer.enter` this client got: `set_cursor` must cite it.
     @exclusivity(unchecked) var lastEnterSerial: UInt32 = 0
-    /// Whether this pointer frame already carried `axis_source` (once per frame).
+    /// Whether this pointer frame already carried `axis_source` (once per frame), to its
+    /// `wl_pointer`s of version 8 and to older ones (which may have been sent nothing yet).
     @exclusivity(unchecked) var axisSourceSent = false
+    @exclusivity(unchecked) var legacyAxisSourceSent = false
+    /// Partial wheel clicks not yet sent to its `wl_pointer`s older than version 8.
+    @exclusivity(unchecked) var wheelClicks = WheelClicks()
     /// Unread bytes in its socket at the last check, and since when they did not shrink.
     var lastUnsent: Int32 = 0
     var stalledSince: UInt32?

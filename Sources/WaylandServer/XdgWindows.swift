@@ -1,5 +1,6 @@
 // `xdg_toplevel` and `xdg_popup`: interactive move and resize become the seat's grabs,
-// a popup's grab becomes the seat's popup grab, both only for a serial the seat recorded.
+// a popup's grab becomes the seat's popup grab, both only for a serial the seat recorded
+// (a move or resize: a held button's press or a touch; a popup: any press, keys included).
 import CWaylandServer
 import CXdgShellServer
 import Foundation
@@ -42,14 +43,17 @@ final class XdgToplevel: WaylandObject {
         case 3: appID = args.string(0) ?? ""
         case 5:  // move(seat, serial)
             if maximized || fullscreen { return }  // refused, as weston does (docs/wayland.md)
-            guard let window = windowNode, server.seat.isRecentPress(serial: args.uint(1), client: owner.id) else { return }
-            server.seat.beginMove(window)
+            guard let window = windowNode, let press = server.seat.interactivePress(serial: args.uint(1), client: owner.id)
+            else { return }
+            // Anchored at the press, not where the pointer is now: clients ask after their drag
+            // threshold. A touch's point is not the cursor the move follows, so it anchors there.
+            server.seat.beginMove(window, anchor: press.kind == .button ? press.position : nil)
         case 6:  // resize(seat, serial, edges)
             let edges = args.uint(2)
             guard [0, 1, 2, 4, 5, 6, 8, 9, 10].contains(edges) else {
                 return postError(XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE.rawValue, "invalid resize edge \(edges)")
             }
-            guard let node, server.seat.isRecentPress(serial: args.uint(1), client: owner.id) else { return }
+            guard let node, server.seat.interactivePress(serial: args.uint(1), client: owner.id) != nil else { return }
             server.seat.beginResize(node, edges: ResizeEdges(rawValue: edges))
         case 7, 8:  // set_max_size / set_min_size
             guard args.int(0) >= 0, args.int(1) >= 0 else {
@@ -86,7 +90,7 @@ final class XdgToplevel: WaylandObject {
         if maximized { states.append(XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue) }
         if fullscreen { states.append(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) }
         if resizing { states.append(XDG_TOPLEVEL_STATE_RESIZING.rawValue) }
-        if let node, server.seat.keyboardFirstResponder == node { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
+        if let node, server.activatedToplevel == node { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
         withWaylandArray(states) { xdg_toplevel_send_configure(resource, requestedSize.width, requestedSize.height, $0) }
     }
 
