@@ -73,6 +73,7 @@ extension WaylandServer {
     ) {
         let binding = GlobalBinding(server: self) { [unowned(unsafe) self] client, version, id in bind(self, client, version, id) }
         globalBindings.append(binding)
+        offeredGlobals.append(GlobalDescription(interface: interface, version: version))
         wl_global_create(display, ir_interface(interface), version, Unmanaged.passUnretained(binding).toOpaque(), globalBound)
     }
 

@@ -134,6 +134,9 @@ struct WaylandSender: DeliverySink {
         case let .touchCancel(_, client):
             guard let c = server.client(client) else { return }
             for r in c.touches { wl_touch_send_cancel(r) }
+        case let .touchReleased(_, client, time, slot, serial):
+            guard let c = server.client(client), c.alive else { return }
+            for r in c.touches { wl_touch_send_up(r, serial, ms(time), slot) }
 
         case let .popupDone(_, node):
             guard let s = server.surface(for: node), case .xdg(let x) = s.role, case .popup(let p) = x.roleObject else { return }

@@ -40,6 +40,12 @@ public final class WaylandServer {
         /// nested window, on the parent's frames) turns this off and calls
         /// `sendFrameCallbacks()` itself.
         public var answersFrameCallbacksOnTimer = true
+        /// Lets an xdg_surface commit a buffer before it acknowledged its first configure:
+        /// it maps with that buffer, acknowledged or not (Mir's leniency). The protocol
+        /// forbids it and the default posts `unconfigured_buffer`; only the conformance run
+        /// turns this on, because WLCS 1.5.0's window helper commits its buffer with the
+        /// role and never acknowledges (fixed upstream in 1.8.1).
+        public var acceptsBufferBeforeFirstConfigure = false
         public init() {}
     }
 
@@ -67,6 +73,7 @@ public final class WaylandServer {
     var frameTimer: OpaquePointer?
     private var clientCreatedListener: ListenerBox?
     var globalBindings: [GlobalBinding] = []
+    var offeredGlobals: [GlobalDescription] = []
     var seatResources: [ResourcePointer] = []
     var outputResources: [ResourcePointer] = []
     /// Called on every commit that attaches a buffer, before it is released: a renderer
@@ -105,6 +112,7 @@ public final class WaylandServer {
         router.serialSource = { [unowned(unsafe) self] in self.nextSerial(for: .router) }
 
         wl_display_init_shm(display)
+        offeredGlobals.append(GlobalDescription(interface: "wl_shm", version: 1))
         clientCreatedListener = ListenerBox(owner: self) { server, data in
             server.clientCreated(OpaquePointer(data!))
         }

@@ -220,10 +220,17 @@ final class Surface: WaylandObject {
         destroyNode()
     }
 
-    func destroyNode() {
+    /// Takes the surface out of the scene. When the wl_surface itself lives on (only its
+    /// role went), the leave events that causes are sent first, while deliveries can still
+    /// find the surface: its client must not see an enter elsewhere without a leave here.
+    func destroyNode(surfaceLivesOn: Bool = false) {
         guard let node else { return }
         let tree = server.router.tree
         for child in tree.children(of: node) where server.surface(for: child) != nil { tree.detach(child) }
+        if surfaceLivesOn, owner.alive {
+            tree.setMapped(node, false)
+            server.sendDeliveries()
+        }
         if Int(node.index) < server.surfacesByNode.count, server.surfacesByNode[Int(node.index)] === self {
             server.surfacesByNode[Int(node.index)] = nil
         }

@@ -195,7 +195,7 @@ final class XdgSurfaceObject: WaylandObject {
             postError(XDG_SURFACE_ERROR_NOT_CONSTRUCTED.rawValue, "xdg_surface committed before get_toplevel or get_popup")
             return false
         }
-        if state.bufferAttached, state.buffer != nil, !acknowledged {
+        if state.bufferAttached, state.buffer != nil, !acknowledged, !server.configuration.acceptsBufferBeforeFirstConfigure {
             postError(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue,
                       "wl_surface@\(wl_resource_get_id(surface.resource)) committed a buffer before acknowledging a configure")
             return false
@@ -210,7 +210,7 @@ final class XdgSurfaceObject: WaylandObject {
             initialConfigureSent = true
             sendConfigure()
         }
-        let mapped = acknowledged && surface.hasBuffer
+        let mapped = (acknowledged || server.configuration.acceptsBufferBeforeFirstConfigure) && surface.hasBuffer
         switch roleObject {
         case .toplevel(let top): top.setMapped(mapped)
         case .popup(let popup): popup.setMapped(mapped)
@@ -233,7 +233,7 @@ final class XdgSurfaceObject: WaylandObject {
 
     func roleDestroyed() {
         roleObject = .none
-        surface.destroyNode()
+        surface.destroyNode(surfaceLivesOn: true)
         acknowledged = false
         initialConfigureSent = false
     }

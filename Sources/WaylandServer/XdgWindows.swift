@@ -10,6 +10,8 @@ final class XdgToplevel: WaylandObject {
     var title = ""
     var appID = ""
     var everMapped = false
+    /// Placed by `placeWindow` before it mapped: the first map keeps that place.
+    var placedByEmbedder = false
     var maximized = false
     var fullscreen = false
     var savedPosition: (x: Int32, y: Int32)?
@@ -102,7 +104,7 @@ final class XdgToplevel: WaylandObject {
             let f = tree.frame(of: node) ?? Rect(0, 0, 0, 0)
             let p = server.configuration.placeToplevel(server.toplevelCount, f.width, f.height)
             server.toplevelCount += 1
-            if !(maximized || fullscreen), let window = windowNode { tree.move(window, to: p) }
+            if !(maximized || fullscreen || placedByEmbedder), let window = windowNode { tree.move(window, to: p) }
         }
         let wasMapped = tree.isMapped(node)
         tree.setMapped(node, mapped)
