@@ -76,6 +76,7 @@ struct WaylandSender: DeliverySink {
         case let .pointerButton(_, node, time, button, state, serial):
             guard let (_, c) = target(node) else { return }
             for r in c.pointers { wl_pointer_send_button(r, serial, ms(time), button, UInt32(state.rawValue)) }
+            if state == .released { c.lastReleaseSerial = serial }
             if state == .pressed, server.configuration.focusOnClick { server.pendingFocus = node }
         case let .pointerAxis(_, node, time, axis, source, value, value120):
             guard let (_, c) = target(node) else { return }

@@ -314,6 +314,9 @@ final class ClientState {
     @exclusivity(unchecked) var touches: [ResourcePointer] = []
     /// The serial of the last `wl_pointer.enter` this client got: `set_cursor` must cite it.
     @exclusivity(unchecked) var lastEnterSerial: UInt32 = 0
+    /// The serial of the last `wl_pointer.button` release this client got: a popup opened
+    /// on a click's release may cite it for its grab (XdgPopup).
+    @exclusivity(unchecked) var lastReleaseSerial: UInt32 = 0
     /// Whether this pointer frame already carried `axis_source` (once per frame).
     @exclusivity(unchecked) var axisSourceSent = false
     /// Unread bytes in its socket at the last check, and since when they did not shrink.

@@ -189,6 +189,23 @@ final class XdgSurfaceObject: WaylandObject {
         postError(XDG_SURFACE_ERROR_ALREADY_CONSTRUCTED.rawValue, "xdg_surface already has a role object")
     }
 
+    /// xdg-shell: "any attempts by a client to attach or manipulate a buffer prior to the
+    /// first xdg_surface.configure call must also be treated as errors", so the error comes
+    /// at the attach. Between that configure and its ack an attach is allowed (clients draw
+    /// in response to it); the commit is what must wait for the ack (`checkCommit`).
+    var mayAttachBuffer: Bool {
+        if initialConfigureSent { return true }
+        // The lenient option covers a toplevel or popup committing its buffer with its role;
+        // a bare xdg_surface still may not take one.
+        if case .none = roleObject { return false }
+        return server.configuration.acceptsBufferBeforeFirstConfigure
+    }
+
+    func postUnconfiguredBuffer() {
+        postError(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue,
+                  "wl_surface@\(wl_resource_get_id(surface.resource)) attached a buffer before the first configure")
+    }
+
     /// Called before a commit is applied; false when it was a protocol error.
     func checkCommit(_ state: SurfaceState) -> Bool {
         if case .none = roleObject {

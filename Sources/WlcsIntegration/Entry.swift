@@ -95,7 +95,7 @@ func irWlcsPointerButton(_ p: UnsafeMutableRawPointer?, _ button: Int32, _ press
 @_cdecl("ir_wlcs_touch")
 func irWlcsTouch(_ p: UnsafeMutableRawPointer?, _ phase: Int32, _ x: Double, _ y: Double) {
     let d = device(p)
-    d.harness.withSeat { seat in
+    d.harness.onServerThread { d.harness.withSeat { seat in
         let now = Harness.now
         d.touching = phase != 2
         switch phase {
@@ -104,5 +104,5 @@ func irWlcsTouch(_ p: UnsafeMutableRawPointer?, _ phase: Int32, _ x: Double, _ y
         default: seat.notifyTouchUp(time: now, slot: d.touchSlot)
         }
         seat.notifyTouchFrame()
-    }
+    } }
 }

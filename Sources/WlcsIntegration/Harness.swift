@@ -5,9 +5,13 @@
 // hand-over. Everything here is the public API of WaylandServer and InputRouter.
 import CWaylandServer
 import CWlcs
+import Dispatch
+import Foundation
 import Glibc
 import InputRouter
 import WaylandServer
+
+enum HarnessError: Error { case pipe(Int32) }
 
 final class Harness {
     private var server: WaylandServer?
@@ -19,6 +23,12 @@ final class Harness {
     let globalNames: [UnsafeMutablePointer<CChar>]
     let globalVersions: [UInt32]
     private var nextDevice: UInt32 = 2
+    /// Work from other threads, run on the server's (see `onServerThread`).
+    private var serverThread: pthread_t?
+    /// A pipe: a byte written wakes the server's loop for queued work.
+    private var wake: [Int32] = [-1, -1]
+    private let workLock = NSLock()
+    private var work: [() -> Void] = []
     private var nextTouchSlot: Int32 = 0
 
     init() throws {
@@ -26,6 +36,11 @@ final class Harness {
         // WLCS 1.5.0's window helper attaches a buffer before it acknowledges the first
         // configure (upstream fixed it in 1.8.1); the default server refuses that.
         configuration.acceptsBufferBeforeFirstConfigure = true
+        guard pipe(&wake) == 0 else { throw HarnessError.pipe(errno) }
+        for fd in wake {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
         let server = try WaylandServer(configuration: configuration)
         self.server = server
         // WLCS's client binds wl_pointer, wl_keyboard and wl_touch when wl_seat announces
@@ -37,22 +52,54 @@ final class Harness {
         globalVersions = server.globals.map { UInt32($0.version) }
     }
 
-    deinit { for name in globalNames { free(name) } }
+    deinit {
+        for name in globalNames { free(name) }
+        close(wake[0])
+        close(wake[1])
+    }
 
     /// Runs the server on this thread until `stop()`, then tears it down here.
     func run(dispatching wlcsLoop: OpaquePointer) {
         guard let server else { return }
         running = true
+        serverThread = pthread_self()
         let watch = server.watchReadable(fd: wl_event_loop_get_fd(wlcsLoop)) {
             wl_event_loop_dispatch(wlcsLoop, 0)
         }
+        let wakeWatch = server.watchReadable(fd: wake[0]) { [unowned self] in self.runQueuedWork() }
         while running { server.dispatch(timeoutMS: -1) }
         watch.remove()
+        wakeWatch.remove()
         clientsByFD.removeAll()
         self.server = nil
     }
 
     func stop() { running = false }
+
+    /// Runs `body` on the server's thread and waits for it. WLCS 1.5.0 proxies every call
+    /// onto that thread except its touch helper's down, move and up, which call the vtable
+    /// from the test's thread (its proxied versions are set up but unused); without this
+    /// those would race the server's loop (seen as a touch delivered twice).
+    func onServerThread(_ body: @escaping () -> Void) {
+        if let t = serverThread, pthread_equal(t, pthread_self()) != 0 { return body() }
+        let done = DispatchSemaphore(value: 0)
+        workLock.lock()
+        work.append { body(); done.signal() }
+        workLock.unlock()
+        var byte: UInt8 = 1
+        _ = write(wake[1], &byte, 1)
+        done.wait()
+    }
+
+    private func runQueuedWork() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while read(wake[0], &bytes, bytes.count) > 0 {}
+        workLock.lock()
+        let items = work
+        work.removeAll()
+        workLock.unlock()
+        for item in items { item() }
+    }
 
     func createClientSocket() -> Int32 {
         guard let server else { return -1 }
