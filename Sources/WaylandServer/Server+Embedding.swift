@@ -48,6 +48,7 @@ extension WaylandServer {
         let geometry: (x: Int32, y: Int32) = xdg.geometry.map { ($0.x, $0.y) } ?? (0, 0)
         tree.move(window, to: (x - inside.x - geometry.x, y - inside.y - geometry.y))
         top.placedByEmbedder = true
+        replaceReactivePopups(of: xdg)
         sendDeliveries()
         return true
     }

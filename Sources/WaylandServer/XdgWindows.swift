@@ -146,11 +146,14 @@ final class XdgPopup: WaylandObject {
     weak var xdg: XdgSurfaceObject?
     weak var parent: XdgSurfaceObject?
     var placement: Rect
+    /// The positioner's rules it was placed by (reactive popups are placed again).
+    var rules: PositionerRules
     var grabRequested = false
     var grabbed = false
 
     init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, xdg: XdgSurfaceObject,
-         parent: XdgSurfaceObject, placement: Rect) {
+         parent: XdgSurfaceObject, placement: Rect, rules: PositionerRules) {
+        self.rules = rules
         self.xdg = xdg
         self.parent = parent
         self.placement = placement
@@ -180,10 +183,14 @@ final class XdgPopup: WaylandObject {
                 xdg_popup_send_popup_done(resource)
             }
         case 2:  // reposition(positioner, token)
-            guard let positioner = args.object(0, as: XdgPositioner.self), let rect = positioner.placement else {
+            guard let positioner = args.object(0, as: XdgPositioner.self),
+                let rect = parent.map({ positioner.rules.placement(origin: server.popupOrigin(of: $0), bounds: server.popupBounds) })
+                    ?? positioner.rules.unconstrained
+            else {
                 return postWmBaseError(XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "positioner without size or anchor rect")
             }
             placement = rect
+            rules = positioner.rules
             if let node, let parent {
                 let origin: (x: Int32, y: Int32) = parent.geometry.map { ($0.x, $0.y) } ?? (0, 0)
                 server.router.tree.move(node, to: (origin.x + rect.x, origin.y + rect.y))
