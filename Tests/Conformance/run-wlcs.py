@@ -104,8 +104,12 @@ def main():
     parser.add_argument("--jobs", type=int, default=4)
     parser.add_argument("--logs", default=".build/wlcs-logs")
     parser.add_argument("--filter", help="run only suites whose name contains this")
+    parser.add_argument("--sanitizer-reports", action="store_true",
+                        help="fail when a suite's output holds a ThreadSanitizer or AddressSanitizer report")
     args = parser.parse_args()
     os.makedirs(args.logs, exist_ok=True)
+    for old in os.listdir(args.logs):
+        os.remove(os.path.join(args.logs, old))
 
     suites = list_tests(args.runner, args.module)
     if args.filter:
@@ -135,8 +139,18 @@ def main():
         for t in not_passing:
             print(f"  {outcome[t]:>7}  {t}")
 
+    reports = 0
+    if args.sanitizer_reports:
+        for name in sorted(os.listdir(args.logs)):
+            with open(os.path.join(args.logs, name), errors="replace") as f:
+                found = sum(1 for line in f if re.match(r"^(WARNING: ThreadSanitizer|==\d+==ERROR: AddressSanitizer)", line))
+            if found:
+                print(f"{found} sanitizer reports in {os.path.join(args.logs, name)}")
+                reports += found
+        print(f"sanitizer reports: {reports}")
+
     if args.expected is None:
-        return 0
+        return 1 if reports else 0
     expected = read_expected(args.expected)
     status = 0
     unexpected = [t for t in not_passing if t not in expected]
@@ -161,8 +175,8 @@ def main():
     listed = sum(1 for t in not_passing if t in expected)
     print(f"\n{listed} expected failures (listed in {args.expected})")
     # The closing line counts only what breaks the build: unlisted failures, stale entries.
-    print(f"wlcs: {totals['passed']} passed, {len(unexpected) + len(stale)} failed, {totals['skipped']} skipped")
-    return status
+    print(f"wlcs: {totals['passed']} passed, {len(unexpected) + len(stale) + reports} failed, {totals['skipped']} skipped")
+    return 1 if reports else status
 
 
 if __name__ == "__main__":
