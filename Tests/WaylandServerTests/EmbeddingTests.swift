@@ -85,4 +85,28 @@ import WireClient
             #expect(server.mappedToplevels.isEmpty)
         }
     }
+
+    /// xdg_wm_base 5: wm_capabilities (maximize 2, fullscreen 3) before the first configure.
+    @Test func toplevelGetsWmCapabilitiesFirst() throws {
+        let (_, _, wire, session) = try connect()
+        let surface = wire.newID("wl_surface")
+        wire.send(session.bound["wl_compositor"]!, Op.compositorCreateSurface, [.uint(surface)])
+        let xdg = wire.newID("xdg_surface")
+        wire.send(session.bound["xdg_wm_base"]!, Op.wmGetXdgSurface, [.uint(xdg), .uint(surface)])
+        let top = wire.newID("xdg_toplevel")
+        wire.send(xdg, Op.xdgSurfaceGetToplevel, [.uint(top)])
+        wire.send(surface, Op.surfaceCommit)
+        var seen: [String] = []
+        _ = session.waitFor { e in
+            if e.object == top && e.opcode == 3 {
+                // wl_array: byte length, then the values.
+                let n = Int(e.uint(at: 0)) / 4
+                seen.append("wm_capabilities " + (0..<n).map { String(e.uint(at: 4 + 4 * $0)) }.joined(separator: ","))
+            }
+            if e.object == top && e.opcode == 0 { seen.append("toplevel.configure") }
+            if e.object == xdg && e.opcode == 0 { seen.append("configure") }
+            return e.object == xdg
+        }
+        #expect(seen == ["wm_capabilities 2,3", "toplevel.configure", "configure"])
+    }
 }
