@@ -109,4 +109,34 @@ import WireClient
         }
         #expect(seen == ["wm_capabilities 2,3", "toplevel.configure", "configure"])
     }
+
+    /// A reactive popup that flips: placed again when its parent is moved near the
+    /// output's right edge, and configured with the flipped place.
+    @Test func reactivePopupIsPlacedAgainWhenItsParentMoves() throws {
+        let (server, client, wire, session) = try connect()
+        let top = try #require(session.mapToplevel(width: 100, height: 80))
+        let positioner = wire.newID("xdg_positioner")
+        wire.send(session.bound["xdg_wm_base"]!, Op.wmCreatePositioner, [.uint(positioner)])
+        wire.send(positioner, 1, [.int(200), .int(50)])  // set_size
+        wire.send(positioner, 2, [.int(90), .int(10), .int(10), .int(10)])  // set_anchor_rect
+        wire.send(positioner, 3, [.uint(8)])  // set_anchor bottom_right
+        wire.send(positioner, 4, [.uint(8)])  // set_gravity bottom_right
+        wire.send(positioner, 5, [.uint(4)])  // set_constraint_adjustment flip_x
+        wire.send(positioner, 7)  // set_reactive
+        let surface = wire.newID("wl_surface")
+        wire.send(session.bound["wl_compositor"]!, Op.compositorCreateSurface, [.uint(surface)])
+        let xdg = wire.newID("xdg_surface")
+        wire.send(session.bound["xdg_wm_base"]!, Op.wmGetXdgSurface, [.uint(xdg), .uint(surface)])
+        let popup = wire.newID("xdg_popup")
+        wire.send(xdg, Op.xdgSurfaceGetPopup, [.uint(popup), .uint(top.xdgSurface), .uint(positioner)])
+        wire.send(surface, Op.surfaceCommit)
+        func nextPlace() -> [Int32]? {
+            session.waitFor { $0.object == popup && $0.opcode == 0 }.map { e in (0..<4).map { Int32(bitPattern: e.uint(at: 4 * $0)) } }
+        }
+        // The parent is at (40, 40): the popup fits to the right of the anchor.
+        #expect(nextPlace() == [100, 20, 200, 50])
+        let node = try #require(server.node(ofSurface: top.surface, client: client))
+        server.placeWindow(node, x: 1000, y: 40)  // 1000 + 100 + 200 > 1280: flipped left
+        #expect(nextPlace() == [-110, 20, 200, 50])
+    }
 }
