@@ -64,6 +64,7 @@ struct WaylandSender: DeliverySink {
         case let .pointerButton(_, node, time, button, state, serial):
             guard let (_, c) = target(node) else { return }
             for r in c.pointers { wl_pointer_send_button(r, serial, ms(time), button, UInt32(state.rawValue)) }
+            if state == .released { c.lastReleaseSerial = serial }
             if state == .pressed, server.configuration.focusOnClick { server.pendingFocus = node }
         case let .pointerAxis(_, node, time, axis, source, value, value120):
             guard let (_, c) = target(node) else { return }
@@ -128,6 +129,9 @@ struct WaylandSender: DeliverySink {
         case let .touchCancel(_, client):
             guard let c = server.client(client) else { return }
             for r in c.touches { wl_touch_send_cancel(r) }
+        case let .touchReleased(_, client, time, slot, serial):
+            guard let c = server.client(client), c.alive else { return }
+            for r in c.touches { wl_touch_send_up(r, serial, ms(time), slot) }
 
         case let .popupDone(_, node):
             guard let s = server.surface(for: node), case .xdg(let x) = s.role, case .popup(let p) = x.roleObject else { return }
