@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs one libFuzzer target for a while and prints what it did. Used by `make fuzz`.
-#   fuzz/run.sh RouterFuzzer|RecordingFuzzer|KeyboardFuzzer SECONDS
+#   fuzz/run.sh RouterFuzzer|RecordingFuzzer|KeyboardFuzzer|WireFuzzer SECONDS
 # The working corpus (.build/fuzz/corpus/<target>) starts from the committed seeds
 # (fuzz/corpus/<target>) and keeps growing between runs; findings land in
 # .build/fuzz/findings/<target>/. Exit status 1 when the run found something.
@@ -11,6 +11,7 @@ case $target in
     RouterFuzzer) name=router; options="-max_len=8192" ;;
     RecordingFuzzer) name=recording; options="-max_len=32768 -dict=fuzz/recording.dict" ;;
     KeyboardFuzzer) name=keyboard; options="-max_len=4096" ;;
+    WireFuzzer) name=wire; options="-max_len=4096" ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
 esac
 binary=${FUZZ_BINARY_DIR:-fuzz/.build/fuzzer/debug}/$target
