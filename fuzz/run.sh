@@ -25,13 +25,17 @@ start=$(date +%s)
 
 # Swift's own backtracer would fight libFuzzer's crash handler; hashing must be
 # deterministic for libFuzzer to reproduce an input.
-SWIFT_BACKTRACE=enable=off SWIFT_DETERMINISTIC_HASHING=1 nice -n 10 "$binary" "$corpus" $options \
+runtime=$(mktemp -d)
+chmod 700 "$runtime"
+XDG_RUNTIME_DIR=$runtime SWIFT_BACKTRACE=enable=off SWIFT_DETERMINISTIC_HASHING=1 nice -n 10 "$binary" "$corpus" $options \
     -max_total_time="$seconds" -timeout=30 -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1
 status=$?
+rm -rf "$runtime"
 elapsed=$(($(date +%s) - start))
 
-if ! grep -q "inline 8-bit counters" "$log"; then
-    echo "$target: the binary has no coverage instrumentation (rebuild with make fuzz)" >&2
+counters=$(sed -n 's/.*Loaded [0-9]* modules *(\([0-9]*\) inline 8-bit counters).*/\1/p' "$log" | head -1)
+if [ -z "$counters" ] || [ "$counters" -eq 0 ]; then
+    echo "$target: the binary has no coverage instrumentation (rebuild with tools/fuzz-build.sh)" >&2
     exit 2
 fi
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
