@@ -11,7 +11,7 @@ if arguments.count == 4, arguments[1] == "explain", let data = FileManager.defau
     let bytes = [UInt8](data)
     switch arguments[2] {
     case "router": for p in RouterFuzz.run(bytes, log: { print($0) }) { print("PROBLEM:", p) }
-    case "wire": for p in WireFuzz.run(bytes, log: { print($0) }) { print("PROBLEM:", p) }
+    case "wire": for p in WireFuzz.run(bytes, checksFileDescriptors: true, log: { print($0) }) { print("PROBLEM:", p) }
     case "recording":
         do {
             let r = try RecordingReader.parse(bytes, file: arguments[3])
