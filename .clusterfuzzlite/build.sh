@@ -1,8 +1,8 @@
 #!/bin/bash -eu
 # Builds every libFuzzer target of fuzz/ the way OSS-Fuzz's Swift builder image expects:
 # with the flags its precompile_swift exports ($SWIFTFLAGS: -sanitize=fuzzer,$SANITIZER
-# on every swiftc call, --sanitize=$SANITIZER, the Swift standard library linked
-# statically), then copies into $OUT each target, its seed corpus as
+# on every swiftc call, --sanitize=$SANITIZER; the static standard library is dropped,
+# see below), then copies into $OUT each target, its seed corpus as
 # <target>_seed_corpus.zip and its dictionary as <target>.dict.
 # tools/oss-fuzz-local.sh runs this same script on a machine without the image.
 #
@@ -16,6 +16,12 @@ cd "$SRC/inputrouter/fuzz"
 # (--sanitize=fuzzer); -Xswiftc alone leaves `main` pointing at the module's own entry,
 # which a file holding only @_cdecl("LLVMFuzzerTestOneInput") does not have.
 flags="$SWIFTFLAGS --sanitize=fuzzer"
+# The Swift runtime stays dynamic, copied beside the targets (SwiftPM links them with an
+# rpath of $ORIGIN): linked statically, its link hides AddressSanitizer's malloc and free
+# from the shared libraries (ld: "cannot export local symbol"), so memory xkbcommon
+# allocates and Swift frees (the keymap text the server serves) is reported as "free
+# on address which was not malloc()-ed" the first time a server starts.
+flags=$(printf '%s' "$flags" | sed 's/-Xswiftc -static-stdlib//; s/--static-swift-stdlib//')
 # Only the targets named in the package manifest: make-seeds has a main of its own.
 targets="RouterFuzzer RecordingFuzzer KeyboardFuzzer WireFuzzer"
 for t in $targets; do
@@ -26,6 +32,8 @@ done
 bin="$WORK/swift-build/debug"
 for t in $targets; do
     cp "$bin/$t" "$OUT/$t"
+    # The Swift runtime libraries the target loads (the runner image has none).
+    ldd "$bin/$t" | awk '$3 ~ /\/swift\// { print $3 }' | while read -r lib; do cp -L "$lib" "$OUT/"; done
     case $t in
         RouterFuzzer) corpus=router ;;
         RecordingFuzzer) corpus=recording; cp recording.dict "$OUT/$t.dict" ;;

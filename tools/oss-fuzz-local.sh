@@ -37,6 +37,7 @@ for binary in "$OUT"/*Fuzzer; do
     rm -rf "$corpus"
     mkdir -p "$corpus"
     unzip -q "$OUT/${t}_seed_corpus.zip" -d "$corpus"
+    seeds=$(ls "$corpus" | wc -l)
     # The options file's [libfuzzer] lines, as the runner passes them.
     options=$(sed -n 's/^\([a-z_]*\) = \(.*\)$/-\1=\2/p' "$OUT/$t.options" | sed "s|-dict=|-dict=$OUT/|")
     log=$WORK/$t.log
@@ -44,7 +45,7 @@ for binary in "$OUT"/*Fuzzer; do
     if (cd "$OUT" && XDG_RUNTIME_DIR=$runtime SWIFT_BACKTRACE=enable=off nice -n 10 "$binary" "$corpus" $options \
         -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$WORK/$t-" >"$log" 2>&1); then
         execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-        echo "$t: ran ${seconds}s from $(ls "$corpus" | wc -l) seeds, $execs execs, $(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1)"
+        echo "$t: ran ${seconds}s from $seeds seeds, $execs execs, $(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1)"
     else
         echo "$t: FAILED (log: $log)"
         grep -m3 -E "ERROR|Fatal error|finding" "$log" || true
