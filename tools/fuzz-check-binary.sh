@@ -17,7 +17,7 @@ case $target in
 esac
 empty=$(mktemp -d)
 trap 'rm -rf "$empty"' EXIT
-log=$(SWIFT_BACKTRACE=enable=off "$binary" -runs=0 "$empty" 2>&1)
+log=$(SWIFT_BACKTRACE=enable=off "$binary" -runs=0 -artifact_prefix="$empty/" "$empty" 2>&1)
 counters=$(printf '%s\n' "$log" | sed -n 's/.*Loaded [0-9]* modules *(\([0-9]*\) inline 8-bit counters).*/\1/p' | head -1)
 if [ -z "$counters" ] || [ "$counters" -eq 0 ]; then
     echo "$target: no coverage counters in the linked binary: libFuzzer would run blind" >&2
