@@ -5,6 +5,7 @@
 #   make bench  release-mode benchmarks
 #   make vm-test  real libinput end to end in a VM (qemu, slow; not part of make test)
 #   make fuzz SECONDS=600   each libFuzzer target for that long (docs/fuzzing.md)
+#   make fuzz-oss  the OSS-Fuzz/ClusterFuzzLite build script, run locally, and its targets
 #   make test-sanitizers    the fuzz, chaos and stream tests under ASan and TSan
 #   make conformance  Mir's Wayland Conformance Suite (WLCS) against the server
 #   make conformance-tsan  the same with the integration built under ThreadSanitizer
@@ -107,21 +108,18 @@ hostile: deps
 
 # Fuzzing (docs/fuzzing.md). The targets live in their own package, fuzz/, so a plain
 # build never links an executable whose main is libFuzzer's. One target runs at a time.
-FUZZ_TARGETS = RouterFuzzer RecordingFuzzer KeyboardFuzzer
-# Always a clean build, checked: builds here have now and then compiled the main
-# package's modules without -sanitize=fuzzer, which leaves libFuzzer blind.
-FUZZ_BUILD = cd fuzz && $(SWIFT) build --sanitize=fuzzer --sanitize=address --scratch-path .build/fuzzer
-FUZZ_INSTRUMENTED = for o in InputRouter.build/Seat.swift.o Keyboard.build/KeyboardState.swift.o \
-	Recording.build/YAMLParser.swift.o FuzzSupport.build/RouterFuzz.swift.o; do \
-	nm fuzz/.build/fuzzer/debug/$$o | grep -q __sancov || exit 1; done
+FUZZ_TARGETS = RouterFuzzer RecordingFuzzer KeyboardFuzzer WireFuzzer
+# tools/fuzz-build.sh builds from clean with the flags on every compiler and linker call
+# (as OSS-Fuzz does) and refuses any linked binary libFuzzer would run blind.
 fuzz: deps
-	for attempt in 1 2 3; do \
-		rm -rf fuzz/.build/fuzzer; \
-		for t in $(FUZZ_TARGETS); do ($(FUZZ_BUILD) --product $$t) || exit 1; done; \
-		if ($(FUZZ_INSTRUMENTED)); then break; fi; \
-		echo "the fuzz build lost its coverage instrumentation; building again"; \
-	done; ($(FUZZ_INSTRUMENTED))
+	tools/fuzz-build.sh $(FUZZ_TARGETS)
 	status=0; for t in $(FUZZ_TARGETS); do fuzz/run.sh $$t $(SECONDS) || status=1; done; exit $$status
+
+# The OSS-Fuzz / ClusterFuzzLite build (.clusterfuzzlite/build.sh) run here, as the
+# builder image runs it, then every target it produced for 20 s from its seed zip.
+.PHONY: fuzz-oss
+fuzz-oss: deps
+	tools/oss-fuzz-local.sh
 
 # Rewrites the committed seed corpus from the generators.
 fuzz-seeds:

@@ -85,8 +85,12 @@ let package = Package(
         .testTarget(name: "NestedBackendTests", dependencies: ["NestedBackend", "WaylandServer", "InputRouter", "Keyboard"]),
         // Fuzzing: the byte decoders and checks of the fuzz targets (fuzz/, docs/fuzzing.md),
         // shared with the regression tests that replay the corpus and findings without libFuzzer.
-        .target(name: "FuzzSupport", dependencies: ["InputRouter", "Keyboard", "Recording"]),
-        .testTarget(name: "FuzzTests", dependencies: ["FuzzSupport", "InputRouter", "Recording"], exclude: ["Regressions"]),
+        .target(name: "FuzzSupport", dependencies: [
+            "InputRouter", "Keyboard", "Recording", "WaylandServer", "WireClient", "CWaylandServer", "CShim",
+        ]),
+        .testTarget(
+            name: "FuzzTests", dependencies: ["FuzzSupport", "InputRouter", "Recording", "WaylandServer", "WireClient", "CWaylandServer"],
+            exclude: ["Regressions"]),
 
         // WLCS (Debian's wlcs): the vtables in C, the harness in Swift on the public API
         // (Tests/Conformance/README.md). Swift 5 mode: the harness is handed from the thread

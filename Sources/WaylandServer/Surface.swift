@@ -228,6 +228,8 @@ final class Surface: WaylandObject {
         }
         pending.frameCallbacks = []
         cached = nil
+        // A restack waiting for this surface's commit may name the surface itself.
+        pendingRestacks.removeAll()
         if case .subsurface(let sub) = role { sub.surfaceDestroyed() }
         if case .xdg(let xdg) = role { xdg.surfaceDestroyed() }
         if owner.cursor?.surface === self { owner.cursor = nil }
