@@ -233,17 +233,15 @@ if options.backend == "nested" {
     window.onClose = { running = false }
 }
 
+// Real devices. `start` puts libinput's fd (and libseat's) on the server's loop for as
+// long as the source lives, and hands over at once the devices already plugged in, so a
+// client that connects sees the seat's capabilities before anyone touches a key.
 for input in options.inputs where !input.hasPrefix("replay:") && input != "parent" {
     guard input == "libinput" else { fail("unknown input \(input) (libinput, replay:FILE, parent)") }
     do {
         let source = try LibinputSource(devices: .udev(seat: "seat0"), access: .libseat(seat: "seat0"))
         if let path = options.recordPath { source.recorder = LiveRecorder(path: path) }
-        _ = server.watchReadable(fd: source.fd) {
-            do { try source.dispatch { server.handle($0) } } catch { print("ir-compositor: libinput: \(error)") }
-        }
-        if let seatFD = source.seatFD {
-            _ = server.watchReadable(fd: seatFD) { try? source.dispatchSeat() }
-        }
+        try source.start(watching: server.watchReadable) { server.handle($0) }
         liveSource = source
     } catch {
         fail("libinput: \(error)")
