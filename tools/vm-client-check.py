@@ -103,74 +103,85 @@ def parse_probe(lines):
 
 
 def parse_wev(lines):
-    """wev prints one event per line, some continued on indented lines."""
-    events = []
-    pending_mods = None
+    """wev prints one event per line, some continued on indented lines. A line that does
+    not parse is kept as such: it then differs from what was expected."""
+    events, state = [], {"modifiers": None}
     for line in lines:
         if line is None:
             continue
-        m = re.match(r"^\[\s*\d+:\s*(\w+)\] (\w+): ?(.*)$", line)
-        if not m:
-            c = re.match(r"^\s+(depressed|latched|locked): ([0-9a-f]{8})", line)
-            if c and pending_mods is not None:
-                pending_mods[c.group(1)] = int(c.group(2), 16)
-                if c.group(1) == "locked":
-                    events.append(("keyboard.modifiers", pending_mods["depressed"], pending_mods["latched"],
-                                   pending_mods["locked"], pending_mods["group"]))
-                    pending_mods = None
-            continue
-        interface, event, rest = m.groups()
-        if interface == "wl_seat" and event == "capabilities":
-            events.append(("seat.capabilities", caps_of("".join(
-                {"pointer": "p", "keyboard": "k", "touch": "t"}.get(w, "") for w in rest.split()))))
-        elif interface == "wl_keyboard":
-            if event == "enter":
-                events.append(("keyboard.enter",))
-            elif event == "leave":
-                events.append(("keyboard.leave",))
-            elif event == "key":
-                k = re.search(r"key: (\d+); state: (\d)", rest)
-                # wev prints the xkb keycode: the protocol's evdev code + 8.
-                events.append(("keyboard.key", int(k.group(1)) - 8, "pressed" if k.group(2) == "1" else "released"))
-            elif event == "modifiers":
-                g = re.search(r"group: (\d+)", rest)
-                pending_mods = {"group": int(g.group(1)) if g else 0}
-        elif interface == "wl_pointer":
-            xy = re.search(r"x, y: (-?[\d.]+), (-?[\d.]+)", rest)
-            if event == "enter":
-                events.append(("pointer.enter", float(xy.group(1)), float(xy.group(2))))
-            elif event == "leave":
-                events.append(("pointer.leave",))
-            elif event == "motion":
-                events.append(("pointer.motion", float(xy.group(1)), float(xy.group(2))))
-            elif event == "button":
-                b = re.search(r"button: (\d+), state: (\d)", rest)
-                events.append(("pointer.button", int(b.group(1)), "pressed" if b.group(2) == "1" else "released"))
-            elif event == "frame":
-                events.append(("pointer.frame",))
-            elif event == "axis_source":
-                events.append(("pointer.axis_source", int(re.search(r"(\d+)", rest).group(1))))
-            elif event == "axis_stop":
-                events.append(("pointer.axis_stop", int(re.search(r"axis: (\d+)", rest).group(1))))
-            elif event in ("axis", "axis_discrete", "axis_value120"):
-                a = re.search(r"axis: (\d+)", rest)
-                v = re.search(r"(?:value|discrete|value120): (-?[\d.]+)", rest)
-                value = float(v.group(1)) if event == "axis" else int(float(v.group(1)))
-                events.append(("pointer." + event, int(a.group(1)), value))
-        elif interface == "wl_touch":
-            xy = re.search(r"x, y: (-?[\d.]+), (-?[\d.]+)", rest)
-            i = re.search(r"id: (\d+)", rest)
-            if event == "down":
-                events.append(("touch.down", int(i.group(1)), float(xy.group(1)), float(xy.group(2))))
-            elif event == "motion":
-                events.append(("touch.motion", int(i.group(1)), float(xy.group(1)), float(xy.group(2))))
-            elif event == "up":
-                events.append(("touch.up", int(i.group(1))))
-            elif event == "frame":
-                events.append(("touch.frame",))
-            elif event == "cancel":
-                events.append(("touch.cancel",))
+        try:
+            parse_wev_line(line, events, state)
+        except (AttributeError, ValueError, KeyError):
+            events.append(("unreadable", line))
     return events
+
+
+def parse_wev_line(line, events, state):
+    m = re.match(r"^\[\s*\d+:\s*(\w+)\] (\w+): ?(.*)$", line)
+    if not m:
+        c = re.match(r"^\s+(depressed|latched|locked): ([0-9a-f]{8})", line)
+        if c and state["modifiers"] is not None:
+            state["modifiers"][c.group(1)] = int(c.group(2), 16)
+            if c.group(1) == "locked":
+                events.append(("keyboard.modifiers", state["modifiers"]["depressed"], state["modifiers"]["latched"],
+                               state["modifiers"]["locked"], state["modifiers"]["group"]))
+                state["modifiers"] = None
+        return
+    interface, event, rest = m.groups()
+    if interface == "wl_seat" and event == "capabilities":
+        events.append(("seat.capabilities", caps_of("".join(
+            {"pointer": "p", "keyboard": "k", "touch": "t"}.get(w, "") for w in rest.split()))))
+    elif interface == "wl_keyboard":
+        if event == "enter":
+            events.append(("keyboard.enter",))
+        elif event == "leave":
+            events.append(("keyboard.leave",))
+        elif event == "key":
+            k = re.search(r"key: (\d+); state: (\d)", rest)
+            # wev prints the xkb keycode: the protocol's evdev code + 8.
+            events.append(("keyboard.key", int(k.group(1)) - 8, "pressed" if k.group(2) == "1" else "released"))
+        elif event == "modifiers":
+            g = re.search(r"group: (\d+)", rest)
+            state["modifiers"] = {"group": int(g.group(1)) if g else 0}
+    elif interface == "wl_pointer":
+        xy = re.search(r"x, y: (-?[\d.]+), (-?[\d.]+)", rest)
+        if event == "enter":
+            events.append(("pointer.enter", float(xy.group(1)), float(xy.group(2))))
+        elif event == "leave":
+            events.append(("pointer.leave",))
+        elif event == "motion":
+            events.append(("pointer.motion", float(xy.group(1)), float(xy.group(2))))
+        elif event == "button":
+            b = re.search(r"button: (\d+)[^,]*, state: (\d)", rest)
+            events.append(("pointer.button", int(b.group(1)), "pressed" if b.group(2) == "1" else "released"))
+        elif event == "frame":
+            events.append(("pointer.frame",))
+        elif event == "axis_source":
+            events.append(("pointer.axis_source", int(re.search(r"(\d+)", rest).group(1))))
+        elif event == "axis_stop" and "discrete:" in rest:
+            # wev 1.0 prints axis_discrete under the name axis_stop.
+            d = re.search(r"axis: (\d+).*discrete: (-?\d+)", rest)
+            events.append(("pointer.axis_discrete", int(d.group(1)), int(d.group(2))))
+        elif event == "axis_stop":
+            events.append(("pointer.axis_stop", int(re.search(r"axis: (\d+)", rest).group(1))))
+        elif event in ("axis", "axis_discrete", "axis_value120"):
+            a = re.search(r"axis: (\d+)", rest)
+            v = re.search(r"(?:value|discrete|value120): (-?[\d.]+)", rest)
+            value = float(v.group(1)) if event == "axis" else int(float(v.group(1)))
+            events.append(("pointer." + event, int(a.group(1)), value))
+    elif interface == "wl_touch":
+        xy = re.search(r"x, y: (-?[\d.]+), (-?[\d.]+)", rest)
+        i = re.search(r"id: (\d+)", rest)
+        if event == "down":
+            events.append(("touch.down", int(i.group(1)), float(xy.group(1)), float(xy.group(2))))
+        elif event == "motion":
+            events.append(("touch.motion", int(i.group(1)), float(xy.group(1)), float(xy.group(2))))
+        elif event == "up":
+            events.append(("touch.up", int(i.group(1))))
+        elif event == "frame":
+            events.append(("touch.frame",))
+        elif event == "cancel":
+            events.append(("touch.cancel",))
 
 
 # MARK: the model

@@ -61,26 +61,44 @@ compositor_case() {
     name=$1
     case $name in
     compositor-probe) client="/dev/shm/wl-probe --toplevel win 560x400" size=560x400 ;;
-    compositor-wev)  # wev's own size; its wire log tells which wl_seat version it bound
-        client="WAYLAND_DEBUG=client wev 2> $PWD/$name.wire" size=640x480 ;;
+    # wev writes to a pipe: line-buffered (stdbuf), or its lines come in 4 KB blocks.
+    compositor-wev) client="stdbuf -oL wev" size=640x480 ;;  # wev's own size
     esac
+    export XDG_RUNTIME_DIR=/dev/shm/xdg-$name
+    mkdir -m 0700 "$XDG_RUNTIME_DIR" || exit 1
+    if [ "$name" = compositor-wev ]; then
+        # Which wl_seat version wev binds, in libwayland's own words, from a short run
+        # of its own (logging every message would slow the real run down).
+        /dev/shm/ir-compositor --client "WAYLAND_DEBUG=client wev 2> $PWD/$name.wire" > /dev/null 2>&1 &
+        pid=$!
+        i=0; while ! grep -q '"wl_seat", [0-9]' "$name.wire" 2> /dev/null && [ $i -lt 60 ]; do sleep 0.5; i=$((i + 1)); done
+        kill "$pid"; wait "$pid"
+    fi
     libinput debug-events --show-keycodes > "$name.expected" 2> "$name.libinput-log" &
     debug_pid=$!
     sleep 2
     replay_start 3 "$name-keyboard" keyboard.yml
     replay_start 4 "$name-mouse" mouse.yml
     : > "$name.phases"
-    XDG_RUNTIME_DIR=/dev/shm/xdg-$name
-    mkdir -m 0700 "$XDG_RUNTIME_DIR" || exit 1
-    export XDG_RUNTIME_DIR
     /dev/shm/ir-compositor --input libinput --size 640x480 --trace "$name.trace" --client "$client" \
         > "$name.client" 2>&1 3>&- 4>&- &
     compositor_pid=$!
     # Started when it has the keyboard focus (keyboard.enter, in either client's words).
     i=0
     while ! grep -q 'keyboard.enter\|wl_keyboard\] enter' "$name.client" && [ $i -lt 120 ]; do sleep 0.5; i=$((i + 1)); done
-    sleep 2
-    mark() { echo "$1 $(wc -l < "$name.client") $(grep -o '/dev/input/event[0-9]*' "$name-$1.replay" | head -n 1)" >> "$name.phases"; }
+    # A phase ends once the client's output has stopped growing (for 2 s): a client that
+    # prints much (wev) may still be writing what the last events made it say.
+    settle() {
+        before=-1; i=0
+        while [ "$(wc -l < "$name.client")" != "$before" ] && [ $i -lt 60 ]; do
+            before=$(wc -l < "$name.client"); sleep 2; i=$((i + 1))
+        done
+    }
+    mark() {
+        settle
+        echo "$1 $(wc -l < "$name.client") $(grep -o '/dev/input/event[0-9]*' "$name-$1.replay" | head -n 1)" >> "$name.phases"
+    }
+    settle
     echo "start $(wc -l < "$name.client")" >> "$name.phases"
     replay_play 3 "$name-keyboard"; mark keyboard
     replay_play 4 "$name-mouse"; mark mouse

@@ -250,6 +250,19 @@ for input in options.inputs where !input.hasPrefix("replay:") && input != "paren
 
 // MARK: 4. Clients and the loop
 
+/// A pipe's bytes as whole lines: a read may end inside a line, whose rest comes with
+/// the next read. Used only from one pipe's handler, which runs serially.
+final class LineSplitter: @unchecked Sendable {
+    private var partial = Data()
+    func complete(adding data: Data) -> [Substring] {
+        partial.append(data)
+        guard let end = partial.lastIndex(of: UInt8(ascii: "\n")) else { return [] }
+        let text = String(decoding: partial[..<end], as: UTF8.self)
+        partial = Data(partial[(end + 1)...])
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+}
+
 /// A client started by the compositor, its output printed line by line with its number.
 final class Client {
     let process = Process()
@@ -261,10 +274,11 @@ final class Client {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
+        let lines = LineSplitter()
         pipe.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
             guard !data.isEmpty else { return }
-            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") { print("client \(number) | \(line)") }
+            for line in lines.complete(adding: data) { print("client \(number) | \(line)") }
         }
         do { try process.run() } catch { fail("cannot start \(command): \(error)") }
     }
