@@ -4,13 +4,17 @@
 # (LibinputSource on the udev seat, direct opening) run, and compares what they saw,
 # event by event per device (times aside), with Recording's DebugEventsReader. Then
 # unplugs devices with keys, a button and two fingers held (tools/vm-unplug.py) and
-# checks that nothing stays stuck in the routing core. Prints PASS/FAIL per case. Each
-# case also writes what LibinputSource saw with --record and reads it back.
+# checks that nothing stays stuck in the routing core. Each of those cases also writes
+# what LibinputSource saw with --record and reads it back. Then runs ir-compositor
+# --input libinput itself with a real client (wl-probe, wev), devices present at its
+# start and plugged in later, and checks every line the client printed against what
+# libinput debug-events saw (tools/vm-client-check.py). Prints PASS/FAIL per case.
 #
-#   tools/vm-libinput-test.sh [CASE...]   on the host: installs what it needs, builds
-#                                         libinput-trace, boots the VM, prints the results
-#                                         (cases: keyboard mouse touchscreen touchpad
-#                                         mouse-libseat unplug; default all)
+#   tools/vm-libinput-test.sh [CASE...]   on the host: installs what it needs, builds,
+#                                         boots the VM, prints the results (cases:
+#                                         keyboard mouse touchscreen touchpad
+#                                         mouse-libseat unplug compositor-probe
+#                                         compositor-wev; default all)
 #   tools/vm-libinput-test.sh --guest DIR CASE...  inside the VM (called by the host part)
 #
 # The VM is the host's own root filesystem, read-only, booted by virtme-ng (vng) with
