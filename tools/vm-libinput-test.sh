@@ -15,6 +15,8 @@
 #                                         keyboard mouse touchscreen touchpad
 #                                         mouse-libseat unplug compositor-probe
 #                                         compositor-wev; default all)
+#   IR_COMPOSITOR=PATH tools/vm-libinput-test.sh compositor-probe   the same with another
+#                                         ir-compositor build (e.g. one from before a fix)
 #   tools/vm-libinput-test.sh --guest DIR CASE...  inside the VM (called by the host part)
 #
 # The VM is the host's own root filesystem, read-only, booted by virtme-ng (vng) with
@@ -194,6 +196,9 @@ host() {
         tools/vm-unplug.py tools/vm-client-check.py tools/vm-libinput-test.sh; do
         cp "$here/$f" "$WORK/" || exit 1
     done
+    # IR_COMPOSITOR=PATH: the compositor cases run that build instead (an older one, to
+    # see them fail on it).
+    if [ -n "${IR_COMPOSITOR:-}" ]; then cp "$IR_COMPOSITOR" "$WORK/ir-compositor" || exit 1; fi
     for name in $RECORDINGS; do cp "$here/Tests/RecordingTests/Fixtures/$name.yml" "$WORK/" || exit 1; done
     echo "booting $kernel (no KVM: this takes a few minutes)"
     timeout 2400 vng -r "$kernel" --disable-kvm --cpus 2 --rwdir /tmp --exec "$WORK/vm-libinput-test.sh --guest $WORK $cases" \
