@@ -4,21 +4,23 @@
 # reader of the same kernel events), compared with what the client printed. For
 # tools/vm-libinput-test.sh (its compositor-* cases); run in the case's directory:
 #
-#   vm-client-check.py NAME WxH   WxH: the client's surface; reads NAME.expected (debug-events), NAME.client (the
-#                                 compositor's output, client lines "client 1 | ..."),
-#                                 NAME.phases ("PHASE LINES /dev/input/eventN" per phase)
+#   vm-client-check.py NAME WxH   WxH: the client's surface. Reads NAME.expected
+#                                 (debug-events), NAME.client (the compositor's output,
+#                                 client lines "client 1 | ..."), NAME.phases ("PHASE
+#                                 LINES /dev/input/eventN" per phase) and, for wev,
+#                                 NAME.wire (its WAYLAND_DEBUG log: the wl_seat version)
 #
 # Prints PASS/FAIL per phase: "start" (wl_seat.capabilities before any input: the
 # devices present when the compositor started), then one per replayed device.
 #
-# The model: one client, one toplevel whose surface has the client's size (wl-probe's
-# from NAME's arguments, wev's own 640x480) on a 640x480 output; keyboard focus on it
-# from its map on; the pointer starts at (0, 0) and moves by libinput's accelerated
-# deltas, kept inside the output; pointer events go to the surface while the cursor is
-# inside it; touch points to the surface under them at down (the touchscreen spans the
-# output). The surface's position is found from the client's first pointer.enter (the
-# one fact taken from the client): the motion that caused it is the first whose cursor
-# position lies inside the surface placed there. Everything else must then agree.
+# The model: one client, one toplevel of size WxH on a 640x480 output, with the keyboard
+# focus from its map on; the pointer starts at (0, 0) and moves by libinput's
+# accelerated deltas, kept inside the output; pointer events go to the surface while the
+# cursor is inside it; touch points to the surface under them at down (the touchscreen
+# spans the output). The surface's position is the one fact taken from the client: its
+# first pointer.enter must be the first motion whose cursor lies inside the surface
+# placed at cursor - enter (whole pixels); of the places that allows, the one under which
+# the whole mouse phase agrees is kept. Everything else must then agree.
 #
 # Exactness: keys, buttons, modifiers, wheel values, touch ids, frames and the order of
 # every line must be identical; positions agree within what debug-events prints (two
