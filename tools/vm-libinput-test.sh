@@ -184,7 +184,12 @@ host() {
         echo "installing:$missing"
         apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing > /dev/null || exit 1
     fi
-    command -v vng > /dev/null || pip install -q virtme-ng || exit 1
+    # virtme-ng is not packaged in Debian 12: pip, which there refuses the system Python
+    # (PEP 668) unless told otherwise.
+    if ! command -v vng > /dev/null; then
+        command -v pip3 > /dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip > /dev/null || exit 1
+        pip3 install -q virtme-ng 2> /dev/null || pip3 install -q --break-system-packages virtme-ng || exit 1
+    fi
     kernel=$(ls /boot/vmlinuz-* 2> /dev/null | sort -V | tail -n 1)
     [ -n "$kernel" ] || { echo "no kernel in /boot (apt-get install linux-image-amd64)"; exit 1; }
     # Release: under emulation a debug build can fall behind the kernel's event buffer.
