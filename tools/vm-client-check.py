@@ -108,13 +108,28 @@ def parse_wev(lines):
     """wev prints one event per line, some continued on indented lines. A line that does
     not parse is kept as such: it then differs from what was expected."""
     events, state = [], {"modifiers": None}
+    # wev asks for a new wl_keyboard (pointer, touch) on every capabilities event, and the
+    # server sends each event to all of them: one event, printed once per object in a
+    # row. Those copies count once (the same object printing it twice still counts twice).
+    group, ids = None, set()
     for line in lines:
         if line is None:
             continue
+        o = re.match(r"^\[\s*(\d+):", line)
+        if o:
+            state["object"] = o.group(1)
+        before = len(events)
         try:
             parse_wev_line(line, events, state)
         except (AttributeError, ValueError, KeyError):
             events.append(("unreadable", line))
+        if len(events) > before:
+            event = events[-1]
+            if event == group and state.get("object") not in ids:
+                ids.add(state.get("object"))
+                events.pop()
+            else:
+                group, ids = event, {state.get("object")}
     return events
 
 
