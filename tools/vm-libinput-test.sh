@@ -4,22 +4,126 @@
 # (LibinputSource on the udev seat, direct opening) run, and compares what they saw,
 # event by event per device (times aside), with Recording's DebugEventsReader. Then
 # unplugs devices with keys, a button and two fingers held (tools/vm-unplug.py) and
-# checks that nothing stays stuck in the routing core. Prints PASS/FAIL per case. Each
-# case also writes what LibinputSource saw with --record and reads it back.
+# checks that nothing stays stuck in the routing core. Each of those cases also writes
+# what LibinputSource saw with --record and reads it back. Then runs ir-compositor
+# --input libinput itself with a real client (wl-probe, wev), devices present at its
+# start and plugged in later, and checks every line the client printed against what
+# libinput debug-events saw (tools/vm-client-check.py). Prints PASS/FAIL per case.
 #
-#   tools/vm-libinput-test.sh [CASE...]   on the host: installs what it needs, builds
-#                                         libinput-trace, boots the VM, prints the results
-#                                         (cases: keyboard mouse touchscreen touchpad
-#                                         mouse-libseat unplug; default all)
+#   tools/vm-libinput-test.sh [CASE...]   on the host: installs what it needs, builds,
+#                                         boots the VM, prints the results (cases:
+#                                         keyboard mouse touchscreen touchpad
+#                                         mouse-libseat unplug compositor-probe
+#                                         compositor-wev; default all)
+#   IR_COMPOSITOR=PATH tools/vm-libinput-test.sh compositor-probe   the same with another
+#                                         ir-compositor build (e.g. one from before a fix)
 #   tools/vm-libinput-test.sh --guest DIR CASE...  inside the VM (called by the host part)
 #
 # The VM is the host's own root filesystem, read-only, booted by virtme-ng (vng) with
 # /tmp writable: the host's Swift binary, libinput and Python run inside as they are.
-# No KVM here (--disable-kvm, plain emulation): about 20 s to boot, a few minutes in all.
+# No KVM here (--disable-kvm, plain emulation): about 20 s to boot, 20 to 25 minutes in all.
 set -u
 
 WORK=/tmp/inputrouter-vm
 RECORDINGS="keyboard mouse touchscreen touchpad"
+
+# libinput-replay creates its device at once, then waits for Enter on stdin; after
+# replaying it asks again, and EOF on stdin ends it (its device goes away). Each replay
+# reads a fifo on the guest's tmpfs (9p cannot hold one) held open on fd 3 or 4.
+# replay_start FD NAME RECORDING: starts it and waits until its device exists.
+replay_start() {
+    fifo=/dev/shm/$2.fifo
+    rm -f "$fifo" && mkfifo "$fifo" || exit 1
+    # Nothing else may hold a fifo's writing end, or closing ours would not end its replay.
+    /usr/bin/python3 /usr/libexec/libinput/libinput-replay "$3" < "$fifo" > "$2.replay" 2>&1 3>&- 4>&- &
+    eval "replay_pid_$1=$!"
+    eval "exec $1> $fifo"
+    replay_wait "$2" 1
+}
+# replay_wait NAME N: until the replay has prompted N times (at most 5 min).
+replay_wait() {
+    i=0
+    while [ "$(grep -o 'Hit enter' "$1.replay" | wc -l)" -lt "$2" ] && [ $i -lt 600 ]; do sleep 0.5; i=$((i + 1)); done
+}
+# replay_play FD NAME: plays it (3 s after the prompt, once every reader has opened the
+# device), waits until it is done, removes the device and lets the removal settle.
+replay_play() {
+    sleep 3
+    eval "echo >&$1"
+    replay_wait "$2" 2
+    eval "exec $1>&-"
+    eval "pid=\$replay_pid_$1"
+    i=0; while kill -0 "$pid" 2> /dev/null && [ $i -lt 60 ]; do sleep 0.5; i=$((i + 1)); done
+    kill "$pid" 2> /dev/null
+    wait "$pid"
+    sleep 3
+}
+
+# ir-compositor --input libinput with one real client (wl-probe or wev): the keyboard and
+# mouse recordings' devices exist before it starts, a touchscreen and a second keyboard
+# are plugged in later. `libinput debug-events`, started first, sees the same devices:
+# vm-client-check.py derives from it what the client must receive and compares.
+compositor_case() {
+    name=$1
+    case $name in
+    compositor-probe) client="/dev/shm/wl-probe --toplevel win 560x400" size=560x400 ;;
+    # wev writes to a pipe: line-buffered (stdbuf), or its lines come in 4 KB blocks.
+    compositor-wev) client="stdbuf -oL wev" size=640x480 ;;  # wev's own size
+    esac
+    export XDG_RUNTIME_DIR=/dev/shm/xdg-$name
+    mkdir -m 0700 "$XDG_RUNTIME_DIR" || exit 1
+    if [ "$name" = compositor-wev ]; then
+        # Which wl_seat version wev binds, in libwayland's own words, from a short run
+        # of its own (logging every message would slow the real run down).
+        /dev/shm/ir-compositor --client "WAYLAND_DEBUG=client wev 2> $PWD/$name.wire" > /dev/null 2>&1 &
+        pid=$!
+        i=0; while ! grep -q '"wl_seat", [0-9]' "$name.wire" 2> /dev/null && [ $i -lt 60 ]; do sleep 0.5; i=$((i + 1)); done
+        kill "$pid"; wait "$pid"
+    fi
+    libinput debug-events --show-keycodes > "$name.expected" 2> "$name.libinput-log" &
+    debug_pid=$!
+    sleep 2
+    replay_start 3 "$name-keyboard" keyboard.yml
+    replay_start 4 "$name-mouse" mouse.yml
+    : > "$name.phases"
+    /dev/shm/ir-compositor --input libinput --size 640x480 --trace "$name.trace" --client "$client" \
+        > "$name.client" 2>&1 3>&- 4>&- &
+    compositor_pid=$!
+    # Started when it has the keyboard focus (keyboard.enter, in either client's words).
+    i=0
+    while ! grep -q 'keyboard.enter\|wl_keyboard\] enter' "$name.client" && [ $i -lt 120 ]; do sleep 0.5; i=$((i + 1)); done
+    # A phase ends once the client's output has stopped growing (for 2 s): a client that
+    # prints much (wev) may still be writing what the last events made it say.
+    settle() {
+        before=-1; i=0
+        while [ "$(wc -l < "$name.client")" != "$before" ] && [ $i -lt 60 ]; do
+            before=$(wc -l < "$name.client"); sleep 2; i=$((i + 1))
+        done
+    }
+    mark() {
+        settle
+        echo "$1 $(wc -l < "$name.client") $(grep -o '/dev/input/event[0-9]*' "$name-$1.replay" | head -n 1)" >> "$name.phases"
+    }
+    settle
+    echo "start $(wc -l < "$name.client")" >> "$name.phases"
+    replay_play 3 "$name-keyboard"; mark keyboard
+    replay_play 4 "$name-mouse"; mark mouse
+    # A device plugged in now is played once the compositor's libinput has added it
+    # (its log says so), and 3 s later: the client has bound what the new capability
+    # offers. A client that binds late misses events rightly; that is not under test.
+    plug() {
+        added=$(grep -c ': device is a' "$name.client")
+        replay_start 3 "$name-$1" "$2"
+        i=0
+        while [ "$(grep -c ': device is a' "$name.client")" -le "$added" ] && [ $i -lt 120 ]; do sleep 0.5; i=$((i + 1)); done
+        replay_play 3 "$name-$1"; mark "$1"
+    }
+    plug touchscreen touchscreen.yml
+    plug hotplug-keyboard keyboard.yml
+    kill "$compositor_pid" "$debug_pid"
+    wait
+    /usr/bin/python3 ./vm-client-check.py "$name" "$size" >> results.txt 2>&1
+}
 
 guest() {
     dir=$1
@@ -30,11 +134,12 @@ guest() {
     udevadm trigger
     udevadm settle
     : > results.txt
-    # The binary runs from the guest's RAM: paging it in from the host's /tmp (9p) while
-    # events arrive would make it fall behind the kernel's event buffer.
-    cp libinput-trace /dev/shm/libinput-trace
+    # The binaries run from the guest's RAM: paging them in from the host's /tmp (9p)
+    # while events arrive would make them fall behind the kernel's event buffer.
+    cp libinput-trace ir-compositor wl-probe /dev/shm/
     trace=/dev/shm/libinput-trace
     for name in "$@"; do
+        case $name in compositor-*) compositor_case "$name"; continue ;; esac
         # mouse-libseat: the same recording, devices opened through libseat (its builtin
         # seatd backend, as root in the VM) instead of open(2).
         recording=${name%-libseat}.yml
@@ -48,25 +153,15 @@ guest() {
         sleep 3  # both have enumerated the seat
         if [ "$name" = unplug ]; then
             /usr/bin/python3 ./vm-unplug.py 8 > "$name.replay" 2>&1
+            sleep 3  # the removal reaches both
         else
             # libinput-replay creates the device, then waits for Enter: Enter goes in 3 s
             # after the prompt, once both readers have opened the new device. It prompts
             # again after replaying; closing its stdin then ends it and its device goes
             # away (DEVICE_REMOVED).
-            fifo=/dev/shm/$name.fifo  # the guest's tmpfs: 9p cannot hold a fifo
-            rm -f "$fifo" && mkfifo "$fifo" || exit 1
-            /usr/bin/python3 /usr/libexec/libinput/libinput-replay "$recording" < "$fifo" > "$name.replay" 2>&1 &
-            replay_pid=$!
-            exec 3> "$fifo"
-            prompts() { grep -o 'Hit enter' "$name.replay" | wc -l; }
-            i=0; while [ "$(prompts)" -lt 1 ] && [ $i -lt 240 ]; do sleep 0.5; i=$((i + 1)); done
-            sleep 3
-            echo >&3
-            i=0; while [ "$(prompts)" -lt 2 ] && [ $i -lt 600 ]; do sleep 0.5; i=$((i + 1)); done
-            exec 3>&-
-            wait "$replay_pid"
+            replay_start 3 "$name" "$recording"
+            replay_play 3 "$name"  # and the removal reaches both
         fi
-        sleep 3  # the removal reaches both
         kill "$trace_pid" "$debug_pid"
         wait "$trace_pid"
         trace_status=$?
@@ -90,23 +185,36 @@ host() {
     exec 9> /tmp/inputrouter-vm.lock
     flock -n 9 || { echo "another vm-libinput-test.sh is running"; exit 1; }
     missing=""
-    for p in qemu-system-x86 linux-image-amd64 python3-libevdev libinput-tools busybox-static; do
+    for p in qemu-system-x86 linux-image-amd64 python3-libevdev libinput-tools busybox-static wev; do
         dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
     done
     if [ -n "$missing" ]; then
         echo "installing:$missing"
         apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing > /dev/null || exit 1
     fi
-    command -v vng > /dev/null || pip install -q virtme-ng || exit 1
+    # virtme-ng is not packaged in Debian 12: pip, which there refuses the system Python
+    # (PEP 668) unless told otherwise.
+    if ! command -v vng > /dev/null; then
+        command -v pip3 > /dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip > /dev/null || exit 1
+        pip3 install -q virtme-ng 2> /dev/null || pip3 install -q --break-system-packages virtme-ng || exit 1
+    fi
     kernel=$(ls /boot/vmlinuz-* 2> /dev/null | sort -V | tail -n 1)
     [ -n "$kernel" ] || { echo "no kernel in /boot (apt-get install linux-image-amd64)"; exit 1; }
     # Release: under emulation a debug build can fall behind the kernel's event buffer.
-    (cd "$here" && swift build -c release --product libinput-trace) || exit 1
+    for product in libinput-trace ir-compositor wl-probe; do
+        (cd "$here" && swift build -c release --product $product) || exit 1
+    done
     rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
-    cp "$here/.build/release/libinput-trace" "$here/tools/vm-unplug.py" "$here/tools/vm-libinput-test.sh" "$WORK/"
+    for f in .build/release/libinput-trace .build/release/ir-compositor .build/release/wl-probe \
+        tools/vm-unplug.py tools/vm-client-check.py tools/vm-libinput-test.sh; do
+        cp "$here/$f" "$WORK/" || exit 1
+    done
+    # IR_COMPOSITOR=PATH: the compositor cases run that build instead (an older one, to
+    # see them fail on it).
+    if [ -n "${IR_COMPOSITOR:-}" ]; then cp "$IR_COMPOSITOR" "$WORK/ir-compositor" || exit 1; fi
     for name in $RECORDINGS; do cp "$here/Tests/RecordingTests/Fixtures/$name.yml" "$WORK/" || exit 1; done
     echo "booting $kernel (no KVM: this takes a few minutes)"
-    timeout 900 vng -r "$kernel" --disable-kvm --cpus 2 --rwdir /tmp --exec "$WORK/vm-libinput-test.sh --guest $WORK $cases" \
+    timeout 2400 vng -r "$kernel" --disable-kvm --cpus 2 --rwdir /tmp --exec "$WORK/vm-libinput-test.sh --guest $WORK $cases" \
         > "$WORK/vm.log" 2>&1
     if ! grep -q '^done' "$WORK/results.txt" 2> /dev/null; then
         echo "FAIL: the VM run did not finish; see $WORK/vm.log"
@@ -122,6 +230,6 @@ if [ "${1:-}" = "--guest" ]; then
     shift
     guest "$@"
 else
-    cases=${*:-$RECORDINGS mouse-libseat unplug}
+    cases=${*:-$RECORDINGS mouse-libseat unplug compositor-probe compositor-wev}
     host
 fi

@@ -2,13 +2,13 @@
 // nodes), opens devices directly or through libseat, applies the user's device settings
 // when a device appears, and turns every libinput event into the core's InputEvent.
 //
-// It never polls and never blocks: the compositor adds `fd` (and `seatFD` with libseat)
-// to its event loop (wl_event_loop_add_fd) and calls `dispatch` / `dispatchSeat` when
-// they are readable. Everything runs on that one thread.
+// It never polls and never blocks: `start(watching:sink:)` puts `fd` (and `seatFD` with
+// libseat) on the compositor's event loop, keeps those watches, and dispatches at once
+// so the devices already present are announced (LibinputSource+EventLoop.swift).
+// Everything runs on that one thread.
 //
 //     let source = try LibinputSource(devices: .udev(seat: "seat0"), access: .libseat(seat: "seat0"))
-//     // wl_event_loop_add_fd(loop, source.fd, WL_EVENT_READABLE, ...) calling:
-//     try source.dispatch { seat.handle($0) }
+//     try source.start(watching: server.watchReadable) { server.handle($0) }
 
 import CLibinput
 import CUdev
@@ -49,6 +49,8 @@ public final class LibinputSource {
 
     /// Writes what the backend sees as a `libinput record` file (see LiveRecorder).
     public var recorder: LiveRecorder?
+    /// The event-loop watches `start(watching:sink:)` was given: they live as the source does.
+    var watches: [AnyObject] = []
 
     /// - Parameters:
     ///   - devices: the udev seat, or device nodes (path backend).
@@ -102,6 +104,7 @@ public final class LibinputSource {
     // Also runs when init throws after every stored property is set (the udev and path
     // errors above), so what was created is released there too.
     deinit {
+        watches.removeAll()
         for index in devices.indices { if let d = devices[index] { libinput_device_unref(d.handle) } }
         devices.removeAll()
         if let context { libinput_unref(context) }
@@ -142,6 +145,10 @@ public final class LibinputSource {
             let reason = backing.lastError.map { ": \($0)" } ?? ""
             throw LibinputError("libinput could not add device \(path)\(reason)")
         }
+    }
+
+    func log(error: LibinputError) {
+        backing.log(LogMessage(origin: .backend, priority: .error, text: error.message))
     }
 
     /// Default log: one line per message on standard error.

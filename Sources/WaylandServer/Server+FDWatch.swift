@@ -34,7 +34,8 @@ public final class FDWatch {
 
 extension WaylandServer {
     /// Adds `fd` to the event loop until the returned watch is removed or released;
-    /// `onReadable` runs when it can be read (or has hung up).
+    /// `onReadable` runs when it can be read (or has hung up). Store the watch:
+    /// `_ = server.watchReadable(...)` releases it, and so unwatches the fd, at once.
     public func watchReadable(fd: Int32, _ onReadable: @escaping () -> Void) -> FDWatch {
         FDWatch(server: self, fd: fd, onReadable)
     }

@@ -75,6 +75,34 @@ final class Collected: Sendable {
         #expect(count == 0)
     }
 
+    /// `start` keeps what the loop's watch call returned for as long as the source lives
+    /// (ir-compositor once threw its watches away, which unwatched libinput's fd at once)
+    /// and watches exactly libinput's fd (no libseat fd with direct access).
+    @Test func startKeepsItsWatchesForTheSourcesLife() throws {
+        final class Watch { let fd: Int32; let onReadable: () -> Void
+            init(_ fd: Int32, _ onReadable: @escaping () -> Void) { self.fd = fd; self.onReadable = onReadable } }
+        weak var kept: Watch?
+        var watchedFDs: [Int32] = []
+        var libinputFD: Int32 = -1
+        var events: [InputEvent] = []
+        do {
+            let source = try LibinputSource(devices: .udev(seat: "seat-without-devices"), access: .direct,
+                                            log: Collected().handler)
+            libinputFD = source.fd
+            try source.start(watching: { fd, onReadable in
+                let w = Watch(fd, onReadable)
+                watchedFDs.append(fd)
+                kept = w
+                return w
+            }, sink: { events.append($0) })
+            #expect(kept != nil)
+            kept?.onReadable()  // what the loop calls when the fd is readable: a dispatch
+            #expect(events.isEmpty)
+        }
+        #expect(watchedFDs == [libinputFD])
+        #expect(kept == nil)  // released with the source
+    }
+
     /// With libseat, the seat it opens must be the one asked for. Where neither seatd nor
     /// logind runs, libseat's builtin backend may open "seat0" (as root) or fail: either
     /// way, asking for another seat is an error, never a silent mismatch.

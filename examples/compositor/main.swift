@@ -233,17 +233,15 @@ if options.backend == "nested" {
     window.onClose = { running = false }
 }
 
+// Real devices. `start` puts libinput's fd (and libseat's) on the server's loop for as
+// long as the source lives, and hands over at once the devices already plugged in, so a
+// client that connects sees the seat's capabilities before anyone touches a key.
 for input in options.inputs where !input.hasPrefix("replay:") && input != "parent" {
     guard input == "libinput" else { fail("unknown input \(input) (libinput, replay:FILE, parent)") }
     do {
         let source = try LibinputSource(devices: .udev(seat: "seat0"), access: .libseat(seat: "seat0"))
         if let path = options.recordPath { source.recorder = LiveRecorder(path: path) }
-        _ = server.watchReadable(fd: source.fd) {
-            do { try source.dispatch { server.handle($0) } } catch { print("ir-compositor: libinput: \(error)") }
-        }
-        if let seatFD = source.seatFD {
-            _ = server.watchReadable(fd: seatFD) { try? source.dispatchSeat() }
-        }
+        try source.start(watching: server.watchReadable) { server.handle($0) }
         liveSource = source
     } catch {
         fail("libinput: \(error)")
@@ -251,6 +249,19 @@ for input in options.inputs where !input.hasPrefix("replay:") && input != "paren
 }
 
 // MARK: 4. Clients and the loop
+
+/// A pipe's bytes as whole lines: a read may end inside a line, whose rest comes with
+/// the next read. Used only from one pipe's handler, which runs serially.
+final class LineSplitter: @unchecked Sendable {
+    private var partial = Data()
+    func complete(adding data: Data) -> [Substring] {
+        partial.append(data)
+        guard let end = partial.lastIndex(of: UInt8(ascii: "\n")) else { return [] }
+        let text = String(decoding: partial[..<end], as: UTF8.self)
+        partial = Data(partial[(end + 1)...])
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+}
 
 /// A client started by the compositor, its output printed line by line with its number.
 final class Client {
@@ -263,10 +274,11 @@ final class Client {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
+        let lines = LineSplitter()
         pipe.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
             guard !data.isEmpty else { return }
-            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") { print("client \(number) | \(line)") }
+            for line in lines.complete(adding: data) { print("client \(number) | \(line)") }
         }
         do { try process.run() } catch { fail("cannot start \(command): \(error)") }
     }

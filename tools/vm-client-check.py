@@ -1,0 +1,542 @@
+#!/usr/bin/python3
+# What a real client under `ir-compositor --input libinput` must have received, derived
+# from `libinput debug-events` run in the same VM on the same devices (an independent
+# reader of the same kernel events), compared with what the client printed. For
+# tools/vm-libinput-test.sh (its compositor-* cases); run in the case's directory:
+#
+#   vm-client-check.py NAME WxH   WxH: the client's surface. Reads NAME.expected
+#                                 (debug-events), NAME.client (the compositor's output,
+#                                 client lines "client 1 | ..."), NAME.phases ("PHASE
+#                                 LINES /dev/input/eventN" per phase) and, for wev,
+#                                 NAME.wire (its WAYLAND_DEBUG log: the wl_seat version)
+#
+# Prints PASS/FAIL per phase: "start" (wl_seat.capabilities before any input: the
+# devices present when the compositor started), then one per replayed device.
+#
+# The model: one client, one toplevel of size WxH on a 640x480 output, with the keyboard
+# focus from its map on; the pointer starts at (0, 0) and moves by libinput's
+# accelerated deltas, kept inside the output; pointer events go to the surface while the
+# cursor is inside it; touch points to the surface under them at down (the touchscreen
+# spans the output). The surface's position is the one fact taken from the client: its
+# first pointer.enter must be the first motion whose cursor lies inside the surface
+# placed at cursor - enter (whole pixels); of the places that allows, the one under which
+# the whole mouse phase agrees is kept. Everything else must then agree.
+#
+# Exactness: keys, buttons, modifiers, wheel values, touch ids, frames and the order of
+# every line must be identical; positions agree within what debug-events prints (two
+# decimals: 0.005 px per accumulated motion delta, 0.005 % of the output per touch
+# coordinate) plus the client's own rounding (wl_fixed, two decimals).
+import re
+import sys
+
+OUTPUT_W, OUTPUT_H = 640, 480
+SHIFT, LOCK, CONTROL, MOD1, MOD4 = 1, 2, 4, 8, 64
+# evdev codes of the us layout's modifier keys (xkeyboard-config), depressed while held.
+MODIFIER_KEYS = {42: SHIFT, 54: SHIFT, 29: CONTROL, 97: CONTROL, 56: MOD1, 100: MOD1, 125: MOD4, 126: MOD4}
+LOCKING_KEYS = {58}  # Caps Lock: not modelled; a recording pressing it fails the check
+
+CAP_BITS = {"p": 1, "k": 2, "t": 4}
+
+
+def caps_of(letters):
+    return sum(bit for letter, bit in CAP_BITS.items() if letter in letters)
+
+
+# MARK: libinput debug-events
+
+def read_debug_events(path):
+    """[(sysname, type, fields)] in order; fields is the rest of the line."""
+    events = []
+    for line in open(path, errors="replace"):
+        m = re.match(r"^[- ](event\d+)\s+(\S+)\s+(.*)$", line.rstrip("\n"))
+        if m:
+            events.append((m.group(1), m.group(2), m.group(3)))
+    return events
+
+
+# MARK: what the client printed, in one vocabulary
+
+def client_lines(path):
+    out = []
+    for line in open(path, errors="replace"):
+        m = re.match(r"^client 1 \| (.*)$", line.rstrip("\n"))
+        out.append(m.group(1) if m else None)  # None keeps the line numbering of the file
+    return out
+
+
+def parse_probe(lines):
+    """wl-probe's lines are already the vocabulary; names of surfaces are dropped."""
+    events = []
+    for line in lines:
+        if line is None:
+            continue
+        w = line.split()
+        if not w:
+            continue
+        kind = w[0]
+        if kind == "seat.capabilities":
+            events.append((kind, int(w[1])))
+        elif kind in ("keyboard.enter", "keyboard.leave", "pointer.leave", "pointer.frame", "touch.frame",
+                      "touch.cancel"):
+            events.append((kind,))
+        elif kind == "keyboard.key":
+            events.append((kind, int(w[1]), w[2]))
+        elif kind == "keyboard.modifiers":
+            events.append((kind,) + tuple(int(v) for v in w[1:5]))
+        elif kind == "pointer.enter":
+            events.append((kind, float(w[2]), float(w[3])))
+        elif kind == "pointer.motion":
+            events.append((kind, float(w[1]), float(w[2])))
+        elif kind == "pointer.button":
+            events.append((kind, int(w[1]), w[2]))
+        elif kind in ("pointer.axis_source", "pointer.axis_stop"):
+            events.append((kind,) + tuple(int(v) for v in w[1:]))
+        elif kind in ("pointer.axis_value120", "pointer.axis_discrete"):
+            events.append((kind, int(w[1]), int(w[2])))
+        elif kind == "pointer.axis":
+            events.append((kind, int(w[1]), float(w[2])))
+        elif kind == "touch.down":
+            events.append((kind, int(w[2]), float(w[3]), float(w[4])))
+        elif kind == "touch.motion":
+            events.append((kind, int(w[1]), float(w[2]), float(w[3])))
+        elif kind == "touch.up":
+            events.append((kind, int(w[1])))
+    return events
+
+
+def parse_wev(lines):
+    """wev prints one event per line, some continued on indented lines. A line that does
+    not parse is kept as such: it then differs from what was expected."""
+    events, state = [], {"modifiers": None}
+    # wev asks for a new wl_keyboard (pointer, touch) on every capabilities event, and the
+    # server sends each event to all of them: one event, printed once per object in a
+    # row. Those copies count once (the same object printing it twice still counts twice).
+    group, ids = None, set()
+    for line in lines:
+        if line is None:
+            continue
+        o = re.match(r"^\[\s*(\d+):", line)
+        if o:
+            state["object"] = o.group(1)
+        before = len(events)
+        try:
+            parse_wev_line(line, events, state)
+        except (AttributeError, ValueError, KeyError):
+            events.append(("unreadable", line))
+        if len(events) > before:
+            event = events[-1]
+            if event == group and state.get("object") not in ids:
+                ids.add(state.get("object"))
+                events.pop()
+            else:
+                group, ids = event, {state.get("object")}
+    return events
+
+
+def parse_wev_line(line, events, state):
+    m = re.match(r"^\[\s*\d+:\s*(\w+)\] (\w+)(?:: ?(.*))?$", line)  # "frame" has no colon
+    if not m:
+        c = re.match(r"^\s+(depressed|latched|locked): ([0-9a-f]{8})", line)
+        if c and state["modifiers"] is not None:
+            state["modifiers"][c.group(1)] = int(c.group(2), 16)
+            if c.group(1) == "locked":
+                events.append(("keyboard.modifiers", state["modifiers"]["depressed"], state["modifiers"]["latched"],
+                               state["modifiers"]["locked"], state["modifiers"]["group"]))
+                state["modifiers"] = None
+        return
+    interface, event, rest = m.group(1), m.group(2), m.group(3) or ""
+    if interface == "wl_seat" and event == "capabilities":
+        events.append(("seat.capabilities", caps_of("".join(
+            {"pointer": "p", "keyboard": "k", "touch": "t"}.get(w, "") for w in rest.split()))))
+    elif interface == "wl_keyboard":
+        if event == "enter":
+            events.append(("keyboard.enter",))
+        elif event == "leave":
+            events.append(("keyboard.leave",))
+        elif event == "key":
+            k = re.search(r"key: (\d+); state: (\d)", rest)
+            # wev prints the xkb keycode: the protocol's evdev code + 8.
+            events.append(("keyboard.key", int(k.group(1)) - 8, "pressed" if k.group(2) == "1" else "released"))
+        elif event == "modifiers":
+            g = re.search(r"group: (\d+)", rest)
+            state["modifiers"] = {"group": int(g.group(1)) if g else 0}
+    elif interface == "wl_pointer":
+        xy = re.search(r"x, y: (-?[\d.]+), (-?[\d.]+)", rest)
+        if event == "enter":
+            events.append(("pointer.enter", float(xy.group(1)), float(xy.group(2))))
+        elif event == "leave":
+            events.append(("pointer.leave",))
+        elif event == "motion":
+            events.append(("pointer.motion", float(xy.group(1)), float(xy.group(2))))
+        elif event == "button":
+            b = re.search(r"button: (\d+)[^,]*, state: (\d)", rest)
+            events.append(("pointer.button", int(b.group(1)), "pressed" if b.group(2) == "1" else "released"))
+        elif event == "frame":
+            events.append(("pointer.frame",))
+        elif event == "axis_source":
+            events.append(("pointer.axis_source", int(re.search(r"(\d+)", rest).group(1))))
+        elif event == "axis_stop" and "discrete:" in rest:
+            # wev 1.0 prints axis_discrete under the name axis_stop.
+            d = re.search(r"axis: (\d+).*discrete: (-?\d+)", rest)
+            events.append(("pointer.axis_discrete", int(d.group(1)), int(d.group(2))))
+        elif event == "axis_stop":
+            events.append(("pointer.axis_stop", int(re.search(r"axis: (\d+)", rest).group(1))))
+        elif event in ("axis", "axis_discrete", "axis_value120"):
+            a = re.search(r"axis: (\d+)", rest)
+            v = re.search(r"(?:value|discrete|value120): (-?[\d.]+)", rest)
+            value = float(v.group(1)) if event == "axis" else int(float(v.group(1)))
+            events.append(("pointer." + event, int(a.group(1)), value))
+    elif interface == "wl_touch":
+        xy = re.search(r"x, y: (-?[\d.]+), (-?[\d.]+)", rest)
+        i = re.search(r"id: (\d+)", rest)
+        if event == "down":
+            events.append(("touch.down", int(i.group(1)), float(xy.group(1)), float(xy.group(2))))
+        elif event == "motion":
+            events.append(("touch.motion", int(i.group(1)), float(xy.group(1)), float(xy.group(2))))
+        elif event == "up":
+            events.append(("touch.up", int(i.group(1))))
+        elif event == "frame":
+            events.append(("touch.frame",))
+        elif event == "cancel":
+            events.append(("touch.cancel",))
+
+
+# MARK: the model
+
+class OutsideModel(Exception):
+    """The replay did something this checker does not model: a FAIL, never a guess."""
+
+
+class Model:
+    def __init__(self, size, seat_version):
+        self.size = size
+        self.v = seat_version
+        self.origin = None
+        self.cursor = [0.0, 0.0]
+        self.cursor_error = 0.0   # bound on debug-events' rounding, accumulated
+        self.focused = False      # pointer focus on the surface
+        self.held = set()         # buttons held (implicit grab)
+        self.touches = {}         # seat_slot -> owned by the surface
+        self.touch_frame = False
+        self.depressed = 0
+        self.caps = None
+        self.devices = {}
+        self.acc120 = [0, 0]      # v5-7: value120 not yet sent as whole discrete steps
+
+    def inside(self, x, y):
+        ox, oy = self.origin
+        return ox <= x < ox + self.size[0] and oy <= y < oy + self.size[1]
+
+    def local(self, x, y):
+        return x - self.origin[0], y - self.origin[1]
+
+    def capabilities(self):
+        caps = 0
+        for letters in self.devices.values():
+            caps |= caps_of(letters)
+        if caps != self.caps:
+            self.caps = caps
+            return [("seat.capabilities", caps)]
+        return []
+
+    def step(self, sysname, type, fields):
+        """The client lines one libinput event must cause, with position tolerances."""
+        out = []
+        if type == "DEVICE_ADDED":
+            self.devices[sysname] = re.search(r"cap:(\S*)", fields).group(1)
+            return self.capabilities()
+        if type == "DEVICE_REMOVED":
+            self.devices.pop(sysname, None)
+            return self.capabilities()
+        if type == "KEYBOARD_KEY":
+            m = re.search(r"\((\d+)\) (pressed|released)", fields)
+            code, state = int(m.group(1)), m.group(2)
+            if code in LOCKING_KEYS:
+                raise OutsideModel("a locking key (%d)" % code)
+            out.append(("keyboard.key", code, state))
+            if code in MODIFIER_KEYS:
+                # Left and right keys of one modifier are not held together in these recordings.
+                mask = self.depressed | MODIFIER_KEYS[code] if state == "pressed" else self.depressed & ~MODIFIER_KEYS[code]
+                if mask != self.depressed:
+                    self.depressed = mask
+                    out.append(("keyboard.modifiers", mask, 0, 0, 0))
+            return out
+        if type == "POINTER_MOTION":
+            m = re.match(r"\S+\s+(-?[\d.]+)/\s*(-?[\d.]+)", fields)
+            self.cursor[0] = min(max(self.cursor[0] + float(m.group(1)), 0.0), OUTPUT_W - 1 / 256)
+            self.cursor[1] = min(max(self.cursor[1] + float(m.group(2)), 0.0), OUTPUT_H - 1 / 256)
+            self.cursor_error += 0.005
+            x, y = self.local(*self.cursor)
+            if self.held:
+                if not self.focused:
+                    raise OutsideModel("a button held outside the surface")
+                return [("pointer.motion", x, y), ("pointer.frame",)]
+            inside = self.inside(*self.cursor)
+            if inside and not self.focused:
+                # The motion that enters: enter, then the motion itself, in one frame
+                # (the core's rule; sway does the same, weston sends the enter alone).
+                self.focused = True
+                return [("pointer.enter", x, y), ("pointer.motion", x, y), ("pointer.frame",)]
+            if inside:
+                return [("pointer.motion", x, y), ("pointer.frame",)]
+            if self.focused:
+                self.focused = False
+                return [("pointer.leave",), ("pointer.frame",)]
+            return []
+        if type == "POINTER_BUTTON":
+            m = re.search(r"\((\d+)\) (pressed|released)", fields)
+            button, state = int(m.group(1)), m.group(2)
+            if not self.focused:
+                raise OutsideModel("a button %s outside the surface" % state)
+            (self.held.add if state == "pressed" else self.held.discard)(button)
+            return [("pointer.button", button, state), ("pointer.frame",)]
+        if type == "POINTER_SCROLL_WHEEL":
+            if not self.focused:
+                raise OutsideModel("a wheel event outside the surface")
+            out = [("pointer.axis_source", 0)]
+            for axis, name in ((0, "vert"), (1, "horiz")):
+                m = re.search(name + r" (-?[\d.]+)/(-?[\d.]+)(\*?)", fields)
+                if not m.group(3):
+                    continue  # libinput has no value on this axis
+                value, v120 = float(m.group(1)), int(float(m.group(2)))
+                if self.v >= 8:
+                    out.append(("pointer.axis_value120", axis, v120))
+                else:
+                    # Versions 5-7: whole clicks only, from the value120 accumulated per
+                    # axis and restarted when the direction changes (as wlroots does).
+                    if self.acc120[axis] * v120 < 0:
+                        self.acc120[axis] = 0
+                    self.acc120[axis] += v120
+                    steps = int(self.acc120[axis] / 120)
+                    if steps:
+                        self.acc120[axis] -= steps * 120
+                        out.append(("pointer.axis_discrete", axis, steps))
+                out.append(("pointer.axis", axis, value))
+            return out + [("pointer.frame",)]
+        if type in ("TOUCH_DOWN", "TOUCH_MOTION"):
+            m = re.match(r"\S+\s+\d+ \((\d+)\) ([\d.]+)/([\d.]+)", fields)
+            slot = int(m.group(1))
+            x, y = float(m.group(2)) / 100 * OUTPUT_W, float(m.group(3)) / 100 * OUTPUT_H
+            lx, ly = self.local(x, y)
+            if type == "TOUCH_DOWN":
+                if not self.inside(x, y):
+                    raise OutsideModel("a touch down outside the surface")
+                self.touches[slot] = True
+                self.touch_frame = True
+                return [("touch.down", slot, lx, ly)]
+            if slot in self.touches:
+                self.touch_frame = True
+                return [("touch.motion", slot, lx, ly)]
+            return []
+        if type == "TOUCH_UP":
+            slot = int(re.match(r"\S+\s+\d+ \((\d+)\)", fields).group(1))
+            if self.touches.pop(slot, None):
+                self.touch_frame = True
+                return [("touch.up", slot)]
+            return []
+        if type == "TOUCH_FRAME":
+            sent, self.touch_frame = self.touch_frame, False
+            return [("touch.frame",)] if sent else []
+        if type == "TOUCH_CANCEL":
+            raise OutsideModel("a touch cancel")
+        raise OutsideModel("a %s event" % type)
+
+    def tolerance(self, kind):
+        """How far a position may be off: what debug-events rounded away, and the client's rounding."""
+        client = 1 / 256 + 0.005
+        if kind.startswith("pointer."):
+            return self.cursor_error + client + 0.005
+        return 0.005 / 100 * max(OUTPUT_W, OUTPUT_H) + client  # touch: two decimals of a percentage
+
+
+def same(expected, actual, tolerance):
+    """Equal, positions within `tolerance`, other decimals (axis values) within the client's rounding."""
+    if expected[0] != actual[0] or len(expected) != len(actual):
+        return False
+    for e, a in zip(expected[1:], actual[1:]):
+        if isinstance(e, float):
+            if abs(e - a) > (tolerance if kind_has_position(expected[0]) else 0.005 + 1 / 256):
+                return False
+        elif e != a:
+            return False
+    return True
+
+
+def kind_has_position(kind):
+    return kind in ("pointer.enter", "pointer.motion", "touch.down", "touch.motion")
+
+
+def show(event):
+    return " ".join("%.2f" % v if isinstance(v, float) else str(v) for v in event)
+
+
+# MARK: the check
+
+def main():
+    name = sys.argv[1]
+    wev = name.endswith("wev")
+    debug = read_debug_events(name + ".expected")
+    lines = client_lines(name + ".client")
+    phases = [l.split() for l in open(name + ".phases")]
+    parse = parse_wev if wev else parse_probe
+    size = tuple(int(v) for v in sys.argv[2].split("x"))
+
+    # Which phase each libinput event belongs to. The kernel reuses event nodes, so a
+    # device is its node from its DEVICE_ADDED on, matched to the phases in their order.
+    pending = [(p[0], p[2].rsplit("/", 1)[1]) for p in phases if len(p) > 2]
+    live, tagged = {}, []
+    for s, t, f in debug:
+        if t == "DEVICE_ADDED":
+            match = next((i for i, (_, node) in enumerate(pending) if node == s), None)
+            live[s] = pending.pop(match)[0] if match is not None else None
+        tagged.append((live.get(s), s, t, f))
+        if t == "DEVICE_REMOVED":
+            live.pop(s, None)
+    bounds, previous = {}, 0
+    for p in phases:
+        bounds[p[0]] = (previous, int(p[1]))
+        previous = int(p[1])
+    actual = {p: parse(lines[a:b]) for p, (a, b) in bounds.items()}
+
+    # Start: the devices added before the first input event of a replayed device are the
+    # ones present when the compositor started; the client must see them at once.
+    first_input = next((i for i, (p, _, t, _) in enumerate(tagged) if p and t != "DEVICE_ADDED"), len(tagged))
+    version = seat_version(name + ".wire") if wev else 8
+
+    def expect(origin):
+        """Every phase's expected lines, and the phases the model cannot follow."""
+        model = Model(size, version)
+        model.origin = origin
+        expected = {p[0]: [] for p in phases}
+        for _, s, t, f in tagged[:first_input]:
+            if t == "DEVICE_ADDED":
+                model.devices[s] = re.search(r"cap:(\S*)", f).group(1)
+        model.caps = caps_of("".join(model.devices.values()))
+        expected["start"] = [("seat.capabilities", model.caps), ("keyboard.enter",), ("keyboard.modifiers", 0, 0, 0, 0)]
+        failures, current = {}, "start"
+        for phase, s, t, f in tagged[first_input:]:
+            if phase is None:
+                # The VM's own devices (PS/2 keyboard and mouse) count for the capabilities.
+                if t in ("DEVICE_ADDED", "DEVICE_REMOVED"):
+                    expected[current].extend(model.step(s, t, f))
+                continue
+            current = phase
+            if phase in failures:
+                continue
+            try:
+                expected[phase].extend((e, model.tolerance(e[0])) if kind_has_position(e[0]) else (e, 0)
+                                       for e in model.step(s, t, f))
+            except OutsideModel as e:
+                failures[phase] = "the replay left what this check models: %s" % e
+        return expected, failures
+
+    # Where the surface is: of the places the client's first pointer.enter allows, the
+    # one under which the longest start of the mouse phase matches (deltas of whole
+    # pixels can allow several).
+    candidates = origins(size, tagged[first_input:], actual.get("mouse", []))
+    expected, failures = expect(candidates[0] if candidates else (1e9, 1e9))
+    best = -1
+    for origin in candidates:
+        e, f = expect(origin)
+        matching = agreeing(normalise(e.get("mouse", [])), actual.get("mouse", []))
+        if matching > best:
+            expected, failures, best = e, f, matching
+    if not candidates and any(e[0] == "pointer.enter" for e in actual.get("mouse", [])):
+        failures["mouse"] = "no motion explains the client's first pointer.enter"
+    results = []
+    for p in phases:
+        results.append(report(name, p[0], normalise(expected[p[0]]), actual[p[0]], failures.get(p[0])))
+    sys.stdout.write("".join(results))
+    return 1 if any(r.startswith("FAIL") for r in results) else 0
+
+
+def agreeing(expected, actual):
+    """How many lines from the start agree."""
+    n = 0
+    for (e, tol), a in zip(expected, actual):
+        if not same(e, a, tol if tol else 0.005 + 1 / 256):
+            break
+        n += 1
+    return n
+
+
+def normalise(expected):
+    """Expected entries as (event, tolerance)."""
+    out = []
+    for e in expected:
+        if len(e) == 2 and isinstance(e[0], tuple):
+            out.append(e)
+        else:
+            out.append((e, 0))
+    return out
+
+
+def origins(size, tagged, actual_mouse):
+    """The surface positions that explain the client's first pointer.enter: for a motion k
+    of the mouse phase, cursor(k) - enter at whole pixels, with cursor(k) inside the
+    surface placed there and no earlier motion inside it."""
+    enter = next((e for e in actual_mouse if e[0] == "pointer.enter"), None)
+    if enter is None:
+        return []
+    cursor, positions = [0.0, 0.0], []
+    for phase, _, t, f in tagged:
+        if phase == "mouse" and t == "POINTER_MOTION":
+            m = re.match(r"\S+\s+(-?[\d.]+)/\s*(-?[\d.]+)", f)
+            cursor = [min(max(cursor[0] + float(m.group(1)), 0.0), OUTPUT_W - 1 / 256),
+                      min(max(cursor[1] + float(m.group(2)), 0.0), OUTPUT_H - 1 / 256)]
+            positions.append(tuple(cursor))
+    w, h = size
+    found = []
+    for k, (cx, cy) in enumerate(positions):
+        ox, oy = round(cx - enter[1]), round(cy - enter[2])  # a surface sits at whole pixels
+        tolerance = 0.005 * (k + 1) + 0.005 + 1 / 256
+        if abs(cx - ox - enter[1]) > tolerance or abs(cy - oy - enter[2]) > tolerance:
+            continue
+        if not (ox <= cx < ox + w and oy <= cy < oy + h):
+            continue
+        if all(not (ox <= px < ox + w and oy <= py < oy + h) for px, py in positions[:k]):
+            found.append((ox, oy))
+    return found
+
+
+def seat_version(path):
+    """The wl_seat version the client bound, from libwayland-client's own log of its
+    requests (WAYLAND_DEBUG=client): `wl_registry@2.bind(7, "wl_seat", 7, new id ...)`."""
+    for line in open(path, errors="replace"):
+        m = re.search(r'\.bind\(\d+, "wl_seat", (\d+)', line)
+        if m:
+            return int(m.group(1))
+    raise SystemExit("FAIL %s: no wl_seat bind in the client's wire log" % path)
+
+
+def report(name, phase, expected, actual, failure):
+    label = "%s %s" % (name, phase)
+    if failure:
+        return "FAIL %s: %s\n" % (label, failure)
+    n = min(len(expected), len(actual))
+    for i in range(n):
+        (e, tol), a = expected[i], actual[i]
+        if not same(e, a, tol if tol else 0.005 + 1 / 256):
+            return ("FAIL %s: line %d of %d: expected %s, got %s\n" % (label, i + 1, len(expected), show(e), show(a))
+                    + context(expected, actual, i))
+    if len(expected) != len(actual):
+        extra = ("missing %s" % show(expected[n][0])) if len(expected) > n else ("unexpected %s" % show(actual[n]))
+        return "FAIL %s: %d lines expected, %d received; first %s\n" % (label, len(expected), len(actual), extra)
+    kinds = sorted(set(e[0] for e, _ in expected))
+    worst = max([abs(x - y) for (e, _), a in zip(expected, actual) if kind_has_position(e[0])
+                 for x, y in zip(e[-2:], a[-2:])] or [0])
+    margin = (", positions within %.3f px of libinput's" % worst) if worst else ""
+    return "PASS %s: %d lines as libinput says (%s)%s\n" % (label, len(expected), ", ".join(kinds), margin)
+
+
+def context(expected, actual, i):
+    rows = []
+    for j in range(max(0, i - 2), min(max(len(expected), len(actual)), i + 3)):
+        e = show(expected[j][0]) if j < len(expected) else "(none)"
+        a = show(actual[j]) if j < len(actual) else "(none)"
+        rows.append("    %s %-40s | %s\n" % (">" if j == i else " ", e, a))
+    return "".join(rows)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
