@@ -38,6 +38,8 @@ public final class Seat {
     public internal(set) var cursor = Point.zero
     var pointerFocus: Responder?
     var lastFirstResponder: Responder?
+    /// The surface-local position the pointer focus was last told (enter or motion).
+    var pointerLocal = Point.zero
     var buttonCounts = [UInt8](repeating: 0, count: Seat.codeCount)
     var consumedButtons = [Bool](repeating: false, count: Seat.codeCount)
     var heldButtonCount = 0

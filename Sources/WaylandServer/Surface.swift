@@ -32,9 +32,12 @@ final class RegionObject: WaylandObject {
             guard w >= 0, h >= 0, x.addingReportingOverflow(w).overflow == false,
                 y.addingReportingOverflow(h).overflow == false
             else {
+                // wl_region names no errors: the request is malformed, which is
+                // wl_display.invalid_method, posted on the display object (its codes are
+                // wl_display's; on the wl_region they would mean nothing).
                 let name = opcode == 1 ? "add" : "subtract"
-                return postError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue,
-                                 "wl_region.\(name)(\(x), \(y), \(w), \(h)): sizes must be ≥ 0 and the far edge must fit in 32 bits")
+                return postDisplayError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue,
+                    "wl_region@\(wl_resource_get_id(resource)).\(name)(\(x), \(y), \(w), \(h)): sizes must be ≥ 0 and the far edge must fit in 32 bits")
             }
             if opcode == 1 { region.add(Rect(x, y, w, h)) } else { region.subtract(Rect(x, y, w, h)) }
         default: break
@@ -178,8 +181,8 @@ final class Surface: WaylandObject {
         guard let node else { return }
         let tree = server.router.tree
         tree.setBuffer(node, width: bufferWidth, height: bufferHeight, scale: scale)
-        // Clipped to the surface (the protocol's rule): a union of valid rectangles can span
-        // more than 2³¹ pixels, whose extents the core cannot represent.
+        // Clipped to the surface (the protocol's rule). The core's Region saturates huge
+        // unions itself (Region.limit), so this is the protocol's clip, not a safety net.
         let s = max(scale, 1)
         tree.setInputRegion(node, inputRegion.map { region in
             var clipped = region

@@ -11,8 +11,9 @@ import Testing
         ("subsurface-self", "protocol-error wl_subcompositor@"),
         ("subsurface-cycle", "protocol-error wl_subcompositor@"),
         ("two-roles", "protocol-error wl_subcompositor@"),
-        ("region-negative", "protocol-error wl_region@"),
-        ("region-overflow", "protocol-error wl_region@"),
+        // wl_region names no errors: wl_display.invalid_method, on the display object.
+        ("region-negative", "protocol-error wl_display@1 "),
+        ("region-overflow", "protocol-error wl_display@1 "),
         ("unconfigured-buffer", "protocol-error xdg_surface@"),
         ("defunct-role", "protocol-error xdg_surface@"),
         ("bad-ack", "protocol-error xdg_surface@"),
