@@ -71,6 +71,9 @@ public final class Seat {
     /// The layout rectangle touch screens and absolute pointers map onto. nil: the
     /// bounding box of the outputs.
     public var absoluteMapping: Rect?
+    /// How much of a window an interactive move keeps on an output: this many pixels of
+    /// its top strip, across and down (Seat+MoveBounds.swift). The default is a title bar.
+    public var moveKeepsVisible: Int32 = 24
 
     // Tablet tools in proximity (Seat+Tablet.swift).
     var tablets: [TabletToolState] = []

@@ -220,12 +220,21 @@ final class Surface: WaylandObject {
         // Children stay alive as surfaces but leave the scene with their parent.
         for child in children { child.parentDestroyed() }
         children.removeAll()
-        destroyNode()
+        destroyNode(surfaceStays: false)
     }
 
-    func destroyNode() {
+    /// Takes the surface out of the scene. `surfaceStays`: only its role went away
+    /// (`wl_subsurface.destroy`, `xdg_toplevel.destroy`) and the client still holds the
+    /// wl_surface, so it must hear that focus left it: the node is unmapped first and what
+    /// that decides (pointer and keyboard leave) is sent while the node can still be named.
+    /// A destroyed node gets nothing, and its client would never get the leave it waits for.
+    func destroyNode(surfaceStays: Bool = true) {
         guard let node else { return }
         let tree = server.router.tree
+        if surfaceStays, owner.alive, tree.isMapped(node) {
+            tree.setMapped(node, false)
+            server.sendDeliveries()
+        }
         for child in tree.children(of: node) where server.surface(for: child) != nil { tree.detach(child) }
         if Int(node.index) < server.surfacesByNode.count, server.surfacesByNode[Int(node.index)] === self {
             server.surfacesByNode[Int(node.index)] = nil

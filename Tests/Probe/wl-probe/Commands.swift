@@ -9,11 +9,16 @@
 //   frame NAME             request a frame callback, attach a fresh buffer and commit; prints
 //                          "frame.done NAME" when the server answers, "buffer.release NAME"
 //                          when it gives the buffer back
+//   unrole NAME            destroy NAME's role object (wl_subsurface, or xdg_toplevel and
+//                          xdg_surface), keeping the wl_surface
+//   roundtrip TAG          nothing but the answer: a barrier for "what was sent by now"
 import CWaylandClient
+import CXdgShellClient
 import Foundation
 
 func runCommand(_ line: String) {
     let words = line.split(separator: " ").map(String.init)
+    if words.first == "roundtrip" { return announceAfterServerSaw("done \(line)") }
     guard words.count >= 2, let p = probe(words[1]) else { return say("bad command: \(line)") }
     switch words[0] {
     case "region" where words.count == 3:
@@ -37,6 +42,10 @@ func runCommand(_ line: String) {
         wl_surface_commit(p.surface)
     case "sync": wl_subsurface_set_sync(p.subsurface)
     case "desync": wl_subsurface_set_desync(p.subsurface)
+    case "unrole":
+        if let sub = p.subsurface { wl_subsurface_destroy(sub); p.subsurface = nil }
+        if let top = p.toplevel { xdg_toplevel_destroy(top); p.toplevel = nil }
+        if let x = p.xdgSurface { xdg_surface_destroy(x); p.xdgSurface = nil }
     default: return say("bad command: \(line)")
     }
     announceAfterServerSaw("done \(line)")
