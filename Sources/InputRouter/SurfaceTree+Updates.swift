@@ -24,6 +24,12 @@ extension SurfaceTree {
         update(id) { $0.bufferScale = s; $0.width = max(width, 0) / s; $0.height = max(height, 0) / s }
     }
 
+    /// Renames a node (what traces and debugging pictures call it); input is unaffected.
+    public func setName(_ id: NodeID, _ name: String) {
+        guard let i = resolve(id) else { return }
+        names[Int(i)] = name
+    }
+
     public func bufferScale(of id: NodeID) -> Int32? { resolve(id).map { nodes[Int($0)].bufferScale } }
 
     public func setMapped(_ id: NodeID, _ mapped: Bool) { update(id) { $0.mapped = mapped } }

@@ -87,7 +87,7 @@ final class SubsurfaceObject: WaylandObject {
     func createNode() {
         guard let parentNode = parent?.node, surface.node == nil else { return }
         let node = server.router.tree.createNode(
-            .subsurface, name: "subsurface", client: owner.id, parent: parentNode,
+            .subsurface, client: owner.id, parent: parentNode,
             frame: Rect(position.x, position.y, 0, 0))
         surface.attachNode(node)
         surface.updateNode()

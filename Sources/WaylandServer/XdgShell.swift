@@ -144,6 +144,7 @@ final class XdgSurfaceObject: WaylandObject {
             }
             let node = server.router.tree.createNode(.toplevel, name: "toplevel", client: owner.id, parent: parent)
             surface.attachNode(node)
+            server.nameToplevelNode(top)
             if let frame = top.frame { server.router.tree.setNextResponder(node, frame.titleBar) }
         case 2:  // get_popup(id, parent?, positioner)
             guard case .none = roleObject else { return alreadyConstructed() }
@@ -159,7 +160,7 @@ final class XdgSurfaceObject: WaylandObject {
             roleObject = .popup(popup)
             let origin: (x: Int32, y: Int32) = parent.geometry.map { ($0.x, $0.y) } ?? (0, 0)
             let node = server.router.tree.createNode(
-                .popup, name: "popup", client: owner.id, parent: parentNode,
+                .popup, client: owner.id, parent: parentNode,
                 frame: Rect(origin.x + rect.x, origin.y + rect.y, 0, 0))
             server.router.tree.setNextResponder(node, parentNode)
             surface.attachNode(node)

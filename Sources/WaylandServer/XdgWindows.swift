@@ -36,8 +36,8 @@ final class XdgToplevel: WaylandObject {
             if parent === self {
                 return postError(XDG_TOPLEVEL_ERROR_INVALID_PARENT.rawValue, "a toplevel cannot be its own parent")
             }
-        case 2: title = args.string(0) ?? ""
-        case 3: appID = args.string(0) ?? ""
+        case 2: title = args.string(0) ?? ""; server.nameToplevelNode(self)
+        case 3: appID = args.string(0) ?? ""; server.nameToplevelNode(self)
         case 5:  // move(seat, serial)
             guard let window = windowNode, server.seat.isRecentPress(serial: args.uint(1), client: owner.id) else { return }
             server.seat.beginMove(window)
