@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// InputRouter: input routing for Wayland compositors. See README.md and DESIGN.md.
+// InputRouter: input routing for Wayland compositors. See README.md and docs/design.md.
 import PackageDescription
 
 /// A Debian C library reached through pkg-config. Nothing but its own wrapper imports it.

@@ -150,16 +150,29 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
     }
 
     /// Pointer events go to a surface in the responder chain under the cursor, or to the
-    /// surface holding the implicit grab (a button it was told about is still down).
+    /// surface holding the implicit grab (a button it was told about is still down). Judged
+    /// by the naive reference walk and chain (ReferenceHitTest.swift), not by the code under
+    /// test: a hit-test or chain bug shows up here instead of agreeing with itself. No
+    /// client surface earlier in that chain may have been passed over: one whose client has
+    /// bound the pointer takes the event before anything after it.
     private mutating func checkUnderCursor(_ n: NodeID, _ d: Delivery, _ queue: DeliveryQueue, _ m: SeatModel) {
         if let held = m.pressedButtons[n], !held.isEmpty { return }
         let seat = router.seat(d.seat)
-        guard let hit = router.tree.hitTest(seat.cursor) else {
+        guard let hit = router.tree.referenceHitTest(seat.cursor) else {
             fail("pointer event with nothing under the cursor", d, queue)
             return
         }
-        if !router.responderChain(from: .node(hit.node), seat: d.seat).contains(.node(n)) {
+        let chain = router.referenceResponderChain(from: .node(hit), seat: d.seat)
+        guard let at = chain.firstIndex(of: .node(n)) else {
             fail("pointer event to a surface not under the cursor", d, queue)
+            return
+        }
+        for case .node(let earlier) in chain[..<at] {
+            guard let k = router.tree.kind(of: earlier), k.isClientSurface, router.tree.isVisible(earlier),
+                let c = router.tree.client(of: earlier), !c.isCompositor, seat.boundDevices(of: c).contains(.pointer)
+            else { continue }
+            fail("pointer event passed over \(earlier), which is above it in the chain and takes the pointer", d, queue)
+            return
         }
     }
 

@@ -3,7 +3,12 @@ import CPixman
 /// A `wl_region`: a union of added rectangles minus subtracted ones, kept by pixman (the
 /// region algebra wlroots and Weston use). A value type; copies share storage until one
 /// of them changes.
-public struct Region: Sendable, CustomStringConvertible {
+///
+/// Coordinates saturate at ±2³⁰ (`Region.limit`): pixman keeps 32-bit boxes, and a union of
+/// rectangles that each fit could otherwise span more than 2³¹ pixels, whose extents
+/// nothing can represent. No output or surface comes near that size, so clamping changes
+/// no point anyone can reach, and every embedder gets a region whose extents fit.
+public struct Region: Sendable, Equatable, CustomStringConvertible {
     final class Storage: @unchecked Sendable {
         // Heap-allocated so its address is stable for pixman; freed with the storage.
         let region: UnsafeMutablePointer<pixman_region32_t>
@@ -31,19 +36,33 @@ public struct Region: Sendable, CustomStringConvertible {
         if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
     }
 
+    /// The largest coordinate magnitude a region keeps; beyond it, edges saturate.
+    public static let limit: Int64 = 1 << 30
+
+    /// `r` with both edges clamped to ±`limit` (computed in 64 bits: `x + width` may not
+    /// fit in 32), or nil when nothing is left.
+    static func saturated(_ r: Rect) -> (x: Int32, y: Int32, width: UInt32, height: UInt32)? {
+        guard !r.isEmpty else { return nil }
+        func clamp(_ v: Int64) -> Int64 { min(max(v, -limit), limit - 1) }
+        let x1 = clamp(Int64(r.x)), y1 = clamp(Int64(r.y))
+        let x2 = clamp(Int64(r.x) + Int64(r.width)), y2 = clamp(Int64(r.y) + Int64(r.height))
+        guard x2 > x1, y2 > y1 else { return nil }
+        return (Int32(x1), Int32(y1), UInt32(x2 - x1), UInt32(y2 - y1))
+    }
+
     /// `wl_region.add`. Rectangles with a non-positive size add nothing.
     public mutating func add(_ r: Rect) {
-        guard !r.isEmpty else { return }
+        guard let s = Region.saturated(r) else { return }
         unique()
-        pixman_region32_union_rect(storage.region, storage.region, r.x, r.y, UInt32(r.width), UInt32(r.height))
+        pixman_region32_union_rect(storage.region, storage.region, s.x, s.y, s.width, s.height)
     }
 
     /// `wl_region.subtract`.
     public mutating func subtract(_ r: Rect) {
-        guard !r.isEmpty else { return }
+        guard let s = Region.saturated(r) else { return }
         unique()
         var cut = pixman_region32_t()
-        pixman_region32_init_rect(&cut, r.x, r.y, UInt32(r.width), UInt32(r.height))
+        pixman_region32_init_rect(&cut, s.x, s.y, s.width, s.height)
         pixman_region32_subtract(storage.region, storage.region, &cut)
         pixman_region32_fini(&cut)
     }
@@ -51,7 +70,15 @@ public struct Region: Sendable, CustomStringConvertible {
     /// Keeps only the part inside `r` (the surface bounds, for input regions).
     public mutating func intersect(_ r: Rect) {
         unique()
-        pixman_region32_intersect_rect(storage.region, storage.region, r.x, r.y, UInt32(max(r.width, 0)), UInt32(max(r.height, 0)))
+        guard let s = Region.saturated(r) else {
+            pixman_region32_clear(storage.region)
+            return
+        }
+        pixman_region32_intersect_rect(storage.region, storage.region, s.x, s.y, s.width, s.height)
+    }
+
+    public static func == (a: Region, b: Region) -> Bool {
+        a.storage === b.storage || pixman_region32_equal(a.storage.region, b.storage.region) != 0
     }
 
     /// Whether the integer pixel (x, y) is inside.

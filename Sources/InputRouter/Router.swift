@@ -29,6 +29,7 @@ public final class Router {
     public init() {
         tree = SurfaceTree()
         tree.onSceneChange = { [unowned self] in self.sceneDidChange() }
+        tree.onHandlerChange = { [unowned self] r in for s in self.seats { s.handlerWillChange(r) } }
     }
 
     // MARK: Seats and clients
@@ -75,7 +76,10 @@ public final class Router {
     /// not take (and with actions, e.g. "close" → `xdg_toplevel.close`).
     public func setHandler(for client: ClientID, _ handler: NodeHandler?) {
         guard isAlive(client) else { return }
+        for s in seats { s.handlerWillChange(.client(client)) }
         clients[Int(client.index)].handler = handler
+        // The client responder may now take (or refuse) the pointer: re-pick every seat.
+        sceneDidChange()
     }
 
     // MARK: Actions and switches

@@ -90,7 +90,7 @@ extension Seat {
     func moveGrabbed(_ node: NodeID, offset: Point) {
         let parent = tree.parent(of: node).flatMap(tree.layoutPosition(of:)) ?? .zero
         let x = (cursor.x - offset.x - parent.x).rounded(.down), y = (cursor.y - offset.y - parent.y).rounded(.down)
-        tree.move(node, to: (saturatingPixels(x), saturatingPixels(y)))
+        tree.move(node, to: keepingReachable(node, at: (saturatingPixels(x), saturatingPixels(y))))
     }
 
     func resizeGrabbed(_ node: NodeID, edges: ResizeEdges, start: Point, startSize: Rect) {

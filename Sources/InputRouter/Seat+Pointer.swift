@@ -127,14 +127,29 @@ extension Seat {
         if case .popup(let client) = explicitGrab, let h = hit, tree.client(of: h.node) != client { hit = nil }
         let first: Responder = hit.map { .node($0.node) } ?? .seat(id)
         let target: Responder?
-        if first == lastFirstResponder, pointerFocus != nil {
-            target = pointerFocus  // the common case: same surface under the cursor
+        if first == lastFirstResponder {
+            // The common case: same surface under the cursor. Also when nobody took the
+            // enter there: the chain is not offered it again on every motion (the cache is
+            // reset by each scene or handler change, which may change the answer).
+            target = pointerFocus
         } else {
             target = dispatch(from: first, device: .pointer, stopAt: pointerFocus, at: cursor) { .pointerEnter($0) }
             lastFirstResponder = first
         }
+        let previous = pointerFocus
         setPointerFocus(target, hit: hit)
-        if motion { deliverMotion(time: time, hit: hit) }
+        if motion {
+            deliverMotion(time: time, hit: hit)
+        } else if target == previous, let (node, client) = clientSurface(target) {
+            // The surface moved under a still cursor and kept the focus: the surface-local
+            // position changed, so the client is told with a motion (as wlroots' rebase does).
+            let local = localCursor(in: node, hit: hit)
+            if local != pointerLocal {
+                pointerLocal = local
+                router.queue.append(.pointerMotion(id, node, time: time, local))
+                markFrame(client)
+            }
+        }
     }
 
     /// Moves the pointer focus: leave to the old one (unless destroyed), enter to the new.
@@ -153,6 +168,7 @@ extension Seat {
         guard let new = target else { return }
         if let (node, client) = clientSurface(new) {
             let local = localCursor(in: node, hit: hit)
+            pointerLocal = local
             router.queue.append(.pointerEnter(id, node, local, serial: router.nextSerial()))
             markFrame(client)
         } else {
@@ -162,7 +178,9 @@ extension Seat {
 
     func deliverMotion(time: UInt64, hit: Hit?) {
         if let (node, client) = clientSurface(pointerFocus) {
-            router.queue.append(.pointerMotion(id, node, time: time, localCursor(in: node, hit: hit)))
+            let local = localCursor(in: node, hit: hit)
+            pointerLocal = local
+            router.queue.append(.pointerMotion(id, node, time: time, local))
             markFrame(client)
         } else {
             deliverToCompositor(.pointerMotion(cursor), kind: .pointerMotion)
@@ -209,6 +227,17 @@ extension Seat {
     }
 
     func isNode(_ r: Responder) -> Bool { if case .node = r { true } else { false } }
+
+    /// `r`'s handler is about to be replaced. If that handler holds the pointer focus (a
+    /// compositor responder took the enter), the focus ends now, with the leave to the
+    /// handler that had the enter; the scene change that follows picks again. A client
+    /// surface its client has the pointer of keeps it: delivery, not a handler, took it.
+    func handlerWillChange(_ r: Responder) {
+        guard pointerFocus == r, clientSurface(r) == nil else { return }
+        setPointerFocus(nil)
+        lastFirstResponder = nil
+        flushPointerFrames()
+    }
 
     // MARK: Frames
 

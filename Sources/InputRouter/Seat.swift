@@ -38,6 +38,8 @@ public final class Seat {
     public internal(set) var cursor = Point.zero
     var pointerFocus: Responder?
     var lastFirstResponder: Responder?
+    /// The surface-local position the pointer focus was last told (enter or motion).
+    var pointerLocal = Point.zero
     var buttonCounts = [UInt8](repeating: 0, count: Seat.codeCount)
     var consumedButtons = [Bool](repeating: false, count: Seat.codeCount)
     var heldButtonCount = 0
@@ -68,6 +70,9 @@ public final class Seat {
     /// The layout rectangle touch screens and absolute pointers map onto. nil: the
     /// bounding box of the outputs.
     public var absoluteMapping: Rect?
+    /// How much of a window an interactive move keeps on an output: this many pixels of
+    /// its top strip, across and down (Seat+MoveBounds.swift). The default is a title bar.
+    public var moveKeepsVisible: Int32 = 24
 
     // Tablet tools in proximity (Seat+Tablet.swift).
     var tablets: [TabletToolState] = []

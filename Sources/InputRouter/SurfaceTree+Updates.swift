@@ -5,7 +5,7 @@ import CPixman
 // change. None rebuilds anything: the next hit-test refreshes what is dirty.
 extension SurfaceTree {
     public func move(_ id: NodeID, to position: (x: Int32, y: Int32)) {
-        guard let i = resolve(id) else { return }
+        guard let i = resolve(id), nodes[Int(i)].x != position.x || nodes[Int(i)].y != position.y else { return }
         nodes[Int(i)].x = position.x; nodes[Int(i)].y = position.y
         // Its own box (in its coordinates) stays; its parent's box and grid learn of the move.
         nodes[Int(i)].moved = true
@@ -22,6 +22,12 @@ extension SurfaceTree {
     public func setBuffer(_ id: NodeID, width: Int32, height: Int32, scale: Int32) {
         let s = max(scale, 1)
         update(id) { $0.bufferScale = s; $0.width = max(width, 0) / s; $0.height = max(height, 0) / s }
+    }
+
+    /// Renames a node (what traces and debugging pictures call it); input is unaffected.
+    public func setName(_ id: NodeID, _ name: String) {
+        guard let i = resolve(id) else { return }
+        names[Int(i)] = name
     }
 
     public func bufferScale(of id: NodeID) -> Int32? { resolve(id).map { nodes[Int($0)].bufferScale } }
@@ -41,6 +47,12 @@ extension SurfaceTree {
     /// clipped to the surface bounds at hit-test time, so a later resize needs no update.
     public func setInputRegion(_ id: NodeID, _ region: Region?) {
         guard let i = resolve(id) else { return }
+        // A commit that sets the same region again changes nothing: no re-pick.
+        switch (inputRegions[Int(i)], region) {
+        case (nil, nil): return
+        case (let old?, let new?) where old == new: return
+        default: break
+        }
         inputRegions[Int(i)] = region
         nodes[Int(i)].inputRegion = region?.pixmanRegion
         markBoundsDirty(i)
@@ -61,7 +73,12 @@ extension SurfaceTree {
     /// by delivery to their client; a handler on one is asked only when delivery fails.
     public func setHandler(_ id: NodeID, _ handler: NodeHandler?) {
         guard let i = resolve(id) else { return }
+        // A focus this handler took ends with it (the leave goes to the handler that had the
+        // enter); then who takes the pointer under a still cursor may have changed: re-pick,
+        // with the responder cache reset (a scene change does both).
+        onHandlerChange?(.node(id))
         handlers[Int(i)] = handler
+        sceneChanged()
     }
 
     /// Overrides the next responder (a popup's or a dialog's is its xdg parent). nil
@@ -154,10 +171,13 @@ extension SurfaceTree {
 
     // MARK: Helpers
 
+    /// Applies `change`; only a change to what input sees marks bounds and re-picks, so a
+    /// commit that changes nothing (same buffer size, same mapped state) costs nothing.
     func update(_ id: NodeID, changesInput: Bool = true, _ change: (inout NodeRecord) -> Void) {
         guard let i = resolve(id) else { return }
+        let before = nodes[Int(i)]
         change(&nodes[Int(i)])
-        if changesInput { markBoundsDirty(i); sceneChanged() }
+        if changesInput && !nodes[Int(i)].sameInputState(as: before) { markBoundsDirty(i); sceneChanged() }
     }
 
     /// Unlinks and relinks under the same parent. `link(after: .none)` means bottom.
@@ -178,5 +198,14 @@ extension SurfaceTree {
             i = nodes[Int(i)].parent
         }
         return false
+    }
+}
+
+extension NodeRecord {
+    /// Whether what `update` may change is as in `other`: size, scale and the flags
+    /// hit-testing reads.
+    func sameInputState(as other: NodeRecord) -> Bool {
+        width == other.width && height == other.height && bufferScale == other.bufferScale && mapped == other.mapped
+            && acceptsInput == other.acceptsInput && opacity == other.opacity && clipsChildren == other.clipsChildren
     }
 }

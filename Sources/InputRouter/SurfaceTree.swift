@@ -27,6 +27,8 @@ public final class SurfaceTree {
 
     /// Called after every change that can move input. Set by the router.
     var onSceneChange: (() -> Void)?
+    /// Called before a node's handler is replaced. Set by the router.
+    var onHandlerChange: ((Responder) -> Void)?
     private var batchDepth = 0
     private var batchDirty = false
 

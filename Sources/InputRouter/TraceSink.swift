@@ -21,10 +21,7 @@ public struct TraceSink: DeliverySink {
     /// The trace line of one delivery.
     public static func line(_ d: Delivery, queue: DeliveryQueue, router: Router, showsTimes: Bool = false) -> String {
         let tree = router.tree
-        func node(_ n: NodeID) -> String {
-            if let name = tree.name(of: n), !name.isEmpty { return "\"\(name)\"" }
-            return "\(tree.kind(of: n).map { "\($0)" } ?? "dead")\(n)"
-        }
+        func node(_ n: NodeID) -> String { label(of: n, tree: tree) }
         func client(_ c: ClientID) -> String { "\(c)(\"\(router.name(of: c))\")" }
         func responder(_ r: Responder) -> String {
             switch r {
@@ -97,6 +94,25 @@ public struct TraceSink: DeliverySink {
         case .resizeRequest(_, let n, let w, let h): return s + "resize.request \(node(n)) \(w)x\(h)"
         case .dropped(_, let kind): return s + "dropped \(kind)"
         }
+    }
+
+    /// A named node prints as its name in quotes. An unnamed one prints as kind and slot
+    /// (`subsurface#9`); an unnamed client surface adds the nearest named surface of its
+    /// own client above it (`subsurface#9 in "client1 foot: foot"`), so that with several
+    /// clients each line says whose surface it is.
+    static func label(of n: NodeID, tree: SurfaceTree) -> String {
+        if let name = tree.name(of: n), !name.isEmpty { return "\"\(name)\"" }
+        guard let kind = tree.kind(of: n) else { return "dead\(n)" }
+        var text = "\(kind)\(n)"
+        guard kind.isClientSurface, let client = tree.client(of: n) else { return text }
+        var up = tree.parent(of: n)
+        var steps = 0
+        while let p = up, tree.client(of: p) == client, steps < Router.maxChainLength {
+            if let name = tree.name(of: p), !name.isEmpty { text += " in \"\(name)\""; break }
+            up = tree.parent(of: p)
+            steps += 1
+        }
+        return text
     }
 
     static func buttonName(_ b: UInt32) -> String {

@@ -35,6 +35,16 @@ class WaylandObject {
         ir_resource_post_error(resource, code, message)
     }
 
+    /// A `wl_display` error (invalid_method, implementation) for a request on this object
+    /// whose interface names no error of its own: posted on the client's display object,
+    /// whose error codes these are.
+    func postDisplayError(_ code: UInt32, _ message: String) {
+        guard let display = wl_client_get_object(wl_resource_get_client(resource), 1) else {
+            return postError(code, message)
+        }
+        ir_resource_post_error(display, code, message)
+    }
+
     /// What a destructor request does.
     func destroyResource() { wl_resource_destroy(resource) }
 

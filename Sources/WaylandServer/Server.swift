@@ -236,7 +236,7 @@ public final class WaylandServer {
     private func clientCreated(_ client: OpaquePointer) {
         var pid: pid_t = 0
         wl_client_get_credentials(client, &pid, nil, nil)
-        let id = router.addClient(name: "client \(pid)")
+        let id = router.addClient(name: Self.programName(pid: pid))
         let state = ClientState(client: client, id: id)
         clientsByPointer[client] = state
         while clientsByID.count <= Int(id.index) { clientsByID.append(nil) }

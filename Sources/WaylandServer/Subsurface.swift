@@ -87,7 +87,7 @@ final class SubsurfaceObject: WaylandObject {
     func createNode() {
         guard let parentNode = parent?.node, surface.node == nil else { return }
         let node = server.router.tree.createNode(
-            .subsurface, name: "subsurface", client: owner.id, parent: parentNode,
+            .subsurface, client: owner.id, parent: parentNode,
             frame: Rect(position.x, position.y, 0, 0))
         surface.attachNode(node)
         surface.updateNode()
@@ -111,7 +111,7 @@ final class SubsurfaceObject: WaylandObject {
         parent?.pendingRestacks.removeAll { $0.child === self }
         if case .subsurface(let s) = surface.role, s === self {
             surface.role = .none
-            surface.destroyNode(surfaceLivesOn: true)
+            surface.destroyNode()
         }
     }
 

@@ -32,9 +32,12 @@ final class RegionObject: WaylandObject {
             guard w >= 0, h >= 0, x.addingReportingOverflow(w).overflow == false,
                 y.addingReportingOverflow(h).overflow == false
             else {
+                // wl_region names no errors: the request is malformed, which is
+                // wl_display.invalid_method, posted on the display object (its codes are
+                // wl_display's; on the wl_region they would mean nothing).
                 let name = opcode == 1 ? "add" : "subtract"
-                return postError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue,
-                                 "wl_region.\(name)(\(x), \(y), \(w), \(h)): sizes must be ≥ 0 and the far edge must fit in 32 bits")
+                return postDisplayError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue,
+                    "wl_region@\(wl_resource_get_id(resource)).\(name)(\(x), \(y), \(w), \(h)): sizes must be ≥ 0 and the far edge must fit in 32 bits")
             }
             if opcode == 1 { region.add(Rect(x, y, w, h)) } else { region.subtract(Rect(x, y, w, h)) }
         default: break
@@ -179,8 +182,8 @@ final class Surface: WaylandObject {
         guard let node else { return }
         let tree = server.router.tree
         tree.setBuffer(node, width: bufferWidth, height: bufferHeight, scale: scale)
-        // Clipped to the surface (the protocol's rule): a union of valid rectangles can span
-        // more than 2³¹ pixels, whose extents the core cannot represent.
+        // Clipped to the surface (the protocol's rule). The core's Region saturates huge
+        // unions itself (Region.limit), so this is the protocol's clip, not a safety net.
         let s = max(scale, 1)
         tree.setInputRegion(node, inputRegion.map { region in
             var clipped = region
@@ -236,26 +239,28 @@ final class Surface: WaylandObject {
         // Children stay alive as surfaces but leave the scene with their parent.
         for child in children { child.parentDestroyed() }
         children.removeAll()
-        destroyNode()
+        destroyNode(surfaceStays: false)
     }
 
-    /// Takes the surface out of the scene. When the wl_surface itself lives on (only its
-    /// role went), the leave events that causes are sent first, while deliveries can still
-    /// find the surface: its client must not see an enter elsewhere without a leave here.
-    func destroyNode(surfaceLivesOn: Bool = false) {
+    /// Takes the surface out of the scene. `surfaceStays`: only its role went away
+    /// (`wl_subsurface.destroy`, `xdg_toplevel.destroy`) and the client still holds the
+    /// wl_surface, so it must hear that focus left it: the node is unmapped first and what
+    /// that decides (pointer and keyboard leave) is sent while the node can still be named.
+    /// A destroyed node gets nothing, and its client would never get the leave it waits for.
+    func destroyNode(surfaceStays: Bool = true) {
         guard let node else { return }
         let tree = server.router.tree
-        for child in tree.children(of: node) where server.surface(for: child) != nil { tree.detach(child) }
-        if surfaceLivesOn, owner.alive {
+        if surfaceStays, owner.alive, tree.isMapped(node) {
             tree.setMapped(node, false)
             server.sendDeliveries()
         }
+        for child in tree.children(of: node) where server.surface(for: child) != nil { tree.detach(child) }
         if Int(node.index) < server.surfacesByNode.count, server.surfacesByNode[Int(node.index)] === self {
             server.surfacesByNode[Int(node.index)] = nil
         }
         tree.destroy(node)
         self.node = nil
-        if surfaceLivesOn { updateOutputs() }
+        if surfaceStays { updateOutputs() }
     }
 }
 

@@ -80,6 +80,7 @@ final class XdgSurfaceObject: WaylandObject {
             // No title bar unless the client asks for one (XdgDecoration.swift).
             let node = server.router.tree.createNode(.toplevel, name: "toplevel", client: owner.id, parent: server.outputNode)
             surface.attachNode(node)
+            server.nameToplevelNode(top)
         case 2:  // get_popup(id, parent?, positioner)
             guard case .none = roleObject else { return alreadyConstructed() }
             guard let parent = args.object(1, as: XdgSurfaceObject.self), let parentNode = parent.surface.node else {
@@ -97,7 +98,7 @@ final class XdgSurfaceObject: WaylandObject {
             roleObject = .popup(popup)
             let origin: (x: Int32, y: Int32) = parent.geometry.map { ($0.x, $0.y) } ?? (0, 0)
             let node = server.router.tree.createNode(
-                .popup, name: "popup", client: owner.id, parent: parentNode,
+                .popup, client: owner.id, parent: parentNode,
                 frame: Rect(origin.x + rect.x, origin.y + rect.y, 0, 0))
             server.router.tree.setNextResponder(node, parentNode)
             surface.attachNode(node)
@@ -192,7 +193,7 @@ final class XdgSurfaceObject: WaylandObject {
 
     func roleDestroyed() {
         roleObject = .none
-        surface.destroyNode(surfaceLivesOn: true)
+        surface.destroyNode()
         acknowledged = false
         initialConfigureSent = false
     }

@@ -51,8 +51,8 @@ final class XdgToplevel: WaylandObject {
                 ancestor = a.parentToplevel
             }
             parentToplevel = parent
-        case 2: title = args.string(0) ?? ""
-        case 3: appID = args.string(0) ?? ""
+        case 2: title = args.string(0) ?? ""; server.nameToplevelNode(self)
+        case 3: appID = args.string(0) ?? ""; server.nameToplevelNode(self)
         case 5:  // move(seat, serial)
             if maximized || fullscreen { return }  // refused, as weston does (docs/wayland.md)
             guard let window = windowNode, let press = server.seat.interactivePress(serial: args.uint(1), client: owner.id)

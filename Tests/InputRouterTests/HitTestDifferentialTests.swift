@@ -3,7 +3,9 @@ import Testing
 
 /// Random trees checked point by point against a deliberately naive reference: every node
 /// in paint order, bottom to top, and the topmost whose whole ancestry lets the point
-/// through wins. No recursion shortcuts, no pixman, regions replayed op by op.
+/// through wins. No recursion shortcuts, no pixman, regions replayed op by op. The same
+/// points check the library's reference walk (`SurfaceTree.referenceHitTest`, which the
+/// invariant checker judges with), so the checker's oracle is itself held to this model.
 @Suite struct HitTestDifferentialTests {
     final class RefNode {
         var id: NodeID
@@ -164,6 +166,13 @@ import Testing
                 let p = Point(base.x + fractions.randomElement(using: &rng)!, base.y + fractions.randomElement(using: &rng)!)
                 let expected = scene.reference(p)
                 let got = scene.tree.hitTest(p)?.node
+                // The library's own naive walk (the invariant checker's oracle) must agree
+                // with this test's independent model too, or the checker judges wrongly.
+                let oracle = scene.tree.referenceHitTest(p)
+                if oracle != expected {
+                    Issue.record("seed \(seed) point \(p): reference walk \(String(describing: oracle)), expected \(String(describing: expected))")
+                    return
+                }
                 if got != expected {
                     Issue.record("seed \(seed) point \(p): got \(String(describing: got)), expected \(String(describing: expected))")
                     return

@@ -94,7 +94,7 @@ func serverWithProbe(
         #expect(win != nil && child != nil && win != child)
         #expect(map.node(atX: 200, y: 70) == win)   // the parent is above its below child
         let label = map.entries.first { $0.node == win }?.label ?? ""
-        #expect(label.hasPrefix("#\(win!.index) toplevel 'win' client 1 'client "), "\(label)")
+        #expect(label.hasPrefix("#\(win!.index) toplevel 'win' client 1 '"), "\(label)")  // the program of the socket's peer
         #expect(map.entries.first { $0.node == child }?.label.contains("subsurface") == true)
         #expect(server.toplevelTitle(of: win!)?.title == "win")
         #expect(server.toplevelTitle(of: child!) == nil)

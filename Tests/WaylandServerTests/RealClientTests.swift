@@ -32,13 +32,14 @@ extension ServerHarness {
         let h = try ServerHarness()
         let wev = try h.spawn("/usr/bin/stdbuf", ["-oL", "/usr/bin/wev"])
         let (_, frame) = try #require(h.mappedToplevel(), "wev never mapped a window:\n\(wev.lines.joined(separator: "\n"))")
-        _ = h.settle(wev)
+        _ = wev.take()
         h.warp(Double(frame.x) + 10, Double(frame.y) + 20)
         h.button(.pressed)
         h.button(.released)
         h.key(30, .pressed)
         h.key(30, .released)
-        let out = h.settle(wev).joined(separator: "\n")
+        let out = h.settle(wev, until: "wev to print the key release") { $0.contains("key: 38; state: 0 (released)") }
+            .joined(separator: "\n")
         // wev prints xkb keycodes (evdev + 8) and the keysym its own xkb state derived
         // from the keymap we sent.
         #expect(out.contains("wl_pointer] enter: serial: "))
@@ -55,13 +56,15 @@ extension ServerHarness {
         let demo = try h.spawn("/usr/bin/stdbuf", ["-oL", "/usr/bin/weston-eventdemo", "--log-focus", "--log-button",
                                                     "--log-key", "--log-motion"])
         let (_, frame) = try #require(h.mappedToplevel(), "eventdemo never mapped:\n\(demo.lines.joined(separator: "\n"))")
-        _ = h.settle(demo)
+        _ = demo.take()
         h.warp(Double(frame.x) + Double(frame.width) / 2, Double(frame.y) + Double(frame.height) / 2)
         h.button(.pressed)
         h.button(.released)
         h.key(30, .pressed)
         h.key(30, .released)
-        let out = h.settle(demo).joined(separator: "\n")
+        let out = h.settle(demo, until: "eventdemo to log the key release") {
+            $0.contains("key key: 30, unicode: 97, state: released")
+        }.joined(separator: "\n")
         let (cx, cy) = (frame.width / 2, frame.height / 2)
         #expect(out.contains("motion time: 1001, x: \(cx).000000, y: \(cy).000000"))
         #expect(out.contains("button time: 1002, button: 272, state: pressed, x: \(cx), y: \(cy)"))
@@ -88,15 +91,15 @@ extension ServerHarness {
         }
         let client = try h.spawn("/usr/bin/weston-simple-touch")
         let (_, frame) = try #require(h.mappedToplevel(), "simple-touch never mapped:\n\(client.lines.joined(separator: "\n"))")
-        _ = h.settle(client)
+        h.dispatch(until: "simple-touch to commit a buffer") { width > 0 }
         let before = pixels
         let (lx, ly) = (frame.x + 100, frame.y + 80)
         let (x, y) = h.touchPoint(Double(lx), Double(ly))
         h.touch(.touchDown(slot: 0, x: x, y: y))
         h.touch(.touchUp(slot: 0))
-        _ = h.settle(client)
-        #expect(width > 0)
         let at = 80 * width + 100
+        h.dispatch(until: "simple-touch to draw at the touched pixel") { at < pixels.count && at < before.count && pixels[at] != before[at] }
+        #expect(width > 0)
         #expect(at < pixels.count && at < before.count)
         if at < pixels.count && at < before.count {
             #expect(pixels[at] != before[at], "no change at the touched pixel: \(String(pixels[at], radix: 16))")
@@ -114,14 +117,15 @@ extension ServerHarness {
         unlink(outFile)
         let foot = try h.spawn("/usr/bin/foot", ["--", "/bin/sh", "-c", "read line; echo \"$line\" > \(outFile)"])
         _ = try #require(h.mappedToplevel(timeout: 30), "foot never mapped:\n\(foot.lines.joined(separator: "\n"))")
-        _ = h.settle(foot, quietMS: 500)
+        h.dispatch(until: "foot to have the keyboard") {
+            h.server.seat.keyboardFirstResponder != nil
+        }
         for key: UInt32 in [35, 18, 38, 38, 24, 28] {  // h e l l o Return
             h.key(key, .pressed)
             h.key(key, .released)
-            _ = h.settle(foot, quietMS: 30)
+            h.server.dispatch(timeoutMS: 5)
         }
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, !FileManager.default.fileExists(atPath: outFile) { h.server.dispatch(timeoutMS: 20) }
+        h.dispatch(until: "foot's shell to write \(outFile)", timeout: 20) { FileManager.default.fileExists(atPath: outFile) }
         let typed = try String(contentsOfFile: outFile, encoding: .utf8)
         #expect(typed == "hello\n")
     }

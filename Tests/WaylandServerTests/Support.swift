@@ -36,9 +36,11 @@ final class ClientProcess {
     private let pipe = Pipe()
     private let input = Pipe()
     private var buffer = Data()
-    private(set) var lines: [String] = []
+    var lines: [String] = []
     /// How many lines earlier checks consumed.
     var mark = 0
+    /// wl-probe, which answers `roundtrip N` (the barrier `settle` uses).
+    var isProbe = false
 
     init(_ executable: String, _ arguments: [String], socket: String, environment: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: executable)
@@ -95,6 +97,7 @@ final class ServerHarness {
     let socket: String
     var time: UInt64 = 1_000_000
     var clients: [ClientProcess] = []
+    private var barrierCounter = 0
 
     init(configuration: WaylandServer.Configuration = WaylandServer.Configuration()) throws {
         _ = runtimeDirectory
@@ -113,6 +116,7 @@ final class ServerHarness {
 
     func probe(_ arguments: [String], environment: [String: String] = [:]) throws -> ClientProcess {
         let c = try ClientProcess(productsDirectory + "/wl-probe", arguments, socket: socket, environment: environment)
+        c.isProbe = true
         clients.append(c)
         return c
     }
@@ -125,8 +129,8 @@ final class ServerHarness {
 
     /// Dispatches the server until `client` printed a line satisfying `done`, or fails.
     @discardableResult
-    func wait(for client: ClientProcess, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
-              until done: (String) -> Bool) -> Bool {
+    func wait(for client: ClientProcess, timeout: Double = 10, awaiting: String = "a line",
+              sourceLocation: SourceLocation = #_sourceLocation, until done: (String) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         var seen = client.lines.count
         while Date() < deadline {
@@ -137,12 +141,13 @@ final class ServerHarness {
                 seen += 1
             }
         }
-        Issue.record("timed out; client said:\n\(client.lines.joined(separator: "\n"))", sourceLocation: sourceLocation)
+        Issue.record("timed out after \(timeout) s awaiting \(awaiting); client said:\n\(client.lines.joined(separator: "\n"))",
+                     sourceLocation: sourceLocation)
         return false
     }
 
     func wait(for client: ClientProcess, line: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        wait(for: client, sourceLocation: sourceLocation) { $0 == line }
+        wait(for: client, awaiting: "'\(line)'", sourceLocation: sourceLocation) { $0 == line }
     }
 
     /// Sends a command to wl-probe and waits until the server has processed it.
@@ -151,18 +156,53 @@ final class ServerHarness {
         wait(for: client, line: "done \(line)", sourceLocation: sourceLocation)
     }
 
-    /// Lets the client read what was sent: dispatches until it has been quiet for
-    /// `quietMS` (at most 5 s), then returns its new lines.
-    func settle(_ client: ClientProcess, quietMS: Double = 200) -> [String] {
-        let deadline = Date().addingTimeInterval(5)
-        var quietSince = Date()
-        var count = client.lines.count
-        while Date() < deadline, Date().timeIntervalSince(quietSince) * 1000 < quietMS {
+    /// Returns the lines wl-probe printed for everything the server sent it by now. A
+    /// barrier, not a quiet period: the probe is asked for a roundtrip (`roundtrip N`), and
+    /// it answers only after reading every event the server sent before that request, so a
+    /// slow machine cannot cut the lines short. If the answer never comes, the test fails
+    /// saying what it awaited.
+    func settle(_ client: ClientProcess, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
+        precondition(client.isProbe, "settle(_:) needs wl-probe's roundtrip; use settle(_:until:) for other clients")
+        barrierCounter += 1
+        let answer = "done roundtrip \(barrierCounter)"
+        client.send("roundtrip \(barrierCounter)")
+        let start = client.lines.count
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
             server.dispatch(timeoutMS: 5)
             client.poll()
-            if client.lines.count != count { count = client.lines.count; quietSince = Date() }
+            if let i = client.lines[start...].firstIndex(of: answer) {
+                client.lines.remove(at: i)
+                return client.take()
+            }
         }
+        Issue.record("timed out after \(timeout) s awaiting '\(answer)' from wl-probe; it said:\n\(client.lines[client.mark...].joined(separator: "\n"))",
+                     sourceLocation: sourceLocation)
         return client.take()
+    }
+
+    /// For clients without a barrier (wev, foot, weston's demos): dispatches until one of
+    /// the client's new lines satisfies `done`, then returns every new line. Fails with
+    /// `awaiting` on timeout.
+    func settle(_ client: ClientProcess, until awaiting: String, timeout: Double = 10,
+                sourceLocation: SourceLocation = #_sourceLocation, _ done: (String) -> Bool) -> [String] {
+        wait(for: client, timeout: timeout, awaiting: awaiting, sourceLocation: sourceLocation, until: done)
+        return client.take()
+    }
+
+    /// Dispatches until `condition` holds; fails with `awaiting` on timeout.
+    @discardableResult
+    func dispatch(until awaiting: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
+                  _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            server.dispatch(timeoutMS: 5)
+            for c in clients { c.poll() }
+        }
+        if condition() { return true }
+        Issue.record("timed out after \(timeout) s awaiting \(awaiting)", sourceLocation: sourceLocation)
+        return false
     }
 
     // Input, as a source would feed it.

@@ -10,11 +10,16 @@
 //                          "frame.done NAME" when the server answers, "buffer.release NAME"
 //                          when it gives the buffer back
 //   decoration NAME server|client|unset|destroy   NAME's zxdg_toplevel_decoration_v1 (Decoration.swift)
+//   unrole NAME            destroy NAME's role object (wl_subsurface, or xdg_toplevel and
+//                          xdg_surface), keeping the wl_surface
+//   roundtrip TAG          nothing but the answer: a barrier for "what was sent by now"
 import CWaylandClient
+import CXdgShellClient
 import Foundation
 
 func runCommand(_ line: String) {
     let words = line.split(separator: " ").map(String.init)
+    if words.first == "roundtrip" { return announceAfterServerSaw("done \(line)") }
     guard words.count >= 2, let p = probe(words[1]) else { return say("bad command: \(line)") }
     switch words[0] {
     case "region" where words.count == 3:
@@ -38,6 +43,10 @@ func runCommand(_ line: String) {
         wl_surface_commit(p.surface)
     case "sync": wl_subsurface_set_sync(p.subsurface)
     case "desync": wl_subsurface_set_desync(p.subsurface)
+    case "unrole":
+        if let sub = p.subsurface { wl_subsurface_destroy(sub); p.subsurface = nil }
+        if let top = p.toplevel { xdg_toplevel_destroy(top); p.toplevel = nil }
+        if let x = p.xdgSurface { xdg_surface_destroy(x); p.xdgSurface = nil }
     default:
         guard runDecorationCommand(words, p) else { return say("bad command: \(line)") }
     }
