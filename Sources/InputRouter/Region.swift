@@ -54,6 +54,12 @@ public struct Region: Sendable, CustomStringConvertible {
         pixman_region32_intersect_rect(storage.region, storage.region, r.x, r.y, UInt32(max(r.width, 0)), UInt32(max(r.height, 0)))
     }
 
+    /// Keeps only the part inside `other` (a constraint region within an input region).
+    public mutating func intersect(_ other: Region) {
+        unique()
+        pixman_region32_intersect(storage.region, storage.region, other.storage.region)
+    }
+
     /// Whether the integer pixel (x, y) is inside.
     @inlinable public func contains(x: Int32, y: Int32) -> Bool { containsPixel(x, y) }
 

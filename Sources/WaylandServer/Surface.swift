@@ -69,6 +69,8 @@ final class Surface: WaylandObject {
     var children: [SubsurfaceObject] = []
     /// Restacking of children requested since the last commit (applied on commit).
     var pendingRestacks: [(child: SubsurfaceObject, above: Bool, sibling: Surface)] = []
+    /// Its lock or confinement (PointerConstraints.swift), whose region and hint apply at commit.
+    var pointerConstraint: ConstraintObject?
 
     // What the last commit established.
     var hasBuffer = false
@@ -171,6 +173,7 @@ final class Surface: WaylandObject {
                 }
             }
         }
+        pointerConstraint?.surfaceCommitted()
     }
 
     /// Pushes size, input region and mapping into the tree.

@@ -10,6 +10,7 @@
 //                          "frame.done NAME" when the server answers, "buffer.release NAME"
 //                          when it gives the buffer back
 //   decoration NAME server|client|unset|destroy   NAME's zxdg_toplevel_decoration_v1 (Decoration.swift)
+//   lock, confine, constraint-region, hint, unconstrain   pointer constraints (Constraints.swift)
 import CWaylandClient
 import Foundation
 
@@ -39,7 +40,7 @@ func runCommand(_ line: String) {
     case "sync": wl_subsurface_set_sync(p.subsurface)
     case "desync": wl_subsurface_set_desync(p.subsurface)
     default:
-        guard runDecorationCommand(words, p) else { return say("bad command: \(line)") }
+        guard runDecorationCommand(words, p) || runConstraintCommand(words, p) else { return say("bad command: \(line)") }
     }
     announceAfterServerSaw("done \(line)")
 }
