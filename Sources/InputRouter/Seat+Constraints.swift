@@ -45,7 +45,15 @@ extension Seat {
     public func setPointerConstraintRegion(on node: NodeID, _ region: Region?) {
         guard let i = constraints.index(of: node) else { return }
         constraints.items[i].region = region
-        if constraints.active == i { refreshConstraintRegion() }
+        if constraints.active == i {
+            refreshConstraintRegion()
+            // A confinement that shrank away from the cursor takes it along, to its nearest point.
+            let inside = confine(cursor)
+            if inside != cursor {
+                cursor = inside
+                deliverMotion(time: lastTime, hit: nil)
+            }
+        }
         updatePointerConstraint()
         flushPointerFrames()
     }
@@ -129,7 +137,6 @@ extension Seat {
         constraints.active = i
         refreshConstraintRegion()
         router.queue.append(.pointerConstraint(id, focus, constraints.items[i].kind, active: true))
-        if let client = tree.client(of: focus) { markFrame(client) }
     }
 
     /// The focus moves away from the constrained surface: the constraint ends before the

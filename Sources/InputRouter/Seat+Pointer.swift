@@ -164,7 +164,6 @@ extension Seat {
             }
         }
         pointerFocus = target
-        defer { updatePointerConstraint() }  // a constraint lives only while its surface has the pointer
         guard let new = target else { return }
         if let (node, client) = clientSurface(new) {
             let local = localCursor(in: node, hit: hit)
