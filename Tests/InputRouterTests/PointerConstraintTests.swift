@@ -113,4 +113,94 @@ import Testing
             h.expectClean()
         }
     }
+
+    /// Random streams with constraints coming and going under motion, buttons, scene
+    /// changes, grabs, recognizer claims and the escape: the checker stays clean, a locked
+    /// cursor never moves, and a confined one never leaves its surface.
+    @Test(arguments: 0..<40 as Range<UInt64>)
+    func invariantsHoldWithConstraintsInRandomStreams(seed: UInt64) {
+        var rng = SeededRandom(seed: seed &* 104_729)
+        let h = Harness(outputSize: Rect(0, 0, 400, 300))
+        h.seat.keyTranslator = CodeTranslator()
+        h.seat.addRecognizer(SuperDrag())
+        let clients = (0..<3).map { h.client("c\($0)", [.pointer, .keyboard, .relativePointer]) }
+        var surfaces: [NodeID] = []
+        func addSurface() {
+            let c = clients.randomElement(using: &rng)!
+            let frame = Rect(Int32.random(in: 0...300, using: &rng), Int32.random(in: 0...200, using: &rng),
+                             Int32.random(in: 20...150, using: &rng), Int32.random(in: 20...150, using: &rng))
+            surfaces.append(h.tree.createNode(.toplevel, client: c, parent: h.output, frame: frame))
+        }
+        for _ in 0..<4 { addSurface() }
+        _ = h.flush()
+        var activeSteps = 0
+        var buttonDown = false
+        for step in 0..<2000 {
+            let t = h.tick()
+            let before = h.seat.cursor
+            let constraint = h.seat.activePointerConstraint
+            switch Int.random(in: 0..<100, using: &rng) {
+            case 0..<45:
+                h.seat.notifyPointerMotion(time: t, dx: Double.random(in: -25...25, using: &rng), dy: Double.random(in: -25...25, using: &rng))
+                if let c = constraint, c.kind == .lock, h.seat.activePointerConstraint?.node == c.node {
+                    #expect(h.seat.cursor == before, "seed \(seed) step \(step): a locked cursor moved")
+                }
+                if let c = constraint, c.kind == .confine, h.seat.activePointerConstraint?.node == c.node,
+                    let o = h.tree.layoutPosition(of: c.node), let f = h.tree.frame(of: c.node) {
+                    let p = h.seat.cursor
+                    #expect(p.x >= o.x && p.y >= o.y && p.x < o.x + Double(f.width) && p.y < o.y + Double(f.height),
+                            "seed \(seed) step \(step): a confined cursor left its surface")
+                }
+            case 45..<52:
+                // Onto a surface, where constraints can take hold.
+                if let n = surfaces.randomElement(using: &rng), let o = h.tree.layoutPosition(of: n) {
+                    h.seat.notifyPointerWarp(time: t, to: Point(o.x + 8, o.y + 8))
+                }
+            case 52..<60:
+                // Press and release in turn: a count that climbs would keep a recognizer's claim forever.
+                buttonDown.toggle()
+                h.seat.notifyPointerButton(time: t, button: 0x110, state: buttonDown ? .pressed : .released)
+            case 60..<64:
+                h.seat.notifyKey(time: t, key: 125, state: Bool.random(using: &rng) ? .pressed : .released)
+            case 64..<72:
+                if let n = surfaces.randomElement(using: &rng) {
+                    let region: Region? = Bool.random(using: &rng) ? nil : Region([Rect(0, 0, 15, 15), Rect(30, 5, 20, 40)])
+                    h.seat.addPointerConstraint(Bool.random(using: &rng) ? .lock : .confine, on: n, region: region,
+                                                lifetime: Bool.random(using: &rng) ? .oneshot : .persistent)
+                }
+            case 72..<76:
+                if let n = surfaces.randomElement(using: &rng) { h.seat.removePointerConstraint(on: n) }
+            case 76..<79:
+                if let n = surfaces.randomElement(using: &rng) {
+                    h.seat.setPointerConstraintRegion(on: n, Bool.random(using: &rng) ? nil : Region(Rect(5, 5, 10, 10)))
+                }
+            case 79..<81:
+                if let n = surfaces.randomElement(using: &rng) { h.seat.setPointerConstraintHint(on: n, Point(3, 4)) }
+            case 81..<82:
+                h.seat.breakPointerConstraint()
+            case 82..<88:
+                if let n = surfaces.randomElement(using: &rng) { h.tree.move(n, to: (Int32.random(in: 0...300, using: &rng), 50)) }
+            case 88..<91:
+                if let n = surfaces.randomElement(using: &rng) { h.tree.setMapped(n, !h.tree.isMapped(n)) }
+            case 91..<93:
+                if let n = surfaces.randomElement(using: &rng) { h.tree.raiseToTop(n) }
+            case 93..<95:
+                if let n = surfaces.randomElement(using: &rng) { h.tree.destroy(n) }
+                surfaces.removeAll { !h.tree.isAlive($0) }
+                if surfaces.count < 2 { addSurface() }
+            case 95..<97:
+                // Rarely: a move grab holds until the buttons are let go, and blocks constraints.
+                if Int.random(in: 0..<8, using: &rng) == 0, let n = surfaces.randomElement(using: &rng) { h.seat.beginMove(n) }
+            default:
+                if let n = surfaces.randomElement(using: &rng) {
+                    h.tree.setInputRegion(n, Bool.random(using: &rng) ? nil : Region(Rect(0, 0, 12, 60)))
+                }
+            }
+            _ = h.flush()
+            if h.seat.activePointerConstraint != nil { activeSteps += 1 }
+            if !h.sink.violations.isEmpty { break }
+        }
+        #expect(h.sink.violations == [], "seed \(seed)")
+        #expect(activeSteps > 20, "seed \(seed): constraints were active for only \(activeSteps) steps")
+    }
 }
