@@ -6,6 +6,8 @@
 #   make vm-test  real libinput end to end in a VM (qemu, slow; not part of make test)
 #   make fuzz SECONDS=600   each libFuzzer target for that long (docs/fuzzing.md)
 #   make test-sanitizers    the fuzz, chaos and stream tests under ASan and TSan
+#   make conformance  Mir's Wayland Conformance Suite (WLCS) against the server
+#   make conformance-tsan  the same with the integration built under ThreadSanitizer
 
 SWIFT ?= swift
 APT_PACKAGES = pkg-config libpixman-1-dev libwayland-dev wayland-protocols libinput-dev \
@@ -17,10 +19,12 @@ APT_PACKAGES += zlib1g-dev
 APT_PACKAGES += xvfb xdotool x11-xkb-utils
 # Relative pointer and pointer constraints: an SDL2 game in relative mouse mode (pygame).
 APT_PACKAGES += python3-pygame
+# The conformance run: WLCS (runner and integration header) and its report script.
+APT_PACKAGES += wlcs python3
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 
-.PHONY: deps demo nested test bench bench-deps vm-test fuzz fuzz-seeds test-sanitizers
+.PHONY: deps demo nested test bench bench-deps vm-test fuzz fuzz-seeds test-sanitizers conformance conformance-tsan
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
@@ -45,11 +49,31 @@ test: deps
 	tools/generate-protocols.sh --check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
+	# WLCS, each suite in its own process: about half a minute (Tests/Conformance/README.md).
+	$(MAKE) --no-print-directory conformance
 	# The hot path must not allocate: the release benchmark fails if routing does.
 	$(SWIFT) build -c release --product core-bench
 	.build/release/core-bench --check-allocations
 	# Hostile-input suites under ASan and TSan: about 6 of the ~9 minutes (docs/fuzzing.md).
 	$(MAKE) --no-print-directory test-sanitizers
+
+# Mir's Wayland Conformance Suite: fails on a failure not in the expected list, and on a
+# listed test that passes (Tests/Conformance/README.md). WLCS_TSAN=1: under wlcs.tsan.
+WLCS_RUNNER = /usr/lib/x86_64-linux-gnu/wlcs/wlcs$(if $(WLCS_TSAN),.tsan)
+conformance: deps
+	$(SWIFT) build --product WlcsIntegration
+	Tests/Conformance/run-wlcs.py --runner $(WLCS_RUNNER) \
+		$$($(SWIFT) build --show-bin-path)/libWlcsIntegration.so --expected Tests/Conformance/expected-failures.txt
+
+# The module built with ThreadSanitizer (the Swift toolchain's runtime, preloaded into the
+# plain runner: wlcs.tsan carries GCC's, which cannot share a process with it). Fails on any
+# report (Tests/Conformance/README.md). Not part of make test: about 4 minutes.
+SWIFT_TOOLCHAIN = $(dir $(shell which $(SWIFT)))..
+conformance-tsan: deps
+	$(SWIFT) build --sanitize=thread --product WlcsIntegration --scratch-path .build/tsan
+	LD_PRELOAD="$(wildcard $(SWIFT_TOOLCHAIN)/lib/clang/*/lib/linux/libclang_rt.tsan-x86_64.so) $(SWIFT_TOOLCHAIN)/lib/swift/linux/libdispatch.so" \
+		Tests/Conformance/run-wlcs.py .build/tsan/debug/libWlcsIntegration.so --logs .build/wlcs-tsan-logs \
+		--sanitizer-reports --expected Tests/Conformance/expected-failures.txt
 
 # The benchmark alone needs wlroots (for the side-by-side C harness, never the library),
 # gnuplot (the scaling plot) and valgrind (instruction counts).
