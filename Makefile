@@ -18,6 +18,8 @@ APT_PACKAGES = pkg-config libpixman-1-dev libwayland-dev wayland-protocols libin
 APT_PACKAGES += zlib1g-dev
 # The nested backend's tests: weston (x11 backend) on Xvfb, input typed in with xdotool.
 APT_PACKAGES += xvfb xdotool x11-xkb-utils
+# Relative pointer and pointer constraints: an SDL2 game in relative mouse mode (pygame).
+APT_PACKAGES += python3-pygame
 # The conformance run: WLCS (runner and integration header) and its report script.
 APT_PACKAGES += wlcs python3
 # apt-get runs only when a package is missing, so repeated runs stay fast.

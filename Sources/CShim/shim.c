@@ -10,6 +10,8 @@
 #include <wayland-server-protocol.h>
 #include "xdg-shell-server-protocol.h"
 #include "xdg-decoration-unstable-v1-server-protocol.h"
+#include "relative-pointer-unstable-v1-server-protocol.h"
+#include "pointer-constraints-unstable-v1-server-protocol.h"
 
 void ir_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message) {
     wl_resource_post_error(resource, code, "%s", message);
@@ -26,6 +28,10 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     IR_INTERFACE(xdg_positioner), IR_INTERFACE(xdg_surface), IR_INTERFACE(xdg_toplevel),
     IR_INTERFACE(xdg_popup),
     IR_INTERFACE(zxdg_decoration_manager_v1), IR_INTERFACE(zxdg_toplevel_decoration_v1),
+    // Relative pointer and pointer constraints.
+    IR_INTERFACE(zwp_relative_pointer_manager_v1), IR_INTERFACE(zwp_relative_pointer_v1),
+    IR_INTERFACE(zwp_pointer_constraints_v1), IR_INTERFACE(zwp_locked_pointer_v1),
+    IR_INTERFACE(zwp_confined_pointer_v1),
 };
 
 const struct wl_interface *ir_interface(const char *name) {

@@ -17,6 +17,10 @@ public enum Delivery: Hashable, Sendable {
     case pointerAxis(SeatID, NodeID, time: UInt64, Axis, AxisSource, value: Double, value120: Int32)
     case pointerAxisStop(SeatID, NodeID, time: UInt64, Axis)
     case pointerFrame(SeatID, ClientID)
+    // Relative pointer and pointer constraints (Seat+Constraints.swift), to the pointer focus.
+    case relativeMotion(SeatID, NodeID, time: UInt64, RelativeMotion)
+    /// A lock or confinement became active (`locked`/`confined`) or stopped (`unlocked`/`unconfined`).
+    case pointerConstraint(SeatID, NodeID, PointerConstraintKind, active: Bool)
     // Keyboard (`wl_keyboard`).
     case keyboardEnter(SeatID, NodeID, keys: KeySpan, serial: UInt32)
     case keyboardLeave(SeatID, NodeID, serial: UInt32)
@@ -78,7 +82,7 @@ public enum Delivery: Hashable, Sendable {
             .tabletProximityIn(let s, _, _, _, _), .tabletProximityOut(let s, _, _), .tabletDown(let s, _, _, _, _),
             .tabletUp(let s, _, _, _), .tabletMotion(let s, _, _, _, _, _), .tabletButton(let s, _, _, _, _, _, _),
             .tabletFrame(let s, _, _), .padButton(let s, _, _, _, _, _), .padRing(let s, _, _, _, _, _, _),
-            .padStrip(let s, _, _, _, _, _, _):
+            .padStrip(let s, _, _, _, _, _, _), .relativeMotion(let s, _, _, _), .pointerConstraint(let s, _, _, _):
             return s
         }
     }
@@ -93,7 +97,8 @@ public enum Delivery: Hashable, Sendable {
             .touchUp(_, let n, _, _, _), .gesture(_, let n, _, _), .popupDone(_, let n),
             .tabletProximityIn(_, let n, _, _, _), .tabletProximityOut(_, let n, _), .tabletDown(_, let n, _, _, _),
             .tabletUp(_, let n, _, _), .tabletMotion(_, let n, _, _, _, _), .tabletButton(_, let n, _, _, _, _, _),
-            .padButton(_, let n, _, _, _, _), .padRing(_, let n, _, _, _, _, _), .padStrip(_, let n, _, _, _, _, _):
+            .padButton(_, let n, _, _, _, _), .padRing(_, let n, _, _, _, _, _), .padStrip(_, let n, _, _, _, _, _),
+            .relativeMotion(_, let n, _, _), .pointerConstraint(_, let n, _, _):
             return n
         default:
             return nil

@@ -26,6 +26,8 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
         var tabletIn: [DeviceID: NodeID] = [:]
         var tabletTip: Set<DeviceID> = []
         var tabletButtons: [DeviceID: Set<UInt32>] = [:]
+        /// The surface whose lock or confinement is active.
+        var constrained: (node: NodeID, kind: PointerConstraintKind)?
     }
     private var seats: [SeatID: SeatModel] = [:]
 
@@ -53,12 +55,14 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
         // A destroyed surface gets no leave: its focus ended with it.
         if let e = m.pointerEntered, !tree.isAlive(e) { m.pointerEntered = nil; m.pressedButtons[e] = nil }
         if let e = m.keyboardEntered, !tree.isAlive(e) { m.keyboardEntered = nil }
+        if let c = m.constrained, !tree.isAlive(c.node) { m.constrained = nil }
         for (dev, n) in m.tabletIn where !tree.isAlive(n) {
             m.tabletIn[dev] = nil; m.tabletTip.remove(dev); m.tabletButtons[dev] = nil
         }
         if let n = d.surface {
             if !tree.isAlive(n) { fail("event to a destroyed surface", d, queue); return }
             if case .pointerLeave = d {} else if case .keyboardLeave = d {} else if case .tabletProximityOut = d {}
+            else if case .pointerConstraint(_, _, _, false) = d {}
             else if !tree.isVisible(n) {
                 fail("event to an unmapped surface", d, queue)
             }
@@ -70,11 +74,26 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
             checkUnderCursor(n, d, queue, m)
         case .pointerLeave(_, let n, _):
             if m.pointerEntered != n { fail("pointer leave without enter", d, queue) }
+            if m.constrained?.node == n, tree.isAlive(n) { fail("pointer leave while the surface's constraint is active", d, queue) }
             m.pointerEntered = nil
             m.pressedButtons[n] = nil
         case .pointerMotion(_, let n, _, _), .pointerAxis(_, let n, _, _, _, _, _), .pointerAxisStop(_, let n, _, _):
             if m.pointerEntered != n { fail("pointer event to a surface without pointer focus", d, queue) }
+            if case .pointerMotion = d, let c = m.constrained, c.node == n, c.kind == .lock {
+                fail("absolute motion to a surface whose pointer is locked", d, queue)
+            }
             checkUnderCursor(n, d, queue, m)
+        case .relativeMotion(_, let n, _, _):
+            if m.pointerEntered != n { fail("relative motion to a surface without pointer focus", d, queue) }
+        case .pointerConstraint(_, let n, let kind, let active):
+            if active {
+                if m.pointerEntered != n { fail("constraint activated on a surface without pointer focus", d, queue) }
+                if let c = m.constrained { fail("constraint activated while \(c.node)'s is active", d, queue) }
+                m.constrained = (n, kind)
+            } else {
+                if m.constrained?.node != n || m.constrained?.kind != kind { fail("constraint deactivated that was not active", d, queue) }
+                m.constrained = nil
+            }
         case .pointerButton(_, let n, _, let b, let st, _):
             if m.pointerEntered != n { fail("pointer event to a surface without pointer focus", d, queue) }
             if st == .pressed {

@@ -81,6 +81,12 @@ public struct Region: Sendable, Equatable, CustomStringConvertible {
         a.storage === b.storage || pixman_region32_equal(a.storage.region, b.storage.region) != 0
     }
 
+    /// Keeps only the part inside `other` (a constraint region within an input region).
+    public mutating func intersect(_ other: Region) {
+        unique()
+        pixman_region32_intersect(storage.region, storage.region, other.storage.region)
+    }
+
     /// Whether the integer pixel (x, y) is inside.
     @inlinable public func contains(x: Int32, y: Int32) -> Bool { containsPixel(x, y) }
 

@@ -118,6 +118,8 @@ public struct BoundDevices: OptionSet, Hashable, Sendable {
     public static let touch = BoundDevices(rawValue: 4)
     /// `zwp_tablet_seat_v2` (tablet tools and pads).
     public static let tablet = BoundDevices(rawValue: 8)
+    /// `zwp_relative_pointer_v1`: the client's surfaces get relative motion too.
+    public static let relativePointer = BoundDevices(rawValue: 128)
 }
 
 extension Router {

@@ -1,8 +1,19 @@
 // The pointer: enter/leave strictly paired, an implicit grab while any button is held,
 // re-pick after the last release and on every scene change, one frame per event.
 extension Seat {
-    public func notifyPointerMotion(time: UInt64, dx: Double, dy: Double) {
-        guard dx.isFinite, dy.isFinite else { return }
+    /// Relative motion: accelerated deltas move the cursor; both go to a client that asked
+    /// for relative motion (unaccelerated ones default to the accelerated).
+    public func notifyPointerMotion(
+        time: UInt64, dx: Double, dy: Double, unacceleratedDX: Double? = nil, unacceleratedDY: Double? = nil
+    ) {
+        let udx = unacceleratedDX ?? dx, udy = unacceleratedDY ?? dy
+        guard dx.isFinite, dy.isFinite, udx.isFinite, udy.isFinite else { return }
+        // Seat+Constraints.swift: relative motion first; a lock keeps the cursor still.
+        if deliverRelativeMotion(time: time, RelativeMotion(dx: dx, dy: dy, unacceleratedDX: udx, unacceleratedDY: udy)) {
+            lastTime = time
+            flushPointerFrames()
+            return
+        }
         notifyPointerWarp(time: time, to: Point(cursor.x + dx, cursor.y + dy))
     }
 
@@ -10,7 +21,8 @@ extension Seat {
     public func notifyPointerWarp(time: UInt64, to point: Point) {
         guard point.x.isFinite, point.y.isFinite else { return }
         lastTime = time
-        cursor = clampToLayout(point)
+        if constraints.activeLock != nil { return }  // a locked cursor stays where it is
+        cursor = confine(clampToLayout(point))
         if let r = pointerClaim {
             if recognizerStates[r] == .recognized { _ = recognizers[r].pointerMotion(at: cursor, time: time) }
             return
@@ -25,6 +37,7 @@ extension Seat {
         case .none, .popup:
             if heldButtonCount > 0 { deliverMotion(time: time, hit: nil) } else { repick(time: time, motion: true) }
         }
+        updatePointerConstraint()  // the cursor may have entered a constraint's region
         flushPointerFrames()
     }
 
@@ -155,6 +168,7 @@ extension Seat {
     /// Moves the pointer focus: leave to the old one (unless destroyed), enter to the new.
     func setPointerFocus(_ target: Responder?, hit: Hit? = nil) {
         guard target != pointerFocus else { return }
+        constraintFocusWillChange(to: target)
         if let old = pointerFocus {
             if let (node, client) = clientSurface(old) {
                 router.queue.append(.pointerLeave(id, node, serial: router.nextSerial()))

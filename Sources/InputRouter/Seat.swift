@@ -50,6 +50,8 @@ public final class Seat {
     var layoutRects: [Rect] = []
     var lastTime: UInt64 = 0
     var presses = PressLog()
+    /// Locks and confinements (Seat+Constraints.swift).
+    var constraints = ConstraintTable()
 
     // Keyboard.
     var keyboardFocus: NodeID?
@@ -114,6 +116,8 @@ public final class Seat {
         touches.reserveCapacity(16)
         touchFrameClients.reserveCapacity(8)
         tablets.reserveCapacity(4)
+        constraints.items.reserveCapacity(8)
+        constraints.confineRects.reserveCapacity(16)
         tabletFrameClients.reserveCapacity(4)
         focusHistory.reserveCapacity(Seat.historyLimit)
         refreshLayout()
@@ -174,7 +178,8 @@ public final class Seat {
         switch event.kind {
         case .deviceAdded(let caps): notifyDeviceAdded(event.device, capabilities: caps)
         case .deviceRemoved: notifyDeviceRemoved(event.device, time: t)
-        case .pointerMotion(let dx, let dy, _, _): notifyPointerMotion(time: t, dx: dx, dy: dy)
+        case .pointerMotion(let dx, let dy, let udx, let udy):
+            notifyPointerMotion(time: t, dx: dx, dy: dy, unacceleratedDX: udx, unacceleratedDY: udy)
         case .pointerMotionAbsolute(let x, let y): notifyPointerWarp(time: t, to: mapAbsolute(x, y))
         case .pointerButton(let b, let s): notifyPointerButton(time: t, button: b, state: s, device: event.device)
         case .pointerAxis(let source, let v, let h): notifyPointerAxis(time: t, source: source, vertical: v, horizontal: h)
@@ -399,6 +404,7 @@ public final class Seat {
         refocusKeyboardIfNeeded()
         if let f = pointerFocus, !responderCanReceive(f) { setPointerFocus(nil) }
         if heldButtonCount == 0 && pointerClaim == nil && explicitGrab.allowsRepick { repick(time: lastTime, motion: false) }
+        constraintSceneDidChange()
         flushPointerFrames()
         tabletSceneDidChange()
     }

@@ -47,6 +47,10 @@ public struct TraceSink: DeliverySink {
             return s + "pointer.axis \(node(n)) \(axis) \(source) \(Fixed(v)) v120=\(v120)" + time(t)
         case .pointerAxisStop(_, let n, let t, let axis): return s + "pointer.axis_stop \(node(n)) \(axis)" + time(t)
         case .pointerFrame(_, let c): return s + "pointer.frame \(client(c))"
+        case .relativeMotion(_, let n, let t, let m):
+            return s + "pointer.relative_motion \(node(n)) d \(Fixed(m.dx)),\(Fixed(m.dy)) raw \(Fixed(m.unacceleratedDX)),\(Fixed(m.unacceleratedDY))" + time(t)
+        case .pointerConstraint(_, let n, let kind, let active):
+            return s + "pointer.\(kind == .lock ? (active ? "locked" : "unlocked") : (active ? "confined" : "unconfined")) \(node(n))"
         case .keyboardEnter(_, let n, let keys, _):
             return s + "keyboard.enter \(node(n)) keys [\(queue.keys(keys).map(String.init).joined(separator: " "))]"
         case .keyboardLeave(_, let n, _): return s + "keyboard.leave \(node(n))"

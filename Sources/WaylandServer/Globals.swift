@@ -29,6 +29,8 @@ enum GlobalVersion {
     static let dataDeviceManager: Int32 = 3
     static let xdgWmBase: Int32 = 5
     static let decorationManager: Int32 = 1
+    static let relativePointerManager: Int32 = 1
+    static let pointerConstraints: Int32 = 1
 }
 
 extension WaylandServer {
@@ -75,6 +77,20 @@ extension WaylandServer {
             server.createObject("zxdg_decoration_manager_v1", client: client, version: version, id: id) {
                 DecorationManagerObject(server: server, owner: client, resource: $0)
             }
+        }
+        // Relative pointer and pointer constraints (RelativePointer.swift, PointerConstraints.swift).
+        addGlobal("zwp_relative_pointer_manager_v1", GlobalVersion.relativePointerManager) { server, client, version, id in
+            server.createObject("zwp_relative_pointer_manager_v1", client: client, version: version, id: id) {
+                RelativePointerManagerObject(server: server, owner: client, resource: $0)
+            }
+        }
+        addGlobal("zwp_pointer_constraints_v1", GlobalVersion.pointerConstraints) { server, client, version, id in
+            server.createObject("zwp_pointer_constraints_v1", client: client, version: version, id: id) {
+                PointerConstraintsObject(server: server, owner: client, resource: $0)
+            }
+        }
+        if let escape = configuration.pointerConstraintEscape {
+            seat.addBinding(escape) { [unowned(unsafe) self] in _ = self.seat.breakPointerConstraint() }
         }
     }
 

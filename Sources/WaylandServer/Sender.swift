@@ -139,6 +139,10 @@ struct WaylandSender: DeliverySink {
         case let .resizeRequest(_, node, width, height):
             guard let s = server.surface(for: node), case .xdg(let x) = s.role, case .toplevel(let t) = x.roleObject else { return }
             t.requestSize(width: width, height: height)
+        case let .relativeMotion(_, node, time, motion):
+            server.sendRelativeMotion(to: node, time: time, motion)
+        case let .pointerConstraint(_, node, _, active):
+            server.sendConstraintChange(node, active: active)
         case .gesture, .handled, .action, .binding, .claimed, .switchToggled, .dropped:
             // No pointer-gestures global yet; the rest is the compositor's own business.
             break

@@ -41,6 +41,8 @@ public final class WaylandServer {
         /// nested window, on the parent's frames) turns this off and calls
         /// `sendFrameCallbacks()` itself.
         public var answersFrameCallbacksOnTimer = true
+        /// The binding that always ends a pointer lock or confinement (PointerConstraints.swift).
+        public var pointerConstraintEscape: KeyBinding? = KeyBinding(keysym: 0xff1b, modifiers: .superKey)  // Super+Escape
         /// Lets an xdg_surface commit a buffer before it acknowledged its first configure:
         /// it maps with that buffer, acknowledged or not (Mir's leniency). The protocol
         /// forbids it and the default posts `unconfigured_buffer`; only the conformance run
@@ -317,6 +319,7 @@ final class ClientState {
     @exclusivity(unchecked) var pointers: [ResourcePointer] = []
     @exclusivity(unchecked) var keyboards: [ResourcePointer] = []
     @exclusivity(unchecked) var touches: [ResourcePointer] = []
+    @exclusivity(unchecked) var relativePointers: [ResourcePointer] = []
     /// The serial of the last `wl_pointer.enter` this client got: `set_cursor` must cite it.
     @exclusivity(unchecked) var lastEnterSerial: UInt32 = 0
     /// The serial of the last `wl_pointer.button` release this client got: a popup opened

@@ -72,6 +72,8 @@ final class Surface: WaylandObject {
     var children: [SubsurfaceObject] = []
     /// Restacking of children requested since the last commit (applied on commit).
     var pendingRestacks: [(child: SubsurfaceObject, above: Bool, sibling: Surface)] = []
+    /// Its lock or confinement (PointerConstraints.swift), whose region and hint apply at commit.
+    var pointerConstraint: ConstraintObject?
 
     // What the last commit established.
     var hasBuffer = false
@@ -175,6 +177,7 @@ final class Surface: WaylandObject {
                 }
             }
         }
+        pointerConstraint?.surfaceCommitted()
     }
 
     /// Pushes size, input region and mapping into the tree.

@@ -9,6 +9,8 @@ enum EventKind: String, CaseIterable {
     case touch = "touch frame, 10 fingers"
     case key = "key press or release (xkb us)"
     case tablet = "tablet tool stroke (proximity, tip, axes)"
+    case confined = "relative motion, confined to a window (relative pointer)"
+    case locked = "relative motion, pointer locked (relative pointer)"
 }
 
 final class RoutingBench {
@@ -18,6 +20,9 @@ final class RoutingBench {
     var time: UInt64 = 0
     let deltas: [(Double, Double)]
     let touchPoints: [Point]
+    /// The window that locks or confines the pointer (to its top part, above its subsurfaces), and which of the two it has.
+    let constrainedTop: NodeID
+    var constraint: EventKind?
     /// Letters and space, typed into the focused toplevel.
     let keys: [UInt32] = [30, 48, 46, 32, 18, 33, 34, 35, 23, 36, 37, 38, 50, 49, 24, 25, 16, 19, 31, 20, 22, 47, 17, 45, 21, 44, 57]
 
@@ -27,7 +32,7 @@ final class RoutingBench {
         let tree = router.tree
         let output = tree.createNode(.output, name: "out", frame: Rect(0, 0, 1920, 1080))
         tree.createNode(.compositor, name: "background", parent: output, frame: Rect(0, 0, 1920, 1080))
-        var firstTop: NodeID?
+        var firstTop: NodeID?, lastTop: NodeID?
         for t in 0..<30 {
             let c = router.addClient(name: "c\(t)")
             seat.setBound([.pointer, .keyboard, .touch, .tablet], for: c, true)
@@ -41,8 +46,10 @@ final class RoutingBench {
                                 layer: s == 0 ? .below : .above)
             }
             firstTop = firstTop ?? top
+            lastTop = top
         }
         tree.createNode(.compositor, name: "panel", parent: output, frame: Rect(0, 0, 1920, 30))
+        constrainedTop = lastTop!  // the topmost window: nothing covers it
         _ = seat.setKeyboardFocus(firstTop)
         var rng = Lcg(state: 7)
         deltas = (0..<4096).map { _ in (rng.next() * 60 - 30, rng.next() * 60 - 30) }
@@ -85,8 +92,30 @@ final class RoutingBench {
             case 63: seat.notifyTabletProximity(time: time, device: pen, tool: TabletTool(type: .pen), inProximity: false, axes: axes)
             default: seat.notifyTabletAxis(time: time, device: pen, axes: axes)
             }
+        case .confined, .locked:
+            constrain(kind)
+            // Back and forth inside the window and against its edges.
+            let d = deltas[i & 4095]
+            seat.notifyPointerMotion(time: time, dx: d.0 * 4, dy: d.1 * 4, unacceleratedDX: d.0, unacceleratedDY: d.1)
         }
         router.flush(into: &sink)
+    }
+
+    /// Puts the cursor on the topmost window and gives it the constraint (once per kind: a
+    /// constraint changing is a scene change, not a routed event).
+    func constrain(_ kind: EventKind) {
+        guard constraint != kind else { return }
+        seat.removePointerConstraint(on: constrainedTop)
+        guard let client = router.tree.client(of: constrainedTop), let origin = router.tree.layoutPosition(of: constrainedTop)
+        else { return }
+        seat.setBound(.relativePointer, for: client, true)
+        seat.notifyPointerWarp(time: time, to: Point(origin.x + 100, origin.y + 50))
+        seat.addPointerConstraint(kind == .locked ? .lock : .confine, on: constrainedTop,
+                                   region: Region(Rect(0, 0, 500, 250)), lifetime: .persistent)
+        constraint = kind
+        router.flush(into: &sink)
+        // A constraint that did not activate would measure plain motion under this name.
+        guard seat.activePointerConstraint != nil else { fatalError("core-bench: the \(kind) constraint is not active") }
     }
 }
 

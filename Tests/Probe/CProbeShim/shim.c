@@ -3,12 +3,15 @@
 #include <wayland-client.h>
 #include "xdg-shell-client-protocol.h"
 #include "xdg-decoration-unstable-v1-client-protocol.h"
+#include "relative-pointer-unstable-v1-client-protocol.h"
+#include "pointer-constraints-unstable-v1-client-protocol.h"
 
 #define PROBE_INTERFACE(n) { #n, &n##_interface }
 static const struct { const char *name; const struct wl_interface *interface; } probe_interfaces[] = {
     PROBE_INTERFACE(wl_compositor), PROBE_INTERFACE(wl_subcompositor), PROBE_INTERFACE(wl_shm),
     PROBE_INTERFACE(wl_seat), PROBE_INTERFACE(wl_output), PROBE_INTERFACE(xdg_wm_base),
     PROBE_INTERFACE(zxdg_decoration_manager_v1),
+    PROBE_INTERFACE(zwp_relative_pointer_manager_v1), PROBE_INTERFACE(zwp_pointer_constraints_v1),
 };
 
 const struct wl_interface *probe_interface(const char *name) {

@@ -13,6 +13,7 @@
 //   unrole NAME            destroy NAME's role object (wl_subsurface, or xdg_toplevel and
 //                          xdg_surface), keeping the wl_surface
 //   roundtrip TAG          nothing but the answer: a barrier for "what was sent by now"
+//   lock, confine, constraint-region, hint, unconstrain   pointer constraints (Constraints.swift)
 import CWaylandClient
 import CXdgShellClient
 import Foundation
@@ -48,7 +49,7 @@ func runCommand(_ line: String) {
         if let top = p.toplevel { xdg_toplevel_destroy(top); p.toplevel = nil }
         if let x = p.xdgSurface { xdg_surface_destroy(x); p.xdgSurface = nil }
     default:
-        guard runDecorationCommand(words, p) else { return say("bad command: \(line)") }
+        guard runDecorationCommand(words, p) || runConstraintCommand(words, p) else { return say("bad command: \(line)") }
     }
     announceAfterServerSaw("done \(line)")
 }

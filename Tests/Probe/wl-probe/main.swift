@@ -8,6 +8,7 @@
 //            --ssd --csd --decoration-unset (Decoration.swift) --maximized
 //            --popup-on-key NAME PARENT x,y WxH --move-after NAME PIXELS --move-on-release NAME
 //            --seat-version N
+//            --relative (Constraints.swift)
 import CProbeShim
 import CWaylandClient
 import CXdgShellClient
@@ -88,6 +89,7 @@ while !argv.isEmpty {
     case "--csd": decorationRequest = .clientSide
     case "--decoration-unset": decorationRequest = .unset
     case "--maximized": startMaximized = true
+    case "--relative": wantRelative = true
     case let other: fail("unknown argument \(other)")
     }
 }
@@ -124,6 +126,8 @@ registryListener.pointee.global = { _, registry, name, iface, version in
     case "xdg_wm_base": wmBase = bind(registry, name, "xdg_wm_base", min(version, 3))
     case "wl_seat": seat = bind(registry, name, "wl_seat", min(version, seatVersion))
     case "zxdg_decoration_manager_v1": decorationManager = bind(registry, name, "zxdg_decoration_manager_v1", 1)
+    case "zwp_relative_pointer_manager_v1": relativeManager = bind(registry, name, "zwp_relative_pointer_manager_v1", 1)
+    case "zwp_pointer_constraints_v1": pointerConstraints = bind(registry, name, "zwp_pointer_constraints_v1", 1)
     default: break
     }
 }
@@ -390,6 +394,7 @@ seatListener.pointee.capabilities = { _, seat, caps in
     if bindPointer, caps & WL_SEAT_CAPABILITY_POINTER.rawValue != 0, pointer == nil {
         pointer = wl_seat_get_pointer(seat)
         wl_pointer_add_listener(pointer, pointerListener, nil)
+        bindRelativePointer(pointer)
     }
     if bindKeyboard, caps & WL_SEAT_CAPABILITY_KEYBOARD.rawValue != 0, keyboard == nil {
         keyboard = wl_seat_get_keyboard(seat)
@@ -407,6 +412,7 @@ wl_seat_add_listener(seat, seatListener, nil)
 
 if let mode = hostile {
     if mode.hasPrefix("decoration-") { runHostileDecoration(mode) }
+    if mode.hasPrefix("constraint-") { runHostileConstraint(mode) }
     runHostile(mode)
 }
 for spec in specs where spec.parent == nil { createToplevel(spec) }

@@ -1,0 +1,105 @@
+// `zwp_pointer_constraints_v1` (pointer-constraints): a client locks the pointer on one of
+// its surfaces (the cursor stays still; motion arrives only through relative-pointer) or
+// confines it to a region of it. The core decides when a constraint is active
+// (Seat+Constraints.swift): while the surface has the pointer focus and the cursor is in
+// the region (intersected with the input region), until leave; the escape binding
+// (`Configuration.pointerConstraintEscape`, Super+Escape by default) always ends it.
+// Regions and the lock's cursor hint are double-buffered: they apply at the surface's
+// commit.
+import CWaylandServer
+import CXdgShellServer
+import InputRouter
+
+final class PointerConstraintsObject: WaylandObject {
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        switch opcode {
+        case 0: destroyResource()  // constraints made with the manager live on
+        case 1, 2:  // lock_pointer / confine_pointer(id, surface, pointer, region?, lifetime)
+            guard let surface = args.object(1, as: Surface.self) else { return }
+            let kind: PointerConstraintKind = opcode == 1 ? .lock : .confine
+            if let existing = surface.pointerConstraint, existing.alive {
+                return postError(ZWP_POINTER_CONSTRAINTS_V1_ERROR_ALREADY_CONSTRAINED.rawValue,
+                                 "wl_surface@\(wl_resource_get_id(surface.resource)) already has a pointer constraint on this seat")
+            }
+            guard let lifetime = ConstraintLifetime(rawValue: args.uint(4)) else {
+                // The protocol names no error for this; wl_display's is the generic one.
+                return postError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue, "\(args.uint(4)) is not a constraint lifetime")
+            }
+            let region = args.object(3, as: RegionObject.self)?.region
+            let make: (ResourcePointer) -> ConstraintObject = { [server, owner] in
+                kind == .lock
+                    ? LockedPointerObject(server: server, owner: owner, resource: $0, surface: surface, kind: kind, lifetime: lifetime, region: region)
+                    : ConfinedPointerObject(server: server, owner: owner, resource: $0, surface: surface, kind: kind, lifetime: lifetime, region: region)
+            }
+            let interface = kind == .lock ? "zwp_locked_pointer_v1" : "zwp_confined_pointer_v1"
+            guard let constraint = server.createObject(interface, client: owner, version: version, id: args.newID(0), make)
+            else { return }
+            surface.pointerConstraint = constraint
+            constraint.register()
+        default: break
+        }
+    }
+}
+
+/// What a locked and a confined pointer share: the surface, the region, registration with
+/// the core once the surface has a place in the scene.
+class ConstraintObject: WaylandObject {
+    weak var surface: Surface?
+    let kind: PointerConstraintKind
+    let lifetime: ConstraintLifetime
+    var alive = true
+    /// The node the core knows this constraint on; nil until the surface has one.
+    var node: NodeID?
+    let initialRegion: Region?
+    /// `set_region` since the last commit: `.some(nil)` is the infinite region.
+    var pendingRegion: Region??
+    var pendingHint: Point?
+
+    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, surface: Surface,
+         kind: PointerConstraintKind, lifetime: ConstraintLifetime, region: Region?) {
+        self.surface = surface
+        self.kind = kind
+        self.lifetime = lifetime
+        self.initialRegion = region
+        super.init(server: server, owner: owner, resource: resource)
+    }
+
+    /// Registers with the core when the surface has a node (else at a later commit).
+    func register() {
+        guard alive, node == nil, let n = surface?.node else { return }
+        node = n
+        server.seat.addPointerConstraint(kind, on: n, region: initialRegion, lifetime: lifetime)
+    }
+
+    /// The surface committed: the pending region and hint take effect.
+    func surfaceCommitted() {
+        guard alive else { return }
+        register()
+        guard let node else { return }
+        if let region = pendingRegion { server.seat.setPointerConstraintRegion(on: node, region) }
+        if let hint = pendingHint { server.seat.setPointerConstraintHint(on: node, hint) }
+        pendingRegion = nil
+        pendingHint = nil
+    }
+
+    func setRegion(_ args: Arguments, at index: Int) {
+        pendingRegion = .some(args.object(index, as: RegionObject.self)?.region)
+    }
+
+    /// `locked`/`confined` or `unlocked`/`unconfined`.
+    func send(active: Bool) {}
+
+    override func resourceDestroyed() {
+        alive = false
+        if surface?.pointerConstraint === self { surface?.pointerConstraint = nil }
+        if let node, !server.shuttingDown { server.seat.removePointerConstraint(on: node) }
+    }
+}
+
+extension WaylandServer {
+    /// A constraint delivery to the surface's lock or confinement object.
+    func sendConstraintChange(_ node: NodeID, active: Bool) {
+        guard let s = surface(for: node), s.owner.alive, let c = s.pointerConstraint, c.alive, c.node == node else { return }
+        c.send(active: active)
+    }
+}

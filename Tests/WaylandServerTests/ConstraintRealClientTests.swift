@@ -1,0 +1,146 @@
+// Debian's own clients that lock, confine and read relative motion: weston-clickdot and
+// weston-confine (weston's toytoolkit), and an SDL2 game in relative mouse mode (pygame).
+// What they are sent is read from the server's deliveries and their output; where the
+// cursor went is the seat's.
+import Foundation
+import InputRouter
+import Testing
+
+@testable import WaylandServer
+
+/// Records the constraint and relative-motion deliveries the server sends.
+final class ConstraintLog {
+    var changes: [(kind: PointerConstraintKind, active: Bool)] = []
+    var relative: [RelativeMotion] = []
+    var absolute = 0
+    init(_ h: ServerHarness) {
+        h.server.deliveryObserver = { [unowned self] d, _ in
+            switch d {
+            case let .pointerConstraint(_, _, kind, active): changes.append((kind, active))
+            case let .relativeMotion(_, _, _, m): relative.append(m)
+            case .pointerMotion: absolute += 1
+            default: break
+            }
+        }
+    }
+}
+
+extension ServerHarness {
+    func relativeMove(_ dx: Double, _ dy: Double, raw: (Double, Double)? = nil) {
+        time += 1000
+        let (udx, udy) = raw ?? (dx, dy)
+        server.handle(InputEvent(time: time, device: DeviceID(1),
+                                 .pointerMotion(dx: dx, dy: dy, unacceleratedDX: udx, unacceleratedDY: udy)))
+    }
+    func click(_ button: UInt32) {
+        self.button(.pressed, button)
+        self.button(.released, button)
+    }
+}
+
+/// An SDL2 game in relative mouse mode, in a few lines of pygame: a hidden cursor and a
+/// grab put SDL into relative mode, which on Wayland is a persistent lock plus a relative
+/// pointer. It prints the deltas SDL hands the game.
+let relativeMouseGame = """
+import sys, pygame
+pygame.init()
+pygame.display.set_mode((320, 240), pygame.OPENGL | pygame.DOUBLEBUF)
+pygame.display.flip()
+pygame.mouse.set_visible(False)
+pygame.event.set_grab(True)
+print("ready", flush=True)
+while True:
+    for e in pygame.event.get():
+        if e.type == pygame.MOUSEMOTION:
+            print("motion rel=%d,%d" % e.rel, flush=True)
+        elif e.type == pygame.QUIT:
+            sys.exit(0)
+    pygame.display.flip()
+    pygame.time.wait(10)
+"""
+
+@Suite(.serialized) struct ConstraintRealClientTests {
+    static func inside(_ p: Point, _ f: Rect) -> Bool {
+        p.x >= Double(f.x) && p.y >= Double(f.y) && p.x < Double(f.x + f.width) && p.y < Double(f.y + f.height)
+    }
+
+    @Test(arguments: [[], ["--complex-confine-region"]])
+    func westonConfineKeepsTheCursorInItsWindowUntilClickedAgain(arguments: [String]) throws {
+        let h = try ServerHarness()
+        let log = ConstraintLog(h)
+        let client = try h.spawn("/usr/bin/weston-confine", arguments)
+        let (_, frame) = try #require(h.mappedToplevel(), "weston-confine never mapped:\n\(client.lines.joined(separator: "\n"))")
+        _ = h.settle(client)
+        let centre = Point(Double(frame.x + frame.width / 2), Double(frame.y + frame.height / 2))
+        h.warp(centre.x, centre.y)
+        h.click(0x110)  // BTN_LEFT toggles the confinement
+        _ = h.settle(client)
+        // The complex region has holes (the centre may be in one): the confinement starts
+        // when the pointer enters the region, so sweep the window until it does.
+        sweep: for y in stride(from: frame.y, to: frame.y + frame.height, by: 8) {
+            for x in stride(from: frame.x, to: frame.x + frame.width, by: 8) where log.changes.isEmpty {
+                h.warp(Double(x), Double(y))
+            }
+            if !log.changes.isEmpty { break sweep }
+        }
+        _ = h.settle(client)
+        #expect(log.changes.map { "\($0.kind) \($0.active)" } == ["confine true"])
+        // Far to the bottom right, then far to the top left: the cursor stays on the window.
+        for _ in 0..<10 { h.relativeMove(150, 90) }
+        _ = h.settle(client)
+        #expect(Self.inside(h.server.seat.cursor, frame), "cursor at \(h.server.seat.cursor), window \(frame)")
+        for _ in 0..<10 { h.relativeMove(-150, -90) }
+        _ = h.settle(client)
+        #expect(Self.inside(h.server.seat.cursor, frame), "cursor at \(h.server.seat.cursor), window \(frame)")
+        // Clicked again, weston-confine lets go: the cursor reaches the output's corner.
+        h.click(0x110)
+        _ = h.settle(client)
+        #expect(log.changes.map { "\($0.kind) \($0.active)" } == ["confine true", "confine false"])
+        for _ in 0..<10 { h.relativeMove(-150, -90) }
+        #expect(h.server.seat.cursor == Point(0, 0))
+    }
+
+    /// Debian 12's weston-clickdot (weston 10) binds both globals through its toolkit but
+    /// neither locks nor reads relative motion: it must get neither, and its cursor moves.
+    @Test func westonClickdotIsNeverConstrainedAndItsCursorMovesFreely() throws {
+        let h = try ServerHarness()
+        let log = ConstraintLog(h)
+        let client = try h.spawn("/usr/bin/weston-clickdot")
+        let (_, frame) = try #require(h.mappedToplevel(), "weston-clickdot never mapped:\n\(client.lines.joined(separator: "\n"))")
+        _ = h.settle(client)
+        h.warp(Double(frame.x + frame.width / 2), Double(frame.y + frame.height / 2))
+        h.click(0x110)
+        h.click(0x111)
+        _ = h.settle(client)
+        for _ in 0..<10 { h.relativeMove(150, 90) }
+        _ = h.settle(client)
+        #expect(log.changes.isEmpty)
+        #expect(log.relative.isEmpty)
+        #expect(h.server.seat.cursor == Point(1280 - 1.0 / 256, 720 - 1.0 / 256))
+    }
+
+    @Test func anSDL2GameInRelativeMouseModeGetsRelativeMotionWhileTheCursorStaysStill() throws {
+        let h = try ServerHarness()
+        let log = ConstraintLog(h)
+        let script = runtimeDirectory + "/relative-mouse-\(getpid()).py"
+        try relativeMouseGame.write(toFile: script, atomically: true, encoding: .utf8)
+        // SDL asks for server-side decorations; told client-side, it would hand the window
+        // to libdecor, which without a plugin installed leaves it unmapped.
+        let client = try h.spawn("/usr/bin/python3", [script],
+                                 environment: ["SDL_VIDEODRIVER": "wayland", "SDL_VIDEO_WAYLAND_ALLOW_LIBDECOR": "0"])
+        let (_, frame) = try #require(h.mappedToplevel(), "the pygame game never mapped:\n\(client.lines.joined(separator: "\n"))")
+        h.wait(for: client, line: "ready")
+        let centre = Point(Double(frame.x + frame.width / 2), Double(frame.y + frame.height / 2))
+        h.warp(centre.x, centre.y)
+        _ = h.settle(client)
+        #expect(log.changes.map { "\($0.kind) \($0.active)" } == ["lock true"])
+        let absoluteBefore = log.absolute
+        for _ in 0..<5 { h.relativeMove(7, -3, raw: (5, -2)) }
+        let lines = h.settle(client, quietMS: 500).filter { $0.hasPrefix("motion") }
+        // SDL's relative mode hands the game the unaccelerated deltas.
+        #expect(lines == Array(repeating: "motion rel=5,-2", count: 5))
+        #expect(log.relative.count == 5)
+        #expect(log.absolute == absoluteBefore)
+        #expect(h.server.seat.cursor == centre)
+    }
+}
