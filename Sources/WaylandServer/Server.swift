@@ -135,6 +135,13 @@ public final class WaylandServer {
     var stallTimer: OpaquePointer?
     var stallCheckInterval: Int32 { max(configuration.unresponsiveTimeoutMS / 4, 10) }
 
+    /// Whether every client has read all the server sent it (after a flush): no bytes wait
+    /// in any client's socket. Tests of clients that cannot answer a barrier wait for it.
+    func clientsHaveReadEverything() -> Bool {
+        wl_display_flush_clients(display)
+        return clientsByPointer.values.allSatisfy { ir_socket_unsent_bytes(wl_client_get_fd($0.client)) == 0 }
+    }
+
     /// Disconnects clients that stopped reading (see `unresponsiveTimeoutMS`).
     func checkStalledClients() {
         let now = monotonicMilliseconds()

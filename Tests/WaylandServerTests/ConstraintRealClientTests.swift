@@ -70,11 +70,11 @@ while True:
         let log = ConstraintLog(h)
         let client = try h.spawn("/usr/bin/weston-confine", arguments)
         let (_, frame) = try #require(h.mappedToplevel(), "weston-confine never mapped:\n\(client.lines.joined(separator: "\n"))")
-        _ = h.settle(client)
+        _ = h.settleForeign(client)
         let centre = Point(Double(frame.x + frame.width / 2), Double(frame.y + frame.height / 2))
         h.warp(centre.x, centre.y)
         h.click(0x110)  // BTN_LEFT toggles the confinement
-        _ = h.settle(client)
+        _ = h.settleForeign(client)
         // The complex region has holes (the centre may be in one): the confinement starts
         // when the pointer enters the region, so sweep the window until it does.
         sweep: for y in stride(from: frame.y, to: frame.y + frame.height, by: 8) {
@@ -83,18 +83,18 @@ while True:
             }
             if !log.changes.isEmpty { break sweep }
         }
-        _ = h.settle(client)
+        _ = h.settleForeign(client)
         #expect(log.changes.map { "\($0.kind) \($0.active)" } == ["confine true"])
         // Far to the bottom right, then far to the top left: the cursor stays on the window.
         for _ in 0..<10 { h.relativeMove(150, 90) }
-        _ = h.settle(client)
+        _ = h.settleForeign(client)
         #expect(Self.inside(h.server.seat.cursor, frame), "cursor at \(h.server.seat.cursor), window \(frame)")
         for _ in 0..<10 { h.relativeMove(-150, -90) }
-        _ = h.settle(client)
+        _ = h.settleForeign(client)
         #expect(Self.inside(h.server.seat.cursor, frame), "cursor at \(h.server.seat.cursor), window \(frame)")
         // Clicked again, weston-confine lets go: the cursor reaches the output's corner.
         h.click(0x110)
-        _ = h.settle(client)
+        _ = h.settleForeign(client)
         #expect(log.changes.map { "\($0.kind) \($0.active)" } == ["confine true", "confine false"])
         for _ in 0..<10 { h.relativeMove(-150, -90) }
         #expect(h.server.seat.cursor == Point(0, 0))
@@ -107,13 +107,13 @@ while True:
         let log = ConstraintLog(h)
         let client = try h.spawn("/usr/bin/weston-clickdot")
         let (_, frame) = try #require(h.mappedToplevel(), "weston-clickdot never mapped:\n\(client.lines.joined(separator: "\n"))")
-        _ = h.settle(client)
+        _ = h.settleForeign(client)
         h.warp(Double(frame.x + frame.width / 2), Double(frame.y + frame.height / 2))
         h.click(0x110)
         h.click(0x111)
-        _ = h.settle(client)
+        _ = h.settleForeign(client)
         for _ in 0..<10 { h.relativeMove(150, 90) }
-        _ = h.settle(client)
+        _ = h.settleForeign(client)
         #expect(log.changes.isEmpty)
         #expect(log.relative.isEmpty)
         #expect(h.server.seat.cursor == Point(1280 - 1.0 / 256, 720 - 1.0 / 256))
@@ -132,11 +132,11 @@ while True:
         h.wait(for: client, line: "ready")
         let centre = Point(Double(frame.x + frame.width / 2), Double(frame.y + frame.height / 2))
         h.warp(centre.x, centre.y)
-        _ = h.settle(client)
+        _ = h.settleForeign(client)
         #expect(log.changes.map { "\($0.kind) \($0.active)" } == ["lock true"])
         let absoluteBefore = log.absolute
         for _ in 0..<5 { h.relativeMove(7, -3, raw: (5, -2)) }
-        let lines = h.settle(client, quietMS: 500).filter { $0.hasPrefix("motion") }
+        let lines = h.settleForeign(client).filter { $0.hasPrefix("motion") }
         // SDL's relative mode hands the game the unaccelerated deltas.
         #expect(lines == Array(repeating: "motion rel=5,-2", count: 5))
         #expect(log.relative.count == 5)

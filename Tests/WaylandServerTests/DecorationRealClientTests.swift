@@ -36,7 +36,7 @@ import Testing
         h.server.deliveryObserver = { [unowned h] d, q in trace.append(TraceSink.line(d, queue: q, router: h.server.router)) }
         let foot = try h.spawn("/usr/bin/foot", ["--", "/bin/sh", "-c", "sleep 60"])
         let top = try #require(Self.mappedToplevel(h), "foot never mapped:\n\(foot.lines.joined(separator: "\n"))")
-        _ = h.settle(foot, quietMS: 500)
+        _ = h.settleForeign(foot)
         // foot's own log: what it was configured with.
         #expect(foot.lines.contains { $0.hasSuffix("using SSD decorations") }, "foot said:\n\(foot.lines.joined(separator: "\n"))")
         #expect(!foot.lines.contains { $0.hasSuffix("using CSD decorations") })
@@ -51,14 +51,14 @@ import Testing
         h.warp(at.x + 50, at.y + 50)
         h.button(.pressed)
         h.button(.released)
-        _ = h.settle(foot)
+        _ = h.settleForeign(foot)
         #expect(trace.contains { $0.hasPrefix("seat0 pointer.button ") && $0.hasSuffix("BTN_LEFT pressed") })
         #expect(!trace.contains { $0.contains("handled pointer.button") })
         h.warp(at.x + 20, at.y - 10)
         h.button(.pressed)
         h.warp(at.x + 120, at.y + 90)
         h.button(.released)
-        _ = h.settle(foot)
+        _ = h.settleForeign(foot)
         #expect(tree.layoutPosition(of: top) == Point(140, 164))
     }
 
@@ -66,7 +66,7 @@ import Testing
         let h = try Self.decorated()
         let terminal = try h.spawn("/usr/bin/weston-terminal", ["--shell=/bin/sh"])
         let top = try #require(Self.mappedToplevel(h), "weston-terminal never mapped:\n\(terminal.lines.joined(separator: "\n"))")
-        _ = h.settle(terminal, quietMS: 500)
+        _ = h.settleForeign(terminal)
         let tree = h.server.router.tree
         #expect(tree.parent(of: top) == h.server.outputNode)
         #expect(XdgDecorationTests.compositorNodes(h).isEmpty)

@@ -156,6 +156,27 @@ final class ServerHarness {
         wait(for: client, line: "done \(line)", sourceLocation: sourceLocation)
     }
 
+    /// For a client that cannot answer wl-probe's barrier (weston's demos, foot, a game):
+    /// dispatches until every client has read all the server sent and no request came in
+    /// for three rounds in a row, then returns its new lines. Fails, saying so, when the
+    /// clients never catch up.
+    func settleForeign(_ client: ClientProcess, timeout: Double = 10,
+                       sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var quietRounds = 0
+        while Date() < deadline, quietRounds < 3 {
+            let before = client.lines.count
+            server.dispatch(timeoutMS: 10)
+            for c in clients { c.poll() }
+            quietRounds = server.clientsHaveReadEverything() && client.lines.count == before ? quietRounds + 1 : 0
+        }
+        if quietRounds < 3 {
+            Issue.record("timed out after \(timeout) s awaiting every client to read what the server sent",
+                         sourceLocation: sourceLocation)
+        }
+        return client.take()
+    }
+
     /// Returns the lines wl-probe printed for everything the server sent it by now. A
     /// barrier, not a quiet period: the probe is asked for a roundtrip (`roundtrip N`), and
     /// it answers only after reading every event the server sent before that request, so a
