@@ -51,7 +51,7 @@ let package = Package(
         // The Wayland layer: libwayland-server objects in, deliveries out as protocol events.
         .target(name: "WaylandServer", dependencies: ["InputRouter", "Keyboard", "CWaylandServer", "CXdgShell", "CShim"]),
 
-        .testTarget(name: "WaylandServerTests", dependencies: ["WaylandServer", "InputRouter", "Keyboard", "CWaylandServer"]),
+        .testTarget(name: "WaylandServerTests", dependencies: ["WaylandServer", "InputRouter", "Keyboard", "Recording", "CWaylandServer"]),
         // The test client: a real Wayland client process that builds scenes and prints
         // every input event it receives (Tests/Probe/README.md).
         .target(name: "CProbeShim", dependencies: ["CWaylandClient", "CXdgShell"], path: "Tests/Probe/CProbeShim"),

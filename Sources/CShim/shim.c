@@ -10,6 +10,9 @@
 #include <wayland-server-protocol.h>
 #include "xdg-shell-server-protocol.h"
 #include "xdg-decoration-unstable-v1-server-protocol.h"
+/* Input protocols: pointer gestures, keyboard shortcuts inhibit. */
+#include "pointer-gestures-unstable-v1-server-protocol.h"
+#include "keyboard-shortcuts-inhibit-unstable-v1-server-protocol.h"
 
 void ir_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message) {
     wl_resource_post_error(resource, code, "%s", message);
@@ -26,6 +29,10 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     IR_INTERFACE(xdg_positioner), IR_INTERFACE(xdg_surface), IR_INTERFACE(xdg_toplevel),
     IR_INTERFACE(xdg_popup),
     IR_INTERFACE(zxdg_decoration_manager_v1), IR_INTERFACE(zxdg_toplevel_decoration_v1),
+    /* Input protocols: pointer gestures, keyboard shortcuts inhibit. */
+    IR_INTERFACE(zwp_pointer_gestures_v1), IR_INTERFACE(zwp_pointer_gesture_swipe_v1),
+    IR_INTERFACE(zwp_pointer_gesture_pinch_v1), IR_INTERFACE(zwp_pointer_gesture_hold_v1),
+    IR_INTERFACE(zwp_keyboard_shortcuts_inhibit_manager_v1), IR_INTERFACE(zwp_keyboard_shortcuts_inhibitor_v1),
 };
 
 const struct wl_interface *ir_interface(const char *name) {

@@ -61,6 +61,11 @@ public final class Seat {
     var focusHistory: [NodeID] = []
     var popupStack: [NodeID] = []
     public internal(set) var bindings: [(binding: KeyBinding, action: () -> Void)] = []
+    // Keyboard shortcuts inhibition (Seat+ShortcutsInhibit.swift).
+    var shortcutsInhibitors: [NodeID] = []
+    var activeShortcutsInhibitor: NodeID?
+    var escapedShortcutsInhibitor: NodeID?
+    public var shortcutsInhibitEscape = KeyBinding(keysym: Seat.escapeKeysym, modifiers: .superKey)
 
     // Touch.
     var touches: [TouchPoint] = []

@@ -141,8 +141,12 @@ struct WaylandSender: DeliverySink {
         case let .resizeRequest(_, node, width, height):
             guard let s = server.surface(for: node), case .xdg(let x) = s.role, case .toplevel(let t) = x.roleObject else { return }
             t.requestSize(width: width, height: height)
-        case .gesture, .handled, .action, .binding, .claimed, .switchToggled, .dropped:
-            // No pointer-gestures global yet; the rest is the compositor's own business.
+        case let .gesture(_, node, time, g):
+            server.sendGesture(node, time: time, g)
+        case let .shortcutsInhibited(_, node, active):
+            server.surface(for: node)?.shortcutsInhibitor?.send(active: active)
+        case .handled, .action, .binding, .claimed, .switchToggled, .dropped:
+            // The compositor's own business.
             break
         case .tabletProximityIn, .tabletProximityOut, .tabletDown, .tabletUp, .tabletMotion, .tabletButton,
              .tabletFrame, .padButton, .padRing, .padStrip:

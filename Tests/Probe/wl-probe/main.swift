@@ -6,6 +6,7 @@
 //            --input NAME x,y,w,h --hole NAME x,y,w,h --popup-on-press NAME PARENT x,y WxH
 //            --move-on-press NAME --forged-move-on-press NAME --no-pointer --no-keyboard --no-touch --hostile MODE
 //            --ssd --csd --decoration-unset (Decoration.swift) --maximized
+//            --gestures (Gestures.swift)
 import CProbeShim
 import CWaylandClient
 import CXdgShellClient
@@ -70,6 +71,8 @@ while !argv.isEmpty {
     case "--csd": decorationRequest = .clientSide
     case "--decoration-unset": decorationRequest = .unset
     case "--maximized": startMaximized = true
+    // Input protocols (Gestures.swift, ShortcutsInhibit.swift).
+    case "--gestures": wantGestures = true
     case let other: fail("unknown argument \(other)")
     }
 }
@@ -106,6 +109,8 @@ registryListener.pointee.global = { _, registry, name, iface, version in
     case "xdg_wm_base": wmBase = bind(registry, name, "xdg_wm_base", min(version, 3))
     case "wl_seat": seat = bind(registry, name, "wl_seat", min(version, 8))
     case "zxdg_decoration_manager_v1": decorationManager = bind(registry, name, "zxdg_decoration_manager_v1", 1)
+    // Input protocols (Gestures.swift, ShortcutsInhibit.swift).
+    case "zwp_pointer_gestures_v1": pointerGestures = bind(registry, name, "zwp_pointer_gestures_v1", min(version, 3))
     default: break
     }
 }
@@ -340,6 +345,7 @@ seatListener.pointee.capabilities = { _, seat, caps in
     if bindPointer, caps & WL_SEAT_CAPABILITY_POINTER.rawValue != 0, pointer == nil {
         pointer = wl_seat_get_pointer(seat)
         wl_pointer_add_listener(pointer, pointerListener, nil)
+        createGestures(for: pointer)
     }
     if bindKeyboard, caps & WL_SEAT_CAPABILITY_KEYBOARD.rawValue != 0, keyboard == nil {
         keyboard = wl_seat_get_keyboard(seat)
