@@ -10,6 +10,7 @@
 //                          "frame.done NAME" when the server answers, "buffer.release NAME"
 //                          when it gives the buffer back
 //   decoration NAME server|client|unset|destroy   NAME's zxdg_toplevel_decoration_v1 (Decoration.swift)
+//   inhibit NAME / uninhibit NAME   a keyboard shortcuts inhibitor for NAME (ShortcutsInhibit.swift)
 import CWaylandClient
 import Foundation
 
@@ -36,6 +37,8 @@ func runCommand(_ line: String) {
         wl_buffer_add_listener(buffer, releaseListener, nil)
         wl_surface_attach(p.surface, buffer, 0, 0)
         wl_surface_commit(p.surface)
+    case "inhibit": inhibitShortcuts(p)
+    case "uninhibit": uninhibitShortcuts(p)
     case "sync": wl_subsurface_set_sync(p.subsurface)
     case "desync": wl_subsurface_set_desync(p.subsurface)
     default:

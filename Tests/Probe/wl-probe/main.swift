@@ -6,7 +6,7 @@
 //            --input NAME x,y,w,h --hole NAME x,y,w,h --popup-on-press NAME PARENT x,y WxH
 //            --move-on-press NAME --forged-move-on-press NAME --no-pointer --no-keyboard --no-touch --hostile MODE
 //            --ssd --csd --decoration-unset (Decoration.swift) --maximized
-//            --gestures (Gestures.swift)
+//            --gestures (Gestures.swift) --inhibit-shortcuts NAME (ShortcutsInhibit.swift)
 import CProbeShim
 import CWaylandClient
 import CXdgShellClient
@@ -73,6 +73,7 @@ while !argv.isEmpty {
     case "--maximized": startMaximized = true
     // Input protocols (Gestures.swift, ShortcutsInhibit.swift).
     case "--gestures": wantGestures = true
+    case "--inhibit-shortcuts": inhibitShortcutsOf.insert(next())
     case let other: fail("unknown argument \(other)")
     }
 }
@@ -111,6 +112,8 @@ registryListener.pointee.global = { _, registry, name, iface, version in
     case "zxdg_decoration_manager_v1": decorationManager = bind(registry, name, "zxdg_decoration_manager_v1", 1)
     // Input protocols (Gestures.swift, ShortcutsInhibit.swift).
     case "zwp_pointer_gestures_v1": pointerGestures = bind(registry, name, "zwp_pointer_gestures_v1", min(version, 3))
+    case "zwp_keyboard_shortcuts_inhibit_manager_v1":
+        shortcutsInhibitManager = bind(registry, name, "zwp_keyboard_shortcuts_inhibit_manager_v1", 1)
     default: break
     }
 }
@@ -247,6 +250,7 @@ func createToplevel(_ spec: SurfaceSpec) {
     xdg_toplevel_set_title(p.toplevel, spec.name)
     createDecoration(for: p)
     if startMaximized { xdg_toplevel_set_maximized(p.toplevel) }
+    if inhibitShortcutsOf.contains(spec.name) { inhibitShortcuts(p) }
     wl_surface_commit(p.surface)
 }
 
