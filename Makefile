@@ -15,6 +15,8 @@ APT_PACKAGES = pkg-config libpixman-1-dev libwayland-dev wayland-protocols libin
 APT_PACKAGES += zlib1g-dev
 # The nested backend's tests: weston (x11 backend) on Xvfb, input typed in with xdotool.
 APT_PACKAGES += xvfb xdotool x11-xkb-utils
+# wayland-info (the registry test in WaylandServerTests).
+APT_PACKAGES += wayland-utils
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 
