@@ -9,6 +9,7 @@ enum EventKind: String, CaseIterable {
     case touch = "touch frame, 10 fingers"
     case key = "key press or release (xkb us)"
     case tablet = "tablet tool stroke (proximity, tip, axes)"
+    case gesture = "touchpad swipe (begin, 30 updates, end)"
 }
 
 final class RoutingBench {
@@ -85,6 +86,12 @@ final class RoutingBench {
             case 63: seat.notifyTabletProximity(time: time, device: pen, tool: TabletTool(type: .pen), inProximity: false, axes: axes)
             default: seat.notifyTabletAxis(time: time, device: pen, axes: axes)
             }
+        case .gesture:
+            // 32-event swipes to the surface under the roaming cursor.
+            let phase = i & 31, d = deltas[i & 4095]
+            let g = GestureEvent(kind: .swipe, phase: phase == 0 ? .begin : phase == 31 ? .end : .update, fingers: 3,
+                                 dx: phase == 0 || phase == 31 ? 0 : d.0, dy: phase == 0 || phase == 31 ? 0 : d.1)
+            seat.notifyGesture(time: time, g)
         }
         router.flush(into: &sink)
     }
