@@ -89,12 +89,17 @@ extension Seat {
         // A claim sends a leave and its end an enter: each ends with a frame.
         defer { flushPointerFrames() }
         if g.phase == .begin {
+            // A begin before the last gesture's end (libinput never does this; a hostile
+            // recording may): the client's gesture ends cancelled first.
+            if case .client(let old, let kind, let fingers) = gestureTarget, tree.canReceiveInput(old) {
+                router.queue.append(.gesture(id, old, time: time, GestureEvent(kind: kind, phase: .end, fingers: fingers, cancelled: true)))
+            }
             gestureTarget = .none
             feedPointerRecognizers { $0.gesture(g, time: time) }
             if let r = pointerClaim ?? recognizerStates.firstIndex(of: .recognized) {
                 gestureTarget = .recognizer(r)
             } else if let (node, _) = clientSurface(pointerFocus) {
-                gestureTarget = .client(node)
+                gestureTarget = .client(node, g.kind, fingers: g.fingers)
             } else if let f = pointerFocus, callHandler(f, .gesture(g)) == .handled {
                 gestureTarget = .responder(f)
                 router.queue.append(.handled(id, f, .gesture))
@@ -109,7 +114,7 @@ extension Seat {
             drop(.gesture)
         case .recognizer(let r):
             _ = recognizers[r].gesture(g, time: time)
-        case .client(let node):
+        case .client(let node, _, _):
             if g.phase == .update, let r = claimGestureMidway(g, time: time, from: node) {
                 gestureTarget = .recognizer(r)
                 return
@@ -294,7 +299,7 @@ extension Seat {
 
     func gestureTargetGone() -> Bool {
         switch gestureTarget {
-        case .client(let n): !tree.canReceiveInput(n)
+        case .client(let n, _, _): !tree.canReceiveInput(n)
         case .responder(let r): !responderCanReceive(r)
         default: false
         }

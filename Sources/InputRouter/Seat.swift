@@ -98,7 +98,8 @@ public final class Seat {
 
     enum GestureTarget: Equatable {
         case none
-        case client(NodeID)
+        /// The gesture's kind and fingers, for the cancelled end a cut-short one gets.
+        case client(NodeID, GestureKind, fingers: Int32)
         case responder(Responder)
         case recognizer(Int)
     }

@@ -38,6 +38,19 @@ final class SwipeRight: GestureRecognizer {
     }
 }
 
+extension GestureClaimTests {
+    @Test func aBeginBeforeTheLastEndEndsTheClientsGestureCancelled() {
+        let h = Harness()
+        let a = h.client("a")
+        h.toplevel("top", a, Rect(0, 0, 100, 100))
+        _ = h.warp(10, 10)
+        _ = swipe(h, .begin)
+        let pinch = h.step { h.seat.notifyGesture(time: h.tick(), GestureEvent(kind: .pinch, phase: .begin, fingers: 2)) }
+        #expect(pinch == ["seat0 gesture.swipe.end \"top\" fingers 3 cancelled", "seat0 gesture.pinch.begin \"top\" fingers 2"])
+        h.expectClean()
+    }
+}
+
 @Suite struct ShortcutsInhibitCoreTests {
     @Test func bindingsPassToTheFocusedInhibitorExceptTheEscape() {
         let h = Harness()
@@ -69,5 +82,27 @@ final class SwipeRight: GestureRecognizer {
         #expect(h.step { h.seat.removeShortcutsInhibitor(top) } == [])  // the object is gone: nothing to tell
         #expect(!h.seat.shortcutsInhibited)
         h.expectClean()
+    }
+}
+
+@Suite struct InputProtocolInvariantTests {
+    @Test func theCheckerCatchesUnpairedGesturesAndInhibitorsWithoutFocus() {
+        let h = Harness()
+        let a = h.client("a")
+        let top = h.toplevel("top", a, Rect(0, 0, 100, 100))
+        let other = h.toplevel("other", a, Rect(200, 0, 100, 100))
+        _ = h.step { h.seat.setKeyboardFocus(top) }
+        let s = h.seat.id
+        let bad: [Delivery] = [
+            .gesture(s, top, time: 1, GestureEvent(kind: .swipe, phase: .update, fingers: 3)),
+            .shortcutsInhibited(s, other, active: true),
+            .shortcutsInhibited(s, top, active: false),
+        ]
+        for d in bad { h.sink.deliver(d, from: h.router.queue) }
+        #expect(h.sink.violations == [
+            "gesture event without its begin: seat0 gesture.swipe.update \"top\" fingers 3 d 0,0",
+            "shortcuts inhibitor active without keyboard focus: seat0 shortcuts_inhibitor \"other\" active",
+            "shortcuts inhibitor inactive that was not active: seat0 shortcuts_inhibitor \"top\" inactive",
+        ])
     }
 }
