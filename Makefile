@@ -5,7 +5,10 @@
 #   make bench  release-mode benchmarks
 #   make vm-test  real libinput end to end in a VM (qemu, slow; not part of make test)
 #   make fuzz SECONDS=600   each libFuzzer target for that long (docs/fuzzing.md)
+#   make fuzz-oss  the OSS-Fuzz/ClusterFuzzLite build script, run locally, and its targets
 #   make test-sanitizers    the fuzz, chaos and stream tests under ASan and TSan
+#   make conformance  Mir's Wayland Conformance Suite (WLCS) against the server
+#   make conformance-tsan  the same with the integration built under ThreadSanitizer
 
 SWIFT ?= swift
 APT_PACKAGES = pkg-config libpixman-1-dev libwayland-dev wayland-protocols libinput-dev \
@@ -15,12 +18,14 @@ APT_PACKAGES = pkg-config libpixman-1-dev libwayland-dev wayland-protocols libin
 APT_PACKAGES += zlib1g-dev
 # The nested backend's tests: weston (x11 backend) on Xvfb, input typed in with xdotool.
 APT_PACKAGES += xvfb xdotool x11-xkb-utils
+# The conformance run: WLCS (runner and integration header) and its report script.
+APT_PACKAGES += wlcs python3
 # wayland-info (the registry test in WaylandServerTests).
 APT_PACKAGES += wayland-utils
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 
-.PHONY: deps demo nested test bench bench-deps vm-test fuzz fuzz-seeds test-sanitizers
+.PHONY: deps demo nested test bench bench-deps vm-test fuzz fuzz-seeds test-sanitizers conformance conformance-tsan
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
@@ -45,11 +50,31 @@ test: deps
 	tools/generate-protocols.sh --check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
+	# WLCS, each suite in its own process: about half a minute (Tests/Conformance/README.md).
+	$(MAKE) --no-print-directory conformance
 	# The hot path must not allocate: the release benchmark fails if routing does.
 	$(SWIFT) build -c release --product core-bench
 	.build/release/core-bench --check-allocations
 	# Hostile-input suites under ASan and TSan: about 6 of the ~9 minutes (docs/fuzzing.md).
 	$(MAKE) --no-print-directory test-sanitizers
+
+# Mir's Wayland Conformance Suite: fails on a failure not in the expected list, and on a
+# listed test that passes (Tests/Conformance/README.md). WLCS_TSAN=1: under wlcs.tsan.
+WLCS_RUNNER = /usr/lib/x86_64-linux-gnu/wlcs/wlcs$(if $(WLCS_TSAN),.tsan)
+conformance: deps
+	$(SWIFT) build --product WlcsIntegration
+	Tests/Conformance/run-wlcs.py --runner $(WLCS_RUNNER) \
+		$$($(SWIFT) build --show-bin-path)/libWlcsIntegration.so --expected Tests/Conformance/expected-failures.txt
+
+# The module built with ThreadSanitizer (the Swift toolchain's runtime, preloaded into the
+# plain runner: wlcs.tsan carries GCC's, which cannot share a process with it). Fails on any
+# report (Tests/Conformance/README.md). Not part of make test: about 4 minutes.
+SWIFT_TOOLCHAIN = $(dir $(shell which $(SWIFT)))..
+conformance-tsan: deps
+	$(SWIFT) build --sanitize=thread --product WlcsIntegration --scratch-path .build/tsan
+	LD_PRELOAD="$(wildcard $(SWIFT_TOOLCHAIN)/lib/clang/*/lib/linux/libclang_rt.tsan-x86_64.so) $(SWIFT_TOOLCHAIN)/lib/swift/linux/libdispatch.so" \
+		Tests/Conformance/run-wlcs.py .build/tsan/debug/libWlcsIntegration.so --logs .build/wlcs-tsan-logs \
+		--sanitizer-reports --expected Tests/Conformance/expected-failures.txt
 
 # The benchmark alone needs wlroots (for the side-by-side C harness, never the library),
 # gnuplot (the scaling plot) and valgrind (instruction counts).
@@ -85,21 +110,18 @@ hostile: deps
 
 # Fuzzing (docs/fuzzing.md). The targets live in their own package, fuzz/, so a plain
 # build never links an executable whose main is libFuzzer's. One target runs at a time.
-FUZZ_TARGETS = RouterFuzzer RecordingFuzzer KeyboardFuzzer
-# Always a clean build, checked: builds here have now and then compiled the main
-# package's modules without -sanitize=fuzzer, which leaves libFuzzer blind.
-FUZZ_BUILD = cd fuzz && $(SWIFT) build --sanitize=fuzzer --sanitize=address --scratch-path .build/fuzzer
-FUZZ_INSTRUMENTED = for o in InputRouter.build/Seat.swift.o Keyboard.build/KeyboardState.swift.o \
-	Recording.build/YAMLParser.swift.o FuzzSupport.build/RouterFuzz.swift.o; do \
-	nm fuzz/.build/fuzzer/debug/$$o | grep -q __sancov || exit 1; done
+FUZZ_TARGETS = RouterFuzzer RecordingFuzzer KeyboardFuzzer WireFuzzer
+# tools/fuzz-build.sh builds from clean with the flags on every compiler and linker call
+# (as OSS-Fuzz does) and refuses any linked binary libFuzzer would run blind.
 fuzz: deps
-	for attempt in 1 2 3; do \
-		rm -rf fuzz/.build/fuzzer; \
-		for t in $(FUZZ_TARGETS); do ($(FUZZ_BUILD) --product $$t) || exit 1; done; \
-		if ($(FUZZ_INSTRUMENTED)); then break; fi; \
-		echo "the fuzz build lost its coverage instrumentation; building again"; \
-	done; ($(FUZZ_INSTRUMENTED))
+	tools/fuzz-build.sh $(FUZZ_TARGETS)
 	status=0; for t in $(FUZZ_TARGETS); do fuzz/run.sh $$t $(SECONDS) || status=1; done; exit $$status
+
+# The OSS-Fuzz / ClusterFuzzLite build (.clusterfuzzlite/build.sh) run here, as the
+# builder image runs it, then every target it produced for 20 s from its seed zip.
+.PHONY: fuzz-oss
+fuzz-oss: deps
+	tools/oss-fuzz-local.sh
 
 # Rewrites the committed seed corpus from the generators.
 fuzz-seeds:

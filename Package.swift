@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "Rendering", targets: ["Rendering"]),
         .library(name: "NestedBackend", targets: ["NestedBackend"]),
         .library(name: "FuzzSupport", targets: ["FuzzSupport"]),
+        // The module Mir's Wayland Conformance Suite loads (`make conformance`).
+        .library(name: "WlcsIntegration", type: .dynamic, targets: ["WlcsIntegration"]),
     ],
     targets: [
         // C libraries (Debian packages), one system library target each.
@@ -51,7 +53,9 @@ let package = Package(
         // The Wayland layer: libwayland-server objects in, deliveries out as protocol events.
         .target(name: "WaylandServer", dependencies: ["InputRouter", "Keyboard", "CWaylandServer", "CXdgShell", "CShim"]),
 
-        .testTarget(name: "WaylandServerTests", dependencies: ["WaylandServer", "InputRouter", "Keyboard", "Recording", "CWaylandServer"]),
+        .testTarget(
+            name: "WaylandServerTests",
+            dependencies: ["WaylandServer", "InputRouter", "Keyboard", "CWaylandServer", "Recording", "WireClient"]),
         // The test client: a real Wayland client process that builds scenes and prints
         // every input event it receives (Tests/Probe/README.md).
         .target(name: "CProbeShim", dependencies: ["CWaylandClient", "CXdgShell"], path: "Tests/Probe/CProbeShim"),
@@ -81,8 +85,20 @@ let package = Package(
         .testTarget(name: "NestedBackendTests", dependencies: ["NestedBackend", "WaylandServer", "InputRouter", "Keyboard"]),
         // Fuzzing: the byte decoders and checks of the fuzz targets (fuzz/, docs/fuzzing.md),
         // shared with the regression tests that replay the corpus and findings without libFuzzer.
-        .target(name: "FuzzSupport", dependencies: ["InputRouter", "Keyboard", "Recording"]),
-        .testTarget(name: "FuzzTests", dependencies: ["FuzzSupport", "InputRouter", "Recording"], exclude: ["Regressions"]),
+        .target(name: "FuzzSupport", dependencies: [
+            "InputRouter", "Keyboard", "Recording", "WaylandServer", "WireClient", "CWaylandServer", "CShim",
+        ]),
+        .testTarget(
+            name: "FuzzTests", dependencies: ["FuzzSupport", "InputRouter", "Recording", "WaylandServer", "WireClient", "CWaylandServer"],
+            exclude: ["Regressions"]),
+
+        // WLCS (Debian's wlcs): the vtables in C, the harness in Swift on the public API
+        // (Tests/Conformance/README.md). Swift 5 mode: the harness is handed from the thread
+        // WLCS creates it on to the server's thread once, which Swift 6 cannot express.
+        .target(name: "CWlcs", dependencies: ["CWaylandClient"], linkerSettings: [.linkedLibrary("wayland-client")]),
+        .target(
+            name: "WlcsIntegration", dependencies: ["WaylandServer", "InputRouter", "CWaylandServer", "CWlcs"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // Programs.
         .executableTarget(

@@ -17,7 +17,7 @@ let package = Package(
     name: "InputRouterFuzz",
     dependencies: [.package(path: "..")],
     targets: [
-        fuzzer("RouterFuzzer"), fuzzer("RecordingFuzzer"), fuzzer("KeyboardFuzzer"),
+        fuzzer("RouterFuzzer"), fuzzer("RecordingFuzzer"), fuzzer("KeyboardFuzzer"), fuzzer("WireFuzzer"),
         // Writes the seed corpus; built without sanitizers (`make fuzz-seeds`).
         .executableTarget(name: "make-seeds", dependencies: [
             .product(name: "FuzzSupport", package: rootIdentity), .product(name: "Recording", package: rootIdentity),

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs one libFuzzer target for a while and prints what it did. Used by `make fuzz`.
-#   fuzz/run.sh RouterFuzzer|RecordingFuzzer|KeyboardFuzzer SECONDS
+#   fuzz/run.sh RouterFuzzer|RecordingFuzzer|KeyboardFuzzer|WireFuzzer SECONDS
 # The working corpus (.build/fuzz/corpus/<target>) starts from the committed seeds
 # (fuzz/corpus/<target>) and keeps growing between runs; findings land in
 # .build/fuzz/findings/<target>/. Exit status 1 when the run found something.
@@ -11,6 +11,7 @@ case $target in
     RouterFuzzer) name=router; options="-max_len=8192" ;;
     RecordingFuzzer) name=recording; options="-max_len=32768 -dict=fuzz/recording.dict" ;;
     KeyboardFuzzer) name=keyboard; options="-max_len=4096" ;;
+    WireFuzzer) name=wire; options="-max_len=4096" ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
 esac
 binary=${FUZZ_BINARY_DIR:-fuzz/.build/fuzzer/debug}/$target
@@ -24,13 +25,17 @@ start=$(date +%s)
 
 # Swift's own backtracer would fight libFuzzer's crash handler; hashing must be
 # deterministic for libFuzzer to reproduce an input.
-SWIFT_BACKTRACE=enable=off SWIFT_DETERMINISTIC_HASHING=1 nice -n 10 "$binary" "$corpus" $options \
+runtime=$(mktemp -d)
+chmod 700 "$runtime"
+XDG_RUNTIME_DIR=$runtime SWIFT_BACKTRACE=enable=off SWIFT_DETERMINISTIC_HASHING=1 nice -n 10 "$binary" "$corpus" $options \
     -max_total_time="$seconds" -timeout=30 -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1
 status=$?
+rm -rf "$runtime"
 elapsed=$(($(date +%s) - start))
 
-if ! grep -q "inline 8-bit counters" "$log"; then
-    echo "$target: the binary has no coverage instrumentation (rebuild with make fuzz)" >&2
+counters=$(sed -n 's/.*Loaded [0-9]* modules *(\([0-9]*\) inline 8-bit counters).*/\1/p' "$log" | head -1)
+if [ -z "$counters" ] || [ "$counters" -eq 0 ]; then
+    echo "$target: the binary has no coverage instrumentation (rebuild with tools/fuzz-build.sh)" >&2
     exit 2
 fi
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

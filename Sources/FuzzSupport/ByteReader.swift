@@ -54,4 +54,6 @@ public enum FuzzValues {
         30, 31, 32, 42, 54, 29, 56, 100, 125, 28, 1, 57, 58, 69, 2, 16, 0, 0x2ff, 0x300, 0xFFFF, UInt32.max, 0x110,
     ]
     public static let buttons: [UInt32] = [0x110, 0x111, 0x112, 0x110, 0x111, 0x113, 0, 30, 0x2ff, 0x300, UInt32.max]
+    /// BTN_STYLUS, BTN_STYLUS2, BTN_STYLUS3, BTN_TOUCH (never a button), and nonsense.
+    public static let tabletButtons: [UInt32] = [0x14b, 0x14c, 0x149, 0x14a, 0x110, 0, UInt32.max]
 }

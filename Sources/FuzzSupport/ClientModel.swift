@@ -57,6 +57,8 @@ public struct ClientModel<Inner: DeliverySink>: DeliverySink {
             if let c = client(n) { edit(c) { $0.touches[slot] = nil } }
         case .touchCancel(_, let c):
             edit(c) { $0.touches = [:] }
+        case .touchReleased(_, let c, _, let slot, _):
+            edit(c) { $0.touches[slot] = nil }
         default:
             break
         }

@@ -37,6 +37,8 @@ public enum RouterFuzz {
         case create, create2, destroy, map, move, resize, restack, place, reparent, inputRegion, attributes
         case nextResponder, handler, addClient, removeClient, bind, focus, resign, popupGrab, dismissPopups
         case beginMove, beginResize, action, modifiers, absoluteMapping, output, opacityThreshold
+        // Tablets (added last, so that older seeds keep their meaning).
+        case tabletProximity, tabletTip, tabletAxis, tabletButton, padButton, padRing, padStrip
     }
 
     struct World {
@@ -60,7 +62,7 @@ public enum RouterFuzz {
                     seat.addRecognizer(FourFingerSwipe())
                 }
                 for d in 0..<RouterFuzz.deviceCount / 2 {
-                    seat.notifyDeviceAdded(DeviceID(d), capabilities: [.pointer, .keyboard, .touch, .gesture, .switch])
+                    seat.notifyDeviceAdded(DeviceID(d), capabilities: [.pointer, .keyboard, .touch, .gesture, .switch, .tabletTool, .tabletPad])
                 }
             }
             nodes.append(router.tree.createNode(.output, name: "out0", frame: Rect(0, 0, 640, 480)))
@@ -230,8 +232,8 @@ public enum RouterFuzz {
             case .addClient:
                 let c = router.addClient(name: "c\(clients.count)")
                 let b = r.byte()
-                for s in router.seats { s.setBound(BoundDevices(rawValue: b & 7), for: c, true) }
-                note("add \(c) bound \(b & 7)")
+                for s in router.seats { s.setBound(BoundDevices(rawValue: b & 15), for: c, true) }
+                note("add \(c) bound \(b & 15)")
                 clients.append(c)
             case .removeClient:
                 let c = client(&r)
@@ -239,8 +241,10 @@ public enum RouterFuzz {
                 router.removeClient(c)
             case .bind:
                 let c = client(&r), b = r.byte()
-                note("\(seat.name) bind \(b & 7) for \(c): \(b & 8 != 0)")
-                seat.setBound(BoundDevices(rawValue: b & 7), for: c, b & 8 != 0)
+                // Bit 4 adds the tablet seat to pointer, keyboard and touch (bits 0-2).
+                let devices = BoundDevices(rawValue: b & 7 | (b & 16 != 0 ? BoundDevices.tablet.rawValue : 0))
+                note("\(seat.name) bind \(devices.rawValue) for \(c): \(b & 8 != 0)")
+                seat.setBound(devices, for: c, b & 8 != 0)
             case .focus:
                 let n = node(&r), clear = r.byte() == 0
                 note("\(seat.name) focus \(clear ? "nil" : "\(n)")")
@@ -285,7 +289,33 @@ public enum RouterFuzz {
                 let v: Float = [0, 0.01, 0.5, 1, .nan][r.index(5)]
                 note("opacity threshold \(v)")
                 router.tree.opacityThreshold = v
+
+            // MARK: Tablets: tools (proximity, tip, axes, buttons) and pads
+            case .tabletProximity:
+                let tool = TabletTool(type: r.pick(TabletToolType.allCases), serial: UInt64(r.byte() % 4))
+                event(.tabletToolProximity(tool, inProximity: r.bool(), tabletAxes(&r)))
+            case .tabletTip:
+                event(.tabletToolTip(down: r.bool(), tabletAxes(&r)))
+            case .tabletAxis:
+                event(.tabletToolAxis(tabletAxes(&r)))
+            case .tabletButton:
+                event(.tabletToolButton(button: r.pick(FuzzValues.tabletButtons), state: r.bool() ? .pressed : .released))
+            case .padButton:
+                event(.tabletPadButton(button: r.pick([0, 1, 2, 3, 17, UInt32.max]), state: r.bool() ? .pressed : .released))
+            case .padRing:
+                event(.tabletPadRing(ring: UInt32(r.byte() % 3), position: r.delta() * 3, source: r.bool() ? .finger : .unknown))
+            case .padStrip:
+                event(.tabletPadStrip(strip: UInt32(r.byte() % 3), position: r.unit(), source: r.bool() ? .finger : .unknown))
             }
+        }
+
+        /// A tool's position (unit square, or unruly) and any of its optional axes.
+        func tabletAxes(_ r: inout ByteReader) -> TabletAxes {
+            let x = r.unit(), y = r.unit(), b = r.byte()
+            return TabletAxes(x: x, y: y, pressure: b & 1 != 0 ? r.unit() : nil, distance: b & 2 != 0 ? r.unit() : nil,
+                              tiltX: b & 4 != 0 ? r.delta() : nil, tiltY: b & 8 != 0 ? r.delta() : nil,
+                              rotation: b & 16 != 0 ? r.delta() * 3 : nil, slider: b & 32 != 0 ? r.unit() * 2 - 1 : nil,
+                              wheel: b & 64 != 0 ? r.delta() : nil)
         }
 
         /// Every device of every seat goes away; then nothing may be held anywhere.
@@ -294,7 +324,7 @@ public enum RouterFuzz {
             for seat in router.seats {
                 for d in 0..<RouterFuzz.deviceCount {
                     // Present or not, once added its holds are released by the removal.
-                    seat.notifyDeviceAdded(DeviceID(d), capabilities: [.pointer, .keyboard, .touch])
+                    seat.notifyDeviceAdded(DeviceID(d), capabilities: [.pointer, .keyboard, .touch, .tabletTool, .tabletPad])
                     flush()
                     seat.notifyDeviceRemoved(DeviceID(d), time: time)
                     flush()
@@ -304,6 +334,7 @@ public enum RouterFuzz {
             var problems = sink.violations + sink.inner.stuck()
             for seat in router.seats {
                 if seat.activeTouchCount != 0 { problems.append("\(seat.name): \(seat.activeTouchCount) touch points still active") }
+                if seat.tabletToolsInProximity != 0 { problems.append("\(seat.name): \(seat.tabletToolsInProximity) tablet tools still in proximity") }
                 // Only a keyboard layer's modifiers follow the keys; without one they are the
                 // nested parent's (notifyModifiers), which nothing here resets.
                 if seat.keyTranslator != nil, seat.modifiers.depressed != 0 { problems.append("\(seat.name): modifiers \(seat.modifiers) still depressed") }

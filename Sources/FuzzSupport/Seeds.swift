@@ -93,6 +93,31 @@ public enum RouterSeeds {
             }
             seeds.append(Seed(name: "synthetic-\(devices.map(\.rawValue).joined(separator: "-"))", bytes: s.bytes))
         }
+        // A tablet: a client that bound the tablet seat, a tool coming in over its window,
+        // tip down, moving with pressure and tilt, a stylus button, tip up, out; pad
+        // buttons, ring and strip with the keyboard focus on that window; the tablet
+        // going away with the tip down.
+        var t = RouterScript()
+        scene(&t)
+        t.addClient(bound: 15)
+        t.create(kind: 0, client: 3, parent: 0, frame: (100, 100, 200, 150))  // node 6: 200,140 390x290
+        t.focus(node: 6)
+        t.op(.tabletProximity, device: 3, 0, 1, 1, 112, 112, 0b0111, 200, 60, 130)
+        t.op(.tabletTip, device: 3, 1, 112, 112, 1, 180)
+        t.op(.tabletAxis, device: 3, 116, 114, 0b1101, 220, 125, 118)
+        t.op(.tabletButton, device: 3, 0, 1)
+        t.op(.tabletButton, device: 3, 0, 0)
+        t.op(.tabletTip, device: 3, 0, 116, 114, 0)
+        t.op(.tabletProximity, device: 3, 0, 1, 0, 116, 114, 0)
+        t.op(.padButton, device: 2, 1, 1)
+        t.op(.padButton, device: 2, 1, 0)
+        t.op(.padRing, device: 2, 0, 150, 1)
+        t.op(.padStrip, device: 2, 1, 100, 1)
+        t.op(.tabletProximity, device: 3, 1, 2, 1, 112, 112, 0)
+        t.op(.tabletTip, device: 3, 1, 112, 112, 0)
+        t.op(.deviceRemoved, device: 3)
+        seeds.append(Seed(name: "tablet", bytes: t.bytes))
+
         // Scene churn under held input.
         var c = RouterScript()
         scene(&c)

@@ -28,6 +28,9 @@ public enum Delivery: Hashable, Sendable {
     case touchUp(SeatID, NodeID, time: UInt64, slot: Int32, serial: UInt32)
     case touchFrame(SeatID, ClientID)
     case touchCancel(SeatID, ClientID)
+    /// The surface a touch point was on went away (destroyed, unmapped): `wl_touch.up` for
+    /// that point to its client, which cannot name the surface any more; nothing follows.
+    case touchReleased(SeatID, ClientID, time: UInt64, slot: Int32, serial: UInt32)
     // Touchpad gestures (pointer-gestures), to the pointer focus.
     case gesture(SeatID, NodeID, time: UInt64, GestureEvent)
     // Tablet tools (`zwp_tablet_tool_v2`), one tool per tablet device. Points are
@@ -72,7 +75,7 @@ public enum Delivery: Hashable, Sendable {
             .pointerAxisStop(let s, _, _, _), .pointerFrame(let s, _), .keyboardEnter(let s, _, _, _),
             .keyboardLeave(let s, _, _), .key(let s, _, _, _, _, _), .modifiers(let s, _, _, _),
             .touchDown(let s, _, _, _, _, _), .touchMotion(let s, _, _, _, _), .touchUp(let s, _, _, _, _),
-            .touchFrame(let s, _), .touchCancel(let s, _), .gesture(let s, _, _, _), .handled(let s, _, _),
+            .touchFrame(let s, _), .touchCancel(let s, _), .touchReleased(let s, _, _, _, _), .gesture(let s, _, _, _), .handled(let s, _, _),
             .action(let s, _, _), .binding(let s, _, _), .claimed(let s, _), .switchToggled(let s, _, _),
             .popupDone(let s, _), .resizeRequest(let s, _, _, _), .dropped(let s, _), .shortcutsInhibited(let s, _, _),
             .tabletProximityIn(let s, _, _, _, _), .tabletProximityOut(let s, _, _), .tabletDown(let s, _, _, _, _),

@@ -121,6 +121,8 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
         case .touchCancel(_, let c):
             if !router.isAlive(c) { fail("touch cancel to a disconnected client", d, queue) }
             m.touchSlots[c] = []
+        case .touchReleased(_, let c, _, let slot, _):
+            if m.touchSlots[c]?.remove(slot) == nil { fail("touch up for an unknown touch point", d, queue) }
         case .tabletProximityIn(_, let n, let dev, _, _):
             if let e = m.tabletIn[dev] { fail("tablet proximity in while \(e) has not had a proximity out", d, queue) }
             m.tabletIn[dev] = n

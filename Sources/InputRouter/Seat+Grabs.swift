@@ -2,8 +2,8 @@
 extension Seat {
     /// `xdg_popup.grab`: keyboard focus goes to the popup; pointer events reach only its
     /// client's surfaces; a press anywhere else dismisses every grabbing popup
-    /// (`popup_done`, topmost first). The caller checks the serial first
-    /// (`isRecentPress(serial:client:)`).
+    /// (`popup_done`, topmost first), and so does a touch down there. The caller checks the
+    /// serial first (`isRecentPress(serial:client:)`: a button, touch or key press).
     @discardableResult
     public func beginPopupGrab(_ popup: NodeID) -> Bool {
         guard tree.kind(of: popup) == .popup, tree.canReceiveInput(popup), let client = tree.client(of: popup) else {
@@ -39,16 +39,35 @@ extension Seat {
 
     public var popupGrabStack: [NodeID] { popupStack }
 
+    /// A touch down outside the grabbing client's surfaces (what `hit` found) ends the
+    /// popup grab, as a click there does. Returns whether it did: the event is consumed.
+    func popupGrabDismissed(by hit: Hit?) -> Bool {
+        guard case .popup(let client) = explicitGrab, hit.flatMap({ tree.client(of: $0.node) }) != client else {
+            return false
+        }
+        dismissPopups()
+        return true
+    }
+
     /// `xdg_toplevel.move` (or a compositor binding): the node follows the cursor until the
     /// last button is released. The client gets a leave for the duration.
+    ///
+    /// `anchor` is the layout point that stays under the cursor: the position of the press
+    /// the request cites (`Press.position`). A client asks only after its drag threshold,
+    /// when the cursor has already left that point; the node catches up at once, so a drag
+    /// moves it by exactly the distance the pointer went since the press (as in weston).
+    /// nil: the cursor now (a compositor binding at the press itself).
     @discardableResult
-    public func beginMove(_ node: NodeID) -> Bool {
+    public func beginMove(_ node: NodeID, anchor: Point? = nil) -> Bool {
         guard tree.isVisible(node), explicitGrab == .none || isPopupGrab, let origin = tree.layoutPosition(of: node) else {
             return false
         }
         if isPopupGrab { dismissPopups() }
-        explicitGrab = .move(node, offset: Point(cursor.x - origin.x, cursor.y - origin.y))
+        let a = anchor ?? cursor
+        let offset = Point(a.x - origin.x, a.y - origin.y)
+        explicitGrab = .move(node, offset: offset)
         setPointerFocus(nil)
+        if anchor != nil { moveGrabbed(node, offset: offset) }
         flushPointerFrames()
         return true
     }

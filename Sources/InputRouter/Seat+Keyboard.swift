@@ -118,7 +118,10 @@ extension Seat {
             return
         }
         if let f = keyboardFocus, keyboardEntered {
-            router.queue.append(.key(id, f, time: time, key: key, .pressed, serial: router.nextSerial()))
+            let serial = router.nextSerial()
+            // A menu opened from the keyboard cites this serial in xdg_popup.grab.
+            recordPress(serial: serial, client: keyboardFocusClient, kind: .key, at: cursor)
+            router.queue.append(.key(id, f, time: time, key: key, .pressed, serial: serial))
             keyRecipients[code] = .client(keyboardFocusClient)
             return
         }

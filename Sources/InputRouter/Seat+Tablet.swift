@@ -86,7 +86,7 @@ extension Seat {
             guard let f = tablets[i].focus else { drop(.tabletTip); return }
             if let (node, client) = clientSurface(f) {
                 let serial = router.nextSerial()
-                recordPress(serial: serial, client: client)  // popup grabs and moves may cite it
+                recordPress(serial: serial, client: client, kind: .tablet, at: tablets[i].position)  // grabs may cite it
                 router.queue.append(.tabletDown(id, node, dev, time: time, serial: serial))
                 markTabletFrame(client)
                 tablets[i].tipSent = true
@@ -126,7 +126,10 @@ extension Seat {
         }
         if let (node, client) = clientSurface(f) {
             let serial = router.nextSerial()
-            if state == .pressed { recordPress(serial: serial, client: client); tablets[i].sentButtons.append(button) }
+            if state == .pressed {
+                recordPress(serial: serial, client: client, kind: .tablet, at: tablets[i].position)
+                tablets[i].sentButtons.append(button)
+            }
             router.queue.append(.tabletButton(id, node, tablets[i].device, time: time, button: button, state, serial: serial))
             markTabletFrame(client)
         } else if callHandler(f, .tabletButton(button: button, state: state)) == .handled || state == .released {

@@ -38,13 +38,18 @@ extension Seat {
             return
         }
         let hit = tree.hitTest(point)
+        if popupGrabDismissed(by: hit) {
+            // Consumed, like the dismissing click: the rest of this point goes nowhere.
+            touches.append(TouchPoint(slot: slot, device: device, owner: .cancelled, client: .compositor))
+            return
+        }
         let taker = dispatch(from: hit.map { .node($0.node) } ?? .seat(id), device: .touch, at: point) {
             .touchDown(slot: slot, at: $0)
         }
         if let (node, client) = clientSurface(taker, device: .touch) {
             let local = hit?.node == node ? hit!.local : (tree.localPoint(point, in: node) ?? .zero)
             let serial = router.nextSerial()
-            recordPress(serial: serial, client: client)
+            recordPress(serial: serial, client: client, kind: .touch, at: point)
             router.queue.append(.touchDown(id, node, time: time, slot: slot, local, serial: serial))
             touches.append(TouchPoint(slot: slot, device: device, owner: .client(node), client: client))
             markTouchFrame(client)
@@ -176,17 +181,26 @@ extension Seat {
         resetRecognizersIfIdle()
     }
 
-    /// The owner of a point was destroyed or unmapped: its client gets `cancel`.
+    /// The surface of a point was destroyed or unmapped: its client gets `up` for that
+    /// point (and a frame) at once, and nothing more for it. Not `cancel`: that is for a
+    /// gesture the compositor takes over, and would end the client's points on its other
+    /// surfaces too; `up` says the point is gone and frees its id (docs/routing.md).
     func cancelTouchesOfGoneOwners() {
+        var released: [ClientID] = []
         for i in touches.indices {
             switch touches[i].owner {
             case .client(let n) where !tree.canReceiveInput(n):
-                cancelClientTouches(touches[i].client)
+                let c = touches[i].client
+                touches[i].owner = .cancelled
+                guard router.isAlive(c) else { continue }
+                router.queue.append(.touchReleased(id, c, time: lastTime, slot: touches[i].slot, serial: router.nextSerial()))
+                if !released.contains(c) { released.append(c) }
             case .responder(let r) where !responderCanReceive(r):
                 touches[i].owner = .cancelled
             default:
                 break
             }
         }
+        for c in released { router.queue.append(.touchFrame(id, c)) }
     }
 }

@@ -47,8 +47,7 @@ public final class Seat {
     var pendingFrame: (ClientID?, ClientID?) = (nil, nil)
     var layoutRects: [Rect] = []
     var lastTime: UInt64 = 0
-    var pressSerials = [(serial: UInt32, client: ClientID)](repeating: (0, .compositor), count: 16)
-    var pressSerialNext = 0
+    var presses = PressLog()
 
     // Keyboard.
     var keyboardFocus: NodeID?
@@ -415,14 +414,33 @@ public final class Seat {
 
     // MARK: Serials
 
+    /// A button press delivered to `client`, at the cursor.
     func recordPress(serial: UInt32, client: ClientID) {
-        pressSerials[pressSerialNext] = (serial, client)
-        pressSerialNext = (pressSerialNext + 1) % pressSerials.count
+        recordPress(serial: serial, client: client, kind: .button, at: cursor)
     }
 
-    /// Whether `serial` is one of the recent button presses or touch downs delivered to
-    /// `client` on this seat: what a popup grab or an interactive move must cite.
+    func recordPress(serial: UInt32, client: ClientID, kind: PressKind, at position: Point) {
+        presses.record(Press(serial: serial, client: client, kind: kind, position: position))
+    }
+
+    /// Whether `serial` is one of the recent button presses, touch downs, tablet presses or
+    /// key presses delivered to `client` on this seat: what a popup grab must cite.
     public func isRecentPress(serial: UInt32, client: ClientID) -> Bool {
-        serial != 0 && pressSerials.contains { $0.serial == serial && $0.client == client }
+        presses.find(serial: serial, client: client) != nil
+    }
+
+    /// The press an interactive move or resize citing `serial` starts from, or nil when it
+    /// may not: a pointer press must be `client`'s newest one with a button still held (a
+    /// move begun after the release would follow the cursor with no button down); a key
+    /// press cannot start one.
+    public func interactivePress(serial: UInt32, client: ClientID) -> Press? {
+        guard let p = presses.find(serial: serial, client: client) else { return nil }
+        switch p.kind {
+        case .button:
+            guard heldButtonCount > 0, presses.newest(.button, client: client)?.serial == serial else { return nil }
+            return p
+        case .touch, .tablet: return p
+        case .key: return nil
+        }
     }
 }

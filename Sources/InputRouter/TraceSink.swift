@@ -60,6 +60,7 @@ public struct TraceSink: DeliverySink {
         case .touchUp(_, let n, let t, let slot, _): return s + "touch.up \(node(n)) slot \(slot)" + time(t)
         case .touchFrame(_, let c): return s + "touch.frame \(client(c))"
         case .touchCancel(_, let c): return s + "touch.cancel \(client(c))"
+        case .touchReleased(_, let c, let t, let slot, _): return s + "touch.up \(client(c)) slot \(slot) (surface gone)" + time(t)
         case .gesture(_, let n, let t, let g):
             var text = s + "gesture.\(g.kind).\(g.phase) \(node(n)) fingers \(g.fingers)"
             if g.phase == .update { text += " d \(Fixed(g.dx)),\(Fixed(g.dy))" }

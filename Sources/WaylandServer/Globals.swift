@@ -52,6 +52,10 @@ extension WaylandServer {
             }) else { return }
             server.outputResources.append(output.resource)
             output.sendState()
+            // Surfaces already mapped are on this output too.
+            for case let s? in server.surfacesByNode where s.owner === client && s.onOutput {
+                wl_surface_send_enter(s.resource, output.resource)
+            }
         }
         addGlobal("wl_seat", GlobalVersion.seat) { server, client, version, id in
             guard let seat = server.createObject("wl_seat", client: client, version: version, id: id, {
@@ -83,6 +87,7 @@ extension WaylandServer {
     ) {
         let binding = GlobalBinding(server: self) { [unowned(unsafe) self] client, version, id in bind(self, client, version, id) }
         globalBindings.append(binding)
+        offeredGlobals.append(GlobalDescription(interface: interface, version: version))
         wl_global_create(display, ir_interface(interface), version, Unmanaged.passUnretained(binding).toOpaque(), globalBound)
     }
 

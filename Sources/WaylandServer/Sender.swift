@@ -6,38 +6,25 @@ import CXdgShellServer
 import InputRouter
 
 extension WaylandServer {
-    /// Writes every queued delivery to the clients, then applies focus changes they caused.
+    /// Writes every queued delivery to the clients, then applies focus changes they caused,
+    /// and tells toplevels whose activated state changed (whatever moved the keyboard).
     public func sendDeliveries() {
-        guard !router.queue.isEmpty else { return }
-        var sender = WaylandSender(server: self)
-        router.flush(into: &sender)
-        if let focus = pendingFocus {
-            pendingFocus = nil
-            activate(focus)
-            sendDeliveries()
+        if !router.queue.isEmpty {
+            var sender = WaylandSender(server: self)
+            router.flush(into: &sender)
+            if let focus = pendingFocus {
+                pendingFocus = nil
+                activate(focus)
+                sendDeliveries()
+            }
+            if !afterDeliveries.isEmpty {
+                let work = afterDeliveries
+                afterDeliveries.removeAll()
+                for w in work { w() }
+                sendDeliveries()
+            }
         }
-        if !afterDeliveries.isEmpty {
-            let work = afterDeliveries
-            afterDeliveries.removeAll()
-            for w in work { w() }
-            sendDeliveries()
-        }
-    }
-
-    /// Gives `node`'s toplevel the keyboard, raises it, and tells both toplevels involved
-    /// that their activated state changed.
-    public func activate(_ node: NodeID) {
-        let tree = router.tree
-        var top: NodeID? = node
-        while let t = top, tree.kind(of: t) != .toplevel { top = tree.parent(of: t) }
-        guard let top else { return }
-        tree.raiseToTop(windowNode(of: top))
-        guard seat.keyboardFirstResponder != top else { return }
-        let previous = seat.keyboardFirstResponder
-        seat.setKeyboardFocus(top)
-        for n in [previous, top] {
-            if let n, let s = surface(for: n), case .xdg(let x) = s.role, x.initialConfigureSent { x.sendConfigure() }
-        }
+        if seat.keyboardFirstResponder != activationSource { updateActivatedToplevel() }
     }
 }
 
@@ -64,6 +51,7 @@ struct WaylandSender: DeliverySink {
         case let .pointerEnter(_, node, p, serial):
             guard let (s, c) = target(node) else { return }
             c.lastEnterSerial = serial
+            c.wheelClicks.resetAll()
             for r in c.pointers {
                 wl_pointer_send_enter(r, serial, s.resource, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y))
             }
@@ -76,30 +64,37 @@ struct WaylandSender: DeliverySink {
         case let .pointerButton(_, node, time, button, state, serial):
             guard let (_, c) = target(node) else { return }
             for r in c.pointers { wl_pointer_send_button(r, serial, ms(time), button, UInt32(state.rawValue)) }
+            if state == .released { c.lastReleaseSerial = serial }
             if state == .pressed, server.configuration.focusOnClick { server.pendingFocus = node }
         case let .pointerAxis(_, node, time, axis, source, value, value120):
             guard let (_, c) = target(node) else { return }
+            // Before v8: whole clicks only (WheelClicks.swift); nil while within a click.
+            let legacy = value120 == 0 ? (clicks: 0, value: value) : c.wheelClicks.add(axis, value120: value120, value: value)
+            let a = UInt32(axis.rawValue)
             for r in c.pointers {
                 let v = wl_resource_get_version(r)
-                if v >= 5, !c.axisSourceSent {
-                    wl_pointer_send_axis_source(r, UInt32(source.rawValue))
+                if v >= 8 {
+                    if !c.axisSourceSent { wl_pointer_send_axis_source(r, UInt32(source.rawValue)) }
+                    if value120 != 0 { wl_pointer_send_axis_value120(r, a, value120) }
+                    wl_pointer_send_axis(r, ms(time), a, wl_fixed_from_double(value))
+                } else if let legacy {
+                    if v >= 5, !c.legacyAxisSourceSent { wl_pointer_send_axis_source(r, UInt32(source.rawValue)) }
+                    if v >= 5, legacy.clicks != 0 { wl_pointer_send_axis_discrete(r, a, legacy.clicks) }
+                    wl_pointer_send_axis(r, ms(time), a, wl_fixed_from_double(legacy.value))
                 }
-                if v >= 8, value120 != 0 {
-                    wl_pointer_send_axis_value120(r, UInt32(axis.rawValue), value120)
-                } else if v >= 5, value120 / 120 != 0 {
-                    wl_pointer_send_axis_discrete(r, UInt32(axis.rawValue), value120 / 120)
-                }
-                wl_pointer_send_axis(r, ms(time), UInt32(axis.rawValue), wl_fixed_from_double(value))
             }
             c.axisSourceSent = true
+            if legacy != nil { c.legacyAxisSourceSent = true }
         case let .pointerAxisStop(_, node, time, axis):
             guard let (_, c) = target(node) else { return }
+            c.wheelClicks.reset(axis)
             for r in c.pointers where wl_resource_get_version(r) >= 5 {
                 wl_pointer_send_axis_stop(r, ms(time), UInt32(axis.rawValue))
             }
         case let .pointerFrame(_, client):
             guard let c = server.client(client) else { return }
             c.axisSourceSent = false
+            c.legacyAxisSourceSent = false
             for r in c.pointers where wl_resource_get_version(r) >= 5 { wl_pointer_send_frame(r) }
 
         case let .keyboardEnter(_, node, keys, serial):
@@ -134,6 +129,9 @@ struct WaylandSender: DeliverySink {
         case let .touchCancel(_, client):
             guard let c = server.client(client) else { return }
             for r in c.touches { wl_touch_send_cancel(r) }
+        case let .touchReleased(_, client, time, slot, serial):
+            guard let c = server.client(client), c.alive else { return }
+            for r in c.touches { wl_touch_send_up(r, serial, ms(time), slot) }
 
         case let .popupDone(_, node):
             guard let s = server.surface(for: node), case .xdg(let x) = s.role, case .popup(let p) = x.roleObject else { return }

@@ -41,6 +41,12 @@ public final class WaylandServer {
         /// nested window, on the parent's frames) turns this off and calls
         /// `sendFrameCallbacks()` itself.
         public var answersFrameCallbacksOnTimer = true
+        /// Lets an xdg_surface commit a buffer before it acknowledged its first configure:
+        /// it maps with that buffer, acknowledged or not (Mir's leniency). The protocol
+        /// forbids it and the default posts `unconfigured_buffer`; only the conformance run
+        /// turns this on, because WLCS 1.5.0's window helper commits its buffer with the
+        /// role and never acknowledges (fixed upstream in 1.8.1).
+        public var acceptsBufferBeforeFirstConfigure = false
         public init() {}
     }
 
@@ -68,6 +74,7 @@ public final class WaylandServer {
     var frameTimer: OpaquePointer?
     private var clientCreatedListener: ListenerBox?
     var globalBindings: [GlobalBinding] = []
+    var offeredGlobals: [GlobalDescription] = []
     var seatResources: [ResourcePointer] = []
     var outputResources: [ResourcePointer] = []
     /// Called on every commit that attaches a buffer, before it is released: a renderer
@@ -83,6 +90,10 @@ public final class WaylandServer {
     var toplevelObjects: [WeakToplevel] = []
     /// Focus changes decided while deliveries were being sent, applied right after.
     @exclusivity(unchecked) var pendingFocus: NodeID?
+    /// The toplevel whose surface or popup chain has the keyboard (Server+Activation.swift),
+    /// and the keyboard focus it was found from.
+    var activatedToplevel: NodeID?
+    @exclusivity(unchecked) var activationSource: NodeID?
 
     /// Every serial sent, with what it was for (newest last, bounded).
     public private(set) var serialLog = SerialLog()
@@ -106,6 +117,7 @@ public final class WaylandServer {
         router.serialSource = { [unowned(unsafe) self] in self.nextSerial(for: .router) }
 
         wl_display_init_shm(display)
+        offeredGlobals.append(GlobalDescription(interface: "wl_shm", version: 1))
         clientCreatedListener = ListenerBox(owner: self) { server, data in
             server.clientCreated(OpaquePointer(data!))
         }
@@ -307,8 +319,15 @@ final class ClientState {
     @exclusivity(unchecked) var touches: [ResourcePointer] = []
     /// The serial of the last `wl_pointer.enter` this client got: `set_cursor` must cite it.
     @exclusivity(unchecked) var lastEnterSerial: UInt32 = 0
-    /// Whether this pointer frame already carried `axis_source` (once per frame).
+    /// The serial of the last `wl_pointer.button` release this client got: a popup opened
+    /// on a click's release may cite it for its grab (XdgPopup).
+    @exclusivity(unchecked) var lastReleaseSerial: UInt32 = 0
+    /// Whether this pointer frame already carried `axis_source` (once per frame), to its
+    /// `wl_pointer`s of version 8 and to older ones (which may have been sent nothing yet).
     @exclusivity(unchecked) var axisSourceSent = false
+    @exclusivity(unchecked) var legacyAxisSourceSent = false
+    /// Partial wheel clicks not yet sent to its `wl_pointer`s older than version 8.
+    @exclusivity(unchecked) var wheelClicks = WheelClicks()
     /// Unread bytes in its socket at the last check, and since when they did not shrink.
     var lastUnsent: Int32 = 0
     var stalledSince: UInt32?

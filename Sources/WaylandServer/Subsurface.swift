@@ -111,7 +111,7 @@ final class SubsurfaceObject: WaylandObject {
         parent?.pendingRestacks.removeAll { $0.child === self }
         if case .subsurface(let s) = surface.role, s === self {
             surface.role = .none
-            surface.destroyNode()
+            surface.destroyNode(surfaceLivesOn: true)
         }
     }
 

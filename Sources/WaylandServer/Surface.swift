@@ -94,6 +94,7 @@ final class Surface: WaylandObject {
         switch opcode {
         case 0: destroyResource()
         case 1:  // attach(buffer?, x, y)
+            if case .xdg(let xdg) = role, args.resource(0) != nil, !xdg.mayAttachBuffer { return xdg.postUnconfiguredBuffer() }
             pending.bufferAttached = true
             pending.buffer = args.resource(0)
             pending.bufferID = pending.buffer.map { wl_resource_get_id($0) } ?? 0
@@ -193,6 +194,22 @@ final class Surface: WaylandObject {
         case .xdg(let xdg): xdg.updateMapping()
         case .none, .cursor: break
         }
+        updateOutputs()
+    }
+
+    /// Whether `wl_surface.enter` was sent for the output (there is one, covering the layout).
+    var onOutput = false
+
+    /// `wl_surface.enter` when the surface maps, `leave` when it unmaps, on each `wl_output`
+    /// its client bound. Mapped is the surface's own state (a role with a buffer); the one
+    /// output spans the whole layout, so where it sits does not matter.
+    func updateOutputs() {
+        let mapped = node.map { server.router.tree.isMapped($0) } ?? false
+        guard mapped != onOutput, owner.alive else { return }
+        onOutput = mapped
+        for output in server.outputResources where wl_resource_get_client(output) == owner.client {
+            if mapped { wl_surface_send_enter(resource, output) } else { wl_surface_send_leave(resource, output) }
+        }
     }
 
     /// Gives the surface its tree node and attaches children that were waiting for it.
@@ -214,6 +231,8 @@ final class Surface: WaylandObject {
         }
         pending.frameCallbacks = []
         cached = nil
+        // A restack waiting for this surface's commit may name the surface itself.
+        pendingRestacks.removeAll()
         if case .subsurface(let sub) = role { sub.surfaceDestroyed() }
         if case .xdg(let xdg) = role { xdg.surfaceDestroyed() }
         if owner.cursor?.surface === self { owner.cursor = nil }
@@ -223,16 +242,24 @@ final class Surface: WaylandObject {
         destroyNode()
     }
 
-    func destroyNode() {
+    /// Takes the surface out of the scene. When the wl_surface itself lives on (only its
+    /// role went), the leave events that causes are sent first, while deliveries can still
+    /// find the surface: its client must not see an enter elsewhere without a leave here.
+    func destroyNode(surfaceLivesOn: Bool = false) {
         guard let node else { return }
         let tree = server.router.tree
         for child in tree.children(of: node) where server.surface(for: child) != nil { tree.detach(child) }
+        if surfaceLivesOn, owner.alive {
+            tree.setMapped(node, false)
+            server.sendDeliveries()
+        }
         if Int(node.index) < server.surfacesByNode.count, server.surfacesByNode[Int(node.index)] === self {
             server.surfacesByNode[Int(node.index)] = nil
         }
         if shortcutsInhibitor != nil { server.seat.removeShortcutsInhibitor(node) }
         tree.destroy(node)
         self.node = nil
+        if surfaceLivesOn { updateOutputs() }
     }
 }
 

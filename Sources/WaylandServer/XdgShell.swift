@@ -40,65 +40,6 @@ final class XdgWmBase: WaylandObject {
     }
 }
 
-final class XdgPositioner: WaylandObject {
-    var size: (width: Int32, height: Int32)?
-    var anchorRect: Rect?
-    var anchor: UInt32 = 0
-    var gravity: UInt32 = 0
-    var offset: (x: Int32, y: Int32) = (0, 0)
-
-    override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()
-        case 1:  // set_size
-            guard args.int(0) > 0, args.int(1) > 0 else {
-                return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "positioner size must be positive")
-            }
-            size = (args.int(0), args.int(1))
-        case 2:  // set_anchor_rect
-            guard args.int(2) >= 0, args.int(3) >= 0 else {
-                return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "anchor rect size must not be negative")
-            }
-            anchorRect = Rect(args.int(0), args.int(1), args.int(2), args.int(3))
-        case 3:
-            guard args.uint(0) <= 8 else { return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "invalid anchor") }
-            anchor = args.uint(0)
-        case 4:
-            guard args.uint(0) <= 8 else { return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "invalid gravity") }
-            gravity = args.uint(0)
-        case 6: offset = (args.int(0), args.int(1))
-        default: break  // constraint adjustment, reactive, parent size/configure: no constraints here
-        }
-    }
-
-    /// The popup's rectangle relative to the parent's window geometry. No constraint
-    /// adjustment: the output is not consulted (documented in docs/wayland.md).
-    var placement: Rect? {
-        guard let size, let a = anchorRect else { return nil }
-        let ax: Int32 = switch anchor {
-        case 3, 5, 6: a.x
-        case 4, 7, 8: a.x + a.width
-        default: a.x + a.width / 2
-        }
-        let ay: Int32 = switch anchor {
-        case 1, 5, 7: a.y
-        case 2, 6, 8: a.y + a.height
-        default: a.y + a.height / 2
-        }
-        let x: Int32 = switch gravity {
-        case 3, 5, 6: ax - size.width
-        case 4, 7, 8: ax
-        default: ax - size.width / 2
-        }
-        let y: Int32 = switch gravity {
-        case 1, 5, 7: ay - size.height
-        case 2, 6, 8: ay
-        default: ay - size.height / 2
-        }
-        return Rect(x + offset.x, y + offset.y, size.width, size.height)
-    }
-}
-
 final class XdgSurfaceObject: WaylandObject {
     enum RoleObject {
         case none
@@ -144,11 +85,14 @@ final class XdgSurfaceObject: WaylandObject {
             guard let parent = args.object(1, as: XdgSurfaceObject.self), let parentNode = parent.surface.node else {
                 return postWmBaseError(XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT.rawValue, "a popup needs a toplevel or popup parent")
             }
-            guard let positioner = args.object(2, as: XdgPositioner.self), let rect = positioner.placement else {
+            guard let positioner = args.object(2, as: XdgPositioner.self),
+                let rect = positioner.rules.placement(origin: server.popupOrigin(of: parent), bounds: server.popupBounds)
+            else {
                 return postWmBaseError(XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "positioner without size or anchor rect")
             }
             guard let popup = server.createObject("xdg_popup", client: owner, version: version, id: args.newID(0), {
-                XdgPopup(server: server, owner: owner, resource: $0, xdg: self, parent: parent, placement: rect)
+                XdgPopup(server: server, owner: owner, resource: $0, xdg: self, parent: parent, placement: rect,
+                         rules: positioner.rules)
             }) else { return }
             roleObject = .popup(popup)
             let origin: (x: Int32, y: Int32) = parent.geometry.map { ($0.x, $0.y) } ?? (0, 0)
@@ -183,13 +127,30 @@ final class XdgSurfaceObject: WaylandObject {
         postError(XDG_SURFACE_ERROR_ALREADY_CONSTRUCTED.rawValue, "xdg_surface already has a role object")
     }
 
+    /// xdg-shell: "any attempts by a client to attach or manipulate a buffer prior to the
+    /// first xdg_surface.configure call must also be treated as errors", so the error comes
+    /// at the attach. Between that configure and its ack an attach is allowed (clients draw
+    /// in response to it); the commit is what must wait for the ack (`checkCommit`).
+    var mayAttachBuffer: Bool {
+        if initialConfigureSent { return true }
+        // The lenient option covers a toplevel or popup committing its buffer with its role;
+        // a bare xdg_surface still may not take one.
+        if case .none = roleObject { return false }
+        return server.configuration.acceptsBufferBeforeFirstConfigure
+    }
+
+    func postUnconfiguredBuffer() {
+        postError(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue,
+                  "wl_surface@\(wl_resource_get_id(surface.resource)) attached a buffer before the first configure")
+    }
+
     /// Called before a commit is applied; false when it was a protocol error.
     func checkCommit(_ state: SurfaceState) -> Bool {
         if case .none = roleObject {
             postError(XDG_SURFACE_ERROR_NOT_CONSTRUCTED.rawValue, "xdg_surface committed before get_toplevel or get_popup")
             return false
         }
-        if state.bufferAttached, state.buffer != nil, !acknowledged {
+        if state.bufferAttached, state.buffer != nil, !acknowledged, !server.configuration.acceptsBufferBeforeFirstConfigure {
             postError(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue,
                       "wl_surface@\(wl_resource_get_id(surface.resource)) committed a buffer before acknowledging a configure")
             return false
@@ -206,7 +167,8 @@ final class XdgSurfaceObject: WaylandObject {
             initialConfigureSent = true
             sendConfigure()
         }
-        let mapped = acknowledged && surface.hasBuffer
+        server.replaceReactivePopups(of: self)
+        let mapped = (acknowledged || server.configuration.acceptsBufferBeforeFirstConfigure) && surface.hasBuffer
         switch roleObject {
         case .toplevel(let top): top.setMapped(mapped)
         case .popup(let popup): popup.setMapped(mapped)
@@ -230,7 +192,7 @@ final class XdgSurfaceObject: WaylandObject {
 
     func roleDestroyed() {
         roleObject = .none
-        surface.destroyNode()
+        surface.destroyNode(surfaceLivesOn: true)
         acknowledged = false
         initialConfigureSent = false
     }

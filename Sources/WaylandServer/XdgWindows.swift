@@ -1,5 +1,6 @@
 // `xdg_toplevel` and `xdg_popup`: interactive move and resize become the seat's grabs,
-// a popup's grab becomes the seat's popup grab, both only for a serial the seat recorded.
+// a popup's grab becomes the seat's popup grab, both only for a serial the seat recorded
+// (a move or resize: a held button's press or a touch; a popup: any press, keys included).
 import CWaylandServer
 import CXdgShellServer
 import Foundation
@@ -10,6 +11,11 @@ final class XdgToplevel: WaylandObject {
     var title = ""
     var appID = ""
     var everMapped = false
+    /// `set_parent`'s toplevel, for refusing loops.
+    weak var parentToplevel: XdgToplevel?
+    var wmCapabilitiesSent = false
+    /// Placed by `placeWindow` before it mapped: the first map keeps that place.
+    var placedByEmbedder = false
     var maximized = false
     var fullscreen = false
     var savedPosition: (x: Int32, y: Int32)?
@@ -34,22 +40,32 @@ final class XdgToplevel: WaylandObject {
         switch opcode {
         case 0: destroyResource()
         case 1:  // set_parent(parent?)
-            guard let parent = args.object(0, as: XdgToplevel.self) else { return }
-            if parent === self {
-                return postError(XDG_TOPLEVEL_ERROR_INVALID_PARENT.rawValue, "a toplevel cannot be its own parent")
+            let parent = args.object(0, as: XdgToplevel.self)
+            // "a toplevel cannot be its own parent" — nor its own ancestor's: no loops.
+            var ancestor = parent
+            while let a = ancestor {
+                if a === self {
+                    return postError(XDG_TOPLEVEL_ERROR_INVALID_PARENT.rawValue,
+                                     parent === self ? "a toplevel cannot be its own parent" : "set_parent would make a loop of parents")
+                }
+                ancestor = a.parentToplevel
             }
+            parentToplevel = parent
         case 2: title = args.string(0) ?? ""
         case 3: appID = args.string(0) ?? ""
         case 5:  // move(seat, serial)
             if maximized || fullscreen { return }  // refused, as weston does (docs/wayland.md)
-            guard let window = windowNode, server.seat.isRecentPress(serial: args.uint(1), client: owner.id) else { return }
-            server.seat.beginMove(window)
+            guard let window = windowNode, let press = server.seat.interactivePress(serial: args.uint(1), client: owner.id)
+            else { return }
+            // Anchored at the press, not where the pointer is now: clients ask after their drag
+            // threshold. A touch's point is not the cursor the move follows, so it anchors there.
+            server.seat.beginMove(window, anchor: press.kind == .button ? press.position : nil)
         case 6:  // resize(seat, serial, edges)
             let edges = args.uint(2)
             guard [0, 1, 2, 4, 5, 6, 8, 9, 10].contains(edges) else {
                 return postError(XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE.rawValue, "invalid resize edge \(edges)")
             }
-            guard let node, server.seat.isRecentPress(serial: args.uint(1), client: owner.id) else { return }
+            guard let node, server.seat.interactivePress(serial: args.uint(1), client: owner.id) != nil else { return }
             server.seat.beginResize(node, edges: ResizeEdges(rawValue: edges))
         case 7, 8:  // set_max_size / set_min_size
             guard args.int(0) >= 0, args.int(1) >= 0 else {
@@ -82,11 +98,18 @@ final class XdgToplevel: WaylandObject {
     }
 
     func sendConfigure() {
+        if version >= 5, !wmCapabilitiesSent {
+            // Before the first configure (xdg_wm_base 5): what the window menu could offer.
+            // Maximize and fullscreen are served; no window menu, no minimize.
+            wmCapabilitiesSent = true
+            let caps = [XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE.rawValue, XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN.rawValue]
+            withWaylandArray(caps) { xdg_toplevel_send_wm_capabilities(resource, $0) }
+        }
         var states = [UInt32]()
         if maximized { states.append(XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue) }
         if fullscreen { states.append(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) }
         if resizing { states.append(XDG_TOPLEVEL_STATE_RESIZING.rawValue) }
-        if let node, server.seat.keyboardFirstResponder == node { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
+        if let node, server.activatedToplevel == node { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
         withWaylandArray(states) { xdg_toplevel_send_configure(resource, requestedSize.width, requestedSize.height, $0) }
     }
 
@@ -105,14 +128,18 @@ final class XdgToplevel: WaylandObject {
             let f = tree.frame(of: node) ?? Rect(0, 0, 0, 0)
             let p = server.configuration.placeToplevel(server.toplevelCount, f.width, f.height)
             server.toplevelCount += 1
-            if !(maximized || fullscreen), let window = windowNode { tree.move(window, to: p) }
+            if !(maximized || fullscreen || placedByEmbedder), let window = windowNode { tree.move(window, to: p) }
         }
         let wasMapped = tree.isMapped(node)
         tree.setMapped(node, mapped)
         if let frame, let style = server.configuration.decorations {
             server.layoutWindowFrame(frame, toplevel: node, style: style)
         }
-        if mapped && !wasMapped { server.activate(node) }
+        if mapped && !wasMapped {
+            // A new window takes the focus, so an open popup grab ends (popup_done), as in Mir.
+            if !server.seat.popupGrabStack.isEmpty { server.seat.dismissPopups() }
+            server.activate(node)
+        }
     }
 
     override func resourceDestroyed() {
@@ -127,11 +154,14 @@ final class XdgPopup: WaylandObject {
     weak var xdg: XdgSurfaceObject?
     weak var parent: XdgSurfaceObject?
     var placement: Rect
+    /// The positioner's rules it was placed by (reactive popups are placed again).
+    var rules: PositionerRules
     var grabRequested = false
     var grabbed = false
 
     init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, xdg: XdgSurfaceObject,
-         parent: XdgSurfaceObject, placement: Rect) {
+         parent: XdgSurfaceObject, placement: Rect, rules: PositionerRules) {
+        self.rules = rules
         self.xdg = xdg
         self.parent = parent
         self.placement = placement
@@ -151,17 +181,24 @@ final class XdgPopup: WaylandObject {
             guard let node, !server.router.tree.isMapped(node) else {
                 return postError(XDG_POPUP_ERROR_INVALID_GRAB.rawValue, "xdg_popup.grab after the popup was mapped")
             }
-            if server.seat.isRecentPress(serial: args.uint(1), client: owner.id) {
+            // A recent press or touch down, or the release of the click that opened the
+            // popup: menus open on release too (docs/wayland.md, "Serials").
+            let serial = args.uint(1)
+            if server.seat.isRecentPress(serial: serial, client: owner.id) || (serial != 0 && serial == owner.lastReleaseSerial) {
                 grabRequested = true
             } else {
                 // An invalid serial: the popup is dismissed at once, as the protocol allows.
                 xdg_popup_send_popup_done(resource)
             }
         case 2:  // reposition(positioner, token)
-            guard let positioner = args.object(0, as: XdgPositioner.self), let rect = positioner.placement else {
+            guard let positioner = args.object(0, as: XdgPositioner.self),
+                let rect = parent.map({ positioner.rules.placement(origin: server.popupOrigin(of: $0), bounds: server.popupBounds) })
+                    ?? positioner.rules.unconstrained
+            else {
                 return postWmBaseError(XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "positioner without size or anchor rect")
             }
             placement = rect
+            rules = positioner.rules
             if let node, let parent {
                 let origin: (x: Int32, y: Int32) = parent.geometry.map { ($0.x, $0.y) } ?? (0, 0)
                 server.router.tree.move(node, to: (origin.x + rect.x, origin.y + rect.y))

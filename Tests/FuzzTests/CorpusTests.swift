@@ -27,12 +27,13 @@ import Testing
         switch target {
         case "router": return RouterFuzz.run(bytes)
         case "recording": return RecordingFuzz.run(bytes)
+        case "wire": return WireFuzz.run(bytes)
         default: return KeyboardFuzz.run(bytes)
         }
     }
 
     @Test func everyTargetHasSeeds() {
-        for target in ["router", "recording", "keyboard"] {
+        for target in ["router", "recording", "keyboard", "wire"] {
             #expect(Self.inputs(target).count >= 5, "\(target)")
         }
     }
@@ -47,6 +48,10 @@ import Testing
 
     @Test(arguments: inputs("keyboard")) func keyboard(_ path: String) {
         #expect(Self.run("keyboard", path) == [], "\(path)")
+    }
+
+    @Test(arguments: inputs("wire")) func wire(_ path: String) {
+        #expect(Self.run("wire", path) == [], "\(path)")
     }
 }
 
@@ -66,6 +71,13 @@ import Testing
 
     @Test(arguments: 0..<16 as Range<UInt64>) func keyboard(seed: UInt64) {
         #expect(KeyboardFuzz.run(Self.bytes(seed: seed, count: 2048)) == [], "seed \(seed)")
+    }
+
+    /// Random bytes after a session prefix (one client with a window), so that they act
+    /// on real objects rather than mostly on wl_display.
+    @Test(arguments: 0..<12 as Range<UInt64>) func wire(seed: UInt64) {
+        let prefix = WireSeeds.all[0].bytes
+        #expect(WireFuzz.run(prefix + Self.bytes(seed: seed, count: 1024)) == [], "seed \(seed)")
     }
 }
 

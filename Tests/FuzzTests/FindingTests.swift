@@ -144,7 +144,7 @@ extension FindingTests {
         s.router.flush(into: &sent)
         let toOther = sent.deliveries.filter { d in
             switch d {
-            case .pointerFrame(_, let c), .touchFrame(_, let c), .touchCancel(_, let c): c == other
+            case .pointerFrame(_, let c), .touchFrame(_, let c), .touchCancel(_, let c), .touchReleased(_, let c, _, _, _): c == other
             default: d.surface == surface
             }
         }

@@ -13,13 +13,15 @@ import Testing
         ("two-roles", "protocol-error wl_subcompositor@"),
         ("region-negative", "protocol-error wl_region@"),
         ("region-overflow", "protocol-error wl_region@"),
-        ("unconfigured-buffer", "protocol-error xdg_surface@"),
+        ("unconfigured-buffer", "protocol-error xdg_surface@"),  // at the attach, before any configure
+        ("unacked-buffer", "protocol-error xdg_surface@"),  // at the commit, configure not acknowledged
+        ("parent-loop", "protocol-error xdg_toplevel@"),
         ("defunct-role", "protocol-error xdg_surface@"),
         ("bad-ack", "protocol-error xdg_surface@"),
     ]
     static let codes: [String: String] = [
         "subsurface-self": "code=0", "subsurface-cycle": "code=0", "two-roles": "code=0",
-        "region-negative": "code=1", "region-overflow": "code=1", "unconfigured-buffer": "code=3",
+        "region-negative": "code=1", "region-overflow": "code=1", "unconfigured-buffer": "code=3", "unacked-buffer": "code=3", "parent-loop": "code=1",
         "defunct-role": "code=6", "bad-ack": "code=4",
     ]
 

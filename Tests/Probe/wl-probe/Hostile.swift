@@ -22,10 +22,24 @@ func runHostile(_ mode: String) -> Never {
     case "region-overflow":
         wl_region_add(wl_compositor_create_region(compositor), Int32.max - 10, 0, 100, 10)
     case "unconfigured-buffer":
+        // No commit: attaching before the first configure is the error by itself.
         let x = xdg_wm_base_get_xdg_surface(wmBase, a)
         _ = xdg_surface_get_toplevel(x)
         wl_surface_attach(a, makeBuffer(width: 10, height: 10), 0, 0)
+    case "unacked-buffer":
+        // The first configure comes, is never acknowledged, and a buffer is committed.
+        let x = xdg_wm_base_get_xdg_surface(wmBase, a)
+        _ = xdg_surface_get_toplevel(x)
         wl_surface_commit(a)
+        wl_display_roundtrip(display)
+        wl_surface_attach(a, makeBuffer(width: 10, height: 10), 0, 0)
+        wl_surface_commit(a)
+    case "parent-loop":
+        // b's parent is a, then a's parent is b.
+        let ta = xdg_surface_get_toplevel(xdg_wm_base_get_xdg_surface(wmBase, a))
+        let tb = xdg_surface_get_toplevel(xdg_wm_base_get_xdg_surface(wmBase, b))
+        xdg_toplevel_set_parent(tb, ta)
+        xdg_toplevel_set_parent(ta, tb)
     case "defunct-role":
         let x = xdg_wm_base_get_xdg_surface(wmBase, a)
         _ = xdg_surface_get_toplevel(x)

@@ -6,6 +6,8 @@
 //            --input NAME x,y,w,h --hole NAME x,y,w,h --popup-on-press NAME PARENT x,y WxH
 //            --move-on-press NAME --forged-move-on-press NAME --no-pointer --no-keyboard --no-touch --hostile MODE
 //            --ssd --csd --decoration-unset (Decoration.swift) --maximized
+//            --popup-on-key NAME PARENT x,y WxH --move-after NAME PIXELS --move-on-release NAME
+//            --seat-version N
 //            --gestures (Gestures.swift) --inhibit-shortcuts NAME (ShortcutsInhibit.swift)
 import CProbeShim
 import CWaylandClient
@@ -25,6 +27,7 @@ struct SurfaceSpec {
     var x: Int32 = 0, y: Int32 = 0, width: Int32, height: Int32
     var below = false
     var popupOnPress = false
+    var popupOnKey = false
     var input: [(Int32, Int32, Int32, Int32)] = []
     var holes: [(Int32, Int32, Int32, Int32)] = []
 }
@@ -33,7 +36,14 @@ var specs: [SurfaceSpec] = []
 var bindPointer = true, bindKeyboard = true, bindTouch = true
 var moveOnPress: Set<String> = []
 var forgeMove: Set<String> = []
+/// A late client: asks for the move citing the press only once the button is up again.
+var moveOnRelease: Set<String> = []
+var lastPressSerial: UInt32 = 0
 var hostile: String?
+/// Drag threshold per surface: `xdg_toplevel.move` once the pointer went this far from the press.
+var moveAfter: [String: Double] = [:]
+/// The wl_seat version to bind (its wl_pointer, wl_keyboard and wl_touch get the same).
+var seatVersion: UInt32 = 8
 
 func pair(_ s: String, _ sep: Character) -> (Int32, Int32) {
     let p = s.split(separator: sep).compactMap { Int32($0) }
@@ -53,16 +63,24 @@ while !argv.isEmpty {
     case "--toplevel":
         let name = next(); let (w, h) = pair(next(), "x")
         specs.append(SurfaceSpec(name: name, width: w, height: h))
-    case let flag where flag == "--sub" || flag == "--popup-on-press":
+    case let flag where flag == "--sub" || flag == "--popup-on-press" || flag == "--popup-on-key":
         let name = next(), parent = next()
         let (x, y) = pair(next(), ","), (w, h) = pair(next(), "x")
         specs.append(SurfaceSpec(name: name, parent: parent, x: x, y: y, width: w, height: h,
-                                 popupOnPress: flag == "--popup-on-press"))
+                                 popupOnPress: flag == "--popup-on-press", popupOnKey: flag == "--popup-on-key"))
     case "--below": specs[specs.count - 1].below = true
     case "--input": let n = next(); let r = rect(next()); specs[index(n)].input.append(r)
     case "--hole": let n = next(); let r = rect(next()); specs[index(n)].holes.append(r)
     case "--move-on-press": moveOnPress.insert(next())
     case "--forged-move-on-press": forgeMove.insert(next())
+    case "--move-on-release": moveOnRelease.insert(next())
+    case "--move-after":
+        let n = next()
+        guard let pixels = Double(next()) else { fail("--move-after NAME PIXELS") }
+        moveAfter[n] = pixels
+    case "--seat-version":
+        guard let v = UInt32(next()), v >= 1 else { fail("--seat-version N") }
+        seatVersion = v
     case "--no-pointer": bindPointer = false
     case "--no-keyboard": bindKeyboard = false
     case "--no-touch": bindTouch = false
@@ -108,7 +126,7 @@ registryListener.pointee.global = { _, registry, name, iface, version in
     case "wl_subcompositor": subcompositor = bind(registry, name, "wl_subcompositor", 1)
     case "wl_shm": shm = bind(registry, name, "wl_shm", 1)
     case "xdg_wm_base": wmBase = bind(registry, name, "xdg_wm_base", min(version, 3))
-    case "wl_seat": seat = bind(registry, name, "wl_seat", min(version, 8))
+    case "wl_seat": seat = bind(registry, name, "wl_seat", min(version, seatVersion))
     case "zxdg_decoration_manager_v1": decorationManager = bind(registry, name, "zxdg_decoration_manager_v1", 1)
     // Input protocols (Gestures.swift, ShortcutsInhibit.swift).
     case "zwp_pointer_gestures_v1": pointerGestures = bind(registry, name, "zwp_pointer_gestures_v1", min(version, 3))
@@ -286,18 +304,43 @@ func createPopup(_ spec: SurfaceSpec, serial: UInt32) {
 
 func fixed(_ f: wl_fixed_t) -> String { String(format: "%.2f", wl_fixed_to_double(f)) }
 var pointerFocus = "?"
+var pointerAt = (x: 0.0, y: 0.0)
+/// A press in a `--move-after` surface that has not yet become a move.
+var pendingDrag: (surface: String, serial: UInt32, x: Double, y: Double)?
 
 let pointerListener = UnsafeMutablePointer<wl_pointer_listener>.allocate(capacity: 1)
 pointerListener.initialize(to: wl_pointer_listener())
 pointerListener.pointee.enter = { _, _, _, surface, x, y in
     pointerFocus = named(surface)
+    pointerAt = (wl_fixed_to_double(x), wl_fixed_to_double(y))
     say("pointer.enter \(pointerFocus) \(fixed(x)) \(fixed(y))")
 }
 pointerListener.pointee.leave = { _, _, _, surface in say("pointer.leave \(named(surface))") }
-pointerListener.pointee.motion = { _, _, _, x, y in say("pointer.motion \(fixed(x)) \(fixed(y))") }
+pointerListener.pointee.motion = { _, _, _, x, y in
+    pointerAt = (wl_fixed_to_double(x), wl_fixed_to_double(y))
+    say("pointer.motion \(fixed(x)) \(fixed(y))")
+    // A toolkit's drag threshold: the move is asked for only once the pointer went far enough.
+    if let press = pendingDrag, let p = probe(press.surface), let t = p.toplevel {
+        let dx = wl_fixed_to_double(x) - press.x, dy = wl_fixed_to_double(y) - press.y
+        if (dx * dx + dy * dy).squareRoot() >= moveAfter[press.surface] ?? .infinity {
+            pendingDrag = nil
+            xdg_toplevel_move(t, seat, press.serial)
+            announceAfterServerSaw("move requested")
+        }
+    }
+}
 pointerListener.pointee.button = { _, pointer, serial, _, button, state in
     say("pointer.button \(button) \(state == 1 ? "pressed" : "released")")
-    guard state == 1 else { return }
+    guard state == 1 else {
+        pendingDrag = nil
+        if moveOnRelease.contains(pointerFocus), let t = probe(pointerFocus)?.toplevel {
+            xdg_toplevel_move(t, seat, lastPressSerial)
+            announceAfterServerSaw("move requested")
+        }
+        return
+    }
+    lastPressSerial = serial
+    if moveAfter[pointerFocus] != nil { pendingDrag = (pointerFocus, serial, pointerAt.x, pointerAt.y) }
     if let p = probe(pointerFocus), let t = p.toplevel {
         // A forged serial: one the server never sent this client.
         if moveOnPress.contains(pointerFocus) || forgeMove.contains(pointerFocus) {
@@ -320,7 +363,9 @@ keyboardListener.pointee.keymap = { _, _, format, fd, size in
     say("keyboard.keymap format=\(format) size>0=\(size > 0)")
     close(fd)
 }
+var keyboardFocus = "?"
 keyboardListener.pointee.enter = { _, _, _, surface, keys in
+    keyboardFocus = named(surface)
     var list: [UInt32] = []
     if let keys, keys.pointee.size > 0 {
         let v = keys.pointee.data.assumingMemoryBound(to: UInt32.self)
@@ -329,7 +374,12 @@ keyboardListener.pointee.enter = { _, _, _, surface, keys in
     say("keyboard.enter \(named(surface)) keys=\(list)")
 }
 keyboardListener.pointee.leave = { _, _, _, surface in say("keyboard.leave \(named(surface))") }
-keyboardListener.pointee.key = { _, _, _, _, key, state in say("keyboard.key \(key) \(state == 1 ? "pressed" : "released")") }
+keyboardListener.pointee.key = { _, _, serial, _, key, state in
+    say("keyboard.key \(key) \(state == 1 ? "pressed" : "released")")
+    guard state == 1 else { return }
+    // A menu opened from the keyboard (F10, a menu key): the grab cites the key's serial.
+    for spec in specs where spec.popupOnKey && spec.parent == keyboardFocus { createPopup(spec, serial: serial) }
+}
 keyboardListener.pointee.modifiers = { _, _, _, d, l, k, g in say("keyboard.modifiers \(d) \(l) \(k) \(g)") }
 keyboardListener.pointee.repeat_info = { _, _, rate, delay in say("keyboard.repeat_info \(rate) \(delay)") }
 
@@ -370,7 +420,7 @@ if let mode = hostile {
     runHostile(mode)
 }
 for spec in specs where spec.parent == nil { createToplevel(spec) }
-for spec in specs where spec.parent != nil && !spec.popupOnPress { createSubsurface(spec) }
+for spec in specs where spec.parent != nil && !spec.popupOnPress && !spec.popupOnKey { createSubsurface(spec) }
 wl_display_roundtrip(display)
 wl_display_roundtrip(display)
 say("ready")

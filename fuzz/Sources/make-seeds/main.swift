@@ -6,11 +6,12 @@ import Foundation
 import Recording
 
 let arguments = CommandLine.arguments
-// `make-seeds explain router|recording|keyboard FILE`: what an input does and what is wrong.
+// `make-seeds explain router|recording|keyboard|wire FILE`: what an input does and what is wrong.
 if arguments.count == 4, arguments[1] == "explain", let data = FileManager.default.contents(atPath: arguments[3]) {
     let bytes = [UInt8](data)
     switch arguments[2] {
     case "router": for p in RouterFuzz.run(bytes, log: { print($0) }) { print("PROBLEM:", p) }
+    case "wire": for p in WireFuzz.run(bytes, checksFileDescriptors: true, log: { print($0) }) { print("PROBLEM:", p) }
     case "recording":
         do {
             let r = try RecordingReader.parse(bytes, file: arguments[3])
@@ -45,3 +46,7 @@ for seeds in KeyboardSeeds.all { write(seeds.bytes, "keyboard", seeds.name) }
 
 // Router: the synthetic generator's events on a few scenes, and scene churn.
 for seeds in RouterSeeds.all { write(seeds.bytes, "router", seeds.name) }
+
+// Wire: client sessions against the real server (one, two, popups, subsurfaces, selection,
+// tablet, a bad client beside good ones).
+for seed in WireSeeds.all { write(seed.bytes, "wire", seed.name) }

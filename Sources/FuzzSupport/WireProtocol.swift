@@ -1,0 +1,99 @@
+// The protocol as the server dispatches it: libwayland's own interface tables (the
+// `wl_interface` structs the server registers its globals and resources with), read once
+// into Swift values. The wire fuzzer builds requests from these, so every interface the
+// server offers, today's and those added later, is fuzzed with the exact signatures
+// libwayland checks, without a hand-kept list of opcodes.
+import CShim
+import CWaylandServer
+import Foundation
+
+/// One argument of a request or event: its wire type, whether null is allowed, and for
+/// objects and new ids the interface it must be (nil: any, e.g. `wl_registry.bind`).
+struct WireArgumentSpec {
+    enum Kind: Character { case int = "i", uint = "u", fixed = "f", string = "s", object = "o", newID = "n", array = "a", fd = "h" }
+    let kind: Kind
+    let nullable: Bool
+    let interface: UnsafePointer<wl_interface>?
+}
+
+struct WireMessageSpec {
+    let name: String
+    /// The interface version that introduced it.
+    let since: UInt32
+    let arguments: [WireArgumentSpec]
+}
+
+/// An interface: its requests (opcode = index) and events.
+final class WireInterfaceSpec {
+    let name: String
+    let version: UInt32
+    let requests: [WireMessageSpec]
+    let events: [WireMessageSpec]
+    let pointer: UnsafePointer<wl_interface>
+
+    init(_ p: UnsafePointer<wl_interface>) {
+        pointer = p
+        name = String(cString: p.pointee.name)
+        version = UInt32(max(p.pointee.version, 1))
+        func messages(_ m: UnsafePointer<wl_message>?, _ count: Int32) -> [WireMessageSpec] {
+            guard let m else { return [] }
+            return (0..<Int(count)).map { WireInterfaceSpec.message(m[$0]) }
+        }
+        requests = messages(p.pointee.methods, p.pointee.method_count)
+        events = messages(p.pointee.events, p.pointee.event_count)
+    }
+
+    /// Parses a libwayland signature ("2u?o": since version 2, a uint, a nullable object).
+    static func message(_ m: wl_message) -> WireMessageSpec {
+        let signature = Array(String(cString: m.signature))
+        var since: UInt32 = 0
+        var arguments: [WireArgumentSpec] = []
+        var nullable = false
+        for c in signature {
+            if let digit = c.wholeNumberValue { since = since * 10 + UInt32(digit); continue }
+            if c == "?" { nullable = true; continue }
+            guard let kind = WireArgumentSpec.Kind(rawValue: c) else { continue }
+            // `types` has one entry per argument (NULL for those that are not objects).
+            let type = m.types?[arguments.count]
+            arguments.append(WireArgumentSpec(kind: kind, nullable: nullable, interface: type))
+            nullable = false
+        }
+        return WireMessageSpec(name: String(cString: m.name), since: max(since, 1), arguments: arguments)
+    }
+}
+
+/// The interfaces met so far, by name (every client and every run shares them).
+enum WireProtocol {
+    nonisolated(unsafe) private static var byName: [String: WireInterfaceSpec] = [:]
+
+    static func spec(_ p: UnsafePointer<wl_interface>) -> WireInterfaceSpec {
+        let name = String(cString: p.pointee.name)
+        if let known = byName[name] { return known }
+        let spec = WireInterfaceSpec(p)
+        byName[name] = spec
+        return spec
+    }
+
+    /// The interface a global announces by this name, if the server knows it.
+    static func spec(named name: String) -> WireInterfaceSpec? {
+        if let known = byName[name] { return known }
+        if let p = name.withCString({ ir_interface($0) }) { return spec(p) }
+        // Interfaces the server does not register itself (libwayland's wl_shm) are
+        // found by their symbol, `<name>_interface`, in the libraries linked in.
+        guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }),
+              let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "\(name)_interface") else { return nil }
+        return spec(symbol.assumingMemoryBound(to: wl_interface.self))
+    }
+
+    static var display: WireInterfaceSpec { spec(named: "wl_display")! }
+
+    /// The order in which the decoder's interface byte picks interfaces. The names are
+    /// fixed so that a seed keeps meaning the same request as the server grows; an
+    /// interface not listed here is picked by the modulo of a larger byte.
+    static let order: [String] = [
+        "wl_display", "wl_registry", "wl_callback", "wl_compositor", "wl_surface", "wl_region", "wl_subcompositor",
+        "wl_subsurface", "wl_output", "wl_seat", "wl_pointer", "wl_keyboard", "wl_touch", "wl_shm", "wl_shm_pool",
+        "wl_buffer", "wl_data_device_manager", "wl_data_device", "wl_data_source", "wl_data_offer", "xdg_wm_base",
+        "xdg_positioner", "xdg_surface", "xdg_toplevel", "xdg_popup",
+    ]
+}

@@ -1,0 +1,118 @@
+/// The wire target's seeds: sessions the way real clients run them, each leaving the
+/// fuzzer somewhere worth mutating from (a mapped window under the pointer, a popup with
+/// a grab, subsurfaces, a selection, two clients side by side, a client breaking the
+/// protocol beside a good one).
+public enum WireSeeds {
+    /// Connects, gets the registry, binds every global, maps a toplevel and gets the
+    /// seat's devices.
+    static func session(_ s: inout WireScript, client: Int, size: UInt8 = 60) {
+        s.connect()
+        s.request(client: client, "wl_display", "get_registry", [.new])
+        s.request(client: client, "wl_display", "sync", [.new])
+        s.bindEverything(client: client)
+        s.mapToplevel(client: client, size: size)
+        s.request(client: client, "wl_seat", "get_pointer", [.new])
+        s.request(client: client, "wl_seat", "get_keyboard", [.new])
+        s.request(client: client, "wl_seat", "get_touch", [.new])
+    }
+
+    public static var all: [Seed] {
+        var seeds: [Seed] = []
+
+        var basic = WireScript()
+        session(&basic, client: 0)
+        basic.pointer(to: 0.06, 0.1)
+        basic.click()
+        basic.key(30, true); basic.key(30, false)
+        basic.scroll()
+        basic.touch(down: 0, 0.06, 0.1); basic.touch(up: 0)
+        basic.request(client: 0, "wl_surface", "frame", [.new])
+        basic.request(client: 0, "wl_surface", "commit")
+        basic.frameCallbacks()
+        seeds.append(Seed(name: "one-client", bytes: basic.bytes))
+
+        var two = WireScript()
+        session(&two, client: 0, size: 100)
+        session(&two, client: 1, size: 100)
+        two.pointer(to: 0.05, 0.08); two.click()
+        two.pointer(to: 0.06, 0.1); two.click()
+        two.key(42, true); two.key(30, true); two.key(30, false); two.key(42, false)
+        two.request(client: 0, "xdg_toplevel", "set_title", [.string("title")])
+        two.request(client: 1, "xdg_toplevel", "set_app_id", [.string("org.example.app")])
+        two.disconnect(client: 0)
+        two.pointer(to: 0.1, 0.15)
+        seeds.append(Seed(name: "two-clients", bytes: two.bytes))
+
+        var popup = WireScript()
+        session(&popup, client: 0, size: 100)
+        popup.pointer(to: 0.06, 0.1)
+        popup.button(true)
+        popup.request(client: 0, "xdg_wm_base", "create_positioner", [.new])
+        popup.request(client: 0, "xdg_positioner", "set_size", [.int(50), .int(40)])
+        popup.request(client: 0, "xdg_positioner", "set_anchor_rect", [.int(10), .int(10), .int(20), .int(20)])
+        popup.request(client: 0, "wl_compositor", "create_surface", [.new])
+        popup.request(client: 0, "xdg_wm_base", "get_xdg_surface", [.new, .object(0)])
+        popup.request(client: 0, "xdg_surface", "get_popup", [.new, .object(1), .object(0)])
+        popup.request(client: 0, "xdg_popup", "grab", [.object(0), .serial(0)])
+        popup.request(client: 0, "wl_surface", "commit")
+        popup.ackConfigure(client: 0)
+        popup.button(false)
+        popup.pointer(to: 0.9, 0.9); popup.click()
+        seeds.append(Seed(name: "popup-grab", bytes: popup.bytes))
+
+        var sub = WireScript()
+        session(&sub, client: 0, size: 100)
+        sub.request(client: 0, "wl_compositor", "create_surface", [.new])
+        sub.request(client: 0, "wl_subcompositor", "get_subsurface", [.new, .object(0), .object(1)])
+        sub.request(client: 0, "wl_subsurface", "set_position", [.int(-10), .int(-10)])
+        sub.request(client: 0, "wl_subsurface", "place_below", [.object(1)])
+        sub.request(client: 0, "wl_compositor", "create_region", [.new])
+        sub.request(client: 0, "wl_region", "add", [.int(0), .int(0), .int(20), .int(20)])
+        sub.request(client: 0, "wl_surface", "set_input_region", [.object(0)])
+        sub.request(client: 0, "wl_surface", "commit")
+        sub.request(client: 0, "wl_surface", "commit", object: 1)
+        sub.pointer(to: 0.03, 0.05); sub.click()
+        sub.request(client: 0, "wl_subsurface", "destroy")
+        sub.pointer(to: 0.031, 0.051)
+        seeds.append(Seed(name: "subsurfaces", bytes: sub.bytes))
+
+        var selection = WireScript()
+        session(&selection, client: 0)
+        session(&selection, client: 1)
+        selection.pointer(to: 0.06, 0.1); selection.click()
+        selection.request(client: 0, "wl_data_device_manager", "get_data_device", [.new, .object(0)])
+        selection.request(client: 0, "wl_data_device_manager", "create_data_source", [.new])
+        selection.request(client: 0, "wl_data_source", "offer", [.string("text/plain")])
+        selection.request(client: 0, "wl_data_device", "set_selection", [.object(0), .serial(0)])
+        selection.request(client: 1, "wl_data_device_manager", "get_data_device", [.new, .object(0)])
+        selection.pointer(to: 0.1, 0.15); selection.click()
+        selection.request(client: 1, "wl_data_offer", "receive", [.string("text/plain"), .fd(4)])
+        seeds.append(Seed(name: "selection", bytes: selection.bytes))
+
+        var tablet = WireScript()
+        session(&tablet, client: 0, size: 120)
+        tablet.tablet(proximity: true, 0.06, 0.1)
+        tablet.tablet(tip: true, 0.06, 0.1)
+        tablet.tabletMotion(0.07, 0.11)
+        tablet.tabletButton(true); tablet.tabletButton(false)
+        tablet.tablet(tip: false, 0.07, 0.11)
+        tablet.padButton(true); tablet.padButton(false)
+        tablet.tablet(proximity: false, 0.07, 0.11)
+        tablet.removeDevice(4)
+        tablet.addDevice(4, .tabletTool)
+        seeds.append(Seed(name: "tablet", bytes: tablet.bytes))
+
+        var bad = WireScript()
+        session(&bad, client: 0)
+        session(&bad, client: 1)
+        bad.pointer(to: 0.06, 0.1); bad.button(true)
+        bad.badOpcode(client: 1, "wl_surface")
+        bad.button(false)
+        bad.connect()
+        bad.request(client: 2, "wl_display", "get_registry", [.new])
+        bad.raw(client: 2, [1, 0, 0, 0, 12, 0, 1, 0, 9, 0, 0, 0], withFD: true)
+        bad.key(30, true); bad.key(30, false)
+        seeds.append(Seed(name: "bad-beside-good", bytes: bad.bytes))
+        return seeds
+    }
+}

@@ -1,0 +1,50 @@
+// The serials a client may cite to ask for a grab: the recent button presses, touch
+// downs, tablet tips and buttons, and key presses the seat delivered to it. A popup grab may
+// cite any of them (xdg-shell: "a pointer press or keyboard press"); an interactive move or
+// resize needs a pointer press whose button is still held, or a touch or tablet press.
+
+/// What kind of user action a serial came with.
+public enum PressKind: Sendable, Equatable {
+    case button
+    case touch
+    case tablet
+    case key
+}
+
+/// One press delivered to a client: its serial, and where it happened in layout space
+/// (the cursor for buttons and keys, the touch point for touch). An interactive move is
+/// anchored there, not where the pointer is when the request arrives.
+public struct Press: Sendable, Equatable {
+    public var serial: UInt32
+    public var client: ClientID
+    public var kind: PressKind
+    public var position: Point
+}
+
+/// A fixed ring of the newest presses: recording one never allocates (key presses are on
+/// the hot path). 32 entries keep a press valid across a burst of typing.
+struct PressLog {
+    private var entries = [Press](
+        repeating: Press(serial: 0, client: .compositor, kind: .button, position: .zero), count: 32)
+    private var next = 0
+
+    mutating func record(_ press: Press) {
+        entries[next] = press
+        next = (next + 1) % entries.count
+    }
+
+    /// The press `serial` names, if it was delivered to `client` and is still in the ring.
+    func find(serial: UInt32, client: ClientID) -> Press? {
+        guard serial != 0 else { return nil }
+        return entries.first { $0.serial == serial && $0.client == client }
+    }
+
+    /// The newest press of `kind` delivered to `client`.
+    func newest(_ kind: PressKind, client: ClientID) -> Press? {
+        for i in 1...entries.count {
+            let e = entries[(next - i + entries.count) % entries.count]
+            if e.serial != 0, e.kind == kind, e.client == client { return e }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,80 @@
+import CWaylandServer
+import Foundation
+import FuzzSupport
+import InputRouter
+import Testing
+import WireClient
+
+@testable import WaylandServer
+
+/// WireFuzzer's findings in the server, each reduced to the requests that cause it, on
+/// the real server with a client in this process speaking the wire format.
+@Suite struct WireFindingTests {
+    /// A server and one client on a socketpair; `serverSide` is the client's wl_client.
+    final class Connection {
+        let server: WaylandServer
+        let wire: WireConnection
+        let serverSide: OpaquePointer
+
+        init() throws {
+            var config = WaylandServer.Configuration()
+            config.keyboard = .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
+            config.unresponsiveTimeoutMS = 0
+            server = try WaylandServer(configuration: config)
+            var fds: [Int32] = [-1, -1]
+            #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+            wire = WireConnection(fd: fds[0])
+            serverSide = wl_client_create(server.display, fds[1])!
+        }
+
+        func send(_ object: UInt32, _ opcode: UInt16, _ args: [WireArgument] = []) {
+            wire.send(object, opcode, args)
+            server.dispatch(timeoutMS: 0)
+            _ = wire.read(timeoutMS: 0)
+        }
+
+        /// Gets the registry and binds `interface` (the server's global of that name).
+        func bind(_ interface: String, version: UInt32) -> UInt32 {
+            let registry = wire.newID("wl_registry")
+            wire.send(1, Op.displayGetRegistry, [.uint(registry)])
+            server.dispatch(timeoutMS: 0)
+            var name: UInt32 = 0
+            for e in wire.read(timeoutMS: 0) where e.object == registry && e.opcode == 0 && e.string(at: 4).0 == interface {
+                name = e.uint(at: 0)
+            }
+            let id = wire.newID(interface)
+            send(registry, Op.registryBind, [.uint(name), .string(interface), .uint(version), .uint(id)])
+            return id
+        }
+
+        /// The server's object behind the client's id.
+        func object(_ id: UInt32) -> WaylandObject? { WaylandObject.from(wl_client_get_object(serverSide, id)) }
+
+        func disconnect() {
+            shutdown(wire.fd, Int32(SHUT_RDWR))
+            server.dispatch(timeoutMS: 0)
+            server.dispatch(timeoutMS: 0)
+        }
+    }
+
+    /// `wl_subsurface.place_below(parent)` keeps the restack pending on the parent until
+    /// the parent's next commit, holding the parent itself: a client that disconnected
+    /// before that commit left its parent surface, with the pixels of its last buffer,
+    /// alive for ever (LeakSanitizer: 46 KB per such surface).
+    @Test func aRestackPendingOnAParentDoesNotOutliveIt() throws {
+        let c = try Connection()
+        let compositor = c.bind("wl_compositor", version: 5)
+        let subcompositor = c.bind("wl_subcompositor", version: 1)
+        let parent = c.wire.newID("wl_surface"), child = c.wire.newID("wl_surface")
+        c.send(compositor, Op.compositorCreateSurface, [.uint(parent)])
+        c.send(compositor, Op.compositorCreateSurface, [.uint(child)])
+        let sub = c.wire.newID("wl_subsurface")
+        c.send(subcompositor, Op.subcompositorGetSubsurface, [.uint(sub), .uint(child), .uint(parent)])
+        c.send(sub, Op.subsurfacePlaceBelow, [.uint(parent)])
+        #expect(c.wire.error == nil)
+        weak let parentSurface = c.object(parent)
+        #expect(parentSurface != nil)
+        c.disconnect()
+        #expect(parentSurface == nil, "the parent wl_surface outlived its client")
+    }
+}
