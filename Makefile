@@ -22,6 +22,8 @@ APT_PACKAGES += xvfb xdotool x11-xkb-utils
 APT_PACKAGES += python3-pygame
 # The conformance run: WLCS (runner and integration header) and its report script.
 APT_PACKAGES += wlcs python3
+# wayland-info (the registry test in WaylandServerTests).
+APT_PACKAGES += wayland-utils
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 

@@ -12,6 +12,9 @@
 #include "xdg-decoration-unstable-v1-server-protocol.h"
 #include "relative-pointer-unstable-v1-server-protocol.h"
 #include "pointer-constraints-unstable-v1-server-protocol.h"
+/* Input protocols: pointer gestures, keyboard shortcuts inhibit. */
+#include "pointer-gestures-unstable-v1-server-protocol.h"
+#include "keyboard-shortcuts-inhibit-unstable-v1-server-protocol.h"
 
 void ir_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message) {
     wl_resource_post_error(resource, code, "%s", message);
@@ -32,6 +35,10 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     IR_INTERFACE(zwp_relative_pointer_manager_v1), IR_INTERFACE(zwp_relative_pointer_v1),
     IR_INTERFACE(zwp_pointer_constraints_v1), IR_INTERFACE(zwp_locked_pointer_v1),
     IR_INTERFACE(zwp_confined_pointer_v1),
+    /* Input protocols: pointer gestures, keyboard shortcuts inhibit. */
+    IR_INTERFACE(zwp_pointer_gestures_v1), IR_INTERFACE(zwp_pointer_gesture_swipe_v1),
+    IR_INTERFACE(zwp_pointer_gesture_pinch_v1), IR_INTERFACE(zwp_pointer_gesture_hold_v1),
+    IR_INTERFACE(zwp_keyboard_shortcuts_inhibit_manager_v1), IR_INTERFACE(zwp_keyboard_shortcuts_inhibitor_v1),
 };
 
 const struct wl_interface *ir_interface(const char *name) {

@@ -59,6 +59,9 @@ public enum Delivery: Hashable, Sendable {
     case action(SeatID, Responder, ActionID)
     /// A key binding consumed a key press (its release is consumed too).
     case binding(SeatID, index: Int32, key: UInt32)
+    /// The node's shortcuts inhibitor became active (the focus is on it, bindings pass to
+    /// it) or inactive (`zwp_keyboard_shortcuts_inhibitor_v1`).
+    case shortcutsInhibited(SeatID, NodeID, active: Bool)
     /// A gesture recognizer claimed the pointer or touch sequence.
     case claimed(SeatID, recognizer: Int32)
     case switchToggled(SeatID, SwitchKind, on: Bool)
@@ -78,7 +81,7 @@ public enum Delivery: Hashable, Sendable {
             .touchDown(let s, _, _, _, _, _), .touchMotion(let s, _, _, _, _), .touchUp(let s, _, _, _, _),
             .touchFrame(let s, _), .touchCancel(let s, _), .touchReleased(let s, _, _, _, _), .gesture(let s, _, _, _), .handled(let s, _, _),
             .action(let s, _, _), .binding(let s, _, _), .claimed(let s, _), .switchToggled(let s, _, _),
-            .popupDone(let s, _), .resizeRequest(let s, _, _, _), .dropped(let s, _),
+            .popupDone(let s, _), .resizeRequest(let s, _, _, _), .dropped(let s, _), .shortcutsInhibited(let s, _, _),
             .tabletProximityIn(let s, _, _, _, _), .tabletProximityOut(let s, _, _), .tabletDown(let s, _, _, _, _),
             .tabletUp(let s, _, _, _), .tabletMotion(let s, _, _, _, _, _), .tabletButton(let s, _, _, _, _, _, _),
             .tabletFrame(let s, _, _), .padButton(let s, _, _, _, _, _), .padRing(let s, _, _, _, _, _, _),
@@ -94,7 +97,7 @@ public enum Delivery: Hashable, Sendable {
             .pointerButton(_, let n, _, _, _, _), .pointerAxis(_, let n, _, _, _, _, _), .pointerAxisStop(_, let n, _, _),
             .keyboardEnter(_, let n, _, _), .keyboardLeave(_, let n, _), .key(_, let n, _, _, _, _),
             .modifiers(_, let n, _, _), .touchDown(_, let n, _, _, _, _), .touchMotion(_, let n, _, _, _),
-            .touchUp(_, let n, _, _, _), .gesture(_, let n, _, _), .popupDone(_, let n),
+            .touchUp(_, let n, _, _, _), .gesture(_, let n, _, _), .popupDone(_, let n), .shortcutsInhibited(_, let n, _),
             .tabletProximityIn(_, let n, _, _, _), .tabletProximityOut(_, let n, _), .tabletDown(_, let n, _, _, _),
             .tabletUp(_, let n, _, _), .tabletMotion(_, let n, _, _, _, _), .tabletButton(_, let n, _, _, _, _, _),
             .padButton(_, let n, _, _, _, _), .padRing(_, let n, _, _, _, _, _), .padStrip(_, let n, _, _, _, _, _),

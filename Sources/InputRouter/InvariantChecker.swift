@@ -9,7 +9,10 @@
 /// event to a surface the tool is not in proximity of, tip and tool-button pairing, a
 /// proximity out with the tip down (except to an unmapped surface), pad events to a
 /// surface without the keyboard focus; pointer events to a surface that is neither in the responder chain
-/// under the cursor nor the owner of the pointer grab.
+/// under the cursor nor the owner of the pointer grab; a gesture update or end with no
+/// begin to that surface, or a begin while one is under way; a shortcuts inhibitor made
+/// active twice, active for a surface without the keyboard focus, or inactive when it was
+/// not active.
 public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
     public enum Mode { case collect, trap }
     public var inner: Inner
@@ -28,6 +31,8 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
         var tabletButtons: [DeviceID: Set<UInt32>] = [:]
         /// The surface whose lock or confinement is active.
         var constrained: (node: NodeID, kind: PointerConstraintKind)?
+        var gestureIn: NodeID?
+        var inhibitorActive: NodeID?
     }
     private var seats: [SeatID: SeatModel] = [:]
 
@@ -56,6 +61,9 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
         if let e = m.pointerEntered, !tree.isAlive(e) { m.pointerEntered = nil; m.pressedButtons[e] = nil }
         if let e = m.keyboardEntered, !tree.isAlive(e) { m.keyboardEntered = nil }
         if let c = m.constrained, !tree.isAlive(c.node) { m.constrained = nil }
+        // A gesture whose surface went or unmapped ends without an end (the core stops it).
+        if let g = m.gestureIn, !tree.canReceiveInput(g) { m.gestureIn = nil }
+        if let i = m.inhibitorActive, !tree.isAlive(i) { m.inhibitorActive = nil }
         for (dev, n) in m.tabletIn where !tree.isAlive(n) {
             m.tabletIn[dev] = nil; m.tabletTip.remove(dev); m.tabletButtons[dev] = nil
         }
@@ -63,6 +71,7 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
             if !tree.isAlive(n) { fail("event to a destroyed surface", d, queue); return }
             if case .pointerLeave = d {} else if case .keyboardLeave = d {} else if case .tabletProximityOut = d {}
             else if case .pointerConstraint(_, _, _, false) = d {}
+            else if case .shortcutsInhibited(_, _, active: false) = d {}
             else if !tree.isVisible(n) {
                 fail("event to an unmapped surface", d, queue)
             }
@@ -159,6 +168,26 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
             }
         case .padButton(_, let n, _, _, _, _), .padRing(_, let n, _, _, _, _, _), .padStrip(_, let n, _, _, _, _, _):
             if router.seat(d.seat).keyboardFirstResponder != n { fail("pad event to a surface without keyboard focus", d, queue) }
+        case .gesture(_, let n, _, let g):
+            switch g.phase {
+            case .begin:
+                if m.gestureIn != nil { fail("gesture begin while another is under way", d, queue) }
+                m.gestureIn = n
+            case .update, .end:
+                if m.gestureIn != n { fail("gesture event without its begin", d, queue) }
+                if g.phase == .end { m.gestureIn = nil }
+            }
+        case .shortcutsInhibited(_, let n, let active):
+            if active {
+                if m.inhibitorActive != nil { fail("shortcuts inhibitor active twice", d, queue) }
+                if router.seat(d.seat).keyboardFirstResponder != n {
+                    fail("shortcuts inhibitor active without keyboard focus", d, queue)
+                }
+                m.inhibitorActive = n
+            } else {
+                if m.inhibitorActive != n { fail("shortcuts inhibitor inactive that was not active", d, queue) }
+                m.inhibitorActive = nil
+            }
         case .tabletFrame(_, let c, _):
             if !router.isAlive(c) { fail("frame to a disconnected client", d, queue) }
         case .pointerFrame(_, let c), .touchFrame(_, let c):

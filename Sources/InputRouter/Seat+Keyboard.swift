@@ -26,6 +26,7 @@ extension Seat {
 
     func moveKeyboardFocus(to node: NodeID?) {
         guard node != keyboardFocus else { return }
+        defer { updateShortcutsInhibitor() }
         if let old = keyboardFocus, old != node {
             if keyboardEntered, tree.isAlive(old) {
                 router.queue.append(.keyboardLeave(id, old, serial: router.nextSerial()))
@@ -102,8 +103,15 @@ extension Seat {
 
     private func routePress(time: UInt64, key: UInt32, meaning: KeyMeaning, modifiersBefore: Modifiers) {
         let code = Int(key)
-        // Capture phase: bindings consume the press and, later, its release.
-        for (i, b) in bindings.enumerated() where b.binding.matches(meaning, modifiersBefore: modifiersBefore) {
+        if activeShortcutsInhibitor != nil, shortcutsInhibitEscape.matches(meaning, modifiersBefore: modifiersBefore) {
+            keyRecipients[code] = .consumed
+            escapeShortcutsInhibitor(key: key)
+            return
+        }
+        // Capture phase: bindings consume the press and, later, its release (unless the
+        // focus inhibits them: then the client gets every key).
+        for (i, b) in bindings.enumerated() where activeShortcutsInhibitor == nil
+            && b.binding.matches(meaning, modifiersBefore: modifiersBefore) {
             keyRecipients[code] = .consumed
             router.queue.append(.binding(id, index: Int32(i), key: key))
             b.action()

@@ -99,13 +99,20 @@ extension Seat {
 
     public func notifyGesture(time: UInt64, _ g: GestureEvent) {
         lastTime = time
+        // A claim sends a leave and its end an enter: each ends with a frame.
+        defer { flushPointerFrames() }
         if g.phase == .begin {
+            // A begin before the last gesture's end (libinput never does this; a hostile
+            // recording may): the client's gesture ends cancelled first.
+            if case .client(let old, let kind, let fingers) = gestureTarget, tree.canReceiveInput(old) {
+                router.queue.append(.gesture(id, old, time: time, GestureEvent(kind: kind, phase: .end, fingers: fingers, cancelled: true)))
+            }
             gestureTarget = .none
             feedPointerRecognizers { $0.gesture(g, time: time) }
             if let r = pointerClaim ?? recognizerStates.firstIndex(of: .recognized) {
                 gestureTarget = .recognizer(r)
             } else if let (node, _) = clientSurface(pointerFocus) {
-                gestureTarget = .client(node)
+                gestureTarget = .client(node, g.kind, fingers: g.fingers)
             } else if let f = pointerFocus, callHandler(f, .gesture(g)) == .handled {
                 gestureTarget = .responder(f)
                 router.queue.append(.handled(id, f, .gesture))
@@ -120,15 +127,49 @@ extension Seat {
             drop(.gesture)
         case .recognizer(let r):
             _ = recognizers[r].gesture(g, time: time)
-        case .client(let node):
+        case .client(let node, _, _):
+            if g.phase == .update, let r = claimGestureMidway(g, time: time, from: node) {
+                gestureTarget = .recognizer(r)
+                return
+            }
             if tree.canReceiveInput(node) { router.queue.append(.gesture(id, node, time: time, g)) }
         case .responder(let r):
             if g.phase != .begin { _ = callHandler(r, .gesture(g)) }
         }
         if g.phase == .end {
-            if case .recognizer = gestureTarget, heldButtonCount == 0 { resetRecognizersIfIdle() }
+            let claimed = if case .recognizer = gestureTarget { true } else { false }
             gestureTarget = .none
+            guard heldButtonCount == 0 else { return }
+            // A claim lasts as long as the gesture; then the pointer goes back to what is
+            // under it, and recognizers that only watched start afresh with the next one.
+            if claimed { pointerClaim = nil }
+            resetRecognizersIfIdle()
+            if claimed, explicitGrab.allowsRepick { repick(time: time, motion: false) }
         }
+    }
+
+    /// A recognizer still watching the client's gesture may claim it at any update (a
+    /// compositor binding that needs some distance to decide). The client is told first, with
+    /// an `end` marked cancelled, as pointer-gestures asks; the rest goes to the recognizer.
+    private func claimGestureMidway(_ g: GestureEvent, time: UInt64, from node: NodeID) -> Int? {
+        var claimer: Int?
+        for i in recognizers.indices where recognizerStates[i] == .possible {
+            recognizerStates[i] = recognizers[i].gesture(g, time: time)
+            if recognizerStates[i] == .recognized { claimer = i; break }
+        }
+        guard let r = claimer else { return nil }
+        if tree.canReceiveInput(node) {
+            var cancel = g
+            cancel.phase = .end
+            cancel.dx = 0; cancel.dy = 0; cancel.scale = 1; cancel.rotation = 0
+            cancel.cancelled = true
+            router.queue.append(.gesture(id, node, time: time, cancel))
+        }
+        pointerClaim = r
+        router.queue.append(.claimed(id, recognizer: Int32(r)))
+        setPointerFocus(nil)
+        lastFirstResponder = nil
+        return r
     }
 
     // MARK: Picking
@@ -301,7 +342,7 @@ extension Seat {
 
     func gestureTargetGone() -> Bool {
         switch gestureTarget {
-        case .client(let n): !tree.canReceiveInput(n)
+        case .client(let n, _, _): !tree.canReceiveInput(n)
         case .responder(let r): !responderCanReceive(r)
         default: false
         }

@@ -64,6 +64,11 @@ public final class Seat {
     var focusHistory: [NodeID] = []
     var popupStack: [NodeID] = []
     public internal(set) var bindings: [(binding: KeyBinding, action: () -> Void)] = []
+    // Keyboard shortcuts inhibition (Seat+ShortcutsInhibit.swift).
+    var shortcutsInhibitors: [NodeID] = []
+    var activeShortcutsInhibitor: NodeID?
+    var escapedShortcutsInhibitor: NodeID?
+    public var shortcutsInhibitEscape = KeyBinding(keysym: Seat.escapeKeysym, modifiers: .superKey)
 
     // Touch.
     var touches: [TouchPoint] = []
@@ -99,7 +104,8 @@ public final class Seat {
 
     enum GestureTarget: Equatable {
         case none
-        case client(NodeID)
+        /// The gesture's kind and fingers, for the cancelled end a cut-short one gets.
+        case client(NodeID, GestureKind, fingers: Int32)
         case responder(Responder)
         case recognizer(Int)
     }

@@ -94,6 +94,7 @@ public struct TraceSink: DeliverySink {
         case .binding(_, let i, let k): return s + "binding #\(i) key \(k)"
         case .claimed(_, let r): return s + "claimed by recognizer #\(r)"
         case .switchToggled(_, let kind, let on): return s + "switch \(kind) \(on ? "on" : "off")"
+        case .shortcutsInhibited(_, let n, let active): return s + "shortcuts_inhibitor \(node(n)) \(active ? "active" : "inactive")"
         case .popupDone(_, let n): return s + "popup.done \(node(n))"
         case .resizeRequest(_, let n, let w, let h): return s + "resize.request \(node(n)) \(w)x\(h)"
         case .dropped(_, let kind): return s + "dropped \(kind)"

@@ -31,6 +31,9 @@ enum GlobalVersion {
     static let decorationManager: Int32 = 1
     static let relativePointerManager: Int32 = 1
     static let pointerConstraints: Int32 = 1
+    // Input protocols (PointerGestures.swift, ShortcutsInhibit.swift).
+    static let pointerGestures: Int32 = 3
+    static let shortcutsInhibitManager: Int32 = 1
 }
 
 extension WaylandServer {
@@ -92,6 +95,7 @@ extension WaylandServer {
         if let escape = configuration.pointerConstraintEscape {
             seat.addBinding(escape) { [unowned(unsafe) self] in _ = self.seat.breakPointerConstraint() }
         }
+        createInputProtocolGlobals()
     }
 
     private func addGlobal(
@@ -159,5 +163,22 @@ final class DataSourceObject: WaylandObject {
 final class DataDeviceObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         if opcode == 2 { destroyResource() }  // start_drag(0), set_selection(1), release(2)
+    }
+}
+
+// MARK: Input protocols (pointer gestures, keyboard shortcuts inhibit)
+
+extension WaylandServer {
+    func createInputProtocolGlobals() {
+        addGlobal("zwp_pointer_gestures_v1", GlobalVersion.pointerGestures) { server, client, version, id in
+            server.createObject("zwp_pointer_gestures_v1", client: client, version: version, id: id) {
+                PointerGesturesObject(server: server, owner: client, resource: $0)
+            }
+        }
+        addGlobal("zwp_keyboard_shortcuts_inhibit_manager_v1", GlobalVersion.shortcutsInhibitManager) { server, client, version, id in
+            server.createObject("zwp_keyboard_shortcuts_inhibit_manager_v1", client: client, version: version, id: id) {
+                ShortcutsInhibitManagerObject(server: server, owner: client, resource: $0)
+            }
+        }
     }
 }

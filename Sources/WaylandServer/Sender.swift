@@ -143,8 +143,12 @@ struct WaylandSender: DeliverySink {
             server.sendRelativeMotion(to: node, time: time, motion)
         case let .pointerConstraint(_, node, _, active):
             server.sendConstraintChange(node, active: active)
-        case .gesture, .handled, .action, .binding, .claimed, .switchToggled, .dropped:
-            // No pointer-gestures global yet; the rest is the compositor's own business.
+        case let .gesture(_, node, time, g):
+            server.sendGesture(node, time: time, g)
+        case let .shortcutsInhibited(_, node, active):
+            server.surface(for: node)?.shortcutsInhibitor?.send(active: active)
+        case .handled, .action, .binding, .claimed, .switchToggled, .dropped:
+            // The compositor's own business.
             break
         case .tabletProximityIn, .tabletProximityOut, .tabletDown, .tabletUp, .tabletMotion, .tabletButton,
              .tabletFrame, .padButton, .padRing, .padStrip:

@@ -342,6 +342,8 @@ final class ClientState {
     var lastUnsent: Int32 = 0
     var stalledSince: UInt32?
     var cursor: (surface: Surface?, hotspotX: Int32, hotspotY: Int32)?
+    /// Its pointer-gesture objects (PointerGestures.swift).
+    @exclusivity(unchecked) var gestures = ClientGestures()
 
     init(client: OpaquePointer, id: ClientID) {
         self.client = client

@@ -65,6 +65,8 @@ final class Surface: WaylandObject {
     var role = Role.none
     /// The tree node, once a role gives the surface a place in the scene.
     var node: NodeID?
+    /// Its `zwp_keyboard_shortcuts_inhibitor_v1` (ShortcutsInhibit.swift), told of its node.
+    weak var shortcutsInhibitor: ShortcutsInhibitorObject?
     var pending = SurfaceState()
     /// A synchronized subsurface's committed state, applied with its parent's commit.
     var cached: SurfaceState?
@@ -224,6 +226,7 @@ final class Surface: WaylandObject {
         server.surfacesByNode[i] = self
         server.router.tree.setMapped(id, false)
         for child in children where child.surface.node == nil { child.createNode() }
+        if shortcutsInhibitor != nil { server.seat.addShortcutsInhibitor(id) }
     }
 
     override func resourceDestroyed() {
@@ -261,6 +264,7 @@ final class Surface: WaylandObject {
         if Int(node.index) < server.surfacesByNode.count, server.surfacesByNode[Int(node.index)] === self {
             server.surfacesByNode[Int(node.index)] = nil
         }
+        if shortcutsInhibitor != nil { server.seat.removeShortcutsInhibitor(node) }
         tree.destroy(node)
         self.node = nil
         if surfaceStays { updateOutputs() }

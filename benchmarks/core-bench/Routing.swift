@@ -11,6 +11,7 @@ enum EventKind: String, CaseIterable {
     case tablet = "tablet tool stroke (proximity, tip, axes)"
     case confined = "relative motion, confined to a window (relative pointer)"
     case locked = "relative motion, pointer locked (relative pointer)"
+    case gesture = "touchpad swipe (begin, 30 updates, end)"
 }
 
 final class RoutingBench {
@@ -97,6 +98,12 @@ final class RoutingBench {
             // Back and forth inside the window and against its edges.
             let d = deltas[i & 4095]
             seat.notifyPointerMotion(time: time, dx: d.0 * 4, dy: d.1 * 4, unacceleratedDX: d.0, unacceleratedDY: d.1)
+        case .gesture:
+            // 32-event swipes to the surface under the roaming cursor.
+            let phase = i & 31, d = deltas[i & 4095]
+            let g = GestureEvent(kind: .swipe, phase: phase == 0 ? .begin : phase == 31 ? .end : .update, fingers: 3,
+                                 dx: phase == 0 || phase == 31 ? 0 : d.0, dy: phase == 0 || phase == 31 ? 0 : d.1)
+            seat.notifyGesture(time: time, g)
         }
         router.flush(into: &sink)
     }

@@ -5,6 +5,9 @@
 #include "xdg-decoration-unstable-v1-client-protocol.h"
 #include "relative-pointer-unstable-v1-client-protocol.h"
 #include "pointer-constraints-unstable-v1-client-protocol.h"
+/* Input protocols: pointer gestures, keyboard shortcuts inhibit. */
+#include "pointer-gestures-unstable-v1-client-protocol.h"
+#include "keyboard-shortcuts-inhibit-unstable-v1-client-protocol.h"
 
 #define PROBE_INTERFACE(n) { #n, &n##_interface }
 static const struct { const char *name; const struct wl_interface *interface; } probe_interfaces[] = {
@@ -12,6 +15,8 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     PROBE_INTERFACE(wl_seat), PROBE_INTERFACE(wl_output), PROBE_INTERFACE(xdg_wm_base),
     PROBE_INTERFACE(zxdg_decoration_manager_v1),
     PROBE_INTERFACE(zwp_relative_pointer_manager_v1), PROBE_INTERFACE(zwp_pointer_constraints_v1),
+    /* Input protocols: pointer gestures, keyboard shortcuts inhibit. */
+    PROBE_INTERFACE(zwp_pointer_gestures_v1), PROBE_INTERFACE(zwp_keyboard_shortcuts_inhibit_manager_v1),
 };
 
 const struct wl_interface *probe_interface(const char *name) {

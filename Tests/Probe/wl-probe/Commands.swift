@@ -14,6 +14,7 @@
 //                          xdg_surface), keeping the wl_surface
 //   roundtrip TAG          nothing but the answer: a barrier for "what was sent by now"
 //   lock, confine, constraint-region, hint, unconstrain   pointer constraints (Constraints.swift)
+//   inhibit NAME / uninhibit NAME   a keyboard shortcuts inhibitor for NAME (ShortcutsInhibit.swift)
 import CWaylandClient
 import CXdgShellClient
 import Foundation
@@ -42,6 +43,8 @@ func runCommand(_ line: String) {
         wl_buffer_add_listener(buffer, releaseListener, nil)
         wl_surface_attach(p.surface, buffer, 0, 0)
         wl_surface_commit(p.surface)
+    case "inhibit": inhibitShortcuts(p)
+    case "uninhibit": uninhibitShortcuts(p)
     case "sync": wl_subsurface_set_sync(p.subsurface)
     case "desync": wl_subsurface_set_desync(p.subsurface)
     case "unrole":

@@ -9,6 +9,7 @@
 //            --popup-on-key NAME PARENT x,y WxH --move-after NAME PIXELS --move-on-release NAME
 //            --seat-version N
 //            --relative (Constraints.swift)
+//            --gestures (Gestures.swift) --inhibit-shortcuts NAME (ShortcutsInhibit.swift)
 import CProbeShim
 import CWaylandClient
 import CXdgShellClient
@@ -90,6 +91,9 @@ while !argv.isEmpty {
     case "--decoration-unset": decorationRequest = .unset
     case "--maximized": startMaximized = true
     case "--relative": wantRelative = true
+    // Input protocols (Gestures.swift, ShortcutsInhibit.swift).
+    case "--gestures": wantGestures = true
+    case "--inhibit-shortcuts": inhibitShortcutsOf.insert(next())
     case let other: fail("unknown argument \(other)")
     }
 }
@@ -128,6 +132,10 @@ registryListener.pointee.global = { _, registry, name, iface, version in
     case "zxdg_decoration_manager_v1": decorationManager = bind(registry, name, "zxdg_decoration_manager_v1", 1)
     case "zwp_relative_pointer_manager_v1": relativeManager = bind(registry, name, "zwp_relative_pointer_manager_v1", 1)
     case "zwp_pointer_constraints_v1": pointerConstraints = bind(registry, name, "zwp_pointer_constraints_v1", 1)
+    // Input protocols (Gestures.swift, ShortcutsInhibit.swift).
+    case "zwp_pointer_gestures_v1": pointerGestures = bind(registry, name, "zwp_pointer_gestures_v1", min(version, 3))
+    case "zwp_keyboard_shortcuts_inhibit_manager_v1":
+        shortcutsInhibitManager = bind(registry, name, "zwp_keyboard_shortcuts_inhibit_manager_v1", 1)
     default: break
     }
 }
@@ -264,6 +272,7 @@ func createToplevel(_ spec: SurfaceSpec) {
     xdg_toplevel_set_title(p.toplevel, spec.name)
     createDecoration(for: p)
     if startMaximized { xdg_toplevel_set_maximized(p.toplevel) }
+    if inhibitShortcutsOf.contains(spec.name) { inhibitShortcuts(p) }
     wl_surface_commit(p.surface)
 }
 
@@ -395,6 +404,7 @@ seatListener.pointee.capabilities = { _, seat, caps in
         pointer = wl_seat_get_pointer(seat)
         wl_pointer_add_listener(pointer, pointerListener, nil)
         bindRelativePointer(pointer)
+        createGestures(for: pointer)
     }
     if bindKeyboard, caps & WL_SEAT_CAPABILITY_KEYBOARD.rawValue != 0, keyboard == nil {
         keyboard = wl_seat_get_keyboard(seat)

@@ -1,0 +1,54 @@
+// Keyboard shortcuts inhibition (what `zwp_keyboard_shortcuts_inhibit_manager_v1` asks for):
+// a surface may ask that the compositor's key bindings pass to it while it has the keyboard
+// focus (a remote desktop, a virtual machine viewer, a game). The inhibitor is active exactly
+// while the focus is on its surface; one binding, `shortcutsInhibitEscape` (Super+Escape by
+// default, as in GNOME), always stays the compositor's: it deactivates the inhibitor until
+// the surface loses the focus and gets it back, so a user is never locked out.
+extension Seat {
+    /// XKB's `Escape` keysym.
+    public static let escapeKeysym: UInt32 = 0xff1b
+
+    /// `node` asks to inhibit the compositor's shortcuts. False (and nothing changes) when it
+    /// already does: the protocol's `already_inhibited`.
+    @discardableResult
+    public func addShortcutsInhibitor(_ node: NodeID) -> Bool {
+        guard !shortcutsInhibitors.contains(node) else { return false }
+        shortcutsInhibitors.append(node)
+        updateShortcutsInhibitor()
+        return true
+    }
+
+    /// The inhibitor went (destroyed, or its surface did): bindings are the compositor's again.
+    public func removeShortcutsInhibitor(_ node: NodeID) {
+        shortcutsInhibitors.removeAll { $0 == node }
+        if escapedShortcutsInhibitor == node { escapedShortcutsInhibitor = nil }
+        updateShortcutsInhibitor()
+    }
+
+    /// Whether the compositor's bindings currently pass to the focused client.
+    public var shortcutsInhibited: Bool { activeShortcutsInhibitor != nil }
+
+    /// Works out which inhibitor is active after a focus or inhibitor change, and queues
+    /// `inactive` for the one that stops and `active` for the one that starts.
+    func updateShortcutsInhibitor() {
+        if let e = escapedShortcutsInhibitor, e != keyboardFocus { escapedShortcutsInhibitor = nil }
+        var next: NodeID?
+        if let f = keyboardFocus, f != escapedShortcutsInhibitor, shortcutsInhibitors.contains(f), tree.isAlive(f) {
+            next = f
+        }
+        guard next != activeShortcutsInhibitor else { return }
+        if let old = activeShortcutsInhibitor, tree.isAlive(old), shortcutsInhibitors.contains(old) {
+            router.queue.append(.shortcutsInhibited(id, old, active: false))
+        }
+        activeShortcutsInhibitor = next
+        if let n = next { router.queue.append(.shortcutsInhibited(id, n, active: true)) }
+    }
+
+    /// The escape binding: consumed here (index -1 in the trace), and the inhibitor is
+    /// inactive until its surface gets the focus again.
+    func escapeShortcutsInhibitor(key: UInt32) {
+        router.queue.append(.binding(id, index: -1, key: key))
+        escapedShortcutsInhibitor = activeShortcutsInhibitor
+        updateShortcutsInhibitor()
+    }
+}

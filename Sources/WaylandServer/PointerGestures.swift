@@ -1,0 +1,101 @@
+// `zwp_pointer_gestures_v1` (pointer-gestures, version 3): touchpad swipe, pinch and hold
+// gestures, as libinput recognises them, to the surface under the pointer when the gesture
+// began. The core decides the target (Seat+Pointer.swift `notifyGesture`): a compositor
+// recognizer may take a gesture at its begin (the client sees nothing of it) or at any
+// update, and then the client gets `end` with `cancelled = 1` and nothing more of it.
+//
+// Each gesture object belongs to the wl_pointer it was made for; the client gets a gesture
+// on every gesture object of that kind it holds, as it gets pointer events on every
+// wl_pointer.
+import CWaylandServer
+import CXdgShellServer
+import InputRouter
+
+final class PointerGesturesObject: WaylandObject {
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        switch opcode {
+        case 0: makeGesture("zwp_pointer_gesture_swipe_v1", .swipe, args)  // get_swipe_gesture(id, pointer)
+        case 1: makeGesture("zwp_pointer_gesture_pinch_v1", .pinch, args)  // get_pinch_gesture(id, pointer)
+        case 2: destroyResource()  // release (v2); gesture objects live on
+        case 3: makeGesture("zwp_pointer_gesture_hold_v1", .hold, args)  // get_hold_gesture(id, pointer) (v3)
+        default: break
+        }
+    }
+
+    private func makeGesture(_ interface: String, _ kind: GestureKind, _ args: Arguments) {
+        guard let gesture = server.createObject(interface, client: owner, version: version, id: args.newID(0), {
+            PointerGestureObject(server: server, owner: owner, resource: $0, kind: kind)
+        }) else { return }
+        owner.gestures.append(gesture.resource, kind)
+    }
+}
+
+/// A swipe, pinch or hold gesture object: its one request is `destroy`.
+final class PointerGestureObject: WaylandObject {
+    let kind: GestureKind
+
+    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, kind: GestureKind) {
+        self.kind = kind
+        super.init(server: server, owner: owner, resource: resource)
+    }
+
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        if opcode == 0 { destroyResource() }
+    }
+
+    override func resourceDestroyed() { owner.gestures.remove(resource, kind) }
+}
+
+/// A client's gesture objects, by kind: delivery walks one array, no lookup.
+struct ClientGestures {
+    var swipes: [ResourcePointer] = []
+    var pinches: [ResourcePointer] = []
+    var holds: [ResourcePointer] = []
+
+    mutating func append(_ r: ResourcePointer, _ kind: GestureKind) {
+        switch kind {
+        case .swipe: swipes.append(r)
+        case .pinch: pinches.append(r)
+        case .hold: holds.append(r)
+        }
+    }
+
+    mutating func remove(_ r: ResourcePointer, _ kind: GestureKind) {
+        switch kind {
+        case .swipe: swipes.removeAll { $0 == r }
+        case .pinch: pinches.removeAll { $0 == r }
+        case .hold: holds.removeAll { $0 == r }
+        }
+    }
+}
+
+extension WaylandServer {
+    /// One gesture delivery as protocol events. Begin and end carry a fresh serial from the
+    /// display's sequence; updates carry none.
+    func sendGesture(_ node: NodeID, time: UInt64, _ g: GestureEvent) {
+        guard let s = surface(for: node), s.owner.alive else { return }
+        let c = s.owner
+        let ms = UInt32(truncatingIfNeeded: time / 1000)
+        let cancelled: Int32 = g.cancelled ? 1 : 0
+        let fingers = UInt32(clamping: max(g.fingers, 0))
+        let serial = g.phase == .update ? 0 : nextSerial(for: .router, client: c.id)
+        switch (g.kind, g.phase) {
+        case (.swipe, .begin): for r in c.gestures.swipes { zwp_pointer_gesture_swipe_v1_send_begin(r, serial, ms, s.resource, fingers) }
+        case (.swipe, .update):
+            for r in c.gestures.swipes {
+                zwp_pointer_gesture_swipe_v1_send_update(r, ms, wl_fixed_from_double(g.dx), wl_fixed_from_double(g.dy))
+            }
+        case (.swipe, .end): for r in c.gestures.swipes { zwp_pointer_gesture_swipe_v1_send_end(r, serial, ms, cancelled) }
+        case (.pinch, .begin): for r in c.gestures.pinches { zwp_pointer_gesture_pinch_v1_send_begin(r, serial, ms, s.resource, fingers) }
+        case (.pinch, .update):
+            for r in c.gestures.pinches {
+                zwp_pointer_gesture_pinch_v1_send_update(r, ms, wl_fixed_from_double(g.dx), wl_fixed_from_double(g.dy),
+                                                         wl_fixed_from_double(g.scale), wl_fixed_from_double(g.rotation))
+            }
+        case (.pinch, .end): for r in c.gestures.pinches { zwp_pointer_gesture_pinch_v1_send_end(r, serial, ms, cancelled) }
+        case (.hold, .begin): for r in c.gestures.holds { zwp_pointer_gesture_hold_v1_send_begin(r, serial, ms, s.resource, fingers) }
+        case (.hold, .update): break  // holds have no updates
+        case (.hold, .end): for r in c.gestures.holds { zwp_pointer_gesture_hold_v1_send_end(r, serial, ms, cancelled) }
+        }
+    }
+}

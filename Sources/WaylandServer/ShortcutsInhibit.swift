@@ -1,0 +1,58 @@
+// `zwp_keyboard_shortcuts_inhibit_manager_v1` and `zwp_keyboard_shortcuts_inhibitor_v1`:
+// a surface asks that the compositor's key bindings reach it while it has the keyboard
+// focus. The core decides when the inhibitor is active (Seat+ShortcutsInhibit.swift): while
+// the focus is on the surface, until the user presses the escape binding (Super+Escape by
+// default, `Seat.shortcutsInhibitEscape`), which stays the compositor's and deactivates it
+// until the surface gets the focus again. Every activation is sent as `active`, every end of
+// one as `inactive`.
+import CWaylandServer
+import CXdgShellServer
+import InputRouter
+
+final class ShortcutsInhibitManagerObject: WaylandObject {
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        switch opcode {
+        case 0: destroyResource()  // inhibitors made with it live on
+        case 1:  // inhibit_shortcuts(id, surface, seat)
+            guard let surface = args.object(1, as: Surface.self) else { return }
+            // One seat, so one inhibitor per surface.
+            if surface.shortcutsInhibitor != nil {
+                return postError(ZWP_KEYBOARD_SHORTCUTS_INHIBIT_MANAGER_V1_ERROR_ALREADY_INHIBITED.rawValue,
+                                 "wl_surface@\(wl_resource_get_id(surface.resource)) already inhibits the shortcuts of this seat")
+            }
+            guard let inhibitor = server.createObject(
+                "zwp_keyboard_shortcuts_inhibitor_v1", client: owner, version: version, id: args.newID(0), {
+                    ShortcutsInhibitorObject(server: server, owner: owner, resource: $0, surface: surface)
+                })
+            else { return }
+            surface.shortcutsInhibitor = inhibitor
+            // A surface without a role has no node yet: it is registered when it gets one.
+            if let node = surface.node { server.seat.addShortcutsInhibitor(node) }
+        default: break
+        }
+    }
+}
+
+final class ShortcutsInhibitorObject: WaylandObject {
+    weak var surface: Surface?
+
+    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, surface: Surface) {
+        self.surface = surface
+        super.init(server: server, owner: owner, resource: resource)
+    }
+
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        if opcode == 0 { destroyResource() }  // destroy
+    }
+
+    func send(active: Bool) {
+        if active { zwp_keyboard_shortcuts_inhibitor_v1_send_active(resource) }
+        else { zwp_keyboard_shortcuts_inhibitor_v1_send_inactive(resource) }
+    }
+
+    override func resourceDestroyed() {
+        guard let surface, surface.shortcutsInhibitor === self else { return }
+        surface.shortcutsInhibitor = nil
+        if let node = surface.node { server.seat.removeShortcutsInhibitor(node) }
+    }
+}

@@ -1,0 +1,40 @@
+// wayland-info (Debian's wayland-utils) inside the headless ir-compositor: the registry a
+// real client sees, every global with its version.
+import Foundation
+import Testing
+
+@Suite struct WaylandInfoTests {
+    @Test func waylandInfoListsEveryGlobalWithItsVersion() throws {
+        let waylandInfo = "/usr/bin/wayland-info"
+        try #require(FileManager.default.isExecutableFile(atPath: waylandInfo), "wayland-info is missing: make deps (wayland-utils)")
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../RecordingTests/Fixtures").standardized.path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: productsDirectory + "/ir-compositor")
+        // wayland-info maps no window: the replay starts after the compositor's 8 s wait,
+        // long after wayland-info printed the registry and quit.
+        process.arguments = ["--socket", "ir-info-\(getpid())", "--speed", "0", "--exit-after-replay",
+                             "--input", "replay:\(fixtures)/keyboard.yml", "--", waylandInfo]
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtimeDirectory
+        process.environment = env
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let global = try Regex(#"^client 1 \| interface: '(\w+)',\s+version:\s+(\d+)"#)
+        let globals = try text.split(separator: "\n").compactMap { line -> String? in
+            guard let m = try global.firstMatch(in: String(line)) else { return nil }
+            return "\(m.output[1].substring!) \(m.output[2].substring!)"
+        }
+        #expect(globals == [
+            "wl_shm 1",  // libwayland's own (wl_display_init_shm)
+            "wl_compositor 5", "wl_subcompositor 1", "wl_output 4", "wl_seat 8", "wl_data_device_manager 3",
+            "xdg_wm_base 5", "zxdg_decoration_manager_v1 1",
+            "zwp_relative_pointer_manager_v1 1", "zwp_pointer_constraints_v1 1", "zwp_pointer_gestures_v1 3", "zwp_keyboard_shortcuts_inhibit_manager_v1 1",
+        ], "\(text)")
+    }
+}
