@@ -197,9 +197,11 @@ extension Seat {
         } else if target == previous, let (node, client) = clientSurface(target) {
             // The surface moved under a still cursor and kept the focus: the surface-local
             // position changed, so the client is told with a motion (as wlroots' rebase does).
+            // A locked pointer sends no wl_pointer.motion at all (pointer-constraints).
             let local = localCursor(in: node, hit: hit)
             if local != pointerLocal {
                 pointerLocal = local
+                if let c = activePointerConstraint, c.node == node, c.kind == .lock { return }
                 router.queue.append(.pointerMotion(id, node, time: time, local))
                 markFrame(client)
             }

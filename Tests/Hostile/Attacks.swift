@@ -321,7 +321,7 @@ struct Attacker {
         ]
         let (name, b) = bad[variant(bad.count)]
         wire.send(r, rng.int(2) == 0 ? Op.regionAdd : Op.regionSubtract, [.int(b.0), .int(b.1), .int(b.2), .int(b.3)])
-        return Plan(variant: name, expect: "wl_region:1")
+        return Plan(variant: name, expect: "wl_display:1")
     }
 
     // MARK: Shared memory

@@ -13,7 +13,7 @@ import Testing
         var config = WaylandServer.Configuration()
         config.decorations = DecorationStyle(titleHeight: 24)
         let h = try ServerHarness(configuration: config)
-        let c = try h.probe(["--toplevel", "win", "200x100", "--sub", "header", "win", "0,-30", "200x30"])
+        let c = try h.probe(["--ssd", "--toplevel", "win", "200x100", "--sub", "header", "win", "0,-30", "200x30"])
         h.wait(for: c, line: "mapped win")
         _ = h.settle(c)
         return (h, c)
@@ -70,7 +70,7 @@ import Testing
         var config = WaylandServer.Configuration()
         config.decorations = DecorationStyle(titleHeight: 24)
         let h = try ServerHarness(configuration: config)
-        let c = try h.probe(["--toplevel", "win", "200x100"])
+        let c = try h.probe(["--ssd", "--toplevel", "win", "200x100"])
         h.wait(for: c, line: "mapped win")
         _ = h.settle(c)
         let tree = h.server.router.tree

@@ -49,6 +49,11 @@ func runCommand(_ line: String) {
     case "desync": wl_subsurface_set_desync(p.subsurface)
     case "unrole":
         if let sub = p.subsurface { wl_subsurface_destroy(sub); p.subsurface = nil }
+        // The decoration goes first: a toplevel destroyed before it is `orphaned`.
+        if let d = decorationNames.first(where: { $0.value == p.spec.name })?.key {
+            decorationNames[d] = nil
+            zxdg_toplevel_decoration_v1_destroy(d)
+        }
         if let top = p.toplevel { xdg_toplevel_destroy(top); p.toplevel = nil }
         if let x = p.xdgSurface { xdg_surface_destroy(x); p.xdgSurface = nil }
     default:
