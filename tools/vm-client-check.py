@@ -222,6 +222,7 @@ class Model:
         self.caps = None
         self.devices = {}
         self.acc120 = [0, 0]      # v5-7: value120 not yet sent as whole discrete steps
+        self.accv = [0.0, 0.0]    # v5-7: the scroll value summed with it
 
     def inside(self, x, y):
         ox, oy = self.origin
@@ -276,6 +277,7 @@ class Model:
                 # The motion that enters: enter, then the motion itself, in one frame
                 # (the core's rule; sway does the same, weston sends the enter alone).
                 self.focused = True
+                self.acc120, self.accv = [0, 0], [0.0, 0.0]  # the sums restart on enter
                 return [("pointer.enter", x, y), ("pointer.motion", x, y), ("pointer.frame",)]
             if inside:
                 return [("pointer.motion", x, y), ("pointer.frame",)]
@@ -293,25 +295,29 @@ class Model:
         if type == "POINTER_SCROLL_WHEEL":
             if not self.focused:
                 raise OutsideModel("a wheel event outside the surface")
-            out = [("pointer.axis_source", 0)]
+            out = []
             for axis, name in ((0, "vert"), (1, "horiz")):
                 m = re.search(name + r" (-?[\d.]+)/(-?[\d.]+)(\*?)", fields)
                 if not m.group(3):
                     continue  # libinput has no value on this axis
                 value, v120 = float(m.group(1)), int(float(m.group(2)))
                 if self.v >= 8:
-                    out.append(("pointer.axis_value120", axis, v120))
+                    out += [("pointer.axis_value120", axis, v120), ("pointer.axis", axis, value)]
                 else:
-                    # Versions 5-7: whole clicks only, from the value120 accumulated per
-                    # axis and restarted when the direction changes (as wlroots does).
+                    # Versions 5-7: whole clicks only, from the value120 and the scroll value
+                    # summed per axis, restarted when the direction changes (as wlroots
+                    # does): nothing at all for a partial click, then discrete + the sum.
                     if self.acc120[axis] * v120 < 0:
-                        self.acc120[axis] = 0
+                        self.acc120[axis], self.accv[axis] = 0, 0.0
                     self.acc120[axis] += v120
+                    self.accv[axis] += value
                     steps = int(self.acc120[axis] / 120)
                     if steps:
                         self.acc120[axis] -= steps * 120
-                        out.append(("pointer.axis_discrete", axis, steps))
-                out.append(("pointer.axis", axis, value))
+                        out += [("pointer.axis_discrete", axis, steps), ("pointer.axis", axis, self.accv[axis])]
+                        self.accv[axis] = 0.0
+            if out:
+                out.insert(0, ("pointer.axis_source", 0))
             return out + [("pointer.frame",)]
         if type in ("TOUCH_DOWN", "TOUCH_MOTION"):
             m = re.match(r"\S+\s+\d+ \((\d+)\) ([\d.]+)/([\d.]+)", fields)
