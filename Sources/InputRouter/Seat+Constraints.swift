@@ -104,9 +104,11 @@ extension Seat {
         let local = Point(p.x - origin.x, p.y - origin.y)
         var best = local, bestDistance = Double.infinity
         for r in constraints.confineRects {
-            // The floor rule: the last point inside a rect is 1/256 (one wl_fixed) short of its edge.
-            let x = min(max(local.x, Double(r.x)), Double(r.x) + Double(r.width) - 1 / 256)
-            let y = min(max(local.y, Double(r.y)), Double(r.y) + Double(r.height) - 1 / 256)
+            // A cursor pushed past a rect's far edge stops on its last whole pixel (what Mir
+            // does and WLCS checks); one inside stays where it is, fractions and all.
+            let farX = Double(r.x) + Double(r.width), farY = Double(r.y) + Double(r.height)
+            let x = local.x >= farX ? farX - 1 : max(local.x, Double(r.x))
+            let y = local.y >= farY ? farY - 1 : max(local.y, Double(r.y))
             let d = (x - local.x) * (x - local.x) + (y - local.y) * (y - local.y)
             if d < bestDistance { bestDistance = d; best = Point(x, y) }
             if d == 0 { break }
