@@ -19,10 +19,12 @@ import Testing
         let h = try ServerHarness()
         let c = try h.probe(["--toplevel", "win", "100x100", "--idle-notify", "40", "--idle-notify", "600000", "--no-touch"])
         h.wait(for: c, line: "idle.idled 40")
+        _ = c.take()
         h.key(30, .pressed)
         #expect(h.settle(c).filter { $0.hasPrefix("idle.") } == ["idle.resumed 40"])
         h.key(30, .released)
         h.wait(for: c, line: "idle.idled 40")
+        _ = c.take()
         // Pointer motion is input too; the long notification never went idle, so it hears nothing.
         h.server.handle(InputEvent(time: h.time + 1000, device: DeviceID(1), .pointerMotion(dx: 1, dy: 0, unacceleratedDX: 1, unacceleratedDY: 0)))
         #expect(h.settle(c).filter { $0.hasPrefix("idle.") } == ["idle.resumed 40"])

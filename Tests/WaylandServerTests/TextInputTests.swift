@@ -18,6 +18,9 @@ let deadKeyKeyboard = KeyboardConfiguration(
 
     func tap(_ h: ServerHarness, _ key: UInt32) { h.key(key, .pressed); h.key(key, .released) }
 
+    /// What the client printed, without the answers to the commands.
+    func events(_ h: ServerHarness, _ c: ClientProcess) -> [String] { h.settle(c).filter { !$0.hasPrefix("done ") } }
+
     @Test func enterAndLeaveFollowTheKeyboardFocus() throws {
         let h = try ServerHarness()
         let a = try h.probe(["--toplevel", "a", "100x100", "--text-input", "--no-touch"])
@@ -71,7 +74,7 @@ let deadKeyKeyboard = KeyboardConfiguration(
         h.command(c, "text commit")
         tap(h, Self.apostrophe)
         tap(h, Self.e)
-        #expect(h.settle(c) == raw)
+        #expect(events(h, c) == raw)
         // A client without any text input composes itself, from raw keys.
         let plain = try h.probe(["--toplevel", "plain", "100x100", "--no-pointer", "--no-touch"])
         h.wait(for: plain, line: "mapped plain")
@@ -94,7 +97,7 @@ let deadKeyKeyboard = KeyboardConfiguration(
         h.command(c, "text commit")
         h.command(c, "text commit")
         tap(h, Self.apostrophe)
-        #expect(h.settle(c) == ["text.preedit \"´\" 2 2", "text.done 4 commits=4"])
+        #expect(events(h, c) == ["text.preedit \"´\" 2 2", "text.done 4 commits=4"])
         tap(h, Self.e)
         #expect(h.settle(c) == ["text.commit_string \"é\"", "text.done 4 commits=4"])
     }
