@@ -34,6 +34,10 @@ let deadKeyKeyboard = KeyboardConfiguration(
         h.button(.pressed); h.button(.released)
         #expect(h.settle(b).filter { $0.hasPrefix("text.") } == ["text.leave b"])
         #expect(h.settle(a).filter { $0.hasPrefix("text.") } == ["text.enter a"])
+        // a's window goes (its wl_surface stays): leave, and the focus falls back to b.
+        h.command(a, "unrole a")
+        #expect(h.settle(a).filter { $0.hasPrefix("text.") } == ["text.leave a"])
+        #expect(h.settle(b).filter { $0.hasPrefix("text.") } == ["text.enter b"])
     }
 
     @Test func aDeadKeyAndALetterReachTheEnabledTextInputComposed() throws {
