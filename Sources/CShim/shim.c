@@ -29,7 +29,7 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     IR_INTERFACE(wl_buffer), IR_INTERFACE(wl_data_device_manager), IR_INTERFACE(wl_data_device),
     IR_INTERFACE(wl_data_source), IR_INTERFACE(wl_data_offer), IR_INTERFACE(xdg_wm_base),
     IR_INTERFACE(xdg_positioner), IR_INTERFACE(xdg_surface), IR_INTERFACE(xdg_toplevel),
-    IR_INTERFACE(xdg_popup),
+    IR_INTERFACE(xdg_popup), IR_INTERFACE(wl_shm_pool),
     IR_INTERFACE(zxdg_decoration_manager_v1), IR_INTERFACE(zxdg_toplevel_decoration_v1),
     // Relative pointer and pointer constraints.
     IR_INTERFACE(zwp_relative_pointer_manager_v1), IR_INTERFACE(zwp_relative_pointer_v1),

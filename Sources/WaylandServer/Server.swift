@@ -75,6 +75,8 @@ public final class WaylandServer {
     var frameCallbacks: [ResourcePointer] = []
     var frameTimer: OpaquePointer?
     private var clientCreatedListener: ListenerBox?
+    /// The check libwayland's wl_shm lacks (ShmStrideCheck.swift).
+    private var shmStrideCheck: OpaquePointer?
     var globalBindings: [GlobalBinding] = []
     var offeredGlobals: [GlobalDescription] = []
     var seatResources: [ResourcePointer] = []
@@ -119,6 +121,7 @@ public final class WaylandServer {
         router.serialSource = { [unowned(unsafe) self] in self.nextSerial(for: .router) }
 
         wl_display_init_shm(display)
+        shmStrideCheck = installShmStrideCheck(on: display)
         offeredGlobals.append(GlobalDescription(interface: "wl_shm", version: 1))
         clientCreatedListener = ListenerBox(owner: self) { server, data in
             server.clientCreated(OpaquePointer(data!))
@@ -171,6 +174,7 @@ public final class WaylandServer {
         if let frameTimer { wl_event_source_remove(frameTimer) }
         if let stallTimer { wl_event_source_remove(stallTimer) }
         for case let timer as LoopTimer in keepAlive { timer.cancel() }
+        if let shmStrideCheck { wl_protocol_logger_destroy(shmStrideCheck) }
         wl_display_destroy(display)
     }
     var shuttingDown = false
