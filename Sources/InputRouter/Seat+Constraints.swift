@@ -7,8 +7,9 @@
 // clipped to the surface). It is deactivated when the surface loses the focus, whatever
 // the reason (leave, unmap, a recognizer claim, an explicit grab); a oneshot constraint is
 // then defunct, a persistent one waits for the pointer to come back. The escape
-// (`breakPointerConstraint`, which an embedder binds to a key: bindings run before any
-// client sees a key, so a locked client can never keep it) deactivates the active one.
+// (`escapeBinding`, Seat+Escape.swift, which runs before any client sees a key, so a locked
+// client can never keep it; or an embedder's own call to `breakPointerConstraint`)
+// deactivates the active one.
 extension Seat {
     // MARK: Registration (from the Wayland layer)
 

@@ -68,7 +68,9 @@ public final class Seat {
     var shortcutsInhibitors: [NodeID] = []
     var activeShortcutsInhibitor: NodeID?
     var escapedShortcutsInhibitor: NodeID?
-    public var shortcutsInhibitEscape = KeyBinding(keysym: Seat.escapeKeysym, modifiers: .superKey)
+    /// The escape binding (Seat+Escape.swift): Super+Escape unless the embedder sets
+    /// another; nil: none.
+    public var escapeBinding: KeyBinding? = Seat.defaultEscapeBinding
 
     // Touch.
     var touches: [TouchPoint] = []

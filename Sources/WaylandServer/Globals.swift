@@ -92,9 +92,6 @@ extension WaylandServer {
                 PointerConstraintsObject(server: server, owner: client, resource: $0)
             }
         }
-        if let escape = configuration.pointerConstraintEscape {
-            seat.addBinding(escape) { [unowned(unsafe) self] in _ = self.seat.breakPointerConstraint() }
-        }
         createInputProtocolGlobals()
     }
 

@@ -41,8 +41,6 @@ public final class WaylandServer {
         /// nested window, on the parent's frames) turns this off and calls
         /// `sendFrameCallbacks()` itself.
         public var answersFrameCallbacksOnTimer = true
-        /// The binding that always ends a pointer lock or confinement (PointerConstraints.swift).
-        public var pointerConstraintEscape: KeyBinding? = KeyBinding(keysym: 0xff1b, modifiers: .superKey)  // Super+Escape
         /// Lets an xdg_surface commit a buffer before it acknowledged its first configure:
         /// it maps with that buffer, acknowledged or not (Mir's leniency). The protocol
         /// forbids it and the default posts `unconfigured_buffer`; only the conformance run
