@@ -26,7 +26,7 @@ extension Seat {
 
     func moveKeyboardFocus(to node: NodeID?) {
         guard node != keyboardFocus else { return }
-        defer { updateShortcutsInhibitor() }
+        defer { updateShortcutsInhibitor(); constraintKeyboardFocusDidChange() }
         if let old = keyboardFocus, old != node {
             if keyboardEntered, tree.isAlive(old) {
                 router.queue.append(.keyboardLeave(id, old, serial: router.nextSerial()))

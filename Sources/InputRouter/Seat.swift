@@ -71,6 +71,9 @@ public final class Seat {
     /// The escape binding (Seat+Escape.swift): Super+Escape unless the embedder sets
     /// another; nil: none.
     public var escapeBinding: KeyBinding? = Seat.defaultEscapeBinding
+    /// A pointer lock or confinement is active only while its window also holds the keyboard
+    /// focus (Seat+Constraints.swift). False: the pointer focus alone decides.
+    public var constraintsNeedKeyboardFocus = true
 
     // Touch.
     var touches: [TouchPoint] = []
