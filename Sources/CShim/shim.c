@@ -15,6 +15,7 @@
 /* Input protocols: pointer gestures, keyboard shortcuts inhibit. */
 #include "pointer-gestures-unstable-v1-server-protocol.h"
 #include "keyboard-shortcuts-inhibit-unstable-v1-server-protocol.h"
+#include "tablet-unstable-v2-server-protocol.h"
 
 void ir_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message) {
     wl_resource_post_error(resource, code, "%s", message);
@@ -39,6 +40,9 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     IR_INTERFACE(zwp_pointer_gestures_v1), IR_INTERFACE(zwp_pointer_gesture_swipe_v1),
     IR_INTERFACE(zwp_pointer_gesture_pinch_v1), IR_INTERFACE(zwp_pointer_gesture_hold_v1),
     IR_INTERFACE(zwp_keyboard_shortcuts_inhibit_manager_v1), IR_INTERFACE(zwp_keyboard_shortcuts_inhibitor_v1),
+    /* Tablets (tablet-unstable-v2). */
+    IR_INTERFACE(zwp_tablet_manager_v2), IR_INTERFACE(zwp_tablet_seat_v2), IR_INTERFACE(zwp_tablet_v2),
+    IR_INTERFACE(zwp_tablet_tool_v2),
 };
 
 const struct wl_interface *ir_interface(const char *name) {

@@ -34,6 +34,7 @@ enum GlobalVersion {
     // Input protocols (PointerGestures.swift, ShortcutsInhibit.swift).
     static let pointerGestures: Int32 = 3
     static let shortcutsInhibitManager: Int32 = 1
+    static let tabletManager: Int32 = 1
 }
 
 extension WaylandServer {
@@ -175,6 +176,11 @@ extension WaylandServer {
         addGlobal("zwp_keyboard_shortcuts_inhibit_manager_v1", GlobalVersion.shortcutsInhibitManager) { server, client, version, id in
             server.createObject("zwp_keyboard_shortcuts_inhibit_manager_v1", client: client, version: version, id: id) {
                 ShortcutsInhibitManagerObject(server: server, owner: client, resource: $0)
+            }
+        }
+        addGlobal("zwp_tablet_manager_v2", GlobalVersion.tabletManager) { server, client, version, id in
+            server.createObject("zwp_tablet_manager_v2", client: client, version: version, id: id) {
+                TabletManagerObject(server: server, owner: client, resource: $0)
             }
         }
     }

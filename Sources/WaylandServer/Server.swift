@@ -95,6 +95,8 @@ public final class WaylandServer {
     /// The toplevel whose surface or popup chain has the keyboard (Server+Activation.swift),
     /// and the keyboard focus it was found from.
     var activatedToplevel: NodeID?
+    /// The tablets and tools announced to clients (TabletManager.swift).
+    var tablets = TabletRegistry()
     @exclusivity(unchecked) var activationSource: NodeID?
 
     /// Every serial sent, with what it was for (newest last, bounded).
@@ -223,7 +225,9 @@ public final class WaylandServer {
         case .deviceAdded, .deviceRemoved:
             // Only these change the capabilities; other events skip the check (hot path).
             let before = seatCapabilities
+            if case .deviceAdded(let caps) = event.kind, caps.contains(.tabletTool) { tabletDeviceAdded(event.device) }
             seat.handle(event)
+            if case .deviceRemoved = event.kind { tabletDeviceRemoved(event.device) }
             sendDeliveries()
             if seatCapabilities != before { sendCapabilities() }
         default:
@@ -346,6 +350,8 @@ final class ClientState {
     var cursor: (surface: Surface?, hotspotX: Int32, hotspotY: Int32)?
     /// Its pointer-gesture objects (PointerGestures.swift).
     @exclusivity(unchecked) var gestures = ClientGestures()
+    /// tablet-unstable-v2 objects (TabletManager.swift).
+    var tablet = ClientTablet()
 
     init(client: OpaquePointer, id: ClientID) {
         self.client = client

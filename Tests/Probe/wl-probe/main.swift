@@ -10,6 +10,7 @@
 //            --seat-version N
 //            --relative (Constraints.swift)
 //            --gestures (Gestures.swift) --inhibit-shortcuts NAME (ShortcutsInhibit.swift)
+//            --tablet (Tablet.swift)
 import CProbeShim
 import CWaylandClient
 import CXdgShellClient
@@ -93,6 +94,7 @@ while !argv.isEmpty {
     case "--relative": wantRelative = true
     // Input protocols (Gestures.swift, ShortcutsInhibit.swift).
     case "--gestures": wantGestures = true
+    case "--tablet": wantTablet = true  // Tablet.swift
     case "--inhibit-shortcuts": inhibitShortcutsOf.insert(next())
     case let other: fail("unknown argument \(other)")
     }
@@ -136,6 +138,7 @@ registryListener.pointee.global = { _, registry, name, iface, version in
     case "zwp_pointer_gestures_v1": pointerGestures = bind(registry, name, "zwp_pointer_gestures_v1", min(version, 3))
     case "zwp_keyboard_shortcuts_inhibit_manager_v1":
         shortcutsInhibitManager = bind(registry, name, "zwp_keyboard_shortcuts_inhibit_manager_v1", 1)
+    case "zwp_tablet_manager_v2": tabletManager = bind(registry, name, "zwp_tablet_manager_v2", 1)  // Tablet.swift
     default: break
     }
 }
@@ -145,6 +148,7 @@ wl_display_roundtrip(display)
 guard compositor != nil, subcompositor != nil, shm != nil, wmBase != nil, seat != nil else {
     fail("the server lacks a global (compositor, subcompositor, shm, xdg_wm_base, seat)")
 }
+createTabletSeat()
 
 let wmListener = UnsafeMutablePointer<xdg_wm_base_listener>.allocate(capacity: 1)
 wmListener.initialize(to: xdg_wm_base_listener())
