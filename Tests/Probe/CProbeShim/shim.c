@@ -13,6 +13,7 @@
 #include "xdg-activation-v1-client-protocol.h"
 #include "ext-idle-notify-v1-client-protocol.h"
 #include "idle-inhibit-unstable-v1-client-protocol.h"
+#include "tablet-unstable-v2-client-protocol.h"
 
 #define PROBE_INTERFACE(n) { #n, &n##_interface }
 static const struct { const char *name; const struct wl_interface *interface; } probe_interfaces[] = {
@@ -25,6 +26,7 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     /* Text input, activation, idle. */
     PROBE_INTERFACE(zwp_text_input_manager_v3), PROBE_INTERFACE(xdg_activation_v1),
     PROBE_INTERFACE(ext_idle_notifier_v1), PROBE_INTERFACE(zwp_idle_inhibit_manager_v1),
+    PROBE_INTERFACE(zwp_tablet_manager_v2),
 };
 
 const struct wl_interface *probe_interface(const char *name) {

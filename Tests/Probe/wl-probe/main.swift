@@ -11,6 +11,7 @@
 //            --relative (Constraints.swift)
 //            --gestures (Gestures.swift) --inhibit-shortcuts NAME (ShortcutsInhibit.swift)
 //            --text-input --text-input-auto (TextInput.swift) --idle-notify MS (Idle.swift)
+//            --tablet (Tablet.swift)
 import CProbeShim
 import CWaylandClient
 import CXdgShellClient
@@ -94,6 +95,7 @@ while !argv.isEmpty {
     case "--relative": wantRelative = true
     // Input protocols (Gestures.swift, ShortcutsInhibit.swift).
     case "--gestures": wantGestures = true
+    case "--tablet": wantTablet = true  // Tablet.swift
     case "--inhibit-shortcuts": inhibitShortcutsOf.insert(next())
     // Text input, activation, idle (TextInput.swift, Activation.swift, Idle.swift).
     case "--text-input": wantTextInput = true
@@ -148,6 +150,7 @@ registryListener.pointee.global = { _, registry, name, iface, version in
     case "xdg_activation_v1": activation = bind(registry, name, "xdg_activation_v1", 1)
     case "ext_idle_notifier_v1": idleNotifier = bind(registry, name, "ext_idle_notifier_v1", 1)
     case "zwp_idle_inhibit_manager_v1": idleInhibitManager = bind(registry, name, "zwp_idle_inhibit_manager_v1", 1)
+    case "zwp_tablet_manager_v2": tabletManager = bind(registry, name, "zwp_tablet_manager_v2", 1)  // Tablet.swift
     default: break
     }
 }
@@ -157,6 +160,7 @@ wl_display_roundtrip(display)
 guard compositor != nil, subcompositor != nil, shm != nil, wmBase != nil, seat != nil else {
     fail("the server lacks a global (compositor, subcompositor, shm, xdg_wm_base, seat)")
 }
+createTabletSeat()
 
 let wmListener = UnsafeMutablePointer<xdg_wm_base_listener>.allocate(capacity: 1)
 wmListener.initialize(to: xdg_wm_base_listener())
