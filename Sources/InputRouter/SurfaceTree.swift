@@ -16,6 +16,9 @@ public final class SurfaceTree {
     /// Spatial indexes of wide child lists (ChildGrid.swift), reused through `freeGrids`.
     var grids: ContiguousArray<ChildGrid> = []
     var freeGrids: [UInt32] = []
+    /// A grid build's working lists, kept so that rebuilding allocates nothing.
+    var gridChildren: [ChildGrid.Child] = []
+    var gridScratch = ChildGrid.Scratch()
 
     /// Nodes more transparent than this are skipped by hit-testing (UIKit's 0.01).
     public var opacityThreshold: Float = 0.01 {
