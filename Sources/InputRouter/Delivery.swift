@@ -148,10 +148,11 @@ public struct DeliveryQueue {
     public var isEmpty: Bool { deliveries.isEmpty }
     public var count: Int { deliveries.count }
 
+    /// Only what holds something is cleared: each clear checks its buffer's uniqueness.
     public mutating func removeAll() {
-        deliveries.removeAll(keepingCapacity: true)
-        keyBuffer.removeAll(keepingCapacity: true)
-        axesBuffer.removeAll(keepingCapacity: true)
+        if !deliveries.isEmpty { deliveries.removeAll(keepingCapacity: true) }
+        if !keyBuffer.isEmpty { keyBuffer.removeAll(keepingCapacity: true) }
+        if !axesBuffer.isEmpty { axesBuffer.removeAll(keepingCapacity: true) }
     }
 }
 

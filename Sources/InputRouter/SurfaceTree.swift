@@ -23,7 +23,7 @@ public final class SurfaceTree {
     var gridScratch = ChildGrid.Scratch()
 
     /// Nodes more transparent than this are skipped by hit-testing (UIKit's 0.01).
-    public var opacityThreshold: Float = 0.01 {
+    @exclusivity(unchecked) public var opacityThreshold: Float = 0.01 {
         didSet {
             for i in nodes.indices { nodes[i].boundsDirty = true; nodes[i].selfDirty = true }
             sceneChanged()
