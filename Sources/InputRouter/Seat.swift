@@ -54,6 +54,8 @@ public final class Seat {
     var keyboardGrab: (any KeyboardGrab)?
     /// The popup grab when one holds the slots above: what `popupGrabStack` reports.
     var popupGrab: PopupGrab?
+    /// The popup grab that last ended, kept for the next popup.
+    var idlePopupGrab: PopupGrab?
     @exclusivity(unchecked) var pointerClaim: Int?
     @exclusivity(unchecked) var gestureTarget: GestureTarget = .none
     @exclusivity(unchecked) var pendingFrame: (ClientID?, ClientID?) = (nil, nil)
