@@ -115,7 +115,7 @@ let package = Package(
         .executableTarget(
             name: "core-bench", dependencies: ["InputRouter", "Keyboard", "CAllocCounter"], path: "benchmarks/core-bench"),
         .executableTarget(
-            name: "wayland-bench", dependencies: ["WaylandServer", "InputRouter", "WireClient", "CWaylandServer"],
+            name: "wayland-bench", dependencies: ["WaylandServer", "InputRouter", "WireClient", "CWaylandServer", "CXdgShell"],
             path: "benchmarks/wayland-bench"),
     ],
     swiftLanguageModes: [.v6]

@@ -27,6 +27,8 @@ struct ChildGrid {
     /// `cols * rows + 1` cell starts, then the entries (child slots) they index, then the
     /// outside list at `outside`, then the `moved` list.
     var storage: UnsafeMutablePointer<UInt32>
+    /// What `storage` holds room for: a rebuild that fits reuses it.
+    var storageCapacity: Int
     var outside: Range<Int> = 0..<0
     var movedStart = 0, movedCount = 0
 
@@ -52,31 +54,46 @@ struct ChildGrid {
         return true
     }
 
-    private struct Item { var slot: UInt32; var x0, y0, x1, y1: Double }
+    struct Item { var slot: UInt32; var x0, y0, x1, y1: Double }
+    typealias Child = (slot: UInt32, box: Box, x: Int32, y: Int32)
 
-    /// Builds the grid for the children `topmostFirst` (slot, box in parent coordinates).
-    /// Children with an empty box can never be hit and are left out.
-    init(_ children: [(slot: UInt32, box: Box, x: Int32, y: Int32)]) {
-        storage = .allocate(capacity: 1)  // replaced once the size is known
+    /// The working lists of a build, kept by the tree: a rebuild (a window raised in a wide
+    /// list) allocates nothing once they have grown.
+    struct Scratch {
         var items: [Item] = []
-        items.reserveCapacity(children.count)
-        var outsideItems: [UInt32] = []
+        var outside: [UInt32] = []
+        var next: [Int] = []
+    }
+
+    init() {
+        storage = .allocate(capacity: 1)  // replaced once the size is known
+        storageCapacity = 1
+    }
+
+    /// Builds the grid for the children topmost first (slot, box in parent coordinates), in
+    /// the memory it has when that is enough. Children with an empty box can never be hit
+    /// and are left out.
+    mutating func build(_ children: [Child], _ scratch: inout Scratch) {
+        scratch.items.removeAll(keepingCapacity: true)
+        scratch.outside.removeAll(keepingCapacity: true)
+        scratch.items.reserveCapacity(children.count)
+        movedCount = 0
         let l = Self.limit
         minX = .infinity; minY = .infinity; maxX = -.infinity; maxY = -.infinity
         for c in children where !c.box.isEmpty {
             let x0 = Double(c.box.minX) + Double(c.x), x1 = Double(c.box.maxX) + Double(c.x)
             let y0 = Double(c.box.minY) + Double(c.y), y1 = Double(c.box.maxY) + Double(c.y)
-            if x0 < -l || y0 < -l || x1 > l || y1 > l { outsideItems.append(c.slot) }
+            if x0 < -l || y0 < -l || x1 > l || y1 > l { scratch.outside.append(c.slot) }
             let item = Item(slot: c.slot, x0: max(x0, -l), y0: max(y0, -l), x1: min(x1, l), y1: min(y1, l))
             guard item.x0 < item.x1 && item.y0 < item.y1 else { continue }
-            items.append(item)
+            scratch.items.append(item)
             minX = min(minX, item.x0); minY = min(minY, item.y0)
             maxX = max(maxX, item.x1); maxY = max(maxY, item.y1)
         }
-        if items.isEmpty { minX = 0; minY = 0; maxX = 0; maxY = 0 }
+        if scratch.items.isEmpty { minX = 0; minY = 0; maxX = 0; maxY = 0 }
         // About one cell per child, shaped like the region; coarser when children are so
         // large that they would fill too many cells.
-        let n = Double(max(items.count, 1))
+        let n = Double(max(scratch.items.count, 1))
         let w = max(maxX - minX, 1), h = max(maxY - minY, 1)
         cols = Int(min(max((n * w / h).squareRoot(), 1), 1024))
         rows = Int(min(max(n / Double(cols), 1), 1024))
@@ -84,30 +101,40 @@ struct ChildGrid {
         while true {
             scaleX = Double(cols) / w; scaleY = Double(rows) / h
             total = 0
-            for item in items { let (a, b) = cellRange(item); total += (a.upperBound - a.lowerBound) * (b.upperBound - b.lowerBound) }
-            if total <= 4 * items.count + cols * rows || (cols == 1 && rows == 1) { break }
+            for item in scratch.items {
+                let (a, b) = cellRange(item)
+                total += (a.upperBound - a.lowerBound) * (b.upperBound - b.lowerBound)
+            }
+            if total <= 4 * scratch.items.count + cols * rows || (cols == 1 && rows == 1) { break }
             cols = max(cols / 2, 1); rows = max(rows / 2, 1)
         }
         // Counting sort into cells; visiting children topmost first keeps each cell in
         // z-order.
         let cells = cols * rows
-        storage.deallocate()
         movedCapacity = min(64, max(4, children.count / 4))
-        storage = .allocate(capacity: cells + 1 + total + outsideItems.count + movedCapacity)
-        var next = [Int](repeating: 0, count: cells)
-        for item in items {
+        let needed = cells + 1 + total + scratch.outside.count + movedCapacity
+        if needed > storageCapacity {
+            storage.deallocate()
+            storage = .allocate(capacity: needed)
+            storageCapacity = needed
+        }
+        scratch.next.removeAll(keepingCapacity: true)
+        scratch.next.append(contentsOf: repeatElement(0, count: cells))
+        for item in scratch.items {
             let (xs, ys) = cellRange(item)
-            for cy in ys { for cx in xs { next[cy * cols + cx] += 1 } }
+            for cy in ys { for cx in xs { scratch.next[cy * cols + cx] += 1 } }
         }
         var start = cells + 1
-        for c in 0..<cells { storage[c] = UInt32(start); let k = next[c]; next[c] = start; start += k }
+        for c in 0..<cells { storage[c] = UInt32(start); let k = scratch.next[c]; scratch.next[c] = start; start += k }
         storage[cells] = UInt32(start)
-        for item in items {
+        for item in scratch.items {
             let (xs, ys) = cellRange(item)
-            for cy in ys { for cx in xs { storage[next[cy * cols + cx]] = item.slot; next[cy * cols + cx] += 1 } }
+            for cy in ys {
+                for cx in xs { storage[scratch.next[cy * cols + cx]] = item.slot; scratch.next[cy * cols + cx] += 1 }
+            }
         }
-        for (j, slot) in outsideItems.enumerated() { storage[start + j] = slot }
-        outside = start..<(start + outsideItems.count)
+        for (j, slot) in scratch.outside.enumerated() { storage[start + j] = slot }
+        outside = start..<(start + scratch.outside.count)
         movedStart = outside.upperBound
     }
 
@@ -130,23 +157,26 @@ extension SurfaceTree {
             return
         }
         if existing != NodeRecord.none && !rebuild { return }
-        var children: [(slot: UInt32, box: Box, x: Int32, y: Int32)] = []
-        children.reserveCapacity(count)
+        gridChildren.removeAll(keepingCapacity: true)
+        gridChildren.reserveCapacity(count)
         var c = layer == .above ? n[k].lastAbove : n[k].lastBelow
         while c != NodeRecord.none {
             let r = n + Int(c)
-            children.append((c, r.pointee.box, r.pointee.x, r.pointee.y))
+            gridChildren.append((c, r.pointee.box, r.pointee.x, r.pointee.y))
             c = r.pointee.prev
         }
-        let grid = ChildGrid(children)
-        for (rank, child) in children.enumerated() {
+        for (rank, child) in gridChildren.enumerated() {
             n[Int(child.slot)].gridRank = UInt32(rank)
             n[Int(child.slot)].gridMoved = false
         }
         if existing != NodeRecord.none {
-            grids[Int(existing)].deallocate()
-            grids[Int(existing)] = grid
-        } else if let reused = freeGrids.popLast() {
+            // In place: its memory is reused when the new grid fits.
+            grids[Int(existing)].build(gridChildren, &gridScratch)
+            return
+        }
+        var grid = ChildGrid()
+        grid.build(gridChildren, &gridScratch)
+        if let reused = freeGrids.popLast() {
             grids[Int(reused)] = grid
             setGrid(&n[k], layer, reused)
         } else {
@@ -157,7 +187,8 @@ extension SurfaceTree {
 
     /// Frees both grids of a destroyed node.
     func releaseGrids(of k: Int) {
-        for g in [nodes[k].gridAbove, nodes[k].gridBelow] where g != NodeRecord.none { freeGrid(g) }
+        if nodes[k].gridAbove != NodeRecord.none { freeGrid(nodes[k].gridAbove) }
+        if nodes[k].gridBelow != NodeRecord.none { freeGrid(nodes[k].gridBelow) }
         nodes[k].gridAbove = NodeRecord.none
         nodes[k].gridBelow = NodeRecord.none
     }

@@ -135,10 +135,12 @@ public struct DeliveryQueue {
 
     @inline(__always) mutating func append(_ d: Delivery) { deliveries.append(d) }
 
-    mutating func appendKeys<S: Sequence>(_ keys: S) -> KeySpan where S.Element == UInt32 {
-        let start = keyBuffer.count
-        keyBuffer.append(contentsOf: keys)
-        return KeySpan(start: Int32(start), count: Int32(keyBuffer.count - start))
+    /// An empty span at the end of the key buffer, for `appendKey(_:to:)`.
+    func startKeys() -> KeySpan { KeySpan(start: Int32(keyBuffer.count), count: 0) }
+
+    mutating func appendKey(_ key: UInt32, to span: inout KeySpan) {
+        keyBuffer.append(key)
+        span.count += 1
     }
 
     /// The keys of a `keyboardEnter` delivery in this queue.
@@ -149,10 +151,11 @@ public struct DeliveryQueue {
     public var isEmpty: Bool { deliveries.isEmpty }
     public var count: Int { deliveries.count }
 
+    /// Only what holds something is cleared: each clear checks its buffer's uniqueness.
     public mutating func removeAll() {
-        deliveries.removeAll(keepingCapacity: true)
-        keyBuffer.removeAll(keepingCapacity: true)
-        axesBuffer.removeAll(keepingCapacity: true)
+        if !deliveries.isEmpty { deliveries.removeAll(keepingCapacity: true) }
+        if !keyBuffer.isEmpty { keyBuffer.removeAll(keepingCapacity: true) }
+        if !axesBuffer.isEmpty { axesBuffer.removeAll(keepingCapacity: true) }
     }
 }
 

@@ -4,7 +4,8 @@
 /// popup of the stack (`popup_done`, topmost first) and is consumed; the keyboard stays on
 /// the topmost popup.
 final class PopupGrab: PointerGrab, TouchGrab, KeyboardGrab {
-    let client: ClientID
+    /// Set again when the seat reuses this grab for another popup chain.
+    var client: ClientID
     /// The grabbing popups, bottom first.
     var stack: [NodeID] = []
 

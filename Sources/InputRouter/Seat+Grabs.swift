@@ -88,7 +88,10 @@ extension Seat {
         if let p = popupGrab {
             grab = p
         } else {
-            grab = PopupGrab(client: client)
+            // The last grab, reused: opening a popup allocates nothing.
+            grab = idlePopupGrab ?? PopupGrab(client: client)
+            idlePopupGrab = nil
+            grab.client = client
             popupGrab = grab
             pointerGrab = grab
             beginTouchGrab(grab)
@@ -105,8 +108,14 @@ extension Seat {
     public func dismissPopups() {
         lastFirstResponder = nil
         guard let grab = popupGrab else { return }
-        let stack = grab.stack
+        // Taken out, not copied, and handed back below: its buffer stays unique and is kept.
+        var stack: [NodeID] = []
+        swap(&stack, &grab.stack)
         endPopupGrab()
+        defer {
+            stack.removeAll(keepingCapacity: true)
+            if idlePopupGrab === grab { grab.stack = stack }
+        }
         for p in stack.reversed() where tree.isAlive(p) { router.queue.append(.popupDone(id, p)) }
         if let f = keyboardFocus, stack.contains(f) {
             // Back to the popup chain's xdg parent, else the usual fallback.
@@ -124,7 +133,8 @@ extension Seat {
     func endPopupGrab() {
         guard let grab = popupGrab else { return }
         popupGrab = nil
-        grab.stack.removeAll()
+        grab.stack.removeAll(keepingCapacity: true)
+        idlePopupGrab = grab
         if pointerGrab === grab { clearPointerGrab() }
         if touchGrab === grab { touchGrab = nil }
         if keyboardGrab === grab { keyboardGrab = nil }

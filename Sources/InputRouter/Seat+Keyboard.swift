@@ -54,7 +54,9 @@ extension Seat {
     func enterKeyboard(_ n: NodeID) {
         let client = keyboardFocusClient
         guard boundDevices(of: client).contains(.keyboard) else { return }
-        let keys = router.queue.appendKeys(heldKeys.lazy.filter { self.keyRecipients[Int($0)] == .client(client) })
+        // A loop, not a filtered sequence: its closure would capture `self` in a box.
+        var keys = router.queue.startKeys()
+        for k in heldKeys where keyRecipients[Int(k)] == .client(client) { router.queue.appendKey(k, to: &keys) }
         router.queue.append(.keyboardEnter(id, n, keys: keys, serial: router.nextSerial()))
         router.queue.append(.modifiers(id, n, modifiers, serial: router.nextSerial()))
         keyboardEntered = true

@@ -6,19 +6,24 @@ import CPixman
 /// input (map, unmap, move, resize, restack, input region, destruction) is reported to
 /// `onSceneChange`, which the router uses to re-pick focus under a still cursor.
 public final class SurfaceTree {
-    var nodes: ContiguousArray<NodeRecord> = []
+    // What hit-testing and routing read is `@exclusivity(unchecked)`: one thread, no access
+    // left open across a call, and the dynamic checks cost more than the lookups.
+    @exclusivity(unchecked) var nodes: ContiguousArray<NodeRecord> = []
     // Side tables, indexed like `nodes`, for what routing seldom reads.
     var names: ContiguousArray<String> = []
-    var inputRegions: ContiguousArray<Region?> = []
-    var containmentTests: ContiguousArray<((Point) -> Bool)?> = []
-    var handlers: ContiguousArray<NodeHandler?> = []
+    @exclusivity(unchecked) var inputRegions: ContiguousArray<Region?> = []
+    @exclusivity(unchecked) var containmentTests: ContiguousArray<((Point) -> Bool)?> = []
+    @exclusivity(unchecked) var handlers: ContiguousArray<NodeHandler?> = []
     private var freeList: [UInt32] = []
     /// Spatial indexes of wide child lists (ChildGrid.swift), reused through `freeGrids`.
-    var grids: ContiguousArray<ChildGrid> = []
+    @exclusivity(unchecked) var grids: ContiguousArray<ChildGrid> = []
     var freeGrids: [UInt32] = []
+    /// A grid build's working lists, kept so that rebuilding allocates nothing.
+    var gridChildren: [ChildGrid.Child] = []
+    var gridScratch = ChildGrid.Scratch()
 
     /// Nodes more transparent than this are skipped by hit-testing (UIKit's 0.01).
-    public var opacityThreshold: Float = 0.01 {
+    @exclusivity(unchecked) public var opacityThreshold: Float = 0.01 {
         didSet {
             for i in nodes.indices { nodes[i].boundsDirty = true; nodes[i].selfDirty = true }
             sceneChanged()
@@ -29,8 +34,8 @@ public final class SurfaceTree {
     var onSceneChange: (() -> Void)?
     /// Called before a node's handler is replaced. Set by the router.
     var onHandlerChange: ((Responder) -> Void)?
-    private var batchDepth = 0
-    private var batchDirty = false
+    @exclusivity(unchecked) private var batchDepth = 0
+    @exclusivity(unchecked) private var batchDirty = false
 
     /// The root of every tree: never hit itself, parent of outputs and top-level nodes.
     public let root: NodeID

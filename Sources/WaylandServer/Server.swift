@@ -86,7 +86,7 @@ public final class WaylandServer {
     @exclusivity(unchecked) public var deliveryObserver: ((Delivery, DeliveryQueue) -> Void)?
     /// Work decided while deliveries were being routed (moves begun by decorations),
     /// done once they are sent.
-    var afterDeliveries: [() -> Void] = []
+    @exclusivity(unchecked) var afterDeliveries: [() -> Void] = []
     /// Live toplevels, for decorations and the compositor's window list.
     var toplevels: [XdgToplevel] { toplevelObjects.compactMap { $0.object } }
     var toplevelObjects: [WeakToplevel] = []

@@ -12,6 +12,12 @@ enum EventKind: String, CaseIterable {
     case confined = "relative motion, confined to a window (relative pointer)"
     case locked = "relative motion, pointer locked (relative pointer)"
     case gesture = "touchpad swipe (begin, 30 updates, end)"
+    case button = "button press or release, no focus change"
+    case click = "click that raises and focuses a window (30 siblings: child grid rebuilt)"
+    case clickFew = "click that raises and focuses a window (8 siblings: no grid)"
+    case scroll = "wheel scroll with value120 (whole and half clicks)"
+    case focus = "keyboard focus change (leave, enter with keys, modifiers)"
+    case popup = "popup opening with a grab, motion, click outside, closing"
 }
 
 final class RoutingBench {
@@ -25,16 +31,19 @@ final class RoutingBench {
     let constrainedTop: NodeID
     var constraint: EventKind?
     /// Letters and space, typed into the focused toplevel.
+    /// The toplevels, bottom first (as created; clicks restack them).
+    var tops: [NodeID] = []
     let keys: [UInt32] = [30, 48, 46, 32, 18, 33, 34, 35, 23, 36, 37, 38, 50, 49, 24, 25, 16, 19, 31, 20, 22, 47, 17, 45, 21, 44, 57]
 
-    init() throws {
+    /// `windows` toplevels: 30 makes the output's child list wide enough for a grid.
+    init(windows: Int = 30) throws {
         seat = router.addSeat()
         seat.keyTranslator = try KeyboardConfiguration(keymap: .names(RuleNames(layout: "us"))).makeState(environment: [:])
         let tree = router.tree
         let output = tree.createNode(.output, name: "out", frame: Rect(0, 0, 1920, 1080))
         tree.createNode(.compositor, name: "background", parent: output, frame: Rect(0, 0, 1920, 1080))
         var firstTop: NodeID?, lastTop: NodeID?
-        for t in 0..<30 {
+        for t in 0..<windows {
             let c = router.addClient(name: "c\(t)")
             seat.setBound([.pointer, .keyboard, .touch, .tablet], for: c, true)
             let x = Int32((t * 61) % 1400), y = Int32((t * 37) % 700)
@@ -46,6 +55,7 @@ final class RoutingBench {
                 tree.createNode(.subsurface, client: c, parent: top, frame: Rect(Int32(s * 100), 300, 90, 40),
                                 layer: s == 0 ? .below : .above)
             }
+            tops.append(top)
             firstTop = firstTop ?? top
             lastTop = top
         }
@@ -104,8 +114,71 @@ final class RoutingBench {
             let g = GestureEvent(kind: .swipe, phase: phase == 0 ? .begin : phase == 31 ? .end : .update, fingers: 3,
                                  dx: phase == 0 || phase == 31 ? 0 : d.0, dy: phase == 0 || phase == 31 ? 0 : d.1)
             seat.notifyGesture(time: time, g)
+        case .button:
+            seat.notifyPointerButton(time: time, button: 0x110, state: i & 1 == 0 ? .pressed : .released)
+        case .click, .clickFew:
+            // Press somewhere else each time (the window there comes up), then release.
+            if i & 1 == 0 {
+                seat.notifyPointerWarp(time: time, to: touchPoints[(i >> 1) & 4095])
+                seat.notifyPointerButton(time: time, button: 0x110, state: .pressed)
+                raiseAndFocusUnderCursor()
+            } else {
+                seat.notifyPointerButton(time: time, button: 0x110, state: .released)
+            }
+        case .scroll:
+            let v120: Int32 = i & 3 == 3 ? 60 : i & 1 == 0 ? 120 : -120
+            seat.notifyPointerAxis(time: time, source: .wheel, vertical: AxisValue(value: Double(v120) / 8, value120: v120),
+                                   horizontal: i & 7 == 7 ? AxisValue(value: 15, value120: 120) : nil)
+        case .focus:
+            // A key held across the change: the enter carries it.
+            if i & 15 == 0 { seat.notifyKey(time: time, key: 42, state: .pressed) }
+            if i & 15 == 15 { seat.notifyKey(time: time, key: 42, state: .released) }
+            _ = seat.setKeyboardFocus(tops[(i &* 7) % tops.count])
+        case .popup:
+            popupStep(i & 3)
         }
         router.flush(into: &sink)
+    }
+
+    /// What a focus-on-click compositor does on a press: raise the window under the cursor
+    /// and give it the keyboard.
+    func raiseAndFocusUnderCursor() {
+        guard var n = seat.pointerFocusNode else { return }
+        while router.tree.kind(of: n) != .toplevel, let p = router.tree.parent(of: n) { n = p }
+        guard router.tree.kind(of: n) == .toplevel else { return }
+        router.tree.raiseToTop(n)
+        _ = seat.setKeyboardFocus(n)
+    }
+
+    var popupNode: NodeID?
+
+    /// 0: the focused window opens a popup with a grab; 1: motion inside it; 2: a press
+    /// outside dismisses it; 3: the release, and the client destroys the popup.
+    func popupStep(_ phase: Int) {
+        let tree = router.tree
+        let parent = tops[0]
+        guard let origin = tree.layoutPosition(of: parent) else { return }
+        switch phase {
+        case 0:
+            tree.raiseToTop(parent)
+            _ = seat.setKeyboardFocus(parent)
+            seat.notifyPointerWarp(time: time, to: Point(origin.x + 50, origin.y + 50))
+            seat.notifyPointerButton(time: time, button: 0x110, state: .pressed)
+            seat.notifyPointerButton(time: time, button: 0x110, state: .released)
+            let p = tree.createNode(.popup, client: tree.client(of: parent)!, parent: parent, frame: Rect(40, 40, 120, 200))
+            tree.setNextResponder(p, parent)
+            _ = seat.beginPopupGrab(p)
+            popupNode = p
+        case 1:
+            seat.notifyPointerMotion(time: time, dx: 20, dy: 20)
+        case 2:
+            seat.notifyPointerWarp(time: time, to: Point(origin.x + 450, origin.y + 320))
+            seat.notifyPointerButton(time: time, button: 0x110, state: .pressed)
+        default:
+            seat.notifyPointerButton(time: time, button: 0x110, state: .released)
+            if let p = popupNode { tree.destroy(p) }
+            popupNode = nil
+        }
     }
 
     /// Puts the cursor on the topmost window and gives it the constraint (once per kind: a

@@ -2,7 +2,7 @@
 //
 //   core-bench                      everything, printed as one table
 //   core-bench --check-allocations  only the allocation check (make test): exit 1 unless
-//                                   pointer, touch, key and tablet routing allocate nothing
+//                                   routing every kind below allocates nothing
 //   core-bench --route KIND N       route N events of KIND and exit (for callgrind)
 //
 // Options: --wlr PATH (the wlroots harness, default .build/wlr-bench), --scaling-data FILE
@@ -23,16 +23,16 @@ func countAllocations(_ bench: RoutingBench, _ kind: EventKind, events: Int) -> 
 
 if let i = args.firstIndex(of: "--route"), i + 2 < args.count, let kind = EventKind.allCases.first(where: { "\($0)" == args[i + 1] }),
    let n = Int(args[i + 2]) {
-    let bench = try RoutingBench()
+    let bench = try RoutingBench(windows: kind == .clickFew ? 8 : 30)
     for e in 0..<n { bench.route(kind, e) }
     exit(0)
 }
 
 if args.contains("--check-allocations") {
-    let bench = try RoutingBench()
+    let bench = try RoutingBench(), few = try RoutingBench(windows: 8)
     var failed = false
     for kind in EventKind.allCases {
-        let n = countAllocations(bench, kind, events: 100_000)
+        let n = countAllocations(kind == .clickFew ? few : bench, kind, events: 100_000)
         print("heap allocations routing 100,000 x \(kind.rawValue): \(n)")
         failed = failed || n != 0
     }
@@ -95,10 +95,10 @@ if args.contains("--hit-tests-only") { exit(disagreements == 0 ? 0 : 1) }
 
 // 3. Routing throughput, latency and allocations.
 progress("routing...")
-let bench = try RoutingBench()
+let bench = try RoutingBench(), fewWindows = try RoutingBench(windows: 8)
 var allocationFailures = 0
 for kind in EventKind.allCases {
-    let r = measureRouting(bench, kind, events: 32_768)
+    let r = measureRouting(kind == .clickFew ? fewWindows : bench, kind, events: 32_768)
     allocationFailures += r.allocationsPerEvent == 0 ? 0 : 1
     row("routed: \(kind.rawValue)", String(format: "%.2f M/s, median %@, p99 %@, %.3f allocations/event",
                                           r.perSecond / 1e6, ns(Double(r.median)), ns(Double(r.p99)), r.allocationsPerEvent))

@@ -1,0 +1,228 @@
+// Routed against raw, one event kind at a time: the event through `server.handle(_:)` onto
+// the measured client's socket, against the same protocol events posted directly on the
+// same resources (wl_*_send_*, then wl_display_flush_clients). Both ways flush after every
+// event and are timed until a reader thread on the client's end has read every byte; both
+// must put the same bytes on the socket.
+//
+// The scene: a 1920×1080 output with 28 background windows (one client each) and, on top,
+// the measured client's windows A at (40, 40) and B at (240, 40), 400×300 each.
+import CWaylandServer
+import CXdgShellServer
+import Foundation
+import InputRouter
+import Synchronization
+import WaylandServer
+import WireClient
+
+/// Bytes read on the measured client's end, by the reader thread.
+final class ByteCounter: @unchecked Sendable {
+    let bytes = Atomic<Int>(0)
+    let stop = Atomic<Bool>(false)
+}
+
+enum Scenario: String, CaseIterable {
+    case motion = "pointer motion on the desktop tree (motion + frame)"
+    case click = "click that raises and focuses a window (motion across, press, release)"
+    case key = "key press or release (xkb us)"
+    case touch = "touch frame, 10 fingers moving"
+    var short: String { "\(self)" }
+}
+
+final class EndToEnd {
+    static let backgroundWindows = 28
+    let server: WaylandServer
+    let measured: BenchClient
+    var background: [BenchClient] = []
+    let counter = ByteCounter()
+    var time: UInt64 = 1_000_000
+    var step = 0
+
+    init() throws {
+        var config = WaylandServer.Configuration()
+        config.outputWidth = 1920
+        config.outputHeight = 1080
+        config.keyboard = .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
+        config.unresponsiveTimeoutMS = 0
+        let n = Self.backgroundWindows
+        config.placeToplevel = { i, _, _ in
+            i < n ? (Int32(i % 7) * 260, 100 + Int32(i / 7) * 240) : i == n ? (40, 40) : (240, 40)
+        }
+        server = try WaylandServer(configuration: config)
+        for (i, caps) in [DeviceCapabilities.pointer, .keyboard, .touch].enumerated() {
+            server.handle(InputEvent(time: 0, device: DeviceID(UInt32(i + 1)), .deviceAdded(caps)))
+        }
+        for _ in 0..<n {
+            background.append(try BenchClient(server, devices: [], windows: 1, width: 250, height: 230, bigBuffer: false))
+        }
+        measured = try BenchClient(server, devices: [0, 1, 2], windows: 2, width: 400, height: 300, bigBuffer: true)
+        // A clicked: on top and focused, where every scenario starts.
+        server.seat.notifyPointerWarp(time: time, to: Point(140, 190))
+        server.handle(InputEvent(time: time, device: DeviceID(1), .pointerButton(button: 0x110, state: .pressed)))
+        server.handle(InputEvent(time: time, device: DeviceID(1), .pointerButton(button: 0x110, state: .released)))
+        server.dispatch(timeoutMS: 0)
+        let fd = measured.fd
+        let counter = counter
+        Thread.detachNewThread {
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while !counter.stop.load(ordering: .relaxed) {
+                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n > 0 { counter.bytes.add(n, ordering: .releasing) }
+                if n <= 0 && errno != EINTR && errno != EAGAIN { break }
+            }
+        }
+    }
+
+    /// Puts the pointer, the fingers and the focus where `scenario` starts, and waits until
+    /// the reader has read what that sent.
+    func prepare(_ scenario: Scenario) {
+        let seat = server.seat
+        // Pointer in A's own part (B covers A right of x = 240).
+        seat.notifyPointerWarp(time: time, to: Point(140, 190))
+        step = 0
+        if scenario == .touch {
+            for f in 0..<10 {
+                let p = fingerPoint(f, 0)
+                server.handle(InputEvent(time: time, device: DeviceID(3), .touchDown(slot: Int32(f), x: p.x / 1920, y: p.y / 1080)))
+            }
+            server.handle(InputEvent(time: time, device: DeviceID(3), .touchFrame))
+        }
+        server.sendDeliveries()
+        wl_display_flush_clients(server.display)
+        waitForQuiet()
+    }
+
+    func finish(_ scenario: Scenario) {
+        if scenario == .touch {
+            for f in 0..<10 { server.handle(InputEvent(time: time, device: DeviceID(3), .touchUp(slot: Int32(f)))) }
+            server.handle(InputEvent(time: time, device: DeviceID(3), .touchFrame))
+        }
+        if scenario == .click && step & 1 == 1 {
+            // Back in A, as the next scenario expects.
+            routed(.click)
+        }
+        wl_display_flush_clients(server.display)
+        waitForQuiet()
+    }
+
+    /// Finger `f` in A, one pixel right on odd steps.
+    func fingerPoint(_ f: Int, _ step: Int) -> Point { Point(Double(60 + f * 16 + (step & 1)), Double(80 + f * 20)) }
+
+    func waitForQuiet() {
+        var last = -1
+        while true {
+            usleep(20_000)
+            let b = counter.bytes.load(ordering: .acquiring)
+            if b == last { return }
+            last = b
+        }
+    }
+
+    @inline(__always) func waitForReader(_ target: Int) {
+        while counter.bytes.load(ordering: .acquiring) < target { sched_yield() }
+    }
+
+    @inline(__always) func ms(_ t: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: t / 1000) }
+
+    /// One event of `scenario` through the router.
+    func routed(_ scenario: Scenario) {
+        time &+= 1000
+        step &+= 1
+        switch scenario {
+        case .motion:
+            let dx: Double = step & 1 == 0 ? 1 : -1
+            server.handle(InputEvent(time: time, device: DeviceID(1), .pointerMotion(dx: dx, dy: 0, unacceleratedDX: dx, unacceleratedDY: 0)))
+        case .click:
+            // Odd steps go to B's own part, even ones back to A's: each press raises and
+            // focuses the window that was below.
+            let dx: Double = step & 1 == 1 ? 400 : -400
+            server.handle(InputEvent(time: time, device: DeviceID(1), .pointerMotion(dx: dx, dy: 0, unacceleratedDX: dx, unacceleratedDY: 0)))
+            server.handle(InputEvent(time: time, device: DeviceID(1), .pointerButton(button: 0x110, state: .pressed)))
+            server.handle(InputEvent(time: time, device: DeviceID(1), .pointerButton(button: 0x110, state: .released)))
+        case .key:
+            server.handle(InputEvent(time: time, device: DeviceID(2), .keyboardKey(key: 30, state: step & 1 == 1 ? .pressed : .released)))
+        case .touch:
+            for f in 0..<10 {
+                let p = fingerPoint(f, step)
+                server.handle(InputEvent(time: time, device: DeviceID(3), .touchMotion(slot: Int32(f), x: p.x / 1920, y: p.y / 1080)))
+            }
+            server.handle(InputEvent(time: time, device: DeviceID(3), .touchFrame))
+        }
+        wl_display_flush_clients(server.display)
+    }
+
+    /// The same protocol events posted directly.
+    func raw(_ scenario: Scenario) {
+        time &+= 1000
+        step &+= 1
+        let display = server.display
+        switch scenario {
+        case .motion:
+            let x = step & 1 == 0 ? 100.0 : 99.0
+            wl_pointer_send_motion(measured.pointer, ms(time), wl_fixed_from_double(x), wl_fixed_from_double(150))
+            wl_pointer_send_frame(measured.pointer)
+        case .click:
+            rawClick(into: step & 1 == 1 ? 1 : 0)
+        case .key:
+            wl_keyboard_send_key(measured.keyboard, wl_display_next_serial(display), ms(time), 30,
+                                 step & 1 == 1 ? WL_KEYBOARD_KEY_STATE_PRESSED.rawValue : WL_KEYBOARD_KEY_STATE_RELEASED.rawValue)
+        case .touch:
+            for f in 0..<10 {
+                let p = fingerPoint(f, step)
+                wl_touch_send_motion(measured.touch, ms(time), Int32(f), wl_fixed_from_double(p.x - 40), wl_fixed_from_double(p.y - 40))
+            }
+            wl_touch_send_frame(measured.touch)
+        }
+        wl_display_flush_clients(display)
+    }
+
+    /// What a routed click sends: the pointer leaves the old window for window `to`
+    /// (surface-local (100, 150)), the press, both windows' new states, the keyboard's
+    /// move, the release.
+    func rawClick(into to: Int) {
+        let display = server.display, p = measured.pointer, k = measured.keyboard
+        let from = 1 - to
+        let t = ms(time)
+        wl_pointer_send_leave(p, wl_display_next_serial(display), measured.windows[from].surface)
+        wl_pointer_send_enter(p, wl_display_next_serial(display), measured.windows[to].surface,
+                              wl_fixed_from_double(100), wl_fixed_from_double(150))
+        wl_pointer_send_motion(p, t, wl_fixed_from_double(100), wl_fixed_from_double(150))
+        wl_pointer_send_frame(p)
+        wl_pointer_send_button(p, wl_display_next_serial(display), t, 0x110, WL_POINTER_BUTTON_STATE_PRESSED.rawValue)
+        wl_pointer_send_frame(p)
+        let leave = wl_display_next_serial(display), enter = wl_display_next_serial(display)
+        let modifiers = wl_display_next_serial(display)
+        for w in [from, to] {
+            withArray(w == to ? [4] : []) { xdg_toplevel_send_configure(measured.windows[w].toplevel, 0, 0, $0) }
+            xdg_surface_send_configure(measured.windows[w].xdg, wl_display_next_serial(display))
+        }
+        wl_keyboard_send_leave(k, leave, measured.windows[from].surface)
+        withArray([]) { wl_keyboard_send_enter(k, enter, measured.windows[to].surface, $0) }
+        wl_keyboard_send_modifiers(k, modifiers, 0, 0, 0, 0)
+        wl_pointer_send_button(p, wl_display_next_serial(display), t, 0x110, WL_POINTER_BUTTON_STATE_RELEASED.rawValue)
+        wl_pointer_send_frame(p)
+    }
+
+    /// `n` events one way; ns per event. Keeps at most 128 events unread, so that neither
+    /// way ever finds the socket full (libwayland 1.21 would drop events then).
+    func run(_ scenario: Scenario, _ n: Int, routedWay: Bool, bytesPerEvent: Int) -> Double {
+        let start = counter.bytes.load(ordering: .acquiring)
+        let t0 = now()
+        for i in 0..<n {
+            if routedWay { routed(scenario) } else { raw(scenario) }
+            if i & 63 == 63 { waitForReader(start + (i + 1 - 128) * bytesPerEvent) }
+        }
+        waitForReader(start + n * bytesPerEvent)
+        return Double(now() - t0) / Double(n)
+    }
+
+    /// Bytes one event puts on the socket (every byte must be read back).
+    func measureBytesPerEvent(_ scenario: Scenario, routedWay: Bool) -> Int {
+        let start = counter.bytes.load(ordering: .acquiring)
+        for i in 0..<1000 {
+            if routedWay { routed(scenario) } else { raw(scenario) }
+            if i & 31 == 31 { waitForReader(start + (i + 1 - 64) * 8) }
+        }
+        waitForQuiet()
+        return (counter.bytes.load(ordering: .acquiring) - start) / 1000
+    }
+}

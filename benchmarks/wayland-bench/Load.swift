@@ -1,0 +1,164 @@
+// Latency under load: 50 clients with a window each (a 10×5 grid on a 1920×1080 output), a
+// 1 kHz pointer crossing them row by row, and optionally one client (in the middle of the
+// grid) that stops reading. Latency is from `server.handle(_:)` (or, the raw way, the
+// first wl_pointer_send_*) to the bytes being readable on the receiving client's socket, as
+// one poll(2) reader thread sees them. The stalled client's own samples are left out.
+import CWaylandServer
+import Foundation
+import InputRouter
+import Synchronization
+import WaylandServer
+import WireClient
+
+final class LoadSamples: @unchecked Sendable {
+    let capacity = 1 << 16
+    let latencies: UnsafeMutablePointer<UInt64>
+    var count = 0
+    /// When the latest event started (ns), written by the main thread before each event.
+    let started = Atomic<UInt64>(0)
+    let stop = Atomic<Bool>(false)
+    let done = Atomic<Bool>(false)
+    init() { latencies = .allocate(capacity: capacity) }
+}
+
+final class LoadBench {
+    static let clientCount = 50, columns = 10
+    static let cellW: Int32 = 190, cellH: Int32 = 210, windowW: Int32 = 180, windowH: Int32 = 200
+    static let stalledIndex = 24
+    let server: WaylandServer
+    var clients: [BenchClient] = []
+    var time: UInt64 = 1_000_000
+    var cursor = Point(10, 100)
+    var rawFocus: Int?
+
+    init() throws {
+        var config = WaylandServer.Configuration()
+        config.outputWidth = 1920
+        config.outputHeight = 1080
+        config.keyboard = .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
+        config.placeToplevel = { i, _, _ in
+            (Int32(i % LoadBench.columns) * LoadBench.cellW + 5, Int32(i / LoadBench.columns) * LoadBench.cellH + 5)
+        }
+        server = try WaylandServer(configuration: config)
+        server.handle(InputEvent(time: 0, device: DeviceID(1), .deviceAdded(.pointer)))
+        for _ in 0..<Self.clientCount {
+            clients.append(try BenchClient(server, devices: [0], windows: 1, width: Self.windowW, height: Self.windowH,
+                                           bigBuffer: false))
+        }
+        server.seat.notifyPointerWarp(time: time, to: cursor)
+        server.dispatch(timeoutMS: 0)
+        for c in clients { c.session.drain() }
+    }
+
+    /// The next cursor position: 19 px right (a window every ten events), the next row at
+    /// the end of one, the first after the last.
+    func nextCursor() -> Point {
+        var p = Point(cursor.x + 19, cursor.y)
+        if p.x > 1890 { p = Point(10, cursor.y + Double(Self.cellH)) }
+        if p.y > 1060 { p = Point(10, 100) }
+        return p
+    }
+
+    /// The client whose window is under `p` (the windows do not overlap).
+    func window(at p: Point) -> Int? {
+        let col = Int(p.x) / Int(Self.cellW), row = Int(p.y) / Int(Self.cellH)
+        let lx = Int32(p.x) - Int32(col) * Self.cellW - 5, ly = Int32(p.y) - Int32(row) * Self.cellH - 5
+        guard col < Self.columns, row * Self.columns + col < Self.clientCount, lx >= 0, lx < Self.windowW, ly >= 0, ly < Self.windowH
+        else { return nil }
+        return row * Self.columns + col
+    }
+
+    func event(routed: Bool) {
+        time &+= 1000
+        let p = nextCursor()
+        defer { cursor = p }
+        if routed {
+            server.handle(InputEvent(time: time, device: DeviceID(1),
+                                     .pointerMotion(dx: p.x - cursor.x, dy: p.y - cursor.y, unacceleratedDX: 0, unacceleratedDY: 0)))
+            wl_display_flush_clients(server.display)
+            return
+        }
+        let display = server.display
+        let hit = window(at: p)
+        if hit != rawFocus {
+            if let old = rawFocus {
+                wl_pointer_send_leave(clients[old].pointer, wl_display_next_serial(display), clients[old].windows[0].surface)
+                wl_pointer_send_frame(clients[old].pointer)
+            }
+            if let new = hit {
+                let c = clients[new]
+                let col = Int32(new % Self.columns), row = Int32(new / Self.columns)
+                wl_pointer_send_enter(c.pointer, wl_display_next_serial(display), c.windows[0].surface,
+                                      wl_fixed_from_double(p.x - Double(col * Self.cellW + 5)),
+                                      wl_fixed_from_double(p.y - Double(row * Self.cellH + 5)))
+                wl_pointer_send_frame(c.pointer)
+            }
+            rawFocus = hit
+        } else if let f = hit {
+            let col = Int32(f % Self.columns), row = Int32(f / Self.columns)
+            wl_pointer_send_motion(clients[f].pointer, UInt32(truncatingIfNeeded: time / 1000),
+                                   wl_fixed_from_double(p.x - Double(col * Self.cellW + 5)),
+                                   wl_fixed_from_double(p.y - Double(row * Self.cellH + 5)))
+            wl_pointer_send_frame(clients[f].pointer)
+        }
+        wl_display_flush_clients(display)
+    }
+
+    /// `events` at 1 kHz one way; latencies (ns) seen on the reading clients' sockets.
+    func run(events: Int, routed: Bool, stalled: Bool) -> [UInt64] {
+        let samples = LoadSamples()
+        let readers = clients.indices.filter { !(stalled && $0 == Self.stalledIndex) }.map { clients[$0].fd }
+        Thread.detachNewThread {
+            var fds = readers.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while !samples.stop.load(ordering: .relaxed) {
+                guard poll(&fds, nfds_t(fds.count), 5) > 0 else { continue }
+                let t = now(), start = samples.started.load(ordering: .acquiring)
+                for i in fds.indices where fds[i].revents & Int16(POLLIN) != 0 {
+                    _ = buffer.withUnsafeMutableBytes { read(fds[i].fd, $0.baseAddress, $0.count) }
+                    if samples.count < samples.capacity { samples.latencies[samples.count] = t - start; samples.count += 1 }
+                }
+            }
+            samples.done.store(true, ordering: .releasing)
+        }
+        let t0 = now()
+        for k in 0..<events {
+            // Sleep until this event's millisecond, then send it.
+            let due = t0 + UInt64(k) * 1_000_000
+            var ts = timespec(tv_sec: Int(due / 1_000_000_000), tv_nsec: Int(due % 1_000_000_000))
+            clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil)
+            samples.started.store(now(), ordering: .releasing)
+            event(routed: routed)
+            server.dispatch(timeoutMS: 0)  // requests and timers, as a compositor's loop would
+        }
+        usleep(20_000)
+        samples.stop.store(true, ordering: .relaxed)
+        while !samples.done.load(ordering: .acquiring) { usleep(1000) }
+        return Array(UnsafeBufferPointer(start: samples.latencies, count: samples.count)).sorted()
+    }
+
+    static func runAndPrint() throws {
+        let bench = try LoadBench()
+        let events = 2_000
+        func stats(_ s: [UInt64]) -> String {
+            guard !s.isEmpty else { return "no samples" }
+            func q(_ f: Double) -> Double { Double(s[min(s.count - 1, Int(Double(s.count) * f))]) }
+            return "p50 \(ns(q(0.5))), p99 \(ns(q(0.99))), max \(ns(Double(s.last!))) (\(s.count) reads)"
+        }
+        func p99(_ s: [UInt64]) -> Double { s.isEmpty ? .nan : Double(s[min(s.count - 1, Int(Double(s.count) * 0.99))]) }
+        // All reading first; then the one client stops reading for good.
+        let routedAll = bench.run(events: events, routed: true, stalled: false)
+        let rawAll = bench.run(events: events, routed: false, stalled: false)
+        let routedStalled = bench.run(events: events, routed: true, stalled: true)
+        let rawStalled = bench.run(events: events, routed: false, stalled: true)
+        print("\nUnder load: \(clientCount) clients with a window each, a 1 kHz pointer crossing them (\(events) events a run);")
+        print("latency from server.handle (raw: the first wl_pointer_send_*) to the bytes readable on each reading client's socket\n")
+        print("| what | routed | raw |\n|---|---|---|")
+        print("| every client reading | \(stats(routedAll)) | \(stats(rawAll)) |")
+        print("| client \(stalledIndex) stopped reading (its window is crossed too) | \(stats(routedStalled)) | \(stats(rawStalled)) |")
+        let effect = p99(routedStalled) / p99(routedAll)
+        print(String(format: "| the stalled client's effect on the others' p99 (goal ≤ 1.10x) | %.2fx | %.2fx |", effect,
+                     p99(rawStalled) / p99(rawAll)))
+        print(String(format: "| routed / raw p99, every client reading | %.2fx | |", p99(routedAll) / p99(rawAll)))
+    }
+}

@@ -1,0 +1,102 @@
+// Instruction counts under callgrind: totals per event, and the per-function breakdown of
+// one event kind (inclusive instructions per event, top functions), so the next engineer
+// sees where the cost is. Per event = the difference between a short and a long run,
+// divided by the difference in events: setup cancels out.
+import Foundation
+
+enum Callgrind {
+    /// Valgrind 3.19 gives up on the Swift 6 toolchain's DWARF: it runs a copy without it
+    /// (the symbol table stays, so functions keep their names).
+    static let binary: String = {
+        let copy = NSTemporaryDirectory() + "wayland-bench-nodebug-\(getpid())"
+        _ = run("/usr/bin/strip", ["--strip-debug", "-o", copy, Bundle.main.executablePath ?? CommandLine.arguments[0]])
+        atexit { unlink(NSTemporaryDirectory() + "wayland-bench-nodebug-\(getpid())") }
+        return copy
+    }()
+
+    /// Runs `path` with `arguments`; its standard error (and standard output if asked).
+    @discardableResult
+    static func run(_ path: String, _ arguments: [String], input: String? = nil, stdout: Bool = false) -> String? {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = arguments
+        let pipe = Pipe(), inPipe = Pipe()
+        if stdout { p.standardOutput = pipe; p.standardError = FileHandle.nullDevice } else {
+            p.standardError = pipe; p.standardOutput = FileHandle.nullDevice
+        }
+        if input != nil { p.standardInput = inPipe }
+        guard (try? p.run()) != nil else { return nil }
+        if let input {
+            // Written from another thread: the child's output could fill its pipe first.
+            let handle = inPipe.fileHandleForWriting
+            Thread.detachNewThread { handle.write(Data(input.utf8)); try? handle.close() }
+        }
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return p.terminationStatus == 0 ? text : nil
+    }
+
+    /// Total instructions of one run of this program with `arguments`.
+    static func instructions(_ arguments: [String]) -> Double? {
+        guard let text = run("/usr/bin/valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", binary] + arguments),
+            let line = text.split(separator: "\n").first(where: { $0.contains("Collected :") })
+        else { return nil }
+        return Double(line.split(separator: " ").last ?? "")
+    }
+
+    /// Inclusive instructions per function of one run (callgrind_annotate --inclusive=yes).
+    static func inclusive(_ arguments: [String]) -> [String: Double] {
+        let out = NSTemporaryDirectory() + "wayland-bench-callgrind-\(getpid())"
+        defer { unlink(out) }
+        guard run("/usr/bin/valgrind", ["--tool=callgrind", "--callgrind-out-file=\(out)", binary] + arguments) != nil,
+            let text = run("/usr/bin/callgrind_annotate", ["--inclusive=yes", "--threshold=100", out], stdout: true)
+        else { return [:] }
+        var result: [String: Double] = [:]
+        for line in text.split(separator: "\n") {
+            // "12,345 (97.2%)  ???:symbol [/path/to/object]"
+            let fields = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+            guard fields.count == 3, fields[1].hasPrefix("("), let count = Double(fields[0].replacingOccurrences(of: ",", with: ""))
+            else { continue }
+            var name = String(fields[2]).trimmingCharacters(in: .whitespaces)
+            if let bracket = name.range(of: " [", options: .backwards) { name = String(name[..<bracket.lowerBound]) }
+            if let colon = name.range(of: ":") { name = String(name[colon.upperBound...]) }
+            result[name, default: 0] += count
+        }
+        return result
+    }
+
+    /// Swift names made readable (swift-demangle from the toolchain on PATH, if any).
+    static func demangle(_ names: [String]) -> [String] {
+        guard let text = run("/usr/bin/env", ["swift-demangle", "--simplified", "--compact"], input: names.joined(separator: "\n") + "\n",
+                             stdout: true)
+        else { return names }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        return lines.count >= names.count ? Array(lines.prefix(names.count)) : names
+    }
+
+    /// The process's own frames above the benchmark loop, which every event "includes".
+    static func scaffolding(_ name: String) -> Bool {
+        name == "PROGRAM TOTALS" || name.hasPrefix("0x") || name.hasPrefix("(below main)") || name.hasPrefix("__libc_start")
+            || name.hasSuffix("_main") || name == "main" || name.hasPrefix("start_thread") || name.hasPrefix("clone")
+    }
+
+    /// Prints the `top` functions by inclusive instructions per event of `arguments` + N.
+    static func profile(_ arguments: [String], short: Int, long: Int, top: Int) {
+        let a = inclusive(arguments + ["\(short)"]), b = inclusive(arguments + ["\(long)"])
+        guard !a.isEmpty, !b.isEmpty else { print("(callgrind_annotate gave no profile)"); return }
+        let events = Double(long - short)
+        let perEvent = b.map { ($0.key, ($0.value - (a[$0.key] ?? 0)) / events) }
+            .filter { $0.1 > 1 && !scaffolding($0.0) }
+            .sorted { $0.1 > $1.1 }
+            .prefix(top)
+        let total = ((b["PROGRAM TOTALS"] ?? 0) - (a["PROGRAM TOTALS"] ?? 0)) / events
+        let names = demangle(perEvent.map(\.0))
+        print("\nWhere routed \(arguments.dropFirst().first ?? "") spends its instructions: inclusive per event, top \(top) functions")
+        print("(callgrind; \(String(format: "%.0f", total)) user-space instructions per event in all, the reader thread's included)\n")
+        print("| instructions per event | function |\n|---:|---|")
+        for (i, (_, count)) in perEvent.enumerated() {
+            let name = names[i].count > 150 ? String(names[i].prefix(147)) + "..." : names[i]
+            print("| \(String(format: "%.0f", count)) | `\(name.replacingOccurrences(of: "|", with: "\\|"))` |")
+        }
+    }
+}
