@@ -110,6 +110,11 @@ let package = Package(
             // Top-level script style (tinywl-like) on one thread: Swift 5 mode spares the
             // reader main-actor annotations that would say nothing here.
             swiftSettings: [.swiftLanguageMode(.v5)]),
+        // The tinywl counterpart: its own wl_display, loop and pixman drawing, the core's path
+        // in plain sight (docs/embedding.md).
+        .executableTarget(
+            name: "ir-embed", dependencies: ["WaylandServer", "InputRouter", "Recording", "CPixman", "CWaylandServer"],
+            path: "examples/embed", swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(name: "route-demo", dependencies: ["InputRouter"], path: "examples/route-demo", exclude: ["scene.txt"]),
         .target(name: "CAllocCounter", path: "benchmarks/CAllocCounter"),
         .executableTarget(

@@ -153,8 +153,10 @@ final class Surface: WaylandObject {
                     bufferHeight = wl_shm_buffer_get_height(shm)
                 }
                 hasBuffer = true
-                image = SurfaceImage(shmBuffer: buffer)
-                server.bufferCommitted?(self, buffer)
+                // The pixel-keeping policy: a copy for a renderer, off for an embedder that
+                // reads the buffer itself in `bufferCommitted`.
+                image = server.configuration.keepsBufferPixels ? SurfaceImage(shmBuffer: buffer) : nil
+                server.bufferCommitted?(resource, buffer)
                 wl_buffer_send_release(buffer)
             } else {
                 hasBuffer = false
