@@ -99,7 +99,8 @@ final class ServerHarness {
     var clients: [ClientProcess] = []
     private var barrierCounter = 0
 
-    init(configuration: WaylandServer.Configuration = WaylandServer.Configuration()) throws {
+    /// `display`: a `wl_display` the test owns (the embedder's case), else the server's own.
+    init(configuration: WaylandServer.Configuration = WaylandServer.Configuration(), display: OpaquePointer? = nil) throws {
         _ = runtimeDirectory
         socketLock.lock()
         socketCounter += 1
@@ -107,7 +108,7 @@ final class ServerHarness {
         socketLock.unlock()
         var config = configuration
         config.keyboard = .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
-        server = try WaylandServer(configuration: config)
+        server = try display.map { try WaylandServer(display: $0, configuration: config) } ?? WaylandServer(configuration: config)
         socket = try server.addSocket("ir-test-\(getpid())-\(n)")
         for (i, caps) in [DeviceCapabilities.pointer, .keyboard, .touch].enumerated() {
             server.handle(InputEvent(time: 0, device: DeviceID(UInt32(i + 1)), .deviceAdded(caps)))

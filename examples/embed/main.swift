@@ -245,15 +245,16 @@ final class EmbedCompositor {
     // MARK: The loop
 
     /// Our loop, not the server's: we dispatch the display's event loop (client requests,
-    /// the server's timers), then feed input, then flush. The server needs nothing else.
+    /// the server's timers), feed input, answer frame callbacks, flush. The server needs
+    /// nothing else from us.
     func run(windows: Int, exitAfterInput: Bool) {
         let loop = wl_display_get_event_loop(display)
         var finishedAt: Date?
         while running {
             wl_display_flush_clients(display)
+            // Client requests: the server handles each, and sends what it changed (a
+            // window mapped under the cursor gets its enter) before the next is read.
             wl_event_loop_dispatch(loop, 10)
-            // Re-picks caused by client requests (a window mapped under the cursor).
-            server.sendDeliveries()
             // Input waits until the scene the input was recorded for is there.
             if server.mappedToplevels.count >= windows {
                 // One event per turn: clients read and answer between events, as they would
