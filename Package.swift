@@ -77,12 +77,12 @@ let package = Package(
 
         // Pictures of an output: composited frames, hit maps, PNG files (docs/rendering.md).
         systemLibrary("CZlib", pkgConfig: "zlib", apt: ["zlib1g-dev"]),
-        .target(name: "Rendering", dependencies: ["InputRouter", "WaylandServer", "CPixman", "CZlib"]),
+        .target(name: "Rendering", dependencies: ["InputRouter", "WaylandServer", "CWaylandServer", "CPixman", "CZlib"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "InputRouter", "WaylandServer", "CWaylandServer", "CZlib"]),
         // The nested backend: the compositor as a window of the session it runs in (docs/nested.md).
         .target(name: "CNestedShim", dependencies: ["CWaylandClient", "CXdgShell"]),
         .target(name: "NestedBackend", dependencies: ["InputRouter", "Keyboard", "WaylandServer", "CWaylandClient", "CXdgShell", "CNestedShim"]),
-        .testTarget(name: "NestedBackendTests", dependencies: ["NestedBackend", "WaylandServer", "InputRouter", "Keyboard"]),
+        .testTarget(name: "NestedBackendTests", dependencies: ["NestedBackend", "WaylandServer", "InputRouter", "Keyboard", "Rendering"]),
         // Fuzzing: the byte decoders and checks of the fuzz targets (fuzz/, docs/fuzzing.md),
         // shared with the regression tests that replay the corpus and findings without libFuzzer.
         .target(name: "FuzzSupport", dependencies: [

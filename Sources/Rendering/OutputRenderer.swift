@@ -80,19 +80,19 @@ public struct OutputRenderer {
         return SurfaceImage(width: w, height: h, pixels: pixels)
     }
 
-    /// The server's output as its user sees it: client buffers, the pointer where the seat
-    /// has it, shaped as the focused client asked (or the built-in arrow).
-    public func render(_ server: WaylandServer) -> SurfaceImage {
-        let shape = Cursor.Shape(clientCursor: server.clientCursor)
-        return render(
-            tree: server.router.tree, output: server.outputNode, images: { server.image(of: $0) },
-            cursor: Cursor(position: server.seat.cursor, shape: shape))
+    /// The server's output as its user sees it: client buffers as `pixels` kept them, the
+    /// pointer where the seat has it, shaped as the focused client asked (or the arrow).
+    public func render(_ server: WaylandServer, pixels: SurfacePixels) -> SurfaceImage {
+        render(
+            tree: server.router.tree, output: server.outputNode, images: { pixels.image(of: $0) },
+            cursor: Cursor(position: server.seat.cursor, shape: pixels.clientCursor))
     }
 }
 
 extension OutputRenderer.Cursor.Shape {
-    /// What `WaylandServer.clientCursor` asks for: nil (no client cursor) is the built-in
-    /// arrow; hidden, or a cursor surface with nothing committed, draws nothing.
+    /// What a client's cursor request asks for (`WaylandServer.clientCursor`, with the
+    /// surface's pixels; `SurfacePixels.clientCursor`): nil (no client cursor) is the
+    /// built-in arrow; hidden, or a cursor surface with nothing committed, draws nothing.
     public init(clientCursor c: (image: SurfaceImage?, hotspotX: Int32, hotspotY: Int32, hidden: Bool)?) {
         guard let c else { self = .arrow; return }
         if !c.hidden, let image = c.image { self = .image(image, hotspotX: c.hotspotX, hotspotY: c.hotspotY) }

@@ -91,6 +91,16 @@ extension WaylandServer {
         surface(for: node)?.resource
     }
 
+    /// The cursor the client with the pointer focus set (`wl_pointer.set_cursor`): its
+    /// surface and hotspot; nil when that client set none (the compositor draws its own),
+    /// `hidden` when it asked for no cursor. The pixels are the renderer's to keep
+    /// (`bufferCommitted`; Rendering's `SurfacePixels`).
+    public var clientCursor: (surface: UnsafeMutablePointer<wl_resource>?, hotspotX: Int32, hotspotY: Int32, hidden: Bool)? {
+        guard let focus = seat.pointerFocusNode, let s = surface(for: focus), let cursor = s.owner.cursor else { return nil }
+        guard let surface = cursor.surface else { return (nil, 0, 0, true) }
+        return (surface.resource, cursor.hotspotX, cursor.hotspotY, false)
+    }
+
     // MARK: Clients
 
     /// The `wl_client` of a connected client; nil once it disconnected.

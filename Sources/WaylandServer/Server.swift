@@ -48,10 +48,8 @@ public final class WaylandServer {
         /// output's vblank), no timer is created and callbacks wait until
         /// `sendFrameCallbacks()`.
         public var answersFrameCallbacksOnTimer = true
-        /// Keeping buffer pixels: each committed shm buffer is copied before it is released,
-        /// for `image(of:)` and `clientCursor` (a renderer such as Rendering's). Off: no
-        /// copy; an embedder that draws reads buffers itself in `bufferCommitted`.
-        public var keepsBufferPixels = true
+        // Keeping buffer pixels is not the server's: Rendering's `SurfacePixels` copies
+        // committed buffers through `bufferCommitted` for the renderers that want them.
 
         // MARK: Protocol
 
@@ -75,14 +73,14 @@ public final class WaylandServer {
         public init() {}
 
         /// No policy at all: no placement, no decorations, no focus-on-click, no frame timer,
-        /// no pixel copies. The protocol, the seat and the routing are all there.
+        /// no pixel copies (the server never makes any: see `SurfacePixels`). The protocol,
+        /// the seat and the routing are all there.
         public static var embedded: Configuration {
             var c = Configuration()
             c.placeToplevel = nil
             c.focusOnClick = false
             c.decorations = nil
             c.answersFrameCallbacksOnTimer = false
-            c.keepsBufferPixels = false
             return c
         }
 
@@ -132,6 +130,10 @@ public final class WaylandServer {
     /// The `wl_surface` and `wl_buffer` resources, valid only during the call (the buffer
     /// is released right after). Runs once per commit with a buffer: not on the input path.
     public var bufferCommitted: ((_ surface: UnsafeMutablePointer<wl_resource>, _ buffer: UnsafeMutablePointer<wl_resource>) -> Void)?
+    /// Called when a surface's content goes: it committed no buffer (`attach(nil)`), or it
+    /// was destroyed (the resource is still valid during the call). A renderer drops its
+    /// copy here.
+    public var surfaceCleared: ((_ surface: UnsafeMutablePointer<wl_resource>) -> Void)?
     /// Sees every delivery before it is sent: a trace writer, a test, the invariant checker.
     @exclusivity(unchecked) public var deliveryObserver: ((Delivery, DeliveryQueue) -> Void)?
     /// Work decided while deliveries were being routed (moves begun by decorations),

@@ -33,8 +33,6 @@ import WireClient
             // Decorations: asked for server-side, granted only when the embedder has them.
             #expect(lines.contains("decoration.configure win \(on ? "server_side" : "client_side")"))
             #expect((window != node) == on)
-            // Pixels: copied at commit, or left to the embedder's `bufferCommitted`.
-            #expect((h.server.image(of: node) != nil) == on)
 
             // Focus-on-click: with the keyboard taken away, a click on the window gives it
             // back only when the policy is on.
