@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "WireClient", path: "Tests/WireClient"),
         .executableTarget(
             name: "wl-hostile", dependencies: ["WireClient"], path: "Tests/Hostile", swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "HostileClientTests", dependencies: ["WaylandServer", "InputRouter", "CWaylandServer"]),
+        .testTarget(name: "HostileClientTests", dependencies: ["WaylandServer", "InputRouter", "CWaylandServer", "Rendering"]),
 
         // The live libinput backend (udev seat through libseat, or single device nodes).
         .target(name: "LibinputSource", dependencies: ["InputRouter", "Recording", "CLibinput", "CUdev", "CSeat", "CShim"]),

@@ -7,9 +7,13 @@ import CWaylandServer
 /// Premultiplied ARGB pixels (wl_shm ARGB8888; XRGB8888 is copied with alpha forced to
 /// opaque), `width * height`, row by row.
 public struct SurfaceImage: Sendable {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
+    /// `width * height` premultiplied `0xAARRGGBB` values, row by row.
     public var pixels: [UInt32]
+    /// An image of these pixels (`pixels.count` must be `width * height`).
     public init(width: Int, height: Int, pixels: [UInt32]) {
         self.width = width; self.height = height; self.pixels = pixels
     }

@@ -12,8 +12,11 @@ import InputRouter
 /// Deliveries go to all of them; an embedder sends its own events (a custom cursor
 /// protocol's leave, say) to the same resources.
 public struct BoundDeviceResources {
+    /// Its `wl_pointer` resources.
     public var pointers: [UnsafeMutablePointer<wl_resource>]
+    /// Its `wl_keyboard` resources.
     public var keyboards: [UnsafeMutablePointer<wl_resource>]
+    /// Its `wl_touch` resources.
     public var touches: [UnsafeMutablePointer<wl_resource>]
     /// Which kinds it holds at least one of, as the core's responder chain sees them.
     public var devices: BoundDevices {
@@ -27,7 +30,9 @@ public struct BoundDeviceResources {
 
 /// One global in the registry, as clients see it.
 public struct GlobalDescription: Hashable, Sendable {
+    /// The interface name, e.g. `wl_seat`.
     public var interface: String
+    /// The highest version offered.
     public var version: Int32
 }
 

@@ -11,10 +11,17 @@ import Foundation
 import InputRouter
 import Keyboard
 
+/// Why the server could not start or do what was asked: the display, a socket, the keymap.
 public struct ServerError: Error, CustomStringConvertible {
+    /// What went wrong, for a person (it names the socket, the fd or the keymap error).
     public let description: String
 }
 
+/// The Wayland protocol layer on a `wl_display`: the globals clients bind, the surface tree
+/// their requests build in `router`, and the deliveries of `seat` sent as protocol events.
+/// Input in through `handle(_:)` (the hot path: no allocation, no dictionary lookup per
+/// event), out as `wl_pointer`/`wl_keyboard`/`wl_touch` events. One thread: the
+/// display's. docs/wayland.md; for embedding in a compositor, docs/embedding.md.
 public final class WaylandServer {
     /// What the server serves and which policies it applies. The policies (window
     /// placement, server-side decorations, focus-on-click, the frame timer, keeping buffer
@@ -24,7 +31,10 @@ public final class WaylandServer {
     public struct Configuration {
         /// The output's size in logical pixels; it sits at (0, 0) of the layout.
         public var outputWidth: Int32 = 1280
+        /// (With `outputWidth`; `resizeOutput` changes both while running.)
         public var outputHeight: Int32 = 720
+        /// The keymap, compose and repeat settings (docs/keyboard.md); the keymap is served to
+        /// every `wl_keyboard`. `setKeyboard(_:)` replaces it while running.
         public var keyboard = KeyboardConfiguration()
 
         // MARK: Policies
@@ -101,6 +111,7 @@ public final class WaylandServer {
     public let seat: Seat
     /// The output node every toplevel is a child of.
     public let outputNode: NodeID
+    /// The configuration it was made with (the output size follows `resizeOutput`).
     public internal(set) var configuration: Configuration
     var keyboardState: KeyboardState
     var keymapFile: KeymapFile
@@ -289,6 +300,7 @@ public final class WaylandServer {
 
     /// Runs until `terminate()`.
     public func run() { wl_display_run(display) }
+    /// Makes `run()` return after the current dispatch.
     public func terminate() { wl_display_terminate(display) }
 
     var keepAlive: [AnyObject] = []
@@ -477,12 +489,18 @@ final class ListenerBox {
 
 /// Serials sent to clients and what each was for, so requests citing one can be checked.
 public struct SerialLog {
+    /// What a serial was sent for: an input event (`router`), an xdg configure, a ping.
     public enum Purpose: Sendable { case router, configure, ping }
+    /// One serial sent.
     public struct Entry: Sendable {
+        /// The serial.
         public var serial: UInt32
+        /// What it was sent with.
         public var purpose: Purpose
+        /// The client it was sent to (`.compositor` when it went with no one event).
         public var client: ClientID
     }
+    /// The serials, oldest first; at most `limit`, the oldest half dropped when full.
     public private(set) var entries: [Entry] = []
     static let limit = 256
 
@@ -491,5 +509,7 @@ public struct SerialLog {
         entries.append(Entry(serial: serial, purpose: purpose, client: client))
     }
 
+    /// What `serial` was sent for, if it is still in the log: a linear scan from the newest,
+    /// done when a request cites a serial (not per event).
     public func purpose(of serial: UInt32) -> Purpose? { entries.last { $0.serial == serial }?.purpose }
 }
