@@ -97,7 +97,7 @@ let package = Package(
         // WLCS creates it on to the server's thread once, which Swift 6 cannot express.
         .target(name: "CWlcs", dependencies: ["CWaylandClient"], linkerSettings: [.linkedLibrary("wayland-client")]),
         .target(
-            name: "WlcsIntegration", dependencies: ["WaylandServer", "InputRouter", "CWaylandServer", "CWlcs"],
+            name: "WlcsIntegration", dependencies: ["WaylandServer", "InputRouter", "Rendering", "CWaylandServer", "CWlcs"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // Programs.
