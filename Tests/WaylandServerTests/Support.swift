@@ -2,6 +2,7 @@
 // from one thread: the test dispatches the server while it waits for a client's output.
 import Foundation
 import InputRouter
+import Keyboard
 import Testing
 
 @testable import WaylandServer
@@ -99,15 +100,17 @@ final class ServerHarness {
     var clients: [ClientProcess] = []
     private var barrierCounter = 0
 
+    /// `keyboard`: the seat's keymap and compose; by default plain `us` without compose.
     /// `display`: a `wl_display` the test owns (the embedder's case), else the server's own.
-    init(configuration: WaylandServer.Configuration = WaylandServer.Configuration(), display: OpaquePointer? = nil) throws {
+    init(configuration: WaylandServer.Configuration = WaylandServer.Configuration(), keyboard: KeyboardConfiguration? = nil,
+         display: OpaquePointer? = nil) throws {
         _ = runtimeDirectory
         socketLock.lock()
         socketCounter += 1
         let n = socketCounter
         socketLock.unlock()
         var config = configuration
-        config.keyboard = .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
+        config.keyboard = keyboard ?? .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
         server = try display.map { try WaylandServer(display: $0, configuration: config) } ?? WaylandServer(configuration: config)
         socket = try server.addSocket("ir-test-\(getpid())-\(n)")
         for (i, caps) in [DeviceCapabilities.pointer, .keyboard, .touch].enumerated() {
