@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "WireClient", path: "Tests/WireClient"),
         .executableTarget(
             name: "wl-hostile", dependencies: ["WireClient"], path: "Tests/Hostile", swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "HostileClientTests", dependencies: ["WaylandServer", "InputRouter", "CWaylandServer"]),
+        .testTarget(name: "HostileClientTests", dependencies: ["WaylandServer", "InputRouter", "CWaylandServer", "Rendering"]),
 
         // The live libinput backend (udev seat through libseat, or single device nodes).
         .target(name: "LibinputSource", dependencies: ["InputRouter", "Recording", "CLibinput", "CUdev", "CSeat", "CShim"]),
@@ -77,12 +77,12 @@ let package = Package(
 
         // Pictures of an output: composited frames, hit maps, PNG files (docs/rendering.md).
         systemLibrary("CZlib", pkgConfig: "zlib", apt: ["zlib1g-dev"]),
-        .target(name: "Rendering", dependencies: ["InputRouter", "WaylandServer", "CPixman", "CZlib"]),
+        .target(name: "Rendering", dependencies: ["InputRouter", "WaylandServer", "CWaylandServer", "CPixman", "CZlib"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "InputRouter", "WaylandServer", "CWaylandServer", "CZlib"]),
         // The nested backend: the compositor as a window of the session it runs in (docs/nested.md).
         .target(name: "CNestedShim", dependencies: ["CWaylandClient", "CXdgShell"]),
         .target(name: "NestedBackend", dependencies: ["InputRouter", "Keyboard", "WaylandServer", "CWaylandClient", "CXdgShell", "CNestedShim"]),
-        .testTarget(name: "NestedBackendTests", dependencies: ["NestedBackend", "WaylandServer", "InputRouter", "Keyboard"]),
+        .testTarget(name: "NestedBackendTests", dependencies: ["NestedBackend", "WaylandServer", "InputRouter", "Keyboard", "Rendering"]),
         // Fuzzing: the byte decoders and checks of the fuzz targets (fuzz/, docs/fuzzing.md),
         // shared with the regression tests that replay the corpus and findings without libFuzzer.
         .target(name: "FuzzSupport", dependencies: [
@@ -97,7 +97,7 @@ let package = Package(
         // WLCS creates it on to the server's thread once, which Swift 6 cannot express.
         .target(name: "CWlcs", dependencies: ["CWaylandClient"], linkerSettings: [.linkedLibrary("wayland-client")]),
         .target(
-            name: "WlcsIntegration", dependencies: ["WaylandServer", "InputRouter", "CWaylandServer", "CWlcs"],
+            name: "WlcsIntegration", dependencies: ["WaylandServer", "InputRouter", "Rendering", "CWaylandServer", "CWlcs"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // Programs.
@@ -110,6 +110,11 @@ let package = Package(
             // Top-level script style (tinywl-like) on one thread: Swift 5 mode spares the
             // reader main-actor annotations that would say nothing here.
             swiftSettings: [.swiftLanguageMode(.v5)]),
+        // The tinywl counterpart: its own wl_display, loop and pixman drawing, the core's path
+        // in plain sight (docs/embedding.md).
+        .executableTarget(
+            name: "ir-embed", dependencies: ["WaylandServer", "InputRouter", "Recording", "CPixman", "CWaylandServer"],
+            path: "examples/embed", swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(name: "route-demo", dependencies: ["InputRouter"], path: "examples/route-demo", exclude: ["scene.txt"]),
         .target(name: "CAllocCounter", path: "benchmarks/CAllocCounter"),
         .executableTarget(

@@ -24,7 +24,9 @@ extension NestedBackend {
 
     /// The core's id for a device of the parent's seat.
     public var pointerDevice: DeviceID { DeviceID(configuration.firstDeviceID) }
+    /// The core's id for the parent's keyboard.
     public var keyboardDevice: DeviceID { DeviceID(configuration.firstDeviceID + 1) }
+    /// The core's id for the parent's touch device.
     public var touchDevice: DeviceID { DeviceID(configuration.firstDeviceID + 2) }
 
     func id(_ device: Device) -> DeviceID {

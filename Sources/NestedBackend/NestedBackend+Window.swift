@@ -80,6 +80,7 @@ extension NestedBackend {
         return true
     }
 
+    /// `present(pixels:width:height:)` for an array (an `OutputRenderer` frame's pixels).
     @discardableResult
     public func present(pixels: [UInt32], width w: Int, height h: Int) -> Bool {
         pixels.withUnsafeBufferPointer { present(pixels: $0, width: w, height: h) }

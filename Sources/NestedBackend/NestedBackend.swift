@@ -18,17 +18,26 @@ import InputRouter
 import Keyboard
 import WaylandServer
 
+/// Why the backend could not connect to the parent or set up its window.
 public struct NestedBackendError: Error, CustomStringConvertible {
+    /// What went wrong, naming the display or the missing global.
     public let description: String
 }
 
+/// The compositor as a window of the Wayland session it runs in: the parent's `wl_seat` is
+/// its input source, an `xdg_toplevel` its output, the parent's frame callbacks its pacing.
+/// Its fd joins the server's loop; each parent event costs one translation into an
+/// `InputEvent` and then the server's routing (docs/nested.md).
 public final class NestedBackend {
+    /// The window's title, default size, device ids and cursor.
     public struct Configuration {
         /// The parent's `xdg_toplevel` title and app id.
         public var title = "InputRouter"
+        /// The app id the parent groups the window by (its `.desktop` name).
         public var appID = "inputrouter"
         /// The window size when the parent leaves it to us (a 0×0 configure).
         public var defaultWidth: Int32 = 1024
+        /// The height for a 0×0 configure, with `defaultWidth`.
         public var defaultHeight: Int32 = 640
         /// The parent's seat devices become DeviceID(firstDeviceID) (pointer),
         /// firstDeviceID + 1 (keyboard) and firstDeviceID + 2 (touch). The core indexes
@@ -36,9 +45,11 @@ public final class NestedBackend {
         public var firstDeviceID: UInt32 = 1
         /// Hide the parent's cursor over the window (the compositor draws its own).
         public var hideParentCursor = true
+        /// The defaults: "InputRouter", 1024×640, devices from 1, the parent's cursor hidden.
         public init() {}
     }
 
+    /// The configuration it was made with.
     public let configuration: Configuration
     /// The compositor the input goes to; its keyboard is replaced by the parent's.
     public let server: WaylandServer
@@ -65,6 +76,7 @@ public final class NestedBackend {
 
     /// The window's size in logical pixels, as the parent last configured it.
     public internal(set) var width: Int32
+    /// The window's height, with `width`.
     public internal(set) var height: Int32
     /// Whether the first configure was acknowledged (a frame may be presented).
     public internal(set) var isConfigured = false

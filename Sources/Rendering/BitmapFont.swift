@@ -4,7 +4,9 @@
 
 /// The built-in bitmap font.
 public enum BitmapFont {
+    /// Width of a glyph cell in pixels (one more column separates glyphs).
     public static let glyphWidth = 5
+    /// Height of a glyph cell in pixels.
     public static let glyphHeight = 8
     /// Horizontal distance from one character to the next (one column of spacing).
     public static let advance = 6

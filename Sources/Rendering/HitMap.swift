@@ -6,9 +6,13 @@
 import InputRouter
 import WaylandServer
 
+/// Which node each pixel of an output sends pointer events to, as a picture with a legend:
+/// each pixel is hit-tested through the router (one hit-test per pixel: a debugging tool,
+/// not for a frame loop). docs/rendering.md.
 public struct HitMap {
     /// One node of the output's subtree, as the legend lists it.
     public struct Entry: Sendable {
+        /// The node the pixels of this colour reach.
         public var node: NodeID
         /// Opaque 0xAARRGGBB of its pixels.
         public var color: UInt32
@@ -39,8 +43,9 @@ public struct HitMap {
         kind == .output ? outputColor : palette[Int(node.index) % palette.count]
     }
 
-    /// The output's size: the map occupies `(0, 0, width, height)` of `image`.
+    /// The output's width: the map occupies `(0, 0, width, height)` of `image`.
     public let width: Int
+    /// The output's height.
     public let height: Int
     /// The map with the legend panel to its right.
     public private(set) var image: SurfaceImage

@@ -10,9 +10,12 @@ import CPixman
 import InputRouter
 import WaylandServer
 
+/// A software renderer of one output: composites the tree bottom to top with pixman into a
+/// new image each call (a pass over every visible pixel; not on the input path).
 public struct OutputRenderer {
     /// What the pointer looks like on the picture.
     public struct Cursor {
+        /// What is drawn at the hotspot.
         public enum Shape {
             /// The built-in arrow (hotspot at its tip, the top-left pixel).
             case arrow
@@ -23,7 +26,9 @@ public struct OutputRenderer {
         }
         /// Layout coordinates of the hotspot.
         public var position: Point
+        /// What the pointer looks like.
         public var shape: Shape
+        /// A cursor of `shape` with its hotspot at `position` (layout space).
         public init(position: Point, shape: Shape) { self.position = position; self.shape = shape }
     }
 
@@ -35,10 +40,12 @@ public struct OutputRenderer {
     /// Text drawn in the built-in font in a compositor node: 4 pixels from its left edge,
     /// centred in its top `titleBarHeight` rows (the whole node when it is shorter).
     public var title: (NodeID) -> String?
+    /// The rows of a compositor node a title is centred in.
     public var titleBarHeight = 16
     /// Straight-alpha 0xAARRGGBB of titles.
     public var titleColor: UInt32
 
+    /// A renderer with these colours; every parameter is also a `var`.
     public init(
         background: UInt32 = 0xff20_2428,
         compositorColor: @escaping (NodeID) -> UInt32? = { _ in nil },
@@ -80,19 +87,19 @@ public struct OutputRenderer {
         return SurfaceImage(width: w, height: h, pixels: pixels)
     }
 
-    /// The server's output as its user sees it: client buffers, the pointer where the seat
-    /// has it, shaped as the focused client asked (or the built-in arrow).
-    public func render(_ server: WaylandServer) -> SurfaceImage {
-        let shape = Cursor.Shape(clientCursor: server.clientCursor)
-        return render(
-            tree: server.router.tree, output: server.outputNode, images: { server.image(of: $0) },
-            cursor: Cursor(position: server.seat.cursor, shape: shape))
+    /// The server's output as its user sees it: client buffers as `pixels` kept them, the
+    /// pointer where the seat has it, shaped as the focused client asked (or the arrow).
+    public func render(_ server: WaylandServer, pixels: SurfacePixels) -> SurfaceImage {
+        render(
+            tree: server.router.tree, output: server.outputNode, images: { pixels.image(of: $0) },
+            cursor: Cursor(position: server.seat.cursor, shape: pixels.clientCursor))
     }
 }
 
 extension OutputRenderer.Cursor.Shape {
-    /// What `WaylandServer.clientCursor` asks for: nil (no client cursor) is the built-in
-    /// arrow; hidden, or a cursor surface with nothing committed, draws nothing.
+    /// What a client's cursor request asks for (`WaylandServer.clientCursor`, with the
+    /// surface's pixels; `SurfacePixels.clientCursor`): nil (no client cursor) is the
+    /// built-in arrow; hidden, or a cursor surface with nothing committed, draws nothing.
     public init(clientCursor c: (image: SurfaceImage?, hotspotX: Int32, hotspotY: Int32, hidden: Bool)?) {
         guard let c else { self = .arrow; return }
         if !c.hidden, let image = c.image { self = .image(image, hotspotX: c.hotspotX, hotspotY: c.hotspotY) }

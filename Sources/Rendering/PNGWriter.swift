@@ -6,11 +6,15 @@ import WaylandServer
 
 /// Writing a PNG failed; `path` is the file (empty when encoding in memory).
 public struct PNGError: Error, CustomStringConvertible {
+    /// The file it was writing, empty when encoding in memory.
     public let path: String
+    /// What failed (zlib, the file system, an empty image).
     public let reason: String
+    /// `path: reason`, for a person.
     public var description: String { path.isEmpty ? "PNG: \(reason)" : "\(path): \(reason)" }
 }
 
+/// PNG files of `SurfaceImage`s: 8-bit RGBA, straight alpha, zlib (a screenshot, a hit map).
 public enum PNGWriter {
     /// The PNG bytes of `image` (premultiplied ARGB8888, un-premultiplied here).
     public static func encode(_ image: SurfaceImage) throws -> [UInt8] {

@@ -8,8 +8,12 @@
 import CXdgShellServer
 import InputRouter
 
+/// The look of server-side decorations (`Configuration.decorations`): what the title bar adds
+/// around a toplevel. Read when a frame is made or laid out, never per event.
 public struct DecorationStyle: Sendable {
+    /// Height of the title bar in logical pixels; the close button is a square of this size.
     public var titleHeight: Int32 = 24
+    /// A style with a title bar `titleHeight` pixels high.
     public init(titleHeight: Int32 = 24) { self.titleHeight = titleHeight }
 }
 

@@ -15,7 +15,9 @@ final class GlobalBinding {
 
 private let globalBound: wl_global_bind_func_t = { client, data, version, id in
     let binding = Unmanaged<GlobalBinding>.fromOpaque(data!).takeUnretainedValue()
-    guard let state = binding.server.clientState(client) else { return }
+    guard let client else { return }
+    let state = binding.server.adopt(client)
+    state.boundServerGlobal = true
     binding.bind(state, Int32(version), id)
     binding.server.sendDeliveries()
 }
@@ -108,7 +110,11 @@ extension WaylandServer {
         let binding = GlobalBinding(server: self) { [unowned(unsafe) self] client, version, id in bind(self, client, version, id) }
         globalBindings.append(binding)
         offeredGlobals.append(GlobalDescription(interface: interface, version: version))
-        wl_global_create(display, ir_interface(interface), version, Unmanaged.passUnretained(binding).toOpaque(), globalBound)
+        if let global = wl_global_create(
+            display, ir_interface(interface), version, Unmanaged.passUnretained(binding).toOpaque(), globalBound)
+        {
+            createdGlobals.append(global)
+        }
     }
 
     /// Tells every `wl_seat` resource the current capabilities.

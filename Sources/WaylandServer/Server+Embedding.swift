@@ -1,13 +1,38 @@
 // What a program that embeds the server needs beyond listening on a socket: clients
 // handed over as connected fds (a test harness, a sandbox broker), the node behind a
-// client's own object id, a window placed where the embedder says, and the list of
-// globals offered (to describe the server to a test suite such as WLCS).
+// `wl_surface` (by resource or by the client's own object id) and back, a client's bound
+// devices, windows placed and stacked where the embedder says, and the list of globals
+// offered (to describe the server to a test suite such as WLCS). None of these is on the
+// routing hot path; each costs an array index or a short walk up the tree unless it says.
 import CWaylandServer
 import InputRouter
 
+/// The device objects one client bound on the seat: every `wl_pointer`, `wl_keyboard` and
+/// `wl_touch` resource it holds, in the order it created them (a client may bind several).
+/// Deliveries go to all of them; an embedder sends its own events (a custom cursor
+/// protocol's leave, say) to the same resources.
+public struct BoundDeviceResources {
+    /// Its `wl_pointer` resources.
+    public var pointers: [UnsafeMutablePointer<wl_resource>]
+    /// Its `wl_keyboard` resources.
+    public var keyboards: [UnsafeMutablePointer<wl_resource>]
+    /// Its `wl_touch` resources.
+    public var touches: [UnsafeMutablePointer<wl_resource>]
+    /// Which kinds it holds at least one of, as the core's responder chain sees them.
+    public var devices: BoundDevices {
+        var d: BoundDevices = []
+        if !pointers.isEmpty { d.insert(.pointer) }
+        if !keyboards.isEmpty { d.insert(.keyboard) }
+        if !touches.isEmpty { d.insert(.touch) }
+        return d
+    }
+}
+
 /// One global in the registry, as clients see it.
 public struct GlobalDescription: Hashable, Sendable {
+    /// The interface name, e.g. `wl_seat`.
     public var interface: String
+    /// The highest version offered.
     public var version: Int32
 }
 
@@ -55,4 +80,82 @@ extension WaylandServer {
 
     /// The globals this server offers, in the order they were created.
     public var globals: [GlobalDescription] { offeredGlobals }
+
+    // MARK: Surfaces and nodes
+
+    /// The tree node of a `wl_surface` resource (one the embedder got from its own protocol
+    /// object's request, or from `bufferCommitted`); nil if it is not a wl_surface of this
+    /// server or it has no role that places it in the scene yet.
+    public func node(ofSurfaceResource resource: UnsafeMutablePointer<wl_resource>) -> NodeID? {
+        (WaylandObject.from(resource) as? Surface)?.node
+    }
+
+    /// The `wl_surface` resource behind a client surface's node; nil for compositor nodes
+    /// and destroyed surfaces. An array index: cheap enough for a renderer's every node.
+    public func surfaceResource(of node: NodeID) -> UnsafeMutablePointer<wl_resource>? {
+        surface(for: node)?.resource
+    }
+
+    /// The cursor the client with the pointer focus set (`wl_pointer.set_cursor`): its
+    /// surface and hotspot; nil when that client set none (the compositor draws its own),
+    /// `hidden` when it asked for no cursor. The pixels are the renderer's to keep
+    /// (`bufferCommitted`; Rendering's `SurfacePixels`).
+    public var clientCursor: (surface: UnsafeMutablePointer<wl_resource>?, hotspotX: Int32, hotspotY: Int32, hidden: Bool)? {
+        guard let focus = seat.pointerFocusNode, let s = surface(for: focus), let cursor = s.owner.cursor else { return nil }
+        guard let surface = cursor.surface else { return (nil, 0, 0, true) }
+        return (surface.resource, cursor.hotspotX, cursor.hotspotY, false)
+    }
+
+    // MARK: Clients
+
+    /// The `wl_client` of a connected client; nil once it disconnected.
+    public func waylandClient(_ id: ClientID) -> OpaquePointer? {
+        guard let state = client(id), state.alive else { return nil }
+        return state.client
+    }
+
+    /// The router's id for a `wl_client` of this display; nil if it never connected here.
+    public func clientID(of client: OpaquePointer) -> ClientID? { clientsByPointer[client]?.id }
+
+    /// The device objects `id` bound on the seat (empty when it bound none or is gone).
+    public func boundDevices(of id: ClientID) -> BoundDeviceResources {
+        guard let state = client(id), state.alive else { return BoundDeviceResources(pointers: [], keyboards: [], touches: []) }
+        return BoundDeviceResources(pointers: state.pointers, keyboards: state.keyboards, touches: state.touches)
+    }
+
+    // MARK: Stacking
+
+    /// The node that is moved and stacked for the toplevel `node`: the toplevel itself, or
+    /// its decoration container when it is server-side decorated. nil if not a toplevel.
+    public func window(of node: NodeID) -> NodeID? {
+        guard router.tree.kind(of: node) == .toplevel else { return nil }
+        return windowNode(of: node)
+    }
+
+    /// Puts the window of toplevel `node` above every other window. Pointer focus re-picks
+    /// at once if the window now covers the cursor. False when `node` is not a toplevel.
+    @discardableResult
+    public func raiseWindow(_ node: NodeID) -> Bool {
+        guard let w = window(of: node) else { return false }
+        router.tree.raiseToTop(w)
+        sendDeliveries()
+        return true
+    }
+
+    /// Puts the window of toplevel `node` below every other window.
+    @discardableResult
+    public func lowerWindow(_ node: NodeID) -> Bool {
+        guard let w = window(of: node) else { return false }
+        router.tree.lowerToBottom(w)
+        sendDeliveries()
+        return true
+    }
+
+    /// Puts the window of toplevel `node` directly above the window of toplevel `other`.
+    @discardableResult
+    public func stackWindow(_ node: NodeID, above other: NodeID) -> Bool {
+        guard let w = window(of: node), let o = window(of: other), router.tree.place(w, above: o) else { return false }
+        sendDeliveries()
+        return true
+    }
 }

@@ -11,50 +11,105 @@ import Foundation
 import InputRouter
 import Keyboard
 
+/// Why the server could not start or do what was asked: the display, a socket, the keymap.
 public struct ServerError: Error, CustomStringConvertible {
+    /// What went wrong, for a person (it names the socket, the fd or the keymap error).
     public let description: String
 }
 
+/// The Wayland protocol layer on a `wl_display`: the globals clients bind, the surface tree
+/// their requests build in `router`, and the deliveries of `seat` sent as protocol events.
+/// Input in through `handle(_:)` (the hot path: no allocation, no dictionary lookup per
+/// event), out as `wl_pointer`/`wl_keyboard`/`wl_touch` events. One thread: the
+/// display's. docs/wayland.md; for embedding in a compositor, docs/embedding.md.
 public final class WaylandServer {
+    /// What the server serves and which policies it applies. The policies (window
+    /// placement, server-side decorations, focus-on-click, the frame timer, keeping buffer
+    /// pixels) are separate pieces: `Configuration()` turns on the ones a standalone
+    /// compositor wants, `Configuration.embedded` none of them, for an embedder who brings
+    /// its own (docs/embedding.md). None of them costs anything on the routing hot path.
     public struct Configuration {
         /// The output's size in logical pixels; it sits at (0, 0) of the layout.
         public var outputWidth: Int32 = 1280
+        /// (With `outputWidth`; `resizeOutput` changes both while running.)
         public var outputHeight: Int32 = 720
+        /// The keymap, compose and repeat settings (docs/keyboard.md); the keymap is served to
+        /// every `wl_keyboard`. `setKeyboard(_:)` replaces it while running.
         public var keyboard = KeyboardConfiguration()
-        /// Where the n-th toplevel (counted from 0) goes when it first maps. The default
-        /// cascades from (40, 40) in steps of 32 pixels, wrapping every 10 windows.
-        public var placeToplevel: (_ index: Int, _ width: Int32, _ height: Int32) -> (x: Int32, y: Int32) = { n, _, _ in
-            let step = Int32(n % 10) * 32
-            return (40 + step, 40 + step)
-        }
+
+        // MARK: Policies
+
+        /// Window placement: where the n-th toplevel (counted from 0) goes when it first
+        /// maps. The default cascades from (40, 40) in steps of 32 pixels, wrapping every 10
+        /// windows. nil: no placement; a toplevel maps at the layout origin, or where
+        /// `placeWindow(_:x:y:)` put it. Runs once per toplevel, at its first map.
+        public var placeToplevel: ((_ index: Int, _ width: Int32, _ height: Int32) -> (x: Int32, y: Int32))? =
+            Configuration.cascade
         /// A button press on a toplevel's surfaces gives it the keyboard and raises it.
+        /// Off: presses reach the client and change no focus; the embedder calls
+        /// `activate(_:)` itself.
         public var focusOnClick = true
-        /// A client whose socket holds unread events and that reads none of them for this
-        /// long is disconnected: libwayland 1.21 drops events for it once its buffer is full,
-        /// so it could never catch up. 0 disables the check.
-        public var unresponsiveTimeoutMS: Int32 = 5000
         /// Server-side decorations (title bar with close button) around the toplevels whose
         /// clients ask for them through xdg-decoration (XdgDecoration.swift); nil: none, every
         /// client is told to draw its own.
         public var decorations: DecorationStyle?
-        /// Frame callbacks are answered on a 60 Hz timer. A backend with its own pacing (the
-        /// nested window, on the parent's frames) turns this off and calls
-        /// `sendFrameCallbacks()` itself.
+        /// The frame timer: frame callbacks are answered on a 60 Hz timer. Off (a backend
+        /// with its own pacing: the nested window on the parent's frames, an embedder on its
+        /// output's vblank), no timer is created and callbacks wait until
+        /// `sendFrameCallbacks()`.
         public var answersFrameCallbacksOnTimer = true
+        // Keeping buffer pixels is not the server's: Rendering's `SurfacePixels` copies
+        // committed buffers through `bufferCommitted` for the renderers that want them.
+
+        // MARK: Protocol
+
+        /// A client whose socket holds unread events and that reads none of them for this
+        /// long is disconnected: libwayland 1.21 drops events for it once its buffer is full,
+        /// so it could never catch up. 0 disables the check.
+        public var unresponsiveTimeoutMS: Int32 = 5000
+        /// Whether the server calls `wl_display_init_shm`. An embedder whose display already
+        /// offers `wl_shm` turns this off (libwayland would offer a second global).
+        public var offersShm = true
         /// Lets an xdg_surface commit a buffer before it acknowledged its first configure:
         /// it maps with that buffer, acknowledged or not (Mir's leniency). The protocol
         /// forbids it and the default posts `unconfigured_buffer`; only the conformance run
         /// turns this on, because WLCS 1.5.0's window helper commits its buffer with the
         /// role and never acknowledges (fixed upstream in 1.8.1).
         public var acceptsBufferBeforeFirstConfigure = false
+
+        /// Every policy on that a standalone compositor wants (decorations stay opt-in).
         public init() {}
+
+        /// No policy at all: no placement, no decorations, no focus-on-click, no frame timer,
+        /// no pixel copies (the server never makes any: see `SurfacePixels`). The protocol,
+        /// the seat and the routing are all there.
+        public static var embedded: Configuration {
+            var c = Configuration()
+            c.placeToplevel = nil
+            c.focusOnClick = false
+            c.decorations = nil
+            c.answersFrameCallbacksOnTimer = false
+            return c
+        }
+
+        /// The default placement: a cascade from (40, 40) in steps of 32, every 10 windows.
+        public static func cascade(_ index: Int, _ width: Int32, _ height: Int32) -> (x: Int32, y: Int32) {
+            let step = Int32(index % 10) * 32
+            return (40 + step, 40 + step)
+        }
     }
 
+    /// The `wl_display` served: created by `init(configuration:)`, or the embedder's.
     public let display: OpaquePointer
+    /// Whether `deinit` destroys the display (it created it) or only what it added to it.
+    let ownsDisplay: Bool
+    /// The routing core: the surface tree clients build, the seats, the delivery queue.
     public let router: Router
+    /// The seat every `wl_seat` global serves.
     public let seat: Seat
     /// The output node every toplevel is a child of.
     public let outputNode: NodeID
+    /// The configuration it was made with (the output size follows `resizeOutput`).
     public internal(set) var configuration: Configuration
     var keyboardState: KeyboardState
     var keymapFile: KeymapFile
@@ -76,12 +131,20 @@ public final class WaylandServer {
     /// The check libwayland's wl_shm lacks (ShmStrideCheck.swift).
     private var shmStrideCheck: OpaquePointer?
     var globalBindings: [GlobalBinding] = []
+    /// The `wl_global`s created, removed on `deinit` from a display the embedder owns.
+    var createdGlobals: [OpaquePointer] = []
     var offeredGlobals: [GlobalDescription] = []
     var seatResources: [ResourcePointer] = []
     var outputResources: [ResourcePointer] = []
     /// Called on every commit that attaches a buffer, before it is released: a renderer
     /// copies the pixels here.
-    var bufferCommitted: ((Surface, ResourcePointer) -> Void)?
+    /// The `wl_surface` and `wl_buffer` resources, valid only during the call (the buffer
+    /// is released right after). Runs once per commit with a buffer: not on the input path.
+    public var bufferCommitted: ((_ surface: UnsafeMutablePointer<wl_resource>, _ buffer: UnsafeMutablePointer<wl_resource>) -> Void)?
+    /// Called when a surface's content goes: it committed no buffer (`attach(nil)`), or it
+    /// was destroyed (the resource is still valid during the call). A renderer drops its
+    /// copy here.
+    public var surfaceCleared: ((_ surface: UnsafeMutablePointer<wl_resource>) -> Void)?
     /// Sees every delivery before it is sent: a trace writer, a test, the invariant checker.
     @exclusivity(unchecked) public var deliveryObserver: ((Delivery, DeliveryQueue) -> Void)?
     /// Work decided while deliveries were being routed (moves begun by decorations),
@@ -109,15 +172,32 @@ public final class WaylandServer {
     public internal(set) var activationLog: [ActivationRecord] = []
     private(set) lazy var idle = IdleState(server: self)
 
-    public init(configuration: Configuration = Configuration()) throws {
-        self.configuration = configuration
+    /// A server on a display of its own, which it destroys with itself. Listen with
+    /// `addSocket(_:)` and run with `run()` or `dispatch(timeoutMS:)`.
+    public convenience init(configuration: Configuration = Configuration()) throws {
         guard let display = wl_display_create() else { throw ServerError(description: "wl_display_create failed") }
+        do { try self.init(display: display, configuration: configuration, ownsDisplay: true) } catch {
+            wl_display_destroy(display)
+            throw error
+        }
+    }
+
+    /// A server on the embedder's `display` (and its event loop), which stays the
+    /// embedder's: the server adds its globals, listeners and timers and, when it goes,
+    /// removes those and disconnects the clients that bound any of its globals (their
+    /// objects are the server's), and nothing else. Starts with no policy (`.embedded`).
+    public convenience init(display: OpaquePointer, configuration: Configuration = .embedded) throws {
+        try self.init(display: display, configuration: configuration, ownsDisplay: false)
+    }
+
+    private init(display: OpaquePointer, configuration: Configuration, ownsDisplay: Bool) throws {
+        self.configuration = configuration
         self.display = display
+        self.ownsDisplay = ownsDisplay
         do {
             keyboardState = try configuration.keyboard.makeState()
             keymapFile = try keyboardState.keymap.clientFile()
         } catch {
-            wl_display_destroy(display)
             throw ServerError(description: "keyboard: \(error)")
         }
         router = Router()
@@ -127,15 +207,19 @@ public final class WaylandServer {
             .output, name: "output", frame: Rect(0, 0, configuration.outputWidth, configuration.outputHeight))
         router.serialSource = { [unowned(unsafe) self] in self.nextSerial(for: .router) }
 
-        wl_display_init_shm(display)
-        shmStrideCheck = installShmStrideCheck(on: display)
-        offeredGlobals.append(GlobalDescription(interface: "wl_shm", version: 1))
+        if configuration.offersShm {
+            wl_display_init_shm(display)
+            shmStrideCheck = installShmStrideCheck(on: display)
+            offeredGlobals.append(GlobalDescription(interface: "wl_shm", version: 1))
+        }
         clientCreatedListener = ListenerBox(owner: self) { server, data in
-            server.clientCreated(OpaquePointer(data!))
+            server.adopt(OpaquePointer(data!))
         }
         wl_display_add_client_created_listener(display, clientCreatedListener!.listener)
         createGlobals()
-        frameTimer = wl_event_loop_add_timer(eventLoop, frameTimerFired, Unmanaged.passUnretained(self).toOpaque())
+        if configuration.answersFrameCallbacksOnTimer {
+            frameTimer = wl_event_loop_add_timer(eventLoop, frameTimerFired, Unmanaged.passUnretained(self).toOpaque())
+        }
         if configuration.unresponsiveTimeoutMS > 0 {
             stallTimer = wl_event_loop_add_timer(eventLoop, stallTimerFired, Unmanaged.passUnretained(self).toOpaque())
             wl_event_source_timer_update(stallTimer, stallCheckInterval)
@@ -176,14 +260,21 @@ public final class WaylandServer {
     // while the display (and every client with it) is torn down here.
     deinit {
         shuttingDown = true
-        wl_display_destroy_clients(display)
+        if ownsDisplay {
+            wl_display_destroy_clients(display)
+        } else {
+            // The embedder's display lives on: only the clients holding our objects go,
+            // then our globals (wl_shm cannot be removed apart from its display).
+            for state in Array(clientsByPointer.values) where state.boundServerGlobal { wl_client_destroy(state.client) }
+            for global in createdGlobals { wl_global_destroy(global) }
+        }
         // wl_event_loop_destroy frees only the sources already removed.
         if let frameTimer { wl_event_source_remove(frameTimer) }
         if let stallTimer { wl_event_source_remove(stallTimer) }
         for case let timer as LoopTimer in keepAlive { timer.cancel() }
         idle.stop()
         if let shmStrideCheck { wl_protocol_logger_destroy(shmStrideCheck) }
-        wl_display_destroy(display)
+        if ownsDisplay { wl_display_destroy(display) }
     }
     var shuttingDown = false
 
@@ -221,6 +312,7 @@ public final class WaylandServer {
 
     /// Runs until `terminate()`.
     public func run() { wl_display_run(display) }
+    /// Makes `run()` return after the current dispatch.
     public func terminate() { wl_display_terminate(display) }
 
     var keepAlive: [AnyObject] = []
@@ -258,7 +350,11 @@ public final class WaylandServer {
 
     // MARK: Clients
 
-    private func clientCreated(_ client: OpaquePointer) {
+    /// Starts tracking `client`: when it connects, or at its first bind when it connected
+    /// to the embedder's display before the server existed.
+    @discardableResult
+    func adopt(_ client: OpaquePointer) -> ClientState {
+        if let known = clientsByPointer[client] { return known }
         var pid: pid_t = 0
         wl_client_get_credentials(client, &pid, nil, nil)
         let id = router.addClient(name: Self.programName(pid: pid))
@@ -270,6 +366,7 @@ public final class WaylandServer {
             server.clientDestroyed(OpaquePointer(data!))
         }
         wl_client_add_destroy_listener(client, state.destroyListener!.listener)
+        return state
     }
 
     private func clientDestroyed(_ client: OpaquePointer) {
@@ -295,13 +392,18 @@ public final class WaylandServer {
     /// Frame callbacks are answered on a 60 Hz timer while any are waiting, so clients keep
     /// drawing at the pace a real output would set.
     func queueFrameCallbacks(_ callbacks: [ResourcePointer]) {
-        if configuration.answersFrameCallbacksOnTimer, frameCallbacks.isEmpty, !callbacks.isEmpty {
+        if let frameTimer, frameCallbacks.isEmpty, !callbacks.isEmpty {
             wl_event_source_timer_update(frameTimer, 16)
         }
         frameCallbacks.append(contentsOf: callbacks)
     }
 
-    /// Sends `done` to every waiting frame callback now.
+    /// Whether frame callbacks wait for `sendFrameCallbacks()`: an embedder without the
+    /// frame timer draws a frame when this is true (and something changed).
+    public var hasWaitingFrameCallbacks: Bool { !frameCallbacks.isEmpty }
+
+    /// Sends `done` to every waiting frame callback now: after the embedder presented a
+    /// frame. Costs one event per callback.
     public func sendFrameCallbacks() {
         let callbacks = frameCallbacks
         frameCallbacks.removeAll()
@@ -338,6 +440,9 @@ final class ClientState {
     let client: OpaquePointer
     let id: ClientID
     @exclusivity(unchecked) var alive = true
+    /// Whether it bound one of the server's globals (and so holds objects the server
+    /// implements): such clients are disconnected when the server goes.
+    var boundServerGlobal = false
     var destroyListener: ListenerBox?
     @exclusivity(unchecked) var pointers: [ResourcePointer] = []
     @exclusivity(unchecked) var keyboards: [ResourcePointer] = []
@@ -402,12 +507,18 @@ final class ListenerBox {
 
 /// Serials sent to clients and what each was for, so requests citing one can be checked.
 public struct SerialLog {
+    /// What a serial was sent for: an input event (`router`), an xdg configure, a ping.
     public enum Purpose: Sendable { case router, configure, ping }
+    /// One serial sent.
     public struct Entry: Sendable {
+        /// The serial.
         public var serial: UInt32
+        /// What it was sent with.
         public var purpose: Purpose
+        /// The client it was sent to (`.compositor` when it went with no one event).
         public var client: ClientID
     }
+    /// The serials, oldest first; at most `limit`, the oldest half dropped when full.
     public private(set) var entries: [Entry] = []
     static let limit = 256
 
@@ -416,5 +527,7 @@ public struct SerialLog {
         entries.append(Entry(serial: serial, purpose: purpose, client: client))
     }
 
+    /// What `serial` was sent for, if it is still in the log: a linear scan from the newest,
+    /// done when a request cites a serial (not per event).
     public func purpose(of serial: UInt32) -> Purpose? { entries.last { $0.serial == serial }?.purpose }
 }

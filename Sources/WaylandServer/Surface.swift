@@ -83,8 +83,6 @@ final class Surface: WaylandObject {
     var bufferHeight: Int32 = 0
     var scale: Int32 = 1
     var inputRegion: Region?
-    /// A copy of the last committed buffer's pixels (SurfaceImage.swift).
-    var image: SurfaceImage?
 
     var roleName: String {
         switch role {
@@ -153,12 +151,12 @@ final class Surface: WaylandObject {
                     bufferHeight = wl_shm_buffer_get_height(shm)
                 }
                 hasBuffer = true
-                image = SurfaceImage(shmBuffer: buffer)
-                server.bufferCommitted?(self, buffer)
+                // A renderer copies what it needs here (Rendering's SurfacePixels).
+                server.bufferCommitted?(resource, buffer)
                 wl_buffer_send_release(buffer)
             } else {
                 hasBuffer = false
-                image = nil
+                server.surfaceCleared?(resource)
                 bufferWidth = 0
                 bufferHeight = 0
             }
@@ -230,6 +228,7 @@ final class Surface: WaylandObject {
     }
 
     override func resourceDestroyed() {
+        server.surfaceCleared?(resource)
         // On disconnect libwayland destroys the client's callbacks itself.
         if owner.alive {
             for cb in pending.frameCallbacks { wl_resource_destroy(cb) }

@@ -126,9 +126,12 @@ final class XdgToplevel: WaylandObject {
         if mapped && !everMapped {
             everMapped = true
             let f = tree.frame(of: node) ?? Rect(0, 0, 0, 0)
-            let p = server.configuration.placeToplevel(server.toplevelCount, f.width, f.height)
-            server.toplevelCount += 1
-            if !(maximized || fullscreen || placedByEmbedder), let window = windowNode { tree.move(window, to: p) }
+            // The placement policy, when the embedder turned it on.
+            if let place = server.configuration.placeToplevel {
+                let p = place(server.toplevelCount, f.width, f.height)
+                server.toplevelCount += 1
+                if !(maximized || fullscreen || placedByEmbedder), let window = windowNode { tree.move(window, to: p) }
+            }
         }
         let wasMapped = tree.isMapped(node)
         tree.setMapped(node, mapped)

@@ -9,6 +9,7 @@ import Dispatch
 import Foundation
 import Glibc
 import InputRouter
+import Rendering
 import WaylandServer
 
 enum HarnessError: Error { case pipe(Int32) }
@@ -43,6 +44,10 @@ final class Harness {
         }
         let server = try WaylandServer(configuration: configuration)
         self.server = server
+        // Read every committed buffer, as a compositor's renderer does (the server itself
+        // reads no pixels): a truncated shm file is found by that read, and its client gets
+        // the error (BadBufferTest.test_truncated_shm_file).
+        server.bufferCommitted = { _, buffer in _ = SurfaceImage(shmBuffer: buffer) }
         // WLCS's client binds wl_pointer, wl_keyboard and wl_touch when wl_seat announces
         // them, once, as it connects (and binds again on every later announcement), while
         // tests make their fake devices afterwards: the seat has all three from the start,

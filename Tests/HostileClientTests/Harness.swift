@@ -3,6 +3,7 @@
 import CWaylandServer
 import Foundation
 import InputRouter
+import Rendering
 
 @testable import WaylandServer
 
@@ -126,6 +127,9 @@ func makeServer(socketName: String) throws -> WaylandServer {
     config.placeToplevel = { n, _, _ in n == 0 ? (0, 0) : (600, 300) }
     config.unresponsiveTimeoutMS = 1000
     let server = try WaylandServer(configuration: config)
+    // Read every committed buffer, as a compositor's renderer does: a client whose shm file
+    // is shorter than its pool gets its error from that read (libwayland's SIGBUS guard).
+    server.bufferCommitted = { _, buffer in _ = SurfaceImage(shmBuffer: buffer) }
     wl_display_add_socket_fd(server.display, try listeningSocket(runtimeDirectory + "/" + socketName))
     for (i, caps) in [DeviceCapabilities.pointer, .keyboard, .touch].enumerated() {
         server.handle(InputEvent(time: 0, device: DeviceID(UInt32(i + 1)), .deviceAdded(caps)))

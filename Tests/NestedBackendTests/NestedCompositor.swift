@@ -6,6 +6,7 @@ import Foundation
 import InputRouter
 import Keyboard
 import NestedBackend
+import Rendering
 import Testing
 
 @testable import WaylandServer
@@ -13,6 +14,8 @@ import Testing
 final class NestedCompositor {
     let parent: ParentSession
     let server: WaylandServer
+    /// The pixels of every commit, for drawing (Rendering's pixel policy).
+    let pixels: SurfacePixels
     /// Our server's socket (absolute path).
     let socket: String
     private(set) var backend: NestedBackend?
@@ -36,6 +39,7 @@ final class NestedCompositor {
         config.outputHeight = Int32(parent.outputHeight)
         config.keyboard = .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
         server = try WaylandServer(configuration: config)
+        pixels = SurfacePixels(server: server)
         socket = privateDirectory + "/" + uniqueName("nested")
         try server.addSocket(socket)
         // Any commit may change what is shown.
@@ -129,7 +133,7 @@ final class NestedCompositor {
         var pixels = [UInt32](repeating: Self.background, count: w * h)
         let tree = server.router.tree
         for node in tree.children(of: server.outputNode) where tree.kind(of: node) == .toplevel && tree.isMapped(node) {
-            guard let f = tree.frame(of: node), let image = server.image(of: node) else { continue }
+            guard let f = tree.frame(of: node), let image = self.pixels.image(of: node) else { continue }
             for y in 0..<image.height {
                 let ty = Int(f.y) + y
                 guard ty >= 0 && ty < h else { continue }

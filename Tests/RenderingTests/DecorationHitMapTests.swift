@@ -11,7 +11,7 @@ import WaylandServer
     static let style = DecorationStyle(titleHeight: 24)
 
     @Test func aClientThatDoesNotAskHasNoDecorationInTheHitMap() throws {
-        guard let (server, process) = try serverWithProbe(
+        guard let (server, process, _) = try serverWithProbe(
             ["--toplevel", "win", "100x60"], until: "mapped win", decorations: Self.style)
         else { return }
         defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
@@ -25,7 +25,7 @@ import WaylandServer
     }
 
     @Test func aClientThatAsksForServerSideHasATitleBarInTheHitMap() throws {
-        guard let (server, process) = try serverWithProbe(
+        guard let (server, process, _) = try serverWithProbe(
             ["--toplevel", "win", "100x60", "--ssd"], until: "mapped win", decorations: Self.style)
         else { return }
         defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }

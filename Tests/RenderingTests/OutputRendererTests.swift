@@ -193,7 +193,7 @@ private struct Scene {
     @Test func serverWithoutClientsShowsBackgroundAndArrow() throws {
         let server = try WaylandServer()
         server.seat.notifyPointerWarp(time: 1, to: Point(300, 200))
-        let image = OutputRenderer(background: 0xff11_2233).render(server)
+        let image = OutputRenderer(background: 0xff11_2233).render(server, pixels: SurfacePixels(server: server))
         #expect(image.width == 1280 && image.height == 720)
         #expect(image[0, 0] == 0xff11_2233)
         #expect(image[301, 202] == white)

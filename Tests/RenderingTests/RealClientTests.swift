@@ -14,11 +14,12 @@ import WaylandServer
 /// the process's `XDG_RUNTIME_DIR`, which other tests running in parallel rely on.
 func serverWithProbe(
     _ arguments: [String], until: String, decorations: DecorationStyle? = nil
-) throws -> (WaylandServer, Process)? {
+) throws -> (WaylandServer, Process, SurfacePixels)? {
     var config = WaylandServer.Configuration()
     config.outputWidth = 320; config.outputHeight = 200   // small: hit maps test every pixel
     config.decorations = decorations
     let server = try WaylandServer(configuration: config)
+    let pixels = SurfacePixels(server: server)
     server.handle(InputEvent(time: 0, device: DeviceID(1), .deviceAdded(.pointer)))
     var fds: [Int32] = [0, 0]
     guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
@@ -63,7 +64,7 @@ func serverWithProbe(
         if String(decoding: output, as: UTF8.self).split(separator: "\n").contains(where: { $0 == until }) {
             // Let it finish whatever it sends with the commit.
             for _ in 0..<20 { server.dispatch(timeoutMS: 5) }
-            return (server, process)
+            return (server, process, pixels)
         }
     }
     kill(process.processIdentifier, SIGKILL)
@@ -75,13 +76,13 @@ func serverWithProbe(
 @Suite(.serialized) struct RealClientTests {
     @Test func probeBuffersAreCompositedAndNamedInTheHitMap() throws {
         // A 200x100 toplevel (placed at 40,40) with a 100x60 subsurface below it at 150,20.
-        guard let (server, process) = try serverWithProbe(
+        guard let (server, process, pixels) = try serverWithProbe(
             ["--toplevel", "win", "200x100", "--sub", "child", "win", "150,20", "100x60", "--below"], until: "mapped win")
         else { return }
         defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
 
         // wl-probe fills each surface with an opaque colour chosen by its name.
-        let image = OutputRenderer(background: 0xff00_0000).render(server)
+        let image = OutputRenderer(background: 0xff00_0000).render(server, pixels: pixels)
         #expect(image[50, 50] == 0xffed_c948, "\(hex(image[50, 50]))")     // "win"
         #expect(image[250, 70] == 0xff59_a14f, "\(hex(image[250, 70]))")   // "child", alone
         // Where both are, the parent is painted over its below-child.
@@ -98,5 +99,29 @@ func serverWithProbe(
         #expect(map.entries.first { $0.node == child }?.label.contains("subsurface") == true)
         #expect(server.toplevelTitle(of: win!)?.title == "win")
         #expect(server.toplevelTitle(of: child!) == nil)
+    }
+}
+
+/// The pixel-keeping policy lives here, not in the server: `SurfacePixels` copies each
+/// commit through the server's public hooks and forgets a surface when it goes.
+@Suite(.serialized) struct SurfacePixelsTests {
+    @Test func keepsTheLastCommitAndForgetsADestroyedSurface() throws {
+        guard let (server, process, pixels) = try serverWithProbe(["--toplevel", "win", "30x20"], until: "mapped win")
+        else { return }
+        let node = try #require(server.mappedToplevels.first?.node)
+        let surface = try #require(server.surfaceResource(of: node))
+        let image = try #require(pixels.image(of: node))
+        #expect(image.width == 30 && image.height == 20)
+        #expect(Set(image.pixels) == [0xffed_c948])   // wl-probe's colour for "win"
+        #expect(pixels.image(ofSurface: surface)?.pixels == image.pixels)
+        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        // No client cursor set: the renderer's arrow.
+        guard case .arrow = pixels.clientCursor else { Issue.record("not the arrow"); return }
+
+        // The client goes (the test holds the other end of its socket: disconnect it here).
+        let client = try #require(server.router.tree.client(of: node).flatMap(server.waylandClient))
+        wl_client_destroy(client)
+        #expect(pixels.image(ofSurface: surface) == nil, "still \(pixels.image(ofSurface: surface).map { "\($0.width)x\($0.height)" } ?? "")")
+        #expect(pixels.image(of: node) == nil)
     }
 }

@@ -101,7 +101,9 @@ final class ServerHarness {
     private var barrierCounter = 0
 
     /// `keyboard`: the seat's keymap and compose; by default plain `us` without compose.
-    init(configuration: WaylandServer.Configuration = WaylandServer.Configuration(), keyboard: KeyboardConfiguration? = nil) throws {
+    /// `display`: a `wl_display` the test owns (the embedder's case), else the server's own.
+    init(configuration: WaylandServer.Configuration = WaylandServer.Configuration(), keyboard: KeyboardConfiguration? = nil,
+         display: OpaquePointer? = nil) throws {
         _ = runtimeDirectory
         socketLock.lock()
         socketCounter += 1
@@ -109,7 +111,7 @@ final class ServerHarness {
         socketLock.unlock()
         var config = configuration
         config.keyboard = keyboard ?? .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
-        server = try WaylandServer(configuration: config)
+        server = try display.map { try WaylandServer(display: $0, configuration: config) } ?? WaylandServer(configuration: config)
         socket = try server.addSocket("ir-test-\(getpid())-\(n)")
         for (i, caps) in [DeviceCapabilities.pointer, .keyboard, .touch].enumerated() {
             server.handle(InputEvent(time: 0, device: DeviceID(UInt32(i + 1)), .deviceAdded(caps)))

@@ -144,7 +144,9 @@ if let path = options.tracePath {
     }
 }
 
-// What the output shows, drawn by the compositor: decorations are compositor nodes.
+// What the output shows, drawn by the compositor: decorations are compositor nodes, and
+// client surfaces show the pixels `pixels` copies from each commit (the pixel policy).
+let pixels = SurfacePixels(server: server)
 let renderer = OutputRenderer(
     compositorColor: { node in
         switch server.decorationPart(of: node) {
@@ -226,7 +228,7 @@ if options.backend == "nested" {
     let window = nested!
     window.onResize = { w, h in server.resizeOutput(width: w, height: h) }
     window.onFrame = {
-        let frame = renderer.render(server)
+        let frame = renderer.render(server, pixels: pixels)
         window.present(pixels: frame.pixels, width: frame.width, height: frame.height)
         server.sendFrameCallbacks()
     }
@@ -322,7 +324,7 @@ while running { server.dispatch(timeoutMS: 100) }
 
 // The pictures.
 if let path = options.screenshotPath {
-    do { try PNGWriter.write(renderer.render(server), to: path); print("ir-compositor: wrote \(path)") }
+    do { try PNGWriter.write(renderer.render(server, pixels: pixels), to: path); print("ir-compositor: wrote \(path)") }
     catch { print("ir-compositor: \(error)") }
 }
 if let path = options.hitMapPath {

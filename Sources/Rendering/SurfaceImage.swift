@@ -1,23 +1,28 @@
-// What a surface shows: a copy of the pixels of its last committed shm buffer. The copy is
-// taken at commit and the buffer released at once, so a renderer never holds a client's
-// memory and a client can reuse its buffer immediately.
+// What a surface shows, for a renderer: a copy of the pixels of its last committed shm
+// buffer. The copy is taken at commit (SurfacePixels.swift) and the server releases the
+// buffer at once, so a renderer never holds a client's memory and a client can reuse its
+// buffer immediately.
 import CWaylandServer
-import InputRouter
 
 /// Premultiplied ARGB pixels (wl_shm ARGB8888; XRGB8888 is copied with alpha forced to
 /// opaque), `width * height`, row by row.
 public struct SurfaceImage: Sendable {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
+    /// `width * height` premultiplied `0xAARRGGBB` values, row by row.
     public var pixels: [UInt32]
+    /// An image of these pixels (`pixels.count` must be `width * height`).
     public init(width: Int, height: Int, pixels: [UInt32]) {
         self.width = width; self.height = height; self.pixels = pixels
     }
 }
 
 extension SurfaceImage {
-    /// A copy of `buffer` when it is an shm buffer in a format we can show.
-    init?(shmBuffer buffer: ResourcePointer) {
+    /// A copy of `buffer` (a `wl_buffer` resource) when it is an shm buffer in a format we
+    /// can show. Costs one pass over its pixels.
+    public init?(shmBuffer buffer: UnsafeMutablePointer<wl_resource>) {
         guard let shm = wl_shm_buffer_get(buffer) else { return nil }
         let format = wl_shm_buffer_get_format(shm)
         let opaque: Bool
@@ -40,19 +45,5 @@ extension SurfaceImage {
             }
         }
         self.init(width: w, height: h, pixels: pixels)
-    }
-}
-
-extension WaylandServer {
-    /// The pixels the surface of `node` last committed, if it is a client surface with an
-    /// shm buffer. Its logical size is the node's frame (buffer size / scale).
-    public func image(of node: NodeID) -> SurfaceImage? { surface(for: node)?.image }
-
-    /// The cursor image the client with the pointer focus set, and its hotspot; nil when
-    /// that client set none (the compositor draws its own) or hid it (`hidden` true).
-    public var clientCursor: (image: SurfaceImage?, hotspotX: Int32, hotspotY: Int32, hidden: Bool)? {
-        guard let focus = seat.pointerFocusNode, let s = surface(for: focus), let cursor = s.owner.cursor else { return nil }
-        guard let surface = cursor.surface else { return (nil, 0, 0, true) }
-        return (surface.image, cursor.hotspotX, cursor.hotspotY, false)
     }
 }

@@ -1,0 +1,301 @@
+// ir-embed: InputRouter inside a compositor that is not ours. The tinywl counterpart.
+//
+// `examples/compositor` lets the library run everything. This program is what a compositor
+// author with their own display, loop and renderer writes: it creates the `wl_display`,
+// hands it to a `WaylandServer` that only adds the protocol to it, turns on no policy of the
+// library's, and does by hand, visibly, what the policies would hide:
+//
+//   input event in → hit-test (what is under the cursor) → responder chain (who may take
+//   it: the surface, its parents, its client, the seat) → deliveries out (protocol events
+//   written by the server's protocol pieces) → our own focus, placement and pixman drawing.
+//
+// Read it top to bottom: options, the display, the server, the scene, input, drawing, the
+// loop, teardown. Run headless:
+//
+//   ir-embed --socket wayland-embed --input debug-events:FILE --windows 1 --exit-after-input
+//   WAYLAND_DISPLAY=wayland-embed wl-probe --toplevel win 200x100
+import CPixman
+import CWaylandServer
+import Foundation
+import InputRouter
+import Recording
+import WaylandServer
+
+// MARK: Options
+
+struct Options {
+    var socket = "wayland-embed"
+    var width: Int32 = 640, height: Int32 = 480
+    var input: String?
+    var windows = 0
+    var exitAfterInput = false
+    var screenshot: String?
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("ir-embed: \(message)\n".utf8))
+    exit(2)
+}
+
+let usage = """
+    usage: ir-embed [--socket NAME] [--size WxH] [--input replay:FILE.yml | debug-events:FILE]
+                    [--windows N] [--exit-after-input] [--screenshot FILE.ppm]
+      --input      a `libinput record` file or `libinput debug-events` output, played as fast
+                   as the clients read it, once --windows N toplevels have mapped
+      --screenshot on exit, what the output shows, drawn with pixman (binary PPM)
+    """
+
+var options = Options()
+var arguments = CommandLine.arguments.dropFirst()
+func value(_ flag: String) -> String {
+    guard let v = arguments.popFirst() else { fail("\(flag) needs a value") }
+    return v
+}
+while let a = arguments.popFirst() {
+    switch a {
+    case "--socket": options.socket = value(a)
+    case "--size":
+        let p = value(a).split(separator: "x").compactMap { Int32($0) }
+        guard p.count == 2, p[0] > 0, p[1] > 0 else { fail("--size wants WxH") }
+        (options.width, options.height) = (p[0], p[1])
+    case "--input": options.input = value(a)
+    case "--windows":
+        guard let n = Int(value(a)), n >= 0 else { fail("--windows wants a number") }
+        options.windows = n
+    case "--exit-after-input": options.exitAfterInput = true
+    case "--screenshot": options.screenshot = value(a)
+    case "--help", "-h": print(usage); exit(0)
+    default: fail("unknown option \(a)\n\(usage)")
+    }
+}
+setvbuf(stdout, nil, _IOLBF, 0)
+
+/// The input to play: every event of the file, in order. Devices come first (see below).
+func loadInput(_ spec: String) -> [InputEvent] {
+    do {
+        if spec.hasPrefix("replay:") { return try RecordingReader.read(path: String(spec.dropFirst(7))).events }
+        if spec.hasPrefix("debug-events:") { return try DebugEventsReader.read(path: String(spec.dropFirst(13))).events }
+    } catch { fail("\(error)") }
+    fail("unknown input \(spec) (replay:FILE, debug-events:FILE)")
+}
+
+// MARK: The compositor
+
+/// Everything the compositor holds, like tinywl's `struct tinywl_server`.
+final class EmbedCompositor {
+    let display: OpaquePointer
+    let server: WaylandServer
+    let width: Int32, height: Int32
+    var tree: SurfaceTree { server.router.tree }
+    var seat: Seat { server.seat }
+    /// What each client surface shows: our own copy of its last buffer, as a pixman image.
+    var images: [NodeID: OpaquePointer] = [:]
+    var pending: [InputEvent]
+    var running = true
+
+    init(display: OpaquePointer, options: Options, input: [InputEvent]) throws {
+        self.display = display
+        (width, height) = (options.width, options.height)
+        pending = input
+
+        // The server on our display. `.embedded` turns every policy off: no placement, no
+        // decorations, no focus-on-click, no frame timer, no pixel copies. We offer wl_shm
+        // ourselves (below), so the server must not add a second one.
+        var configuration = WaylandServer.Configuration.embedded
+        configuration.outputWidth = options.width
+        configuration.outputHeight = options.height
+        configuration.offersShm = false
+        // The one policy we take, written here: windows tile in a grid of 320x240 cells,
+        // in the order they first map. The closure runs once per toplevel.
+        configuration.placeToplevel = { n, _, _ in (Int32(n % 2) * 320 + 20, Int32(n / 2) * 240 + 20) }
+        server = try WaylandServer(display: display, configuration: configuration)
+
+        buildScene()
+        watchDeliveries()
+        keepPixels()
+        // Devices first, as a real seat has them before any client connects: a client
+        // binds wl_pointer and wl_keyboard when it sees the seat's capabilities, and
+        // events sent before it bound them would reach nobody.
+        while let first = pending.first, case .deviceAdded = first.kind { server.handle(pending.removeFirst()) }
+    }
+
+    // MARK: The scene
+
+    /// A compositor node of our own under every window: the desktop. It is where the
+    /// responder chain ends for a press on no window. Client toplevels become children of
+    /// the server's output node as they map, above it.
+    func buildScene() {
+        let desktop = tree.createNode(.compositor, name: "desktop", parent: server.outputNode,
+                                      frame: Rect(0, 0, width, height))
+        tree.lowerToBottom(desktop)
+        // A press nothing above took: clear the keyboard focus, the way clicking the
+        // desktop does in most compositors. Handling the enter makes the desktop the
+        // pointer focus, so its buttons come here.
+        tree.setHandler(desktop) { [unowned self] event in
+            switch event {
+            case .pointerEnter, .pointerMotion: return .handled
+            case .pointerButton(let button, .pressed, let at):
+                print("embed: desktop took button \(button) at \(Int(at.x)),\(Int(at.y)); no window has the keyboard")
+                _ = self.seat.setKeyboardFocus(nil)
+                return .handled
+            case .pointerButton(_, .released, _): return .handled
+            default: return .notHandled
+            }
+        }
+    }
+
+    // MARK: Deliveries out
+
+    /// The router decides, the server's protocol pieces send. The observer sees each
+    /// delivery just before it becomes wl_pointer/wl_keyboard/wl_touch events; we print it
+    /// in the trace format (docs/trace.md) so a reader sees the decisions next to the input.
+    func watchDeliveries() {
+        server.deliveryObserver = { [unowned self] delivery, queue in
+            print("deliver: " + TraceSink.line(delivery, queue: queue, router: self.server.router))
+        }
+    }
+
+    // MARK: Input in
+
+    /// One event from our source. The seat does the routing; we only add the focus policy
+    /// we chose (focus follows click), tinywl's way: on a press, hit-test the cursor, walk
+    /// up to the toplevel, give it the keyboard and raise it.
+    func route(_ event: InputEvent) {
+        server.handle(event)  // seat → hit-test / focus owner → responder chain → deliveries sent
+        guard case .pointerButton(_, .pressed) = event.kind else { return }
+        guard let hit = tree.hitTest(seat.cursor) else { return }
+        let chain = server.router.responderChain(from: .node(hit.node), seat: seat.id)
+        print("embed: press on \(describe(hit.node)) at \(Int(hit.local.x)),\(Int(hit.local.y)); chain: "
+              + chain.map { if case .node(let n) = $0 { describe(n) } else { "\($0)" } }.joined(separator: " → "))
+        if let top = toplevel(of: hit.node), seat.keyboardFirstResponder.flatMap(toplevel(of:)) != top {
+            server.activate(top)  // wl_keyboard.leave/enter, xdg_toplevel.configure(activated), raise
+        }
+    }
+
+    /// The toplevel a node belongs to: up through subsurfaces and popups (the responder
+    /// chain in miniature, as tinywl's desktop_toplevel_at walks to its scene tree).
+    func toplevel(of node: NodeID) -> NodeID? {
+        var n: NodeID? = node
+        while let c = n, tree.kind(of: c) != .toplevel { n = tree.parent(of: c) }
+        return n
+    }
+
+    func describe(_ node: NodeID) -> String {
+        let name = server.toplevelTitle(of: node)?.title ?? tree.name(of: node) ?? "?"
+        return "\(tree.kind(of: node).map { "\($0)" } ?? "node") \"\(name)\""
+    }
+
+    // MARK: Drawing with pixman
+
+    /// The server releases each buffer right after its commit; before it does, we copy the
+    /// pixels into an image we own, keyed by the surface's node.
+    func keepPixels() {
+        server.bufferCommitted = { [unowned self] surface, buffer in
+            guard let node = self.server.node(ofSurfaceResource: surface), let shm = wl_shm_buffer_get(buffer) else { return }
+            let w = wl_shm_buffer_get_width(shm), h = wl_shm_buffer_get_height(shm)
+            let format = wl_shm_buffer_get_format(shm) == WL_SHM_FORMAT_XRGB8888.rawValue ? PIXMAN_x8r8g8b8 : PIXMAN_a8r8g8b8
+            wl_shm_buffer_begin_access(shm)
+            defer { wl_shm_buffer_end_access(shm) }
+            guard let data = wl_shm_buffer_get_data(shm),
+                let source = pixman_image_create_bits(format, w, h, data.assumingMemoryBound(to: UInt32.self),
+                                                      wl_shm_buffer_get_stride(shm)),
+                let copy = pixman_image_create_bits(PIXMAN_a8r8g8b8, w, h, nil, 0)
+            else { return }
+            pixman_image_composite32(PIXMAN_OP_SRC, source, nil, copy, 0, 0, 0, 0, 0, 0, w, h)
+            pixman_image_unref(source)
+            if let old = self.images[node] { pixman_image_unref(old) }
+            self.images[node] = copy
+        }
+    }
+
+    /// The output, bottom to top: background, then every visible client surface OVER what
+    /// is below, at its layout position. Children below a surface come before it.
+    func render() -> OpaquePointer {
+        let output = pixman_image_create_bits(PIXMAN_a8r8g8b8, width, height, nil, 0)!
+        var background = pixman_color_t(red: 0x2020, green: 0x2828, blue: 0x3030, alpha: 0xffff)
+        var all = pixman_rectangle16_t(x: 0, y: 0, width: UInt16(width), height: UInt16(height))
+        pixman_image_fill_rectangles(PIXMAN_OP_SRC, output, &background, 1, &all)
+        func paint(_ node: NodeID) {
+            guard tree.isVisible(node) else { return }
+            for child in tree.childrenBelow(of: node) { paint(child) }
+            if let image = images[node], let at = tree.layoutPosition(of: node) {
+                pixman_image_composite32(PIXMAN_OP_OVER, image, nil, output, 0, 0, 0, 0, Int32(at.x), Int32(at.y),
+                                         pixman_image_get_width(image), pixman_image_get_height(image))
+            }
+            for child in tree.childrenAbove(of: node) { paint(child) }
+        }
+        paint(server.outputNode)
+        return output
+    }
+
+    func writeScreenshot(_ path: String) {
+        let image = render()
+        defer { pixman_image_unref(image) }
+        let w = Int(width), h = Int(height)
+        let pixels = pixman_image_get_data(image)!
+        var bytes = Array("P6\n\(w) \(h)\n255\n".utf8)
+        for i in 0..<(w * h) {
+            let p = pixels[i]
+            bytes += [UInt8(truncatingIfNeeded: p >> 16), UInt8(truncatingIfNeeded: p >> 8), UInt8(truncatingIfNeeded: p)]
+        }
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { fail("cannot write \(path)") }
+        print("embed: wrote \(path)")
+    }
+
+    // MARK: The loop
+
+    /// Our loop, not the server's: we dispatch the display's event loop (client requests,
+    /// the server's timers), feed input, answer frame callbacks, flush. The server needs
+    /// nothing else from us.
+    func run(windows: Int, exitAfterInput: Bool) {
+        let loop = wl_display_get_event_loop(display)
+        var finishedAt: Date?
+        while running {
+            wl_display_flush_clients(display)
+            // Client requests: the server handles each, and sends what it changed (a
+            // window mapped under the cursor gets its enter) before the next is read.
+            wl_event_loop_dispatch(loop, 10)
+            // Input waits until the scene the input was recorded for is there.
+            if server.mappedToplevels.count >= windows {
+                // One event per turn: clients read and answer between events, as they would
+                // at a person's pace.
+                if !pending.isEmpty { route(pending.removeFirst()) }
+                if pending.isEmpty, exitAfterInput {
+                    finishedAt = finishedAt ?? Date()
+                    // Let the clients read what was sent, then stop.
+                    if Date().timeIntervalSince(finishedAt!) > 0.3 { running = false }
+                }
+            }
+            // Frame callbacks: no timer of the library's; we "present" every turn.
+            if server.hasWaitingFrameCallbacks { server.sendFrameCallbacks() }
+        }
+        wl_display_flush_clients(display)
+    }
+
+    func releaseImages() {
+        for image in images.values { pixman_image_unref(image) }
+        images.removeAll()
+    }
+}
+
+// MARK: main
+
+// The display is ours: we create it, listen on it, offer wl_shm on it, and destroy it last.
+guard let display = wl_display_create() else { fail("wl_display_create failed") }
+wl_display_init_shm(display)
+guard wl_display_add_socket(display, options.socket) == 0 else { fail("cannot listen on \(options.socket)") }
+let input = options.input.map(loadInput) ?? []
+
+do {
+    let compositor: EmbedCompositor
+    do { compositor = try EmbedCompositor(display: display, options: options, input: input) } catch { fail("\(error)") }
+    print("embed: listening on \(options.socket), output \(options.width)x\(options.height)")
+    signal(SIGTERM) { _ in exit(0) }
+    compositor.run(windows: options.windows, exitAfterInput: options.exitAfterInput)
+    if let path = options.screenshot { compositor.writeScreenshot(path) }
+    compositor.releaseImages()
+}
+// The server went with the compositor: its globals are gone and its clients disconnected;
+// the display (and its wl_shm) is still ours to destroy.
+wl_display_destroy(display)
+print("embed: done")
