@@ -31,6 +31,10 @@ public final class SurfaceTree {
     var onHandlerChange: ((Responder) -> Void)?
     private var batchDepth = 0
     private var batchDirty = false
+    /// Counts changes to what input sees (map, move, resize, regions, restack): a layer
+    /// that derives state from the scene (the outputs each surface is on) compares it
+    /// instead of recomputing on every event.
+    public private(set) var sceneGeneration: UInt64 = 0
 
     /// The root of every tree: never hit itself, parent of outputs and top-level nodes.
     public let root: NodeID
@@ -221,6 +225,7 @@ public final class SurfaceTree {
     }
 
     func sceneChanged() {
+        sceneGeneration &+= 1
         if batchDepth > 0 { batchDirty = true } else { onSceneChange?() }
     }
 

@@ -17,9 +17,13 @@ public struct ServerError: Error, CustomStringConvertible {
 
 public final class WaylandServer {
     public struct Configuration {
-        /// The output's size in logical pixels; it sits at (0, 0) of the layout.
+        /// The output's size in logical pixels; it sits at (0, 0) of the layout. The
+        /// one-output shorthand for `outputs`, and the size maximized windows get.
         public var outputWidth: Int32 = 1280
         public var outputHeight: Int32 = 720
+        /// Several outputs, side by side left to right unless they say where (Outputs.swift);
+        /// empty: the one output above.
+        public var outputs: [OutputConfiguration] = []
         public var keyboard = KeyboardConfiguration()
         /// Where the n-th toplevel (counted from 0) goes when it first maps. The default
         /// cascades from (40, 40) in steps of 32 pixels, wrapping every 10 windows.
@@ -55,8 +59,16 @@ public final class WaylandServer {
     public let display: OpaquePointer
     public let router: Router
     public let seat: Seat
-    /// The output node every toplevel is a child of.
+    /// The node every toplevel (and decoration) is a child of: the window layer, a root
+    /// child above every output's node, at the layout origin and spanning it without
+    /// clipping; it takes no input itself (Outputs.swift). Its name is from when there was
+    /// one output.
     public let outputNode: NodeID
+    /// The outputs served (Outputs.swift), how many were ever made (for their names), and
+    /// the scene generation surfaces' outputs were last computed at.
+    var servedOutputs: [ServedOutput] = []
+    var outputCount = 0
+    var outputsGeneration: UInt64 = .max
     public internal(set) var configuration: Configuration
     var keyboardState: KeyboardState
     var keymapFile: KeymapFile
@@ -78,7 +90,6 @@ public final class WaylandServer {
     var globalBindings: [GlobalBinding] = []
     var offeredGlobals: [GlobalDescription] = []
     var seatResources: [ResourcePointer] = []
-    var outputResources: [ResourcePointer] = []
     /// Called on every commit that attaches a buffer, before it is released: a renderer
     /// copies the pixels here.
     var bufferCommitted: ((Surface, ResourcePointer) -> Void)?
@@ -114,8 +125,8 @@ public final class WaylandServer {
         router = Router()
         seat = router.addSeat(name: "seat0")
         seat.keyTranslator = keyboardState
-        outputNode = router.tree.createNode(
-            .output, name: "output", frame: Rect(0, 0, configuration.outputWidth, configuration.outputHeight))
+        outputNode = router.tree.createNode(.compositor, name: "windows", frame: Rect(0, 0, 0, 0))
+        router.tree.setClipsChildren(outputNode, false)
         router.serialSource = { [unowned(unsafe) self] in self.nextSerial(for: .router) }
 
         wl_display_init_shm(display)
