@@ -12,12 +12,13 @@ private let black: UInt32 = 0xff00_0000
 @Suite struct LayoutRenderingTests {
     static let outputColor: UInt32 = 0xff44_5566, barColor: UInt32 = 0xffc0_1020, background: UInt32 = 0xff11_2233
 
-    /// 800×600 and 640×480 side by side; a compositor bar across the seam at (700, 100).
+    /// 200×150 and 160×120 side by side (small: the hit map tests every pixel); a compositor
+    /// bar across the seam at (175, 25).
     func scene() throws -> (WaylandServer, NodeID) {
         var config = WaylandServer.Configuration()
-        config.outputs = [OutputConfiguration(width: 800, height: 600), OutputConfiguration(width: 640, height: 480)]
+        config.outputs = [OutputConfiguration(width: 200, height: 150), OutputConfiguration(width: 160, height: 120)]
         let server = try WaylandServer(configuration: config)
-        let bar = server.router.tree.createNode(.compositor, name: "bar", parent: server.outputNode, frame: Rect(700, 100, 200, 50))
+        let bar = server.router.tree.createNode(.compositor, name: "bar", parent: server.outputNode, frame: Rect(175, 25, 50, 12))
         return (server, bar)
     }
 
@@ -29,34 +30,34 @@ private let black: UInt32 = 0xff00_0000
 
     @Test func theScreenshotCoversTheLayout() throws {
         let (server, bar) = try scene()
-        server.seat.notifyPointerWarp(time: 1, to: Point(1400, 10))
+        server.seat.notifyPointerWarp(time: 1, to: Point(350, 10))
         let image = renderer(server, bar).render(server)
-        #expect(image.width == 1440 && image.height == 600)
-        #expect(image[10, 590] == premultiplied(Self.outputColor))
-        #expect(image[1000, 10] == premultiplied(Self.outputColor))
-        #expect(image[1000, 550] == premultiplied(Self.background))  // below the smaller output
-        #expect(image[750, 120] == premultiplied(Self.barColor) && image[850, 120] == premultiplied(Self.barColor))
-        #expect(image[1400, 10] == black)  // the arrow's tip, on the second output
+        #expect(image.width == 360 && image.height == 150)
+        #expect(image[10, 140] == premultiplied(Self.outputColor))
+        #expect(image[250, 10] == premultiplied(Self.outputColor))
+        #expect(image[250, 140] == premultiplied(Self.background))  // below the smaller output
+        #expect(image[180, 30] == premultiplied(Self.barColor) && image[210, 30] == premultiplied(Self.barColor))
+        #expect(image[350, 10] == black)  // the arrow's tip, on the second output
     }
 
     @Test func oneOutputsPictureIsItsPartOfTheLayout() throws {
         let (server, bar) = try scene()
-        server.seat.notifyPointerWarp(time: 1, to: Point(10, 590))  // not on the second output
+        server.seat.notifyPointerWarp(time: 1, to: Point(10, 140))  // not on the second output
         let image = renderer(server, bar).render(server, output: server.outputs[1].node)
-        #expect(image.width == 640 && image.height == 480)
-        #expect(image[0, 120] == premultiplied(Self.barColor) && image[99, 120] == premultiplied(Self.barColor))
-        #expect(image[100, 120] == premultiplied(Self.outputColor))
+        #expect(image.width == 160 && image.height == 120)
+        #expect(image[0, 30] == premultiplied(Self.barColor) && image[24, 30] == premultiplied(Self.barColor))
+        #expect(image[25, 30] == premultiplied(Self.outputColor))
         #expect(!image.pixels.contains(black))
     }
 
     @Test func theHitMapCoversTheLayoutAndItsGap() throws {
         let (server, bar) = try scene()
         let map = HitMap(server)
-        #expect(map.width == 1440 && map.height == 600)
-        #expect(map.node(atX: 1000, y: 550) == nil)
-        #expect(map.node(atX: 850, y: 120) == bar)
-        #expect(map.node(atX: 1000, y: 10) == server.outputs[1].node)
+        #expect(map.width == 360 && map.height == 150)
+        #expect(map.node(atX: 250, y: 140) == nil)
+        #expect(map.node(atX: 210, y: 30) == bar)
+        #expect(map.node(atX: 250, y: 10) == server.outputs[1].node)
         #expect(map.entries.map(\.node) == server.outputs.map(\.node) + [bar])
-        #expect(map.entries.first { $0.node == bar }?.pixels == 200 * 50)
+        #expect(map.entries.first { $0.node == bar }?.pixels == 50 * 12)
     }
 }
