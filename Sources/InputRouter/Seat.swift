@@ -59,7 +59,9 @@ public final class Seat {
     @exclusivity(unchecked) var pointerClaim: Int?
     @exclusivity(unchecked) var gestureTarget: GestureTarget = .none
     @exclusivity(unchecked) var pendingFrame: (ClientID?, ClientID?) = (nil, nil)
-    @exclusivity(unchecked) var layoutRects: [Rect] = []
+    /// The mapped outputs (OutputLayout.swift), rebuilt on every scene change.
+    @exclusivity(unchecked) public internal(set) var layout = OutputLayout()
+    var layoutRects: [Rect] { layout.frames }
     @exclusivity(unchecked) var lastTime: UInt64 = 0
     @exclusivity(unchecked) var presses = PressLog()
     /// Locks and confinements (Seat+Constraints.swift).
@@ -375,49 +377,24 @@ public final class Seat {
 
     // MARK: Layout
 
+    /// Rebuilds `layout` from the root's mapped output nodes, in tree order.
     func refreshLayout() {
-        layoutRects.removeAll(keepingCapacity: true)
+        layout.frames.removeAll(keepingCapacity: true)
         var c = tree.nodes[0].firstAbove
         while c != NodeRecord.none {
             let r = tree.nodes[Int(c)]
-            if r.kind == .output && r.mapped { layoutRects.append(Rect(r.x, r.y, r.width, r.height)) }
+            if r.kind == .output && r.mapped { layout.frames.append(Rect(r.x, r.y, r.width, r.height)) }
             c = r.next
         }
     }
 
     /// The bounding box of the outputs, or the explicit absolute mapping.
-    var absoluteRect: Rect {
-        if let m = absoluteMapping { return m }
-        guard var box = layoutRects.first else { return Rect(0, 0, 0, 0) }
-        // In 64 bits: outputs far apart (or absurdly large) must not overflow the box.
-        for r in layoutRects.dropFirst() {
-            let x2 = max(Int64(box.x) + Int64(box.width), Int64(r.x) + Int64(r.width))
-            let y2 = max(Int64(box.y) + Int64(box.height), Int64(r.y) + Int64(r.height))
-            box.x = min(box.x, r.x); box.y = min(box.y, r.y)
-            box.width = Int32(clamping: x2 - Int64(box.x)); box.height = Int32(clamping: y2 - Int64(box.y))
-        }
-        return box
-    }
+    var absoluteRect: Rect { absoluteMapping ?? layout.boundingBox }
 
-    func mapAbsolute(_ x: Double, _ y: Double) -> Point {
-        let r = absoluteRect
-        let cx = x.isFinite ? min(max(x, 0), 1) : 0, cy = y.isFinite ? min(max(y, 0), 1) : 0
-        return Point(Double(r.x) + cx * Double(r.width), Double(r.y) + cy * Double(r.height))
-    }
+    func mapAbsolute(_ x: Double, _ y: Double) -> Point { OutputLayout.map(x: x, y: y, onto: absoluteRect) }
 
     /// The nearest point inside some output (the cursor never leaves the layout).
-    func clampToLayout(_ p: Point) -> Point {
-        guard !layoutRects.isEmpty else { return p }
-        var best = p, bestDistance = Double.infinity
-        for r in layoutRects where !r.isEmpty {
-            let x = min(max(p.x, Double(r.x)), Double(r.x) + Double(r.width) - 1 / 256)
-            let y = min(max(p.y, Double(r.y)), Double(r.y) + Double(r.height) - 1 / 256)
-            let d = (x - p.x) * (x - p.x) + (y - p.y) * (y - p.y)
-            if d < bestDistance { bestDistance = d; best = Point(x, y) }
-            if d == 0 { break }
-        }
-        return best
-    }
+    func clampToLayout(_ p: Point) -> Point { layout.closestPoint(to: p) }
 
     // MARK: Scene changes
 
@@ -425,6 +402,10 @@ public final class Seat {
     /// move keyboard focus away from surfaces that can no longer receive input.
     func sceneDidChange() {
         refreshLayout()
+        // An output went away (or moved) from under the cursor: it goes to the nearest
+        // point left on the layout; the re-pick below tells the surface there (enter, or
+        // motion when it keeps the focus).
+        cursor = clampToLayout(cursor)
         lastFirstResponder = nil
         prunePopupGrab()
         if let g = pointerGrab as? any InteractiveGrab, !tree.isAlive(g.node) { clearPointerGrab() }

@@ -36,6 +36,10 @@ public final class SurfaceTree {
     var onHandlerChange: ((Responder) -> Void)?
     @exclusivity(unchecked) private var batchDepth = 0
     @exclusivity(unchecked) private var batchDirty = false
+    /// Counts changes to what input sees (map, move, resize, regions, restack): a layer
+    /// that derives state from the scene (the outputs each surface is on) compares it
+    /// instead of recomputing on every event.
+    public private(set) var sceneGeneration: UInt64 = 0
 
     /// The root of every tree: never hit itself, parent of outputs and top-level nodes.
     public let root: NodeID
@@ -226,6 +230,7 @@ public final class SurfaceTree {
     }
 
     func sceneChanged() {
+        sceneGeneration &+= 1
         if batchDepth > 0 { batchDirty = true } else { onSceneChange?() }
     }
 

@@ -60,9 +60,15 @@ public struct HitMap {
         return hits[y * width + x]
     }
 
-    /// The server's output; toplevels are named by their title (else their app id).
+    /// The server's layout (the bounding box of its outputs); toplevels are named by their
+    /// title (else their app id). The legend lists the outputs, then the windows.
     public init(_ server: WaylandServer) {
-        self.init(router: server.router, output: server.outputNode) { node in
+        let tree = server.router.tree
+        let outputs = server.outputs
+        let tops = outputs.map(\.node) + tree.childrenAbove(of: server.outputNode).reversed()
+            + tree.childrenBelow(of: server.outputNode).reversed()
+        self.init(router: server.router, area: OutputLayout(outputs.map(\.frame)).boundingBox, tops: tops,
+                  title: outputs.count == 1 ? "'\(outputs[0].name)'" : "the layout") { node in
             guard let t = server.toplevelTitle(of: node) else { return nil }
             return t.title.isEmpty ? t.appID : t.title
         }
@@ -75,7 +81,17 @@ public struct HitMap {
         let tree = router.tree
         let frame = tree.frame(of: output) ?? Rect(0, 0, 0, 0)
         let origin = tree.layoutPosition(of: output) ?? .zero
-        width = max(0, Int(frame.width)); height = max(0, Int(frame.height))
+        self.init(router: router, area: Rect(Int32(origin.x), Int32(origin.y), frame.width, frame.height),
+                  tops: tree.isAlive(output) ? [output] : [],
+                  title: tree.name(of: output).map { "'\($0)'" } ?? "output", name: name)
+    }
+
+    /// Hit-tests the centre of every pixel of `area` (layout space); the legend lists each
+    /// of `tops` with its subtree, in that order.
+    init(router: Router, area: Rect, tops: [NodeID], title: String, name: (NodeID) -> String?) {
+        let tree = router.tree
+        let origin = Point(Double(area.x), Double(area.y))
+        width = max(0, Int(area.width)); height = max(0, Int(area.height))
         hits = [NodeID?](repeating: nil, count: width * height)
         var counts: [NodeID: Int] = [:]
         for y in 0..<height {
@@ -98,7 +114,7 @@ public struct HitMap {
                 pixels: counts[node] ?? 0, depth: depth))
             let shown = visible && tree.isMapped(node)
             let rect = PixelRect(x: o.x, y: o.y, width: Int(f.width), height: Int(f.height))
-            if shown && depth > 0 { outlines.append((rect, clip, color)) }
+            if shown && (depth > 0 || kind != .output) { outlines.append((rect, clip, color)) }
             let childClip = tree.clipsChildren(node) ? clip.intersection(rect) : clip
             for child in tree.childrenAbove(of: node).reversed() + tree.childrenBelow(of: node).reversed() {
                 guard let cf = tree.frame(of: child) else { continue }
@@ -106,12 +122,15 @@ public struct HitMap {
             }
         }
         let mapBounds = PixelRect(x: 0, y: 0, width: width, height: height)
-        if tree.isAlive(output) { visit(output, depth: 0, at: (0, 0), clip: mapBounds, visible: true) }
+        for top in tops {
+            guard let p = tree.layoutPosition(of: top) else { continue }
+            visit(top, depth: 0, at: (Int(p.x) - Int(area.x), Int(p.y) - Int(area.y)), clip: mapBounds, visible: true)
+        }
         self.entries = entries
 
         // Layout: the map, a 2-pixel gap, the legend.
         let header = [
-            "hit map of \(tree.name(of: output).map { "'\($0)'" } ?? "output") \(width)x\(height)",
+            "hit map of \(title) \(width)x\(height)",
             "colour: who gets a pointer event there",
             "outline: frame (dashed: clipped away)",
         ]

@@ -59,14 +59,33 @@ public struct OutputRenderer {
     }
 
     /// The picture of `output` (its frame's size), with client surfaces' pixels from
-    /// `images` scaled to each node's logical size, and `cursor` on top (nil: none).
+    /// `images` scaled to each node's logical size, and `cursor` on top (nil: none). Only
+    /// the output's own subtree is drawn.
     public func render(
         tree: SurfaceTree, output: NodeID, images: (NodeID) -> SurfaceImage?, cursor: Cursor?
     ) -> SurfaceImage {
         guard let frame = tree.frame(of: output), let origin = tree.layoutPosition(of: output) else {
             return SurfaceImage(width: 0, height: 0, pixels: [])
         }
-        let w = max(0, Int(frame.width)), h = max(0, Int(frame.height))
+        let area = Rect(Int32(origin.x), Int32(origin.y), frame.width, frame.height)
+        // The output node sits at (0, 0) of the picture.
+        return picture(tree: tree, area: area, nodes: tree.isMapped(output) ? [output] : [], images: images, cursor: cursor)
+    }
+
+    /// The picture of `area` of the layout: everything under the tree's root (outputs,
+    /// the window layer, the embedder's own top-level nodes) in paint order. Where no
+    /// output is (a gap in the layout), the background shows.
+    public func render(
+        tree: SurfaceTree, area: Rect, images: (NodeID) -> SurfaceImage?, cursor: Cursor?
+    ) -> SurfaceImage {
+        picture(tree: tree, area: area, nodes: tree.childrenBelow(of: tree.root) + tree.childrenAbove(of: tree.root),
+                images: images, cursor: cursor)
+    }
+
+    private func picture(
+        tree: SurfaceTree, area: Rect, nodes: [NodeID], images: (NodeID) -> SurfaceImage?, cursor: Cursor?
+    ) -> SurfaceImage {
+        let w = max(0, Int(area.width)), h = max(0, Int(area.height))
         var pixels = [UInt32](repeating: premultiplied(background), count: w * h)
         guard w > 0, h > 0 else { return SurfaceImage(width: w, height: h, pixels: pixels) }
         withoutActuallyEscaping(images) { images in pixels.withUnsafeMutableBufferPointer { buffer in
@@ -75,24 +94,35 @@ public struct OutputRenderer {
             defer { pixman_image_unref(dest) }
             let painter = Painter(
                 tree: tree, images: images, renderer: self, dest: dest, canvas: Canvas(pixels: buffer, width: w, height: h))
-            // The output node sits at (0, 0) of the picture.
-            if tree.isMapped(output) {
-                painter.paint(output, at: (0, 0), clip: PixelRect(x: 0, y: 0, width: w, height: h), opacity: 1)
+            for node in nodes {
+                guard let p = tree.layoutPosition(of: node) else { continue }
+                painter.paint(node, at: (Int(p.x) - Int(area.x), Int(p.y) - Int(area.y)),
+                              clip: PixelRect(x: 0, y: 0, width: w, height: h), opacity: 1)
             }
             if let cursor {
-                painter.paintCursor(cursor, at: (Int((cursor.position.x - origin.x).rounded(.down)),
-                                                 Int((cursor.position.y - origin.y).rounded(.down))))
+                painter.paintCursor(cursor, at: (Int((cursor.position.x - Double(area.x)).rounded(.down)),
+                                                 Int((cursor.position.y - Double(area.y)).rounded(.down))))
             }
         } }
         return SurfaceImage(width: w, height: h, pixels: pixels)
     }
 
-    /// The server's output as its user sees it: client buffers as `pixels` kept them, the
-    /// pointer where the seat has it, shaped as the focused client asked (or the arrow).
+    /// The server's layout as its user sees it: the bounding box of its outputs, client
+    /// buffers as `pixels` kept them, the pointer where the seat has it, shaped as the
+    /// focused client asked (or the built-in arrow). With one output, that output's picture.
     public func render(_ server: WaylandServer, pixels: SurfacePixels) -> SurfaceImage {
-        render(
-            tree: server.router.tree, output: server.outputNode, images: { pixels.image(of: $0) },
-            cursor: Cursor(position: server.seat.cursor, shape: pixels.clientCursor))
+        render(server, pixels: pixels, area: OutputLayout(server.outputs.map(\.frame)).boundingBox)
+    }
+
+    /// One output of the server, as `render(_:pixels:)` draws the layout (windows reaching
+    /// onto it from a neighbour included).
+    public func render(_ server: WaylandServer, output: NodeID, pixels: SurfacePixels) -> SurfaceImage {
+        render(server, pixels: pixels, area: server.outputs.first { $0.node == output }?.frame ?? Rect(0, 0, 0, 0))
+    }
+
+    private func render(_ server: WaylandServer, pixels: SurfacePixels, area: Rect) -> SurfaceImage {
+        render(tree: server.router.tree, area: area, images: { pixels.image(of: $0) },
+               cursor: Cursor(position: server.seat.cursor, shape: pixels.clientCursor))
     }
 }
 

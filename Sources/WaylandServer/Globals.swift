@@ -56,17 +56,7 @@ extension WaylandServer {
                 SubcompositorObject(server: server, owner: client, resource: $0)
             }
         }
-        addGlobal("wl_output", GlobalVersion.output) { server, client, version, id in
-            guard let output = server.createObject("wl_output", client: client, version: version, id: id, {
-                OutputObject(server: server, owner: client, resource: $0)
-            }) else { return }
-            server.outputResources.append(output.resource)
-            output.sendState()
-            // Surfaces already mapped are on this output too.
-            for case let s? in server.surfacesByNode where s.owner === client && s.onOutput {
-                wl_surface_send_enter(s.resource, output.resource)
-            }
-        }
+        createConfiguredOutputs()  // wl_output, one per output (Outputs.swift)
         addGlobal("wl_seat", GlobalVersion.seat) { server, client, version, id in
             guard let seat = server.createObject("wl_seat", client: client, version: version, id: id, {
                 SeatObject(server: server, owner: client, resource: $0)
@@ -104,7 +94,7 @@ extension WaylandServer {
         createTextInputActivationIdleGlobals()
     }
 
-    private func addGlobal(
+    func addGlobal(
         _ interface: String, _ version: Int32, _ bind: @escaping (WaylandServer, ClientState, Int32, UInt32) -> Void
     ) {
         let binding = GlobalBinding(server: self) { [unowned(unsafe) self] client, version, id in bind(self, client, version, id) }
@@ -121,29 +111,6 @@ extension WaylandServer {
     func sendCapabilities() {
         for r in seatResources { wl_seat_send_capabilities(r, seatCapabilities) }
     }
-}
-
-/// `wl_output`: the one output, at the layout origin, scale 1.
-final class OutputObject: WaylandObject {
-    func sendState() {
-        let c = server.configuration
-        wl_output_send_geometry(resource, 0, 0, 0, 0, Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue), "InputRouter", "output",
-                                Int32(WL_OUTPUT_TRANSFORM_NORMAL.rawValue))
-        wl_output_send_mode(resource, WL_OUTPUT_MODE_CURRENT.rawValue | WL_OUTPUT_MODE_PREFERRED.rawValue,
-                            c.outputWidth, c.outputHeight, 60000)
-        if version >= 2 { wl_output_send_scale(resource, 1) }
-        if version >= 4 {
-            wl_output_send_name(resource, "OUT-1")
-            wl_output_send_description(resource, "InputRouter output")
-        }
-        if version >= 2 { wl_output_send_done(resource) }
-    }
-
-    override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 0 { destroyResource() }  // release (v3)
-    }
-
-    override func resourceDestroyed() { server.outputResources.removeAll { $0 == resource } }
 }
 
 /// A minimal `wl_data_device_manager`: toolkits refuse to start without one. Sources and

@@ -25,6 +25,7 @@ extension WaylandServer {
             }
         }
         if seat.keyboardFirstResponder != activationSource { updateActivatedToplevel() }
+        updateSurfaceOutputs()  // one comparison unless the scene changed (Outputs.swift)
     }
 }
 

@@ -49,9 +49,7 @@ extension WaylandServer {
         guard width > 0, height > 0 else { return }
         configuration.outputWidth = width
         configuration.outputHeight = height
-        router.tree.resize(outputNode, width: width, height: height)
-        for r in outputResources { (WaylandObject.from(r) as? OutputObject)?.sendState() }
-        sendDeliveries()
+        if let first = servedOutputs.first { resizeOutput(first.node, width: width, height: height) }
     }
 
     /// Asks the toplevel of `node` to close (`xdg_toplevel.close`).

@@ -29,12 +29,16 @@ public final class WaylandServer {
     /// compositor wants, `Configuration.embedded` none of them, for an embedder who brings
     /// its own (docs/embedding.md). None of them costs anything on the routing hot path.
     public struct Configuration {
-        /// The output's size in logical pixels; it sits at (0, 0) of the layout.
+        /// The output's size in logical pixels; it sits at (0, 0) of the layout. The
+        /// one-output shorthand for `outputs`, and the size maximized windows get.
         public var outputWidth: Int32 = 1280
         /// (With `outputWidth`; `resizeOutput` changes both while running.)
         public var outputHeight: Int32 = 720
         /// The keymap, compose and repeat settings (docs/keyboard.md); the keymap is served to
         /// every `wl_keyboard`. `setKeyboard(_:)` replaces it while running.
+        /// Several outputs, side by side left to right unless they say where (Outputs.swift);
+        /// empty: the one output above.
+        public var outputs: [OutputConfiguration] = []
         public var keyboard = KeyboardConfiguration()
 
         // MARK: Policies
@@ -107,9 +111,17 @@ public final class WaylandServer {
     public let router: Router
     /// The seat every `wl_seat` global serves.
     public let seat: Seat
-    /// The output node every toplevel is a child of.
+    /// The node every toplevel (and decoration) is a child of: the window layer, a root
+    /// child above every output's node, at the layout origin and spanning it without
+    /// clipping; it takes no input itself (Outputs.swift). Its name is from when there was
+    /// one output.
     public let outputNode: NodeID
     /// The configuration it was made with (the output size follows `resizeOutput`).
+    /// The outputs served (Outputs.swift), how many were ever made (for their names), and
+    /// the scene generation surfaces' outputs were last computed at.
+    var servedOutputs: [ServedOutput] = []
+    var outputCount = 0
+    var outputsGeneration: UInt64 = .max
     public internal(set) var configuration: Configuration
     var keyboardState: KeyboardState
     var keymapFile: KeymapFile
@@ -135,7 +147,6 @@ public final class WaylandServer {
     var createdGlobals: [OpaquePointer] = []
     var offeredGlobals: [GlobalDescription] = []
     var seatResources: [ResourcePointer] = []
-    var outputResources: [ResourcePointer] = []
     /// Called on every commit that attaches a buffer, before it is released: a renderer
     /// copies the pixels here.
     /// The `wl_surface` and `wl_buffer` resources, valid only during the call (the buffer
@@ -203,8 +214,8 @@ public final class WaylandServer {
         router = Router()
         seat = router.addSeat(name: "seat0")
         seat.keyTranslator = keyboardState
-        outputNode = router.tree.createNode(
-            .output, name: "output", frame: Rect(0, 0, configuration.outputWidth, configuration.outputHeight))
+        outputNode = router.tree.createNode(.compositor, name: "windows", frame: Rect(0, 0, 0, 0))
+        router.tree.setClipsChildren(outputNode, false)
         router.serialSource = { [unowned(unsafe) self] in self.nextSerial(for: .router) }
 
         if configuration.offersShm {

@@ -201,20 +201,11 @@ final class Surface: WaylandObject {
         updateOutputs()
     }
 
-    /// Whether `wl_surface.enter` was sent for the output (there is one, covering the layout).
-    var onOutput = false
+    /// The outputs (`ServedOutput.bit`s) this surface was told it is on with `enter`.
+    var outputMask: UInt64 = 0
 
-    /// `wl_surface.enter` when the surface maps, `leave` when it unmaps, on each `wl_output`
-    /// its client bound. Mapped is the surface's own state (a role with a buffer); the one
-    /// output spans the whole layout, so where it sits does not matter.
-    func updateOutputs() {
-        let mapped = node.map { server.router.tree.isMapped($0) } ?? false
-        guard mapped != onOutput, owner.alive else { return }
-        onOutput = mapped
-        for output in server.outputResources where wl_resource_get_client(output) == owner.client {
-            if mapped { wl_surface_send_enter(resource, output) } else { wl_surface_send_leave(resource, output) }
-        }
-    }
+    /// `wl_surface.enter` and `leave` for where the surface now is (Outputs.swift).
+    func updateOutputs() { server.updateOutputs(of: self) }
 
     /// Gives the surface its tree node and attaches children that were waiting for it.
     func attachNode(_ id: NodeID) {

@@ -135,7 +135,7 @@ private struct HitScene {
         let server = try WaylandServer(configuration: config)
         let map = HitMap(server)
         #expect(map.width == 200 && map.height == 120)
-        #expect(map.node(atX: 199, y: 119) == server.outputNode)
+        #expect(map.node(atX: 199, y: 119) == server.outputs[0].node)
         #expect(map.node(atX: 200, y: 0) == nil)
     }
 

@@ -93,8 +93,9 @@ extension KeyboardProtocolTests {
         _ = h.settle(c)
         // A decoration: the toplevel's next responder, as a compositor draws one.
         let tree = h.server.router.tree
+        // Around the window, away from the cursor (at the origin): it is asked for touch only.
         let decoration = tree.createNode(.compositor, name: "decoration", parent: h.server.outputNode,
-                                         frame: Rect(0, 0, 1280, 720), layer: .below)
+                                         frame: Rect(30, 30, 200, 200), layer: .below)
         var taken: [NodeEvent] = []
         tree.setHandler(decoration) { event in taken.append(event); return .handled }
         let window = try #require(tree.children(of: h.server.outputNode).first { tree.kind(of: $0) == .toplevel })
@@ -102,7 +103,7 @@ extension KeyboardProtocolTests {
         let (x, y) = h.touchPoint(40 + 20, 40 + 20)  // on the subsurface
         h.touch(.touchDown(slot: 3, x: x, y: y))
         #expect(h.settle(c) == [])
-        #expect(taken.first == .touchDown(slot: 3, at: Point(60, 60)))
+        #expect(taken.first == .touchDown(slot: 3, at: Point(30, 30)))  // decoration-local
     }
 
     @Test func touchDeviceRemovedMidSequenceCancels() throws {

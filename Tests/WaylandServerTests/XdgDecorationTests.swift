@@ -26,10 +26,11 @@ import Testing
         return out
     }
 
-    /// The compositor's nodes: the output, and whatever decoration the server drew.
+    /// The compositor's nodes in the window layer: whatever decoration the server drew.
     static func compositorNodes(_ h: ServerHarness) -> [String] {
         let tree = h.server.router.tree
-        return nodes(h).filter { tree.kind(of: $0) == .compositor }.compactMap { tree.name(of: $0) }.sorted()
+        return nodes(h).filter { $0 != h.server.outputNode && tree.kind(of: $0) == .compositor }
+            .compactMap { tree.name(of: $0) }.sorted()
     }
 
     /// The configure lines among what a client printed.

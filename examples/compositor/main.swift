@@ -25,6 +25,8 @@ struct Options {
     var inputs: [String] = []
     var socket: String?
     var width: Int32 = 1280, height: Int32 = 720
+    /// From --output, in order: side by side, left to right.
+    var outputs: [OutputConfiguration] = []
     var layout: String?
     var keymapFile: String?
     var recordPath: String?
@@ -47,7 +49,9 @@ let usage = """
       --input replay:FILE       a `libinput record` file (repeat the flag to play several in turn)
       --speed N                 replay at N times the recorded speed (default 1; 0: as fast as possible)
       --socket NAME             listen on $XDG_RUNTIME_DIR/NAME (default: the first free wayland-N)
-      --size WxH                the output's size (default 1280x720)
+      --size WxH                the output's size (default 1280x720): one output
+      --output WxH[@SCALE]      an output of that logical size (repeatable: side by side, left
+                                to right, top edges at y = 0); instead of --size
       --layout LAYOUT           xkb layout, e.g. de or us,ru (default: XKB_DEFAULT_* or us)
       --keymap FILE             an xkb keymap file instead of a layout
       --record FILE             with --input libinput: write what the devices did as a recording
@@ -89,6 +93,14 @@ func parseOptions(_ arguments: [String]) -> Options {
             let parts = value(a).split(separator: "x").compactMap { Int32($0) }
             guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { fail("--size wants WxH, e.g. 1280x720") }
             (o.width, o.height) = (parts[0], parts[1])
+        case "--output":
+            let spec = value(a).split(separator: "@", maxSplits: 1)
+            let parts = spec[0].split(separator: "x").compactMap { Int32($0) }
+            let scale = spec.count == 2 ? Int32(spec[1]) : 1
+            guard parts.count == 2, parts[0] > 0, parts[1] > 0, let scale, scale > 0 else {
+                fail("--output wants WxH or WxH@SCALE, e.g. 800x600 or 1920x1080@2")
+            }
+            o.outputs.append(OutputConfiguration(width: parts[0], height: parts[1], scale: scale))
         case "--layout": o.layout = value(a)
         case "--keymap": o.keymapFile = value(a)
         case "--record": o.recordPath = value(a)
@@ -116,6 +128,12 @@ let parentDisplay = ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"]
 var configuration = WaylandServer.Configuration()
 configuration.outputWidth = options.width
 configuration.outputHeight = options.height
+if let first = options.outputs.first {
+    // Maximized and fullscreen windows get the first output's size.
+    configuration.outputs = options.outputs
+    configuration.outputWidth = first.width
+    configuration.outputHeight = first.height
+}
 configuration.decorations = DecorationStyle(titleHeight: 24)
 // Nested, clients draw at the pace of the parent's frames, not of a timer.
 configuration.answersFrameCallbacksOnTimer = options.backend != "nested"
@@ -130,7 +148,8 @@ do { server = try WaylandServer(configuration: configuration) } catch { fail("\(
 let socket: String
 do { socket = try server.addSocket(options.socket) } catch { fail("\(error)") }
 setenv("WAYLAND_DISPLAY", socket, 1)
-print("ir-compositor: listening on \(socket), output \(options.width)x\(options.height)")
+let outputList = server.outputs.map { "\($0.name) \($0.frame.width)x\($0.frame.height)@\($0.scale) at \($0.frame.x),\($0.frame.y)" }
+print("ir-compositor: listening on \(socket), output\(outputList.count == 1 ? "" : "s") \(outputList.joined(separator: ", "))")
 
 // Every decision the router makes can be written out, as the trace format says.
 var traceFile: FileHandle?
@@ -224,6 +243,8 @@ var running = true
 var nested: NestedBackend?
 if options.backend == "nested" {
     guard let parentDisplay else { fail("--backend nested needs WAYLAND_DISPLAY: run it inside a Wayland session") }
+    // The parent's window is the one output, sized by the parent.
+    guard options.outputs.count <= 1 else { fail("--backend nested shows one output: give --output at most once") }
     do { nested = try NestedBackend(server: server, display: parentDisplay) } catch { fail("nested: \(error)") }
     let window = nested!
     window.onResize = { w, h in server.resizeOutput(width: w, height: h) }

@@ -92,6 +92,7 @@ while !argv.isEmpty {
     case "--csd": decorationRequest = .clientSide
     case "--decoration-unset": decorationRequest = .unset
     case "--maximized": startMaximized = true
+    case "--outputs": watchOutputs = true  // Outputs.swift
     case "--relative": wantRelative = true
     // Input protocols (Gestures.swift, ShortcutsInhibit.swift).
     case "--gestures": wantGestures = true
@@ -138,6 +139,7 @@ registryListener.pointee.global = { _, registry, name, iface, version in
     case "wl_shm": shm = bind(registry, name, "wl_shm", 1)
     case "xdg_wm_base": wmBase = bind(registry, name, "xdg_wm_base", min(version, 3))
     case "wl_seat": seat = bind(registry, name, "wl_seat", min(version, seatVersion))
+    case "wl_output": bindOutput(registry, name, version)  // with --outputs (Outputs.swift)
     case "zxdg_decoration_manager_v1": decorationManager = bind(registry, name, "zxdg_decoration_manager_v1", 1)
     case "zwp_relative_pointer_manager_v1": relativeManager = bind(registry, name, "zwp_relative_pointer_manager_v1", 1)
     case "zwp_pointer_constraints_v1": pointerConstraints = bind(registry, name, "zwp_pointer_constraints_v1", 1)
@@ -154,7 +156,7 @@ registryListener.pointee.global = { _, registry, name, iface, version in
     default: break
     }
 }
-registryListener.pointee.global_remove = { _, _, _ in }
+registryListener.pointee.global_remove = { _, _, name in outputGlobalRemoved(name) }
 wl_registry_add_listener(wl_display_get_registry(display), registryListener, nil)
 wl_display_roundtrip(display)
 guard compositor != nil, subcompositor != nil, shm != nil, wmBase != nil, seat != nil else {
@@ -281,6 +283,7 @@ popupListener.pointee.popup_done = { _, popup in say("popup.done \(surfaces.firs
 func createToplevel(_ spec: SurfaceSpec) {
     let p = ProbeSurface(spec: spec, surface: wl_compositor_create_surface(compositor)!)
     surfaces.append(p)
+    watchSurfaceOutputs(p)
     p.xdgSurface = xdg_wm_base_get_xdg_surface(wmBase, p.surface)
     xdg_surface_add_listener(p.xdgSurface, xdgSurfaceListener, nil)
     p.toplevel = xdg_surface_get_toplevel(p.xdgSurface)
@@ -296,6 +299,7 @@ func createSubsurface(_ spec: SurfaceSpec) {
     guard let parent = probe(spec.parent!) else { fail("no parent \(spec.parent!)") }
     let p = ProbeSurface(spec: spec, surface: wl_compositor_create_surface(compositor)!)
     surfaces.append(p)
+    watchSurfaceOutputs(p)
     p.subsurface = wl_subcompositor_get_subsurface(subcompositor, p.surface, parent.surface)
     wl_subsurface_set_position(p.subsurface, spec.x, spec.y)
     if spec.below { wl_subsurface_place_below(p.subsurface, parent.surface) }
@@ -306,6 +310,7 @@ func createPopup(_ spec: SurfaceSpec, serial: UInt32) {
     surfaces.removeAll { $0.spec.name == spec.name }
     let p = ProbeSurface(spec: spec, surface: wl_compositor_create_surface(compositor)!)
     surfaces.append(p)
+    watchSurfaceOutputs(p)
     let positioner = xdg_wm_base_create_positioner(wmBase)
     xdg_positioner_set_size(positioner, spec.width, spec.height)
     xdg_positioner_set_anchor_rect(positioner, spec.x, spec.y, 1, 1)
