@@ -98,7 +98,7 @@ extension WaylandServer {
         createInputProtocolGlobals()
     }
 
-    private func addGlobal(
+    func addGlobal(
         _ interface: String, _ version: Int32, _ bind: @escaping (WaylandServer, ClientState, Int32, UInt32) -> Void
     ) {
         let binding = GlobalBinding(server: self) { [unowned(unsafe) self] client, version, id in bind(self, client, version, id) }
