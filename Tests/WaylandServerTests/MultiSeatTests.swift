@@ -1,6 +1,7 @@
 // Two seats served at once, with real clients: wl-probe "a" binds the first wl_seat, "b"
 // the second (`--seat-index 1`). Each seat has its own devices, pointer, keyboard focus and
 // popup grab; nothing one seat does reaches a client only bound on the other.
+import Foundation
 import InputRouter
 import Testing
 
@@ -110,5 +111,33 @@ import Testing
         h.button(.pressed)
         h.button(.released)
         #expect(h.settle(a).contains("popup.done menu"))
+    }
+
+    /// `ir-compositor --seat NAME` before `--input`: the keyboard replay stays on seat0, the
+    /// mouse replay plays on seat1, and a client bound only on seat1 gets the mouse alone.
+    @Test func theCompositorReplaysEachRecordingOnItsSeat() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../RecordingTests/Fixtures").standardized.path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: productsDirectory + "/ir-compositor")
+        process.arguments = [
+            "--socket", "ir-seats-\(getpid())", "--size", "800x600", "--speed", "0", "--exit-after-replay",
+            "--input", "replay:\(fixtures)/keyboard.yml", "--seat", "seat1", "--input", "replay:\(fixtures)/mouse.yml",
+            "--client", "\(productsDirectory)/wl-probe --seat-index 1 --toplevel b 300x200",
+        ]
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtimeDirectory
+        process.environment = env
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(out.contains { $0.hasPrefix("client 1 | pointer.enter b ") })
+        #expect(out.contains("client 1 | pointer.button 272 pressed"))
+        #expect(!out.contains { $0.hasPrefix("client 1 | keyboard.key ") })
+        #expect(out.last == "ir-compositor: done")
     }
 }
