@@ -15,6 +15,11 @@
 /* Input protocols: pointer gestures, keyboard shortcuts inhibit. */
 #include "pointer-gestures-unstable-v1-server-protocol.h"
 #include "keyboard-shortcuts-inhibit-unstable-v1-server-protocol.h"
+/* Text input, activation, idle. */
+#include "text-input-unstable-v3-server-protocol.h"
+#include "xdg-activation-v1-server-protocol.h"
+#include "ext-idle-notify-v1-server-protocol.h"
+#include "idle-inhibit-unstable-v1-server-protocol.h"
 
 void ir_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message) {
     wl_resource_post_error(resource, code, "%s", message);
@@ -39,6 +44,11 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     IR_INTERFACE(zwp_pointer_gestures_v1), IR_INTERFACE(zwp_pointer_gesture_swipe_v1),
     IR_INTERFACE(zwp_pointer_gesture_pinch_v1), IR_INTERFACE(zwp_pointer_gesture_hold_v1),
     IR_INTERFACE(zwp_keyboard_shortcuts_inhibit_manager_v1), IR_INTERFACE(zwp_keyboard_shortcuts_inhibitor_v1),
+    /* Text input, activation, idle. */
+    IR_INTERFACE(zwp_text_input_manager_v3), IR_INTERFACE(zwp_text_input_v3),
+    IR_INTERFACE(xdg_activation_v1), IR_INTERFACE(xdg_activation_token_v1),
+    IR_INTERFACE(ext_idle_notifier_v1), IR_INTERFACE(ext_idle_notification_v1),
+    IR_INTERFACE(zwp_idle_inhibit_manager_v1), IR_INTERFACE(zwp_idle_inhibitor_v1),
 };
 
 const struct wl_interface *ir_interface(const char *name) {
