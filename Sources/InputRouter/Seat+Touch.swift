@@ -54,7 +54,7 @@ extension Seat {
         routeTouchDown(i, time: time, at: point, hit: hit)
     }
 
-    private func routeTouchDown(_ i: Int, time: UInt64, at point: Point, hit: Hit?) {
+    @inline(__always) private func routeTouchDown(_ i: Int, time: UInt64, at point: Point, hit: Hit?) {
         let slot = touches[i].slot
         let taker = dispatch(from: hit.map { .node($0.node) } ?? .seat(id), device: .touch, at: point) {
             .touchDown(slot: slot, at: $0)
@@ -100,7 +100,7 @@ extension Seat {
         routeTouchMotion(i, time: time, at: point)
     }
 
-    private func routeTouchMotion(_ i: Int, time: UInt64, at point: Point) {
+    @inline(__always) private func routeTouchMotion(_ i: Int, time: UInt64, at point: Point) {
         let slot = touches[i].slot
         switch touches[i].owner {
         case .client(let node):
@@ -145,7 +145,7 @@ extension Seat {
         touches[i].owner = .cancelled  // told once
     }
 
-    private func routeTouchUp(_ i: Int, time: UInt64) {
+    @inline(__always) private func routeTouchUp(_ i: Int, time: UInt64) {
         let t = touches[i], slot = t.slot
         switch t.owner {
         case .client(let node):

@@ -5,21 +5,33 @@ import Foundation
 import InputRouter
 
 final class SeatObject: WaylandObject {
+    /// Which seat this `wl_seat` is (Seats.swift); its devices are bound on that seat.
+    var seatIndex = 0
+    var seat: Seat { server.router.seats[seatIndex] }
+
     func sendState() {
-        wl_seat_send_capabilities(resource, server.seatCapabilities)
-        if version >= 2 { wl_seat_send_name(resource, server.seat.name) }
+        wl_seat_send_capabilities(resource, seatIndex == 0 ? server.seatCapabilities : server.capabilities(of: seat))
+        if version >= 2 { wl_seat_send_name(resource, seat.name) }
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
         let id = args.newID(0)
         switch opcode {
-        case 0: bindDevice("wl_pointer", .pointer, id, PointerObject.init(server:owner:resource:)) { $0.pointers.append($1) }
-        case 1:
-            bindDevice("wl_keyboard", .keyboard, id, KeyboardObject.init(server:owner:resource:)) { client, resource in
-                (WaylandObject.from(resource) as? KeyboardObject)?.sendKeymap()
-                client.keyboards.append(resource)
+        case 0:
+            bindDevice("wl_pointer", .pointer, id, PointerObject.init(server:owner:resource:)) { [seatIndex] client, r in
+                if seatIndex == 0 { client.pointers.append(r) } else { client.devices(on: SeatID(index: UInt32(seatIndex))).pointers.append(r) }
             }
-        case 2: bindDevice("wl_touch", .touch, id, TouchObject.init(server:owner:resource:)) { $0.touches.append($1) }
+        case 1:
+            bindDevice("wl_keyboard", .keyboard, id, KeyboardObject.init(server:owner:resource:)) { [seatIndex] client, resource in
+                (WaylandObject.from(resource) as? KeyboardObject)?.sendKeymap()
+                if seatIndex == 0 { client.keyboards.append(resource) } else {
+                    client.devices(on: SeatID(index: UInt32(seatIndex))).keyboards.append(resource)
+                }
+            }
+        case 2:
+            bindDevice("wl_touch", .touch, id, TouchObject.init(server:owner:resource:)) { [seatIndex] client, r in
+                if seatIndex == 0 { client.touches.append(r) } else { client.devices(on: SeatID(index: UInt32(seatIndex))).touches.append(r) }
+            }
         case 3: destroyResource()  // release
         default: break
         }
@@ -27,21 +39,48 @@ final class SeatObject: WaylandObject {
 
     /// Creates the device resource, records it with its client, and tells the core the
     /// client's surfaces now take that kind of event.
-    private func bindDevice<T: WaylandObject>(
+    private func bindDevice<T: SeatDeviceObject>(
         _ interface: String, _ kind: BoundDevices, _ id: UInt32,
         _ make: (WaylandServer, ClientState, ResourcePointer) -> T, record: (ClientState, ResourcePointer) -> Void
     ) {
         guard let object = server.createObject(interface, client: owner, version: version, id: id, {
             make(server, owner, $0)
         }) else { return }
+        object.seatIndex = seatIndex
         record(owner, object.resource)
-        server.seat.setBound(kind, for: owner.id, true)
+        seat.setBound(kind, for: owner.id, true)
     }
 
-    override func resourceDestroyed() { server.seatResources.removeAll { $0 == resource } }
+    override func resourceDestroyed() {
+        server.seatResources.removeAll { $0 == resource }
+        server.servedSeat(SeatID(index: UInt32(seatIndex)))?.resources.removeAll { $0 == resource }
+    }
 }
 
-final class PointerObject: WaylandObject {
+/// A `wl_pointer`, `wl_keyboard` or `wl_touch`: bound on one seat.
+class SeatDeviceObject: WaylandObject {
+    var seatIndex = 0
+    var seat: Seat { server.router.seats[seatIndex] }
+    var seatID: SeatID { SeatID(index: UInt32(seatIndex)) }
+
+    /// Forgets `resource` from the client's list for this seat and kind; with none left,
+    /// the client's surfaces stop taking that kind of event on this seat.
+    func unbind(_ kind: BoundDevices, _ list: ReferenceWritableKeyPath<SeatDevices, [ResourcePointer]>,
+                first: ReferenceWritableKeyPath<ClientState, [ResourcePointer]>) {
+        let empty: Bool
+        if seatIndex == 0 {
+            owner[keyPath: first].removeAll { $0 == resource }
+            empty = owner[keyPath: first].isEmpty
+        } else {
+            let d = owner.devices(on: seatID)
+            d[keyPath: list].removeAll { $0 == resource }
+            empty = d[keyPath: list].isEmpty
+        }
+        if owner.alive, empty { seat.setBound(kind, for: owner.id, false) }
+    }
+}
+
+final class PointerObject: SeatDeviceObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         switch opcode {
         case 0:  // set_cursor(serial, surface?, hotspot_x, hotspot_y)
@@ -63,13 +102,10 @@ final class PointerObject: WaylandObject {
         }
     }
 
-    override func resourceDestroyed() {
-        owner.pointers.removeAll { $0 == resource }
-        if owner.alive, owner.pointers.isEmpty { server.seat.setBound(.pointer, for: owner.id, false) }
-    }
+    override func resourceDestroyed() { unbind(.pointer, \.pointers, first: \.pointers) }
 }
 
-final class KeyboardObject: WaylandObject {
+final class KeyboardObject: SeatDeviceObject {
     func sendKeymap() {
         let file = server.keymapFile
         wl_keyboard_send_keymap(resource, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, file.fd, UInt32(file.size))
@@ -83,19 +119,13 @@ final class KeyboardObject: WaylandObject {
         if opcode == 0 { destroyResource() }  // release
     }
 
-    override func resourceDestroyed() {
-        owner.keyboards.removeAll { $0 == resource }
-        if owner.alive, owner.keyboards.isEmpty { server.seat.setBound(.keyboard, for: owner.id, false) }
-    }
+    override func resourceDestroyed() { unbind(.keyboard, \.keyboards, first: \.keyboards) }
 }
 
-final class TouchObject: WaylandObject {
+final class TouchObject: SeatDeviceObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         if opcode == 0 { destroyResource() }  // release
     }
 
-    override func resourceDestroyed() {
-        owner.touches.removeAll { $0 == resource }
-        if owner.alive, owner.touches.isEmpty { server.seat.setBound(.touch, for: owner.id, false) }
-    }
+    override func resourceDestroyed() { unbind(.touch, \.touches, first: \.touches) }
 }

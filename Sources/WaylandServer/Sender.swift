@@ -49,30 +49,32 @@ struct WaylandSender: DeliverySink {
     mutating func deliver(_ delivery: Delivery, from queue: DeliveryQueue) {
         observer?(delivery, queue)
         switch delivery {
-        case let .pointerEnter(_, node, p, serial):
+        case let .pointerEnter(sid, node, p, serial):
             guard let (s, c) = target(node) else { return }
             c.lastEnterSerial = serial
             c.wheelClicks.resetAll()
-            for r in c.pointers {
+            for r in c.pointers(on: sid) {
                 wl_pointer_send_enter(r, serial, s.resource, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y))
             }
-        case let .pointerLeave(_, node, serial):
+        case let .pointerLeave(sid, node, serial):
             guard let (s, c) = target(node) else { return }
-            for r in c.pointers { wl_pointer_send_leave(r, serial, s.resource) }
-        case let .pointerMotion(_, node, time, p):
+            for r in c.pointers(on: sid) { wl_pointer_send_leave(r, serial, s.resource) }
+        case let .pointerMotion(sid, node, time, p):
             guard let (_, c) = target(node) else { return }
-            for r in c.pointers { wl_pointer_send_motion(r, ms(time), wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
-        case let .pointerButton(_, node, time, button, state, serial):
+            for r in c.pointers(on: sid) { wl_pointer_send_motion(r, ms(time), wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
+        case let .pointerButton(sid, node, time, button, state, serial):
             guard let (_, c) = target(node) else { return }
-            for r in c.pointers { wl_pointer_send_button(r, serial, ms(time), button, UInt32(state.rawValue)) }
+            for r in c.pointers(on: sid) { wl_pointer_send_button(r, serial, ms(time), button, UInt32(state.rawValue)) }
             if state == .released { c.lastReleaseSerial = serial }
-            if state == .pressed, server.configuration.focusOnClick { server.pendingFocus = node }
-        case let .pointerAxis(_, node, time, axis, source, value, value120):
+            if state == .pressed, server.configuration.focusOnClick {
+                if sid.index == 0 { server.pendingFocus = node } else { server.focusOnClick(node, seat: sid) }
+            }
+        case let .pointerAxis(sid, node, time, axis, source, value, value120):
             guard let (_, c) = target(node) else { return }
             // Before v8: whole clicks only (WheelClicks.swift); nil while within a click.
             let legacy = value120 == 0 ? (clicks: 0, value: value) : c.wheelClicks.add(axis, value120: value120, value: value)
             let a = UInt32(axis.rawValue)
-            for r in c.pointers {
+            for r in c.pointers(on: sid) {
                 let v = wl_resource_get_version(r)
                 if v >= 8 {
                     if !c.axisSourceSent { wl_pointer_send_axis_source(r, UInt32(source.rawValue)) }
@@ -86,53 +88,53 @@ struct WaylandSender: DeliverySink {
             }
             c.axisSourceSent = true
             if legacy != nil { c.legacyAxisSourceSent = true }
-        case let .pointerAxisStop(_, node, time, axis):
+        case let .pointerAxisStop(sid, node, time, axis):
             guard let (_, c) = target(node) else { return }
             c.wheelClicks.reset(axis)
-            for r in c.pointers where wl_resource_get_version(r) >= 5 {
+            for r in c.pointers(on: sid) where wl_resource_get_version(r) >= 5 {
                 wl_pointer_send_axis_stop(r, ms(time), UInt32(axis.rawValue))
             }
-        case let .pointerFrame(_, client):
+        case let .pointerFrame(sid, client):
             guard let c = server.client(client) else { return }
             c.axisSourceSent = false
             c.legacyAxisSourceSent = false
-            for r in c.pointers where wl_resource_get_version(r) >= 5 { wl_pointer_send_frame(r) }
+            for r in c.pointers(on: sid) where wl_resource_get_version(r) >= 5 { wl_pointer_send_frame(r) }
 
-        case let .keyboardEnter(_, node, keys, serial):
+        case let .keyboardEnter(sid, node, keys, serial):
             guard let (s, c) = target(node) else { return }
             withWaylandArray(Array(queue.keys(keys))) { array in
-                for r in c.keyboards { wl_keyboard_send_enter(r, serial, s.resource, array) }
+                for r in c.keyboards(on: sid) { wl_keyboard_send_enter(r, serial, s.resource, array) }
             }
-        case let .keyboardLeave(_, node, serial):
+        case let .keyboardLeave(sid, node, serial):
             guard let (s, c) = target(node) else { return }
-            for r in c.keyboards { wl_keyboard_send_leave(r, serial, s.resource) }
-        case let .key(_, node, time, key, state, serial):
+            for r in c.keyboards(on: sid) { wl_keyboard_send_leave(r, serial, s.resource) }
+        case let .key(sid, node, time, key, state, serial):
             guard let (_, c) = target(node) else { return }
-            for r in c.keyboards { wl_keyboard_send_key(r, serial, ms(time), key, UInt32(state.rawValue)) }
-        case let .modifiers(_, node, m, serial):
+            for r in c.keyboards(on: sid) { wl_keyboard_send_key(r, serial, ms(time), key, UInt32(state.rawValue)) }
+        case let .modifiers(sid, node, m, serial):
             guard let (_, c) = target(node) else { return }
-            for r in c.keyboards { wl_keyboard_send_modifiers(r, serial, m.depressed, m.latched, m.locked, m.group) }
+            for r in c.keyboards(on: sid) { wl_keyboard_send_modifiers(r, serial, m.depressed, m.latched, m.locked, m.group) }
 
-        case let .touchDown(_, node, time, slot, p, serial):
+        case let .touchDown(sid, node, time, slot, p, serial):
             guard let (s, c) = target(node) else { return }
-            for r in c.touches {
+            for r in c.touches(on: sid) {
                 wl_touch_send_down(r, serial, ms(time), s.resource, slot, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y))
             }
-        case let .touchMotion(_, node, time, slot, p):
+        case let .touchMotion(sid, node, time, slot, p):
             guard let (_, c) = target(node) else { return }
-            for r in c.touches { wl_touch_send_motion(r, ms(time), slot, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
-        case let .touchUp(_, node, time, slot, serial):
+            for r in c.touches(on: sid) { wl_touch_send_motion(r, ms(time), slot, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
+        case let .touchUp(sid, node, time, slot, serial):
             guard let (_, c) = target(node) else { return }
-            for r in c.touches { wl_touch_send_up(r, serial, ms(time), slot) }
-        case let .touchFrame(_, client):
+            for r in c.touches(on: sid) { wl_touch_send_up(r, serial, ms(time), slot) }
+        case let .touchFrame(sid, client):
             guard let c = server.client(client) else { return }
-            for r in c.touches { wl_touch_send_frame(r) }
-        case let .touchCancel(_, client):
+            for r in c.touches(on: sid) { wl_touch_send_frame(r) }
+        case let .touchCancel(sid, client):
             guard let c = server.client(client) else { return }
-            for r in c.touches { wl_touch_send_cancel(r) }
-        case let .touchReleased(_, client, time, slot, serial):
+            for r in c.touches(on: sid) { wl_touch_send_cancel(r) }
+        case let .touchReleased(sid, client, time, slot, serial):
             guard let c = server.client(client), c.alive else { return }
-            for r in c.touches { wl_touch_send_up(r, serial, ms(time), slot) }
+            for r in c.touches(on: sid) { wl_touch_send_up(r, serial, ms(time), slot) }
 
         case let .popupDone(_, node):
             guard let s = server.surface(for: node), case .xdg(let x) = s.role, case .popup(let p) = x.roleObject else { return }

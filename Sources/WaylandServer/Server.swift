@@ -147,6 +147,8 @@ public final class WaylandServer {
     var createdGlobals: [OpaquePointer] = []
     var offeredGlobals: [GlobalDescription] = []
     var seatResources: [ResourcePointer] = []
+    /// Seats after the first (Seats.swift), each with its own `wl_seat` global.
+    var extraSeats: [ServedSeat] = []
     /// Called on every commit that attaches a buffer, before it is released: a renderer
     /// copies the pixels here.
     /// The `wl_surface` and `wl_buffer` resources, valid only during the call (the buffer
@@ -458,6 +460,8 @@ final class ClientState {
     @exclusivity(unchecked) var pointers: [ResourcePointer] = []
     @exclusivity(unchecked) var keyboards: [ResourcePointer] = []
     @exclusivity(unchecked) var touches: [ResourcePointer] = []
+    /// Its devices on the seats after the first (Seats.swift), by seat index - 1.
+    @exclusivity(unchecked) var otherSeats: ContiguousArray<SeatDevices> = []
     @exclusivity(unchecked) var relativePointers: [ResourcePointer] = []
     /// The serial of the last `wl_pointer.enter` this client got: `set_cursor` must cite it.
     @exclusivity(unchecked) var lastEnterSerial: UInt32 = 0

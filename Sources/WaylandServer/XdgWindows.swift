@@ -55,18 +55,20 @@ final class XdgToplevel: WaylandObject {
         case 3: appID = args.string(0) ?? ""; server.nameToplevelNode(self)
         case 5:  // move(seat, serial)
             if maximized || fullscreen { return }  // refused, as weston does (docs/wayland.md)
-            guard let window = windowNode, let press = server.seat.interactivePress(serial: args.uint(1), client: owner.id)
+            let seat = server.seat(from: args.object(0, as: SeatObject.self))
+            guard let window = windowNode, let press = seat.interactivePress(serial: args.uint(1), client: owner.id)
             else { return }
             // Anchored at the press, not where the pointer is now: clients ask after their drag
             // threshold. A touch's point is not the cursor the move follows, so it anchors there.
-            server.seat.beginMove(window, anchor: press.kind == .button ? press.position : nil)
+            seat.beginMove(window, anchor: press.kind == .button ? press.position : nil)
         case 6:  // resize(seat, serial, edges)
             let edges = args.uint(2)
             guard [0, 1, 2, 4, 5, 6, 8, 9, 10].contains(edges) else {
                 return postError(XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE.rawValue, "invalid resize edge \(edges)")
             }
-            guard let node, server.seat.interactivePress(serial: args.uint(1), client: owner.id) != nil else { return }
-            server.seat.beginResize(node, edges: ResizeEdges(rawValue: edges))
+            let seat = server.seat(from: args.object(0, as: SeatObject.self))
+            guard let node, seat.interactivePress(serial: args.uint(1), client: owner.id) != nil else { return }
+            seat.beginResize(node, edges: ResizeEdges(rawValue: edges))
         case 7, 8:  // set_max_size / set_min_size
             guard args.int(0) >= 0, args.int(1) >= 0 else {
                 return postError(XDG_TOPLEVEL_ERROR_INVALID_SIZE.rawValue, "sizes must not be negative")
@@ -160,6 +162,8 @@ final class XdgPopup: WaylandObject {
     /// The positioner's rules it was placed by (reactive popups are placed again).
     var rules: PositionerRules
     var grabRequested = false
+    /// The seat `grab` named: the popup grabs that seat only.
+    var grabSeat: Seat?
     var grabbed = false
 
     init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, xdg: XdgSurfaceObject,
@@ -176,7 +180,8 @@ final class XdgPopup: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         switch opcode {
         case 0:  // destroy: only the topmost grabbing popup may go
-            if let node, let top = server.seat.popupGrabStack.last, server.seat.popupGrabStack.contains(node), top != node {
+            if let node, let stack = server.seats.lazy.map(\.popupGrabStack).first(where: { $0.contains(node) }),
+                stack.last != node {
                 return postWmBaseError(XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP.rawValue, "destroyed a popup below another grabbing popup")
             }
             destroyResource()
@@ -187,7 +192,8 @@ final class XdgPopup: WaylandObject {
             // A recent press or touch down, or the release of the click that opened the
             // popup: menus open on release too (docs/wayland.md, "Serials").
             let serial = args.uint(1)
-            if server.seat.isRecentPress(serial: serial, client: owner.id) || (serial != 0 && serial == owner.lastReleaseSerial) {
+            grabSeat = server.seat(from: args.object(0, as: SeatObject.self))
+            if grabSeat!.isRecentPress(serial: serial, client: owner.id) || (serial != 0 && serial == owner.lastReleaseSerial) {
                 grabRequested = true
             } else {
                 // An invalid serial: the popup is dismissed at once, as the protocol allows.
@@ -226,7 +232,7 @@ final class XdgPopup: WaylandObject {
         server.router.tree.setMapped(node, mapped)
         if mapped, grabRequested, !grabbed {
             grabbed = true
-            if !server.seat.beginPopupGrab(node) { xdg_popup_send_popup_done(resource) }
+            if !(grabSeat ?? server.seat).beginPopupGrab(node) { xdg_popup_send_popup_done(resource) }
         }
     }
 

@@ -23,6 +23,8 @@ import WaylandServer
 struct Options {
     var backend = "headless"
     var inputs: [String] = []
+    /// The seat of each input (`--seat NAME` before `--input`; "seat0" by default).
+    var inputSeats: [String] = []
     var socket: String?
     var width: Int32 = 1280, height: Int32 = 720
     /// From --output, in order: side by side, left to right.
@@ -47,6 +49,8 @@ let usage = """
       --input parent            (nested, the default there) the parent session's pointer, keyboard, touch
       --input libinput          real devices: the udev seat through libseat
       --input replay:FILE       a `libinput record` file (repeat the flag to play several in turn)
+      --seat NAME               the inputs after it belong to seat NAME (its own wl_seat, pointer,
+                                keyboard focus and grabs; libinput: the devices udev assigns to NAME)
       --speed N                 replay at N times the recorded speed (default 1; 0: as fast as possible)
       --socket NAME             listen on $XDG_RUNTIME_DIR/NAME (default: the first free wayland-N)
       --size WxH                the output's size (default 1280x720): one output
@@ -74,6 +78,7 @@ func fail(_ message: String) -> Never {
 func parseOptions(_ arguments: [String]) -> Options {
     var o = Options()
     var args = arguments[...]
+    var seatName = "seat0"
     func value(_ flag: String) -> String {
         guard let v = args.popFirst() else { fail("\(flag) needs a value") }
         return v
@@ -84,7 +89,8 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--backend":
             o.backend = value(a)
             guard o.backend == "headless" || o.backend == "nested" else { fail("unknown backend \(o.backend) (headless, nested)") }
-        case "--input": o.inputs.append(value(a))
+        case "--input": o.inputs.append(value(a)); o.inputSeats.append(seatName)
+        case "--seat": seatName = value(a)
         case "--speed":
             guard let s = Double(value(a)), s >= 0 else { fail("--speed needs a number ≥ 0") }
             o.speed = s
@@ -183,14 +189,16 @@ let renderer = OutputRenderer(
 
 /// Plays recordings one after the other on the event loop's clock.
 final class ReplayInput {
-    var pending: [String]
+    var pending: [(path: String, seat: Seat)]
+    var seat: Seat
     let speed: Replayer.Speed
     var replayer: Replayer?
     var finished = false
     var deviceBase: UInt32 = 100
 
-    init(files: [String], speed: Double) {
+    init(files: [(path: String, seat: Seat)], speed: Double) {
         pending = files
+        seat = server.seat
         self.speed = speed == 0 ? .asFastAsPossible : (speed == 1 ? .recorded : .multiple(speed))
     }
 
@@ -198,8 +206,9 @@ final class ReplayInput {
 
     /// Starts the next file; false when there is none left.
     func startNext() -> Bool {
-        guard let path = pending.first else { finished = true; return false }
+        guard let (path, seat) = pending.first else { finished = true; return false }
         pending.removeFirst()
+        self.seat = seat
         do {
             let recording = try RecordingReader.read(path: path, deviceIDBase: deviceBase)
             for w in recording.warnings { print("ir-compositor: \(w)") }
@@ -218,7 +227,7 @@ final class ReplayInput {
     func step() -> Int32? {
         if replayer == nil, !startNext() { return nil }
         while let event = replayer!.nextDue(now: Self.now()) {
-            server.handle(event)
+            server.handle(event, seat: seat)
             // A new device changes the seat's capabilities: give clients a moment to bind
             // it before its first events, as they would have with a real hotplug.
             if case .deviceAdded = event.kind { return 200 }
@@ -232,7 +241,14 @@ final class ReplayInput {
     }
 }
 
-let replayFiles = options.inputs.compactMap { $0.hasPrefix("replay:") ? String($0.dropFirst(7)) : nil }
+// Each seat named by --seat, created once, in the order first named.
+func seat(named name: String) -> Seat {
+    if let s = server.seat(named: name) { return s }
+    do { return try server.addSeat(name: name) } catch { fail("seat \(name): \(error)") }
+}
+let replayFiles = zip(options.inputs, options.inputSeats).compactMap { input, name in
+    input.hasPrefix("replay:") ? (path: String(input.dropFirst(7)), seat: seat(named: name)) : nil
+}
 let replay = replayFiles.isEmpty ? nil : ReplayInput(files: replayFiles, speed: options.speed)
 var liveSource: LibinputSource?
 
@@ -259,12 +275,15 @@ if options.backend == "nested" {
 // Real devices. `start` puts libinput's fd (and libseat's) on the server's loop for as
 // long as the source lives, and hands over at once the devices already plugged in, so a
 // client that connects sees the seat's capabilities before anyone touches a key.
-for input in options.inputs where !input.hasPrefix("replay:") && input != "parent" {
+for (input, seatName) in zip(options.inputs, options.inputSeats) where !input.hasPrefix("replay:") && input != "parent" {
     guard input == "libinput" else { fail("unknown input \(input) (libinput, replay:FILE, parent)") }
     do {
-        let source = try LibinputSource(devices: .udev(seat: "seat0"), access: .libseat(seat: "seat0"))
+        // libinput's seat assignment picks the devices (udev's ID_SEAT); the session
+        // (libseat) stays the one this process runs in.
+        let target = seat(named: seatName)
+        let source = try LibinputSource(devices: .udev(seat: seatName), access: .libseat(seat: "seat0"))
         if let path = options.recordPath { source.recorder = LiveRecorder(path: path) }
-        try source.start(watching: server.watchReadable) { server.handle($0) }
+        try source.start(watching: server.watchReadable) { server.handle($0, seat: target) }
         liveSource = source
     } catch {
         fail("libinput: \(error)")

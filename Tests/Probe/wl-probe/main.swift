@@ -7,7 +7,7 @@
 //            --move-on-press NAME --forged-move-on-press NAME --no-pointer --no-keyboard --no-touch --hostile MODE
 //            --ssd --csd --decoration-unset (Decoration.swift) --maximized
 //            --popup-on-key NAME PARENT x,y WxH --move-after NAME PIXELS --move-on-release NAME
-//            --seat-version N
+//            --seat-version N --seat-index N (the Nth wl_seat advertised, from 0)
 //            --relative (Constraints.swift)
 //            --gestures (Gestures.swift) --inhibit-shortcuts NAME (ShortcutsInhibit.swift)
 //            --text-input --text-input-auto (TextInput.swift) --idle-notify MS (Idle.swift)
@@ -47,6 +47,9 @@ var hostile: String?
 var moveAfter: [String: Double] = [:]
 /// The wl_seat version to bind (its wl_pointer, wl_keyboard and wl_touch get the same).
 var seatVersion: UInt32 = 8
+/// Which wl_seat to bind, in the order the server advertises them (several seats).
+var seatIndex = 0
+var seatsSeen = 0
 
 func pair(_ s: String, _ sep: Character) -> (Int32, Int32) {
     let p = s.split(separator: sep).compactMap { Int32($0) }
@@ -84,6 +87,9 @@ while !argv.isEmpty {
     case "--seat-version":
         guard let v = UInt32(next()), v >= 1 else { fail("--seat-version N") }
         seatVersion = v
+    case "--seat-index":
+        guard let v = Int(next()), v >= 0 else { fail("--seat-index N") }
+        seatIndex = v
     case "--no-pointer": bindPointer = false
     case "--no-keyboard": bindKeyboard = false
     case "--no-touch": bindTouch = false
@@ -138,7 +144,9 @@ registryListener.pointee.global = { _, registry, name, iface, version in
     case "wl_subcompositor": subcompositor = bind(registry, name, "wl_subcompositor", 1)
     case "wl_shm": shm = bind(registry, name, "wl_shm", 1)
     case "xdg_wm_base": wmBase = bind(registry, name, "xdg_wm_base", min(version, 3))
-    case "wl_seat": seat = bind(registry, name, "wl_seat", min(version, seatVersion))
+    case "wl_seat":
+        if seatsSeen == seatIndex { seat = bind(registry, name, "wl_seat", min(version, seatVersion)) }
+        seatsSeen += 1
     case "wl_output": bindOutput(registry, name, version)  // with --outputs (Outputs.swift)
     case "zxdg_decoration_manager_v1": decorationManager = bind(registry, name, "zxdg_decoration_manager_v1", 1)
     case "zwp_relative_pointer_manager_v1": relativeManager = bind(registry, name, "zwp_relative_pointer_manager_v1", 1)

@@ -1,0 +1,134 @@
+// Several seats. The first ("seat0") is `WaylandServer.seat`, created with the server;
+// `addSeat(name:)` adds more, each a seat of the core (its own cursor, keyboard focus, touch
+// points and grabs) with its own xkb state and its own `wl_seat` global. A client binds
+// devices per seat: its `wl_pointer` from one seat's `wl_seat` gets only that seat's
+// pointer events. Deliveries name their seat, so the sender picks the resource list by
+// seat index (an array, no hashing); the first seat's lists stay where they always were.
+import CWaylandServer
+import InputRouter
+import Keyboard
+
+/// One client's device resources on a seat after the first.
+final class SeatDevices {
+    @exclusivity(unchecked) var pointers: [ResourcePointer] = []
+    @exclusivity(unchecked) var keyboards: [ResourcePointer] = []
+    @exclusivity(unchecked) var touches: [ResourcePointer] = []
+}
+
+/// A seat after the first, as the server serves it.
+final class ServedSeat {
+    let seat: Seat
+    let keyboardState: KeyboardState
+    var resources: [ResourcePointer] = []
+    var capabilities: UInt32 = 0
+
+    init(seat: Seat, keyboardState: KeyboardState) {
+        self.seat = seat
+        self.keyboardState = keyboardState
+    }
+}
+
+extension ClientState {
+    /// The client's records on seat `s` (index ≥ 1), created on first bind.
+    func devices(on s: SeatID) -> SeatDevices {
+        let i = Int(s.index) - 1
+        while otherSeats.count <= i { otherSeats.append(SeatDevices()) }
+        return otherSeats[i]
+    }
+
+    @inline(__always) func pointers(on s: SeatID) -> [ResourcePointer] {
+        if s.index == 0 { return pointers }
+        let i = Int(s.index) - 1
+        return i < otherSeats.count ? otherSeats[i].pointers : []
+    }
+
+    @inline(__always) func keyboards(on s: SeatID) -> [ResourcePointer] {
+        if s.index == 0 { return keyboards }
+        let i = Int(s.index) - 1
+        return i < otherSeats.count ? otherSeats[i].keyboards : []
+    }
+
+    @inline(__always) func touches(on s: SeatID) -> [ResourcePointer] {
+        if s.index == 0 { return touches }
+        let i = Int(s.index) - 1
+        return i < otherSeats.count ? otherSeats[i].touches : []
+    }
+}
+
+extension WaylandServer {
+    /// Adds a seat with its own `wl_seat` global (advertised after the first seat's, so a
+    /// client sees the seats in the order they were added), its own devices and focus, and
+    /// an xkb state from the server's keyboard configuration (the same keymap).
+    @discardableResult
+    public func addSeat(name: String) throws -> Seat {
+        let seat = router.addSeat(name: name)
+        let state = try configuration.keyboard.makeState()
+        seat.keyTranslator = state
+        let served = ServedSeat(seat: seat, keyboardState: state)
+        extraSeats.append(served)
+        addGlobal("wl_seat", GlobalVersion.seat) { server, client, version, id in
+            guard let object = server.createObject("wl_seat", client: client, version: version, id: id, {
+                SeatObject(server: server, owner: client, resource: $0)
+            }) else { return }
+            object.seatIndex = Int(seat.id.index)
+            served.resources.append(object.resource)
+            object.sendState()
+        }
+        return seat
+    }
+
+    /// Every seat, the first one first.
+    public var seats: [Seat] { router.seats }
+
+    /// The seat called `name`, if there is one.
+    public func seat(named name: String) -> Seat? { router.seats.first { $0.name == name } }
+
+    /// Routes one input event on `seat` and sends what it produced; a device added or
+    /// removed there updates that seat's `wl_seat` capabilities.
+    public func handle(_ event: InputEvent, seat: Seat) {
+        guard seat.id.index != 0 else { return handle(event) }
+        seat.handle(event)
+        sendDeliveries()
+        switch event.kind {
+        case .deviceAdded, .deviceRemoved:
+            guard let served = servedSeat(seat.id) else { return }
+            let caps = capabilities(of: seat)
+            if caps != served.capabilities {
+                served.capabilities = caps
+                for r in served.resources { wl_seat_send_capabilities(r, caps) }
+            }
+        default:
+            break
+        }
+    }
+
+    func servedSeat(_ id: SeatID) -> ServedSeat? {
+        let i = Int(id.index) - 1
+        return i >= 0 && i < extraSeats.count ? extraSeats[i] : nil
+    }
+
+    /// The `wl_seat` capabilities of `seat`: the kinds of its devices present.
+    func capabilities(of seat: Seat) -> UInt32 {
+        var caps: UInt32 = 0
+        let present = seat.presentCapabilities
+        if present.contains(.pointer) || present.contains(.gesture) { caps |= WL_SEAT_CAPABILITY_POINTER.rawValue }
+        if present.contains(.keyboard) { caps |= WL_SEAT_CAPABILITY_KEYBOARD.rawValue }
+        if present.contains(.touch) { caps |= WL_SEAT_CAPABILITY_TOUCH.rawValue }
+        return caps
+    }
+
+    /// Focus on click for a seat after the first: its keyboard goes to the clicked window
+    /// (raised). The `activated` state follows the first seat's keyboard only.
+    func focusOnClick(_ node: NodeID, seat id: SeatID) {
+        afterDeliveries.append { [unowned self] in
+            guard let top = self.toplevelNode(of: node) else { return }
+            self.router.tree.raiseToTop(self.windowNode(of: top))
+            self.router.seat(id).setKeyboardFocus(top)
+        }
+    }
+
+    /// The seat a `wl_seat` argument names (the first seat when it names none).
+    func seat(from object: SeatObject?) -> Seat {
+        object.map { router.seats[$0.seatIndex] } ?? seat
+    }
+}
