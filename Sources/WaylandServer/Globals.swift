@@ -34,6 +34,8 @@ enum GlobalVersion {
     // Input protocols (PointerGestures.swift, ShortcutsInhibit.swift).
     static let pointerGestures: Int32 = 3
     static let shortcutsInhibitManager: Int32 = 1
+    // Primary selection (PrimarySelection.swift).
+    static let primarySelectionManager: Int32 = 1
 }
 
 extension WaylandServer {
@@ -96,6 +98,12 @@ extension WaylandServer {
             seat.addBinding(escape) { [unowned(unsafe) self] in _ = self.seat.breakPointerConstraint() }
         }
         createInputProtocolGlobals()
+        // Primary selection (PrimarySelection.swift).
+        addGlobal("zwp_primary_selection_device_manager_v1", GlobalVersion.primarySelectionManager) { server, client, version, id in
+            server.createObject("zwp_primary_selection_device_manager_v1", client: client, version: version, id: id) {
+                PrimarySelectionManagerObject(server: server, owner: client, resource: $0)
+            }
+        }
     }
 
     private func addGlobal(
@@ -134,36 +142,6 @@ final class OutputObject: WaylandObject {
     }
 
     override func resourceDestroyed() { server.outputResources.removeAll { $0 == resource } }
-}
-
-/// A minimal `wl_data_device_manager`: toolkits refuse to start without one. Sources and
-/// devices are accepted and kept; no selection or drag is offered to other clients yet.
-final class DataDeviceManagerObject: WaylandObject {
-    override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0:  // create_data_source(id)
-            server.createObject("wl_data_source", client: owner, version: version, id: args.newID(0)) {
-                DataSourceObject(server: server, owner: owner, resource: $0)
-            }
-        case 1:  // get_data_device(id, seat)
-            server.createObject("wl_data_device", client: owner, version: version, id: args.newID(0)) {
-                DataDeviceObject(server: server, owner: owner, resource: $0)
-            }
-        default: break
-        }
-    }
-}
-
-final class DataSourceObject: WaylandObject {
-    override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 1 { destroyResource() }  // offer(0), destroy(1), set_actions(2)
-    }
-}
-
-final class DataDeviceObject: WaylandObject {
-    override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 2 { destroyResource() }  // start_drag(0), set_selection(1), release(2)
-    }
 }
 
 // MARK: Input protocols (pointer gestures, keyboard shortcuts inhibit)

@@ -24,7 +24,10 @@ extension WaylandServer {
                 sendDeliveries()
             }
         }
-        if seat.keyboardFirstResponder != activationSource { updateActivatedToplevel() }
+        if seat.keyboardFirstResponder != activationSource {
+            updateActivatedToplevel()
+            selectionsFollowKeyboard(to: keyboardFocusClient)
+        }
     }
 }
 
@@ -99,6 +102,8 @@ struct WaylandSender: DeliverySink {
 
         case let .keyboardEnter(_, node, keys, serial):
             guard let (s, c) = target(node) else { return }
+            c.lastKeyboardEnterSerial = serial
+            server.selectionsFollowKeyboard(to: c)
             withWaylandArray(Array(queue.keys(keys))) { array in
                 for r in c.keyboards { wl_keyboard_send_enter(r, serial, s.resource, array) }
             }

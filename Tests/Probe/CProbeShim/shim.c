@@ -8,6 +8,8 @@
 /* Input protocols: pointer gestures, keyboard shortcuts inhibit. */
 #include "pointer-gestures-unstable-v1-client-protocol.h"
 #include "keyboard-shortcuts-inhibit-unstable-v1-client-protocol.h"
+/* Selections: wl_data_device_manager, primary selection (DataDevice.swift). */
+#include "primary-selection-unstable-v1-client-protocol.h"
 
 #define PROBE_INTERFACE(n) { #n, &n##_interface }
 static const struct { const char *name; const struct wl_interface *interface; } probe_interfaces[] = {
@@ -17,6 +19,8 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     PROBE_INTERFACE(zwp_relative_pointer_manager_v1), PROBE_INTERFACE(zwp_pointer_constraints_v1),
     /* Input protocols: pointer gestures, keyboard shortcuts inhibit. */
     PROBE_INTERFACE(zwp_pointer_gestures_v1), PROBE_INTERFACE(zwp_keyboard_shortcuts_inhibit_manager_v1),
+    /* Selections (DataDevice.swift). */
+    PROBE_INTERFACE(wl_data_device_manager), PROBE_INTERFACE(zwp_primary_selection_device_manager_v1),
 };
 
 const struct wl_interface *probe_interface(const char *name) {

@@ -15,6 +15,7 @@
 //   roundtrip TAG          nothing but the answer: a barrier for "what was sent by now"
 //   lock, confine, constraint-region, hint, unconstrain   pointer constraints (Constraints.swift)
 //   inhibit NAME / uninhibit NAME   a keyboard shortcuts inhibitor for NAME (ShortcutsInhibit.swift)
+//   copy, clear, paste, destroy-source...   the selections (DataDevice.swift)
 import CWaylandClient
 import CXdgShellClient
 import Foundation
@@ -22,6 +23,7 @@ import Foundation
 func runCommand(_ line: String) {
     let words = line.split(separator: " ").map(String.init)
     if words.first == "roundtrip" { return announceAfterServerSaw("done \(line)") }
+    if runSelectionCommand(words) { return announceAfterServerSaw("done \(line)") }  // DataDevice.swift
     guard words.count >= 2, let p = probe(words[1]) else { return say("bad command: \(line)") }
     switch words[0] {
     case "region" where words.count == 3:

@@ -10,6 +10,7 @@
 //            --seat-version N
 //            --relative (Constraints.swift)
 //            --gestures (Gestures.swift) --inhibit-shortcuts NAME (ShortcutsInhibit.swift)
+//            --data-device (DataDevice.swift)
 import CProbeShim
 import CWaylandClient
 import CXdgShellClient
@@ -94,6 +95,8 @@ while !argv.isEmpty {
     // Input protocols (Gestures.swift, ShortcutsInhibit.swift).
     case "--gestures": wantGestures = true
     case "--inhibit-shortcuts": inhibitShortcutsOf.insert(next())
+    // Selections (DataDevice.swift).
+    case "--data-device": wantDataDevice = true
     case let other: fail("unknown argument \(other)")
     }
 }
@@ -136,6 +139,10 @@ registryListener.pointee.global = { _, registry, name, iface, version in
     case "zwp_pointer_gestures_v1": pointerGestures = bind(registry, name, "zwp_pointer_gestures_v1", min(version, 3))
     case "zwp_keyboard_shortcuts_inhibit_manager_v1":
         shortcutsInhibitManager = bind(registry, name, "zwp_keyboard_shortcuts_inhibit_manager_v1", 1)
+    // Selections (DataDevice.swift).
+    case "wl_data_device_manager": dataDeviceManager = bind(registry, name, "wl_data_device_manager", min(version, 3))
+    case "zwp_primary_selection_device_manager_v1":
+        primaryManager = bind(registry, name, "zwp_primary_selection_device_manager_v1", 1)
     default: break
     }
 }
@@ -145,6 +152,7 @@ wl_display_roundtrip(display)
 guard compositor != nil, subcompositor != nil, shm != nil, wmBase != nil, seat != nil else {
     fail("the server lacks a global (compositor, subcompositor, shm, xdg_wm_base, seat)")
 }
+createDataDevices()
 
 let wmListener = UnsafeMutablePointer<xdg_wm_base_listener>.allocate(capacity: 1)
 wmListener.initialize(to: xdg_wm_base_listener())
@@ -368,8 +376,9 @@ keyboardListener.pointee.keymap = { _, _, format, fd, size in
     close(fd)
 }
 var keyboardFocus = "?"
-keyboardListener.pointee.enter = { _, _, _, surface, keys in
+keyboardListener.pointee.enter = { _, _, serial, surface, keys in
     keyboardFocus = named(surface)
+    lastKeyboardEnterSerial = serial
     var list: [UInt32] = []
     if let keys, keys.pointee.size > 0 {
         let v = keys.pointee.data.assumingMemoryBound(to: UInt32.self)
@@ -381,6 +390,7 @@ keyboardListener.pointee.leave = { _, _, _, surface in say("keyboard.leave \(nam
 keyboardListener.pointee.key = { _, _, serial, _, key, state in
     say("keyboard.key \(key) \(state == 1 ? "pressed" : "released")")
     guard state == 1 else { return }
+    lastKeySerial = serial
     // A menu opened from the keyboard (F10, a menu key): the grab cites the key's serial.
     for spec in specs where spec.popupOnKey && spec.parent == keyboardFocus { createPopup(spec, serial: serial) }
 }
