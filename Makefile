@@ -24,6 +24,8 @@ APT_PACKAGES += python3-pygame
 APT_PACKAGES += wlcs python3
 # wayland-info (the registry test in WaylandServerTests).
 APT_PACKAGES += wayland-utils
+# Copy and paste between real clients: wl-copy/wl-paste and two GTK 3 processes (SelectionRealClientTests).
+APT_PACKAGES += wl-clipboard python3-gi gir1.2-gtk-3.0
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 

@@ -51,17 +51,18 @@ extension WaylandServer {
         seat.keyboardFirstResponder.flatMap { surface(for: $0)?.owner }
     }
 
-    /// Whether `client` may set a selection citing `serial`: a recent press or key press of
-    /// its own (the core's press log), its latest button release (a menu item activated on
-    /// release) or the keyboard enter that gave it the focus it still holds (wl-copy sets
-    /// the selection from there). A serial older than the current selection's never
-    /// replaces it: a request that was late cannot undo a newer copy.
+    /// Whether `client` may set a selection citing `serial`: a recent press of its own (the
+    /// core's press log), one of its latest key, modifier, button or touch events (toolkits
+    /// cite the newest serial they saw: GTK's Ctrl+C cites the Ctrl release or the
+    /// modifiers that followed it, a menu item activates on the button's release), or the
+    /// keyboard enter that gave it the focus it still holds (wl-copy sets the selection from
+    /// there). A serial older than the current selection's never replaces it: a request
+    /// that was late cannot undo a newer copy.
     func isSelectionSerial(_ serial: UInt32, from client: ClientState, replacing slot: SelectionSlot) -> Bool {
         if configuration.acceptsSelectionWithAnySerial { return true }
         guard serial != 0 else { return false }
         if slot.source != nil, Int32(bitPattern: serial &- slot.serial) < 0 { return false }
-        if seat.isRecentPress(serial: serial, client: client.id) { return true }
-        if serial == client.lastReleaseSerial { return true }
+        if seat.isRecentPress(serial: serial, client: client.id) || client.inputSerials.contains(serial) { return true }
         return serial == client.lastKeyboardEnterSerial && keyboardFocusClient === client
     }
 
@@ -111,4 +112,18 @@ extension WaylandServer {
         offerSelection(.clipboard, to: client)
         offerSelection(.primary, to: client)
     }
+}
+
+/// The serials of a client's latest input events, in a fixed ring: recording one (per key
+/// and button event) never allocates.
+struct RecentSerials {
+    private var ring = [UInt32](repeating: 0, count: 16)
+    private var next = 0
+
+    mutating func record(_ serial: UInt32) {
+        ring[next] = serial
+        next = (next + 1) & 15
+    }
+
+    func contains(_ serial: UInt32) -> Bool { serial != 0 && ring.contains(serial) }
 }

@@ -67,6 +67,7 @@ struct WaylandSender: DeliverySink {
         case let .pointerButton(_, node, time, button, state, serial):
             guard let (_, c) = target(node) else { return }
             for r in c.pointers { wl_pointer_send_button(r, serial, ms(time), button, UInt32(state.rawValue)) }
+            c.inputSerials.record(serial)
             if state == .released { c.lastReleaseSerial = serial }
             if state == .pressed, server.configuration.focusOnClick { server.pendingFocus = node }
         case let .pointerAxis(_, node, time, axis, source, value, value120):
@@ -113,9 +114,11 @@ struct WaylandSender: DeliverySink {
         case let .key(_, node, time, key, state, serial):
             guard let (_, c) = target(node) else { return }
             for r in c.keyboards { wl_keyboard_send_key(r, serial, ms(time), key, UInt32(state.rawValue)) }
+            c.inputSerials.record(serial)
         case let .modifiers(_, node, m, serial):
             guard let (_, c) = target(node) else { return }
             for r in c.keyboards { wl_keyboard_send_modifiers(r, serial, m.depressed, m.latched, m.locked, m.group) }
+            c.inputSerials.record(serial)
 
         case let .touchDown(_, node, time, slot, p, serial):
             guard let (s, c) = target(node) else { return }
@@ -128,6 +131,7 @@ struct WaylandSender: DeliverySink {
         case let .touchUp(_, node, time, slot, serial):
             guard let (_, c) = target(node) else { return }
             for r in c.touches { wl_touch_send_up(r, serial, ms(time), slot) }
+            c.inputSerials.record(serial)
         case let .touchFrame(_, client):
             guard let c = server.client(client) else { return }
             for r in c.touches { wl_touch_send_frame(r) }

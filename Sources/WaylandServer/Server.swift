@@ -340,6 +340,8 @@ final class ClientState {
     @exclusivity(unchecked) var lastReleaseSerial: UInt32 = 0
     /// The serial of the last `wl_keyboard.enter` it got: a selection may cite it (Selection.swift).
     @exclusivity(unchecked) var lastKeyboardEnterSerial: UInt32 = 0
+    /// The serials of its latest keys, modifiers and button and touch events (Selection.swift).
+    @exclusivity(unchecked) var inputSerials = RecentSerials()
     /// Whether this pointer frame already carried `axis_source` (once per frame), to its
     /// `wl_pointer`s of version 8 and to older ones (which may have been sent nothing yet).
     @exclusivity(unchecked) var axisSourceSent = false
