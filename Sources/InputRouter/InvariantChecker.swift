@@ -198,7 +198,8 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
     }
 
     /// Pointer events go to a surface in the responder chain under the cursor, or to the
-    /// surface holding the implicit grab (a button it was told about is still down). Judged
+    /// surface holding the implicit grab (a button it was told about is still down), or
+    /// wherever an explicit pointer grab other than a popup's sends them. Judged
     /// by the naive reference walk and chain (ReferenceHitTest.swift), not by the code under
     /// test: a hit-test or chain bug shows up here instead of agreeing with itself. No
     /// client surface earlier in that chain may have been passed over: one whose client has
@@ -206,6 +207,8 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
     private mutating func checkUnderCursor(_ n: NodeID, _ d: Delivery, _ queue: DeliveryQueue, _ m: SeatModel) {
         if let held = m.pressedButtons[n], !held.isEmpty { return }
         let seat = router.seat(d.seat)
+        // An embedder's grab chooses its own targets (the popup grab keeps this rule).
+        if let g = seat.pointerGrab, g !== seat.popupGrab { return }
         guard let hit = router.tree.referenceHitTest(seat.cursor) else {
             fail("pointer event with nothing under the cursor", d, queue)
             return

@@ -1,21 +1,62 @@
-/// An explicit pointer grab the seat holds (wlroots' grab interface as a value). `.none`
-/// is the default behaviour: hit-test, implicit grab while a button is held.
-enum PointerGrab: Equatable {
-    case none
-    /// `xdg_popup.grab`: only the popup client's surfaces get pointer events; a press
-    /// anywhere else dismisses the popups.
-    case popup(ClientID)
-    /// An interactive move: the node follows the cursor, keeping `offset` from it.
-    case move(NodeID, offset: Point)
-    /// An interactive resize from `edges` (xdg_toplevel resize_edge bits).
-    case resize(NodeID, edges: ResizeEdges, start: Point, startSize: Rect)
+/// A pointer grab: while the seat holds one, every pointer event that gets past the
+/// capture phase (gesture recognizers) is handed to it instead of the default routing —
+/// wlroots' `wlr_pointer_grab_interface`, Smithay's `PointerGrab`. Popup, move, resize and
+/// drag-and-drop grabs are grabs; so is anything an embedder writes.
+///
+/// The default behaviour is a grab too: every requirement has a default implementation
+/// that does what the seat does with no grab (the `Seat.defaultPointer*` methods), so a
+/// grab overrides only what it changes, and `DefaultPointerGrab` is the empty one. A grab
+/// reaches clients through the seat's send verbs (`setPointerFocus(_:)`,
+/// `sendPointerMotion(time:)`, `sendPointerButton(...)`, `emit(_:)`), which bypass grabs, as
+/// wlroots' `wlr_seat_pointer_send_*` do.
+///
+/// Hot path: with no grab the seat checks one optional and routes statically; only while a
+/// grab is installed does each event cost one dynamic call (a witness-table call on a
+/// class: no allocation, no lookup). Installing a grab retains it; nothing else allocates.
+///
+/// Begin one with `Seat.beginPointerGrab(_:)`; it ends when it calls
+/// `Seat.endPointerGrab(_:)`, or is cancelled (`cancel`) when something breaks it.
+public protocol PointerGrab: AnyObject {
+    /// The seat picked what is under the cursor again (motion with no button held, the
+    /// last button's release, a scene change under a still cursor). `hit` is the core's
+    /// hit-test at `seat.cursor`. Default: the responder chain from `hit` takes the focus
+    /// (`defaultPointerEnter(hit:)`); a grab that keeps its own focus does nothing.
+    func enter(_ seat: Seat, hit: Hit?, time: UInt64)
+    /// The cursor moved to `seat.cursor` (after constraints and clamping). Default: motion to
+    /// the focus, re-picking first when no button is held (`defaultPointerMotion(time:)`).
+    func motion(_ seat: Seat, time: UInt64)
+    /// A button went down or up on the seat (its first press or last release across
+    /// devices). Default: to the pointer focus (`defaultPointerButton`).
+    func button(_ seat: Seat, time: UInt64, button: UInt32, state: ButtonState)
+    /// Scroll. Default: to the pointer focus (`defaultPointerAxis`).
+    func axis(_ seat: Seat, time: UInt64, source: AxisSource, vertical: AxisValue?, horizontal: AxisValue?)
+    /// The end of one input event: default, one `wl_pointer.frame` per client told
+    /// something (`defaultPointerFrame()`).
+    func frame(_ seat: Seat)
+    /// The grab was broken from outside (another grab replaced it, the embedder or the seat
+    /// cancelled it): it is already uninstalled when this is called, and should tidy up
+    /// (a drag tells its source it was cancelled; a popup grab sends `popup_done`).
+    func cancel(_ seat: Seat)
+}
 
-    var allowsRepick: Bool {
-        switch self {
-        case .none, .popup: true
-        case .move, .resize: false
-        }
+extension PointerGrab {
+    public func enter(_ seat: Seat, hit: Hit?, time: UInt64) { seat.defaultPointerEnter(hit: hit) }
+    public func motion(_ seat: Seat, time: UInt64) { seat.defaultPointerMotion(time: time) }
+    public func button(_ seat: Seat, time: UInt64, button: UInt32, state: ButtonState) {
+        seat.defaultPointerButton(time: time, button: button, state: state)
     }
+    public func axis(_ seat: Seat, time: UInt64, source: AxisSource, vertical: AxisValue?, horizontal: AxisValue?) {
+        seat.defaultPointerAxis(time: time, source: source, vertical: vertical, horizontal: horizontal)
+    }
+    public func frame(_ seat: Seat) { seat.defaultPointerFrame() }
+    public func cancel(_ seat: Seat) {}
+}
+
+/// The default behaviour as a grab value: installing it changes nothing a client sees
+/// (tests check that a trace is the same with it and without). A grab that should act as
+/// the default for some calls simply leaves them unimplemented.
+public final class DefaultPointerGrab: PointerGrab {
+    public init() {}
 }
 
 /// `xdg_toplevel.resize_edge` as bits: top 1, bottom 2, left 4, right 8.

@@ -87,7 +87,7 @@ extension Seat {
     /// Relative motion to the pointer focus (when its client asked for it), before the
     /// cursor moves. Returns whether a lock holds the cursor still.
     func deliverRelativeMotion(time: UInt64, _ motion: RelativeMotion) -> Bool {
-        if pointerClaim == nil, explicitGrab.allowsRepick, let (node, client) = clientSurface(pointerFocus),
+        if pointerClaim == nil, let (node, client) = clientSurface(pointerFocus),
             boundDevices(of: client).contains(.relativePointer)
         {
             router.queue.append(.relativeMotion(id, node, time: time, motion))
@@ -132,7 +132,7 @@ extension Seat {
         for i in constraints.items.indices where constraints.items[i].state == .suspended && constraints.items[i].node != focus {
             constraints.items[i].state = .inactive
         }
-        guard let focus, pointerClaim == nil, explicitGrab.allowsRepick, let i = constraints.index(of: focus),
+        guard let focus, pointerClaim == nil, let i = constraints.index(of: focus),
             constraints.items[i].state == .inactive, cursorInside(constraints.items[i])
         else { return }
         constraints.items[i].state = .active

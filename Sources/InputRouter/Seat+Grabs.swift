@@ -1,5 +1,77 @@
-// Explicit grabs: popups (xdg_popup.grab), interactive move and resize.
+// Installing and ending grabs (PointerGrab, TouchGrab, KeyboardGrab), and the built-in
+// ones written on them: popups (xdg_popup.grab), interactive move and resize.
 extension Seat {
+    // MARK: The grab slots
+
+    /// The pointer grab in force, nil for the default behaviour.
+    public var activePointerGrab: (any PointerGrab)? { pointerGrab }
+    public var activeTouchGrab: (any TouchGrab)? { touchGrab }
+    public var activeKeyboardGrab: (any KeyboardGrab)? { keyboardGrab }
+
+    /// Installs `grab` for the pointer; the grab in force before is cancelled first (as
+    /// Smithay's `set_grab` unsets the old one). The pointer focus stays as it is: a grab
+    /// that wants another calls `setPointerFocus(_:)`.
+    public func beginPointerGrab(_ grab: any PointerGrab) {
+        cancelPointerGrab()
+        pointerGrab = grab
+        lastFirstResponder = nil
+    }
+
+    /// The grab ends itself (a drop, a finished move). Only `grab` is ended: a stale grab
+    /// cannot end its successor. With no button held the pointer is picked again at once.
+    public func endPointerGrab(_ grab: any PointerGrab) {
+        guard pointerGrab === grab else { return }
+        clearPointerGrab()
+        if heldButtonCount == 0 && pointerClaim == nil { repick(time: lastTime, motion: false) }
+        flushPointerFrames()
+    }
+
+    /// Breaks the pointer grab from outside: it is uninstalled, then told (`cancel`).
+    public func cancelPointerGrab() {
+        guard let old = pointerGrab else { return }
+        clearPointerGrab()
+        old.cancel(self)
+    }
+
+    func clearPointerGrab() {
+        pointerGrab = nil
+        lastFirstResponder = nil
+    }
+
+    public func beginTouchGrab(_ grab: any TouchGrab) {
+        cancelTouchGrab()
+        touchGrab = grab
+    }
+
+    /// Points the grab kept go nowhere afterwards; the others go on to their owners.
+    public func endTouchGrab(_ grab: any TouchGrab) {
+        if touchGrab === grab { touchGrab = nil }
+    }
+
+    public func cancelTouchGrab() {
+        guard let old = touchGrab else { return }
+        touchGrab = nil
+        old.cancel(self)
+    }
+
+    /// The keyboard focus stays as it is: a grab that wants another moves it itself.
+    public func beginKeyboardGrab(_ grab: any KeyboardGrab) {
+        cancelKeyboardGrab()
+        keyboardGrab = grab
+    }
+
+    public func endKeyboardGrab(_ grab: any KeyboardGrab) {
+        if keyboardGrab === grab { keyboardGrab = nil }
+    }
+
+    public func cancelKeyboardGrab() {
+        guard let old = keyboardGrab else { return }
+        keyboardGrab = nil
+        old.cancel(self)
+    }
+
+    // MARK: Popups
+
     /// `xdg_popup.grab`: keyboard focus goes to the popup; pointer events reach only its
     /// client's surfaces; a press anywhere else dismisses every grabbing popup
     /// (`popup_done`, topmost first), and so does a touch down there. The caller checks the
@@ -9,10 +81,20 @@ extension Seat {
         guard tree.kind(of: popup) == .popup, tree.canReceiveInput(popup), let client = tree.client(of: popup) else {
             return false
         }
-        if case .popup(let c) = explicitGrab, c != client { dismissPopups() }
-        guard explicitGrab.allowsRepick else { return false }
-        popupStack.append(popup)
-        explicitGrab = .popup(client)
+        if let p = popupGrab, p.client != client { dismissPopups() }
+        // A move, resize or an embedder's grab holds the pointer: no popup grab meanwhile.
+        if let g = pointerGrab, g !== popupGrab { return false }
+        let grab: PopupGrab
+        if let p = popupGrab {
+            grab = p
+        } else {
+            grab = PopupGrab(client: client)
+            popupGrab = grab
+            pointerGrab = grab
+            beginTouchGrab(grab)
+            beginKeyboardGrab(grab)
+        }
+        grab.stack.append(popup)
         moveKeyboardFocus(to: popup)
         if heldButtonCount == 0 { lastFirstResponder = nil; repick(time: lastTime, motion: false) }
         flushPointerFrames()
@@ -21,9 +103,10 @@ extension Seat {
 
     /// Breaks the popup grab: `popup_done` to each popup, topmost first.
     public func dismissPopups() {
-        let stack = popupStack
-        popupStack.removeAll()
-        if case .popup = explicitGrab { explicitGrab = .none }
+        lastFirstResponder = nil
+        guard let grab = popupGrab else { return }
+        let stack = grab.stack
+        endPopupGrab()
         for p in stack.reversed() where tree.isAlive(p) { router.queue.append(.popupDone(id, p)) }
         if let f = keyboardFocus, stack.contains(f) {
             // Back to the popup chain's xdg parent, else the usual fallback.
@@ -37,17 +120,26 @@ extension Seat {
         lastFirstResponder = nil
     }
 
-    public var popupGrabStack: [NodeID] { popupStack }
-
-    /// A touch down outside the grabbing client's surfaces (what `hit` found) ends the
-    /// popup grab, as a click there does. Returns whether it did: the event is consumed.
-    func popupGrabDismissed(by hit: Hit?) -> Bool {
-        guard case .popup(let client) = explicitGrab, hit.flatMap({ tree.client(of: $0.node) }) != client else {
-            return false
-        }
-        dismissPopups()
-        return true
+    /// Uninstalls the popup grab from every slot it holds, telling nobody.
+    func endPopupGrab() {
+        guard let grab = popupGrab else { return }
+        popupGrab = nil
+        grab.stack.removeAll()
+        if pointerGrab === grab { clearPointerGrab() }
+        if touchGrab === grab { touchGrab = nil }
+        if keyboardGrab === grab { keyboardGrab = nil }
     }
+
+    public var popupGrabStack: [NodeID] { popupGrab?.stack ?? [] }
+
+    /// Popups that can no longer take input leave the stack; an empty stack ends the grab.
+    func prunePopupGrab() {
+        guard let grab = popupGrab else { return }
+        grab.stack.removeAll { !tree.canReceiveInput($0) }
+        if grab.stack.isEmpty { endPopupGrab() }
+    }
+
+    // MARK: Move and resize
 
     /// `xdg_toplevel.move` (or a compositor binding): the node follows the cursor until the
     /// last button is released. The client gets a leave for the duration.
@@ -59,13 +151,13 @@ extension Seat {
     /// nil: the cursor now (a compositor binding at the press itself).
     @discardableResult
     public func beginMove(_ node: NodeID, anchor: Point? = nil) -> Bool {
-        guard tree.isVisible(node), explicitGrab == .none || isPopupGrab, let origin = tree.layoutPosition(of: node) else {
+        guard tree.isVisible(node), pointerGrab == nil || popupGrab != nil, let origin = tree.layoutPosition(of: node) else {
             return false
         }
-        if isPopupGrab { dismissPopups() }
+        dismissPopups()
         let a = anchor ?? cursor
         let offset = Point(a.x - origin.x, a.y - origin.y)
-        explicitGrab = .move(node, offset: offset)
+        pointerGrab = MoveGrab(node: node, offset: offset)
         setPointerFocus(nil)
         if anchor != nil { moveGrabbed(node, offset: offset) }
         flushPointerFrames()
@@ -75,17 +167,15 @@ extension Seat {
     /// `xdg_toplevel.resize`: motion produces `resizeRequest` deliveries until release.
     @discardableResult
     public func beginResize(_ node: NodeID, edges: ResizeEdges) -> Bool {
-        guard tree.isVisible(node), explicitGrab == .none || isPopupGrab, let frame = tree.frame(of: node) else {
+        guard tree.isVisible(node), pointerGrab == nil || popupGrab != nil, let frame = tree.frame(of: node) else {
             return false
         }
-        if isPopupGrab { dismissPopups() }
-        explicitGrab = .resize(node, edges: edges, start: cursor, startSize: frame)
+        dismissPopups()
+        pointerGrab = ResizeGrab(node: node, edges: edges, start: cursor, startSize: frame)
         setPointerFocus(nil)
         flushPointerFrames()
         return true
     }
-
-    var isPopupGrab: Bool { if case .popup = explicitGrab { true } else { false } }
 
     func moveGrabbed(_ node: NodeID, offset: Point) {
         let parent = tree.parent(of: node).flatMap(tree.layoutPosition(of:)) ?? .zero

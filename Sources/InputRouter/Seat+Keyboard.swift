@@ -9,9 +9,16 @@ extension Seat {
     /// it. Returns whether `node` now has the focus.
     @discardableResult
     public func setKeyboardFocus(_ node: NodeID?) -> Bool {
+        if let g = keyboardGrab { return g.enter(self, node: node) }
+        return defaultKeyboardEnter(node)
+    }
+
+    /// What `setKeyboardFocus` does with no keyboard grab: the focus moves to `node` if it
+    /// can take it (leave to the old one, enter with the keys its client was sent).
+    @discardableResult
+    public func defaultKeyboardEnter(_ node: NodeID?) -> Bool {
         if let n = node {
             guard tree.canBecomeFirstResponder(n), tree.isVisible(n) else { return false }
-            if let top = popupStack.last, top != n { return false }
         }
         moveKeyboardFocus(to: node)
         return true
@@ -58,7 +65,7 @@ extension Seat {
     /// The surface focus falls back to: the most recently focused one of the same client
     /// that can still take it, else the most recent of any client.
     func fallbackFocus(excluding gone: NodeID?, client: ClientID) -> NodeID? {
-        if let top = popupStack.last, top != gone { return top }
+        if let top = popupGrab?.stack.last, top != gone { return top }
         let usable: (NodeID) -> Bool = { n in
             n != gone && self.tree.canBecomeFirstResponder(n) && self.tree.isVisible(n)
         }
@@ -68,7 +75,7 @@ extension Seat {
 
     func refocusKeyboardIfNeeded() {
         focusHistory.removeAll { !tree.isAlive($0) }
-        if let top = popupStack.last, keyboardFocus != top { moveKeyboardFocus(to: top); return }
+        if let top = popupGrab?.stack.last, keyboardFocus != top { moveKeyboardFocus(to: top); return }
         guard let f = keyboardFocus, !tree.isVisible(f) else { return }
         moveKeyboardFocus(to: fallbackFocus(excluding: f, client: keyboardFocusClient))
     }
@@ -117,6 +124,23 @@ extension Seat {
             b.action()
             return
         }
+        if let g = keyboardGrab {
+            keyRecipients[code] = .grab  // unless the grab passes the press on
+            g.key(self, time: time, key: key, state: .pressed, meaning: meaning)
+            return
+        }
+        routeToFocus(time: time, key: key, meaning: meaning)
+    }
+
+    /// What a key does with no keyboard grab: a press goes to the keyboard focus (or along
+    /// its chain's handlers); a release goes where its press went. For a grab's `key`.
+    public func defaultKey(time: UInt64, key: UInt32, state: KeyState, meaning: KeyMeaning) {
+        guard Int(key) < Seat.codeCount else { return }
+        if state == .pressed { routeToFocus(time: time, key: key, meaning: meaning) } else { routeRelease(time: time, key: key, meaning: meaning) }
+    }
+
+    private func routeToFocus(time: UInt64, key: UInt32, meaning: KeyMeaning) {
+        let code = Int(key)
         if let f = keyboardFocus, keyboardEntered {
             let serial = router.nextSerial()
             // A menu opened from the keyboard cites this serial in xdg_popup.grab.
@@ -145,6 +169,8 @@ extension Seat {
         switch recipient {
         case .consumed, .none:
             return
+        case .grab:
+            keyboardGrab?.key(self, time: time, key: key, state: .released, meaning: meaning)
         case .client(let c):
             // Only while that client still has the focus; after a leave it knows the key is up.
             if let f = keyboardFocus, keyboardEntered, keyboardFocusClient == c {
@@ -162,8 +188,13 @@ extension Seat {
     func updateModifiers(_ new: Modifiers) {
         guard new != modifiers else { return }
         modifiers = new
+        if let g = keyboardGrab { g.modifiers(self) } else { defaultModifiers() }
+    }
+
+    /// Sends `modifiers` to the keyboard focus, if its client was told of the focus.
+    public func defaultModifiers() {
         if let f = keyboardFocus, keyboardEntered {
-            router.queue.append(.modifiers(id, f, new, serial: router.nextSerial()))
+            router.queue.append(.modifiers(id, f, modifiers, serial: router.nextSerial()))
         }
     }
 

@@ -29,16 +29,16 @@ extension Seat {
         }
         feedPointerRecognizers { $0.pointerMotion(at: cursor, time: time) }
         if pointerClaim != nil { return }
-        switch explicitGrab {
-        case .move(let node, let offset):
-            moveGrabbed(node, offset: offset)
-        case .resize(let node, let edges, let start, let size):
-            resizeGrabbed(node, edges: edges, start: start, startSize: size)
-        case .none, .popup:
-            if heldButtonCount > 0 { deliverMotion(time: time, hit: nil) } else { repick(time: time, motion: true) }
-        }
+        // One optional check, then static calls: the default path pays no dynamic dispatch.
+        if let g = pointerGrab { g.motion(self, time: time) } else { defaultPointerMotion(time: time) }
         updatePointerConstraint()  // the cursor may have entered a constraint's region
-        flushPointerFrames()
+        if let g = pointerGrab { g.frame(self) } else { flushPointerFrames() }
+    }
+
+    /// What motion does with no grab: re-pick and move when no button is held, else motion
+    /// to the focus the press went to (the implicit grab). For a grab's `motion`.
+    public func defaultPointerMotion(time: UInt64) {
+        if heldButtonCount > 0 { deliverMotion(time: time, hit: nil) } else { repick(time: time, motion: true) }
     }
 
     public func notifyPointerButton(time: UInt64, button: UInt32, state: ButtonState, device: DeviceID = DeviceID(0)) {
@@ -66,23 +66,34 @@ extension Seat {
         }
         feedPointerRecognizers { $0.pointerButton(button, state, at: cursor, modifiers: modifiers.effective, time: time) }
         if pointerClaim != nil { consumedButtons[code] = state == .pressed; return }
-        if case .popup(let client) = explicitGrab, state == .pressed {
-            let hitClient = tree.hitTest(cursor).flatMap { tree.client(of: $0.node) }
-            if hitClient != client {
-                dismissPopups()
-                consumedButtons[code] = true
-                return
-            }
+        if let g = pointerGrab { g.button(self, time: time, button: button, state: state) } else {
+            deliverButton(time: time, button: button, state: state)
         }
-        if case .move = explicitGrab { return }
-        if case .resize = explicitGrab { return }
+    }
+
+    /// What a button does with no grab: to the pointer focus (a client surface's serial is
+    /// recorded for the requests that must cite it), or along its chain's handlers.
+    public func defaultPointerButton(time: UInt64, button: UInt32, state: ButtonState) {
         deliverButton(time: time, button: button, state: state)
     }
 
+    /// Ends one pointer event: one `wl_pointer.frame` per client that was told something.
+    public func defaultPointerFrame() { flushPointerFrames() }
+
     public func notifyPointerAxis(time: UInt64, source: AxisSource, vertical: AxisValue?, horizontal: AxisValue?) {
         lastTime = time
-        guard pointerClaim == nil, explicitGrab.allowsRepick else { return }
-        defer { flushPointerFrames() }
+        guard pointerClaim == nil else { return }
+        if let g = pointerGrab {
+            g.axis(self, time: time, source: source, vertical: vertical, horizontal: horizontal)
+            g.frame(self)
+        } else {
+            defaultPointerAxis(time: time, source: source, vertical: vertical, horizontal: horizontal)
+            flushPointerFrames()
+        }
+    }
+
+    /// What scroll does with no grab: to the pointer focus, or along its chain's handlers.
+    public func defaultPointerAxis(time: UInt64, source: AxisSource, vertical: AxisValue?, horizontal: AxisValue?) {
         for axis in Axis.allCases {
             guard let v = axis == .vertical ? vertical : horizontal, v.value.isFinite else { continue }
             if let (node, client) = clientSurface(pointerFocus) {
@@ -144,7 +155,7 @@ extension Seat {
             // under it, and recognizers that only watched start afresh with the next one.
             if claimed { pointerClaim = nil }
             resetRecognizersIfIdle()
-            if claimed, explicitGrab.allowsRepick { repick(time: time, motion: false) }
+            if claimed { repick(time: time, motion: false) }
         }
     }
 
@@ -177,21 +188,10 @@ extension Seat {
     /// Hit-tests the cursor, finds the responder that takes the pointer there, moves the
     /// focus (leave, then enter) if it changed, and sends motion when asked.
     func repick(time: UInt64, motion: Bool) {
-        var hit = tree.hitTest(cursor)
-        if case .popup(let client) = explicitGrab, let h = hit, tree.client(of: h.node) != client { hit = nil }
-        let first: Responder = hit.map { .node($0.node) } ?? .seat(id)
-        let target: Responder?
-        if first == lastFirstResponder {
-            // The common case: same surface under the cursor. Also when nobody took the
-            // enter there: the chain is not offered it again on every motion (the cache is
-            // reset by each scene or handler change, which may change the answer).
-            target = pointerFocus
-        } else {
-            target = dispatch(from: first, device: .pointer, stopAt: pointerFocus, at: cursor) { .pointerEnter($0) }
-            lastFirstResponder = first
-        }
+        let hit = tree.hitTest(cursor)
         let previous = pointerFocus
-        setPointerFocus(target, hit: hit)
+        if let g = pointerGrab { g.enter(self, hit: hit, time: time) } else { defaultPointerEnter(hit: hit) }
+        let target = pointerFocus
         if motion {
             deliverMotion(time: time, hit: hit)
         } else if target == previous, let (node, client) = clientSurface(target) {
@@ -206,6 +206,24 @@ extension Seat {
                 markFrame(client)
             }
         }
+    }
+
+    /// What picking does with no grab: the responder chain from `hit` (the seat when
+    /// nothing is hit) chooses who takes the pointer, and the focus moves there (leave, then
+    /// enter) if it changed. For a grab's `enter`, with the hit it lets through.
+    public func defaultPointerEnter(hit: Hit?) {
+        let first: Responder = hit.map { .node($0.node) } ?? .seat(id)
+        let target: Responder?
+        if first == lastFirstResponder {
+            // The common case: same surface under the cursor. Also when nobody took the
+            // enter there: the chain is not offered it again on every motion (the cache is
+            // reset by each scene or handler change, which may change the answer).
+            target = pointerFocus
+        } else {
+            target = dispatch(from: first, device: .pointer, stopAt: pointerFocus, at: cursor) { .pointerEnter($0) }
+            lastFirstResponder = first
+        }
+        setPointerFocus(target, hit: hit)
     }
 
     /// Moves the pointer focus: leave to the old one (unless destroyed), enter to the new.
@@ -268,14 +286,11 @@ extension Seat {
     }
 
     func buttonSequenceEnded(time: UInt64) {
-        switch explicitGrab {
-        case .move, .resize: explicitGrab = .none
-        default: break
-        }
+        if pointerGrab is any InteractiveGrab { clearPointerGrab() }
         if pointerClaim != nil { pointerClaim = nil }
         resetRecognizersIfIdle()
         lastFirstResponder = nil
-        if explicitGrab.allowsRepick { repick(time: time, motion: false) }
+        repick(time: time, motion: false)
     }
 
     func localCursor(in node: NodeID, hit: Hit?) -> Point {

@@ -5,6 +5,8 @@ struct TouchPoint {
         case client(NodeID)
         case responder(Responder)
         case recognizer(Int)
+        /// A touch grab kept the down: motion and up go to the grab while it lasts.
+        case grab
         /// The client was sent `cancel`, or nobody took the touch: its events go nowhere.
         case cancelled
     }
@@ -38,11 +40,22 @@ extension Seat {
             return
         }
         let hit = tree.hitTest(point)
-        if popupGrabDismissed(by: hit) {
-            // Consumed, like the dismissing click: the rest of this point goes nowhere.
-            touches.append(TouchPoint(slot: slot, device: device, owner: .cancelled, client: .compositor))
-            return
+        // Tracked before anyone sees it: the owner is the grab unless it passes the point on.
+        touches.append(TouchPoint(slot: slot, device: device, owner: .grab, client: .compositor))
+        if let g = touchGrab { g.down(self, time: time, slot: slot, at: point, hit: hit) } else {
+            routeTouchDown(touches.count - 1, time: time, at: point, hit: hit)
         }
+    }
+
+    /// What a touch down does with no grab: the responder chain from `hit` takes the point
+    /// (a client surface gets `down` and owns it until up). For a grab's `down`.
+    public func defaultTouchDown(time: UInt64, slot: Int32, at point: Point, hit: Hit?) {
+        guard let i = touches.firstIndex(where: { $0.slot == slot }), touches[i].owner == .grab else { return }
+        routeTouchDown(i, time: time, at: point, hit: hit)
+    }
+
+    private func routeTouchDown(_ i: Int, time: UInt64, at point: Point, hit: Hit?) {
+        let slot = touches[i].slot
         let taker = dispatch(from: hit.map { .node($0.node) } ?? .seat(id), device: .touch, at: point) {
             .touchDown(slot: slot, at: $0)
         }
@@ -51,14 +64,15 @@ extension Seat {
             let serial = router.nextSerial()
             recordPress(serial: serial, client: client, kind: .touch, at: point)
             router.queue.append(.touchDown(id, node, time: time, slot: slot, local, serial: serial))
-            touches.append(TouchPoint(slot: slot, device: device, owner: .client(node), client: client))
+            touches[i].owner = .client(node)
+            touches[i].client = client
             markTouchFrame(client)
         } else if let t = taker {
             router.queue.append(.handled(id, t, .touchDown))
-            touches.append(TouchPoint(slot: slot, device: device, owner: .responder(t), client: .compositor))
+            touches[i].owner = .responder(t)
         } else {
             drop(.touchDown)
-            touches.append(TouchPoint(slot: slot, device: device, owner: .cancelled, client: .compositor))
+            touches[i].owner = .cancelled
         }
     }
 
@@ -75,6 +89,19 @@ extension Seat {
                 if s == .recognized { claimTouches(for: r); break }
             }
         }
+        if let g = touchGrab, touchClaim == nil { g.motion(self, time: time, slot: slot, at: point) } else {
+            routeTouchMotion(i, time: time, at: point)
+        }
+    }
+
+    /// What touch motion does with no grab: to the point's owner. For a grab's `motion`.
+    public func defaultTouchMotion(time: UInt64, slot: Int32, at point: Point) {
+        guard point.x.isFinite, point.y.isFinite, let i = touches.firstIndex(where: { $0.slot == slot }) else { return }
+        routeTouchMotion(i, time: time, at: point)
+    }
+
+    private func routeTouchMotion(_ i: Int, time: UInt64, at point: Point) {
+        let slot = touches[i].slot
         switch touches[i].owner {
         case .client(let node):
             let local = tree.localPoint(point, in: node) ?? .zero
@@ -88,7 +115,7 @@ extension Seat {
             }
         case .recognizer(let r):
             _ = recognizers[r].touchMotion(slot: slot, at: point, time: time)
-        case .cancelled:
+        case .cancelled, .grab:
             break
         }
     }
@@ -96,12 +123,30 @@ extension Seat {
     public func notifyTouchUp(time: UInt64, slot: Int32) {
         lastTime = time
         guard let i = touches.firstIndex(where: { $0.slot == slot }) else { drop(.touchUp); return }
-        let t = touches.remove(at: i)
         if touchClaim == nil {
             for r in recognizers.indices where recognizerStates[r] == .possible {
                 recognizerStates[r] = recognizers[r].touchUp(slot: slot, time: time)
             }
         }
+        if let g = touchGrab, touchClaim == nil {
+            g.up(self, time: time, slot: slot)
+            if let j = touches.firstIndex(where: { $0.slot == slot }) { touches.remove(at: j) }  // the grab may cancel points
+        } else {
+            routeTouchUp(i, time: time)
+            touches.remove(at: i)
+        }
+        touchSequenceMaybeEnded()
+    }
+
+    /// What a touch up does with no grab: `up` to the point's owner. For a grab's `up`.
+    public func defaultTouchUp(time: UInt64, slot: Int32) {
+        guard let i = touches.firstIndex(where: { $0.slot == slot }) else { return }
+        routeTouchUp(i, time: time)
+        touches[i].owner = .cancelled  // told once
+    }
+
+    private func routeTouchUp(_ i: Int, time: UInt64) {
+        let t = touches[i], slot = t.slot
         switch t.owner {
         case .client(let node):
             router.queue.append(.touchUp(id, node, time: time, slot: slot, serial: router.nextSerial()))
@@ -110,10 +155,9 @@ extension Seat {
             _ = callHandler(r, .touchUp(slot: slot))
         case .recognizer(let r):
             _ = recognizers[r].touchUp(slot: slot, time: time)
-        case .cancelled:
+        case .cancelled, .grab:
             break
         }
-        touchSequenceMaybeEnded()
     }
 
     /// libinput cancelled one slot. Wayland can only cancel a client's whole sequence, so
@@ -127,6 +171,11 @@ extension Seat {
     }
 
     public func notifyTouchFrame() {
+        if let g = touchGrab { g.touchFrame(self) } else { defaultTouchFrame() }
+    }
+
+    /// `wl_touch.frame` to each client told something since the last frame.
+    public func defaultTouchFrame() {
         for c in touchFrameClients { router.queue.append(.touchFrame(id, c)) }
         touchFrameClients.removeAll(keepingCapacity: true)
     }
@@ -147,6 +196,10 @@ extension Seat {
         case .responder(let r):
             if responderCanReceive(r) { _ = callHandler(r, .touchCancel) }
             touches[i].owner = .cancelled
+        case .grab:
+            // The device cancelled a point the grab kept: the grab is broken.
+            touches[i].owner = .cancelled
+            cancelTouchGrab()
         case .recognizer, .cancelled:
             touches[i].owner = .cancelled
         }

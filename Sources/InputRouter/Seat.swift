@@ -43,7 +43,12 @@ public final class Seat {
     var buttonCounts = [UInt8](repeating: 0, count: Seat.codeCount)
     var consumedButtons = [Bool](repeating: false, count: Seat.codeCount)
     var heldButtonCount = 0
-    var explicitGrab = PointerGrab.none
+    /// The open grabs (Seat+Grabs.swift); nil is the default behaviour, routed statically.
+    var pointerGrab: (any PointerGrab)?
+    var touchGrab: (any TouchGrab)?
+    var keyboardGrab: (any KeyboardGrab)?
+    /// The popup grab when one holds the slots above: what `popupGrabStack` reports.
+    var popupGrab: PopupGrab?
     var pointerClaim: Int?
     var gestureTarget: GestureTarget = .none
     var pendingFrame: (ClientID?, ClientID?) = (nil, nil)
@@ -62,7 +67,6 @@ public final class Seat {
     var heldKeys: [UInt32] = []
     public internal(set) var modifiers = Modifiers.none
     var focusHistory: [NodeID] = []
-    var popupStack: [NodeID] = []
     public internal(set) var bindings: [(binding: KeyBinding, action: () -> Void)] = []
     // Keyboard shortcuts inhibition (Seat+ShortcutsInhibit.swift).
     var shortcutsInhibitors: [NodeID] = []
@@ -100,6 +104,8 @@ public final class Seat {
         case client(ClientID)
         case responder(Responder)
         case consumed
+        /// A keyboard grab kept the press: the release goes to it too.
+        case grab
     }
 
     enum GestureTarget: Equatable {
@@ -401,15 +407,13 @@ public final class Seat {
     func sceneDidChange() {
         refreshLayout()
         lastFirstResponder = nil
-        popupStack.removeAll { !tree.canReceiveInput($0) }
-        if popupStack.isEmpty, case .popup = explicitGrab { explicitGrab = .none }
-        if case .move(let n, _) = explicitGrab, !tree.isAlive(n) { explicitGrab = .none }
-        if case .resize(let n, _, _, _) = explicitGrab, !tree.isAlive(n) { explicitGrab = .none }
+        prunePopupGrab()
+        if let g = pointerGrab as? any InteractiveGrab, !tree.isAlive(g.node) { clearPointerGrab() }
         if gestureTargetGone() { gestureTarget = .none }
         cancelTouchesOfGoneOwners()
         refocusKeyboardIfNeeded()
         if let f = pointerFocus, !responderCanReceive(f) { setPointerFocus(nil) }
-        if heldButtonCount == 0 && pointerClaim == nil && explicitGrab.allowsRepick { repick(time: lastTime, motion: false) }
+        if heldButtonCount == 0 && pointerClaim == nil { repick(time: lastTime, motion: false) }
         constraintSceneDidChange()
         flushPointerFrames()
         tabletSceneDidChange()
