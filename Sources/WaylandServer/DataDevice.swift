@@ -1,5 +1,5 @@
 // `wl_data_device_manager` version 3: data sources with mime types and drag-and-drop
-// actions, the clipboard selection (Selection.swift) and its offers.
+// actions, the clipboard selection (Selection.swift), drags (DragGrab.swift) and offers.
 import CWaylandServer
 import Foundation
 
@@ -69,6 +69,7 @@ final class DataSourceObject: WaylandObject, SelectionSource {
     override func resourceDestroyed() {
         cancelled = true
         server.selectionSourceDestroyed(self)
+        if let drag = server.drag, drag.source === self || (drag.hasSource && drag.source == nil) { drag.sourceDestroyed() }
     }
 }
 
@@ -86,9 +87,32 @@ final class DataDeviceObject: WaylandObject, SelectionDevice {
                 source.used = true
             }
             server.setSelection(.clipboard, source, serial: args.uint(1), from: owner)
+        case 0: startDrag(args)
         case 2: destroyResource()  // release
-        default: break  // start_drag(0): drag and drop is not served yet
+        default: break
         }
+    }
+
+    /// start_drag(source?, origin, icon?, serial): the serial must be a press of this client
+    /// that still holds (a button held down, or a touch point). Refused otherwise: the
+    /// source is told `cancelled`, as wlroots does.
+    private func startDrag(_ args: Arguments) {
+        let source = args.object(0, as: DataSourceObject.self)
+        let icon = args.object(2, as: Surface.self)
+        if let icon {
+            switch icon.role {
+            case .none: icon.role = .dragIcon
+            case .dragIcon: break
+            default:
+                return postError(WL_DATA_DEVICE_ERROR_ROLE.rawValue,
+                                 "wl_surface@\(wl_resource_get_id(icon.resource)) already has the role \(icon.roleName)")
+            }
+        }
+        guard let origin = args.object(1, as: Surface.self), origin.owner === owner,
+            let press = server.seat.interactivePress(serial: args.uint(3), client: owner.id)
+        else { source?.cancel(); return }
+        source?.used = true
+        server.startDrag(origin: owner, source: source, icon: icon, press: press)
     }
 
     func sendSelection(_ source: SelectionSource?) {
@@ -108,6 +132,16 @@ final class DataDeviceObject: WaylandObject, SelectionDevice {
 /// as long as that source lives and was not replaced.
 final class DataOfferObject: WaylandObject {
     weak var source: DataSourceObject?
+    /// The drag this offer was made for while it is over the offer's surface; nil for a
+    /// selection offer (and a drag offer left behind).
+    weak var drag: DragGrab?
+    var isDragOffer = false
+    /// Version 3 negotiation: what the target accepts and prefers, and the action chosen.
+    var actions: UInt32?
+    var preferredAction: UInt32 = 0
+    var action: UInt32 = 0
+    var acceptedMime: String?
+    var dropped = false
 
     init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, source: DataSourceObject) {
         self.source = source
@@ -116,15 +150,44 @@ final class DataOfferObject: WaylandObject {
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
         switch opcode {
-        case 0: break  // accept(serial, mime_type?): feedback for a drag's source only
+        case 0: drag?.accepted(self, args.string(1))  // accept(serial, mime_type?)
         case 1:  // receive(mime_type, fd)
             let fd = args.fd(1)
             if let source, let m = args.string(0) { source.send(m, fd: fd) }
             close(fd)
         case 2: destroyResource()
-        case 3: postError(WL_DATA_OFFER_ERROR_INVALID_FINISH.rawValue, "finish on a selection offer, not a drop")
-        case 4: postError(WL_DATA_OFFER_ERROR_INVALID_OFFER.rawValue, "set_actions on a selection offer, not a drag")
+        case 3: finish()
+        case 4: setActions(args.uint(0), preferred: args.uint(1))
         default: break
         }
+    }
+}
+
+extension DataOfferObject {
+    /// finish: only after a drop whose type and action were accepted.
+    func finish() {
+        guard isDragOffer else {
+            return postError(WL_DATA_OFFER_ERROR_INVALID_FINISH.rawValue, "finish on a selection offer, not a drop")
+        }
+        guard dropped, acceptedMime != nil, action != 0 else {
+            return postError(WL_DATA_OFFER_ERROR_INVALID_FINISH.rawValue, "finish before a drop of an accepted type and action")
+        }
+        dropped = false
+        if let source, source.version >= 3 { wl_data_source_send_dnd_finished(source.resource) }
+    }
+
+    func setActions(_ mask: UInt32, preferred: UInt32) {
+        guard isDragOffer else {
+            return postError(WL_DATA_OFFER_ERROR_INVALID_OFFER.rawValue, "set_actions on a selection offer, not a drag")
+        }
+        if mask & ~DndAction.all != 0 {
+            return postError(WL_DATA_OFFER_ERROR_INVALID_ACTION_MASK.rawValue, "invalid dnd action mask \(mask)")
+        }
+        if preferred & ~DndAction.all != 0 || preferred.nonzeroBitCount > 1 || (preferred != 0 && mask & preferred == 0) {
+            return postError(WL_DATA_OFFER_ERROR_INVALID_ACTION.rawValue, "invalid preferred dnd action \(preferred)")
+        }
+        actions = mask
+        preferredAction = preferred
+        drag?.negotiate(self)
     }
 }

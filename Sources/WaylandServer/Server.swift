@@ -105,6 +105,8 @@ public final class WaylandServer {
     public private(set) var serialLog = SerialLog()
     /// The clipboard and primary selection (Selection.swift).
     let selections = Selections()
+    /// The drag in progress (DragGrab.swift).
+    var drag: DragGrab?
 
     public init(configuration: Configuration = Configuration()) throws {
         self.configuration = configuration

@@ -58,7 +58,7 @@ struct SurfaceState {
 
 final class Surface: WaylandObject {
     enum Role {
-        case none, cursor
+        case none, cursor, dragIcon
         case subsurface(SubsurfaceObject)
         case xdg(XdgSurfaceObject)
     }
@@ -90,6 +90,7 @@ final class Surface: WaylandObject {
         switch role {
         case .none: "none"
         case .cursor: "cursor"
+        case .dragIcon: "drag icon"
         case .subsurface: "wl_subsurface"
         case .xdg: "xdg_surface"
         }
@@ -198,7 +199,7 @@ final class Surface: WaylandObject {
         switch role {
         case .subsurface: tree.setMapped(node, hasBuffer)
         case .xdg(let xdg): xdg.updateMapping()
-        case .none, .cursor: break
+        case .none, .cursor, .dragIcon: break
         }
         updateOutputs()
     }

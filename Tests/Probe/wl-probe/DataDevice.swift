@@ -20,12 +20,23 @@
 //                                        source's client closes the pipe: not from itself)
 //   finish-offer clipboard               wl_data_offer.finish on the clipboard's offer (a
 //                                        protocol error: not a drop)
+//   drag NAME SERIAL [nosource]          start_drag from NAME with a source offering text/plain
+//                                        ("dragged text", actions copy and move), citing
+//                                        SERIAL (button: the last press; touch: the last
+//                                        touch down; forged)
+//
+// Drags: data.enter NAME X Y / data.motion X Y / data.leave / data.drop on the target,
+// data.target MIME, data.action N, data.dnd_drop_performed, data.dnd_finished on the source.
+// With --accept-drops the target accepts text/plain with copy and move (preferring copy) on
+// enter, and on drop reads it ("dropped TEXT") and finishes.
 import CProbeShim
 import CWaylandClient
 import CXdgShellClient
 import Foundation
 
 var wantDataDevice = false
+var acceptDrops = false
+var dragOffer: OpaquePointer?
 var dataDeviceManager: OpaquePointer?
 var primaryManager: OpaquePointer?
 var dataDevice: OpaquePointer?
@@ -33,6 +44,7 @@ var primaryDevice: OpaquePointer?
 /// Serials a selection may cite, recorded by the keyboard listeners in main.swift.
 var lastKeySerial: UInt32 = 0
 var lastKeyboardEnterSerial: UInt32 = 0
+var lastTouchSerial: UInt32 = 0
 
 /// The offer each device last announced, with its mime types, and the current selection's.
 var pendingOffers: [OpaquePointer: [String]] = [:]
@@ -81,10 +93,28 @@ let dataDeviceListener: UnsafeMutablePointer<wl_data_device_listener> = {
         clipboardOffer = offer
         say("data.selection \(offer == nil ? "none" : "offer")")
     }
-    l.pointee.enter = { _, _, _, surface, x, y, _ in say("data.enter \(named(surface)) \(fixed(x)) \(fixed(y))") }
-    l.pointee.leave = { _, _ in say("data.leave") }
+    l.pointee.enter = { _, _, serial, surface, x, y, offer in
+        say("data.enter \(named(surface)) \(fixed(x)) \(fixed(y))")
+        dragOffer = offer
+        if acceptDrops, let offer {
+            wl_data_offer_accept(offer, serial, "text/plain")
+            wl_data_offer_set_actions(offer, 3, 1)
+        }
+    }
+    l.pointee.leave = { _, _ in
+        say("data.leave")
+        if let offer = dragOffer { dragOffer = nil; pendingOffers[offer] = nil; wl_data_offer_destroy(offer) }
+    }
     l.pointee.motion = { _, _, _, x, y in say("data.motion \(fixed(x)) \(fixed(y))") }
-    l.pointee.drop = { _, _ in say("data.drop") }
+    l.pointee.drop = { _, _ in
+        say("data.drop")
+        guard acceptDrops, let offer = dragOffer else { return }
+        say("dropped \(receiveText { wl_data_offer_receive(offer, "text/plain", $0) })")
+        wl_data_offer_finish(offer)
+        dragOffer = nil
+        pendingOffers[offer] = nil
+        wl_data_offer_destroy(offer)
+    }
     return l
 }()
 
@@ -102,6 +132,9 @@ let dataSourceListener: UnsafeMutablePointer<wl_data_source_listener> = {
         wl_data_source_destroy(source)
     }
     l.pointee.target = { _, _, mime in say("data.target \(mime.map { String(cString: $0) } ?? "none")") }
+    l.pointee.action = { _, _, action in say("data.source.action \(action)") }
+    l.pointee.dnd_drop_performed = { _, _ in say("data.dnd_drop_performed") }
+    l.pointee.dnd_finished = { _, source in say("data.dnd_finished"); wl_data_source_destroy(source) }
     return l
 }()
 
@@ -160,6 +193,7 @@ func citedSerial(_ kind: String) -> UInt32 {
     case "key": return lastKeySerial
     case "button": return lastPressSerial
     case "enter": return lastKeyboardEnterSerial
+    case "touch": return lastTouchSerial
     case "forged": return max(lastKeySerial, lastPressSerial, lastKeyboardEnterSerial) &+ 1000
     case "zero": return 0
     default: fail("unknown serial kind \(kind)")
@@ -230,10 +264,40 @@ func runSelectionCommand(_ words: [String]) -> Bool {
         }
         close(fds[0])
         say("pasted \(words[1]) \(String(decoding: data, as: UTF8.self))")
+    case "drag" where words.count >= 3:
+        guard let p = probe(words[1]) else { return false }
+        var source: OpaquePointer?
+        if words.count < 4 || words[3] != "nosource" {
+            source = wl_data_device_manager_create_data_source(dataDeviceManager)!
+            wl_data_source_add_listener(source, dataSourceListener, nil)
+            wl_data_source_offer(source, "text/plain")
+            wl_data_source_set_actions(source, 3)
+            sourceTexts[source!] = "dragged text"
+        }
+        wl_data_device_start_drag(dataDevice, source, p.surface, nil, citedSerial(words[2]))
     case "finish-offer":
         guard let offer = clipboardOffer else { return false }
         wl_data_offer_finish(offer)
     default: return false
     }
     return true
+}
+
+/// Reads what the source writes into a pipe whose write end `receive` hands over. Blocks
+/// until the source's client closes it (so never for this client's own source).
+func receiveText(_ receive: (Int32) -> Void) -> String {
+    var fds: [Int32] = [-1, -1]
+    guard pipe(&fds) == 0 else { fail("pipe failed") }
+    receive(fds[1])
+    close(fds[1])
+    wl_display_flush(display)
+    var data = [UInt8]()
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = read(fds[0], &chunk, chunk.count)
+        if n <= 0 { break }
+        data += chunk[0..<n]
+    }
+    close(fds[0])
+    return String(decoding: data, as: UTF8.self)
 }

@@ -97,6 +97,7 @@ while !argv.isEmpty {
     case "--inhibit-shortcuts": inhibitShortcutsOf.insert(next())
     // Selections (DataDevice.swift).
     case "--data-device": wantDataDevice = true
+    case "--accept-drops": acceptDrops = true
     case let other: fail("unknown argument \(other)")
     }
 }
@@ -399,7 +400,10 @@ keyboardListener.pointee.repeat_info = { _, _, rate, delay in say("keyboard.repe
 
 let touchListener = UnsafeMutablePointer<wl_touch_listener>.allocate(capacity: 1)
 touchListener.initialize(to: wl_touch_listener())
-touchListener.pointee.down = { _, _, _, _, surface, id, x, y in say("touch.down \(named(surface)) \(id) \(fixed(x)) \(fixed(y))") }
+touchListener.pointee.down = { _, _, serial, _, surface, id, x, y in
+    lastTouchSerial = serial
+    say("touch.down \(named(surface)) \(id) \(fixed(x)) \(fixed(y))")
+}
 touchListener.pointee.up = { _, _, _, _, id in say("touch.up \(id)") }
 touchListener.pointee.motion = { _, _, _, id, x, y in say("touch.motion \(id) \(fixed(x)) \(fixed(y))") }
 touchListener.pointee.frame = { _, _ in say("touch.frame") }
