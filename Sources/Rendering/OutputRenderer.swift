@@ -54,7 +54,8 @@ public struct OutputRenderer {
     /// The picture of `output` (its frame's size), with client surfaces' pixels from
     /// `images` scaled to each node's logical size, and `cursor` on top (nil: none).
     public func render(
-        tree: SurfaceTree, output: NodeID, images: (NodeID) -> SurfaceImage?, cursor: Cursor?
+        tree: SurfaceTree, output: NodeID, images: (NodeID) -> SurfaceImage?, cursor: Cursor?,
+        dragIcon: (image: SurfaceImage, position: Point)? = nil
     ) -> SurfaceImage {
         guard let frame = tree.frame(of: output), let origin = tree.layoutPosition(of: output) else {
             return SurfaceImage(width: 0, height: 0, pixels: [])
@@ -72,6 +73,12 @@ public struct OutputRenderer {
             if tree.isMapped(output) {
                 painter.paint(output, at: (0, 0), clip: PixelRect(x: 0, y: 0, width: w, height: h), opacity: 1)
             }
+            // A drag's icon goes under the cursor, its corner at the pointer.
+            if let icon = dragIcon {
+                let shape = OutputRenderer.Cursor.Shape.image(icon.image, hotspotX: 0, hotspotY: 0)
+                painter.paintCursor(OutputRenderer.Cursor(position: icon.position, shape: shape),
+                                    at: (Int((icon.position.x - origin.x).rounded(.down)), Int((icon.position.y - origin.y).rounded(.down))))
+            }
             if let cursor {
                 painter.paintCursor(cursor, at: (Int((cursor.position.x - origin.x).rounded(.down)),
                                                  Int((cursor.position.y - origin.y).rounded(.down))))
@@ -86,7 +93,8 @@ public struct OutputRenderer {
         let shape = Cursor.Shape(clientCursor: server.clientCursor)
         return render(
             tree: server.router.tree, output: server.outputNode, images: { server.image(of: $0) },
-            cursor: Cursor(position: server.seat.cursor, shape: shape))
+            cursor: Cursor(position: server.seat.cursor, shape: shape),
+            dragIcon: server.dragIcon.flatMap { icon in icon.image.map { ($0, icon.position) } })
     }
 }
 

@@ -181,6 +181,13 @@ final class DragGrab: PointerGrab, TouchGrab {
 }
 
 extension WaylandServer {
+    /// The drag icon a renderer draws, and where: its surface's top-left corner at the
+    /// pointer (or the dragging touch point). nil when no drag with an icon is in progress.
+    public var dragIcon: (image: SurfaceImage?, position: Point)? {
+        guard let drag, let icon = drag.icon else { return nil }
+        return (icon.image, drag.position)
+    }
+
     /// `start_drag` with a serial already checked: the grab is installed on the device that
     /// pressed, the pointer focus is cleared (its client gets `leave`), and the surface
     /// under the drag is entered at once.

@@ -56,6 +56,18 @@ import Testing
         #expect(h.server.drag == nil)
     }
 
+    @Test func theIconFollowsThePointer() throws {
+        let h = try ServerHarness()
+        let (a, _) = try pressedOnA(h)
+        h.command(a, "drag a button icon")
+        #expect(h.server.dragIcon?.position == Point(45, 45))
+        #expect(h.server.dragIcon?.image.map { "\($0.width)x\($0.height) \(String($0.pixels[0], radix: 16))" } == "16x16 ffff00ff")
+        h.warp(200, 150)
+        #expect(h.server.dragIcon?.position == Point(200, 150))
+        h.button(.released)
+        #expect(h.server.dragIcon?.position == nil)
+    }
+
     @Test func aForgedSerialStartsNoDragAndCancelsTheSource() throws {
         let h = try ServerHarness()
         let (a, b) = try pressedOnA(h)

@@ -20,10 +20,10 @@
 //                                        source's client closes the pipe: not from itself)
 //   finish-offer clipboard               wl_data_offer.finish on the clipboard's offer (a
 //                                        protocol error: not a drop)
-//   drag NAME SERIAL [nosource]          start_drag from NAME with a source offering text/plain
+//   drag NAME SERIAL [nosource] [icon]   start_drag from NAME with a source offering text/plain
 //                                        ("dragged text", actions copy and move), citing
 //                                        SERIAL (button: the last press; touch: the last
-//                                        touch down; forged)
+//                                        touch down; forged); icon: a 16×16 magenta icon
 //
 // Drags: data.enter NAME X Y / data.motion X Y / data.leave / data.drop on the target,
 // data.target MIME, data.action N, data.dnd_drop_performed, data.dnd_finished on the source.
@@ -274,7 +274,13 @@ func runSelectionCommand(_ words: [String]) -> Bool {
             wl_data_source_set_actions(source, 3)
             sourceTexts[source!] = "dragged text"
         }
-        wl_data_device_start_drag(dataDevice, source, p.surface, nil, citedSerial(words[2]))
+        var icon: OpaquePointer?
+        if words.contains("icon") {
+            icon = wl_compositor_create_surface(compositor)
+            wl_surface_attach(icon, makeBuffer(width: 16, height: 16, colour: 0xffff00ff), 0, 0)
+            wl_surface_commit(icon)
+        }
+        wl_data_device_start_drag(dataDevice, source, p.surface, icon, citedSerial(words[2]))
     case "finish-offer":
         guard let offer = clipboardOffer else { return false }
         wl_data_offer_finish(offer)
