@@ -69,7 +69,9 @@ final class DataSourceObject: WaylandObject, SelectionSource {
     override func resourceDestroyed() {
         cancelled = true
         server.selectionSourceDestroyed(self)
-        if let drag = server.drag, drag.source === self || (drag.hasSource && drag.source == nil) { drag.sourceDestroyed() }
+        if !server.shuttingDown, let drag = server.drag, drag.source === self || (drag.hasSource && drag.source == nil) {
+            drag.sourceDestroyed()
+        }
     }
 }
 
@@ -125,7 +127,10 @@ final class DataDeviceObject: WaylandObject, SelectionDevice {
         wl_data_device_send_selection(resource, offer.resource)
     }
 
-    override func resourceDestroyed() { server.removeSelectionDevice(.clipboard, self) }
+    override func resourceDestroyed() {
+        server.removeSelectionDevice(.clipboard, self)
+        server.drag?.deviceDestroyed(self)
+    }
 }
 
 /// An offer of the selection to one client. It reads from the source it was made for,
@@ -142,6 +147,8 @@ final class DataOfferObject: WaylandObject {
     var action: UInt32 = 0
     var acceptedMime: String?
     var dropped = false
+
+    override func resourceDestroyed() { drag?.offerDestroyed(self) }
 
     init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, source: DataSourceObject) {
         self.source = source

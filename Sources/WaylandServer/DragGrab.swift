@@ -140,6 +140,13 @@ final class DragGrab: PointerGrab, TouchGrab {
         if byTouch { server.seat.endTouchGrab(self) } else { server.seat.endPointerGrab(self) }
     }
 
+    /// A device or offer of the target went away (its client destroyed it or disconnected):
+    /// nothing more is sent to it.
+    func deviceDestroyed(_ device: DataDeviceObject) { offers.removeAll { $0.device === device } }
+    func offerDestroyed(_ offer: DataOfferObject) {
+        for i in offers.indices where offers[i].offer === offer { offers[i].offer = nil }
+    }
+
     /// The source was destroyed mid-drag: the target is left and the drag ends.
     func sourceDestroyed() {
         leave()

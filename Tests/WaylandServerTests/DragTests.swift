@@ -79,6 +79,17 @@ import Testing
         _ = b
     }
 
+    @Test func overNoSurfaceTheDragLeaves() throws {
+        let h = try ServerHarness()
+        let (a, _) = try pressedOnA(h)
+        h.command(a, "drag a button")
+        _ = h.settle(a)
+        h.warp(1000, 600)
+        #expect(dragLines(h.settle(a)) == ["data.leave"])
+        h.warp(45, 45)
+        #expect(dragLines(h.settle(a)).filter { $0.hasPrefix("data.enter") } == ["data.enter a 5.00 5.00"])
+    }
+
     @Test func aDropWhereNothingWasAcceptedCancelsTheSource() throws {
         let h = try ServerHarness()
         let (a, _) = try pressedOnA(h)
@@ -130,4 +141,73 @@ import Testing
         #expect(dragLines(h.settle(b)).prefix(2) == ["data.drop", "dropped dragged text"])
         #expect(!b.lines.contains { $0.hasPrefix("touch.") })  // the drag's point never reached b
     }
+
+    // MARK: weston-dnd
+
+    /// The mapped toplevels' layout rectangles, in mapping order.
+    func toplevelFrames(_ h: ServerHarness) -> [Rect] {
+        let tree = h.server.router.tree
+        return XdgDecorationTests.nodes(h).filter { tree.kind(of: $0) == .toplevel && tree.isMapped($0) }.sorted { $0.index < $1.index }
+            .compactMap { n in
+                guard let f = tree.frame(of: n), let p = tree.layoutPosition(of: n), f.width > 0 else { return nil }
+                return Rect(Int32(p.x), Int32(p.y), f.width, f.height)
+            }
+    }
+
+    /// Debian 12's weston-dnd (weston 10), twice side by side: a flower dragged out of one
+    /// window is dropped on an empty cell of the other, which reads it from the first
+    /// (wl_data_offer.receive, then finish: the first gets dnd_finished).
+    @Test func westonDndDragsAFlowerFromOneWindowToAnother() throws {
+        var config = WaylandServer.Configuration()
+        config.placeToplevel = { n, _, _ in (n == 0 ? 0 : 700, 0) }  // apart: their shadows take input
+        let h = try ServerHarness(configuration: config)
+        let env = ["WAYLAND_DEBUG": "client"]
+        let a = try h.spawn("/usr/bin/weston-dnd", environment: env)
+        h.dispatch(until: "the first weston-dnd to map") { toplevelFrames(h).count == 1 }
+        let b = try h.spawn("/usr/bin/weston-dnd", environment: env)
+        h.dispatch(until: "the second weston-dnd to map") { toplevelFrames(h).count == 2 }
+        _ = h.settleForeign(a); _ = h.settleForeign(b)
+        let frames = toplevelFrames(h)
+        let (fa, fb) = (frames[0], frames[1])
+        // Find a flower in a: a press on one starts a drag (weston-dnd knows where it drew them).
+        var started = false
+        // Below the title bar: a double click there would maximize the window.
+        search: for y in stride(from: fa.y + 100, to: fa.y + fa.height - 40, by: 16) {
+            for x in stride(from: fa.x + 40, to: fa.x + fa.width - 40, by: 16) {
+                h.warp(Double(x), Double(y))
+                h.button(.pressed)
+                _ = h.settleForeign(a)
+                if h.server.drag != nil { started = true; break search }
+                h.button(.released)
+                _ = h.settleForeign(a)
+            }
+        }
+        try #require(started, "no press in weston-dnd started a drag:\n\(a.lines.suffix(20).joined(separator: "\n"))")
+        #expect(a.lines.contains { $0.contains("wl_data_device@") && $0.contains(".start_drag(") })
+        // Over b, find a cell it accepts the flower on (an empty one).
+        var accepted = false
+        var hovered: [String] = []
+        search: for y in stride(from: fb.y + 100, to: fb.y + fb.height - 40, by: 16) {
+            for x in stride(from: fb.x + 40, to: fb.x + fb.width - 40, by: 16) {
+                h.warp(Double(x), Double(y))
+                hovered += h.settleForeign(b)
+                if a.lines[a.mark...].contains(where: { $0.contains(".target(\"application/x-wayland-dnd-flower\")") }) {
+                    accepted = true; break search
+                }
+            }
+        }
+        try #require(accepted, "weston-dnd accepted the flower nowhere:\n\(b.lines.suffix(20).joined(separator: "\n"))")
+        #expect(!hovered.contains { $0.contains("wl_pointer@") })  // no pointer event during the drag
+        h.button(.released)
+        h.dispatch(until: "the source to hear the drop finished") {
+            a.lines[a.mark...].contains { $0.contains(".dnd_finished()") }
+        }
+        b.poll()
+        let target = b.take()
+        #expect(target.contains { $0.contains("wl_data_device@") && $0.contains(".drop()") })
+        #expect(target.contains { $0.contains(".receive(\"application/x-wayland-dnd-flower\"") })
+        #expect(target.contains { $0.contains(".finish()") })
+        #expect(a.lines.contains { $0.contains(".send(\"application/x-wayland-dnd-flower\"") })
+    }
 }
+
