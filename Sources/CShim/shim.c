@@ -15,6 +15,11 @@
 /* Input protocols: pointer gestures, keyboard shortcuts inhibit. */
 #include "pointer-gestures-unstable-v1-server-protocol.h"
 #include "keyboard-shortcuts-inhibit-unstable-v1-server-protocol.h"
+/* Text input, activation, idle. */
+#include "text-input-unstable-v3-server-protocol.h"
+#include "xdg-activation-v1-server-protocol.h"
+#include "ext-idle-notify-v1-server-protocol.h"
+#include "idle-inhibit-unstable-v1-server-protocol.h"
 /* Primary selection. */
 #include "primary-selection-unstable-v1-server-protocol.h"
 
@@ -41,6 +46,11 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     IR_INTERFACE(zwp_pointer_gestures_v1), IR_INTERFACE(zwp_pointer_gesture_swipe_v1),
     IR_INTERFACE(zwp_pointer_gesture_pinch_v1), IR_INTERFACE(zwp_pointer_gesture_hold_v1),
     IR_INTERFACE(zwp_keyboard_shortcuts_inhibit_manager_v1), IR_INTERFACE(zwp_keyboard_shortcuts_inhibitor_v1),
+    /* Text input, activation, idle. */
+    IR_INTERFACE(zwp_text_input_manager_v3), IR_INTERFACE(zwp_text_input_v3),
+    IR_INTERFACE(xdg_activation_v1), IR_INTERFACE(xdg_activation_token_v1),
+    IR_INTERFACE(ext_idle_notifier_v1), IR_INTERFACE(ext_idle_notification_v1),
+    IR_INTERFACE(zwp_idle_inhibit_manager_v1), IR_INTERFACE(zwp_idle_inhibitor_v1),
     /* Primary selection. */
     IR_INTERFACE(zwp_primary_selection_device_manager_v1), IR_INTERFACE(zwp_primary_selection_device_v1),
     IR_INTERFACE(zwp_primary_selection_source_v1), IR_INTERFACE(zwp_primary_selection_offer_v1),

@@ -62,6 +62,9 @@ public enum Delivery: Hashable, Sendable {
     /// The node's shortcuts inhibitor became active (the focus is on it, bindings pass to
     /// it) or inactive (`zwp_keyboard_shortcuts_inhibitor_v1`).
     case shortcutsInhibited(SeatID, NodeID, active: Bool)
+    /// The seat's input method (the compositor's compose, for a client with an enabled
+    /// text input) took a key press meant for the focused node; its release is consumed too.
+    case inputMethodKey(SeatID, NodeID, key: UInt32)
     /// A gesture recognizer claimed the pointer or touch sequence.
     case claimed(SeatID, recognizer: Int32)
     case switchToggled(SeatID, SwitchKind, on: Bool)
@@ -81,7 +84,7 @@ public enum Delivery: Hashable, Sendable {
             .touchDown(let s, _, _, _, _, _), .touchMotion(let s, _, _, _, _), .touchUp(let s, _, _, _, _),
             .touchFrame(let s, _), .touchCancel(let s, _), .touchReleased(let s, _, _, _, _), .gesture(let s, _, _, _), .handled(let s, _, _),
             .action(let s, _, _), .binding(let s, _, _), .claimed(let s, _), .switchToggled(let s, _, _),
-            .popupDone(let s, _), .resizeRequest(let s, _, _, _), .dropped(let s, _), .shortcutsInhibited(let s, _, _),
+            .popupDone(let s, _), .resizeRequest(let s, _, _, _), .dropped(let s, _), .shortcutsInhibited(let s, _, _), .inputMethodKey(let s, _, _),
             .tabletProximityIn(let s, _, _, _, _), .tabletProximityOut(let s, _, _), .tabletDown(let s, _, _, _, _),
             .tabletUp(let s, _, _, _), .tabletMotion(let s, _, _, _, _, _), .tabletButton(let s, _, _, _, _, _, _),
             .tabletFrame(let s, _, _), .padButton(let s, _, _, _, _, _), .padRing(let s, _, _, _, _, _, _),

@@ -33,6 +33,19 @@ public struct ModifierMask: OptionSet, Hashable, Sendable {
     public static let bindingRelevant: ModifierMask = [.shift, .control, .alt, .superKey, .mod5]
 }
 
+/// What a key press did to the compose sequence (dead keys, Multi_key), as the keyboard
+/// layer worked it out. The composed text itself stays in the keyboard layer.
+public enum ComposeStep: UInt8, Hashable, Sendable {
+    /// Not part of a sequence (compose off, a plain key, a modifier, a release).
+    case none
+    /// Started or continued a sequence.
+    case composing
+    /// Finished one: there is composed text.
+    case composed
+    /// Broke one: neither the key nor the sequence types anything.
+    case cancelled
+}
+
 /// What one key transition means, after the keyboard layer has updated its state.
 public struct KeyMeaning: Hashable, Sendable {
     /// The keysym of the key at the current level (0 when unknown).
@@ -42,8 +55,10 @@ public struct KeyMeaning: Hashable, Sendable {
     public var baseKeysym: UInt32
     /// Modifier state after this transition.
     public var modifiers: Modifiers
-    public init(keysym: UInt32, baseKeysym: UInt32 = 0, modifiers: Modifiers) {
-        self.keysym = keysym; self.baseKeysym = baseKeysym; self.modifiers = modifiers
+    /// The press's effect on the compose sequence.
+    public var compose: ComposeStep
+    public init(keysym: UInt32, baseKeysym: UInt32 = 0, modifiers: Modifiers, compose: ComposeStep = .none) {
+        self.keysym = keysym; self.baseKeysym = baseKeysym; self.modifiers = modifiers; self.compose = compose
     }
 }
 

@@ -141,6 +141,11 @@ extension Seat {
 
     private func routeToFocus(time: UInt64, key: UInt32, meaning: KeyMeaning) {
         let code = Int(key)
+        if meaning.compose != .none, let f = keyboardFocus, isClientNode(f), let im = inputMethod, im(f, key, meaning) {
+            keyRecipients[code] = .consumed
+            router.queue.append(.inputMethodKey(id, f, key: key))
+            return
+        }
         if let f = keyboardFocus, keyboardEntered {
             let serial = router.nextSerial()
             // A menu opened from the keyboard cites this serial in xdg_popup.grab.

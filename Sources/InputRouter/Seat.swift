@@ -73,6 +73,12 @@ public final class Seat {
     var activeShortcutsInhibitor: NodeID?
     var escapedShortcutsInhibitor: NodeID?
     public var shortcutsInhibitEscape = KeyBinding(keysym: Seat.escapeKeysym, modifiers: .superKey)
+    /// The input method: offered each key press of a compose sequence (`KeyMeaning.compose`
+    /// not `.none`) that would go to the focused client surface; returning true takes it
+    /// (`Delivery.inputMethodKey`), and its release with it. Plain keys never reach it, so
+    /// routing them costs nothing. The Wayland layer sets it while a text input is enabled
+    /// on the focus (TextInput.swift).
+    public var inputMethod: ((_ focus: NodeID, _ key: UInt32, _ meaning: KeyMeaning) -> Bool)?
 
     // Touch.
     var touches: [TouchPoint] = []

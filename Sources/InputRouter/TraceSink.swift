@@ -92,6 +92,7 @@ public struct TraceSink: DeliverySink {
         case .handled(_, let r, let kind): return s + "handled \(kind) by \(responder(r))"
         case .action(_, let r, let a): return s + "action \"\(router.name(of: a))\" by \(responder(r))"
         case .binding(_, let i, let k): return s + "binding #\(i) key \(k)"
+        case .inputMethodKey(_, let n, let k): return s + "input_method key \(k) for \(node(n))"
         case .claimed(_, let r): return s + "claimed by recognizer #\(r)"
         case .switchToggled(_, let kind, let on): return s + "switch \(kind) \(on ? "on" : "off")"
         case .shortcutsInhibited(_, let n, let active): return s + "shortcuts_inhibitor \(node(n)) \(active ? "active" : "inactive")"

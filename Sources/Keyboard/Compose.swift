@@ -1,4 +1,5 @@
 import CXKBCommon
+import InputRouter
 import Foundation
 
 /// Owns one `xkb_compose_table`: the sequences of a locale's Compose file (Debian
@@ -64,6 +65,27 @@ public final class ComposeState {
         default: return .none
         }
     }
+
+    /// Feeds a press like `feed`, without reading the composed text (`composedText` has it
+    /// until the next feed): the seat's hot path, which must not allocate.
+    public func feedStep(_ keysym: UInt32) -> ComposeStep {
+        guard xkb_compose_state_feed(pointer, keysym) == XKB_COMPOSE_FEED_ACCEPTED else { return .none }
+        switch xkb_compose_state_get_status(pointer) {
+        case XKB_COMPOSE_COMPOSING: return .composing
+        case XKB_COMPOSE_CANCELLED: return .cancelled
+        case XKB_COMPOSE_COMPOSED: return .composed
+        default: return .none
+        }
+    }
+
+    /// The text of the sequence just finished ("" when none is).
+    public var composedText: String {
+        guard xkb_compose_state_get_status(pointer) == XKB_COMPOSE_COMPOSED else { return "" }
+        return readUTF8 { xkb_compose_state_get_utf8(pointer, $0, $1) }
+    }
+
+    /// Whether a sequence is under way (a dead key waits for its letter).
+    public var isComposing: Bool { xkb_compose_state_get_status(pointer) == XKB_COMPOSE_COMPOSING }
 
     /// Forgets a sequence in progress (focus change, device removal).
     public func reset() { xkb_compose_state_reset(pointer) }

@@ -73,9 +73,10 @@ public final class KeyboardState: KeyTranslator {
             var syms: UnsafePointer<xkb_keysym_t>?
             if xkb_keymap_key_get_syms_by_level(keymap.pointer, code, layout, 0, &syms) > 0, let syms { base = syms[0] }
         }
-        if state == .pressed, let compose, keysym != 0 { _ = compose.feed(keysym) }
+        var step = ComposeStep.none
+        if state == .pressed, let compose, keysym != 0 { step = compose.feedStep(keysym) }
         xkb_state_update_key(pointer, code, state == .pressed ? XKB_KEY_DOWN : XKB_KEY_UP)
-        return KeyMeaning(keysym: keysym, baseKeysym: base, modifiers: modifiers)
+        return KeyMeaning(keysym: keysym, baseKeysym: base, modifiers: modifiers, compose: step)
     }
 
     /// Every key is up (the device vanished): a fresh state that keeps only the locks

@@ -16,6 +16,11 @@ public enum Keysym {
         readUTF8 { xkb_keysym_get_name(keysym, $0, $1) }
     }
 
+    /// The character a keysym types ("" for keys that type none, such as dead keys).
+    public static func text(of keysym: UInt32) -> String {
+        readUTF8 { xkb_keysym_to_utf8(keysym, $0, $1) }
+    }
+
     /// The lower-case form (same keysym when it has none), for case-blind matching.
     public static func lowercased(_ keysym: UInt32) -> UInt32 { xkb_keysym_to_lower(keysym) }
 }

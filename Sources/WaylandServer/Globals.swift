@@ -34,6 +34,11 @@ enum GlobalVersion {
     // Input protocols (PointerGestures.swift, ShortcutsInhibit.swift).
     static let pointerGestures: Int32 = 3
     static let shortcutsInhibitManager: Int32 = 1
+    // Text input, activation, idle (TextInput.swift, Activation.swift, Idle.swift).
+    static let textInputManager: Int32 = 1
+    static let activation: Int32 = 1
+    static let idleNotifier: Int32 = 1
+    static let idleInhibitManager: Int32 = 1
     // Primary selection (PrimarySelection.swift).
     static let primarySelectionManager: Int32 = 1
 }
@@ -98,6 +103,7 @@ extension WaylandServer {
             seat.addBinding(escape) { [unowned(unsafe) self] in _ = self.seat.breakPointerConstraint() }
         }
         createInputProtocolGlobals()
+        createTextInputActivationIdleGlobals()
         // Primary selection (PrimarySelection.swift).
         addGlobal("zwp_primary_selection_device_manager_v1", GlobalVersion.primarySelectionManager) { server, client, version, id in
             server.createObject("zwp_primary_selection_device_manager_v1", client: client, version: version, id: id) {
@@ -156,6 +162,33 @@ extension WaylandServer {
         addGlobal("zwp_keyboard_shortcuts_inhibit_manager_v1", GlobalVersion.shortcutsInhibitManager) { server, client, version, id in
             server.createObject("zwp_keyboard_shortcuts_inhibit_manager_v1", client: client, version: version, id: id) {
                 ShortcutsInhibitManagerObject(server: server, owner: client, resource: $0)
+            }
+        }
+    }
+}
+
+// MARK: Text input, activation, idle
+
+extension WaylandServer {
+    func createTextInputActivationIdleGlobals() {
+        addGlobal("zwp_text_input_manager_v3", GlobalVersion.textInputManager) { server, client, version, id in
+            server.createObject("zwp_text_input_manager_v3", client: client, version: version, id: id) {
+                TextInputManagerObject(server: server, owner: client, resource: $0)
+            }
+        }
+        addGlobal("xdg_activation_v1", GlobalVersion.activation) { server, client, version, id in
+            server.createObject("xdg_activation_v1", client: client, version: version, id: id) {
+                ActivationObject(server: server, owner: client, resource: $0)
+            }
+        }
+        addGlobal("ext_idle_notifier_v1", GlobalVersion.idleNotifier) { server, client, version, id in
+            server.createObject("ext_idle_notifier_v1", client: client, version: version, id: id) {
+                IdleNotifierObject(server: server, owner: client, resource: $0)
+            }
+        }
+        addGlobal("zwp_idle_inhibit_manager_v1", GlobalVersion.idleInhibitManager) { server, client, version, id in
+            server.createObject("zwp_idle_inhibit_manager_v1", client: client, version: version, id: id) {
+                IdleInhibitManagerObject(server: server, owner: client, resource: $0)
             }
         }
     }

@@ -89,6 +89,8 @@ private let requestDispatcher: wl_dispatcher_func_t = { _, target, opcode, _, ar
     // A request can change the scene (commit, destroy, grab): send what the router
     // decided before the next request is read.
     server.sendDeliveries()
+    // Maps and unmaps come from requests: whether an idle inhibitor holds (Idle.swift).
+    if server.idle.hasInhibitors { server.idle.updateInhibition() }
     return 0
 }
 

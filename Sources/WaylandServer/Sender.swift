@@ -156,7 +156,7 @@ struct WaylandSender: DeliverySink {
             server.sendGesture(node, time: time, g)
         case let .shortcutsInhibited(_, node, active):
             server.surface(for: node)?.shortcutsInhibitor?.send(active: active)
-        case .handled, .action, .binding, .claimed, .switchToggled, .dropped:
+        case .handled, .action, .binding, .claimed, .switchToggled, .dropped, .inputMethodKey:
             // The compositor's own business.
             break
         case .tabletProximityIn, .tabletProximityOut, .tabletDown, .tabletUp, .tabletMotion, .tabletButton,

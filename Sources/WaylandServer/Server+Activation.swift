@@ -28,6 +28,7 @@ extension WaylandServer {
     func updateActivatedToplevel() {
         let focus = seat.keyboardFirstResponder
         activationSource = focus
+        textInput.keyboardFocusChanged(to: focus)
         let top = focus.flatMap(toplevelNode(of:))
         guard top != activatedToplevel else { return }
         let previous = activatedToplevel

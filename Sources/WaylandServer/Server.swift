@@ -108,6 +108,13 @@ public final class WaylandServer {
     /// The drag in progress (DragGrab.swift).
     var drag: DragGrab?
 
+    // Text input, activation and idle (TextInputMethod.swift, Activation.swift, Idle.swift).
+    private(set) lazy var textInput = TextInputState(server: self)
+    let activationTokens = ActivationTokens()
+    /// The last uses of activation tokens, newest last (bounded): what each one did.
+    public internal(set) var activationLog: [ActivationRecord] = []
+    private(set) lazy var idle = IdleState(server: self)
+
     public init(configuration: Configuration = Configuration()) throws {
         self.configuration = configuration
         guard let display = wl_display_create() else { throw ServerError(description: "wl_display_create failed") }
@@ -179,6 +186,7 @@ public final class WaylandServer {
         if let frameTimer { wl_event_source_remove(frameTimer) }
         if let stallTimer { wl_event_source_remove(stallTimer) }
         for case let timer as LoopTimer in keepAlive { timer.cancel() }
+        idle.stop()
         wl_display_destroy(display)
     }
     var shuttingDown = false
@@ -236,6 +244,8 @@ public final class WaylandServer {
             seat.handle(event)
             sendDeliveries()
         }
+        // Input is activity: idle notifications restart (Idle.swift).
+        if idle.watching { idle.inputArrived() }
     }
 
     /// The `wl_seat` capabilities: the kinds of the devices present.

@@ -243,6 +243,7 @@ final class Surface: WaylandObject {
         if case .subsurface(let sub) = role { sub.surfaceDestroyed() }
         if case .xdg(let xdg) = role { xdg.surfaceDestroyed() }
         if owner.cursor?.surface === self { owner.cursor = nil }
+        server.textInput.surfaceDestroyed(self)
         // Children stay alive as surfaces but leave the scene with their parent.
         for child in children { child.parentDestroyed() }
         children.removeAll()

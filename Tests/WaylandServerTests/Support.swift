@@ -2,6 +2,7 @@
 // from one thread: the test dispatches the server while it waits for a client's output.
 import Foundation
 import InputRouter
+import Keyboard
 import Testing
 
 @testable import WaylandServer
@@ -99,14 +100,15 @@ final class ServerHarness {
     var clients: [ClientProcess] = []
     private var barrierCounter = 0
 
-    init(configuration: WaylandServer.Configuration = WaylandServer.Configuration()) throws {
+    /// `keyboard`: the seat's keymap and compose; by default plain `us` without compose.
+    init(configuration: WaylandServer.Configuration = WaylandServer.Configuration(), keyboard: KeyboardConfiguration? = nil) throws {
         _ = runtimeDirectory
         socketLock.lock()
         socketCounter += 1
         let n = socketCounter
         socketLock.unlock()
         var config = configuration
-        config.keyboard = .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
+        config.keyboard = keyboard ?? .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
         server = try WaylandServer(configuration: config)
         socket = try server.addSocket("ir-test-\(getpid())-\(n)")
         for (i, caps) in [DeviceCapabilities.pointer, .keyboard, .touch].enumerated() {

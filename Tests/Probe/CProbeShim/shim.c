@@ -8,6 +8,11 @@
 /* Input protocols: pointer gestures, keyboard shortcuts inhibit. */
 #include "pointer-gestures-unstable-v1-client-protocol.h"
 #include "keyboard-shortcuts-inhibit-unstable-v1-client-protocol.h"
+/* Text input, activation, idle. */
+#include "text-input-unstable-v3-client-protocol.h"
+#include "xdg-activation-v1-client-protocol.h"
+#include "ext-idle-notify-v1-client-protocol.h"
+#include "idle-inhibit-unstable-v1-client-protocol.h"
 /* Selections: wl_data_device_manager, primary selection (DataDevice.swift). */
 #include "primary-selection-unstable-v1-client-protocol.h"
 
@@ -19,6 +24,9 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     PROBE_INTERFACE(zwp_relative_pointer_manager_v1), PROBE_INTERFACE(zwp_pointer_constraints_v1),
     /* Input protocols: pointer gestures, keyboard shortcuts inhibit. */
     PROBE_INTERFACE(zwp_pointer_gestures_v1), PROBE_INTERFACE(zwp_keyboard_shortcuts_inhibit_manager_v1),
+    /* Text input, activation, idle. */
+    PROBE_INTERFACE(zwp_text_input_manager_v3), PROBE_INTERFACE(xdg_activation_v1),
+    PROBE_INTERFACE(ext_idle_notifier_v1), PROBE_INTERFACE(zwp_idle_inhibit_manager_v1),
     /* Selections (DataDevice.swift). */
     PROBE_INTERFACE(wl_data_device_manager), PROBE_INTERFACE(zwp_primary_selection_device_manager_v1),
 };

@@ -15,6 +15,7 @@
 //   roundtrip TAG          nothing but the answer: a barrier for "what was sent by now"
 //   lock, confine, constraint-region, hint, unconstrain   pointer constraints (Constraints.swift)
 //   inhibit NAME / uninhibit NAME   a keyboard shortcuts inhibitor for NAME (ShortcutsInhibit.swift)
+//   text ..., token, activate, idle-inhibit, idle-uninhibit   TextInput.swift, Activation.swift, Idle.swift
 //   copy, clear, paste, destroy-source...   the selections (DataDevice.swift)
 import CWaylandClient
 import CXdgShellClient
@@ -23,6 +24,9 @@ import Foundation
 func runCommand(_ line: String) {
     let words = line.split(separator: " ").map(String.init)
     if words.first == "roundtrip" { return announceAfterServerSaw("done \(line)") }
+    if runTextInputCommand(words) || words.first == "token-again" && runActivationCommand(words, surfaces[0]) {
+        return announceAfterServerSaw("done \(line)")
+    }
     if runSelectionCommand(words) { return announceAfterServerSaw("done \(line)") }  // DataDevice.swift
     guard words.count >= 2, let p = probe(words[1]) else { return say("bad command: \(line)") }
     switch words[0] {
@@ -59,7 +63,9 @@ func runCommand(_ line: String) {
         if let top = p.toplevel { xdg_toplevel_destroy(top); p.toplevel = nil }
         if let x = p.xdgSurface { xdg_surface_destroy(x); p.xdgSurface = nil }
     default:
-        guard runDecorationCommand(words, p) || runConstraintCommand(words, p) else { return say("bad command: \(line)") }
+        guard runDecorationCommand(words, p) || runConstraintCommand(words, p) || runActivationCommand(words, p)
+            || runIdleCommand(words, p)
+        else { return say("bad command: \(line)") }
     }
     announceAfterServerSaw("done \(line)")
 }

@@ -10,6 +10,7 @@
 //            --seat-version N
 //            --relative (Constraints.swift)
 //            --gestures (Gestures.swift) --inhibit-shortcuts NAME (ShortcutsInhibit.swift)
+//            --text-input --text-input-auto (TextInput.swift) --idle-notify MS (Idle.swift)
 //            --data-device (DataDevice.swift)
 import CProbeShim
 import CWaylandClient
@@ -95,6 +96,12 @@ while !argv.isEmpty {
     // Input protocols (Gestures.swift, ShortcutsInhibit.swift).
     case "--gestures": wantGestures = true
     case "--inhibit-shortcuts": inhibitShortcutsOf.insert(next())
+    // Text input, activation, idle (TextInput.swift, Activation.swift, Idle.swift).
+    case "--text-input": wantTextInput = true
+    case "--text-input-auto": wantTextInput = true; textInputAuto = true
+    case "--idle-notify":
+        guard let ms = UInt32(next()) else { fail("--idle-notify MS") }
+        idleTimeouts.append(ms)
     // Selections (DataDevice.swift).
     case "--data-device": wantDataDevice = true
     case "--accept-drops": acceptDrops = true
@@ -140,6 +147,11 @@ registryListener.pointee.global = { _, registry, name, iface, version in
     case "zwp_pointer_gestures_v1": pointerGestures = bind(registry, name, "zwp_pointer_gestures_v1", min(version, 3))
     case "zwp_keyboard_shortcuts_inhibit_manager_v1":
         shortcutsInhibitManager = bind(registry, name, "zwp_keyboard_shortcuts_inhibit_manager_v1", 1)
+    // Text input, activation, idle.
+    case "zwp_text_input_manager_v3": textInputManager = bind(registry, name, "zwp_text_input_manager_v3", 1)
+    case "xdg_activation_v1": activation = bind(registry, name, "xdg_activation_v1", 1)
+    case "ext_idle_notifier_v1": idleNotifier = bind(registry, name, "ext_idle_notifier_v1", 1)
+    case "zwp_idle_inhibit_manager_v1": idleInhibitManager = bind(registry, name, "zwp_idle_inhibit_manager_v1", 1)
     // Selections (DataDevice.swift).
     case "wl_data_device_manager": dataDeviceManager = bind(registry, name, "wl_data_device_manager", min(version, 3))
     case "zwp_primary_selection_device_manager_v1":
@@ -431,6 +443,8 @@ seatListener.pointee.capabilities = { _, seat, caps in
 }
 seatListener.pointee.name = { _, _, _ in }
 wl_seat_add_listener(seat, seatListener, nil)
+createTextInput()
+createIdleNotifications()
 
 // MARK: Scene and loop
 

@@ -1,0 +1,114 @@
+// `xdg_activation_v1` and `xdg_activation_token_v1`: a client hands another (or itself) a
+// token, and the holder asks for one of its surfaces to be activated with it.
+//
+// Focus-stealing prevention: a token moves the keyboard focus (and raises the window,
+// through `activate(_:)`, Server+Activation.swift) only when the client that asked for it
+// cited, with `set_serial`, a recent press of its own: a button, key, touch or tablet press
+// the seat delivered to it (`Seat.isRecentPress`). Anything else gets a token all the same
+// (the protocol gives the requester no way to tell), and using it changes nothing: no focus,
+// no raise. Every use is recorded in `activationLog` (`granted` or the reason it was
+// refused). Tokens are single-use and expire after `ActivationTokens.lifetimeMS`.
+import CWaylandServer
+import CXdgShellServer
+import InputRouter
+
+/// One use of an activation token, as `WaylandServer.activationLog` records it.
+public struct ActivationRecord: Sendable, Equatable {
+    public enum Outcome: String, Sendable, Equatable {
+        case granted
+        /// The token is not one the server issued, or it was used already.
+        case unknownToken = "unknown token"
+        case expired
+        /// Its requester cited no serial, or one that is not a recent press of its own.
+        case noValidSerial = "no valid serial"
+        /// The surface has no toplevel to activate.
+        case notAToplevel = "not a toplevel"
+    }
+    /// The node asked for (nil for a surface without one).
+    public var node: NodeID?
+    public var outcome: Outcome
+}
+
+/// The tokens issued and not yet used.
+final class ActivationTokens {
+    struct Token {
+        var string: String
+        var validSerial: Bool
+        var issuedMS: UInt64
+    }
+    /// How long an unused token stays valid.
+    var lifetimeMS: UInt64 = 30_000
+    /// The clock lifetimes are measured on (milliseconds); tests may replace it.
+    var clock: () -> UInt64 = monotonicMilliseconds64
+    /// Tokens a client never uses do not pile up: the oldest goes beyond this many.
+    static let limit = 64
+    private var tokens: [Token] = []
+
+    func issue(validSerial: Bool) -> String {
+        var random = SystemRandomNumberGenerator()
+        let string = (0..<4).map { _ in String(random.next() as UInt32, radix: 16) }.joined(separator: "-")
+        if tokens.count == Self.limit { tokens.removeFirst() }
+        tokens.append(Token(string: string, validSerial: validSerial, issuedMS: clock()))
+        return string
+    }
+
+    /// Takes the token out (single use), returning what it allows.
+    func redeem(_ string: String) -> ActivationRecord.Outcome {
+        guard let i = tokens.firstIndex(where: { $0.string == string }) else { return .unknownToken }
+        let token = tokens.remove(at: i)
+        if clock() &- token.issuedMS > lifetimeMS { return .expired }
+        return token.validSerial ? .granted : .noValidSerial
+    }
+}
+
+final class ActivationObject: WaylandObject {
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        switch opcode {
+        case 0: destroyResource()  // tokens made with it live on
+        case 1:  // get_activation_token(id)
+            server.createObject("xdg_activation_token_v1", client: owner, version: version, id: args.newID(0)) {
+                ActivationTokenObject(server: server, owner: owner, resource: $0)
+            }
+        case 2:  // activate(token, surface)
+            guard let surface = args.object(1, as: Surface.self) else { return }
+            server.activate(surface: surface, token: args.string(0) ?? "")
+        default: break
+        }
+    }
+}
+
+final class ActivationTokenObject: WaylandObject {
+    private var serial: UInt32?
+    private var committed = false
+
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        if opcode == 4 { return destroyResource() }
+        if committed {
+            return postError(XDG_ACTIVATION_TOKEN_V1_ERROR_ALREADY_USED.rawValue,
+                             "xdg_activation_token_v1@\(wl_resource_get_id(resource)) was committed already")
+        }
+        switch opcode {
+        case 0: serial = args.uint(0)  // set_serial(serial, seat): one seat
+        case 1, 2: break  // set_app_id, set_surface: for launch feedback, which there is none of
+        case 3:  // commit
+            committed = true
+            let valid = serial.map { server.seat.isRecentPress(serial: $0, client: owner.id) } ?? false
+            let token = server.activationTokens.issue(validSerial: valid)
+            xdg_activation_token_v1_send_done(resource, token)
+        default: break
+        }
+    }
+}
+
+extension WaylandServer {
+    /// `xdg_activation_v1.activate`: focuses and raises the surface's toplevel if the token
+    /// allows it (see the top of this file), and records the outcome either way.
+    func activate(surface: Surface, token: String) {
+        var outcome = activationTokens.redeem(token)
+        let top = surface.node.flatMap(toplevelNode(of:))
+        if outcome == .granted, top == nil { outcome = .notAToplevel }
+        if outcome == .granted, let top { activate(top) }
+        activationLog.append(ActivationRecord(node: surface.node, outcome: outcome))
+        if activationLog.count > 64 { activationLog.removeFirst() }
+    }
+}

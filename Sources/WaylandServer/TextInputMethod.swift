@@ -1,0 +1,111 @@
+// The text-input focus and the compositor's own input method.
+//
+// The focus follows the keyboard focus (`updateActivatedToplevel` hands every change here):
+// the text inputs of the client that loses it get `leave`, those of the client that gains
+// it get `enter`. One text input is *active*: the enabled one on the focused surface (a
+// second one enabled meanwhile is ignored, as the protocol says).
+//
+// While one is active, the seat offers this input method every key press of a compose
+// sequence (`Seat.inputMethod`; plain keys never come here). It takes them all: a dead key
+// or Multi_key shows as preedit, the finished sequence goes out as `commit_string`, a broken
+// one clears the preedit, each followed by `done`. Those keys (and their releases) never
+// reach `wl_keyboard`; every other key does, as before, and clients without an active text
+// input get raw keys and compose themselves.
+import InputRouter
+import Keyboard
+
+final class TextInputState {
+    unowned(unsafe) let server: WaylandServer
+    private(set) var inputs: [TextInputObject] = []
+    /// The surface whose client's text inputs got `enter`.
+    private(set) weak var focus: Surface?
+    /// The enabled text input on the focus, which the input method talks to.
+    private(set) weak var active: TextInputObject?
+    /// The preedit shown in `active`: the sequence typed so far.
+    private var preedit = ""
+
+    init(server: WaylandServer) { self.server = server }
+
+    func add(_ input: TextInputObject) {
+        inputs.append(input)
+        if let focus, focus.owner === input.owner { input.sendEnter(focus) }
+    }
+
+    func remove(_ input: TextInputObject) {
+        inputs.removeAll { $0 === input }
+        if active === input || active == nil { updateActive() }
+    }
+
+    /// The keyboard focus moved to `node` (a client surface, a compositor node, or nothing).
+    func keyboardFocusChanged(to node: NodeID?) {
+        let surface = node.flatMap { server.surface(for: $0) }
+        guard surface !== focus else { return }
+        if let old = focus { for input in inputs where input.focus === old { input.sendLeave() } }
+        focus = surface
+        if let surface { for input in inputs where input.owner === surface.owner { input.sendEnter(surface) } }
+        updateActive()
+    }
+
+    /// The focused surface was destroyed: its text inputs lose it without a leave naming it.
+    func surfaceDestroyed(_ surface: Surface) {
+        guard focus === surface else { return }
+        for input in inputs where input.focus === surface { input.sendLeave(surfaceDestroyed: true) }
+        focus = nil
+        updateActive()
+    }
+
+    /// A commit changed `input`'s state.
+    func stateChanged(_ input: TextInputObject) {
+        if input === active, !input.current.enabled { updateActive() } else if active == nil { updateActive() }
+    }
+
+    /// Picks the active text input (the first enabled on the focus keeps it) and installs or
+    /// removes the input method. A sequence half typed for the old one is dropped.
+    private func updateActive() {
+        let keeps = active.map { $0.current.enabled && $0.focus === focus && focus != nil } ?? false
+        let next = keeps ? active : inputs.first { $0.current.enabled && $0.focus != nil && $0.focus === focus }
+        guard next !== active || (next != nil) != (server.seat.inputMethod != nil) else { return }
+        if active != nil, server.keyboardState.compose?.isComposing == true { server.keyboardState.compose?.reset() }
+        preedit = ""
+        active = next
+        server.seat.inputMethod = next == nil ? nil : { [unowned(unsafe) self] focus, _, meaning in
+            self.handle(focus: focus, meaning: meaning)
+        }
+    }
+
+    /// One key press of a compose sequence for the focused surface. Returns whether the
+    /// input method took it.
+    private func handle(focus node: NodeID, meaning: KeyMeaning) -> Bool {
+        guard let input = active, let focus, focus.node == node else { return false }
+        switch meaning.compose {
+        case .none: return false
+        case .composing:
+            preedit += Self.preeditText(of: meaning.keysym)
+            input.sendPreedit(preedit)
+        case .composed:
+            preedit = ""
+            input.sendCommitString(server.keyboardState.compose?.composedText ?? "")
+        case .cancelled:
+            // No preedit in the next done clears the one shown.
+            preedit = ""
+        }
+        input.sendDone()
+        return true
+    }
+
+    /// How a key of a sequence in progress shows in the preedit: a dead key as its spacing
+    /// accent (what toolkits' own compose shows), Multi_key as a middle dot, any other key
+    /// as its character.
+    static func preeditText(of keysym: UInt32) -> String {
+        let name = Keysym.name(of: keysym)
+        if let accent = deadKeyAccents[name] { return accent }
+        if name == "Multi_key" { return "·" }
+        return Keysym.text(of: keysym)
+    }
+
+    private static let deadKeyAccents: [String: String] = [
+        "dead_grave": "`", "dead_acute": "´", "dead_circumflex": "^", "dead_tilde": "~", "dead_macron": "¯",
+        "dead_breve": "˘", "dead_abovedot": "˙", "dead_diaeresis": "¨", "dead_abovering": "˚",
+        "dead_doubleacute": "˝", "dead_caron": "ˇ", "dead_cedilla": "¸", "dead_ogonek": "˛",
+    ]
+}
