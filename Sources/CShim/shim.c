@@ -20,6 +20,7 @@
 #include "xdg-activation-v1-server-protocol.h"
 #include "ext-idle-notify-v1-server-protocol.h"
 #include "idle-inhibit-unstable-v1-server-protocol.h"
+#include "tablet-unstable-v2-server-protocol.h"
 /* Primary selection. */
 #include "primary-selection-unstable-v1-server-protocol.h"
 
@@ -36,7 +37,7 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     IR_INTERFACE(wl_buffer), IR_INTERFACE(wl_data_device_manager), IR_INTERFACE(wl_data_device),
     IR_INTERFACE(wl_data_source), IR_INTERFACE(wl_data_offer), IR_INTERFACE(xdg_wm_base),
     IR_INTERFACE(xdg_positioner), IR_INTERFACE(xdg_surface), IR_INTERFACE(xdg_toplevel),
-    IR_INTERFACE(xdg_popup),
+    IR_INTERFACE(xdg_popup), IR_INTERFACE(wl_shm_pool),
     IR_INTERFACE(zxdg_decoration_manager_v1), IR_INTERFACE(zxdg_toplevel_decoration_v1),
     // Relative pointer and pointer constraints.
     IR_INTERFACE(zwp_relative_pointer_manager_v1), IR_INTERFACE(zwp_relative_pointer_v1),
@@ -51,6 +52,9 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     IR_INTERFACE(xdg_activation_v1), IR_INTERFACE(xdg_activation_token_v1),
     IR_INTERFACE(ext_idle_notifier_v1), IR_INTERFACE(ext_idle_notification_v1),
     IR_INTERFACE(zwp_idle_inhibit_manager_v1), IR_INTERFACE(zwp_idle_inhibitor_v1),
+    /* Tablets (tablet-unstable-v2). */
+    IR_INTERFACE(zwp_tablet_manager_v2), IR_INTERFACE(zwp_tablet_seat_v2), IR_INTERFACE(zwp_tablet_v2),
+    IR_INTERFACE(zwp_tablet_tool_v2),
     /* Primary selection. */
     IR_INTERFACE(zwp_primary_selection_device_manager_v1), IR_INTERFACE(zwp_primary_selection_device_v1),
     IR_INTERFACE(zwp_primary_selection_source_v1), IR_INTERFACE(zwp_primary_selection_offer_v1),

@@ -109,11 +109,48 @@ public enum TabletToolType: UInt8, Sendable, CaseIterable {
     case pen, eraser, brush, pencil, airbrush, mouse, lens, totem
 }
 
-/// Which tool is in proximity: its type and hardware serial (0 when the tablet has none).
+/// Which tool is in proximity: its type, hardware serial (0 when the tablet has none) and
+/// the axes it has (libinput_tablet_tool_has_*; what zwp_tablet_tool_v2.capability
+/// announces to clients).
 public struct TabletTool: Hashable, Sendable {
     public var type: TabletToolType
     public var serial: UInt64
-    public init(type: TabletToolType, serial: UInt64 = 0) { self.type = type; self.serial = serial }
+    public var capabilities: TabletToolCapabilities
+    public init(type: TabletToolType, serial: UInt64 = 0, capabilities: TabletToolCapabilities = []) {
+        self.type = type; self.serial = serial; self.capabilities = capabilities
+    }
+}
+
+/// The axes a tablet tool has besides x and y. The letters are `libinput record`'s (its
+/// `axes:` field on a proximity event, in this order: d p t r s w).
+public struct TabletToolCapabilities: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let distance = TabletToolCapabilities(rawValue: 1 << 0)
+    public static let pressure = TabletToolCapabilities(rawValue: 1 << 1)
+    public static let tilt = TabletToolCapabilities(rawValue: 1 << 2)
+    public static let rotation = TabletToolCapabilities(rawValue: 1 << 3)
+    public static let slider = TabletToolCapabilities(rawValue: 1 << 4)
+    public static let wheel = TabletToolCapabilities(rawValue: 1 << 5)
+
+    /// Each capability with its letter, in libinput's order.
+    public static let letters: [(TabletToolCapabilities, Character)] = [
+        (.distance, "d"), (.pressure, "p"), (.tilt, "t"), (.rotation, "r"), (.slider, "s"), (.wheel, "w"),
+    ]
+
+    /// From `libinput record`'s letters; nil when one is not a capability letter (`S`,
+    /// size, has no InputRouter axis and is skipped, not refused).
+    public init?(letters: Substring) {
+        var c = TabletToolCapabilities()
+        for ch in letters where ch != " " {
+            if ch == "S" { continue }
+            guard let (cap, _) = Self.letters.first(where: { $0.1 == ch }) else { return nil }
+            c.insert(cap)
+        }
+        self = c
+    }
+
+    public var letterString: String { String(Self.letters.filter { contains($0.0) }.map(\.1)) }
 }
 
 /// A tablet tool's position and axes. `x`, `y` are normalised to 0...1 of the tablet, like

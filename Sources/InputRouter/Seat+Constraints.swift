@@ -2,13 +2,18 @@
 // lock or confinement is active, where a confined cursor may go. The Wayland layer only
 // registers constraints and sends what is decided here.
 //
-// A constraint is active only while its surface has the pointer focus and the cursor is
-// inside its region (the constraint's region intersected with the surface's input region,
-// clipped to the surface). It is deactivated when the surface loses the focus, whatever
-// the reason (leave, unmap, a recognizer claim, an explicit grab); a oneshot constraint is
-// then defunct, a persistent one waits for the pointer to come back. The escape
-// (`breakPointerConstraint`, which an embedder binds to a key: bindings run before any
-// client sees a key, so a locked client can never keep it) deactivates the active one.
+// A constraint is active only while its surface has the pointer focus, its window is the
+// selected one (holds the keyboard focus, itself or through a popup or subsurface: Mir,
+// sway and KWin activate constraints only for the focused window, and WLCS checks that a
+// persistent lock ends when another window takes the keyboard and comes back with it;
+// `constraintsNeedKeyboardFocus` turns this off), and the cursor is inside its region (the
+// constraint's region intersected with the surface's input region, clipped to the
+// surface). It is deactivated when the surface loses either focus, whatever the reason
+// (leave, unmap, a recognizer claim, an explicit grab, another window selected); a oneshot
+// constraint is then defunct, a persistent one waits for both to come back. The escape
+// (`escapeBinding`, Seat+Escape.swift, which runs before any client sees a key, so a locked
+// client can never keep it; or an embedder's own call to `breakPointerConstraint`)
+// deactivates the active one.
 extension Seat {
     // MARK: Registration (from the Wayland layer)
 
@@ -123,7 +128,8 @@ extension Seat {
     /// asked for a constraint.
     func updatePointerConstraint() {
         guard !constraints.items.isEmpty else { return }
-        let focus = clientSurface(pointerFocus)?.0
+        var focus = clientSurface(pointerFocus)?.0
+        if let f = focus, !windowSelected(f) { focus = nil }
         if let a = constraints.active {
             let c = constraints.items[a]
             if c.node == focus, tree.canReceiveInput(c.node) { return }
@@ -139,6 +145,30 @@ extension Seat {
         constraints.active = i
         refreshConstraintRegion()
         router.queue.append(.pointerConstraint(id, focus, constraints.items[i].kind, active: true))
+    }
+
+    /// Whether `node`'s window holds the keyboard focus (always, when constraints do not
+    /// need it). Popups and subsurfaces are tree children of their window, so walking up the
+    /// parents finds it. Runs only while some surface has a constraint.
+    func windowSelected(_ node: NodeID) -> Bool {
+        guard constraintsNeedKeyboardFocus else { return true }
+        guard let k = keyboardFocus else { return false }
+        return window(of: k) == window(of: node)
+    }
+
+    private func window(of node: NodeID) -> NodeID? {
+        var n: NodeID? = node
+        while let c = n, tree.kind(of: c) != .toplevel { n = tree.parent(of: c) }
+        return n ?? node
+    }
+
+    /// The keyboard focus moved: a constraint whose window lost it ends, one whose window
+    /// got it back may start (after the keyboard's leave and enter).
+    func constraintKeyboardFocusDidChange() {
+        // No frame: constraint events are not wl_pointer events, and the focus may move in
+        // the middle of routing a pointer event whose frame comes at its end.
+        guard !constraints.items.isEmpty, constraintsNeedKeyboardFocus else { return }
+        updatePointerConstraint()
     }
 
     /// The focus moves away from the constrained surface: the constraint ends before the

@@ -33,7 +33,7 @@ extension Seat {
 
     func moveKeyboardFocus(to node: NodeID?) {
         guard node != keyboardFocus else { return }
-        defer { updateShortcutsInhibitor() }
+        defer { updateShortcutsInhibitor(); constraintKeyboardFocusDidChange() }
         if let old = keyboardFocus, old != node {
             if keyboardEntered, tree.isAlive(old) {
                 router.queue.append(.keyboardLeave(id, old, serial: router.nextSerial()))
@@ -110,9 +110,9 @@ extension Seat {
 
     private func routePress(time: UInt64, key: UInt32, meaning: KeyMeaning, modifiersBefore: Modifiers) {
         let code = Int(key)
-        if activeShortcutsInhibitor != nil, shortcutsInhibitEscape.matches(meaning, modifiersBefore: modifiersBefore) {
+        if escapeApplies, let escape = escapeBinding, escape.matches(meaning, modifiersBefore: modifiersBefore) {
             keyRecipients[code] = .consumed
-            escapeShortcutsInhibitor(key: key)
+            runEscape(key: key)
             return
         }
         // Capture phase: bindings consume the press and, later, its release (unless the

@@ -1,13 +1,10 @@
 // Keyboard shortcuts inhibition (what `zwp_keyboard_shortcuts_inhibit_manager_v1` asks for):
 // a surface may ask that the compositor's key bindings pass to it while it has the keyboard
 // focus (a remote desktop, a virtual machine viewer, a game). The inhibitor is active exactly
-// while the focus is on its surface; one binding, `shortcutsInhibitEscape` (Super+Escape by
-// default, as in GNOME), always stays the compositor's: it deactivates the inhibitor until
-// the surface loses the focus and gets it back, so a user is never locked out.
+// while the focus is on its surface; one binding, the seat's `escapeBinding` (Super+Escape by
+// default, as in GNOME; Seat+Escape.swift), always stays the compositor's: it deactivates the
+// inhibitor until the surface loses the focus and gets it back, so a user is never locked out.
 extension Seat {
-    /// XKB's `Escape` keysym.
-    public static let escapeKeysym: UInt32 = 0xff1b
-
     /// `node` asks to inhibit the compositor's shortcuts. False (and nothing changes) when it
     /// already does: the protocol's `already_inhibited`.
     @discardableResult
@@ -44,10 +41,9 @@ extension Seat {
         if let n = next { router.queue.append(.shortcutsInhibited(id, n, active: true)) }
     }
 
-    /// The escape binding: consumed here (index -1 in the trace), and the inhibitor is
-    /// inactive until its surface gets the focus again.
-    func escapeShortcutsInhibitor(key: UInt32) {
-        router.queue.append(.binding(id, index: -1, key: key))
+    /// The escape's part: the inhibitor is inactive until its surface gets the focus again.
+    func escapeShortcutsInhibitor() {
+        guard activeShortcutsInhibitor != nil else { return }
         escapedShortcutsInhibitor = activeShortcutsInhibitor
         updateShortcutsInhibitor()
     }

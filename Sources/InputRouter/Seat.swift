@@ -72,13 +72,18 @@ public final class Seat {
     var shortcutsInhibitors: [NodeID] = []
     var activeShortcutsInhibitor: NodeID?
     var escapedShortcutsInhibitor: NodeID?
-    public var shortcutsInhibitEscape = KeyBinding(keysym: Seat.escapeKeysym, modifiers: .superKey)
     /// The input method: offered each key press of a compose sequence (`KeyMeaning.compose`
     /// not `.none`) that would go to the focused client surface; returning true takes it
     /// (`Delivery.inputMethodKey`), and its release with it. Plain keys never reach it, so
     /// routing them costs nothing. The Wayland layer sets it while a text input is enabled
     /// on the focus (TextInput.swift).
     public var inputMethod: ((_ focus: NodeID, _ key: UInt32, _ meaning: KeyMeaning) -> Bool)?
+    /// The escape binding (Seat+Escape.swift): Super+Escape unless the embedder sets
+    /// another; nil: none.
+    public var escapeBinding: KeyBinding? = Seat.defaultEscapeBinding
+    /// A pointer lock or confinement is active only while its window also holds the keyboard
+    /// focus (Seat+Constraints.swift). False: the pointer focus alone decides.
+    public var constraintsNeedKeyboardFocus = true
 
     // Touch.
     var touches: [TouchPoint] = []

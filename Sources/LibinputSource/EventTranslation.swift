@@ -159,7 +159,8 @@ enum EventTranslation {
         if libinput_tablet_tool_has_wheel(tool) != 0 { axes.wheel = finite(libinput_event_tablet_tool_get_wheel_delta(t)) }
         switch type {
         case LIBINPUT_EVENT_TABLET_TOOL_PROXIMITY:
-            let value = TabletTool(type: toolType(libinput_tablet_tool_get_type(tool)), serial: libinput_tablet_tool_get_serial(tool))
+            let value = TabletTool(type: toolType(libinput_tablet_tool_get_type(tool)), serial: libinput_tablet_tool_get_serial(tool),
+                                   capabilities: capabilities(tool))
             let inProximity = libinput_event_tablet_tool_get_proximity_state(t) == LIBINPUT_TABLET_TOOL_PROXIMITY_STATE_IN
             return .event(time, .tabletToolProximity(value, inProximity: inProximity, axes))
         case LIBINPUT_EVENT_TABLET_TOOL_TIP:
@@ -168,6 +169,18 @@ enum EventTranslation {
         default:
             return .event(time, .tabletToolAxis(axes))
         }
+    }
+
+    /// The axes the tool has, as zwp_tablet_tool_v2.capability will announce them.
+    static func capabilities(_ tool: OpaquePointer?) -> TabletToolCapabilities {
+        var c = TabletToolCapabilities()
+        if libinput_tablet_tool_has_distance(tool) != 0 { c.insert(.distance) }
+        if libinput_tablet_tool_has_pressure(tool) != 0 { c.insert(.pressure) }
+        if libinput_tablet_tool_has_tilt(tool) != 0 { c.insert(.tilt) }
+        if libinput_tablet_tool_has_rotation(tool) != 0 { c.insert(.rotation) }
+        if libinput_tablet_tool_has_slider(tool) != 0 { c.insert(.slider) }
+        if libinput_tablet_tool_has_wheel(tool) != 0 { c.insert(.wheel) }
+        return c
     }
 
     static func toolType(_ type: libinput_tablet_tool_type) -> TabletToolType {

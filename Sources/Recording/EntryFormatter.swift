@@ -73,7 +73,8 @@ struct EntryFormatter {
             return "{\(time), type: SWITCH_TOGGLE, switch: \(number), state: \(on ? "on" : "off")}"
         case .tabletToolProximity(let tool, let inProximity, let axes):
             return "{\(time), type: TABLET_TOOL_PROXIMITY, proximity: \(inProximity ? "in" : "out"), "
-                + "tool-type: \(EventText.name(tool.type)), serial: \(tool.serial), \(tabletAxes(axes))}"
+                + "tool-type: \(EventText.name(tool.type)), serial: \(tool.serial), axes: \(tool.capabilities.letterString), "
+                + "\(tabletAxes(axes))}"
         case .tabletToolTip(let down, let axes):
             return "{\(time), type: TABLET_TOOL_TIP, tip: \(down ? "down" : "up"), \(tabletAxes(axes))}"
         case .tabletToolAxis(let axes):

@@ -72,7 +72,8 @@ struct LibinputEntryDecoder {
                 throw proximity.fail("proximity: expected in or out")
             }
             let tool = TabletTool(type: try toolType(entry["tool-type"]),
-                                  serial: try entry["serial"]?.integer("serial", as: UInt64.self) ?? 0)
+                                  serial: try entry["serial"]?.integer("serial", as: UInt64.self) ?? 0,
+                                  capabilities: try toolCapabilities(entry["axes"]))
             kind = .tabletToolProximity(tool, inProximity: inProximity, try tabletAxes(entry, type: type))
         case "TABLET_TOOL_TIP":
             let tip = try field("tip")
@@ -179,6 +180,16 @@ struct LibinputEntryDecoder {
         guard let node else { return .pen }
         let name = try node.string("tool-type")
         return TabletToolType.allCases.first { EventText.name($0) == name } ?? .pen
+    }
+
+    /// `axes: dptrsw` on a proximity event: the axes the tool has (libinput record's
+    /// letters; empty or absent: none, as in recordings made before it was read).
+    private func toolCapabilities(_ node: YAMLNode?) throws(PositionedError) -> TabletToolCapabilities {
+        guard let node, let text = node.scalarText, !text.isEmpty else { return [] }
+        guard let c = TabletToolCapabilities(letters: Substring(text)) else {
+            throw node.fail("axes: expected the tool's axis letters (d, p, t, r, s, w)")
+        }
+        return c
     }
 
     /// `point: [mm, mm]` from the tablet's top left (or `transformed`), `tilt: [x, y]`,

@@ -39,6 +39,7 @@ enum GlobalVersion {
     static let activation: Int32 = 1
     static let idleNotifier: Int32 = 1
     static let idleInhibitManager: Int32 = 1
+    static let tabletManager: Int32 = 1
     // Primary selection (PrimarySelection.swift).
     static let primarySelectionManager: Int32 = 1
 }
@@ -98,9 +99,6 @@ extension WaylandServer {
             server.createObject("zwp_pointer_constraints_v1", client: client, version: version, id: id) {
                 PointerConstraintsObject(server: server, owner: client, resource: $0)
             }
-        }
-        if let escape = configuration.pointerConstraintEscape {
-            seat.addBinding(escape) { [unowned(unsafe) self] in _ = self.seat.breakPointerConstraint() }
         }
         createInputProtocolGlobals()
         createTextInputActivationIdleGlobals()
@@ -162,6 +160,11 @@ extension WaylandServer {
         addGlobal("zwp_keyboard_shortcuts_inhibit_manager_v1", GlobalVersion.shortcutsInhibitManager) { server, client, version, id in
             server.createObject("zwp_keyboard_shortcuts_inhibit_manager_v1", client: client, version: version, id: id) {
                 ShortcutsInhibitManagerObject(server: server, owner: client, resource: $0)
+            }
+        }
+        addGlobal("zwp_tablet_manager_v2", GlobalVersion.tabletManager) { server, client, version, id in
+            server.createObject("zwp_tablet_manager_v2", client: client, version: version, id: id) {
+                TabletManagerObject(server: server, owner: client, resource: $0)
             }
         }
     }

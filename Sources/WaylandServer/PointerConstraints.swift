@@ -3,7 +3,8 @@
 // confines it to a region of it. The core decides when a constraint is active
 // (Seat+Constraints.swift): while the surface has the pointer focus and the cursor is in
 // the region (intersected with the input region), until leave; the escape binding
-// (`Configuration.pointerConstraintEscape`, Super+Escape by default) always ends it.
+// (`Seat.escapeBinding`, Super+Escape by default, shared with shortcuts inhibition) always
+// ends it.
 // Regions and the lock's cursor hint are double-buffered: they apply at the surface's
 // commit.
 import CWaylandServer

@@ -161,8 +161,7 @@ struct WaylandSender: DeliverySink {
             break
         case .tabletProximityIn, .tabletProximityOut, .tabletDown, .tabletUp, .tabletMotion, .tabletButton,
              .tabletFrame, .padButton, .padRing, .padStrip:
-            // No tablet protocol global yet (zwp_tablet_manager_v2).
-            break
+            server.sendTablet(delivery, from: queue)  // Tablet+Delivery.swift
         }
     }
 }

@@ -41,8 +41,6 @@ public final class WaylandServer {
         /// nested window, on the parent's frames) turns this off and calls
         /// `sendFrameCallbacks()` itself.
         public var answersFrameCallbacksOnTimer = true
-        /// The binding that always ends a pointer lock or confinement (PointerConstraints.swift).
-        public var pointerConstraintEscape: KeyBinding? = KeyBinding(keysym: 0xff1b, modifiers: .superKey)  // Super+Escape
         /// Lets an xdg_surface commit a buffer before it acknowledged its first configure:
         /// it maps with that buffer, acknowledged or not (Mir's leniency). The protocol
         /// forbids it and the default posts `unconfigured_buffer`; only the conformance run
@@ -79,6 +77,8 @@ public final class WaylandServer {
     var frameCallbacks: [ResourcePointer] = []
     var frameTimer: OpaquePointer?
     private var clientCreatedListener: ListenerBox?
+    /// The check libwayland's wl_shm lacks (ShmStrideCheck.swift).
+    private var shmStrideCheck: OpaquePointer?
     var globalBindings: [GlobalBinding] = []
     var offeredGlobals: [GlobalDescription] = []
     var seatResources: [ResourcePointer] = []
@@ -99,6 +99,8 @@ public final class WaylandServer {
     /// The toplevel whose surface or popup chain has the keyboard (Server+Activation.swift),
     /// and the keyboard focus it was found from.
     var activatedToplevel: NodeID?
+    /// The tablets and tools announced to clients (TabletManager.swift).
+    var tablets = TabletRegistry()
     @exclusivity(unchecked) var activationSource: NodeID?
 
     /// Every serial sent, with what it was for (newest last, bounded).
@@ -134,6 +136,7 @@ public final class WaylandServer {
         router.serialSource = { [unowned(unsafe) self] in self.nextSerial(for: .router) }
 
         wl_display_init_shm(display)
+        shmStrideCheck = installShmStrideCheck(on: display)
         offeredGlobals.append(GlobalDescription(interface: "wl_shm", version: 1))
         clientCreatedListener = ListenerBox(owner: self) { server, data in
             server.clientCreated(OpaquePointer(data!))
@@ -187,6 +190,7 @@ public final class WaylandServer {
         if let stallTimer { wl_event_source_remove(stallTimer) }
         for case let timer as LoopTimer in keepAlive { timer.cancel() }
         idle.stop()
+        if let shmStrideCheck { wl_protocol_logger_destroy(shmStrideCheck) }
         wl_display_destroy(display)
     }
     var shuttingDown = false
@@ -237,7 +241,9 @@ public final class WaylandServer {
         case .deviceAdded, .deviceRemoved:
             // Only these change the capabilities; other events skip the check (hot path).
             let before = seatCapabilities
+            if case .deviceAdded(let caps) = event.kind, caps.contains(.tabletTool) { tabletDeviceAdded(event.device) }
             seat.handle(event)
+            if case .deviceRemoved = event.kind { tabletDeviceRemoved(event.device) }
             sendDeliveries()
             if seatCapabilities != before { sendCapabilities() }
         default:
@@ -366,6 +372,8 @@ final class ClientState {
     var cursor: (surface: Surface?, hotspotX: Int32, hotspotY: Int32)?
     /// Its pointer-gesture objects (PointerGestures.swift).
     @exclusivity(unchecked) var gestures = ClientGestures()
+    /// tablet-unstable-v2 objects (TabletManager.swift).
+    var tablet = ClientTablet()
 
     init(client: OpaquePointer, id: ClientID) {
         self.client = client

@@ -2,7 +2,7 @@
 // a surface asks that the compositor's key bindings reach it while it has the keyboard
 // focus. The core decides when the inhibitor is active (Seat+ShortcutsInhibit.swift): while
 // the focus is on the surface, until the user presses the escape binding (Super+Escape by
-// default, `Seat.shortcutsInhibitEscape`), which stays the compositor's and deactivates it
+// default, `Seat.escapeBinding`, which also breaks a pointer lock), which stays the compositor's and deactivates it
 // until the surface gets the focus again. Every activation is sent as `active`, every end of
 // one as `inactive`.
 import CWaylandServer

@@ -57,7 +57,7 @@ extension GestureClaimTests {
         h.seat.keyTranslator = CodeTranslator()
         var runs = 0
         h.seat.addBinding(KeyBinding(keysym: 16, modifiers: .superKey)) { runs += 1 }
-        h.seat.shortcutsInhibitEscape = KeyBinding(keysym: 1, modifiers: .superKey)
+        h.seat.escapeBinding = KeyBinding(keysym: 1, modifiers: .superKey)
         let a = h.client("a"), b = h.client("b")
         let top = h.toplevel("top", a, Rect(0, 0, 100, 100))
         let other = h.toplevel("other", b, Rect(200, 0, 100, 100))

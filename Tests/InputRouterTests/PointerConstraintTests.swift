@@ -33,6 +33,7 @@ import Testing
         let h = Harness()
         let a = h.client("a", [.pointer, .relativePointer])
         let n = h.toplevel("A", a, Rect(0, 0, 100, 100))
+        _ = h.step { h.seat.setKeyboardFocus(n) }  // the selected window
         _ = h.warp(10, 10)
         #expect(h.step { h.seat.addPointerConstraint(.lock, on: n, region: nil, lifetime: .persistent) } == ["seat0 pointer.locked \"A\""])
         #expect(motion(h, 500, 500) == ["seat0 pointer.relative_motion \"A\" d 500,500 raw 500,500", "seat0 pointer.frame client1(\"a\")"])
@@ -46,6 +47,7 @@ import Testing
         let h = Harness()
         let a = h.client("a")
         let n = h.toplevel("A", a, Rect(100, 100, 200, 200))
+        _ = h.step { h.seat.setKeyboardFocus(n) }  // the selected window
         _ = h.warp(110, 110)
         // Two separate squares: the cursor never lands between them.
         let region = Region([Rect(0, 0, 50, 50), Rect(100, 0, 50, 50)])
@@ -71,6 +73,7 @@ import Testing
             let a = h.client("a", [.pointer, .relativePointer]), b = h.client("b")
             let n = h.toplevel("A", a, Rect(0, 0, 100, 100))
             h.toplevel("B", b, Rect(300, 0, 100, 100))
+            _ = h.step { h.seat.setKeyboardFocus(n) }  // the selected window
             _ = h.warp(10, 10)
             let active = kind == .lock ? "seat0 pointer.locked \"A\"" : "seat0 pointer.confined \"A\""
             let inactive = kind == .lock ? "seat0 pointer.unlocked \"A\"" : "seat0 pointer.unconfined \"A\""
@@ -86,6 +89,7 @@ import Testing
                 lines = h.step { h.tree.setMapped(n, false) }
                 #expect(lines.first == inactive, "\(ending)")
                 _ = h.step { h.tree.setMapped(n, true) }
+                _ = h.step { h.seat.setKeyboardFocus(n) }  // unmapped, it lost the keyboard too: selected again
             case .destroySurface:
                 lines = h.step { h.tree.destroy(n) }
                 #expect(!lines.contains(inactive), "\(ending)")
@@ -112,6 +116,36 @@ import Testing
             #expect((back != nil) == (lifetime == .persistent), "\(kind) \(lifetime) \(ending)")
             h.expectClean()
         }
+    }
+
+    /// WLCS's reselection: the pointer stays on the surface while another window takes the
+    /// keyboard (it is selected) and gives it back. A persistent constraint ends and comes
+    /// back with the selection; a oneshot one ends for good. No pointer event is sent.
+    @Test(arguments: [PointerConstraintKind.lock, .confine], [ConstraintLifetime.oneshot, .persistent])
+    func aConstraintFollowsTheSelectedWindow(kind: PointerConstraintKind, lifetime: ConstraintLifetime) {
+        let h = Harness()
+        let a = h.client("a", [.pointer, .keyboard, .relativePointer])
+        let n = h.toplevel("A", a, Rect(0, 0, 100, 100))
+        let other = h.toplevel("B", a, Rect(300, 0, 100, 100))  // the same client, elsewhere
+        let popup = h.tree.createNode(.popup, name: "menu", client: a, parent: n, frame: Rect(50, 50, 40, 40))
+        _ = h.warp(10, 10)
+        let active = kind == .lock ? "seat0 pointer.locked \"A\"" : "seat0 pointer.confined \"A\""
+        let inactive = kind == .lock ? "seat0 pointer.unlocked \"A\"" : "seat0 pointer.unconfined \"A\""
+        // Pointer focus without the keyboard: not yet.
+        #expect(h.step { h.seat.addPointerConstraint(kind, on: n, region: nil, lifetime: lifetime) } == [])
+        #expect(h.step { h.seat.setKeyboardFocus(n) } == ["seat0 keyboard.enter \"A\" keys []", "seat0 keyboard.modifiers \"A\" 0,0,0,0", active])
+        // A popup of the same window taking the keyboard keeps it selected.
+        #expect(!h.step { h.seat.setKeyboardFocus(popup) }.contains(inactive))
+        #expect(h.step { h.seat.setKeyboardFocus(other) } == ["seat0 keyboard.leave \"menu\"", "seat0 keyboard.enter \"B\" keys []",
+                                                             "seat0 keyboard.modifiers \"B\" 0,0,0,0", inactive])
+        let back = h.step { h.seat.setKeyboardFocus(n) }
+        #expect(back == ["seat0 keyboard.leave \"B\"", "seat0 keyboard.enter \"A\" keys []", "seat0 keyboard.modifiers \"A\" 0,0,0,0"]
+            + (lifetime == .persistent ? [active] : []))
+        // Off, the pointer focus alone decides.
+        h.seat.constraintsNeedKeyboardFocus = false
+        _ = h.step { h.seat.setKeyboardFocus(other) }
+        #expect((h.seat.activePointerConstraint != nil) == (lifetime == .persistent))
+        h.expectClean()
     }
 
     /// Random streams with constraints coming and going under motion, buttons, scene
@@ -155,6 +189,8 @@ import Testing
                 // Onto a surface, where constraints can take hold.
                 if let n = surfaces.randomElement(using: &rng), let o = h.tree.layoutPosition(of: n) {
                     h.seat.notifyPointerWarp(time: t, to: Point(o.x + 8, o.y + 8))
+                    // Mostly selected too (a constraint also needs the keyboard focus).
+                    if Int.random(in: 0..<4, using: &rng) != 0 { h.seat.setKeyboardFocus(n) }
                 }
             case 52..<60:
                 // Press and release in turn: a count that climbs would keep a recognizer's claim forever.

@@ -42,7 +42,7 @@ import InputRouter
         let kinds = recording.events.map(\.kind).filter { if case .deviceAdded = $0 { false } else { true } }
         let tilt = (5.0, -3.0)
         #expect(kinds == [
-            .tabletToolProximity(TabletTool(type: .pen, serial: 1234), inProximity: true,
+            .tabletToolProximity(TabletTool(type: .pen, serial: 1234, capabilities: [.pressure, .tilt]), inProximity: true,
                                  TabletAxes(x: 0.25, y: 0.25, pressure: 0, tiltX: tilt.0, tiltY: tilt.1)),
             .tabletToolTip(down: true, TabletAxes(x: 0.25, y: 0.25, pressure: 0.3, tiltX: tilt.0, tiltY: tilt.1)),
             .tabletToolAxis(TabletAxes(x: 0.5, y: 0.5, pressure: 0.6, tiltX: tilt.0, tiltY: tilt.1)),
@@ -53,6 +53,20 @@ import InputRouter
             .tabletPadStrip(strip: 1, position: -1, source: .unknown),
         ])
         #expect(recording.events.first { if case .tabletToolTip = $0.kind { true } else { false } }?.time == 110_000)
+    }
+
+    /// libinput record's `axes:` letters on a proximity event are the tool's capabilities;
+    /// `S` (size) has no InputRouter axis and is skipped; another letter is an error there.
+    @Test func toolCapabilitiesComeFromTheAxesLetters() throws {
+        for (letters, expected) in [("dptrsw", TabletToolCapabilities([.distance, .pressure, .tilt, .rotation, .slider, .wheel])),
+                                    ("pS", [.pressure]), ("", [])] {
+            let text = header + "  - libinput:\n    - {time: 0.1, type: TABLET_TOOL_PROXIMITY, proximity: in, tool-type: pen, serial: 7, axes: \(letters), point: [1.0, 1.0]}\n"
+            let kinds = try RecordingReader.parse(text, file: "t.yml").events.map(\.kind)
+            guard case .tabletToolProximity(let tool, _, _)? = kinds.last else { Issue.record("no proximity for \(letters)"); continue }
+            #expect(tool.capabilities == expected, "\(letters)")
+        }
+        let bad = header + "  - libinput:\n    - {time: 0.1, type: TABLET_TOOL_PROXIMITY, proximity: in, tool-type: pen, axes: pq, point: [1.0, 1.0]}\n"
+        #expect(errorText(bad).contains("axes: expected the tool's axis letters"))
     }
 
     @Test func aBadTipStateIsAnErrorAtTheField() {
@@ -75,11 +89,12 @@ import InputRouter
         let id = DeviceID(0)
         let axes = TabletAxes(x: 0.5, y: 0.25, pressure: 0.75, tiltX: 12.5, tiltY: -4, rotation: 90, slider: -0.5, wheel: 15)
         let kinds: [InputEvent.Kind] = [
-            .tabletToolProximity(TabletTool(type: .airbrush, serial: 99), inProximity: true, axes),
+            .tabletToolProximity(TabletTool(type: .airbrush, serial: 99, capabilities: [.pressure, .tilt, .rotation, .slider, .wheel]),
+                                 inProximity: true, axes),
             .tabletToolTip(down: true, TabletAxes(x: 0.125, y: 0.5, distance: 0.25)),
             .tabletToolAxis(TabletAxes(x: 0.25, y: 0.75)),
             .tabletToolButton(button: 0x14b, state: .released),
-            .tabletToolProximity(TabletTool(type: .eraser), inProximity: false, TabletAxes(x: 0, y: 0)),
+            .tabletToolProximity(TabletTool(type: .eraser, capabilities: [.distance, .pressure]), inProximity: false, TabletAxes(x: 0, y: 0)),
             .tabletPadButton(button: 4, state: .pressed),
             .tabletPadRing(ring: 1, position: 180.5, source: .finger),
             .tabletPadStrip(strip: 0, position: 0.5, source: .unknown),

@@ -108,6 +108,30 @@ import Testing
         #expect(Self.events(h, c) == ["pointer.enter win 10.00 10.00"] + (lifetime == "persistent" ? ["locked win"] : []) + ["pointer.frame"])
     }
 
+    /// WLCS's reselection (PointerConstraints.when_surface_is_reselected_persistent_*): the
+    /// pointer stays on the surface while another window takes the keyboard and gives it
+    /// back. A persistent constraint ends and comes back; a oneshot one ends for good.
+    @Test(arguments: ["lock", "confine"], ["oneshot", "persistent"])
+    func aConstraintEndsWhenAnotherWindowIsSelectedAndComesBack(kind: String, lifetime: String) throws {
+        let h = try ServerHarness()
+        let c = try h.probe(["--toplevel", "win", "100x100", "--relative", "--no-touch"])
+        h.wait(for: c, line: "mapped win")
+        h.warp(45, 45)  // on win only, once the other window is there
+        h.command(c, "\(kind) win \(lifetime)")
+        let on = kind == "lock" ? "locked win" : "confined win", off = kind == "lock" ? "unlocked win" : "unconfined win"
+        #expect(Self.events(h, c).last == on)
+        let other = try h.probe(["--toplevel", "other", "100x100", "--no-touch"])  // maps at (72, 72), takes the keyboard
+        h.wait(for: other, line: "mapped other")
+        #expect(Self.events(h, c).filter { !$0.hasPrefix("configure") } == ["keyboard.leave win", off])
+        #expect(h.server.seat.activePointerConstraint == nil)
+        // A click selects win again (the pointer never left it; a lock kept it still).
+        h.button(.pressed); h.button(.released)
+        let back = Self.events(h, c).filter { !$0.hasPrefix("configure") }
+        #expect(back == ["pointer.button 272 pressed", "pointer.frame", "keyboard.enter win keys=[]", "keyboard.modifiers 0 0 0 0"]
+            + (lifetime == "persistent" ? [on] : []) + ["pointer.button 272 released", "pointer.frame"])
+        #expect((h.server.seat.activePointerConstraint != nil) == (lifetime == "persistent"))
+    }
+
     @Test func confinementClampsTheCursorToTheRegionIntersectedWithTheInputRegion() throws {
         let h = try ServerHarness()
         // Input region 0,0 60x100; confinement region 0,0 80x50: the cursor stays in 60×50.

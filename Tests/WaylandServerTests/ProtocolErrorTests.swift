@@ -19,11 +19,15 @@ import Testing
         ("parent-loop", "protocol-error xdg_toplevel@"),
         ("defunct-role", "protocol-error xdg_surface@"),
         ("bad-ack", "protocol-error xdg_surface@"),
+        // wl_shm.invalid_stride on the pool: the server's own check (ShmStrideCheck.swift)
+        // and libwayland's (the buffer runs past the pool's end).
+        ("shm-short-stride", "protocol-error wl_shm_pool@"),
+        ("shm-pool-overrun", "protocol-error wl_shm_pool@"),
     ]
     static let codes: [String: String] = [
         "subsurface-self": "code=0", "subsurface-cycle": "code=0", "two-roles": "code=0",
         "region-negative": "code=1", "region-overflow": "code=1", "unconfigured-buffer": "code=3", "unacked-buffer": "code=3", "parent-loop": "code=1",
-        "defunct-role": "code=6", "bad-ack": "code=4",
+        "defunct-role": "code=6", "bad-ack": "code=4", "shm-short-stride": "code=1", "shm-pool-overrun": "code=1",
     ]
 
     @Test(arguments: cases.map(\.0))

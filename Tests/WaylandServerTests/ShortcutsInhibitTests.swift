@@ -101,4 +101,30 @@ import Testing
         h.command(d, "inhibit win")
         #expect(h.settle(d).contains("inhibitor.active win"))
     }
+
+    /// One escape for both protocols, over each combination a client can hold: shortcuts
+    /// inhibited or not × no constraint, a lock, a confinement. Super+Escape ends all that
+    /// is active, and the client never sees the Escape key; with nothing to end, it does.
+    @Test(arguments: [false, true], ["none", "lock", "confine"])
+    func oneEscapeEndsInhibitionAndConstraintTogether(inhibit: Bool, constraint: String) throws {
+        let h = try ServerHarness()
+        let c = try h.probe(["--toplevel", "win", "100x100", "--relative", "--no-touch"] + (inhibit ? ["--inhibit-shortcuts", "win"] : []))
+        h.wait(for: c, line: "mapped win")
+        h.warp(50, 50)
+        if constraint != "none" { h.command(c, "\(constraint) win persistent") }
+        let start = h.settle(c)
+        #expect(start.contains("inhibitor.active win") == inhibit)
+        #expect(start.contains("locked win") == (constraint == "lock"))
+        #expect(start.contains("confined win") == (constraint == "confine"))
+        h.key(Self.superKey, .pressed); h.key(Self.escape, .pressed); h.key(Self.escape, .released); h.key(Self.superKey, .released)
+        var expected = ["keyboard.key 125 pressed", "keyboard.modifiers 64 0 0 0"]
+        if inhibit { expected.append("inhibitor.inactive win") }
+        if constraint == "lock" { expected.append("unlocked win") }
+        if constraint == "confine" { expected.append("unconfined win") }
+        if !inhibit && constraint == "none" { expected += ["keyboard.key 1 pressed", "keyboard.key 1 released"] }
+        expected += ["keyboard.key 125 released", "keyboard.modifiers 0 0 0 0"]
+        #expect(h.settle(c).filter { !$0.hasPrefix("done ") } == expected)
+        #expect(!h.server.seat.shortcutsInhibited)
+        #expect(h.server.seat.activePointerConstraint == nil)
+    }
 }

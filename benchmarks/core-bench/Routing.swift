@@ -117,6 +117,7 @@ final class RoutingBench {
         else { return }
         seat.setBound(.relativePointer, for: client, true)
         seat.notifyPointerWarp(time: time, to: Point(origin.x + 100, origin.y + 50))
+        seat.setKeyboardFocus(constrainedTop)  // constraints hold only in the selected window
         seat.addPointerConstraint(kind == .locked ? .lock : .confine, on: constrainedTop,
                                    region: Region(Rect(0, 0, 500, 250)), lifetime: .persistent)
         constraint = kind

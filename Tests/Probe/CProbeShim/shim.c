@@ -13,6 +13,7 @@
 #include "xdg-activation-v1-client-protocol.h"
 #include "ext-idle-notify-v1-client-protocol.h"
 #include "idle-inhibit-unstable-v1-client-protocol.h"
+#include "tablet-unstable-v2-client-protocol.h"
 /* Selections: wl_data_device_manager, primary selection (DataDevice.swift). */
 #include "primary-selection-unstable-v1-client-protocol.h"
 
@@ -27,6 +28,7 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     /* Text input, activation, idle. */
     PROBE_INTERFACE(zwp_text_input_manager_v3), PROBE_INTERFACE(xdg_activation_v1),
     PROBE_INTERFACE(ext_idle_notifier_v1), PROBE_INTERFACE(zwp_idle_inhibit_manager_v1),
+    PROBE_INTERFACE(zwp_tablet_manager_v2),
     /* Selections (DataDevice.swift). */
     PROBE_INTERFACE(wl_data_device_manager), PROBE_INTERFACE(zwp_primary_selection_device_manager_v1),
 };

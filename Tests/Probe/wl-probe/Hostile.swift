@@ -5,6 +5,17 @@ import CWaylandClient
 import CXdgShellClient
 import Foundation
 
+/// An ARGB8888 buffer with the stride and pool size given, whatever they are.
+func createShmBuffer(width: Int32, height: Int32, stride: Int32, poolSize: Int32) -> OpaquePointer? {
+    var template = Array("\(ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? "/tmp")/wl-probe-XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+    guard fd >= 0, ftruncate(fd, off_t(poolSize)) == 0 else { fail("shm file failed") }
+    let pool = wl_shm_create_pool(shm, fd, poolSize)
+    close(fd)
+    return wl_shm_pool_create_buffer(pool, 0, width, height, stride, UInt32(WL_SHM_FORMAT_ARGB8888.rawValue))
+}
+
 func runHostile(_ mode: String) -> Never {
     let a = wl_compositor_create_surface(compositor)!
     let b = wl_compositor_create_surface(compositor)!
@@ -21,6 +32,13 @@ func runHostile(_ mode: String) -> Never {
         wl_region_add(wl_compositor_create_region(compositor), 0, 0, -5, 10)
     case "region-overflow":
         wl_region_add(wl_compositor_create_region(compositor), Int32.max - 10, 0, 100, 10)
+    case "shm-short-stride":
+        // A stride of 200 bytes for 200 ARGB8888 pixels: a quarter of a row. libwayland
+        // 1.21 alone checks only stride >= width and accepts it.
+        _ = createShmBuffer(width: 200, height: 200, stride: 200, poolSize: 200 * 200)
+    case "shm-pool-overrun":
+        // A right stride, but the buffer runs past the end of its pool.
+        _ = createShmBuffer(width: 200, height: 200, stride: 800, poolSize: 800 * 199)
     case "unconfigured-buffer":
         // No commit: attaching before the first configure is the error by itself.
         let x = xdg_wm_base_get_xdg_surface(wmBase, a)

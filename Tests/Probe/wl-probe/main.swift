@@ -11,6 +11,7 @@
 //            --relative (Constraints.swift)
 //            --gestures (Gestures.swift) --inhibit-shortcuts NAME (ShortcutsInhibit.swift)
 //            --text-input --text-input-auto (TextInput.swift) --idle-notify MS (Idle.swift)
+//            --tablet (Tablet.swift)
 //            --data-device (DataDevice.swift)
 import CProbeShim
 import CWaylandClient
@@ -95,6 +96,7 @@ while !argv.isEmpty {
     case "--relative": wantRelative = true
     // Input protocols (Gestures.swift, ShortcutsInhibit.swift).
     case "--gestures": wantGestures = true
+    case "--tablet": wantTablet = true  // Tablet.swift
     case "--inhibit-shortcuts": inhibitShortcutsOf.insert(next())
     // Text input, activation, idle (TextInput.swift, Activation.swift, Idle.swift).
     case "--text-input": wantTextInput = true
@@ -152,6 +154,7 @@ registryListener.pointee.global = { _, registry, name, iface, version in
     case "xdg_activation_v1": activation = bind(registry, name, "xdg_activation_v1", 1)
     case "ext_idle_notifier_v1": idleNotifier = bind(registry, name, "ext_idle_notifier_v1", 1)
     case "zwp_idle_inhibit_manager_v1": idleInhibitManager = bind(registry, name, "zwp_idle_inhibit_manager_v1", 1)
+    case "zwp_tablet_manager_v2": tabletManager = bind(registry, name, "zwp_tablet_manager_v2", 1)  // Tablet.swift
     // Selections (DataDevice.swift).
     case "wl_data_device_manager": dataDeviceManager = bind(registry, name, "wl_data_device_manager", min(version, 3))
     case "zwp_primary_selection_device_manager_v1":
@@ -165,6 +168,7 @@ wl_display_roundtrip(display)
 guard compositor != nil, subcompositor != nil, shm != nil, wmBase != nil, seat != nil else {
     fail("the server lacks a global (compositor, subcompositor, shm, xdg_wm_base, seat)")
 }
+createTabletSeat()
 createDataDevices()
 
 let wmListener = UnsafeMutablePointer<xdg_wm_base_listener>.allocate(capacity: 1)

@@ -1,0 +1,88 @@
+// `zwp_tablet_manager_v2` (tablet-unstable-v2): drawing tablets and their tools. A client
+// asks for a tablet seat; the server announces on it every tablet present (`tablet_added`,
+// then `done`), every tool seen so far (`tool_added` with its type, hardware serial and
+// capabilities, then `done`), and later each tablet plugged in and each tool the first
+// time it comes into proximity. The core decides where a tool's events go
+// (Seat+Tablet.swift: proximity and tip focus per tool, like a touch point); this layer
+// only turns its deliveries into `zwp_tablet_tool_v2` events (Tablet+Delivery.swift).
+//
+// Pads (`zwp_tablet_pad_v2`) are not announced yet: their groups, rings, strips and modes
+// need the pad's layout, which the core's device events do not carry.
+import CWaylandServer
+import CXdgShellServer
+import InputRouter
+
+final class TabletManagerObject: WaylandObject {
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        switch opcode {
+        case 0:  // get_tablet_seat(tablet_seat, seat): the server has one seat
+            guard let seat = server.createObject("zwp_tablet_seat_v2", client: owner, version: version, id: args.newID(0), {
+                TabletSeatObject(server: server, owner: owner, resource: $0)
+            }) else { return }
+            server.tabletSeatCreated(seat.resource, owner)
+        case 1: destroyResource()
+        default: break
+        }
+    }
+}
+
+/// `zwp_tablet_seat_v2`: its one request is `destroy`; the tablets and tools it announced live on.
+final class TabletSeatObject: WaylandObject {
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        if opcode == 0 { destroyResource() }
+    }
+
+    override func resourceDestroyed() { server.tabletSeatDestroyed(resource, owner) }
+}
+
+/// `zwp_tablet_v2`, made by the server in `tablet_added`: its one request is `destroy`.
+final class TabletObject: WaylandObject {
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        if opcode == 0 { destroyResource() }
+    }
+
+    override func resourceDestroyed() { owner.tablet.tablets.removeAll { $0.resource == resource } }
+}
+
+/// `zwp_tablet_tool_v2`, made by the server in `tool_added`. `set_cursor` is accepted and
+/// not shown (the server draws no cursor of its own for tools).
+final class TabletToolObject: WaylandObject {
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        if opcode == 1 { destroyResource() }  // 0 is set_cursor
+    }
+
+    override func resourceDestroyed() {
+        owner.tablet.tools.removeAll { $0.resource == resource }
+        owner.tablet.framePending.removeAll { $0 == resource }
+    }
+}
+
+/// The tablets and tools the server knows, for every client alike.
+struct TabletRegistry {
+    /// Devices with the tablet-tool capability, in the order they were added.
+    var tablets: [DeviceID] = []
+    /// Tools seen in proximity, announced to every tablet seat. A tool with a hardware
+    /// serial is the same tool on any tablet; one without is one per tablet and type.
+    var tools: [(tool: TabletTool, device: DeviceID)] = []
+    /// The tool in proximity of each tablet (index into `tools`).
+    var current: [(device: DeviceID, tool: Int)] = []
+
+    func toolIndex(_ tool: TabletTool, device: DeviceID) -> Int? {
+        tools.firstIndex { $0.tool.type == tool.type && (tool.serial != 0 ? $0.tool.serial == tool.serial : $0.tool.serial == 0 && $0.device == device) }
+    }
+
+    func currentTool(_ device: DeviceID) -> Int? {
+        for c in current where c.device == device { return c.tool }
+        return nil
+    }
+}
+
+/// A client's tablet objects: per tablet seat, one `zwp_tablet_v2` per tablet and one
+/// `zwp_tablet_tool_v2` per tool.
+struct ClientTablet {
+    var seats: [ResourcePointer] = []
+    var tablets: [(device: DeviceID, seat: ResourcePointer, resource: ResourcePointer)] = []
+    var tools: [(index: Int, seat: ResourcePointer, resource: ResourcePointer)] = []
+    /// Tool objects sent events since their last `frame`.
+    var framePending: [ResourcePointer] = []
+}
