@@ -55,7 +55,7 @@ let package = Package(
 
         .testTarget(
             name: "WaylandServerTests",
-            dependencies: ["WaylandServer", "InputRouter", "Keyboard", "CWaylandServer", "Recording", "WireClient"]),
+            dependencies: ["WaylandServer", "InputRouter", "Keyboard", "CWaylandServer", "Recording", "WireClient", "Rendering"]),
         // The test client: a real Wayland client process that builds scenes and prints
         // every input event it receives (Tests/Probe/README.md).
         .target(name: "CProbeShim", dependencies: ["CWaylandClient", "CXdgShell"], path: "Tests/Probe/CProbeShim"),

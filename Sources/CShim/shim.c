@@ -21,6 +21,8 @@
 #include "ext-idle-notify-v1-server-protocol.h"
 #include "idle-inhibit-unstable-v1-server-protocol.h"
 #include "tablet-unstable-v2-server-protocol.h"
+/* Primary selection. */
+#include "primary-selection-unstable-v1-server-protocol.h"
 
 void ir_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message) {
     wl_resource_post_error(resource, code, "%s", message);
@@ -53,6 +55,9 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     /* Tablets (tablet-unstable-v2). */
     IR_INTERFACE(zwp_tablet_manager_v2), IR_INTERFACE(zwp_tablet_seat_v2), IR_INTERFACE(zwp_tablet_v2),
     IR_INTERFACE(zwp_tablet_tool_v2),
+    /* Primary selection. */
+    IR_INTERFACE(zwp_primary_selection_device_manager_v1), IR_INTERFACE(zwp_primary_selection_device_v1),
+    IR_INTERFACE(zwp_primary_selection_source_v1), IR_INTERFACE(zwp_primary_selection_offer_v1),
 };
 
 const struct wl_interface *ir_interface(const char *name) {

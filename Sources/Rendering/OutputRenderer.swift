@@ -62,28 +62,32 @@ public struct OutputRenderer {
     /// `images` scaled to each node's logical size, and `cursor` on top (nil: none). Only
     /// the output's own subtree is drawn.
     public func render(
-        tree: SurfaceTree, output: NodeID, images: (NodeID) -> SurfaceImage?, cursor: Cursor?
+        tree: SurfaceTree, output: NodeID, images: (NodeID) -> SurfaceImage?, cursor: Cursor?,
+        dragIcon: (image: SurfaceImage, position: Point)? = nil
     ) -> SurfaceImage {
         guard let frame = tree.frame(of: output), let origin = tree.layoutPosition(of: output) else {
             return SurfaceImage(width: 0, height: 0, pixels: [])
         }
         let area = Rect(Int32(origin.x), Int32(origin.y), frame.width, frame.height)
         // The output node sits at (0, 0) of the picture.
-        return picture(tree: tree, area: area, nodes: tree.isMapped(output) ? [output] : [], images: images, cursor: cursor)
+        return picture(tree: tree, area: area, nodes: tree.isMapped(output) ? [output] : [], images: images, cursor: cursor,
+                       dragIcon: dragIcon)
     }
 
     /// The picture of `area` of the layout: everything under the tree's root (outputs,
     /// the window layer, the embedder's own top-level nodes) in paint order. Where no
     /// output is (a gap in the layout), the background shows.
     public func render(
-        tree: SurfaceTree, area: Rect, images: (NodeID) -> SurfaceImage?, cursor: Cursor?
+        tree: SurfaceTree, area: Rect, images: (NodeID) -> SurfaceImage?, cursor: Cursor?,
+        dragIcon: (image: SurfaceImage, position: Point)? = nil
     ) -> SurfaceImage {
         picture(tree: tree, area: area, nodes: tree.childrenBelow(of: tree.root) + tree.childrenAbove(of: tree.root),
-                images: images, cursor: cursor)
+                images: images, cursor: cursor, dragIcon: dragIcon)
     }
 
     private func picture(
-        tree: SurfaceTree, area: Rect, nodes: [NodeID], images: (NodeID) -> SurfaceImage?, cursor: Cursor?
+        tree: SurfaceTree, area: Rect, nodes: [NodeID], images: (NodeID) -> SurfaceImage?, cursor: Cursor?,
+        dragIcon: (image: SurfaceImage, position: Point)?
     ) -> SurfaceImage {
         let w = max(0, Int(area.width)), h = max(0, Int(area.height))
         var pixels = [UInt32](repeating: premultiplied(background), count: w * h)
@@ -98,6 +102,13 @@ public struct OutputRenderer {
                 guard let p = tree.layoutPosition(of: node) else { continue }
                 painter.paint(node, at: (Int(p.x) - Int(area.x), Int(p.y) - Int(area.y)),
                               clip: PixelRect(x: 0, y: 0, width: w, height: h), opacity: 1)
+            }
+            // A drag's icon goes under the cursor, its corner at the pointer.
+            if let icon = dragIcon {
+                let shape = OutputRenderer.Cursor.Shape.image(icon.image, hotspotX: 0, hotspotY: 0)
+                painter.paintCursor(OutputRenderer.Cursor(position: icon.position, shape: shape),
+                                    at: (Int((icon.position.x - Double(area.x)).rounded(.down)),
+                                         Int((icon.position.y - Double(area.y)).rounded(.down))))
             }
             if let cursor {
                 painter.paintCursor(cursor, at: (Int((cursor.position.x - Double(area.x)).rounded(.down)),
@@ -122,7 +133,8 @@ public struct OutputRenderer {
 
     private func render(_ server: WaylandServer, pixels: SurfacePixels, area: Rect) -> SurfaceImage {
         render(tree: server.router.tree, area: area, images: { pixels.image(of: $0) },
-               cursor: Cursor(position: server.seat.cursor, shape: pixels.clientCursor))
+               cursor: Cursor(position: server.seat.cursor, shape: pixels.clientCursor),
+               dragIcon: server.dragIcon.flatMap { icon in pixels.image(ofSurface: icon.surface).map { ($0, icon.position) } })
     }
 }
 

@@ -42,6 +42,8 @@ enum GlobalVersion {
     static let idleNotifier: Int32 = 1
     static let idleInhibitManager: Int32 = 1
     static let tabletManager: Int32 = 1
+    // Primary selection (PrimarySelection.swift).
+    static let primarySelectionManager: Int32 = 1
 }
 
 extension WaylandServer {
@@ -92,6 +94,12 @@ extension WaylandServer {
         }
         createInputProtocolGlobals()
         createTextInputActivationIdleGlobals()
+        // Primary selection (PrimarySelection.swift).
+        addGlobal("zwp_primary_selection_device_manager_v1", GlobalVersion.primarySelectionManager) { server, client, version, id in
+            server.createObject("zwp_primary_selection_device_manager_v1", client: client, version: version, id: id) {
+                PrimarySelectionManagerObject(server: server, owner: client, resource: $0)
+            }
+        }
     }
 
     func addGlobal(
@@ -110,36 +118,6 @@ extension WaylandServer {
     /// Tells every `wl_seat` resource the current capabilities.
     func sendCapabilities() {
         for r in seatResources { wl_seat_send_capabilities(r, seatCapabilities) }
-    }
-}
-
-/// A minimal `wl_data_device_manager`: toolkits refuse to start without one. Sources and
-/// devices are accepted and kept; no selection or drag is offered to other clients yet.
-final class DataDeviceManagerObject: WaylandObject {
-    override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0:  // create_data_source(id)
-            server.createObject("wl_data_source", client: owner, version: version, id: args.newID(0)) {
-                DataSourceObject(server: server, owner: owner, resource: $0)
-            }
-        case 1:  // get_data_device(id, seat)
-            server.createObject("wl_data_device", client: owner, version: version, id: args.newID(0)) {
-                DataDeviceObject(server: server, owner: owner, resource: $0)
-            }
-        default: break
-        }
-    }
-}
-
-final class DataSourceObject: WaylandObject {
-    override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 1 { destroyResource() }  // offer(0), destroy(1), set_actions(2)
-    }
-}
-
-final class DataDeviceObject: WaylandObject {
-    override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 2 { destroyResource() }  // start_drag(0), set_selection(1), release(2)
     }
 }
 

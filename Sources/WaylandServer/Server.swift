@@ -80,6 +80,10 @@ public final class WaylandServer {
         /// turns this on, because WLCS 1.5.0's window helper commits its buffer with the
         /// role and never acknowledges (fixed upstream in 1.8.1).
         public var acceptsBufferBeforeFirstConfigure = false
+        /// Lets `set_selection` take any serial (Mir's leniency): only the conformance run
+        /// turns it on, because WLCS 1.5.0's copy-and-paste tests set the selection citing
+        /// serial 0. By default a selection needs a recent input serial (Selection.swift).
+        public var acceptsSelectionWithAnySerial = false
 
         /// Every policy on that a standalone compositor wants (decorations stay opt-in).
         public init() {}
@@ -177,6 +181,10 @@ public final class WaylandServer {
 
     /// Every serial sent, with what it was for (newest last, bounded).
     public private(set) var serialLog = SerialLog()
+    /// The clipboard and primary selection (Selection.swift).
+    let selections = Selections()
+    /// The drag in progress (DragGrab.swift).
+    var drag: DragGrab?
 
     // Text input, activation and idle (TextInputMethod.swift, Activation.swift, Idle.swift).
     private(set) lazy var textInput = TextInputState(server: self)
@@ -468,6 +476,10 @@ final class ClientState {
     /// The serial of the last `wl_pointer.button` release this client got: a popup opened
     /// on a click's release may cite it for its grab (XdgPopup).
     @exclusivity(unchecked) var lastReleaseSerial: UInt32 = 0
+    /// The serial of the last `wl_keyboard.enter` it got: a selection may cite it (Selection.swift).
+    @exclusivity(unchecked) var lastKeyboardEnterSerial: UInt32 = 0
+    /// The serials of its latest keys, modifiers and button and touch events (Selection.swift).
+    @exclusivity(unchecked) var inputSerials = RecentSerials()
     /// Whether this pointer frame already carried `axis_source` (once per frame), to its
     /// `wl_pointer`s of version 8 and to older ones (which may have been sent nothing yet).
     @exclusivity(unchecked) var axisSourceSent = false

@@ -58,7 +58,7 @@ struct SurfaceState {
 
 final class Surface: WaylandObject {
     enum Role {
-        case none, cursor
+        case none, cursor, dragIcon
         case subsurface(SubsurfaceObject)
         case xdg(XdgSurfaceObject)
     }
@@ -88,6 +88,7 @@ final class Surface: WaylandObject {
         switch role {
         case .none: "none"
         case .cursor: "cursor"
+        case .dragIcon: "drag icon"
         case .subsurface: "wl_subsurface"
         case .xdg: "xdg_surface"
         }
@@ -196,7 +197,7 @@ final class Surface: WaylandObject {
         switch role {
         case .subsurface: tree.setMapped(node, hasBuffer)
         case .xdg(let xdg): xdg.updateMapping()
-        case .none, .cursor: break
+        case .none, .cursor, .dragIcon: break
         }
         updateOutputs()
     }

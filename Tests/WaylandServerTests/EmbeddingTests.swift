@@ -62,6 +62,7 @@ import WireClient
             "zwp_pointer_gestures_v1 3", "zwp_keyboard_shortcuts_inhibit_manager_v1 1", "zwp_tablet_manager_v2 1",
             // Text input, activation, idle.
             "zwp_text_input_manager_v3 1", "xdg_activation_v1 1", "ext_idle_notifier_v1 1", "zwp_idle_inhibit_manager_v1 1",
+            "zwp_primary_selection_device_manager_v1 1",
         ])
         #expect(Set(session.globals.map { "\($0.interface) \($0.version)" }) == Set(offered))
     }

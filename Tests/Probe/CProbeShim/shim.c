@@ -14,6 +14,8 @@
 #include "ext-idle-notify-v1-client-protocol.h"
 #include "idle-inhibit-unstable-v1-client-protocol.h"
 #include "tablet-unstable-v2-client-protocol.h"
+/* Selections: wl_data_device_manager, primary selection (DataDevice.swift). */
+#include "primary-selection-unstable-v1-client-protocol.h"
 
 #define PROBE_INTERFACE(n) { #n, &n##_interface }
 static const struct { const char *name; const struct wl_interface *interface; } probe_interfaces[] = {
@@ -27,6 +29,8 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     PROBE_INTERFACE(zwp_text_input_manager_v3), PROBE_INTERFACE(xdg_activation_v1),
     PROBE_INTERFACE(ext_idle_notifier_v1), PROBE_INTERFACE(zwp_idle_inhibit_manager_v1),
     PROBE_INTERFACE(zwp_tablet_manager_v2),
+    /* Selections (DataDevice.swift). */
+    PROBE_INTERFACE(wl_data_device_manager), PROBE_INTERFACE(zwp_primary_selection_device_manager_v1),
 };
 
 const struct wl_interface *probe_interface(const char *name) {

@@ -16,6 +16,7 @@
 //   lock, confine, constraint-region, hint, unconstrain   pointer constraints (Constraints.swift)
 //   inhibit NAME / uninhibit NAME   a keyboard shortcuts inhibitor for NAME (ShortcutsInhibit.swift)
 //   text ..., token, activate, idle-inhibit, idle-uninhibit   TextInput.swift, Activation.swift, Idle.swift
+//   copy, clear, paste, destroy-source...   the selections (DataDevice.swift)
 import CWaylandClient
 import CXdgShellClient
 import Foundation
@@ -26,6 +27,7 @@ func runCommand(_ line: String) {
     if runTextInputCommand(words) || words.first == "token-again" && runActivationCommand(words, surfaces[0]) {
         return announceAfterServerSaw("done \(line)")
     }
+    if runSelectionCommand(words) { return announceAfterServerSaw("done \(line)") }  // DataDevice.swift
     guard words.count >= 2, let p = probe(words[1]) else { return say("bad command: \(line)") }
     switch words[0] {
     case "region" where words.count == 3:

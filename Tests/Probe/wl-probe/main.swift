@@ -12,6 +12,7 @@
 //            --gestures (Gestures.swift) --inhibit-shortcuts NAME (ShortcutsInhibit.swift)
 //            --text-input --text-input-auto (TextInput.swift) --idle-notify MS (Idle.swift)
 //            --tablet (Tablet.swift)
+//            --data-device (DataDevice.swift)
 import CProbeShim
 import CWaylandClient
 import CXdgShellClient
@@ -110,6 +111,9 @@ while !argv.isEmpty {
     case "--idle-notify":
         guard let ms = UInt32(next()) else { fail("--idle-notify MS") }
         idleTimeouts.append(ms)
+    // Selections (DataDevice.swift).
+    case "--data-device": wantDataDevice = true
+    case "--accept-drops": acceptDrops = true
     case let other: fail("unknown argument \(other)")
     }
 }
@@ -161,6 +165,10 @@ registryListener.pointee.global = { _, registry, name, iface, version in
     case "ext_idle_notifier_v1": idleNotifier = bind(registry, name, "ext_idle_notifier_v1", 1)
     case "zwp_idle_inhibit_manager_v1": idleInhibitManager = bind(registry, name, "zwp_idle_inhibit_manager_v1", 1)
     case "zwp_tablet_manager_v2": tabletManager = bind(registry, name, "zwp_tablet_manager_v2", 1)  // Tablet.swift
+    // Selections (DataDevice.swift).
+    case "wl_data_device_manager": dataDeviceManager = bind(registry, name, "wl_data_device_manager", min(version, 3))
+    case "zwp_primary_selection_device_manager_v1":
+        primaryManager = bind(registry, name, "zwp_primary_selection_device_manager_v1", 1)
     default: break
     }
 }
@@ -171,6 +179,7 @@ guard compositor != nil, subcompositor != nil, shm != nil, wmBase != nil, seat !
     fail("the server lacks a global (compositor, subcompositor, shm, xdg_wm_base, seat)")
 }
 createTabletSeat()
+createDataDevices()
 
 let wmListener = UnsafeMutablePointer<xdg_wm_base_listener>.allocate(capacity: 1)
 wmListener.initialize(to: xdg_wm_base_listener())
@@ -397,8 +406,9 @@ keyboardListener.pointee.keymap = { _, _, format, fd, size in
     close(fd)
 }
 var keyboardFocus = "?"
-keyboardListener.pointee.enter = { _, _, _, surface, keys in
+keyboardListener.pointee.enter = { _, _, serial, surface, keys in
     keyboardFocus = named(surface)
+    lastKeyboardEnterSerial = serial
     var list: [UInt32] = []
     if let keys, keys.pointee.size > 0 {
         let v = keys.pointee.data.assumingMemoryBound(to: UInt32.self)
@@ -410,6 +420,7 @@ keyboardListener.pointee.leave = { _, _, _, surface in say("keyboard.leave \(nam
 keyboardListener.pointee.key = { _, _, serial, _, key, state in
     say("keyboard.key \(key) \(state == 1 ? "pressed" : "released")")
     guard state == 1 else { return }
+    lastKeySerial = serial
     // A menu opened from the keyboard (F10, a menu key): the grab cites the key's serial.
     for spec in specs where spec.popupOnKey && spec.parent == keyboardFocus { createPopup(spec, serial: serial) }
 }
@@ -418,7 +429,10 @@ keyboardListener.pointee.repeat_info = { _, _, rate, delay in say("keyboard.repe
 
 let touchListener = UnsafeMutablePointer<wl_touch_listener>.allocate(capacity: 1)
 touchListener.initialize(to: wl_touch_listener())
-touchListener.pointee.down = { _, _, _, _, surface, id, x, y in say("touch.down \(named(surface)) \(id) \(fixed(x)) \(fixed(y))") }
+touchListener.pointee.down = { _, _, serial, _, surface, id, x, y in
+    lastTouchSerial = serial
+    say("touch.down \(named(surface)) \(id) \(fixed(x)) \(fixed(y))")
+}
 touchListener.pointee.up = { _, _, _, _, id in say("touch.up \(id)") }
 touchListener.pointee.motion = { _, _, _, id, x, y in say("touch.motion \(id) \(fixed(x)) \(fixed(y))") }
 touchListener.pointee.frame = { _, _ in say("touch.frame") }

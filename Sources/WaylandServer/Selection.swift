@@ -1,0 +1,129 @@
+// The seat's two selections, the clipboard (wl_data_device) and the primary selection
+// (zwp_primary_selection_device_v1), and the rule both follow: a client sets one citing
+// the serial of the input that asked for it, and the client with the keyboard focus is
+// offered it whenever it gains the focus and whenever it changes while it holds it.
+// DataDevice.swift and PrimarySelection.swift are the protocol objects; the data itself
+// never passes through the server: `receive` hands the reader's fd to the source's client.
+import CWaylandServer
+import InputRouter
+
+enum SelectionKind { case clipboard, primary }
+
+/// Data a client offers: a `wl_data_source` or a `zwp_primary_selection_source_v1`.
+protocol SelectionSource: AnyObject {
+    var owner: ClientState { get }
+    var mimeTypes: [String] { get }
+    /// Asks the source's client to write `mimeType` into `fd` (the fd is duplicated by
+    /// libwayland; the caller closes its own).
+    func send(_ mimeType: String, fd: Int32)
+    /// The source was replaced: it will not be asked for data again.
+    func cancel()
+}
+
+/// Where a client is told of a selection: a `wl_data_device` or a primary selection device.
+protocol SelectionDevice: AnyObject {
+    var owner: ClientState { get }
+    /// Sends a fresh offer of `source` (its mime types), then the selection event; nil
+    /// sends a selection of none.
+    func sendSelection(_ source: SelectionSource?)
+}
+
+/// One selection: who holds it, the serial it was set with, and the devices bound for it.
+final class SelectionSlot {
+    var source: SelectionSource?
+    var serial: UInt32 = 0
+    var devices: [SelectionDevice] = []
+}
+
+final class Selections {
+    let clipboard = SelectionSlot()
+    let primary = SelectionSlot()
+    /// The client last offered the selections as the keyboard's holder, nil while no client
+    /// has the keyboard: a change of holder sends them to the new one.
+    var focusClient: ClientID?
+
+    subscript(kind: SelectionKind) -> SelectionSlot { kind == .clipboard ? clipboard : primary }
+}
+
+extension WaylandServer {
+    /// The client whose surface has the keyboard, if any.
+    var keyboardFocusClient: ClientState? {
+        seat.keyboardFirstResponder.flatMap { surface(for: $0)?.owner }
+    }
+
+    /// Whether `client` may set a selection citing `serial`: a recent press of its own (the
+    /// core's press log), one of its latest key, modifier, button or touch events (toolkits
+    /// cite the newest serial they saw: GTK's Ctrl+C cites the Ctrl release or the
+    /// modifiers that followed it, a menu item activates on the button's release), or the
+    /// keyboard enter that gave it the focus it still holds (wl-copy sets the selection from
+    /// there). A serial older than the current selection's never replaces it: a request
+    /// that was late cannot undo a newer copy.
+    func isSelectionSerial(_ serial: UInt32, from client: ClientState, replacing slot: SelectionSlot) -> Bool {
+        if configuration.acceptsSelectionWithAnySerial { return true }
+        guard serial != 0 else { return false }
+        if slot.source != nil, Int32(bitPattern: serial &- slot.serial) < 0 { return false }
+        if seat.isRecentPress(serial: serial, client: client.id) || client.inputSerials.contains(serial) { return true }
+        return serial == client.lastKeyboardEnterSerial && keyboardFocusClient === client
+    }
+
+    /// A client's `set_selection`. Refused without a word when the serial is not valid (the
+    /// protocol names no error for it; every compositor ignores such requests). The source
+    /// replaced is cancelled; the keyboard's client is offered the new one.
+    func setSelection(_ kind: SelectionKind, _ source: SelectionSource?, serial: UInt32, from client: ClientState) {
+        let slot = selections[kind]
+        guard isSelectionSerial(serial, from: client, replacing: slot) else { return }
+        let old = slot.source
+        slot.source = source
+        slot.serial = serial
+        if let old, old !== source { old.cancel() }
+        offerSelection(kind, to: keyboardFocusClient)
+    }
+
+    /// A source was destroyed: if it held a selection, the selection is now empty.
+    func selectionSourceDestroyed(_ source: SelectionSource) {
+        for kind in [SelectionKind.clipboard, .primary] where selections[kind].source === source {
+            selections[kind].source = nil
+            offerSelection(kind, to: keyboardFocusClient)
+        }
+    }
+
+    func addSelectionDevice(_ kind: SelectionKind, _ device: SelectionDevice) {
+        selections[kind].devices.append(device)
+        // A device made while its client has the keyboard learns the selection at once.
+        if let focus = selections.focusClient, focus == device.owner.id { device.sendSelection(selections[kind].source) }
+    }
+
+    func removeSelectionDevice(_ kind: SelectionKind, _ device: SelectionDevice) {
+        selections[kind].devices.removeAll { $0 === device }
+    }
+
+    func offerSelection(_ kind: SelectionKind, to client: ClientState?) {
+        guard let client, client.alive else { return }
+        let slot = selections[kind]
+        for d in slot.devices where d.owner === client { d.sendSelection(slot.source) }
+    }
+
+    /// Called when the keyboard may have moved to another client (a keyboard enter is about
+    /// to be sent, or the focus changed): the new holder gets both selections first, as the
+    /// protocol asks ("immediately before receiving keyboard focus").
+    func selectionsFollowKeyboard(to client: ClientState?) {
+        guard client?.id != selections.focusClient else { return }
+        selections.focusClient = client?.id
+        offerSelection(.clipboard, to: client)
+        offerSelection(.primary, to: client)
+    }
+}
+
+/// The serials of a client's latest input events, in a fixed ring: recording one (per key
+/// and button event) never allocates.
+struct RecentSerials {
+    private var ring = [UInt32](repeating: 0, count: 16)
+    private var next = 0
+
+    mutating func record(_ serial: UInt32) {
+        ring[next] = serial
+        next = (next + 1) & 15
+    }
+
+    func contains(_ serial: UInt32) -> Bool { serial != 0 && ring.contains(serial) }
+}
