@@ -137,7 +137,12 @@ extension WaylandServer {
             wl_global_remove(global)
             output.global = nil
             // Kept until then: the binding the global's data points at lives in globalBindings.
-            schedule(afterMS: 5000) { wl_global_destroy(global); return nil }
+            retiredOutputGlobals.append(global)
+            schedule(afterMS: 5000) { [unowned(unsafe) self] in
+                retiredOutputGlobals.removeAll { $0 == global }
+                wl_global_destroy(global)
+                return nil
+            }
         }
         updateSurfaceOutputs()
         sendDeliveries()

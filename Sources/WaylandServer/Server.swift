@@ -124,6 +124,8 @@ public final class WaylandServer {
     /// The outputs served (Outputs.swift), how many were ever made (for their names), and
     /// the scene generation surfaces' outputs were last computed at.
     var servedOutputs: [ServedOutput] = []
+    /// Removed outputs' globals, destroyed 5 s after their removal (or with the server).
+    var retiredOutputGlobals: [OpaquePointer] = []
     var outputCount = 0
     var outputsGeneration: UInt64 = .max
     public internal(set) var configuration: Configuration
@@ -288,6 +290,7 @@ public final class WaylandServer {
             // then our globals (wl_shm cannot be removed apart from its display).
             for state in Array(clientsByPointer.values) where state.boundServerGlobal { wl_client_destroy(state.client) }
             for global in createdGlobals { wl_global_destroy(global) }
+            for global in servedOutputs.compactMap(\.global) + retiredOutputGlobals { wl_global_destroy(global) }
         }
         // wl_event_loop_destroy frees only the sources already removed.
         if let frameTimer { wl_event_source_remove(frameTimer) }

@@ -91,7 +91,7 @@ import Testing
         // each press, and the desktop node taking the press no window took.
         #expect(embed.lines.contains("embed: press on toplevel \"left\" at 40,30; chain: toplevel \"left\" → client1 → seat0"))
         #expect(embed.lines.contains("embed: desktop took button 272 at 460,350; no window has the keyboard"))
-        #expect(embed.lines.contains("embed: press on node \"desktop\" at 460,350; chain: node \"desktop\" → output \"output\" → seat0"))
+        #expect(embed.lines.contains("embed: press on node \"desktop\" at 460,350; chain: node \"desktop\" → node \"windows\" → seat0"))
         #expect(embed.lines.contains("deliver: seat0 keyboard.key \"client1 wl-probe: left\" 30 pressed"))
         #expect(!embed.lines.contains { $0.contains("dropped") })
 

@@ -123,7 +123,7 @@ final class EmbedCompositor {
 
     /// A compositor node of our own under every window: the desktop. It is where the
     /// responder chain ends for a press on no window. Client toplevels become children of
-    /// the server's output node as they map, above it.
+    /// the server's window layer (`outputNode`) as they map, above it.
     func buildScene() {
         let desktop = tree.createNode(.compositor, name: "desktop", parent: server.outputNode,
                                       frame: Rect(0, 0, width, height))
