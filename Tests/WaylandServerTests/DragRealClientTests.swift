@@ -27,17 +27,18 @@ import Testing
         let h = try ServerHarness(configuration: config)
         let text = "Grüße per drag and drop: 1 + 1 = 2"
         let source = try h.spawn("/usr/bin/python3", [script, "source", text], environment: Self.environment)
-        h.wait(for: source, timeout: 20, awaiting: "the source window to map") { $0 == "mapped source" }
+        try #require(h.wait(for: source, timeout: 20, awaiting: "the source window to map") { $0 == "mapped source" })
         let target = try h.spawn("/usr/bin/python3", [script, "target", ""], environment: Self.environment)
-        h.wait(for: target, timeout: 20, awaiting: "the target window to map") { $0 == "mapped target" }
-        h.dispatch(until: "both toplevels to map") { DragTests().toplevelFrames(h).count == 2 }
+        try #require(h.wait(for: target, timeout: 20, awaiting: "the target window to map") { $0 == "mapped target" })
+        try #require(h.dispatch(until: "both toplevels to map") { DragTests().toplevelFrames(h).count == 2 })
         let frames = DragTests().toplevelFrames(h)
         let (sx, sy) = center(frames[0]), (tx, ty) = center(frames[1])
 
         // A first click gives the source the keyboard. GTK 3 cites the newest serial it saw in
-        // start_drag (not the press's), and focus-on-click sends wl_keyboard.enter after the
-        // button, so a drag begun by the click that activates the window cites the enter and
-        // is refused (weston and sway activate before sending the button). docs/wayland.md.
+        // start_drag, not the press's; focus-on-click sends wl_keyboard.enter after the button,
+        // so a drag begun by the click that activates the window cites the enter's serial and
+        // is refused (seen here: start_drag(…, 14) after button 12, keyboard.enter 14).
+        // docs/wayland.md, "Not yet".
         h.warp(sx, sy)
         h.button(.pressed)
         h.wait(for: source, awaiting: "GTK to see the first press") { $0 == "pressed" }
@@ -52,8 +53,8 @@ import Testing
         h.button(.pressed)
         h.wait(for: source, awaiting: "GTK to see the press") { $0 == "pressed" }
         for dx in stride(from: 4.0, through: 24, by: 4) { h.warp(sx + dx, sy) }
-        h.wait(for: source, awaiting: "GTK to begin the drag") { $0 == "drag-begin" }
-        h.dispatch(until: "the server to run the drag") { h.server.drag != nil }
+        try #require(h.wait(for: source, awaiting: "GTK to begin the drag") { $0 == "drag-begin" })
+        try #require(h.dispatch(until: "the server to run the drag") { h.server.drag != nil })
         #expect(source.lines.contains { $0.contains("wl_data_device@") && $0.contains("-> ") && $0.contains(".start_drag(") })
 
         // Over to the target in steps; its drop site accepts the text (the source hears `target`
@@ -63,11 +64,11 @@ import Testing
             let f = Double(i) / 8
             h.warp(sx + 24 + (tx - sx - 24) * f, sy + (ty - sy) * f)
         }
-        h.wait(for: target, awaiting: "the drag over the target") { $0 == "drag-motion" }
+        try #require(h.wait(for: target, awaiting: "the drag over the target") { $0 == "drag-motion" })
         h.warp(tx + 2, ty + 2)
-        h.dispatch(until: "the target to accept the text and an action") {
+        try #require(h.dispatch(until: "the target to accept the text and an action") {
             received(source, ".target(\"text/") && received(source, ".action(1)")
-        }
+        })
         // The pointer was never on the target outside the drag, and a drag sends no wl_pointer event.
         #expect(!target.lines.contains { $0.contains("wl_pointer@") && !$0.contains("->") })
         h.button(.released)
