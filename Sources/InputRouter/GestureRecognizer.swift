@@ -30,7 +30,8 @@ public struct KeyBinding: Hashable, Sendable {
     public var keysym: UInt32
     /// The modifiers that must be held, exactly; only binding-relevant ones are kept.
     public var modifiers: ModifierMask
-    /// A binding; lock modifiers in `modifiers` are dropped, so Caps Lock does not stop it.
+    /// A binding; modifiers outside `bindingRelevant` (the locks) are dropped, as matching
+    /// ignores them too, so Caps Lock or Num Lock does not stop it.
     public init(keysym: UInt32, modifiers: ModifierMask) {
         self.keysym = keysym
         self.modifiers = modifiers.intersection(.bindingRelevant)

@@ -60,7 +60,7 @@ extension SurfaceTree {
     }
 
     /// `hitTest(_:)` with an observer told each test and skip, to see why a point went where it
-    /// did. The walk itself does not allocate; the observer may.
+    /// did. Slower: every child is shown to the observer instead of being skipped inline.
     public func hitTest<O: HitTestObserver>(_ point: Point, observer: inout O) -> Hit? {
         let threshold = opacityThreshold
         refreshBounds()

@@ -148,7 +148,7 @@ public struct TabletTool: Hashable, Sendable {
     public var type: TabletToolType
     /// The tool's hardware serial, to tell two pens apart; 0 when the tablet has none.
     public var serial: UInt64
-    /// The axes the tool has, announced to clients on proximity.
+    /// The axes the tool has (what `zwp_tablet_tool_v2.capability` announces to clients).
     public var capabilities: TabletToolCapabilities
     /// A tool; serial and capabilities default to "unknown".
     public init(type: TabletToolType, serial: UInt64 = 0, capabilities: TabletToolCapabilities = []) {

@@ -146,8 +146,8 @@ extension Seat {
         if keyboardGrab === grab { keyboardGrab = nil }
     }
 
-    /// The popups of the open popup grab, bottom to top; empty when none. Allocates a copy: for
-    /// inspection, not per event.
+    /// The popups of the open popup grab, bottom to top (the last is the one that keeps the
+    /// keyboard); empty when none.
     public var popupGrabStack: [NodeID] { popupGrab?.stack ?? [] }
 
     /// Popups that can no longer take input leave the stack; an empty stack ends the grab.

@@ -41,8 +41,9 @@ extension Seat {
         if heldButtonCount > 0 { deliverMotion(time: time, hit: nil) } else { repick(time: time, motion: true) }
     }
 
-    /// A button press or release. Presses after the first held one are counted, not re-sent; the
-    /// first goes to recognizers, then the grab or the pointer focus. No allocation, no hit test.
+    /// A button press or release. One button held on several devices is sent once (first
+    /// press, last release): to recognizers, then the grab or the pointer focus. No
+    /// allocation; releasing the last held button re-picks the pointer (one hit test).
     public func notifyPointerButton(time: UInt64, button: UInt32, state: ButtonState, device: DeviceID = DeviceID(0)) {
         let code = Int(button)
         guard code < Seat.codeCount else { drop(.pointerButton); return }
@@ -113,7 +114,8 @@ extension Seat {
     }
 
     /// A touchpad swipe, pinch or hold phase: the begin picks the target (a recognizer, the
-    /// focus's client or a compositor responder), later phases go to it. No hit test.
+    /// pointer focus's surface or a compositor responder), later phases go to it. No hit test,
+    /// except the re-pick when a recognizer's claim ends; no allocation.
     public func notifyGesture(time: UInt64, _ g: GestureEvent) {
         lastTime = time
         // A claim sends a leave and its end an enter: each ends with a frame.

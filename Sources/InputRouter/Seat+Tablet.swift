@@ -71,7 +71,7 @@ extension Seat {
     }
 
     /// The tool moved: re-picked by hit test unless its tip is down, then motion to its focus.
-    /// No allocation.
+    /// No allocation in steady state.
     public func notifyTabletAxis(time: UInt64, device: DeviceID, axes: TabletAxes) {
         lastTime = time
         guard let i = tabletIndex(device) else { drop(.tabletMotion); return }
@@ -80,7 +80,7 @@ extension Seat {
     }
 
     /// The tool's tip touched or left the tablet: down/up to the focus, which keeps the tool
-    /// until the tip lifts (implicit grab). No allocation.
+    /// until the tip lifts (implicit grab). No allocation in steady state.
     public func notifyTabletTip(time: UInt64, device: DeviceID, down: Bool, axes: TabletAxes) {
         lastTime = time
         guard let i = tabletIndex(device), tablets[i].tipDown != down else { drop(.tabletTip); return }
