@@ -58,7 +58,7 @@ public struct ConfigurationSupport: Sendable, Hashable {
     public var flatProfile = false
     /// Whether the buttons can be swapped (`left_handed_is_available`).
     public var leftHanded = false
-    /// Whether disable-while-typing exists (`dwt_is_available`); touchpads only, in practice.
+    /// Whether disable-while-typing exists (`dwt_is_available`).
     public var disableWhileTyping = false
     /// A device that supports nothing; the source fills in what libinput reports.
     public init() {}
