@@ -12,7 +12,7 @@ public struct AbsInfo: Hashable, Sendable {
     public var maximum: Int32
     /// Noise the kernel filters out, in axis units.
     public var fuzz: Int32
-    /// The dead zone around the centre, in axis units (joysticks; 0 elsewhere).
+    /// The dead zone around the centre, in axis units.
     public var flat: Int32
     /// Units per millimetre; 0 when the kernel does not know it.
     public var resolution: Int32
@@ -29,7 +29,7 @@ public struct AbsInfo: Hashable, Sendable {
 
 /// `id: [bus, vendor, product, version]`.
 public struct DeviceIdentity: Hashable, Sendable {
-    /// The bus type, USB vendor and product ids and version, as the kernel reports them.
+    /// The bus type, vendor and product ids and version, as the kernel reports them.
     public var bus: UInt32, vendor: UInt32, product: UInt32, version: UInt32
     /// The four ids in `id:` order.
     public init(bus: UInt32, vendor: UInt32, product: UInt32, version: UInt32) {
@@ -61,7 +61,7 @@ public struct RecordedDevice: Hashable, Sendable {
     public var properties: [UInt16]
     /// `KEY=VALUE` lines in file order.
     public var udevProperties: [String]
-    /// The libinput quirks the recording lists for the device, one per line as written.
+    /// The libinput quirks the recording lists for the device, as written.
     public var quirks: [String]
     /// The HID report descriptor, when recorded.
     public var hid: [UInt8]

@@ -5,7 +5,7 @@
 public struct SourcePosition: Hashable, Sendable {
     /// 1-based line.
     public var line: Int
-    /// 1-based column, counted in bytes.
+    /// 1-based column.
     public var column: Int
     /// A position; both numbers start at 1.
     public init(line: Int, column: Int) { self.line = line; self.column = column }

@@ -29,15 +29,15 @@ public struct Replayer: Sendable {
     public let events: [InputEvent]
     /// The speed they are played at.
     public let speed: Speed
-    /// How many events have been handed out since `start(at:)`.
+    /// How many events have been handed out (since the last `start(at:)`, if any).
     public private(set) var index = 0
     private var startClock: UInt64 = 0
     /// Due time (on the recording's clock, µs since the first event) of the last event
     /// handed out: a later event recorded with an earlier time is due no earlier.
     private var lastOffset: UInt64 = 0
 
-    /// A replay of `events`; throws for a bad `.multiple` factor. Call `start(at:)` before
-    /// asking what is due.
+    /// A replay of `events`; throws for a bad `.multiple` factor. `start(at:)` sets the clock
+    /// the first event is due at.
     public init(events: [InputEvent], speed: Speed = .recorded) throws(InvalidSpeed) {
         if case .multiple(let factor) = speed, !(factor.isFinite && factor > 0) { throw InvalidSpeed(factor: factor) }
         self.events = events

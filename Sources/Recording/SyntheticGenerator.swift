@@ -15,11 +15,11 @@ public struct SyntheticLog: Sendable {
 }
 
 /// Makes valid recordings from a seed, with the events they encode, for round-trip tests
-/// and benchmarks.
+/// and fuzzing seeds.
 public struct SyntheticGenerator: Sendable {
     /// The seed; one seed always gives the same recording.
     public var seed: UInt64
-    /// Which devices the recording has, one of each listed, in this order.
+    /// The devices the recording has: one per entry, in this order.
     public var devices: [SyntheticDeviceKind]
     /// Number of input frames (device additions come on top).
     public var frames: Int
