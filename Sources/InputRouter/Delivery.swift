@@ -4,10 +4,14 @@
 
 /// The keys of a `keyboard.enter`, stored in the queue's key buffer.
 public struct KeySpan: Hashable, Sendable {
+    /// Index of the first key in `DeliveryQueue.keyBuffer`.
     public var start: Int32
+    /// How many keys the span holds.
     public var count: Int32
 }
 
+/// One thing the router decided to tell a client (a `wl_pointer`, `wl_keyboard`, `wl_touch`...
+/// event) or that a compositor responder took. A trivial value: queuing one does not allocate.
 public enum Delivery: Hashable, Sendable {
     // Pointer (`wl_pointer`). Points are surface-local; times are microseconds.
     case pointerEnter(SeatID, NodeID, Point, serial: UInt32)
@@ -75,6 +79,7 @@ public enum Delivery: Hashable, Sendable {
     /// Nobody in the chain took the event.
     case dropped(SeatID, EventKind)
 
+    /// The seat that produced the delivery; a switch, no allocation.
     public var seat: SeatID {
         switch self {
         case .pointerEnter(let s, _, _, _), .pointerLeave(let s, _, _), .pointerMotion(let s, _, _, _),
@@ -115,8 +120,11 @@ public enum Delivery: Hashable, Sendable {
 /// The deliveries of the last routed events, in order. Preallocated: appending does not
 /// allocate once capacity is reached, and clearing keeps it.
 public struct DeliveryQueue {
+    /// The deliveries in the order they were decided.
     public private(set) var deliveries: ContiguousArray<Delivery> = []
+    /// Backing store of `KeySpan`s (held keys of `keyboardEnter`); read through `keys(_:)`.
     public private(set) var keyBuffer: ContiguousArray<UInt32> = []
+    /// Backing store of tablet axes; read through `axes(_:)`.
     public private(set) var axesBuffer: ContiguousArray<TabletAxes> = []
 
     init() {
@@ -148,7 +156,9 @@ public struct DeliveryQueue {
         keyBuffer[Int(span.start)..<Int(span.start + span.count)]
     }
 
+    /// True when nothing was decided since the last flush.
     public var isEmpty: Bool { deliveries.isEmpty }
+    /// How many deliveries are queued.
     public var count: Int { deliveries.count }
 
     /// Only what holds something is cleared: each clear checks its buffer's uniqueness.

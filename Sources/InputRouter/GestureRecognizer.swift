@@ -5,8 +5,11 @@
 /// pointer leave) and the rest of the sequence goes to the recognizer alone. A sequence
 /// ends when the last touch is up, or the last button released; then `reset()` runs.
 open class GestureRecognizer {
+    /// What a recognizer makes of the sequence so far: still watching, claiming it, or out
+    /// (then it sees nothing more until `reset()`).
     public enum State: Sendable { case possible, recognized, failed }
 
+    /// A recognizer that fails everything; subclass it. Allocates: make recognizers at setup.
     public init() {}
 
     /// `touchCount` includes this touch. `at` is in layout space.
@@ -23,8 +26,12 @@ open class GestureRecognizer {
 /// A key binding: a keysym with exact modifiers (Shift, Control, Alt, Super, Mod5; lock
 /// modifiers ignored). It consumes the press and the release of the key that triggers it.
 public struct KeyBinding: Hashable, Sendable {
+    /// The keysym that triggers the binding, as the key translator reports it.
     public var keysym: UInt32
+    /// The modifiers that must be held, exactly; only binding-relevant ones are kept.
     public var modifiers: ModifierMask
+    /// A binding; modifiers outside `bindingRelevant` (the locks) are dropped, as matching
+    /// ignores them too, so Caps Lock or Num Lock does not stop it.
     public init(keysym: UInt32, modifiers: ModifierMask) {
         self.keysym = keysym
         self.modifiers = modifiers.intersection(.bindingRelevant)

@@ -2,7 +2,9 @@ import CPixman
 
 /// The node under a point and the point in that node's coordinates.
 public struct Hit: Hashable, Sendable {
+    /// The deepest node that took the point.
     public var node: NodeID
+    /// The point in `node`'s coordinates (what `wl_pointer.enter` and `motion` carry).
     public var local: Point
 }
 
@@ -19,20 +21,29 @@ public protocol HitTestObserver {
 }
 
 extension HitTestObserver {
+    /// Default: skipped subtrees are not reported.
     public mutating func skipped(_ node: NodeID) {}
 }
 
+/// The observer `hitTest(_:)` uses: does nothing, and is specialised away.
 public struct NoHitTestObserver: HitTestObserver {
+    /// Makes the do-nothing observer; free.
     public init() {}
+    /// Ignores the test.
     public mutating func tested(_ node: NodeID, inside: Bool) {}
 }
 
 /// Records the order in which nodes were tested, and the subtrees skipped by their bounds.
 public struct HitTestLog: HitTestObserver {
+    /// Each node's own test, in the order the walk ran them.
     public var steps: [(node: NodeID, inside: Bool)] = []
+    /// Subtrees skipped because the point fell outside their bounds.
     public var skipped: [NodeID] = []
+    /// An empty log. Recording allocates: for debugging and tests, not per event.
     public init() {}
+    /// Appends the test to `steps`.
     public mutating func tested(_ node: NodeID, inside: Bool) { steps.append((node, inside)) }
+    /// Appends the skipped subtree to `skipped`.
     public mutating func skipped(_ node: NodeID) { skipped.append(node) }
 }
 
@@ -48,6 +59,8 @@ extension SurfaceTree {
         return hitTest(point, observer: &observer)
     }
 
+    /// `hitTest(_:)` with an observer told each test and skip, to see why a point went where it
+    /// did. Slower: every child is shown to the observer instead of being skipped inline.
     public func hitTest<O: HitTestObserver>(_ point: Point, observer: inout O) -> Hit? {
         let threshold = opacityThreshold
         refreshBounds()

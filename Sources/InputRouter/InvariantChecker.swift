@@ -14,10 +14,15 @@
 /// active twice, active for a surface without the keyboard focus, or inactive when it was
 /// not active.
 public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
+    /// `.collect` records violations in `violations`; `.trap` also stops the process at the first.
     public enum Mode { case collect, trap }
+    /// The sink every delivery is passed on to after it is checked.
     public var inner: Inner
+    /// The router whose deliveries are checked: its tree, clients and seats are read to judge them.
     public let router: Router
+    /// What a violation does: collect it or trap.
     public let mode: Mode
+    /// The violations found so far, each with the offending delivery's trace line.
     public private(set) var violations: [String] = []
 
     private struct SeatModel {
@@ -36,12 +41,15 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
     }
     private var seats: [SeatID: SeatModel] = [:]
 
+    /// A checker in front of `inner`. It keeps hashed per-surface models and allocates as they
+    /// grow: for tests, fuzzing and debug builds, not a production hot path.
     public init(wrapping inner: Inner, router: Router, mode: Mode = .collect) {
         self.inner = inner
         self.router = router
         self.mode = mode
     }
 
+    /// Checks `d` against the model, then passes it to `inner`. Hashes per delivery.
     public mutating func deliver(_ d: Delivery, from queue: DeliveryQueue) {
         check(d, queue: queue)
         inner.deliver(d, from: queue)
@@ -227,26 +235,34 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
         }
     }
 
+    /// True when no violation has been found.
     public var isClean: Bool { violations.isEmpty }
 }
 
 /// A sink that keeps nothing: for benchmarks and for the checker alone.
 public struct NullSink: DeliverySink {
+    /// A sink that keeps nothing; free.
     public init() {}
+    /// Drops the delivery.
     public mutating func deliver(_ delivery: Delivery, from queue: DeliveryQueue) {}
 }
 
 /// A sink that keeps the deliveries themselves.
 public struct RecordingSink: DeliverySink {
+    /// Every delivery received, in order.
     public private(set) var deliveries: [Delivery] = []
+    /// The held keys of each `keyboardEnter`, in order, copied out of the queue.
     public private(set) var enterKeys: [[UInt32]] = []
     /// The axes of each `tabletMotion`, in order (the index in the delivery is the queue's).
     public private(set) var tabletAxes: [TabletAxes] = []
+    /// An empty recording. Recording allocates: for tests, not per event in production.
     public init() {}
+    /// Appends `d`, copying out the keys or axes it refers to in `queue`.
     public mutating func deliver(_ d: Delivery, from queue: DeliveryQueue) {
         deliveries.append(d)
         if case .keyboardEnter(_, _, let keys, _) = d { enterKeys.append(Array(queue.keys(keys))) }
         if case .tabletMotion(_, _, _, _, _, let axes) = d { tabletAxes.append(queue.axes(axes)) }
     }
+    /// Forgets everything recorded, e.g. between test steps.
     public mutating func removeAll() { deliveries.removeAll(); enterKeys.removeAll(); tabletAxes.removeAll() }
 }

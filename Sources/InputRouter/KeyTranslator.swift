@@ -3,16 +3,23 @@
 
 /// Keyboard modifier state as `wl_keyboard.modifiers` carries it (xkb masks).
 public struct Modifiers: Hashable, Sendable, CustomStringConvertible {
+    /// Modifiers physically held (xkb depressed mask).
     public var depressed: UInt32
+    /// Modifiers latched for the next key (sticky keys).
     public var latched: UInt32
+    /// Modifiers locked on (Caps Lock, Num Lock).
     public var locked: UInt32
+    /// The active layout group (xkb effective group).
     public var group: UInt32
+    /// A modifier state; all masks default to nothing held.
     public init(depressed: UInt32 = 0, latched: UInt32 = 0, locked: UInt32 = 0, group: UInt32 = 0) {
         self.depressed = depressed; self.latched = latched; self.locked = locked; self.group = group
     }
+    /// No modifier and group 0: the state with no keyboard layer.
     public static let none = Modifiers()
     /// Depressed, latched and locked together: what is in effect.
     public var effective: ModifierMask { ModifierMask(rawValue: depressed | latched | locked) }
+    /// "depressed,latched,locked,group", for traces.
     public var description: String { "\(depressed),\(latched),\(locked),\(group)" }
 }
 
@@ -20,14 +27,23 @@ public struct Modifiers: Hashable, Sendable, CustomStringConvertible {
 /// every `evdev` keymap uses): Shift 0, Lock 1, Control 2, Mod1 (Alt) 3, Mod2 (NumLock) 4,
 /// Mod4 (Super) 6, Mod5 (AltGr on many layouts) 7.
 public struct ModifierMask: OptionSet, Hashable, Sendable {
+    /// The mask bits, one per option below.
     public var rawValue: UInt32
+    /// A mask from raw xkb bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// Shift (real modifier 0).
     public static let shift = ModifierMask(rawValue: 1 << 0)
+    /// Lock (Caps Lock, real modifier 1).
     public static let capsLock = ModifierMask(rawValue: 1 << 1)
+    /// Control (real modifier 2).
     public static let control = ModifierMask(rawValue: 1 << 2)
+    /// Mod1, Alt (real modifier 3).
     public static let alt = ModifierMask(rawValue: 1 << 3)
+    /// Mod2, Num Lock (real modifier 4).
     public static let numLock = ModifierMask(rawValue: 1 << 4)
+    /// Mod4, Super/Logo (real modifier 6).
     public static let superKey = ModifierMask(rawValue: 1 << 6)
+    /// Mod5, AltGr on many layouts (real modifier 7).
     public static let mod5 = ModifierMask(rawValue: 1 << 7)
     /// The modifiers a binding is matched on; lock modifiers never change a binding.
     public static let bindingRelevant: ModifierMask = [.shift, .control, .alt, .superKey, .mod5]
@@ -57,6 +73,7 @@ public struct KeyMeaning: Hashable, Sendable {
     public var modifiers: Modifiers
     /// The press's effect on the compose sequence.
     public var compose: ComposeStep
+    /// A key's meaning; `baseKeysym` and `compose` default to unknown and no sequence.
     public init(keysym: UInt32, baseKeysym: UInt32 = 0, modifiers: Modifiers, compose: ComposeStep = .none) {
         self.keysym = keysym; self.baseKeysym = baseKeysym; self.modifiers = modifiers; self.compose = compose
     }

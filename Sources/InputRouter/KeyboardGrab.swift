@@ -23,15 +23,20 @@ public protocol KeyboardGrab: AnyObject {
 }
 
 extension KeyboardGrab {
+    /// Default: the focus moves as with no grab (`defaultKeyboardEnter(_:)`).
     public func enter(_ seat: Seat, node: NodeID?) -> Bool { seat.defaultKeyboardEnter(node) }
+    /// Default: the key goes to the keyboard focus.
     public func key(_ seat: Seat, time: UInt64, key: UInt32, state: KeyState, meaning: KeyMeaning) {
         seat.defaultKey(time: time, key: key, state: state, meaning: meaning)
     }
+    /// Default: the new modifiers go to the keyboard focus.
     public func modifiers(_ seat: Seat) { seat.defaultModifiers() }
+    /// Default: nothing to tidy up.
     public func cancel(_ seat: Seat) {}
 }
 
 /// The default keyboard behaviour as a grab value: installing it changes nothing.
 public final class DefaultKeyboardGrab: KeyboardGrab {
+    /// The empty grab; allocates one object, so make it at setup, not per event.
     public init() {}
 }

@@ -10,10 +10,13 @@
 
 /// The outputs' frames in layout space, in tree order. A plain value with no I/O.
 public struct OutputLayout: Equatable, Sendable {
+    /// Each mapped output's frame in layout space, in tree order.
     public var frames: [Rect]
 
+    /// A layout of the given frames; the seat builds its own on scene changes.
     public init(_ frames: [Rect] = []) { self.frames = frames }
 
+    /// True with no mapped output (then the cursor is not clamped to any).
     public var isEmpty: Bool { frames.isEmpty }
 
     /// The smallest rectangle holding every output (gaps included); empty with no output.

@@ -5,10 +5,15 @@
 /// One motion event's deltas: accelerated (what moves the cursor) and unaccelerated (the
 /// device's own counts, what a game wants), in layout units.
 public struct RelativeMotion: Hashable, Sendable {
+    /// Accelerated horizontal delta: what moves the cursor.
     public var dx: Double
+    /// Accelerated vertical delta: what moves the cursor.
     public var dy: Double
+    /// The device's own horizontal counts, before acceleration.
     public var unacceleratedDX: Double
+    /// The device's own vertical counts, before acceleration.
     public var unacceleratedDY: Double
+    /// The deltas of one motion event; a trivial value, free on the hot path.
     public init(dx: Double, dy: Double, unacceleratedDX: Double, unacceleratedDY: Double) {
         self.dx = dx; self.dy = dy
         self.unacceleratedDX = unacceleratedDX; self.unacceleratedDY = unacceleratedDY

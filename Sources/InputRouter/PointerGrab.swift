@@ -40,15 +40,21 @@ public protocol PointerGrab: AnyObject {
 }
 
 extension PointerGrab {
+    /// Default: the responder chain from `hit` takes the focus, as with no grab.
     public func enter(_ seat: Seat, hit: Hit?, time: UInt64) { seat.defaultPointerEnter(hit: hit) }
+    /// Default: motion to the focus, re-picking first when no button is held.
     public func motion(_ seat: Seat, time: UInt64) { seat.defaultPointerMotion(time: time) }
+    /// Default: the button goes to the pointer focus, as with no grab.
     public func button(_ seat: Seat, time: UInt64, button: UInt32, state: ButtonState) {
         seat.defaultPointerButton(time: time, button: button, state: state)
     }
+    /// Default: scroll goes to the pointer focus, as with no grab.
     public func axis(_ seat: Seat, time: UInt64, source: AxisSource, vertical: AxisValue?, horizontal: AxisValue?) {
         seat.defaultPointerAxis(time: time, source: source, vertical: vertical, horizontal: horizontal)
     }
+    /// Default: one `wl_pointer.frame` per client told something.
     public func frame(_ seat: Seat) { seat.defaultPointerFrame() }
+    /// Default: nothing to tidy up.
     public func cancel(_ seat: Seat) {}
 }
 
@@ -56,15 +62,22 @@ extension PointerGrab {
 /// (tests check that a trace is the same with it and without). A grab that should act as
 /// the default for some calls simply leaves them unimplemented.
 public final class DefaultPointerGrab: PointerGrab {
+    /// The empty grab; allocates one object, so make it at setup, not per event.
     public init() {}
 }
 
 /// `xdg_toplevel.resize_edge` as bits: top 1, bottom 2, left 4, right 8.
 public struct ResizeEdges: OptionSet, Hashable, Sendable {
+    /// The edge bits, as `xdg_toplevel.resize_edge` numbers them.
     public var rawValue: UInt32
+    /// A set from raw bits (e.g. the protocol's edge value).
     public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// Dragging the top edge: height grows upwards.
     public static let top = ResizeEdges(rawValue: 1)
+    /// Dragging the bottom edge: height grows downwards.
     public static let bottom = ResizeEdges(rawValue: 2)
+    /// Dragging the left edge: width grows leftwards.
     public static let left = ResizeEdges(rawValue: 4)
+    /// Dragging the right edge: width grows rightwards.
     public static let right = ResizeEdges(rawValue: 8)
 }

@@ -15,9 +15,13 @@ public enum PressKind: Sendable, Equatable {
 /// (the cursor for buttons and keys, the touch point for touch). An interactive move is
 /// anchored there, not where the pointer is when the request arrives.
 public struct Press: Sendable, Equatable {
+    /// The serial the client was sent with the press.
     public var serial: UInt32
+    /// The client the press went to.
     public var client: ClientID
+    /// Button, touch, tablet or key.
     public var kind: PressKind
+    /// Where it happened, in layout space: an interactive move is anchored here.
     public var position: Point
 }
 

@@ -28,8 +28,11 @@ public struct Region: Sendable, Equatable, CustomStringConvertible {
     }
     var storage: Storage
 
+    /// An empty region. Allocates its pixman storage: build regions on surface commit, not per event.
     public init() { storage = Storage() }
+    /// A region of one rectangle (clamped to ±`limit`). Allocates, as `init()` does.
     public init(_ rect: Rect) { self.init(); add(rect) }
+    /// The union of `rects` (clamped to ±`limit`). Allocates, as `init()` does.
     public init(_ rects: [Rect]) { self.init(); for r in rects { add(r) } }
 
     private mutating func unique() {
@@ -77,6 +80,7 @@ public struct Region: Sendable, Equatable, CustomStringConvertible {
         pixman_region32_intersect_rect(storage.region, storage.region, s.x, s.y, s.width, s.height)
     }
 
+    /// Same set of pixels, however built; O(1) when both share storage, else pixman's comparison.
     public static func == (a: Region, b: Region) -> Bool {
         a.storage === b.storage || pixman_region32_equal(a.storage.region, b.storage.region) != 0
     }
@@ -101,6 +105,7 @@ public struct Region: Sendable, Equatable, CustomStringConvertible {
         return containsPixel(Int32(fx), Int32(fy))
     }
 
+    /// True when the region holds no pixel (then no point of it takes input).
     public var isEmpty: Bool { pixman_region32_not_empty(storage.region) == 0 }
 
     /// The rectangles pixman keeps (y-x banded, non-overlapping).
@@ -113,6 +118,7 @@ public struct Region: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The smallest rectangle holding the whole region; empty for an empty region. No allocation.
     public var extents: Rect {
         let e = storage.region.pointee.extents
         return Rect(e.x1, e.y1, e.x2 - e.x1, e.y2 - e.y1)
@@ -121,5 +127,6 @@ public struct Region: Sendable, Equatable, CustomStringConvertible {
     /// Pointer to the pixman region, valid while this value lives unchanged.
     var pixmanRegion: UnsafeMutablePointer<pixman_region32_t> { storage.region }
 
+    /// The rectangles, for traces and test failures. Allocates.
     public var description: String { rects.map { "[\($0)]" }.joined(separator: " ") }
 }

@@ -9,6 +9,7 @@ public enum Responder: Hashable, Sendable, CustomStringConvertible {
     /// One per client: after the client's surfaces, before the seat.
     case client(ClientID)
     case seat(SeatID)
+    /// "#n", "clientN" or "seatN", for traces.
     public var description: String {
         switch self {
         case .node(let n): "\(n)"
@@ -79,6 +80,7 @@ public enum EventKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
     case touchDown, touchMotion, touchUp, touchCancel
     case gesture, action, switchToggle
     case tabletProximity, tabletMotion, tabletTip, tabletButton, padButton, padRingStrip
+    /// The trace name of the kind ("pointer.enter"...).
     public var description: String {
         switch self {
         case .pointerEnter: "pointer.enter"
@@ -111,10 +113,15 @@ public typealias NodeHandler = (NodeEvent) -> Disposition
 
 /// The Wayland device a client must have bound for its surfaces to handle an event.
 public struct BoundDevices: OptionSet, Hashable, Sendable {
+    /// The bound-device bits, one per option below.
     public var rawValue: UInt8
+    /// A set from raw bits, as an `OptionSet` requires.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// `wl_pointer`: the client's surfaces can take pointer events.
     public static let pointer = BoundDevices(rawValue: 1)
+    /// `wl_keyboard`: the client's surfaces can take the keyboard focus.
     public static let keyboard = BoundDevices(rawValue: 2)
+    /// `wl_touch`: the client's surfaces can take touch points.
     public static let touch = BoundDevices(rawValue: 4)
     /// `zwp_tablet_seat_v2` (tablet tools and pads).
     public static let tablet = BoundDevices(rawValue: 8)

@@ -6,9 +6,13 @@
 /// (`flush(into:)`). Scene changes (map, unmap, move, restack, input region) re-pick the
 /// pointer focus of every seat at once, without waiting for motion.
 public final class Router {
+    /// The scene: outputs, windows, surfaces and compositor nodes, which the seats hit-test.
     public let tree: SurfaceTree
     // Read or written by every event: no dynamic exclusivity checks (see Seat's state).
+    /// The seats added with `addSeat(name:)`, indexed by `SeatID.index`.
     @exclusivity(unchecked) public private(set) var seats: [Seat] = []
+    /// What the last routed events produced, for the caller to drain with `flush(into:)` after
+    /// each event; appending to it does not allocate once its capacity is reached.
     @exclusivity(unchecked) public var queue = DeliveryQueue()
 
     struct ClientRecord {
@@ -27,6 +31,7 @@ public final class Router {
     @exclusivity(unchecked) public var serialSource: (() -> UInt32)?
     @exclusivity(unchecked) private var serialCounter: UInt32 = 0
 
+    /// An empty scene with no seats and only the compositor client; set up once at startup.
     public init() {
         tree = SurfaceTree()
         tree.onSceneChange = { [unowned self] in self.sceneDidChange() }
@@ -35,6 +40,7 @@ public final class Router {
 
     // MARK: Seats and clients
 
+    /// Adds a seat (one cursor, keyboard focus and touch set). Allocates: call at setup.
     @discardableResult
     public func addSeat(name: String = "seat0") -> Seat {
         let seat = Seat(id: SeatID(index: UInt32(seats.count)), name: name, router: self)
@@ -42,8 +48,11 @@ public final class Router {
         return seat
     }
 
+    /// The seat with `id`; an array read, no allocation. Traps for an id this router never made.
     public func seat(_ id: SeatID) -> Seat { seats[Int(id.index)] }
 
+    /// Registers a connected client; its surfaces are then tagged with the returned id.
+    /// Allocates (grows every seat's per-client table): call on connect, not per event.
     @discardableResult
     public func addClient(name: String) -> ClientID {
         clients.append(ClientRecord(name: name, alive: true, handler: nil))
@@ -65,10 +74,12 @@ public final class Router {
         }
     }
 
+    /// Whether `client` was registered and has not been removed; an array read.
     public func isAlive(_ client: ClientID) -> Bool {
         Int(client.index) < clients.count && clients[Int(client.index)].alive
     }
 
+    /// The name given at `addClient(name:)`, for traces and logs; "?" for an unknown id.
     public func name(of client: ClientID) -> String {
         Int(client.index) < clients.count ? clients[Int(client.index)].name : "?"
     }
@@ -94,6 +105,7 @@ public final class Router {
         return id
     }
 
+    /// The name `action(_:)` interned; "?" for an unknown id.
     public func name(of action: ActionID) -> String {
         Int(action.index) < actionNames.count ? actionNames[Int(action.index)] : "?"
     }

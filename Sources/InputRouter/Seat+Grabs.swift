@@ -5,7 +5,9 @@ extension Seat {
 
     /// The pointer grab in force, nil for the default behaviour.
     public var activePointerGrab: (any PointerGrab)? { pointerGrab }
+    /// The touch grab in force, nil for the default behaviour.
     public var activeTouchGrab: (any TouchGrab)? { touchGrab }
+    /// The keyboard grab in force, nil for the default behaviour.
     public var activeKeyboardGrab: (any KeyboardGrab)? { keyboardGrab }
 
     /// Installs `grab` for the pointer; the grab in force before is cancelled first (as
@@ -38,6 +40,7 @@ extension Seat {
         lastFirstResponder = nil
     }
 
+    /// Installs `grab` for touch; the grab in force before is cancelled first.
     public func beginTouchGrab(_ grab: any TouchGrab) {
         cancelTouchGrab()
         touchGrab = grab
@@ -48,6 +51,7 @@ extension Seat {
         if touchGrab === grab { touchGrab = nil }
     }
 
+    /// Cancels the touch grab in force, if any, and tells it (`cancel`); default routing resumes.
     public func cancelTouchGrab() {
         guard let old = touchGrab else { return }
         touchGrab = nil
@@ -60,10 +64,12 @@ extension Seat {
         keyboardGrab = grab
     }
 
+    /// Ends `grab` if it is the keyboard grab in force (a grab ending itself); no cancel is sent.
     public func endKeyboardGrab(_ grab: any KeyboardGrab) {
         if keyboardGrab === grab { keyboardGrab = nil }
     }
 
+    /// Cancels the keyboard grab in force, if any, and tells it (`cancel`); default routing resumes.
     public func cancelKeyboardGrab() {
         guard let old = keyboardGrab else { return }
         keyboardGrab = nil
@@ -140,6 +146,8 @@ extension Seat {
         if keyboardGrab === grab { keyboardGrab = nil }
     }
 
+    /// The popups of the open popup grab, bottom to top (the last is the one that keeps the
+    /// keyboard); empty when none.
     public var popupGrabStack: [NodeID] { popupGrab?.stack ?? [] }
 
     /// Popups that can no longer take input leave the stack; an empty stack ends the grab.

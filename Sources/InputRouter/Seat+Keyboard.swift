@@ -2,6 +2,7 @@
 // consume its release too; enter carries only keys that were forwarded to that client and
 // are still held; a release goes to whoever got the press, or nowhere.
 extension Seat {
+    /// The node that has the keyboard focus (the first responder for keys and actions), if any.
     public var keyboardFirstResponder: NodeID? { keyboardFocus }
 
     /// `becomeFirstResponder`: gives `node` the keyboard focus if it can take it (alive,
@@ -84,10 +85,13 @@ extension Seat {
 
     // MARK: Keys
 
+    /// Adds a compositor key binding, checked on each press before the focus sees the key.
+    /// Allocates: call at setup, not per event.
     public func addBinding(_ binding: KeyBinding, action: @escaping () -> Void) {
         bindings.append((binding, action))
     }
 
+    /// Forgets every key binding (e.g. before loading a new configuration).
     public func removeAllBindings() { bindings.removeAll() }
 
     /// One key transition of one device (evdev code).

@@ -41,6 +41,9 @@ extension Seat {
         if heldButtonCount > 0 { deliverMotion(time: time, hit: nil) } else { repick(time: time, motion: true) }
     }
 
+    /// A button press or release. One button held on several devices is sent once (first
+    /// press, last release): to recognizers, then the grab or the pointer focus. No
+    /// allocation; releasing the last held button re-picks the pointer (one hit test).
     public func notifyPointerButton(time: UInt64, button: UInt32, state: ButtonState, device: DeviceID = DeviceID(0)) {
         let code = Int(button)
         guard code < Seat.codeCount else { drop(.pointerButton); return }
@@ -80,6 +83,8 @@ extension Seat {
     /// Ends one pointer event: one `wl_pointer.frame` per client that was told something.
     public func defaultPointerFrame() { flushPointerFrames() }
 
+    /// Scroll on one or both axes, to the grab or the pointer focus, then a frame. No hit test and
+    /// no allocation in steady state.
     public func notifyPointerAxis(time: UInt64, source: AxisSource, vertical: AxisValue?, horizontal: AxisValue?) {
         lastTime = time
         guard pointerClaim == nil else { return }
@@ -108,6 +113,9 @@ extension Seat {
         }
     }
 
+    /// A touchpad swipe, pinch or hold phase: the begin picks the target (a recognizer, the
+    /// pointer focus's surface or a compositor responder), later phases go to it. No hit test,
+    /// except the re-pick when a recognizer's claim ends; no allocation.
     public func notifyGesture(time: UInt64, _ g: GestureEvent) {
         lastTime = time
         // A claim sends a leave and its end an enter: each ends with a frame.
@@ -352,6 +360,7 @@ extension Seat {
         }
     }
 
+    /// Adds a capture-phase recognizer, asked before grabs and clients. Allocates: call at setup.
     public func addRecognizer(_ r: GestureRecognizer) {
         recognizers.append(r)
         recognizerStates.append(.possible)

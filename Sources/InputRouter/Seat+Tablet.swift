@@ -39,6 +39,8 @@ extension Seat {
 
     // MARK: Tools
 
+    /// A tablet tool came into or left proximity: it is placed on the layout and hit-tested like
+    /// the pointer. Allocates only the first time a seat sees more tools at once than before.
     public func notifyTabletProximity(time: UInt64, device: DeviceID, tool: TabletTool, inProximity: Bool, axes: TabletAxes) {
         lastTime = time
         if inProximity {
@@ -68,6 +70,8 @@ extension Seat {
         flushTabletFrames(time: time)
     }
 
+    /// The tool moved: re-picked by hit test unless its tip is down, then motion to its focus.
+    /// No allocation in steady state.
     public func notifyTabletAxis(time: UInt64, device: DeviceID, axes: TabletAxes) {
         lastTime = time
         guard let i = tabletIndex(device) else { drop(.tabletMotion); return }
@@ -75,6 +79,8 @@ extension Seat {
         flushTabletFrames(time: time)
     }
 
+    /// The tool's tip touched or left the tablet: down/up to the focus, which keeps the tool
+    /// until the tip lifts (implicit grab). No allocation in steady state.
     public func notifyTabletTip(time: UInt64, device: DeviceID, down: Bool, axes: TabletAxes) {
         lastTime = time
         guard let i = tabletIndex(device), tablets[i].tipDown != down else { drop(.tabletTip); return }
@@ -113,6 +119,7 @@ extension Seat {
         }
     }
 
+    /// A tool button: to the tool's focus; a release goes only where its press went. No hit test.
     public func notifyTabletButton(time: UInt64, device: DeviceID, button: UInt32, state: ButtonState) {
         lastTime = time
         guard let i = tabletIndex(device), let f = tablets[i].focus else { drop(.tabletButton); return }
@@ -142,6 +149,8 @@ extension Seat {
 
     // MARK: Pads
 
+    /// A pad button: pads have no position, so it goes to the keyboard focus's client if it bound
+    /// the tablet, else along the focus's chain. No hit test, no allocation.
     public func notifyPadButton(time: UInt64, device: DeviceID, button: UInt32, state: ButtonState) {
         lastTime = time
         routePad(.padButton(button: button, state: state), kind: .padButton) {
@@ -149,6 +158,7 @@ extension Seat {
         }
     }
 
+    /// A pad ring turned: routed like `notifyPadButton`. No hit test, no allocation.
     public func notifyPadRing(time: UInt64, device: DeviceID, ring: UInt32, position: Double, source: PadSource) {
         lastTime = time
         routePad(.padRing(ring: ring, position: position, source: source), kind: .padRingStrip) {
@@ -156,6 +166,7 @@ extension Seat {
         }
     }
 
+    /// A pad strip slid: routed like `notifyPadButton`. No hit test, no allocation.
     public func notifyPadStrip(time: UInt64, device: DeviceID, strip: UInt32, position: Double, source: PadSource) {
         lastTime = time
         routePad(.padStrip(strip: strip, position: position, source: source), kind: .padRingStrip) {

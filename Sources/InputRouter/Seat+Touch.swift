@@ -17,8 +17,11 @@ struct TouchPoint {
 }
 
 extension Seat {
+    /// How many touch points are down on this seat.
     public var activeTouchCount: Int { touches.count }
 
+    /// A finger went down: recognizers first, then the grab or the responder chain from one hit
+    /// test. No allocation while fewer than 16 points are down (room reserved).
     public func notifyTouchDown(time: UInt64, slot: Int32, at point: Point, device: DeviceID = DeviceID(0)) {
         lastTime = time
         guard point.x.isFinite, point.y.isFinite, !touches.contains(where: { $0.slot == slot }) else {
@@ -76,6 +79,8 @@ extension Seat {
         }
     }
 
+    /// A finger moved: to whoever owns its slot since down (no hit test). O(points down) slot
+    /// search, no allocation.
     public func notifyTouchMotion(time: UInt64, slot: Int32, at point: Point) {
         lastTime = time
         guard point.x.isFinite, point.y.isFinite, let i = touches.firstIndex(where: { $0.slot == slot }) else {
@@ -120,6 +125,8 @@ extension Seat {
         }
     }
 
+    /// A finger lifted: up to the slot's owner, and the slot is freed. O(points down), no
+    /// allocation.
     public func notifyTouchUp(time: UInt64, slot: Int32) {
         lastTime = time
         guard let i = touches.firstIndex(where: { $0.slot == slot }) else { drop(.touchUp); return }
@@ -170,6 +177,7 @@ extension Seat {
         touchSequenceMaybeEnded()
     }
 
+    /// Ends one hardware touch frame: to the grab, else `defaultTouchFrame()`. No allocation.
     public func notifyTouchFrame() {
         if let g = touchGrab { g.touchFrame(self) } else { defaultTouchFrame() }
     }

@@ -6,7 +6,9 @@
 /// All per-event state lives in fixed arrays indexed by key or button code, slot lists and
 /// small enums: routing an event in steady state allocates nothing and hashes nothing.
 public final class Seat {
+    /// Index into `Router.seats`; what every delivery of this seat carries.
     public let id: SeatID
+    /// The name given at `addSeat(name:)` (`wl_seat.name`).
     public let name: String
     unowned let router: Router
     /// Held directly: reaching it through the unowned `router` cost a strong retain and a
@@ -40,6 +42,7 @@ public final class Seat {
     @exclusivity(unchecked) var bound: [BoundDevices] = []
 
     // Pointer.
+    /// Where the pointer is, in layout coordinates, after clamping and any confinement.
     @exclusivity(unchecked) public internal(set) var cursor = Point.zero
     @exclusivity(unchecked) var pointerFocus: Responder?
     @exclusivity(unchecked) var lastFirstResponder: Responder?
@@ -74,8 +77,10 @@ public final class Seat {
     @exclusivity(unchecked) var keyCounts = [UInt8](repeating: 0, count: Seat.codeCount)
     @exclusivity(unchecked) var keyRecipients = [KeyRecipient](repeating: .none, count: Seat.codeCount)
     @exclusivity(unchecked) var heldKeys: [UInt32] = []
+    /// The modifier state the key translator last reported (depressed, latched, locked, group).
     @exclusivity(unchecked) public internal(set) var modifiers = Modifiers.none
     var focusHistory: [NodeID] = []
+    /// The compositor's key bindings, in the order added; a key press checks them in that order.
     public internal(set) var bindings: [(binding: KeyBinding, action: () -> Void)] = []
     // Keyboard shortcuts inhibition (Seat+ShortcutsInhibit.swift).
     var shortcutsInhibitors: [NodeID] = []
@@ -189,6 +194,7 @@ public final class Seat {
         if devices.contains(.tablet) { tabletSceneDidChange() }
     }
 
+    /// The input devices `client` bound on this seat (`wl_pointer`, `wl_keyboard`...); an array read.
     public func boundDevices(of client: ClientID) -> BoundDevices {
         Int(client.index) < bound.count ? bound[Int(client.index)] : []
     }
@@ -235,6 +241,8 @@ public final class Seat {
         }
     }
 
+    /// A device appeared: its capabilities are recorded. Allocates only for a device index beyond
+    /// those preallocated; call on hot-plug, not per event.
     public func notifyDeviceAdded(_ device: DeviceID, capabilities: DeviceCapabilities) {
         let i = Int(device.index)
         while devices.count <= i { devices.append(.fresh()) }
@@ -272,6 +280,8 @@ public final class Seat {
         if heldKeys.isEmpty, let translator = keyTranslator { updateModifiers(translator.releaseAll()) }
     }
 
+    /// A switch (lid, tablet mode) changed: queued as `switchToggled` and told to every switch
+    /// observer, with no hit test. No allocation beyond what the observers do.
     public func notifySwitch(time: UInt64, _ kind: SwitchKind, on: Bool) {
         lastTime = time
         router.queue.append(.switchToggled(id, kind, on: on))
@@ -351,6 +361,7 @@ public final class Seat {
         router.queue.append(.dropped(id, kind))
     }
 
+    /// How many events of `kind` nobody took (for tests and diagnostics); an array read.
     public func dropCount(_ kind: EventKind) -> Int { dropCounts[Int(kind.rawValue)] }
 
     // MARK: Actions

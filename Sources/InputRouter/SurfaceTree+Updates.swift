@@ -4,6 +4,8 @@ import CPixman
 // bounds dirty up to the root (O(depth), see SubtreeBounds.swift) and reports one scene
 // change. None rebuilds anything: the next hit-test refreshes what is dirty.
 extension SurfaceTree {
+    /// Moves a node relative to its parent. Marks bounds dirty and re-picks every seat's pointer;
+    /// a scene change, not a per-event call.
     public func move(_ id: NodeID, to position: (x: Int32, y: Int32)) {
         guard let i = resolve(id), nodes[Int(i)].x != position.x || nodes[Int(i)].y != position.y else { return }
         nodes[Int(i)].x = position.x; nodes[Int(i)].y = position.y
@@ -30,15 +32,23 @@ extension SurfaceTree {
         names[Int(i)] = name
     }
 
+    /// The node's `wl_surface.set_buffer_scale`, nil for a dead id.
     public func bufferScale(of id: NodeID) -> Int32? { resolve(id).map { nodes[Int($0)].bufferScale } }
 
+    /// Shows or hides a node and its subtree (map/unmap); a change re-picks every seat's pointer.
     public func setMapped(_ id: NodeID, _ mapped: Bool) { update(id) { $0.mapped = mapped } }
+    /// False: hit tests skip the node with its whole subtree (input passes to what is below).
     public func setAcceptsInput(_ id: NodeID, _ accepts: Bool) { update(id) { $0.acceptsInput = accepts } }
+    /// Opacity 0...1: below the tree's `opacityThreshold` the node and its subtree are skipped by
+    /// hit tests. Any change is a scene change: every seat re-picks its pointer.
     public func setOpacity(_ id: NodeID, _ opacity: Float) { update(id) { $0.opacity = opacity } }
+    /// True: hit tests of its children stop at the node's bounds (outputs, scrolled views).
     public func setClipsChildren(_ id: NodeID, _ clips: Bool) { update(id) { $0.clipsChildren = clips } }
+    /// Allows or forbids the node taking the keyboard focus; not a scene change, so no re-pick.
     public func setCanBecomeFirstResponder(_ id: NodeID, _ can: Bool) {
         update(id, changesInput: false) { $0.canBecomeFirstResponder = can }
     }
+    /// Whether `setKeyboardFocus` would accept the node: allowed and not a subsurface.
     public func canBecomeFirstResponder(_ id: NodeID) -> Bool {
         resolve(id).map { nodes[Int($0)].canBecomeFirstResponder && nodes[Int($0)].kind != .subsurface } ?? false
     }

@@ -44,6 +44,7 @@ public final class SurfaceTree {
     /// The root of every tree: never hit itself, parent of outputs and top-level nodes.
     public let root: NodeID
 
+    /// An empty tree holding only the root; the router makes its own, so embedders rarely call it.
     public init() {
         var r = NodeRecord()
         r.alive = true
@@ -139,6 +140,8 @@ public final class SurfaceTree {
 
     func id(ofSlot i: UInt32) -> NodeID { NodeID(index: i, generation: nodes[Int(i)].generation) }
 
+    /// Whether `id` still names a node: false once destroyed, even if its slot was reused.
+    /// O(1), no allocation.
     public func isAlive(_ id: NodeID) -> Bool { resolve(id) != nil }
 
     /// Alive, mapped, and every ancestor mapped up to the root: what a user can see.
@@ -165,9 +168,13 @@ public final class SurfaceTree {
         return true
     }
 
+    /// What the node is (output, toplevel, popup...); nil for a dead id. O(1).
     public func kind(of id: NodeID) -> NodeKind? { resolve(id).map { nodes[Int($0)].kind } }
+    /// The client that owns the node (`.compositor` for compositor nodes); nil for a dead id. O(1).
     public func client(of id: NodeID) -> ClientID? { resolve(id).map { nodes[Int($0)].client } }
+    /// The node's debugging name, as given at creation; nil for a dead id.
     public func name(of id: NodeID) -> String? { resolve(id).map { names[Int($0)] } }
+    /// The parent node, nil for a top-level node (child of the root) or a dead id. O(1).
     public func parent(of id: NodeID) -> NodeID? {
         guard let i = resolve(id) else { return nil }
         let p = nodes[Int(i)].parent
@@ -177,7 +184,9 @@ public final class SurfaceTree {
     public func frame(of id: NodeID) -> Rect? {
         resolve(id).map { let r = nodes[Int($0)]; return Rect(r.x, r.y, r.width, r.height) }
     }
+    /// The region set with `setInputRegion`; nil: the infinite default (or a dead id).
     public func inputRegion(of id: NodeID) -> Region? { resolve(id).flatMap { inputRegions[Int($0)] } }
+    /// The node's own mapped flag, ignoring its ancestors (see `isVisible` for those).
     public func isMapped(_ id: NodeID) -> Bool { resolve(id).map { nodes[Int($0)].mapped } ?? false }
 
     /// Children bottom to top: those below the node's content, then those above it.
@@ -208,6 +217,7 @@ public final class SurfaceTree {
         return Point(x, y)
     }
 
+    /// Live nodes, the root not counted.
     public var nodeCount: Int { nodes.count - freeList.count - 1 }
 
     /// Bytes the tree keeps per node slot: the routing record plus the side tables' slots.

@@ -27,18 +27,24 @@ public protocol TouchGrab: AnyObject {
 }
 
 extension TouchGrab {
+    /// Default: the responder chain from `hit` owns the point until up.
     public func down(_ seat: Seat, time: UInt64, slot: Int32, at point: Point, hit: Hit?) {
         seat.defaultTouchDown(time: time, slot: slot, at: point, hit: hit)
     }
+    /// Default: `up` to the point's owner.
     public func up(_ seat: Seat, time: UInt64, slot: Int32) { seat.defaultTouchUp(time: time, slot: slot) }
+    /// Default: motion to the point's owner.
     public func motion(_ seat: Seat, time: UInt64, slot: Int32, at point: Point) {
         seat.defaultTouchMotion(time: time, slot: slot, at: point)
     }
+    /// Default: `wl_touch.frame` to each client told something.
     public func touchFrame(_ seat: Seat) { seat.defaultTouchFrame() }
+    /// Default: nothing to tidy up.
     public func cancel(_ seat: Seat) {}
 }
 
 /// The default touch behaviour as a grab value: installing it changes nothing.
 public final class DefaultTouchGrab: TouchGrab {
+    /// The empty grab; allocates one object, so make it at setup, not per event.
     public init() {}
 }

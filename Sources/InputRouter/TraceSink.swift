@@ -1,19 +1,25 @@
 /// Writes one line per delivery: stable, documented in docs/trace.md, and the same bytes
 /// for the same scene and events. Golden-trace tests compare its text.
 public struct TraceSink: DeliverySink {
+    /// The trace lines so far, one per delivery.
     public private(set) var lines: [String] = []
+    /// The router the deliveries came from, for client, seat and action names.
     public let router: Router
     /// Whether lines carry event times (`t=` in milliseconds).
     public var showsTimes: Bool
 
+    /// A trace writer. Each delivery allocates a line: for tests and debugging, not production.
     public init(router: Router, showsTimes: Bool = false) {
         self.router = router
         self.showsTimes = showsTimes
     }
 
+    /// The whole trace, one line per delivery, each ending in a newline.
     public var text: String { lines.map { $0 + "\n" }.joined() }
+    /// Forgets the lines so far.
     public mutating func removeAll() { lines.removeAll() }
 
+    /// Appends the delivery's trace line (allocates a string).
     public mutating func deliver(_ d: Delivery, from queue: DeliveryQueue) {
         lines.append(Self.line(d, queue: queue, router: router, showsTimes: showsTimes))
     }
@@ -137,15 +143,19 @@ public struct TraceSink: DeliverySink {
 }
 
 extension ButtonState: CustomStringConvertible {
+    /// The trace word: "pressed" or "released".
     public var description: String { self == .pressed ? "pressed" : "released" }
 }
 extension KeyState: CustomStringConvertible {
+    /// The trace word: "pressed" or "released".
     public var description: String { self == .pressed ? "pressed" : "released" }
 }
 extension Axis: CustomStringConvertible {
+    /// The trace word: "vertical" or "horizontal".
     public var description: String { self == .vertical ? "vertical" : "horizontal" }
 }
 extension AxisSource: CustomStringConvertible {
+    /// The trace word for the source ("wheel", "finger"...).
     public var description: String {
         switch self {
         case .wheel: "wheel"
@@ -156,6 +166,7 @@ extension AxisSource: CustomStringConvertible {
     }
 }
 extension SwitchKind: CustomStringConvertible {
+    /// The trace word for the switch ("lid", "tablet_mode", "keypad_slide").
     public var description: String {
         switch self {
         case .lid: "lid"
@@ -165,6 +176,7 @@ extension SwitchKind: CustomStringConvertible {
     }
 }
 extension GestureKind: CustomStringConvertible {
+    /// The trace word: "swipe", "pinch" or "hold".
     public var description: String {
         switch self {
         case .swipe: "swipe"
@@ -174,6 +186,7 @@ extension GestureKind: CustomStringConvertible {
     }
 }
 extension GesturePhase: CustomStringConvertible {
+    /// The trace word: "begin", "update" or "end".
     public var description: String {
         switch self {
         case .begin: "begin"
@@ -183,6 +196,7 @@ extension GesturePhase: CustomStringConvertible {
     }
 }
 extension TabletToolType: CustomStringConvertible {
+    /// The trace word for the tool type ("pen", "eraser"...).
     public var description: String {
         switch self {
         case .pen: "pen"
@@ -197,5 +211,6 @@ extension TabletToolType: CustomStringConvertible {
     }
 }
 extension PadSource: CustomStringConvertible {
+    /// The trace word: "finger" or "unknown".
     public var description: String { self == .finger ? "finger" : "unknown" }
 }

@@ -6,8 +6,11 @@ import Foundation
 /// `libx11-data`, /usr/share/X11/locale), plus the user's ~/.XCompose as xkbcommon reads it.
 public final class ComposeTable {
     let pointer: OpaquePointer
+    /// The locale whose Compose file the table was compiled from.
     public let locale: String
 
+    /// Compiles the locale's compose sequences; throws `noComposeTable` when it has none. Reads
+    /// and parses files: call at setup, and share one table between seats.
     public init(context: XKBContext, locale: String) throws {
         guard let pointer = xkb_compose_table_new_from_locale(context.pointer, locale, XKB_COMPOSE_COMPILE_NO_FLAGS)
         else { throw KeyboardError.noComposeTable(locale: locale) }
@@ -42,8 +45,10 @@ public enum ComposeStatus: Hashable, Sendable {
 /// Owns one `xkb_compose_state`: a sequence in progress for one seat.
 public final class ComposeState {
     private let pointer: OpaquePointer
+    /// The sequences this state matches presses against.
     public let table: ComposeTable
 
+    /// A fresh state with no sequence under way, for one seat. Allocates; call at setup.
     public init(table: ComposeTable) {
         self.table = table
         pointer = xkb_compose_state_new(table.pointer, XKB_COMPOSE_STATE_NO_FLAGS)

@@ -5,6 +5,7 @@ import InputRouter
 /// which repeats are due. Only the most recently pressed key repeats, as in X11 and
 /// every Wayland client; it stops on release, focus change and device removal.
 public struct KeyRepeater: Sendable {
+    /// Delay and rate of the repeat; changing it affects the next `due` and `nextRepeat`.
     public var info: RepeatInfo
 
     private struct Held: Sendable {
@@ -16,6 +17,7 @@ public struct KeyRepeater: Sendable {
     }
     private var held: Held?
 
+    /// A repeater with nothing held.
     public init(info: RepeatInfo = .default) { self.info = info }
 
     /// The key repeating now, if any.

@@ -3,6 +3,7 @@ import Foundation
 /// What a user can configure about the keyboard, in one value a compositor reads from
 /// its settings and turns into a seat's keyboard state. See docs/keyboard.md.
 public struct KeyboardConfiguration: Hashable, Sendable {
+    /// How a keymap is named: by the environment, by RMLVO names, or by a keymap file.
     public enum KeymapSource: Hashable, Sendable {
         /// `XKB_DEFAULT_RULES/MODEL/LAYOUT/VARIANT/OPTIONS`, else evdev/pc105/us.
         case environment
@@ -11,7 +12,9 @@ public struct KeyboardConfiguration: Hashable, Sendable {
         case file(String)
     }
 
+    /// Where the keymap comes from; the default reads `XKB_DEFAULT_*`.
     public var keymap: KeymapSource
+    /// Repeat delay and rate, sent to every client as `wl_keyboard.repeat_info`.
     public var repeatInfo: RepeatInfo
     /// Whether the compositor composes (dead keys and Multi_key sequences give text in
     /// traces and bindings). Clients always receive raw keys and compose themselves.
@@ -21,6 +24,8 @@ public struct KeyboardConfiguration: Hashable, Sendable {
     /// Directories searched for layouts before the system ones.
     public var includePaths: [String]
 
+    /// Every setting has a default: the environment's keymap, 25 repeats/s after 600 ms,
+    /// compose on in the environment's locale, system layouts only.
     public init(keymap: KeymapSource = .environment, repeatInfo: RepeatInfo = .default,
                 compose: Bool = true, composeLocale: String? = nil, includePaths: [String] = []) {
         self.keymap = keymap; self.repeatInfo = repeatInfo; self.compose = compose

@@ -3,6 +3,8 @@ import Glibc
 // Every way the keyboard layer can fail, with text a user can act on: which layout,
 // which file, and what xkbcommon said about it. Nothing here ever falls back silently.
 
+/// Why a keymap, compose table, client keymap file or binding could not be made; the
+/// `description` is a message to show the user as is.
 public enum KeyboardError: Error, Equatable, CustomStringConvertible {
     /// xkb_context_new failed (out of memory or unusable include paths).
     case contextUnavailable
@@ -19,6 +21,7 @@ public enum KeyboardError: Error, Equatable, CustomStringConvertible {
     /// A binding spec that does not parse.
     case invalidBinding(spec: String, reason: String)
 
+    /// One line saying what failed and why, with xkbcommon's own messages or the errno's text.
     public var description: String {
         switch self {
         case .contextUnavailable:

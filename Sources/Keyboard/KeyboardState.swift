@@ -4,11 +4,14 @@ import InputRouter
 /// Owns one `xkb_state`: the modifiers, latches, locks and group of one seat's keyboards,
 /// fed with evdev key codes. The seat's `KeyTranslator`.
 public final class KeyboardState: KeyTranslator {
+    /// The keymap the state interprets keys with.
     public let keymap: Keymap
     /// The compose sequence in progress, when compose is on.
     public let compose: ComposeState?
     private(set) var pointer: OpaquePointer
 
+    /// A state with no key down and no lock on; `compose` nil turns composing off. Allocates;
+    /// call at setup (one per seat).
     public init(keymap: Keymap, compose: ComposeTable? = nil) {
         self.keymap = keymap
         self.compose = compose.map(ComposeState.init(table:))

@@ -5,6 +5,7 @@ import Glibc
 /// file can share it.
 public final class Keymap {
     let pointer: OpaquePointer
+    /// The context it was compiled in (its include paths and log).
     public let context: XKBContext
     /// The indices of the named real modifiers in this keymap, for binding masks.
     let modifierIndices: ModifierIndices

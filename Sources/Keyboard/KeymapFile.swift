@@ -5,7 +5,9 @@ import Glibc
 /// Sealed against write, shrink and grow, so one fd can be shared by every client and no
 /// client can change what another maps.
 public final class KeymapFile {
+    /// The memfd to send with `wl_keyboard.keymap`; closed when this object goes.
     public let fd: Int32
+    /// The size to send with it, in bytes, the trailing NUL included.
     public let size: Int
 
     init(contents: String) throws {

@@ -3,12 +3,18 @@ import Foundation
 /// The RMLVO names a keymap is built from (rules, model, layout, variant, options), as
 /// in `setxkbmap`. Layouts, variants and options are comma-separated lists.
 public struct RuleNames: Hashable, Sendable, CustomStringConvertible {
+    /// The rules file that maps the other names to keymap parts ("evdev" on Linux).
     public var rules: String
+    /// The keyboard model ("pc105").
     public var model: String
+    /// The layouts, one per group ("us,ru").
     public var layout: String
+    /// The variant of each layout, in the same order ("" for the basic one).
     public var variant: String
+    /// Extra options such as "ctrl:nocaps,grp:alt_shift_toggle".
     public var options: String
 
+    /// The names; by default a US layout on a pc105 keyboard with the evdev rules.
     public init(rules: String = "evdev", model: String = "pc105", layout: String = "us",
                 variant: String = "", options: String = "") {
         self.rules = rules; self.model = model; self.layout = layout
@@ -31,6 +37,7 @@ public struct RuleNames: Hashable, Sendable, CustomStringConvertible {
                          options: value("OPTIONS", defaults.options))
     }
 
+    /// All five names, for error messages.
     public var description: String {
         "layout \"\(layout)\" variant \"\(variant)\" options \"\(options)\" (rules \"\(rules)\", model \"\(model)\")"
     }

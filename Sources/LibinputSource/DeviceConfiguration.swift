@@ -6,6 +6,7 @@
 
 import CLibinput
 
+/// How pointer acceleration responds to speed (`libinput_config_accel_profile`).
 public enum AccelerationProfile: String, Sendable, Hashable {
     /// libinput's default: faster movement moves the pointer further.
     case adaptive
@@ -13,6 +14,8 @@ public enum AccelerationProfile: String, Sendable, Hashable {
     case flat
 }
 
+/// The device settings a user chooses (tapping, scrolling, acceleration, handedness), applied
+/// to each device as it appears. Each nil keeps libinput's own default; not read per event.
 public struct DeviceConfiguration: Sendable, Hashable {
     /// Tap-to-click on touchpads. Default on (libinput's own default is off; GNOME and
     /// KDE turn it on, and a compositor user expects a tap to click).
@@ -28,6 +31,7 @@ public struct DeviceConfiguration: Sendable, Hashable {
     /// Ignore the touchpad while typing. Default: libinput's (on).
     public var disableWhileTyping: Bool?
 
+    /// Every setting at libinput's default except tap-to-click, which is on.
     public init(tapToClick: Bool? = true, naturalScrolling: Bool? = nil,
                 accelerationProfile: AccelerationProfile? = nil, accelerationSpeed: Double? = nil,
                 leftHanded: Bool? = nil, disableWhileTyping: Bool? = nil) {
@@ -42,13 +46,21 @@ public struct DeviceConfiguration: Sendable, Hashable {
 
 /// What a device lets a caller configure, as libinput reports it.
 public struct ConfigurationSupport: Sendable, Hashable {
+    /// Fingers a tap can click with (`tap_get_finger_count`); 0: the device cannot tap.
     public var tapFingerCount: Int32 = 0
+    /// Whether natural scrolling can be turned on (`has_natural_scroll`).
     public var naturalScrolling = false
+    /// Whether the pointer speed can be set (`accel_is_available`).
     public var acceleration = false
+    /// Whether the adaptive profile is offered (`accel_get_profiles`).
     public var adaptiveProfile = false
+    /// Whether the flat profile is offered (`accel_get_profiles`).
     public var flatProfile = false
+    /// Whether the buttons can be swapped (`left_handed_is_available`).
     public var leftHanded = false
+    /// Whether disable-while-typing exists (`dwt_is_available`).
     public var disableWhileTyping = false
+    /// A device that supports nothing; the source fills in what libinput reports.
     public init() {}
 }
 
@@ -61,6 +73,7 @@ public enum ConfigurationStep: Sendable, Hashable, CustomStringConvertible {
     case leftHanded(Bool)
     case disableWhileTyping(Bool)
 
+    /// The setting as the log says it could not be applied ("tap-to-click on").
     public var description: String {
         switch self {
         case .tapToClick(let on): "tap-to-click \(on ? "on" : "off")"

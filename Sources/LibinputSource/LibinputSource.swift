@@ -20,15 +20,21 @@ import Glibc
 
 /// A device as the source announced it.
 public struct LibinputDeviceInfo: Sendable, Hashable {
+    /// The id its events carry, as the router sees the device (counted up from `deviceIDBase`).
     public var id: DeviceID
     /// `event3`
     public var sysname: String
+    /// The name the device gives itself ("Logitech USB Receiver").
     public var name: String
+    /// What it can do (keyboard, pointer, touch, ...), as announced in `deviceAdded`.
     public var capabilities: DeviceCapabilities
     /// The settings applied to it (the configuration, narrowed to what it supports).
     public var applied: [ConfigurationStep]
 }
 
+/// The live input backend: real devices through libinput, turned into `InputEvent`s for the
+/// router. Make one at startup. Per event, `dispatch` translates into a plain value (no string
+/// or array is built); device arrival, unrouted event types and a `recorder` allocate.
 public final class LibinputSource {
     private var context: OpaquePointer?
     private var udev: OpaquePointer?

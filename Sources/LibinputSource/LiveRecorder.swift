@@ -15,9 +15,13 @@ import Recording
 import Glibc
 #endif
 
+/// Writes a live session to a `libinput record` file (`--record FILE`) that RecordingReader
+/// replays. Each event recorded is appended to a growing buffer: for debugging, not always on.
 public final class LiveRecorder {
     private var writer: RecordWriter
+    /// The file `write()` replaces.
     public let path: String
+    /// How many events have been recorded so far.
     public private(set) var eventCount = 0
 
     /// Records into `path`, written by `write()` (call it on exit; nothing is written before).

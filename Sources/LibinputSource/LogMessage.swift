@@ -5,7 +5,9 @@
 /// Severity, on libinput's scale (libseat's levels are mapped onto it).
 public enum LogPriority: Int, Sendable, Comparable, CustomStringConvertible {
     case debug = 10, info = 20, error = 30
+    /// Less severe first: `.debug < .info < .error`, for filtering by a minimum priority.
     public static func < (a: LogPriority, b: LogPriority) -> Bool { a.rawValue < b.rawValue }
+    /// The level's name, as a log line shows it ("error").
     public var description: String {
         switch self {
         case .debug: "debug"
@@ -15,15 +17,21 @@ public enum LogPriority: Int, Sendable, Comparable, CustomStringConvertible {
     }
 }
 
+/// One message from libinput, libseat or the backend, for the compositor's `LogHandler`.
 public struct LogMessage: Sendable, Hashable, CustomStringConvertible {
+    /// Who said it: libinput, libseat, or this backend (device settings, unrouted events).
     public enum Origin: String, Sendable { case libinput, libseat, backend }
+    /// Who said it.
     public var origin: Origin
+    /// How severe it is.
     public var priority: LogPriority
     /// One message without its trailing newline.
     public var text: String
+    /// A message as it arrives; `text` without its trailing newline.
     public init(origin: Origin, priority: LogPriority, text: String) {
         self.origin = origin; self.priority = priority; self.text = text
     }
+    /// One log line: "libinput error: ...".
     public var description: String { "\(origin) \(priority): \(text)" }
 }
 

@@ -10,10 +10,13 @@ import Glibc
 import Darwin
 #endif
 
+/// Prints events as `libinput debug-events` lines, remembering the previous device and the
+/// first time across calls. Each line is a new String: for tools and logs, not the routing path.
 public struct DebugEventsFormatter {
     private var lastDevice: DeviceID?
     private var start: UInt64?
 
+    /// A formatter that has printed nothing yet (the next event starts the clock).
     public init() {}
 
     /// One line (no newline). `sysname` names the device (`event2`); `name` is used on

@@ -31,26 +31,35 @@ import InputRouter
 
 /// One device named in a debug-events log.
 public struct DebugEventsDevice: Hashable, Sendable {
+    /// The id its events carry, counted from the reader's `deviceIDBase` in order of appearance.
     public var id: DeviceID
     /// `event2`
     public var sysname: String
     /// From the DEVICE_ADDED line (nil when the log starts after it).
     public var name: String?
+    /// What the DEVICE_ADDED line's `cap:` field lists (empty when the log starts after it).
     public var capabilities: DeviceCapabilities
 }
 
 /// A `libinput debug-events` log, read.
 public struct DebugEventsLog: Sendable {
+    /// The file name errors and warnings cite.
     public var file: String
     /// In order of first appearance; a device removed and added again is listed again.
     public var devices: [DebugEventsDevice]
+    /// Every event line read, in the log's order, ready to feed a seat or a `Replayer`.
     public var events: [InputEvent]
+    /// Lines skipped or read with less than the tool knew (keycodes hidden, tablet events).
     public var warnings: [RecordingWarning]
     /// The sysname of each event's device, parallel to `events`.
     public var sysnames: [String]
 }
 
+/// Turns a pasted `libinput debug-events` log into events a seat can replay. Reads the
+/// whole text at once: for tests and tools, not per event.
 public enum DebugEventsReader {
+    /// Reads a log held in memory; `file` names it in errors. Throws at the first event line
+    /// that does not parse; non-event lines become warnings.
     public static func parse(_ text: String, file: String, deviceIDBase: UInt32 = 0) throws(RecordingError) -> DebugEventsLog {
         var state = DebugEventsParser(file: file, deviceIDBase: deviceIDBase)
         var lineNumber = 0
@@ -62,6 +71,7 @@ public enum DebugEventsReader {
                               sysnames: state.sysnames)
     }
 
+    /// Reads the log at `path`; the error for an unreadable file points at 1:1.
     public static func read(path: String, deviceIDBase: UInt32 = 0) throws(RecordingError) -> DebugEventsLog {
         guard let bytes = RecordingReader.readFile(path) else {
             throw RecordingError(file: path, position: SourcePosition(line: 1, column: 1), message: "cannot read the file")

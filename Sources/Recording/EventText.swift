@@ -3,11 +3,15 @@
 
 import InputRouter
 
+/// A stable one-line text for any event, for golden tests, traces and tool output.
 public enum EventText {
+    /// Time in seconds, device and `describe(kind)`. Builds a new String each call: keep it off
+    /// the routing path.
     public static func describe(_ event: InputEvent) -> String {
         "\(seconds(event.time)) \(event.device) \(describe(event.kind))"
     }
 
+    /// The event's kind and fields, with fixed decimals so the text is the same on every platform.
     public static func describe(_ kind: InputEvent.Kind) -> String {
         switch kind {
         case .deviceAdded(let capabilities): return "added \(names(capabilities))"

@@ -4,14 +4,19 @@
 // but break what a device never breaks (a release without a press, an up for a slot that
 // is not down). The reader must either read the result or throw a positioned error.
 
+/// One way of breaking a valid recording, from damaging the file to events no device sends.
 public enum HostileMutation: String, CaseIterable, Sendable {
     case truncate, deleteLine, duplicateLine, swapLines, garbage, wrongVersion, unknownEventType
     case dropSynReport, hugeNumber, notANumber, deepNesting, releaseWithoutPress, upForUnknownSlot
     case outOfRangeCoordinate, badTime
 }
 
+/// Makes broken recordings from a seed, for testing that the reader reads or rejects with a
+/// positioned error and never crashes.
 public struct HostileGenerator: Sendable {
+    /// The seed; one seed always gives the same text and mutations.
     public var seed: UInt64
+    /// A generator for one seed.
     public init(seed: UInt64) { self.seed = seed }
 
     /// The mutated text and the mutations applied, in order.

@@ -7,15 +7,22 @@ import InputRouter
 
 /// One evdev event to write.
 public struct EvdevRecord: Hashable, Sendable {
+    /// Microseconds, written as the `[sec, usec, ...]` pair of the evdev row.
     public var time: UInt64
+    /// The evdev event type (`EV_KEY`, `EV_SYN`, ...).
     public var type: UInt16
+    /// The code within the type (`KEY_A`, `SYN_REPORT`, ...).
     public var code: UInt16
+    /// The value (1 press, 0 release, a position or a delta).
     public var value: Int32
+    /// One row: time in µs, type, code, value.
     public init(time: UInt64, type: UInt16, code: UInt16, value: Int32) {
         self.time = time; self.type = type; self.code = code; self.value = value
     }
 }
 
+/// Builds a `libinput record` file in memory, device by device and entry by entry, so the
+/// reader can replay it. Every append grows its storage: a recorder, not a hot-path sink.
 public struct RecordWriter: Sendable {
     private struct Entry: Sendable {
         var evdev: [EvdevRecord]
@@ -23,8 +30,10 @@ public struct RecordWriter: Sendable {
     }
     private var devices: [(device: RecordedDevice, entries: [Entry])] = []
     private var buttonCounts: [UInt32: Int] = [:]
+    /// Written as the file's `libinput: version:` (the live recorder names itself there).
     public var libinputVersion: String
 
+    /// An empty file; `libinputVersion` says what made it ("synthetic" by default).
     public init(libinputVersion: String = "synthetic") { self.libinputVersion = libinputVersion }
 
     /// Adds a device; its index in the file is the returned value.
@@ -42,6 +51,8 @@ public struct RecordWriter: Sendable {
         devices[device].entries.append(Entry(evdev: evdev, libinput: libinput))
     }
 
+    /// The whole file as text, every device with the entries appended so far. Mutating: the
+    /// buttons' seat counts it writes carry over into a later call.
     public mutating func yaml() -> String {
         var out = "# libinput record\nversion: 1\nndevices: \(devices.count)\nlibinput:\n"
         out += "  version: \(quoted(libinputVersion))\n  git: \"unknown\"\nsystem:\n  os: \"synthetic\"\n"

@@ -6,12 +6,17 @@ import InputRouter
 
 /// One `absinfo` row: `[minimum, maximum, fuzz, flat, resolution]`.
 public struct AbsInfo: Hashable, Sendable {
+    /// The smallest value the axis reports.
     public var minimum: Int32
+    /// The largest value the axis reports.
     public var maximum: Int32
+    /// Noise the kernel filters out, in axis units.
     public var fuzz: Int32
+    /// The dead zone around the centre, in axis units.
     public var flat: Int32
     /// Units per millimetre; 0 when the kernel does not know it.
     public var resolution: Int32
+    /// One row; fuzz, flat and resolution default to 0, as for most devices.
     public init(minimum: Int32, maximum: Int32, fuzz: Int32 = 0, flat: Int32 = 0, resolution: Int32 = 0) {
         self.minimum = minimum; self.maximum = maximum; self.fuzz = fuzz; self.flat = flat; self.resolution = resolution
     }
@@ -24,7 +29,9 @@ public struct AbsInfo: Hashable, Sendable {
 
 /// `id: [bus, vendor, product, version]`.
 public struct DeviceIdentity: Hashable, Sendable {
+    /// The bus type, vendor and product ids and version, as the kernel reports them.
     public var bus: UInt32, vendor: UInt32, product: UInt32, version: UInt32
+    /// The four ids in `id:` order.
     public init(bus: UInt32, vendor: UInt32, product: UInt32, version: UInt32) {
         self.bus = bus; self.vendor = vendor; self.product = product; self.version = version
     }
@@ -35,19 +42,26 @@ public enum DeviceClass: String, Hashable, Sendable {
     case keyboard, mouse, touchscreen, touchpad, tablet, tabletPad, switches, other
 }
 
+/// One device from a recording: its evdev description and what libinput said about it, as
+/// the file had it, with the id its events carry.
 public struct RecordedDevice: Hashable, Sendable {
     /// The id its events carry: the device's index in the file plus the reader's base.
     public var id: DeviceID
+    /// Its device node (`/dev/input/event4`), when the file names one.
     public var node: String?
+    /// The name the device reports (`evdev: name:`).
     public var name: String
+    /// Bus, vendor, product and version, when the file gives them.
     public var identity: DeviceIdentity?
     /// Supported event codes by event type (`codes: {1: [272, 273]}`).
     public var codes: [UInt16: [UInt16]]
+    /// The range and resolution of each absolute axis, by `ABS_*` code.
     public var absinfo: [UInt16: AbsInfo]
     /// Input properties (INPUT_PROP_DIRECT = 1, INPUT_PROP_BUTTONPAD = 2, ...).
     public var properties: [UInt16]
     /// `KEY=VALUE` lines in file order.
     public var udevProperties: [String]
+    /// The libinput quirks the recording lists for the device, as written.
     public var quirks: [String]
     /// The HID report descriptor, when recorded.
     public var hid: [UInt8]
@@ -58,6 +72,7 @@ public struct RecordedDevice: Hashable, Sendable {
     /// True when at least one event entry has a `libinput` key: its events come from
     /// those entries rather than from translating evdev.
     public var hasLibinputEvents: Bool
+    /// What the evdev description shows the device to be; used to translate evdev-only recordings.
     public var deviceClass: DeviceClass
     /// Where the device starts in the file.
     public var position: SourcePosition
@@ -76,8 +91,11 @@ public struct RecordedDevice: Hashable, Sendable {
         self.deviceClass = deviceClass; self.position = position
     }
 
+    /// Whether `codes` lists this code for this event type.
     public func supports(type: UInt16, code: UInt16) -> Bool { codes[type]?.contains(code) ?? false }
+    /// Whether the device has this input property (`INPUT_PROP_DIRECT`, ...).
     public func hasProperty(_ property: UInt16) -> Bool { properties.contains(property) }
+    /// The value of a udev property (`ID_INPUT_TOUCHPAD` gives "1"); nil when not recorded.
     public func udevProperty(_ key: String) -> String? {
         for line in udevProperties {
             let parts = line.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

@@ -10,9 +10,11 @@ import Darwin
 
 /// A `libinput record` file, read and translated.
 public struct Recording: Sendable {
+    /// The file name errors and warnings cite.
     public var file: String
     /// The libinput version that made the recording, when the file says.
     public var libinputVersion: String?
+    /// The devices described, in file order (their index plus `deviceIDBase` is their id).
     public var devices: [RecordedDevice]
     /// All devices' events merged by time (each device's own order kept).
     public var events: [InputEvent]
@@ -20,6 +22,8 @@ public struct Recording: Sendable {
     public var warnings: [RecordingWarning]
 }
 
+/// Reads `libinput record` files into events a seat can replay. Parses and translates
+/// the whole file at once: call it at load time, never per event.
 public enum RecordingReader {
     /// Reads a recording. `deviceIDBase` is added to each device's index in the file to
     /// make its DeviceID, so several recordings can feed one seat.
@@ -43,6 +47,7 @@ public enum RecordingReader {
         }
     }
 
+    /// Reads a recording held as text; as `parse(_:file:deviceIDBase:)` with its UTF-8 bytes.
     public static func parse(_ text: String, file: String, deviceIDBase: UInt32 = 0) throws(RecordingError) -> Recording {
         try parse(Array(text.utf8), file: file, deviceIDBase: deviceIDBase)
     }

@@ -4,7 +4,10 @@
 
 import InputRouter
 
+/// Plays a recording back on the compositor's clock: says when the next event is due and
+/// hands out the due ones, never sleeping or reading a clock.
 public struct Replayer: Sendable {
+    /// How fast recorded time passes on the replay clock.
     public enum Speed: Hashable, Sendable {
         /// Gaps between events as recorded.
         case recorded
@@ -14,19 +17,27 @@ public struct Replayer: Sendable {
         case asFastAsPossible
     }
 
+    /// A `.multiple` factor that is not finite or not above 0.
     public struct InvalidSpeed: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The factor given.
         public var factor: Double
+        /// The rule the factor broke, and the factor.
         public var description: String { "replay speed multiple must be finite and greater than 0, got \(factor)" }
     }
 
+    /// The events to play, in the order they are handed out.
     public let events: [InputEvent]
+    /// The speed they are played at.
     public let speed: Speed
+    /// How many events have been handed out (since the last `start(at:)`, if any).
     public private(set) var index = 0
     private var startClock: UInt64 = 0
     /// Due time (on the recording's clock, µs since the first event) of the last event
     /// handed out: a later event recorded with an earlier time is due no earlier.
     private var lastOffset: UInt64 = 0
 
+    /// A replay of `events`; throws for a bad `.multiple` factor. `start(at:)` sets the clock
+    /// the first event is due at.
     public init(events: [InputEvent], speed: Speed = .recorded) throws(InvalidSpeed) {
         if case .multiple(let factor) = speed, !(factor.isFinite && factor > 0) { throw InvalidSpeed(factor: factor) }
         self.events = events
@@ -40,6 +51,7 @@ public struct Replayer: Sendable {
         lastOffset = 0
     }
 
+    /// Whether every event has been handed out.
     public var isFinished: Bool { index >= events.count }
 
     /// The next event regardless of time (for tests and for `.asFastAsPossible`).

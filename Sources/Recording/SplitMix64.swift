@@ -1,10 +1,14 @@
 // A small deterministic PRNG (SplitMix64) so a seed gives the same log on every machine
 // and Swift version; the standard library's generator is neither seedable nor stable.
 
+/// A seedable random number generator that gives the same numbers on every machine and
+/// Swift version, so a seed reproduces a generated recording anywhere.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
+    /// A generator starting from `seed`; equal seeds give equal sequences.
     public init(seed: UInt64) { state = seed }
 
+    /// The next 64 random bits. No allocation.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -5,6 +5,8 @@
 
 import InputRouter
 
+/// The devices a synthetic recording can contain: a USB keyboard, a hi-res wheel mouse, a
+/// 10-slot touchscreen and a lid/tablet-mode switch.
 public enum SyntheticDeviceKind: String, CaseIterable, Hashable, Sendable {
     case keyboard, mouse, touchscreen, switches
 }

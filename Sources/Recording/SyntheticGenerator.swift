@@ -6,17 +6,25 @@ import InputRouter
 
 /// A generated recording and the events it encodes, as the reader should return them.
 public struct SyntheticLog: Sendable {
+    /// The `libinput record` file, as text.
     public var yaml: String
+    /// The devices the file describes, in file order.
     public var devices: [RecordedDevice]
+    /// The events reading `yaml` must give back, exactly.
     public var events: [InputEvent]
 }
 
+/// Makes valid recordings from a seed, with the events they encode, for round-trip tests
+/// and fuzzing seeds.
 public struct SyntheticGenerator: Sendable {
+    /// The seed; one seed always gives the same recording.
     public var seed: UInt64
+    /// The devices the recording has: one per entry, in this order.
     public var devices: [SyntheticDeviceKind]
     /// Number of input frames (device additions come on top).
     public var frames: Int
 
+    /// A generator for `seed`; by default every device kind and 200 frames (negative counts as 0).
     public init(seed: UInt64, devices: [SyntheticDeviceKind] = SyntheticDeviceKind.allCases, frames: Int = 200) {
         self.seed = seed; self.devices = devices; self.frames = max(0, frames)
     }
@@ -29,6 +37,7 @@ public struct SyntheticGenerator: Sendable {
         var expected: [InputEvent.Kind] = []
     }
 
+    /// Writes the recording and the events it encodes; the same generator always gives the same log.
     public func generate() -> SyntheticLog {
         var rng = SplitMix64(seed: seed)
         var writer = RecordWriter()

@@ -14,6 +14,7 @@ import InputRouter
 
 /// One use of an activation token, as `WaylandServer.activationLog` records it.
 public struct ActivationRecord: Sendable, Equatable {
+    /// Why a token use was granted or refused; the raw value is the text the log shows.
     public enum Outcome: String, Sendable, Equatable {
         case granted
         /// The token is not one the server issued, or it was used already.
@@ -26,6 +27,7 @@ public struct ActivationRecord: Sendable, Equatable {
     }
     /// The node asked for (nil for a surface without one).
     public var node: NodeID?
+    /// Whether the use moved focus, or the reason it changed nothing.
     public var outcome: Outcome
 }
 

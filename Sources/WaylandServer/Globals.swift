@@ -48,16 +48,8 @@ enum GlobalVersion {
 
 extension WaylandServer {
     func createGlobals() {
-        addGlobal("wl_compositor", GlobalVersion.compositor) { server, client, version, id in
-            server.createObject("wl_compositor", client: client, version: version, id: id) {
-                CompositorObject(server: server, owner: client, resource: $0)
-            }
-        }
-        addGlobal("wl_subcompositor", GlobalVersion.subcompositor) { server, client, version, id in
-            server.createObject("wl_subcompositor", client: client, version: version, id: id) {
-                SubcompositorObject(server: server, owner: client, resource: $0)
-            }
-        }
+        addObjectGlobal("wl_compositor", GlobalVersion.compositor, CompositorObject.init)
+        addObjectGlobal("wl_subcompositor", GlobalVersion.subcompositor, SubcompositorObject.init)
         createConfiguredOutputs()  // wl_output, one per output (Outputs.swift)
         addGlobal("wl_seat", GlobalVersion.seat) { server, client, version, id in
             guard let seat = server.createObject("wl_seat", client: client, version: version, id: id, {
@@ -66,39 +58,25 @@ extension WaylandServer {
             server.seatResources.append(seat.resource)
             seat.sendState()
         }
-        addGlobal("wl_data_device_manager", GlobalVersion.dataDeviceManager) { server, client, version, id in
-            server.createObject("wl_data_device_manager", client: client, version: version, id: id) {
-                DataDeviceManagerObject(server: server, owner: client, resource: $0)
-            }
-        }
-        addGlobal("xdg_wm_base", GlobalVersion.xdgWmBase) { server, client, version, id in
-            server.createObject("xdg_wm_base", client: client, version: version, id: id) {
-                XdgWmBase(server: server, owner: client, resource: $0)
-            }
-        }
-        addGlobal("zxdg_decoration_manager_v1", GlobalVersion.decorationManager) { server, client, version, id in
-            server.createObject("zxdg_decoration_manager_v1", client: client, version: version, id: id) {
-                DecorationManagerObject(server: server, owner: client, resource: $0)
-            }
-        }
+        addObjectGlobal("wl_data_device_manager", GlobalVersion.dataDeviceManager, DataDeviceManagerObject.init)
+        addObjectGlobal("xdg_wm_base", GlobalVersion.xdgWmBase, XdgWmBase.init)
+        addObjectGlobal("zxdg_decoration_manager_v1", GlobalVersion.decorationManager, DecorationManagerObject.init)
         // Relative pointer and pointer constraints (RelativePointer.swift, PointerConstraints.swift).
-        addGlobal("zwp_relative_pointer_manager_v1", GlobalVersion.relativePointerManager) { server, client, version, id in
-            server.createObject("zwp_relative_pointer_manager_v1", client: client, version: version, id: id) {
-                RelativePointerManagerObject(server: server, owner: client, resource: $0)
-            }
-        }
-        addGlobal("zwp_pointer_constraints_v1", GlobalVersion.pointerConstraints) { server, client, version, id in
-            server.createObject("zwp_pointer_constraints_v1", client: client, version: version, id: id) {
-                PointerConstraintsObject(server: server, owner: client, resource: $0)
-            }
-        }
+        addObjectGlobal("zwp_relative_pointer_manager_v1", GlobalVersion.relativePointerManager, RelativePointerManagerObject.init)
+        addObjectGlobal("zwp_pointer_constraints_v1", GlobalVersion.pointerConstraints, PointerConstraintsObject.init)
         createInputProtocolGlobals()
         createTextInputActivationIdleGlobals()
         // Primary selection (PrimarySelection.swift).
-        addGlobal("zwp_primary_selection_device_manager_v1", GlobalVersion.primarySelectionManager) { server, client, version, id in
-            server.createObject("zwp_primary_selection_device_manager_v1", client: client, version: version, id: id) {
-                PrimarySelectionManagerObject(server: server, owner: client, resource: $0)
-            }
+        addObjectGlobal("zwp_primary_selection_device_manager_v1", GlobalVersion.primarySelectionManager, PrimarySelectionManagerObject.init)
+    }
+
+    /// A global whose bind makes one object of its interface, as most do: `make` gets the
+    /// server, the binding client and the new resource.
+    func addObjectGlobal<T: WaylandObject>(
+        _ interface: String, _ version: Int32, _ make: @escaping (WaylandServer, ClientState, ResourcePointer) -> T
+    ) {
+        addGlobal(interface, version) { server, client, version, id in
+            server.createObject(interface, client: client, version: version, id: id) { make(server, client, $0) }
         }
     }
 
@@ -125,21 +103,9 @@ extension WaylandServer {
 
 extension WaylandServer {
     func createInputProtocolGlobals() {
-        addGlobal("zwp_pointer_gestures_v1", GlobalVersion.pointerGestures) { server, client, version, id in
-            server.createObject("zwp_pointer_gestures_v1", client: client, version: version, id: id) {
-                PointerGesturesObject(server: server, owner: client, resource: $0)
-            }
-        }
-        addGlobal("zwp_keyboard_shortcuts_inhibit_manager_v1", GlobalVersion.shortcutsInhibitManager) { server, client, version, id in
-            server.createObject("zwp_keyboard_shortcuts_inhibit_manager_v1", client: client, version: version, id: id) {
-                ShortcutsInhibitManagerObject(server: server, owner: client, resource: $0)
-            }
-        }
-        addGlobal("zwp_tablet_manager_v2", GlobalVersion.tabletManager) { server, client, version, id in
-            server.createObject("zwp_tablet_manager_v2", client: client, version: version, id: id) {
-                TabletManagerObject(server: server, owner: client, resource: $0)
-            }
-        }
+        addObjectGlobal("zwp_pointer_gestures_v1", GlobalVersion.pointerGestures, PointerGesturesObject.init)
+        addObjectGlobal("zwp_keyboard_shortcuts_inhibit_manager_v1", GlobalVersion.shortcutsInhibitManager, ShortcutsInhibitManagerObject.init)
+        addObjectGlobal("zwp_tablet_manager_v2", GlobalVersion.tabletManager, TabletManagerObject.init)
     }
 }
 
@@ -147,25 +113,9 @@ extension WaylandServer {
 
 extension WaylandServer {
     func createTextInputActivationIdleGlobals() {
-        addGlobal("zwp_text_input_manager_v3", GlobalVersion.textInputManager) { server, client, version, id in
-            server.createObject("zwp_text_input_manager_v3", client: client, version: version, id: id) {
-                TextInputManagerObject(server: server, owner: client, resource: $0)
-            }
-        }
-        addGlobal("xdg_activation_v1", GlobalVersion.activation) { server, client, version, id in
-            server.createObject("xdg_activation_v1", client: client, version: version, id: id) {
-                ActivationObject(server: server, owner: client, resource: $0)
-            }
-        }
-        addGlobal("ext_idle_notifier_v1", GlobalVersion.idleNotifier) { server, client, version, id in
-            server.createObject("ext_idle_notifier_v1", client: client, version: version, id: id) {
-                IdleNotifierObject(server: server, owner: client, resource: $0)
-            }
-        }
-        addGlobal("zwp_idle_inhibit_manager_v1", GlobalVersion.idleInhibitManager) { server, client, version, id in
-            server.createObject("zwp_idle_inhibit_manager_v1", client: client, version: version, id: id) {
-                IdleInhibitManagerObject(server: server, owner: client, resource: $0)
-            }
-        }
+        addObjectGlobal("zwp_text_input_manager_v3", GlobalVersion.textInputManager, TextInputManagerObject.init)
+        addObjectGlobal("xdg_activation_v1", GlobalVersion.activation, ActivationObject.init)
+        addObjectGlobal("ext_idle_notifier_v1", GlobalVersion.idleNotifier, IdleNotifierObject.init)
+        addObjectGlobal("zwp_idle_inhibit_manager_v1", GlobalVersion.idleInhibitManager, IdleInhibitManagerObject.init)
     }
 }

@@ -21,7 +21,9 @@ import InputRouter
 
 /// One output as configured: logical size (layout pixels), scale, and where it goes.
 public struct OutputConfiguration: Sendable {
+    /// Logical width in layout pixels (an output node is never narrower than 1).
     public var width: Int32
+    /// Logical height in layout pixels (an output node is never shorter than 1).
     public var height: Int32
     /// The `wl_output.scale`; the mode sent is the logical size times the scale.
     public var scale: Int32
@@ -30,6 +32,7 @@ public struct OutputConfiguration: Sendable {
     /// The `wl_output.name`; nil: "OUT-n", n counting every output this server made.
     public var name: String?
 
+    /// An output of the given logical size; by default scale 1, placed right of the others, named "OUT-n".
     public init(width: Int32, height: Int32, scale: Int32 = 1, position: Point? = nil, name: String? = nil) {
         self.width = width; self.height = height; self.scale = scale; self.position = position; self.name = name
     }
@@ -39,9 +42,11 @@ public struct OutputConfiguration: Sendable {
 public struct OutputInfo: Sendable, Equatable {
     /// Its node in the router's tree (kind `.output`, a child of the root).
     public var node: NodeID
+    /// The name sent as `wl_output.name` (configured, or "OUT-n").
     public var name: String
     /// Where it is in the layout, in logical pixels.
     public var frame: Rect
+    /// The `wl_output.scale` it is served with.
     public var scale: Int32
 }
 

@@ -34,11 +34,11 @@ public final class WaylandServer {
         public var outputWidth: Int32 = 1280
         /// (With `outputWidth`; `resizeOutput` changes both while running.)
         public var outputHeight: Int32 = 720
-        /// The keymap, compose and repeat settings (docs/keyboard.md); the keymap is served to
-        /// every `wl_keyboard`. `setKeyboard(_:)` replaces it while running.
         /// Several outputs, side by side left to right unless they say where (Outputs.swift);
         /// empty: the one output above.
         public var outputs: [OutputConfiguration] = []
+        /// The keymap, compose and repeat settings (docs/keyboard.md); the keymap is served to
+        /// every `wl_keyboard`. `setKeyboard(_:)` replaces it while running.
         public var keyboard = KeyboardConfiguration()
 
         // MARK: Policies
@@ -120,7 +120,6 @@ public final class WaylandServer {
     /// clipping; it takes no input itself (Outputs.swift). Its name is from when there was
     /// one output.
     public let outputNode: NodeID
-    /// The configuration it was made with (the output size follows `resizeOutput`).
     /// The outputs served (Outputs.swift), how many were ever made (for their names), and
     /// the scene generation surfaces' outputs were last computed at.
     var servedOutputs: [ServedOutput] = []
@@ -128,6 +127,7 @@ public final class WaylandServer {
     var retiredOutputGlobals: [OpaquePointer] = []
     var outputCount = 0
     var outputsGeneration: UInt64 = .max
+    /// The configuration it was made with (the output size follows `resizeOutput`).
     public internal(set) var configuration: Configuration
     var keyboardState: KeyboardState
     var keymapFile: KeymapFile

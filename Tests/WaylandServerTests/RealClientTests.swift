@@ -114,11 +114,16 @@ extension ServerHarness {
     func footTypesAWordIntoItsShell() throws {
         let h = try ServerHarness()
         let outFile = runtimeDirectory + "/foot-\(getpid()).txt"
+        let readyFile = outFile + ".ready"
         unlink(outFile)
-        let foot = try h.spawn("/usr/bin/foot", ["--", "/bin/sh", "-c", "read line; echo \"$line\" > \(outFile)"])
+        unlink(readyFile)
+        // The shell says when it runs, so the keys are typed once the terminal and its pty
+        // are up, not while a loaded machine is still starting them.
+        let foot = try h.spawn(
+            "/usr/bin/foot", ["--", "/bin/sh", "-c", "touch \(readyFile); read line; echo \"$line\" > \(outFile)"])
         _ = try #require(h.mappedToplevel(timeout: 30), "foot never mapped:\n\(foot.lines.joined(separator: "\n"))")
-        h.dispatch(until: "foot to have the keyboard") {
-            h.server.seat.keyboardFirstResponder != nil
+        h.dispatch(until: "foot to have the keyboard and its shell to run", timeout: 20) {
+            h.server.seat.keyboardFirstResponder != nil && FileManager.default.fileExists(atPath: readyFile)
         }
         for key: UInt32 in [35, 18, 38, 38, 24, 28] {  // h e l l o Return
             h.key(key, .pressed)
