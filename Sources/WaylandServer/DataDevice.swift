@@ -111,7 +111,7 @@ final class DataDeviceObject: WaylandObject, SelectionDevice {
             }
         }
         guard let origin = args.object(1, as: Surface.self), origin.owner === owner,
-            let press = server.seat.interactivePress(serial: args.uint(3), client: owner.id)
+            let press = server.seat.interactivePress(serial: owner.pressSerial(citing: args.uint(3)), client: owner.id)
         else { source?.cancel(); return }
         source?.used = true
         server.startDrag(origin: owner, source: source, icon: icon, press: press)

@@ -14,8 +14,10 @@ extension WaylandServer {
             router.flush(into: &sender)
             if let focus = pendingFocus {
                 pendingFocus = nil
+                let before = wl_display_get_serial(display)
                 activate(focus)
                 sendDeliveries()
+                noteClickFocusSerials(of: focus, after: before)
             }
             if !afterDeliveries.isEmpty {
                 let work = afterDeliveries
@@ -71,6 +73,7 @@ struct WaylandSender: DeliverySink {
             c.inputSerials.record(serial)
             if state == .released { c.lastReleaseSerial = serial }
             if state == .pressed, server.configuration.focusOnClick {
+                c.clickFocus = ClickFocusSerials(press: serial, after: serial, upTo: serial)
                 if sid.index == 0 { server.pendingFocus = node } else { server.focusOnClick(node, seat: sid) }
             }
         case let .pointerAxis(sid, node, time, axis, source, value, value120):

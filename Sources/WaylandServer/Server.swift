@@ -481,6 +481,8 @@ final class ClientState {
     @exclusivity(unchecked) var lastReleaseSerial: UInt32 = 0
     /// The serial of the last `wl_keyboard.enter` it got: a selection may cite it (Selection.swift).
     @exclusivity(unchecked) var lastKeyboardEnterSerial: UInt32 = 0
+    /// The serials its last press's focus-on-click sent it (ClickFocusSerials.swift).
+    @exclusivity(unchecked) var clickFocus: ClickFocusSerials?
     /// The serials of its latest keys, modifiers and button and touch events (Selection.swift).
     @exclusivity(unchecked) var inputSerials = RecentSerials()
     /// Whether this pointer frame already carried `axis_source` (once per frame), to its

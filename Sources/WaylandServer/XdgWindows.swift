@@ -56,7 +56,7 @@ final class XdgToplevel: WaylandObject {
         case 5:  // move(seat, serial)
             if maximized || fullscreen { return }  // refused, as weston does (docs/wayland.md)
             let seat = server.seat(from: args.object(0, as: SeatObject.self))
-            guard let window = windowNode, let press = seat.interactivePress(serial: args.uint(1), client: owner.id)
+            guard let window = windowNode, let press = seat.interactivePress(serial: owner.pressSerial(citing: args.uint(1)), client: owner.id)
             else { return }
             // Anchored at the press, not where the pointer is now: clients ask after their drag
             // threshold. A touch's point is not the cursor the move follows, so it anchors there.
@@ -67,7 +67,7 @@ final class XdgToplevel: WaylandObject {
                 return postError(XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE.rawValue, "invalid resize edge \(edges)")
             }
             let seat = server.seat(from: args.object(0, as: SeatObject.self))
-            guard let node, seat.interactivePress(serial: args.uint(1), client: owner.id) != nil else { return }
+            guard let node, seat.interactivePress(serial: owner.pressSerial(citing: args.uint(1)), client: owner.id) != nil else { return }
             seat.beginResize(node, edges: ResizeEdges(rawValue: edges))
         case 7, 8:  // set_max_size / set_min_size
             guard args.int(0) >= 0, args.int(1) >= 0 else {
@@ -191,7 +191,7 @@ final class XdgPopup: WaylandObject {
             }
             // A recent press or touch down, or the release of the click that opened the
             // popup: menus open on release too (docs/wayland.md, "Serials").
-            let serial = args.uint(1)
+            let serial = owner.pressSerial(citing: args.uint(1))
             grabSeat = server.seat(from: args.object(0, as: SeatObject.self))
             if grabSeat!.isRecentPress(serial: serial, client: owner.id) || (serial != 0 && serial == owner.lastReleaseSerial) {
                 grabRequested = true
