@@ -51,9 +51,11 @@ public struct RecordWriter: Sendable {
         devices[device].entries.append(Entry(evdev: evdev, libinput: libinput))
     }
 
-    /// The whole file as text, every device with the entries appended so far. Mutating: the
-    /// buttons' seat counts it writes carry over into a later call.
+    /// The whole file as text, every device with the entries appended so far. The buttons'
+    /// seat counts are counted from the file's start on each call, so the same entries give
+    /// the same text (`LiveRecorder` renders once for `yaml()` and again for `write`).
     public mutating func yaml() -> String {
+        buttonCounts = [:]
         var out = "# libinput record\nversion: 1\nndevices: \(devices.count)\nlibinput:\n"
         out += "  version: \(quoted(libinputVersion))\n  git: \"unknown\"\nsystem:\n  os: \"synthetic\"\n"
         out += "  kernel: \"synthetic\"\n  dmi: \"unknown\"\ndevices:\n"

@@ -39,6 +39,8 @@ import InputRouter
         #expect(recording.devices.first?.name == device.name)
         #expect(recording.libinputVersion == "1.99")
         #expect(yaml.contains("type: POINTER_BUTTON, button: 272, state: pressed, seat_count: 1}"))
+        // Rendered again, with the button still held at the end: the same text.
+        #expect(writer.yaml() == yaml)
     }
 
     @Test func quotingEscapesControlCharacters() {
