@@ -1,3 +1,4 @@
+import Foundation
 import InputRouter
 import Keyboard
 
@@ -20,7 +21,10 @@ public enum KeyboardFuzz {
     ]
 
     /// Built once per process: compiling a keymap takes milliseconds, a state microseconds.
-    /// xkbcommon keymaps and compose tables are immutable and reference-counted atomically.
+    /// xkbcommon keymaps and compose tables are immutable, but their reference counts are
+    /// plain integers: `xkb_state_new` and `xkb_state_unref` on two threads at once can free
+    /// a keymap still in use (ASan caught it under `swift test --parallel`). So one run at a
+    /// time touches them, behind `sharedLock`.
     nonisolated(unsafe) static let shared: (keymaps: [Keymap], compose: ComposeTable)? = {
         guard let context = try? XKBContext() else { return nil }
         let keymaps = keymapNames.compactMap { try? Keymap(context: context, names: $0) }
@@ -33,7 +37,15 @@ public enum KeyboardFuzz {
     /// (`'`, `` ` ``, `^`, `6` on us-intl and de), letters and the compose key (Right Alt).
     static let hotKeys: [UInt32] = [42, 54, 29, 97, 56, 100, 125, 58, 69, 70, 40, 41, 7, 13, 26, 27, 43, 30, 18, 22, 24, 16, 57, 28, 14, 1, 86]
 
+    static let sharedLock = NSLock()
+
     public static func run(_ bytes: [UInt8], mode: InvariantChecker<ClientModel<NullSink>>.Mode = .collect) -> [String] {
+        // The states made from the shared keymap are released inside `runAlone`, so their
+        // last unref also happens under the lock.
+        sharedLock.withLock { runAlone(bytes, mode: mode) }
+    }
+
+    private static func runAlone(_ bytes: [UInt8], mode: InvariantChecker<ClientModel<NullSink>>.Mode) -> [String] {
         guard let shared else { return ["no keymaps: xkb-data or libx11-data missing"] }
         var r = ByteReader(bytes)
         let keymap = shared.keymaps[r.index(shared.keymaps.count)]
