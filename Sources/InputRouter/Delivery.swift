@@ -52,7 +52,13 @@ public enum Delivery: Hashable, Sendable {
     case tabletMotion(SeatID, NodeID, DeviceID, time: UInt64, Point, axes: Int32)
     case tabletButton(SeatID, NodeID, DeviceID, time: UInt64, button: UInt32, ButtonState, serial: UInt32)
     case tabletFrame(SeatID, ClientID, time: UInt64)
-    // Tablet pads (`zwp_tablet_pad_v2`): to the keyboard focus.
+    // Tablet pads (`zwp_tablet_pad_v2`): focused on the keyboard focus (Seat+Pad.swift).
+    // Enter/leave pair per surface; buttons, rings, strips and mode switches come between.
+    case padEnter(SeatID, NodeID, DeviceID, serial: UInt32)
+    case padLeave(SeatID, NodeID, DeviceID, serial: UInt32)
+    /// The pad's group `group` is now in `mode`: after each enter (every group), and before
+    /// the event that reported a new mode.
+    case padModeSwitch(SeatID, NodeID, DeviceID, time: UInt64, group: UInt8, mode: UInt32, serial: UInt32)
     case padButton(SeatID, NodeID, DeviceID, time: UInt64, button: UInt32, ButtonState)
     case padRing(SeatID, NodeID, DeviceID, time: UInt64, ring: UInt32, position: Double, PadSource)
     case padStrip(SeatID, NodeID, DeviceID, time: UInt64, strip: UInt32, position: Double, PadSource)
@@ -93,7 +99,8 @@ public enum Delivery: Hashable, Sendable {
             .tabletProximityIn(let s, _, _, _, _), .tabletProximityOut(let s, _, _), .tabletDown(let s, _, _, _, _),
             .tabletUp(let s, _, _, _), .tabletMotion(let s, _, _, _, _, _), .tabletButton(let s, _, _, _, _, _, _),
             .tabletFrame(let s, _, _), .padButton(let s, _, _, _, _, _), .padRing(let s, _, _, _, _, _, _),
-            .padStrip(let s, _, _, _, _, _, _), .relativeMotion(let s, _, _, _), .pointerConstraint(let s, _, _, _):
+            .padStrip(let s, _, _, _, _, _, _), .padEnter(let s, _, _, _), .padLeave(let s, _, _, _),
+            .padModeSwitch(let s, _, _, _, _, _, _), .relativeMotion(let s, _, _, _), .pointerConstraint(let s, _, _, _):
             return s
         }
     }
@@ -109,6 +116,7 @@ public enum Delivery: Hashable, Sendable {
             .tabletProximityIn(_, let n, _, _, _), .tabletProximityOut(_, let n, _), .tabletDown(_, let n, _, _, _),
             .tabletUp(_, let n, _, _), .tabletMotion(_, let n, _, _, _, _), .tabletButton(_, let n, _, _, _, _, _),
             .padButton(_, let n, _, _, _, _), .padRing(_, let n, _, _, _, _, _), .padStrip(_, let n, _, _, _, _, _),
+            .padEnter(_, let n, _, _), .padLeave(_, let n, _, _), .padModeSwitch(_, let n, _, _, _, _, _),
             .relativeMotion(_, let n, _, _), .pointerConstraint(_, let n, _, _):
             return n
         default:

@@ -127,11 +127,16 @@ public struct InputEvent: Hashable, Sendable {
         case tabletToolAxis(TabletAxes)
         /// A button on the tool (Linux code: BTN_STYLUS = 0x14b).
         case tabletToolButton(button: UInt32, state: ButtonState)
-        /// A pad button, by index (libinput's button number, not a Linux code).
-        case tabletPadButton(button: UInt32, state: ButtonState)
+        /// A pad's layout (buttons, rings, strips, mode groups), sent by sources right after
+        /// the pad's `deviceAdded`: the seat needs it before the pad's first event.
+        case tabletPadAdded(TabletPadLayout)
+        /// A pad button, by index (libinput's button number, not a Linux code). `mode` is the
+        /// mode its group is in after the event (libinput_event_tablet_pad_get_mode): a
+        /// mode-switch button's press carries the new mode.
+        case tabletPadButton(button: UInt32, state: ButtonState, mode: UInt32 = 0)
         /// A pad ring (degrees, 0 at the top, clockwise) or strip (0...1); -1: finger lifted.
-        case tabletPadRing(ring: UInt32, position: Double, source: PadSource)
-        case tabletPadStrip(strip: UInt32, position: Double, source: PadSource)
+        case tabletPadRing(ring: UInt32, position: Double, source: PadSource, mode: UInt32 = 0)
+        case tabletPadStrip(strip: UInt32, position: Double, source: PadSource, mode: UInt32 = 0)
     }
 }
 

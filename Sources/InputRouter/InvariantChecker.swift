@@ -7,8 +7,10 @@
 /// about; a button or key release with no press; keys or modifiers to a surface without
 /// the keyboard focus; tablet proximity in without out and the reverse, a tablet tool
 /// event to a surface the tool is not in proximity of, tip and tool-button pairing, a
-/// proximity out with the tip down (except to an unmapped surface), pad events to a
-/// surface without the keyboard focus; pointer events to a surface that is neither in the responder chain
+/// proximity out with the tip down (except to an unmapped surface), pad enter without
+/// leave and the reverse, pad events (buttons, rings, strips, mode switches) to a surface
+/// the pad has not entered or that lacks the keyboard focus, pad button pairing, a pad
+/// leave with a button still down (except to an unmapped surface); pointer events to a surface that is neither in the responder chain
 /// under the cursor nor the owner of the pointer grab; a gesture update or end with no
 /// begin to that surface, or a begin while one is under way; a shortcuts inhibitor made
 /// active twice, active for a surface without the keyboard focus, or inactive when it was
@@ -34,6 +36,8 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
         var tabletIn: [DeviceID: NodeID] = [:]
         var tabletTip: Set<DeviceID> = []
         var tabletButtons: [DeviceID: Set<UInt32>] = [:]
+        var padIn: [DeviceID: NodeID] = [:]
+        var padButtons: [DeviceID: Set<UInt32>] = [:]
         /// The surface whose lock or confinement is active.
         var constrained: (node: NodeID, kind: PointerConstraintKind)?
         var gestureIn: NodeID?
@@ -53,6 +57,11 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
     public mutating func deliver(_ d: Delivery, from queue: DeliveryQueue) {
         check(d, queue: queue)
         inner.deliver(d, from: queue)
+    }
+
+    private mutating func checkPadEvent(_ n: NodeID, _ dev: DeviceID, _ d: Delivery, _ queue: DeliveryQueue, _ m: SeatModel) {
+        if m.padIn[dev] != n { fail("pad event to a surface the pad has not entered", d, queue) }
+        if router.seat(d.seat).keyboardFirstResponder != n { fail("pad event to a surface without keyboard focus", d, queue) }
     }
 
     private mutating func fail(_ what: String, _ d: Delivery, _ queue: DeliveryQueue) {
@@ -75,9 +84,11 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
         for (dev, n) in m.tabletIn where !tree.isAlive(n) {
             m.tabletIn[dev] = nil; m.tabletTip.remove(dev); m.tabletButtons[dev] = nil
         }
+        for (dev, n) in m.padIn where !tree.isAlive(n) { m.padIn[dev] = nil; m.padButtons[dev] = nil }
         if let n = d.surface {
             if !tree.isAlive(n) { fail("event to a destroyed surface", d, queue); return }
             if case .pointerLeave = d {} else if case .keyboardLeave = d {} else if case .tabletProximityOut = d {}
+            else if case .padLeave = d {}
             else if case .pointerConstraint(_, _, _, false) = d {}
             else if case .shortcutsInhibited(_, _, active: false) = d {}
             else if !tree.isVisible(n) {
@@ -174,8 +185,24 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
             } else if m.tabletButtons[dev]?.remove(b) == nil {
                 fail("tablet button release with no press", d, queue)
             }
-        case .padButton(_, let n, _, _, _, _), .padRing(_, let n, _, _, _, _, _), .padStrip(_, let n, _, _, _, _, _):
-            if router.seat(d.seat).keyboardFirstResponder != n { fail("pad event to a surface without keyboard focus", d, queue) }
+        case .padEnter(_, let n, let dev, _):
+            if let e = m.padIn[dev] { fail("pad enter while \(e) has not had a leave", d, queue) }
+            if router.seat(d.seat).keyboardFirstResponder != n { fail("pad enter to a surface without keyboard focus", d, queue) }
+            m.padIn[dev] = n
+        case .padLeave(_, let n, let dev, _):
+            if m.padIn[dev] != n { fail("pad leave without enter", d, queue) }
+            if tree.isVisible(n), m.padButtons[dev]?.isEmpty == false { fail("pad leave with a button still down", d, queue) }
+            m.padIn[dev] = nil; m.padButtons[dev] = nil
+        case .padButton(_, let n, let dev, _, let b, let st):
+            checkPadEvent(n, dev, d, queue, m)
+            if st == .pressed {
+                if m.padButtons[dev, default: []].insert(b).inserted == false { fail("pad button pressed twice", d, queue) }
+            } else if m.padButtons[dev]?.remove(b) == nil {
+                fail("pad button release with no press", d, queue)
+            }
+        case .padRing(_, let n, let dev, _, _, _, _), .padStrip(_, let n, let dev, _, _, _, _),
+            .padModeSwitch(_, let n, let dev, _, _, _, _):
+            checkPadEvent(n, dev, d, queue, m)
         case .gesture(_, let n, _, let g):
             switch g.phase {
             case .begin:

@@ -34,7 +34,7 @@ extension Seat {
 
     func moveKeyboardFocus(to node: NodeID?) {
         guard node != keyboardFocus else { return }
-        defer { updateShortcutsInhibitor(); constraintKeyboardFocusDidChange() }
+        defer { updateShortcutsInhibitor(); constraintKeyboardFocusDidChange(); padsFollowKeyboardFocus() }
         if let old = keyboardFocus, old != node {
             if keyboardEntered, tree.isAlive(old) {
                 router.queue.append(.keyboardLeave(id, old, serial: router.nextSerial()))

@@ -1,7 +1,7 @@
 // Tablet tools and pads. A tool in proximity is placed on the layout like a touch point
 // (`absoluteMapping`), hit-tests like the pointer and gets proximity in/out strictly paired
 // per surface; while its tip is down the surface under the tip keeps it (implicit grab).
-// Pads have no position: their events go to the keyboard focus, as zwp_tablet_pad_v2 does.
+// Pads have no position: they follow the keyboard focus (Seat+Pad.swift).
 
 /// One tool in proximity, one per tablet device. Slots are reused, never removed, so a tool
 /// coming and going allocates nothing once the seat has seen it.
@@ -147,47 +147,6 @@ extension Seat {
         }
     }
 
-    // MARK: Pads
-
-    /// A pad button: pads have no position, so it goes to the keyboard focus's client if it bound
-    /// the tablet, else along the focus's chain. No hit test, no allocation.
-    public func notifyPadButton(time: UInt64, device: DeviceID, button: UInt32, state: ButtonState) {
-        lastTime = time
-        routePad(.padButton(button: button, state: state), kind: .padButton) {
-            .padButton(id, $0, device, time: time, button: button, state)
-        }
-    }
-
-    /// A pad ring turned: routed like `notifyPadButton`. No hit test, no allocation.
-    public func notifyPadRing(time: UInt64, device: DeviceID, ring: UInt32, position: Double, source: PadSource) {
-        lastTime = time
-        routePad(.padRing(ring: ring, position: position, source: source), kind: .padRingStrip) {
-            .padRing(id, $0, device, time: time, ring: ring, position: position, source)
-        }
-    }
-
-    /// A pad strip slid: routed like `notifyPadButton`. No hit test, no allocation.
-    public func notifyPadStrip(time: UInt64, device: DeviceID, strip: UInt32, position: Double, source: PadSource) {
-        lastTime = time
-        routePad(.padStrip(strip: strip, position: position, source: source), kind: .padRingStrip) {
-            .padStrip(id, $0, device, time: time, strip: strip, position: position, source)
-        }
-    }
-
-    /// The keyboard focus takes the pad event when its client bound the tablet; otherwise
-    /// the focus's chain of compositor handlers (then the seat) is asked.
-    private func routePad(_ event: NodeEvent, kind: EventKind, _ delivery: (NodeID) -> Delivery) {
-        let first: Responder = keyboardFocus.map { .node($0) } ?? .seat(id)
-        let taker = dispatch(from: first, device: .tablet, at: .zero) { _ in event }
-        if let (node, _) = clientSurface(taker) {
-            router.queue.append(delivery(node))
-        } else if let t = taker {
-            router.queue.append(.handled(id, t, kind))
-        } else {
-            drop(kind)
-        }
-    }
-
     // MARK: Helpers
 
     /// Moves the tool; re-picks unless the tip is down (the implicit grab), then tells the
@@ -279,6 +238,7 @@ extension Seat {
     /// The scene changed: a focus that can no longer take the tool (destroyed, unmapped,
     /// its client let the tablet go) loses it; a hovering tool re-picks.
     func tabletSceneDidChange() {
+        padsFollowKeyboardFocus()
         for i in tablets.indices where tablets[i].active {
             if let f = tablets[i].focus, !toolFocusValid(f) { leaveTool(i, time: lastTime) }
             tablets[i].lastFirst = nil

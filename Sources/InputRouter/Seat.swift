@@ -113,6 +113,8 @@ public final class Seat {
     // Tablet tools in proximity (Seat+Tablet.swift).
     @exclusivity(unchecked) var tablets: [TabletToolState] = []
     @exclusivity(unchecked) var tabletFrameClients: [ClientID] = []
+    // Tablet pads (Seat+Pad.swift).
+    @exclusivity(unchecked) var pads: [PadState] = []
 
     // Capture phase.
     @exclusivity(unchecked) var recognizers: [GestureRecognizer] = []
@@ -235,9 +237,12 @@ public final class Seat {
         case .tabletToolTip(let down, let axes): notifyTabletTip(time: t, device: event.device, down: down, axes: axes)
         case .tabletToolAxis(let axes): notifyTabletAxis(time: t, device: event.device, axes: axes)
         case .tabletToolButton(let b, let s): notifyTabletButton(time: t, device: event.device, button: b, state: s)
-        case .tabletPadButton(let b, let s): notifyPadButton(time: t, device: event.device, button: b, state: s)
-        case .tabletPadRing(let n, let p, let src): notifyPadRing(time: t, device: event.device, ring: n, position: p, source: src)
-        case .tabletPadStrip(let n, let p, let src): notifyPadStrip(time: t, device: event.device, strip: n, position: p, source: src)
+        case .tabletPadAdded(let layout): notifyPadAdded(event.device, layout: layout, time: t)
+        case .tabletPadButton(let b, let s, let m): notifyPadButton(time: t, device: event.device, button: b, state: s, mode: m)
+        case .tabletPadRing(let n, let p, let src, let m):
+            notifyPadRing(time: t, device: event.device, ring: n, position: p, source: src, mode: m)
+        case .tabletPadStrip(let n, let p, let src, let m):
+            notifyPadStrip(time: t, device: event.device, strip: n, position: p, source: src, mode: m)
         }
     }
 
@@ -248,6 +253,7 @@ public final class Seat {
         while devices.count <= i { devices.append(.fresh()) }
         devices[i].present = true
         devices[i].capabilities = capabilities
+        if capabilities.contains(.tabletTool) { padsFollowKeyboardFocus() }  // a pad waiting for its tablet
     }
 
     /// The client surface or compositor node that has the pointer (took `pointerEnter`).
@@ -268,6 +274,7 @@ public final class Seat {
     public func notifyDeviceRemoved(_ device: DeviceID, time: UInt64) {
         let i = Int(device.index)
         tabletDeviceRemoved(device, time: time)  // a tool needs no device-added to be in proximity
+        padDeviceRemoved(device, time: time)
         let held = i < devices.count ? devices[i] : DeviceState()
         for key in held.heldKeys.reversed() { notifyKey(time: time, key: key, state: .released, device: device) }
         for button in held.heldButtons.reversed() {
@@ -277,6 +284,7 @@ public final class Seat {
         for t in touches where t.device == device { cancelledAny = true; cancelTouch(slot: t.slot) }
         if cancelledAny { touches.removeAll { $0.device == device }; touchSequenceMaybeEnded() }
         if i < devices.count { devices[i] = .fresh() }
+        padsFollowKeyboardFocus()  // the pads of a tablet that went leave
         if heldKeys.isEmpty, let translator = keyTranslator { updateModifiers(translator.releaseAll()) }
     }
 

@@ -90,6 +90,10 @@ public struct TraceSink: DeliverySink {
         case .tabletButton(_, let n, let dev, let t, let b, let st, _):
             return s + "tablet.button \(node(n)) \(dev) \(buttonName(b)) \(st)" + time(t)
         case .tabletFrame(_, let c, let t): return s + "tablet.frame \(client(c))" + time(t)
+        case .padEnter(_, let n, let dev, _): return s + "pad.enter \(node(n)) \(dev)"
+        case .padLeave(_, let n, let dev, _): return s + "pad.leave \(node(n)) \(dev)"
+        case .padModeSwitch(_, let n, let dev, let t, let g, let mode, _):
+            return s + "pad.mode_switch \(node(n)) \(dev) group \(g) mode \(mode)" + time(t)
         case .padButton(_, let n, let dev, let t, let b, let st): return s + "pad.button \(node(n)) \(dev) \(b) \(st)" + time(t)
         case .padRing(_, let n, let dev, let t, let r, let p, let src):
             return s + "pad.ring \(node(n)) \(dev) \(r) \(Fixed(p)) \(src)" + time(t)

@@ -204,19 +204,21 @@ enum EventTranslation {
         case LIBINPUT_EVENT_TABLET_PAD_BUTTON:
             let pressed = libinput_event_tablet_pad_get_button_state(p) == LIBINPUT_BUTTON_STATE_PRESSED
             return .event(time, .tabletPadButton(button: libinput_event_tablet_pad_get_button_number(p),
-                                                 state: pressed ? .pressed : .released))
+                                                 state: pressed ? .pressed : .released, mode: libinput_event_tablet_pad_get_mode(p)))
         case LIBINPUT_EVENT_TABLET_PAD_RING:
             let source: PadSource = libinput_event_tablet_pad_get_ring_source(p) == LIBINPUT_TABLET_PAD_RING_SOURCE_FINGER
                 ? .finger : .unknown
             let position = libinput_event_tablet_pad_get_ring_position(p)
             return .event(time, .tabletPadRing(ring: libinput_event_tablet_pad_get_ring_number(p),
-                                               position: position.isFinite ? position : -1, source: source))
+                                               position: position.isFinite ? position : -1, source: source,
+                                               mode: libinput_event_tablet_pad_get_mode(p)))
         default:
             let source: PadSource = libinput_event_tablet_pad_get_strip_source(p) == LIBINPUT_TABLET_PAD_STRIP_SOURCE_FINGER
                 ? .finger : .unknown
             let position = libinput_event_tablet_pad_get_strip_position(p)
             return .event(time, .tabletPadStrip(strip: libinput_event_tablet_pad_get_strip_number(p),
-                                                position: position.isFinite ? position : -1, source: source))
+                                                position: position.isFinite ? position : -1, source: source,
+                                                mode: libinput_event_tablet_pad_get_mode(p)))
         }
     }
 

@@ -30,6 +30,9 @@ public struct LibinputDeviceInfo: Sendable, Hashable {
     public var capabilities: DeviceCapabilities
     /// The settings applied to it (the configuration, narrowed to what it supports).
     public var applied: [ConfigurationStep]
+    /// A pad's layout (sent as `tabletPadAdded` after its `deviceAdded`), bound to the tablet
+    /// of its libinput device group once that tablet is known.
+    public var padLayout: TabletPadLayout? = nil
 }
 
 /// The live input backend: real devices through libinput, turned into `InputEvent`s for the
@@ -209,13 +212,37 @@ public final class LibinputSource {
         for (step, reason) in DeviceConfigurator.apply(steps, to: handle) {
             backing.log(LogMessage(origin: .backend, priority: .error, text: "\(sysname): cannot set \(step): \(reason)"))
         }
-        let info = LibinputDeviceInfo(id: id, sysname: sysname, name: name,
+        var info = LibinputDeviceInfo(id: id, sysname: sysname, name: name,
                                       capabilities: EventTranslation.capabilities(of: handle), applied: steps)
+        if info.capabilities.contains(.tabletPad) { info.padLayout = PadLayoutQuery.layout(of: handle, tablet: tablet(grouped: handle)) }
         devices.append(Device(handle: handle, info: info))
         if recorder != nil { devices[index]?.recorderIndex = recorder?.addDevice(handle, info: info) }
         let event = InputEvent(time: Self.now(), device: id, .deviceAdded(info.capabilities))
         record(event, index: index)
         sink(event)
+        if let layout = info.padLayout { sink(InputEvent(time: event.time, device: id, .tabletPadAdded(layout))) }
+        if info.capabilities.contains(.tabletTool) { bindWaitingPads(to: handle, id: id, sink) }
+    }
+
+    /// The tablet already added in the same libinput device group as `handle`, if any.
+    private func tablet(grouped handle: OpaquePointer) -> DeviceID? {
+        let group = libinput_device_get_device_group(handle)
+        for case let d? in devices where d.info.capabilities.contains(.tabletTool) && libinput_device_get_device_group(d.handle) == group {
+            return d.info.id
+        }
+        return nil
+    }
+
+    /// A tablet came after its pads: they are described again, now bound to it.
+    private func bindWaitingPads(to handle: OpaquePointer, id: DeviceID, _ sink: (InputEvent) -> Void) {
+        let group = libinput_device_get_device_group(handle)
+        for i in devices.indices {
+            guard let d = devices[i], var layout = d.info.padLayout, layout.tablet == nil,
+                libinput_device_get_device_group(d.handle) == group else { continue }
+            layout.tablet = id
+            devices[i]?.info.padLayout = layout
+            sink(InputEvent(time: Self.now(), device: d.info.id, .tabletPadAdded(layout)))
+        }
     }
 
     private func index(of handle: OpaquePointer) -> Int? {

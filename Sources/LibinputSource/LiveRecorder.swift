@@ -69,7 +69,7 @@ public final class LiveRecorder {
         let identity = DeviceIdentity(bus: 0, vendor: d.vendor, product: d.product, version: 0)
         let device = RecordedDevice(id: d.info.id, node: d.node ?? "/dev/input/\(d.info.sysname)", name: d.info.name,
                                     identity: identity, udevProperties: d.udevProperties,
-                                    libinputCapabilities: d.info.capabilities, libinputSize: d.size)
+                                    libinputCapabilities: d.info.capabilities, libinputSize: d.size, padLayout: d.info.padLayout)
         return writer.addDevice(device)
     }
 

@@ -108,7 +108,7 @@ public struct DebugEventsFormatter {
             case .keypadSlide: return nil
             }
             return ("SWITCH_TOGGLE", "switch \(name) state \(on ? 1 : 0)")
-        case .tabletToolProximity, .tabletToolTip, .tabletToolAxis, .tabletToolButton, .tabletPadButton,
+        case .tabletToolProximity, .tabletToolTip, .tabletToolAxis, .tabletToolButton, .tabletPadAdded, .tabletPadButton,
              .tabletPadRing, .tabletPadStrip:
             // debug-events' tablet lines are not written (nor read) yet.
             return nil

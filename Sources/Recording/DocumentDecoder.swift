@@ -55,6 +55,7 @@ struct DocumentDecoder {
             guard !overflow else { throw node.fail("device id out of range") }
             devices.append(try decodeDevice(node, id: DeviceID(id)))
         }
+        PadLayoutReading.bindTablets(&devices)
         return (libinputVersion, devices)
     }
 
@@ -117,8 +118,10 @@ struct DocumentDecoder {
                 try item.string("quirk")
             }
         }
+        var padNode: YAMLNode?
         if let block = node["libinput"], !block.isNull {
             device.libinputCapabilities = try decodeCapabilities(block["capabilities"])
+            padNode = block["pad"]
             if let size = block["size"], !size.isNull {
                 let (w, h) = try size.pair("size")
                 device.libinputSize = [w, h]
@@ -132,6 +135,11 @@ struct DocumentDecoder {
             }
         }
         device.hasLibinputEvents = frames.contains { $0.libinput != nil }
+        if let padNode {
+            device.padLayout = try PadLayoutReading.decode(padNode)
+        } else if device.libinputCapabilities?.contains(.tabletPad) ?? (device.deviceClass == .tabletPad) {
+            device.padLayout = PadLayoutReading.derive(device, frames: frames)
+        }
         return RawDevice(device: device, frames: frames)
     }
 

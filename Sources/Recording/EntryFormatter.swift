@@ -81,13 +81,16 @@ struct EntryFormatter {
             return "{\(time), type: TABLET_TOOL_AXIS, \(tabletAxes(axes))}"
         case .tabletToolButton(let button, let state):
             return "{\(time), type: TABLET_TOOL_BUTTON, button: \(button), state: \(EventText.name(state == .pressed))}"
-        case .tabletPadButton(let button, let state):
+        case .tabletPadAdded:
+            return nil  // the layout is the device's `libinput: pad:` (RecordWriter)
+        case .tabletPadButton(let button, let state, let mode):
+            let toggle = device.padLayout?.isToggle(button) ?? false
             return "{\(time), type: TABLET_PAD_BUTTON, button: \(button), state: \(EventText.name(state == .pressed)), "
-                + "mode: 0, is-toggle: false}"
-        case .tabletPadRing(let n, let position, let source):
-            return "{\(time), type: TABLET_PAD_RING, number: \(n), position: \(position), source: \(EventText.name(source)), mode: 0}"
-        case .tabletPadStrip(let n, let position, let source):
-            return "{\(time), type: TABLET_PAD_STRIP, number: \(n), position: \(position), source: \(EventText.name(source)), mode: 0}"
+                + "mode: \(mode), is-toggle: \(toggle)}"
+        case .tabletPadRing(let n, let position, let source, let mode):
+            return "{\(time), type: TABLET_PAD_RING, number: \(n), position: \(position), source: \(EventText.name(source)), mode: \(mode)}"
+        case .tabletPadStrip(let n, let position, let source, let mode):
+            return "{\(time), type: TABLET_PAD_STRIP, number: \(n), position: \(position), source: \(EventText.name(source)), mode: \(mode)}"
         }
     }
 

@@ -37,9 +37,12 @@ public enum EventText {
         case .tabletToolTip(let down, let axes): return "tablet-tip \(down ? "down" : "up") \(describe(axes))"
         case .tabletToolAxis(let axes): return "tablet-axis \(describe(axes))"
         case .tabletToolButton(let button, let state): return "tablet-button \(button) \(name(state == .pressed))"
-        case .tabletPadButton(let button, let state): return "pad-button \(button) \(name(state == .pressed))"
-        case .tabletPadRing(let n, let position, let source): return "pad-ring \(n) \(fixed(position, 2)) \(name(source))"
-        case .tabletPadStrip(let n, let position, let source): return "pad-strip \(n) \(fixed(position, 2)) \(name(source))"
+        case .tabletPadAdded(let layout): return "pad-added \(PadLayoutReading.yaml(layout))"
+        case .tabletPadButton(let button, let state, let mode): return "pad-button \(button) \(name(state == .pressed)) mode \(mode)"
+        case .tabletPadRing(let n, let position, let source, let mode):
+            return "pad-ring \(n) \(fixed(position, 2)) \(name(source)) mode \(mode)"
+        case .tabletPadStrip(let n, let position, let source, let mode):
+            return "pad-strip \(n) \(fixed(position, 2)) \(name(source)) mode \(mode)"
         }
     }
 

@@ -85,13 +85,14 @@ struct LibinputEntryDecoder {
             let button = try field("button").integer("button", as: UInt32.self)
             let state: ButtonState = try pressed(field("state")) ? .pressed : .released
             kind = type == "TABLET_TOOL_BUTTON" ? .tabletToolButton(button: button, state: state)
-                : .tabletPadButton(button: button, state: state)
+                : .tabletPadButton(button: button, state: state, mode: try padMode(entry))
         case "TABLET_PAD_RING", "TABLET_PAD_STRIP":
             let number = try field("number").integer("number", as: UInt32.self)
             let position = try field("position").double("position")
             let source: PadSource = entry["source"]?.scalarText == "finger" ? .finger : .unknown
-            kind = type == "TABLET_PAD_RING" ? .tabletPadRing(ring: number, position: position, source: source)
-                : .tabletPadStrip(strip: number, position: position, source: source)
+            let mode = try padMode(entry)
+            kind = type == "TABLET_PAD_RING" ? .tabletPadRing(ring: number, position: position, source: source, mode: mode)
+                : .tabletPadStrip(strip: number, position: position, source: source, mode: mode)
         default:
             if let gesture = try gesture(entry, type: type) {
                 kind = .gesture(gesture)
@@ -100,6 +101,11 @@ struct LibinputEntryDecoder {
             }
         }
         return .event(time, kind)
+    }
+
+    /// `mode:` of a pad event: the mode its group is in after it (0 when not recorded).
+    private func padMode(_ entry: YAMLNode) throws(PositionedError) -> UInt32 {
+        try entry["mode"]?.integer("mode", as: UInt32.self) ?? 0
     }
 
     private func pressed(_ node: YAMLNode) throws(PositionedError) -> Bool {

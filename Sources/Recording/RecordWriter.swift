@@ -86,6 +86,7 @@ public struct RecordWriter: Sendable {
             out += "  libinput:\n"
             if let size = device.libinputSize, size.count == 2 { out += "    size: [\(size[0]), \(size[1])]\n" }
             out += "    capabilities: \(EventText.names(capabilities))\n"
+            if let pad = device.padLayout { out += "    pad: \(PadLayoutReading.yaml(pad))\n" }
         }
         out += "  events:\n"
         let formatter = EntryFormatter(device: device)

@@ -69,6 +69,10 @@ public struct RecordedDevice: Hashable, Sendable {
     public var libinputCapabilities: DeviceCapabilities?
     /// `libinput: size: [w, h]` in millimetres (libinput rounds it to whole mm).
     public var libinputSize: [Double]?
+    /// A pad's layout: the device's `libinput: pad:` (InputRouter's own key, which the
+    /// writer adds), else what the evdev description and the recorded pad events show
+    /// (PadLayoutReading.swift); its tablet is the file's tablet of the same device group.
+    public var padLayout: TabletPadLayout?
     /// True when at least one event entry has a `libinput` key: its events come from
     /// those entries rather than from translating evdev.
     public var hasLibinputEvents: Bool
@@ -83,7 +87,8 @@ public struct RecordedDevice: Hashable, Sendable {
                 udevProperties: [String] = [], quirks: [String] = [], hid: [UInt8] = [],
                 libinputCapabilities: DeviceCapabilities? = nil, libinputSize: [Double]? = nil,
                 hasLibinputEvents: Bool = true, deviceClass: DeviceClass = .other,
-                position: SourcePosition = SourcePosition(line: 1, column: 1)) {
+                position: SourcePosition = SourcePosition(line: 1, column: 1), padLayout: TabletPadLayout? = nil) {
+        self.padLayout = padLayout
         self.id = id; self.node = node; self.name = name; self.identity = identity; self.codes = codes
         self.absinfo = absinfo; self.properties = properties; self.udevProperties = udevProperties
         self.quirks = quirks; self.hid = hid; self.libinputCapabilities = libinputCapabilities

@@ -108,6 +108,8 @@ struct Translator {
             switch try stream.libinput.decode(entry, frameTime: time) {
             case .event(let eventTime, let kind):
                 out.append((eventTime, kind))
+                // The pad's layout follows its DEVICE_ADDED, as LibinputSource sends it.
+                if case .deviceAdded = kind, let layout = stream.device.padLayout { out.append((eventTime, .tabletPadAdded(layout))) }
             case .unsupported(let type):
                 if stream.reportedUnsupported.insert(type).inserted {
                     warnings.append((entry.position, "libinput event \(type) has no InputRouter event; skipped (reported once per device)"))

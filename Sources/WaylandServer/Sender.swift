@@ -166,7 +166,7 @@ struct WaylandSender: DeliverySink {
             // The compositor's own business.
             break
         case .tabletProximityIn, .tabletProximityOut, .tabletDown, .tabletUp, .tabletMotion, .tabletButton,
-             .tabletFrame, .padButton, .padRing, .padStrip:
+             .tabletFrame, .padButton, .padRing, .padStrip, .padEnter, .padLeave, .padModeSwitch:
             server.sendTablet(delivery, from: queue)  // Tablet+Delivery.swift
         }
     }

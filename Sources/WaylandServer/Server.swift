@@ -179,6 +179,8 @@ public final class WaylandServer {
     var activatedToplevel: NodeID?
     /// The tablets and tools announced to clients (TabletManager.swift).
     var tablets = TabletRegistry()
+    /// Device paths the embedder knows (`/dev/input/event5`), sent as a pad's `path`.
+    public var devicePaths: [DeviceID: String] = [:]
     @exclusivity(unchecked) var activationSource: NodeID?
 
     /// Every serial sent, with what it was for (newest last, bounded).
@@ -353,7 +355,13 @@ public final class WaylandServer {
             seat.handle(event)
             if case .deviceRemoved = event.kind { tabletDeviceRemoved(event.device) }
             sendDeliveries()
+            if case .deviceRemoved = event.kind { padDeviceRemoved(event.device) }  // after its leave (TabletPad.swift)
             if seatCapabilities != before { sendCapabilities() }
+        case .tabletPadAdded(let layout):
+            // Announced before the core's enter is sent (TabletPad.swift).
+            seat.handle(event)
+            tabletPadAdded(event.device, layout)
+            sendDeliveries()
         default:
             seat.handle(event)
             sendDeliveries()

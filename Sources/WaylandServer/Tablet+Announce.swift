@@ -10,6 +10,7 @@ extension WaylandServer {
         if c.tablet.seats.count == 1 { seat.setBound([.tablet], for: c.id, true) }
         for device in tablets.tablets { announceTablet(device, on: seatResource, c) }
         for i in tablets.tools.indices { announceTool(i, on: seatResource, c) }
+        announcePads(on: seatResource, c)  // TabletPad.swift
     }
 
     func tabletSeatDestroyed(_ seatResource: ResourcePointer, _ c: ClientState) {

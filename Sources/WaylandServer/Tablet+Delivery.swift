@@ -51,8 +51,8 @@ extension WaylandServer {
             for r in c.tablet.framePending { zwp_tablet_tool_v2_send_frame(r, ms) }
             c.tablet.framePending.removeAll(keepingCapacity: true)
         default:
-            // Pads (padButton, padRing, padStrip): not served yet (TabletManager.swift).
-            break
+            sendPad(delivery)  // Pad+Delivery.swift
+
         }
     }
 

@@ -6,8 +6,7 @@
 // (Seat+Tablet.swift: proximity and tip focus per tool, like a touch point); this layer
 // only turns its deliveries into `zwp_tablet_tool_v2` events (Tablet+Delivery.swift).
 //
-// Pads (`zwp_tablet_pad_v2`) are not announced yet: their groups, rings, strips and modes
-// need the pad's layout, which the core's device events do not carry.
+// Pads (`zwp_tablet_pad_v2`, TabletPad.swift) are announced on every tablet seat too.
 import CWaylandServer
 import CXdgShellServer
 import InputRouter
@@ -66,6 +65,8 @@ struct TabletRegistry {
     var tools: [(tool: TabletTool, device: DeviceID)] = []
     /// The tool in proximity of each tablet (index into `tools`).
     var current: [(device: DeviceID, tool: Int)] = []
+    /// Pads whose layout arrived (`tabletPadAdded`), in that order (TabletPad.swift).
+    var pads: [DeviceID] = []
 
     func toolIndex(_ tool: TabletTool, device: DeviceID) -> Int? {
         tools.firstIndex { $0.tool.type == tool.type && (tool.serial != 0 ? $0.tool.serial == tool.serial : $0.tool.serial == 0 && $0.device == device) }
@@ -85,4 +86,6 @@ struct ClientTablet {
     var tools: [(index: Int, seat: ResourcePointer, resource: ResourcePointer)] = []
     /// Tool objects sent events since their last `frame`.
     var framePending: [ResourcePointer] = []
+    /// Pad objects, per tablet seat and pad (TabletPad.swift).
+    var pads: [ClientPad] = []
 }

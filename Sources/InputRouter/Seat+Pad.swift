@@ -1,0 +1,203 @@
+// Tablet pads: buttons, rings and strips with no position. As zwp_tablet_pad_v2 has it, a
+// pad is focused on the keyboard focus: it enters the focused surface when that surface's
+// client bound the tablet and the pad's tablet is present, and leaves when the keyboard
+// focus moves, the surface goes or unmaps, the client lets the tablet go, or the pad (or
+// its tablet) is unplugged. After each enter, every group's current mode follows; a pad
+// event whose mode differs from its group's is preceded by a mode switch. What the focus
+// was told is pressed is released before the leave (to a surface still mapped): nothing
+// stays down. With no client surface entered, pad events go to the keyboard focus's chain
+// of compositor handlers, then the seat, else they are dropped.
+
+/// One pad of the seat, from its `tabletPadAdded` until its device is removed.
+struct PadState {
+    var device: DeviceID
+    var layout: TabletPadLayout
+    /// The surface the pad entered (told `padEnter`).
+    var focus: NodeID?
+    /// The current mode of each group, as the pad's events last reported it.
+    var modes: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+    /// The buttons the focus was told were pressed (bit per button index): owed releases.
+    var sentButtons: UInt64 = 0
+
+    func mode(_ g: Int) -> UInt32 {
+        switch g {
+        case 0: modes.0
+        case 1: modes.1
+        case 2: modes.2
+        default: modes.3
+        }
+    }
+
+    mutating func setMode(_ g: Int, _ m: UInt32) {
+        switch g {
+        case 0: modes.0 = m
+        case 1: modes.1 = m
+        case 2: modes.2 = m
+        default: modes.3 = m
+        }
+    }
+}
+
+extension Seat {
+    /// The layout of the pad `device`, if the seat has one.
+    public func padLayout(_ device: DeviceID) -> TabletPadLayout? { padIndex(device).map { pads[$0].layout } }
+
+    /// The surface the pad `device` is focused on (entered), if any.
+    public func padFocus(device: DeviceID) -> NodeID? { padIndex(device).flatMap { pads[$0].focus } }
+
+    /// The current mode of a pad's group, as its events last reported it.
+    public func padMode(device: DeviceID, group: Int) -> UInt32? { padIndex(device).map { pads[$0].mode(group) } }
+
+    func padIndex(_ device: DeviceID) -> Int? {
+        for i in pads.indices where pads[i].device == device { return i }
+        return nil
+    }
+
+    // MARK: Devices
+
+    /// A pad appeared with its layout (after its `deviceAdded`): it enters the keyboard focus
+    /// if it can. A second layout for the same device replaces the first (a leave first).
+    /// Allocates: call on hot-plug, not per event.
+    public func notifyPadAdded(_ device: DeviceID, layout: TabletPadLayout, time: UInt64) {
+        lastTime = time
+        if let i = padIndex(device) { leavePad(i, time: time); pads.remove(at: i) }
+        var pad = PadState(device: device, layout: layout)
+        for g in 0..<Int(layout.groupCount) { pad.setMode(g, layout.mode(ofGroup: g)) }
+        pads.append(pad)
+        syncPad(pads.count - 1, time: time)
+    }
+
+    /// The pad's device went: its held buttons are released to the focus, then it leaves.
+    func padDeviceRemoved(_ device: DeviceID, time: UInt64) {
+        guard let i = padIndex(device) else { return }
+        leavePad(i, time: time)
+        pads.remove(at: i)
+    }
+
+    /// Keyboard focus, bindings, the scene or the devices present changed: each pad moves
+    /// to where it belongs now. No allocation.
+    func padsFollowKeyboardFocus() {
+        for i in pads.indices { syncPad(i, time: lastTime) }
+    }
+
+    // MARK: Events
+
+    /// A pad button, with the mode its group is in (libinput's): to the surface the pad
+    /// entered; a release goes only where its press went. No hit test, no allocation.
+    public func notifyPadButton(time: UInt64, device: DeviceID, button: UInt32, state: ButtonState, mode: UInt32 = 0) {
+        lastTime = time
+        guard let i = padIndex(device) else {
+            routePadToHandlers(.padButton(button: button, state: state), kind: .padButton)
+            return
+        }
+        syncPad(i, time: time)
+        let bit: UInt64 = button < 64 ? 1 << button : 0
+        if let g = pads[i].layout.group(ofButton: button) { switchMode(i, group: g, to: mode, time: time) }
+        if let n = pads[i].focus {
+            if state == .pressed {
+                guard bit != 0, pads[i].sentButtons & bit == 0 else { drop(.padButton); return }
+                pads[i].sentButtons |= bit
+            } else {
+                guard bit != 0, pads[i].sentButtons & bit != 0 else { drop(.padButton); return }
+                pads[i].sentButtons &= ~bit
+            }
+            router.queue.append(.padButton(id, n, device, time: time, button: button, state))
+        } else {
+            routePadToHandlers(.padButton(button: button, state: state), kind: .padButton)
+        }
+    }
+
+    /// A pad ring turned (degrees) or was let go (-1): like `notifyPadButton`. No allocation.
+    public func notifyPadRing(time: UInt64, device: DeviceID, ring: UInt32, position: Double, source: PadSource, mode: UInt32 = 0) {
+        lastTime = time
+        let event = NodeEvent.padRing(ring: ring, position: position, source: source)
+        guard let i = padIndex(device) else { routePadToHandlers(event, kind: .padRingStrip); return }
+        syncPad(i, time: time)
+        if let g = pads[i].layout.group(ofRing: ring) { switchMode(i, group: g, to: mode, time: time) }
+        if let n = pads[i].focus {
+            router.queue.append(.padRing(id, n, device, time: time, ring: ring, position: position, source))
+        } else {
+            routePadToHandlers(event, kind: .padRingStrip)
+        }
+    }
+
+    /// A pad strip slid (0...1) or was let go (-1): like `notifyPadButton`. No allocation.
+    public func notifyPadStrip(time: UInt64, device: DeviceID, strip: UInt32, position: Double, source: PadSource, mode: UInt32 = 0) {
+        lastTime = time
+        let event = NodeEvent.padStrip(strip: strip, position: position, source: source)
+        guard let i = padIndex(device) else { routePadToHandlers(event, kind: .padRingStrip); return }
+        syncPad(i, time: time)
+        if let g = pads[i].layout.group(ofStrip: strip) { switchMode(i, group: g, to: mode, time: time) }
+        if let n = pads[i].focus {
+            router.queue.append(.padStrip(id, n, device, time: time, strip: strip, position: position, source))
+        } else {
+            routePadToHandlers(event, kind: .padRingStrip)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Where the pad belongs: the keyboard focus, when it is a mapped client surface whose
+    /// client bound the tablet, and the pad's tablet is present.
+    private func padTarget(_ i: Int) -> NodeID? {
+        guard let tablet = pads[i].layout.tablet, Int(tablet.index) < devices.count,
+            devices[Int(tablet.index)].present, devices[Int(tablet.index)].capabilities.contains(.tabletTool),
+            let f = keyboardFocus, isClientNode(f), tree.canReceiveInput(f),
+            boundDevices(of: keyboardFocusClient).contains(.tablet)
+        else { return nil }
+        return f
+    }
+
+    private func syncPad(_ i: Int, time: UInt64) {
+        let target = padTarget(i)
+        guard target != pads[i].focus else { return }
+        leavePad(i, time: time)
+        guard let n = target else { return }
+        pads[i].focus = n
+        let dev = pads[i].device
+        router.queue.append(.padEnter(id, n, dev, serial: router.nextSerial()))
+        for g in 0..<Int(pads[i].layout.groupCount) {
+            router.queue.append(.padModeSwitch(id, n, dev, time: time, group: UInt8(g), mode: pads[i].mode(g),
+                                               serial: router.nextSerial()))
+        }
+    }
+
+    /// Releases what the focus holds (unless it is unmapped), then the leave (unless it was
+    /// destroyed: nothing can name it any more).
+    private func leavePad(_ i: Int, time: UInt64) {
+        guard let old = pads[i].focus else { return }
+        let dev = pads[i].device
+        if tree.isAlive(old) {
+            if tree.isVisible(old) {
+                var held = pads[i].sentButtons
+                while held != 0 {
+                    let b = UInt32(held.trailingZeroBitCount)
+                    held &= held - 1
+                    router.queue.append(.padButton(id, old, dev, time: time, button: b, .released))
+                }
+            }
+            router.queue.append(.padLeave(id, old, dev, serial: router.nextSerial()))
+        }
+        pads[i].focus = nil
+        pads[i].sentButtons = 0
+    }
+
+    private func switchMode(_ i: Int, group g: Int, to mode: UInt32, time: UInt64) {
+        guard pads[i].mode(g) != mode else { return }
+        pads[i].setMode(g, mode)
+        if let n = pads[i].focus {
+            router.queue.append(.padModeSwitch(id, n, pads[i].device, time: time, group: UInt8(g), mode: mode,
+                                               serial: router.nextSerial()))
+        }
+    }
+
+    /// No surface entered: the keyboard focus's chain of compositor handlers, then the seat.
+    private func routePadToHandlers(_ event: NodeEvent, kind: EventKind) {
+        let first: Responder = keyboardFocus.map { .node($0) } ?? .seat(id)
+        if let t = dispatch(from: first, device: .tablet, handlersOnly: true, at: .zero, { _ in event }) {
+            router.queue.append(.handled(id, t, kind))
+        } else {
+            drop(kind)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+#!/bin/sh
+# Makes Tests/RecordingTests/Fixtures/tablet.yml with real libinput: in a VM (the host's
+# root filesystem, booted by virtme-ng as tools/vm-libinput-test.sh does), two uinput
+# devices made as the kernel's wacom driver makes an Intuos5's pen and pad
+# (tools/tablet-fixture-devices.py) play a pen stroke and pad presses, ring and strip
+# turns while `libinput record --with-libinput --show-keycodes` records both. Next to
+# it, `libinput debug-events --verbose` says how libinput read the pad (buttons, rings,
+# strips, mode groups): tablet.debug-events.
+#
+#   tools/vm-tablet-fixture.sh            on the host: boots the VM, writes the fixture
+#   tools/vm-tablet-fixture.sh --guest DIR   inside the VM
+set -u
+WORK=/tmp/inputrouter-tablet-vm
+
+guest() {
+    cd "$1" || exit 1
+    echo booted > progress
+    modprobe uinput
+    /lib/systemd/systemd-udevd --daemon
+    udevadm trigger; udevadm settle
+    fifo=/dev/shm/tablet.fifo
+    rm -f "$fifo"; mkfifo "$fifo" || exit 1
+    /usr/bin/python3 ./tablet-fixture-devices.py "$fifo" > devices.out 2> devices.err &
+    devices_pid=$!
+    exec 3<> "$fifo"  # read-write: opening does not wait for the reader
+    i=0; while ! grep -q event devices.out && [ $i -lt 120 ]; do sleep 0.5; i=$((i + 1)); done
+    udevadm settle
+    echo devices >> progress
+    nodes=$(head -n 1 devices.out)
+    for n in $nodes; do udevadm info --query=property "$n" | grep ID_INPUT; done > udev.txt
+    libinput debug-events --verbose --show-keycodes > debug-events.txt 2>&1 &
+    debug_pid=$!
+    libinput record --with-libinput --show-keycodes -o /dev/shm/tablet.yml $nodes > record.log 2>&1 &
+    record_pid=$!
+    sleep 4
+    echo go >&3
+    i=0; while ! grep -q played devices.out && [ $i -lt 120 ]; do sleep 0.5; i=$((i + 1)); done
+    sleep 2
+    kill -INT "$record_pid" "$debug_pid"
+    wait "$record_pid" "$debug_pid"
+    cp /dev/shm/tablet.yml tablet.yml
+    echo done >&3
+    exec 3>&-
+    wait "$devices_pid"
+    echo finished > finished
+}
+
+if [ "${1:-}" = --guest ]; then guest "$2"; exit; fi
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+kernel=$(ls /boot/vmlinuz-* 2> /dev/null | sort -V | tail -n 1)
+[ -n "$kernel" ] || { echo "no kernel in /boot (apt-get install linux-image-amd64)"; exit 1; }
+for p in python3-libevdev libinput-tools; do
+    dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$p" > /dev/null || exit 1
+done
+rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
+cp "$here/tools/vm-tablet-fixture.sh" "$here/tools/tablet-fixture-devices.py" "$WORK/" || exit 1
+timeout 1500 vng -r "$kernel" --disable-kvm --cpus 2 --rwdir /tmp --exec "$WORK/vm-tablet-fixture.sh --guest $WORK" \
+    > "$WORK/vm.log" 2>&1
+[ -f "$WORK/finished" ] || { echo "FAIL: the VM run did not finish; see $WORK/vm.log"; tail -n 20 "$WORK/vm.log"; exit 1; }
+cp "$WORK/tablet.yml" "$here/Tests/RecordingTests/Fixtures/tablet.yml" || exit 1
+grep -v '^event\|^-' "$WORK/debug-events.txt" | head -n 0
+cp "$WORK/debug-events.txt" "$here/Tests/RecordingTests/Fixtures/tablet.debug-events" || exit 1
+echo "wrote Tests/RecordingTests/Fixtures/tablet.yml and tablet.debug-events; udev:"
+cat "$WORK/udev.txt"
