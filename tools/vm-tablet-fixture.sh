@@ -32,10 +32,18 @@ guest() {
     debug_pid=$!
     libinput record --with-libinput --show-keycodes -o /dev/shm/tablet.yml $nodes > record.log 2>&1 &
     record_pid=$!
-    sleep 4
+    i=0
+    while ! { grep -q 'DEVICE_ADDED.*Intuos5 M Pad' debug-events.txt && grep -q 'Recording to' record.log; } && [ $i -lt 240 ]; do
+        sleep 0.5; i=$((i + 1))
+    done
+    sleep 3
     echo go >&3
     i=0; while ! grep -q played devices.out && [ $i -lt 120 ]; do sleep 0.5; i=$((i + 1)); done
-    sleep 2
+    # Emulated, libinput reads seconds behind: wait until debug-events has seen the last of
+    # the script's 16 pad events, then as long again for record (which shows no progress:
+    # it keeps a second device's events in a temporary file until it stops).
+    i=0; while [ "$(grep -c TABLET_PAD debug-events.txt)" -lt 16 ] && [ $i -lt 600 ]; do sleep 0.5; i=$((i + 1)); done
+    sleep $((i / 2 + 10))
     kill -INT "$record_pid" "$debug_pid"
     wait "$record_pid" "$debug_pid"
     cp /dev/shm/tablet.yml tablet.yml

@@ -35,6 +35,12 @@ public struct TabletPadLayout: Hashable, Sendable {
     /// The most of each a layout holds.
     public static let maxButtons = 64, maxRings = 8, maxStrips = 8, maxGroups = 4
 
+    // Widest first, so the value packs into 64 bytes (no larger than a tool's proximity).
+    private var toggleMask: UInt64 = 0
+    private var b0: UInt64 = 0, b1: UInt64 = 0, b2: UInt64 = 0, b3: UInt64 = 0
+    // Per group, one byte each: ring mask, strip mask, number of modes, current mode.
+    private var ringMasks: UInt32 = 0, stripMasks: UInt32 = 0, modeCounts: UInt32 = 0, modes: UInt32 = 0
+    private var tabletIndex: UInt32 = .max
     /// How many buttons the pad has.
     public private(set) var buttonCount: UInt8
     /// How many rings the pad has.
@@ -43,14 +49,14 @@ public struct TabletPadLayout: Hashable, Sendable {
     public private(set) var stripCount: UInt8
     /// How many mode groups (at least 1).
     public private(set) var groupCount: UInt8
+
     /// The tablet (the device with the tablet-tool capability) the pad is part of; nil when
     /// the source could not tell. A pad without a tablet never gets a Wayland enter (the
     /// protocol's enter names the tablet).
-    public var tablet: DeviceID?
-    private var toggleMask: UInt64 = 0
-    private var b0: UInt64 = 0, b1: UInt64 = 0, b2: UInt64 = 0, b3: UInt64 = 0
-    // Per group, one byte each: ring mask, strip mask, number of modes, current mode.
-    private var ringMasks: UInt32 = 0, stripMasks: UInt32 = 0, modeCounts: UInt32 = 0, modes: UInt32 = 0
+    public var tablet: DeviceID? {
+        get { tabletIndex == .max ? nil : DeviceID(tabletIndex) }
+        set { tabletIndex = newValue?.index ?? .max }
+    }
 
     /// A layout from libinput's description. No group: one group with everything in one
     /// mode, as libinput does for a pad it knows nothing more of. Indices beyond the
@@ -59,6 +65,7 @@ public struct TabletPadLayout: Hashable, Sendable {
         buttonCount = UInt8(min(max(buttons, 0), Self.maxButtons))
         ringCount = UInt8(min(max(rings, 0), Self.maxRings))
         stripCount = UInt8(min(max(strips, 0), Self.maxStrips))
+        groupCount = 0
         self.tablet = tablet
         let groups = groups.isEmpty
             ? [TabletPadGroup(buttons: (0..<UInt32(buttonCount)).map { $0 }, rings: (0..<UInt32(ringCount)).map { $0 },

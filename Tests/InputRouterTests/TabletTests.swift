@@ -133,25 +133,7 @@ import Testing
         h.expectClean()
     }
 
-    @Test func padEventsGoToTheKeyboardFocus() {
-        let (h, a, b) = setUp()
-        #expect(h.seat.setKeyboardFocus(a))
-        _ = h.flush()
-        #expect(h.step { h.seat.notifyPadButton(time: h.tick(), device: pad, button: 3, state: .pressed) }
-            == ["seat0 pad.button \"A\" dev6 3 pressed"])
-        #expect(h.seat.setKeyboardFocus(b))
-        _ = h.flush()
-        #expect(h.step {
-            h.seat.notifyPadRing(time: h.tick(), device: pad, ring: 0, position: 90, source: .finger)
-            h.seat.notifyPadStrip(time: h.tick(), device: pad, strip: 1, position: 0.25, source: .unknown)
-        } == ["seat0 pad.ring \"B\" dev6 0 90 finger", "seat0 pad.strip \"B\" dev6 1 0.25 unknown"])
-        // No keyboard focus and no handler: dropped.
-        h.seat.setKeyboardFocus(nil)
-        _ = h.flush()
-        #expect(h.step { h.seat.notifyPadButton(time: h.tick(), device: pad, button: 3, state: .released) }
-            == ["seat0 dropped pad.button"])
-        h.expectClean()
-    }
+    // Pads: PadTests.swift.
 
     @Test func aClientWithoutTheTabletLeavesItToTheCompositor() {
         let (h, _, b) = setUp(bClient: [.pointer, .keyboard])
@@ -205,6 +187,10 @@ import Testing
         let pens = [DeviceID(1), DeviceID(2)], pad = DeviceID(3)
         for p in pens { h.seat.notifyDeviceAdded(p, capabilities: .tabletTool) }
         h.seat.notifyDeviceAdded(pad, capabilities: .tabletPad)
+        let padLayout = TabletPadLayout(buttons: 2, rings: 1, strips: 1,
+                                        groups: [TabletPadGroup(buttons: [0, 1], rings: [0], strips: [0], modes: 3, toggles: [1])],
+                                        tablet: pens[0])
+        h.seat.notifyPadAdded(pad, layout: padLayout, time: 0)
         // The seat takes the tool's proximity and pad buttons, nothing else.
         h.seat.handler = { event in
             switch event {
@@ -250,8 +236,10 @@ import Testing
                                           state: Bool.random(using: &rng) ? .pressed : .released)
             case 56..<62:
                 switch Int.random(in: 0..<3, using: &rng) {
-                case 0: h.seat.notifyPadButton(time: t, device: pad, button: 0, state: Bool.random(using: &rng) ? .pressed : .released)
-                case 1: h.seat.notifyPadRing(time: t, device: pad, ring: 0, position: 45, source: .finger)
+                case 0:
+                    h.seat.notifyPadButton(time: t, device: pad, button: UInt32.random(in: 0...2, using: &rng),
+                                           state: Bool.random(using: &rng) ? .pressed : .released, mode: UInt32.random(in: 0...2, using: &rng))
+                case 1: h.seat.notifyPadRing(time: t, device: pad, ring: 0, position: 45, source: .finger, mode: UInt32.random(in: 0...2, using: &rng))
                 default: h.seat.notifyPadStrip(time: t, device: pad, strip: 0, position: 0.5, source: .finger)
                 }
             case 62..<66: h.seat.notifyPointerMotion(time: t, dx: 10, dy: -5)
@@ -272,6 +260,11 @@ import Testing
             case 90..<93:
                 h.seat.notifyDeviceRemoved(pen, time: t)
                 h.seat.notifyDeviceAdded(pen, capabilities: .tabletTool)
+                if Bool.random(using: &rng) {
+                    h.seat.notifyDeviceRemoved(pad, time: t)
+                    h.seat.notifyDeviceAdded(pad, capabilities: .tabletPad)
+                    h.seat.notifyPadAdded(pad, layout: padLayout, time: t)
+                }
             case 93..<96:
                 if let c = clients.randomElement(using: &rng) { h.seat.setBound(.tablet, for: c, Bool.random(using: &rng)) }
             default:
@@ -280,9 +273,10 @@ import Testing
             _ = h.flush()
             if !h.sink.violations.isEmpty { break }
         }
-        for p in pens { h.seat.notifyDeviceRemoved(p, time: h.tick()) }
+        for p in pens + [pad] { h.seat.notifyDeviceRemoved(p, time: h.tick()) }
         _ = h.flush()
         #expect(h.sink.violations == [], "seed \(seed)")
         #expect(h.seat.tabletToolsInProximity == 0)
+        #expect(h.seat.padFocus(device: pad) == nil)
     }
 }

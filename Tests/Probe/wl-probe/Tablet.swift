@@ -8,6 +8,7 @@
 //   tool.up tool0     tool.motion tool0 X Y    tool.pressure tool0 P      tool.distance tool0 D
 //   tool.tilt tool0 X Y   tool.rotation tool0 DEG   tool.slider tool0 P   tool.wheel tool0 DEG CLICKS
 //   tool.button tool0 BUTTON pressed|released serial=S   tool.frame tool0
+// and pads' lines (Pad.swift).
 import CProbeShim
 import CWaylandClient
 import CXdgShellClient
@@ -78,7 +79,7 @@ let tabletSeatListener: UnsafeMutablePointer<zwp_tablet_seat_v2_listener> = {
         zwp_tablet_tool_v2_add_listener(tool, toolListener, nil)
         say("tool.added \(toolName(tool))")
     }
-    l.pointee.pad_added = { _, _, _ in say("pad.added") }
+    l.pointee.pad_added = { _, _, pad in padAdded(pad) }  // Pad.swift
     return l
 }()
 

@@ -1,0 +1,100 @@
+// zwp_tablet_pad_v2 in the test client (with --tablet, Tablet.swift): pads, their groups,
+// rings and strips are numbered P0, G0, R0, S0… in the order announced; it prints
+//   pad.added P0   pad.path P0 PATH   pad.buttons P0 N   pad.group P0 G0   pad.done P0
+//   group.buttons G0 [0 1 2]   group.ring G0 R0   group.strip G0 S0   group.modes G0 N
+//   group.done G0   group.mode_switch G0 MODE serial=S
+//   pad.enter P0 NAME T0 serial=S   pad.leave P0 NAME serial=S   pad.removed P0
+//   pad.button P0 BUTTON pressed|released
+//   ring.source R0 finger   ring.angle R0 DEG   ring.stop R0   ring.frame R0
+//   strip.source S0 finger   strip.position S0 P   strip.stop S0   strip.frame S0
+import CProbeShim
+import CWaylandClient
+import CXdgShellClient
+import Foundation
+
+var probePads: [OpaquePointer] = []
+var probeGroups: [OpaquePointer] = []
+var probeRings: [OpaquePointer] = []
+var probeStrips: [OpaquePointer] = []
+
+func numbered(_ list: [OpaquePointer], _ prefix: String, _ p: OpaquePointer?) -> String {
+    list.firstIndex { $0 == p }.map { "\(prefix)\($0)" } ?? "\(prefix)?"
+}
+
+let ringListener: UnsafeMutablePointer<zwp_tablet_pad_ring_v2_listener> = {
+    let l = UnsafeMutablePointer<zwp_tablet_pad_ring_v2_listener>.allocate(capacity: 1)
+    l.initialize(to: zwp_tablet_pad_ring_v2_listener())
+    l.pointee.source = { _, r, s in say("ring.source \(numbered(probeRings, "R", r)) \(s == 1 ? "finger" : "\(s)")") }
+    l.pointee.angle = { _, r, a in say("ring.angle \(numbered(probeRings, "R", r)) \(fixed(a))") }
+    l.pointee.stop = { _, r in say("ring.stop \(numbered(probeRings, "R", r))") }
+    l.pointee.frame = { _, r, _ in say("ring.frame \(numbered(probeRings, "R", r))") }
+    return l
+}()
+
+let stripListener: UnsafeMutablePointer<zwp_tablet_pad_strip_v2_listener> = {
+    let l = UnsafeMutablePointer<zwp_tablet_pad_strip_v2_listener>.allocate(capacity: 1)
+    l.initialize(to: zwp_tablet_pad_strip_v2_listener())
+    l.pointee.source = { _, r, s in say("strip.source \(numbered(probeStrips, "S", r)) \(s == 1 ? "finger" : "\(s)")") }
+    l.pointee.position = { _, r, p in say("strip.position \(numbered(probeStrips, "S", r)) \(p)") }
+    l.pointee.stop = { _, r in say("strip.stop \(numbered(probeStrips, "S", r))") }
+    l.pointee.frame = { _, r, _ in say("strip.frame \(numbered(probeStrips, "S", r))") }
+    return l
+}()
+
+let groupListener: UnsafeMutablePointer<zwp_tablet_pad_group_v2_listener> = {
+    let l = UnsafeMutablePointer<zwp_tablet_pad_group_v2_listener>.allocate(capacity: 1)
+    l.initialize(to: zwp_tablet_pad_group_v2_listener())
+    l.pointee.buttons = { _, g, array in
+        var buttons: [UInt32] = []
+        if let a = array, let data = a.pointee.data {
+            buttons = Array(UnsafeBufferPointer(start: data.assumingMemoryBound(to: UInt32.self), count: a.pointee.size / 4))
+        }
+        say("group.buttons \(numbered(probeGroups, "G", g)) [\(buttons.map(String.init).joined(separator: " "))]")
+    }
+    l.pointee.ring = { _, g, ring in
+        probeRings.append(ring!)
+        zwp_tablet_pad_ring_v2_add_listener(ring, ringListener, nil)
+        say("group.ring \(numbered(probeGroups, "G", g)) \(numbered(probeRings, "R", ring))")
+    }
+    l.pointee.strip = { _, g, strip in
+        probeStrips.append(strip!)
+        zwp_tablet_pad_strip_v2_add_listener(strip, stripListener, nil)
+        say("group.strip \(numbered(probeGroups, "G", g)) \(numbered(probeStrips, "S", strip))")
+    }
+    l.pointee.modes = { _, g, n in say("group.modes \(numbered(probeGroups, "G", g)) \(n)") }
+    l.pointee.done = { _, g in say("group.done \(numbered(probeGroups, "G", g))") }
+    l.pointee.mode_switch = { _, g, _, serial, mode in
+        say("group.mode_switch \(numbered(probeGroups, "G", g)) \(mode) serial=\(serial)")
+    }
+    return l
+}()
+
+let padListener: UnsafeMutablePointer<zwp_tablet_pad_v2_listener> = {
+    let l = UnsafeMutablePointer<zwp_tablet_pad_v2_listener>.allocate(capacity: 1)
+    l.initialize(to: zwp_tablet_pad_v2_listener())
+    l.pointee.group = { _, p, group in
+        probeGroups.append(group!)
+        zwp_tablet_pad_group_v2_add_listener(group, groupListener, nil)
+        say("pad.group \(numbered(probePads, "P", p)) \(numbered(probeGroups, "G", group))")
+    }
+    l.pointee.path = { _, p, path in say("pad.path \(numbered(probePads, "P", p)) \(String(cString: path!))") }
+    l.pointee.buttons = { _, p, n in say("pad.buttons \(numbered(probePads, "P", p)) \(n)") }
+    l.pointee.done = { _, p in say("pad.done \(numbered(probePads, "P", p))") }
+    l.pointee.button = { _, p, _, button, state in
+        say("pad.button \(numbered(probePads, "P", p)) \(button) \(state == 1 ? "pressed" : "released")")
+    }
+    l.pointee.enter = { _, p, serial, tablet, surface in
+        say("pad.enter \(numbered(probePads, "P", p)) \(named(surface)) \(tabletName(tablet)) serial=\(serial)")
+    }
+    l.pointee.leave = { _, p, serial, surface in say("pad.leave \(numbered(probePads, "P", p)) \(named(surface)) serial=\(serial)") }
+    l.pointee.removed = { _, p in say("pad.removed \(numbered(probePads, "P", p))") }
+    return l
+}()
+
+/// `zwp_tablet_seat_v2.pad_added` (Tablet.swift's seat listener calls it).
+func padAdded(_ pad: OpaquePointer?) {
+    guard let pad else { return }
+    probePads.append(pad)
+    zwp_tablet_pad_v2_add_listener(pad, padListener, nil)
+    say("pad.added \(numbered(probePads, "P", pad))")
+}
