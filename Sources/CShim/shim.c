@@ -54,7 +54,8 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     IR_INTERFACE(zwp_idle_inhibit_manager_v1), IR_INTERFACE(zwp_idle_inhibitor_v1),
     /* Tablets (tablet-unstable-v2). */
     IR_INTERFACE(zwp_tablet_manager_v2), IR_INTERFACE(zwp_tablet_seat_v2), IR_INTERFACE(zwp_tablet_v2),
-    IR_INTERFACE(zwp_tablet_tool_v2),
+    IR_INTERFACE(zwp_tablet_tool_v2), IR_INTERFACE(zwp_tablet_pad_v2), IR_INTERFACE(zwp_tablet_pad_group_v2),
+    IR_INTERFACE(zwp_tablet_pad_ring_v2), IR_INTERFACE(zwp_tablet_pad_strip_v2),
     /* Primary selection. */
     IR_INTERFACE(zwp_primary_selection_device_manager_v1), IR_INTERFACE(zwp_primary_selection_device_v1),
     IR_INTERFACE(zwp_primary_selection_source_v1), IR_INTERFACE(zwp_primary_selection_offer_v1),
