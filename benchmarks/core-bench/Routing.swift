@@ -9,6 +9,7 @@ enum EventKind: String, CaseIterable {
     case touch = "touch frame, 10 fingers"
     case key = "key press or release (xkb us)"
     case tablet = "tablet tool stroke (proximity, tip, axes)"
+    case pad = "tablet pad button, ring and strip to the keyboard focus (mode switches)"
     case confined = "relative motion, confined to a window (relative pointer)"
     case locked = "relative motion, pointer locked (relative pointer)"
     case gesture = "touchpad swipe (begin, 30 updates, end)"
@@ -30,6 +31,8 @@ final class RoutingBench {
     /// The window that locks or confines the pointer (to its top part, above its subsurfaces), and which of the two it has.
     let constrainedTop: NodeID
     var constraint: EventKind?
+    /// The pad is plugged in on its first event (so other kinds route without it).
+    var padReady = false
     /// Letters and space, typed into the focused toplevel.
     /// The toplevels, bottom first (as created; clicks restack them).
     var tops: [NodeID] = []
@@ -102,6 +105,18 @@ final class RoutingBench {
             case 16, 48: seat.notifyTabletTip(time: time, device: pen, down: phase == 16, axes: axes)
             case 63: seat.notifyTabletProximity(time: time, device: pen, tool: TabletTool(type: .pen), inProximity: false, axes: axes)
             default: seat.notifyTabletAxis(time: time, device: pen, axes: axes)
+            }
+        case .pad:
+            // Presses and releases of three buttons (the mode button every 16th), ring turns
+            // and lifts, strip slides, to the focused window.
+            let pad = DeviceID(10)
+            if !padReady { addPad(pad) }
+            let mode = UInt32((i >> 4) % 3)
+            switch i & 7 {
+            case 0, 1: seat.notifyPadButton(time: time, device: pad, button: i & 15 < 8 ? 1 : 0, state: i & 1 == 0 ? .pressed : .released, mode: mode)
+            case 2, 3, 4: seat.notifyPadRing(time: time, device: pad, ring: 0, position: Double(i & 255), source: .finger, mode: mode)
+            case 5: seat.notifyPadRing(time: time, device: pad, ring: 0, position: -1, source: .finger, mode: mode)
+            default: seat.notifyPadStrip(time: time, device: pad, strip: 0, position: Double(i & 7) / 8, source: .finger, mode: mode)
             }
         case .confined, .locked:
             constrain(kind)
@@ -183,6 +198,17 @@ final class RoutingBench {
 
     /// Puts the cursor on the topmost window and gives it the constraint (once per kind: a
     /// constraint changing is a scene change, not a routed event).
+    func addPad(_ pad: DeviceID) {
+        seat.notifyDeviceAdded(DeviceID(9), capabilities: .tabletTool)
+        seat.notifyDeviceAdded(pad, capabilities: .tabletPad)
+        seat.notifyPadAdded(pad, layout: TabletPadLayout(
+            buttons: 3, rings: 1, strips: 1,
+            groups: [TabletPadGroup(buttons: [0, 1, 2], rings: [0], strips: [0], modes: 3, toggles: [0])], tablet: DeviceID(9)),
+            time: time)
+        router.flush(into: &sink)
+        padReady = true
+    }
+
     func constrain(_ kind: EventKind) {
         guard constraint != kind else { return }
         seat.removePointerConstraint(on: constrainedTop)
