@@ -32,7 +32,7 @@ public enum RecordingReader {
             RecordingError(file: file, position: error.position, message: error.message)
         }
         do {
-            let root = try YAMLParser.parse(bytes)
+            let root = try YAMLParser.parse(MultiDeviceRepair.repair(bytes))  // libinput 1.22's multi-device files
             var decoder = DocumentDecoder(deviceIDBase: deviceIDBase)
             let (version, raw) = try decoder.decode(root)
             var translator = Translator()
