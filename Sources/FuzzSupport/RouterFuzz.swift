@@ -63,6 +63,11 @@ public enum RouterFuzz {
                 }
                 for d in 0..<RouterFuzz.deviceCount / 2 {
                     seat.notifyDeviceAdded(DeviceID(d), capabilities: [.pointer, .keyboard, .touch, .gesture, .switch, .tabletTool, .tabletPad])
+                    // Its pad part: three buttons (one switching three modes), a ring and a strip.
+                    seat.notifyPadAdded(DeviceID(d), layout: TabletPadLayout(
+                        buttons: 3, rings: 1, strips: 1,
+                        groups: [TabletPadGroup(buttons: [0, 1, 2], rings: [0], strips: [0], modes: 3, toggles: [0])],
+                        tablet: DeviceID(d)), time: 0)
                 }
             }
             nodes.append(router.tree.createNode(.output, name: "out0", frame: Rect(0, 0, 640, 480)))

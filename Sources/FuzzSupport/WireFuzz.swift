@@ -102,6 +102,11 @@ public enum WireFuzz {
         func resetDevices() {
             for d in 0..<6 as Range<UInt32> { server.handle(InputEvent(time: time, device: DeviceID(d), .deviceRemoved)) }
             for (d, caps) in Host.devices { server.handle(InputEvent(time: time, device: d, .deviceAdded(caps))) }
+            // The pad's layout (zwp_tablet_pad_v2 with a group, a ring and a strip), on the tool's tablet.
+            server.handle(InputEvent(time: time, device: Device.pad, .tabletPadAdded(TabletPadLayout(
+                buttons: 6, rings: 1, strips: 1,
+                groups: [TabletPadGroup(buttons: [0, 1, 2, 3, 4, 5], rings: [0], strips: [0], modes: 2, toggles: [0])],
+                tablet: Device.tool))))
             server.seat.notifyPointerWarp(time: time, to: Point(0, 0))
             server.dispatch(timeoutMS: 0)
         }
