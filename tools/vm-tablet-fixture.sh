@@ -5,7 +5,9 @@
 # (tools/tablet-fixture-devices.py) play a pen stroke and pad presses, ring and strip
 # turns while `libinput record --with-libinput --show-keycodes` records both. Next to
 # it, `libinput debug-events --verbose` says how libinput read the pad (buttons, rings,
-# strips, mode groups): tablet.debug-events.
+# strips, mode groups): tablet.debug-events; and the project's LibinputSource
+# (tools/libinput-trace --record) writes what it saw, with the pad layout it asked libinput
+# for: tablet-live.yml.
 #
 #   tools/vm-tablet-fixture.sh            on the host: boots the VM, writes the fixture
 #   tools/vm-tablet-fixture.sh --guest DIR   inside the VM
@@ -32,6 +34,11 @@ guest() {
     debug_pid=$!
     libinput record --with-libinput --show-keycodes -o /dev/shm/tablet.yml $nodes > record.log 2>&1 &
     record_pid=$!
+    # The project's LibinputSource on the same devices, recording what it saw (with the pad
+    # layout it asked libinput for, as `libinput: pad:`).
+    cp libinput-trace /dev/shm/
+    /dev/shm/libinput-trace --udev seat0 --record /dev/shm/tablet-live.yml > trace.txt 2> trace.log &
+    trace_pid=$!
     i=0
     while ! { grep -q 'DEVICE_ADDED.*Intuos5 M Pad' debug-events.txt && grep -q 'Recording to' record.log; } && [ $i -lt 240 ]; do
         sleep 0.5; i=$((i + 1))
@@ -44,9 +51,10 @@ guest() {
     # it keeps a second device's events in a temporary file until it stops).
     i=0; while [ "$(grep -c TABLET_PAD debug-events.txt)" -lt 16 ] && [ $i -lt 600 ]; do sleep 0.5; i=$((i + 1)); done
     sleep $((i / 2 + 10))
-    kill -INT "$record_pid" "$debug_pid"
-    wait "$record_pid" "$debug_pid"
+    kill -INT "$record_pid" "$debug_pid" "$trace_pid"
+    wait "$record_pid" "$debug_pid" "$trace_pid"
     cp /dev/shm/tablet.yml tablet.yml
+    cp /dev/shm/tablet-live.yml tablet-live.yml
     echo done >&3
     exec 3>&-
     wait "$devices_pid"
@@ -62,13 +70,15 @@ for p in python3-libevdev libinput-tools; do
     dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' ||
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$p" > /dev/null || exit 1
 done
+export PATH=/opt/swift/usr/bin:$PATH
+(cd "$here" && swift build --product libinput-trace) || exit 1
 rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
-cp "$here/tools/vm-tablet-fixture.sh" "$here/tools/tablet-fixture-devices.py" "$WORK/" || exit 1
+cp "$here/tools/vm-tablet-fixture.sh" "$here/tools/tablet-fixture-devices.py" "$here/.build/debug/libinput-trace" "$WORK/" || exit 1
 timeout 1500 vng -r "$kernel" --disable-kvm --cpus 2 --rwdir /tmp --exec "$WORK/vm-tablet-fixture.sh --guest $WORK" \
     > "$WORK/vm.log" 2>&1
 [ -f "$WORK/finished" ] || { echo "FAIL: the VM run did not finish; see $WORK/vm.log"; tail -n 20 "$WORK/vm.log"; exit 1; }
 cp "$WORK/tablet.yml" "$here/Tests/RecordingTests/Fixtures/tablet.yml" || exit 1
-grep -v '^event\|^-' "$WORK/debug-events.txt" | head -n 0
 cp "$WORK/debug-events.txt" "$here/Tests/RecordingTests/Fixtures/tablet.debug-events" || exit 1
-echo "wrote Tests/RecordingTests/Fixtures/tablet.yml and tablet.debug-events; udev:"
+cp "$WORK/tablet-live.yml" "$here/Tests/RecordingTests/Fixtures/tablet-live.yml" || exit 1
+echo "wrote Tests/RecordingTests/Fixtures/tablet.yml, tablet.debug-events and tablet-live.yml; udev:"
 cat "$WORK/udev.txt"
