@@ -77,6 +77,18 @@ cp "$here/tools/vm-tablet-fixture.sh" "$here/tools/tablet-fixture-devices.py" "$
 timeout 1500 vng -r "$kernel" --disable-kvm --cpus 2 --rwdir /tmp --exec "$WORK/vm-tablet-fixture.sh --guest $WORK" \
     > "$WORK/vm.log" 2>&1
 [ -f "$WORK/finished" ] || { echo "FAIL: the VM run did not finish; see $WORK/vm.log"; tail -n 20 "$WORK/vm.log"; exit 1; }
+# libinput 1.22's record sometimes writes a device's entry under another's header (two
+# devices' events read in one dispatch): such a file is refused, run the script again. The
+# known missing header before a later device's DEVICE_ADDED is put back to check the rest.
+if ! /usr/bin/python3 -c 'import re, sys, yaml
+text = re.sub(r"(\n  events:\n(?:  #.*\n)*)    - \{type: DEVICE_ADDED", r"\1  - libinput:\n    - {type: DEVICE_ADDED", open(sys.argv[1]).read())
+devices = yaml.safe_load(text)["devices"]
+for d in devices:
+    for e in d["events"] or []:
+        assert isinstance(e, dict) and set(e) <= {"evdev", "libinput"}, e
+        assert all(isinstance(row, list) for row in e.get("evdev") or []), e' "$WORK/tablet.yml"; then
+    echo "FAIL: libinput record wrote an entry outside its frame; run the script again"; exit 1
+fi
 cp "$WORK/tablet.yml" "$here/Tests/RecordingTests/Fixtures/tablet.yml" || exit 1
 cp "$WORK/debug-events.txt" "$here/Tests/RecordingTests/Fixtures/tablet.debug-events" || exit 1
 cp "$WORK/tablet-live.yml" "$here/Tests/RecordingTests/Fixtures/tablet-live.yml" || exit 1

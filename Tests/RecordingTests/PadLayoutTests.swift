@@ -30,6 +30,34 @@ import Testing
         #expect(ofPad.count == 18)
     }
 
+    /// The project's LibinputSource watched the same devices in the VM (`libinput-trace
+    /// --record`): the layout it asked libinput for (libinput_device_tablet_pad_* and the
+    /// mode group calls, written as `pad:`) is the one read from libinput record's file,
+    /// and it saw the same pad events, modes included.
+    @Test func liveSourceAgreesWithLibinputRecord() throws {
+        let recorded = try RecordingReader.read(path: Paths.fixture("tablet.yml"))
+        let live = try RecordingReader.read(path: Paths.fixture("tablet-live.yml"))
+        let pad = try #require(recorded.devices.first { $0.libinputCapabilities == [.tabletPad] })
+        let livePad = try #require(live.devices.first { $0.libinputCapabilities == [.tabletPad] })
+        #expect(livePad.name == "Wacom Intuos5 M Pad")
+        var layout = try #require(livePad.padLayout), expected = try #require(pad.padLayout)
+        layout.tablet = nil; expected.tablet = nil
+        #expect(layout == expected)
+        // libinput record prints positions with two decimals; LiveRecorder writes them whole.
+        func two(_ p: Double) -> Double { (p * 100).rounded() / 100 }
+        func padEvents(_ r: Recording, _ d: RecordedDevice) -> [InputEvent.Kind] {
+            r.events.filter { $0.device == d.id }.compactMap { e -> InputEvent.Kind? in
+                switch e.kind {
+                case .tabletPadButton: e.kind
+                case .tabletPadRing(let n, let p, let s, let m): .tabletPadRing(ring: n, position: two(p), source: s, mode: m)
+                case .tabletPadStrip(let n, let p, let s, let m): .tabletPadStrip(strip: n, position: two(p), source: s, mode: m)
+                default: nil
+                }
+            }
+        }
+        #expect(padEvents(live, livePad) == padEvents(recorded, pad) && padEvents(live, livePad).count == 16)
+    }
+
     /// Modes and mode buttons show only in the events: one more mode than the highest seen,
     /// the first event's mode (one before, when it is a mode button's press), toggles.
     @Test func modesComeFromTheRecordedEvents() throws {
