@@ -206,6 +206,8 @@ final class RoutingBench {
             groups: [TabletPadGroup(buttons: [0, 1, 2], rings: [0], strips: [0], modes: 3, toggles: [0])], tablet: DeviceID(9)),
             time: time)
         router.flush(into: &sink)
+        // A pad that did not enter would measure dropped events under this name.
+        precondition(seat.padFocus(device: pad) != nil, "the pad did not enter the focused window")
         padReady = true
     }
 
