@@ -132,4 +132,34 @@ func expectedPadLines(recording path: String) throws -> [String] {
             "pad.button P0 2 released", "pad.leave P0 win", "pad.removed P0",
         ], "\(lines)")
     }
+
+    /// LibinputSource's order when a pad's device comes before its tablet's: the pad is
+    /// announced unbound (no enter: the enter must name a tablet), then described again
+    /// once bound, which replaces it.
+    @Test func aPadDescribedBeforeItsTabletEntersOnceBound() throws {
+        let h = try ServerHarness()
+        let c = try h.probe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
+        h.wait(for: c, line: "mapped win")
+        _ = h.settle(c)
+        let pen = DeviceID(40), pad = DeviceID(41)
+        let unbound = TabletPadLayout(buttons: 2)
+        var bound = unbound
+        bound.tablet = pen
+        h.server.handle(InputEvent(time: 1000, device: pad, .deviceAdded([.tabletPad])))
+        h.server.handle(InputEvent(time: 1000, device: pad, .tabletPadAdded(unbound)))
+        h.server.handle(InputEvent(time: 2000, device: pad, .tabletPadButton(button: 1, state: .pressed)))
+        h.server.handle(InputEvent(time: 3000, device: pen, .deviceAdded([.tabletTool])))
+        h.server.handle(InputEvent(time: 3000, device: pad, .tabletPadAdded(bound)))
+        h.server.handle(InputEvent(time: 4000, device: pad, .tabletPadButton(button: 1, state: .released)))
+        h.server.handle(InputEvent(time: 5000, device: pad, .tabletPadButton(button: 0, state: .pressed)))
+        let lines = Self.withoutSerials(h.settle(c).filter {
+            $0.hasPrefix("pad.") || $0.hasPrefix("group.") || $0.hasPrefix("tablet.")
+        }, h)
+        let announce = { (p: String, g: String) in
+            ["pad.added \(p)", "pad.buttons \(p) 2", "pad.group \(p) \(g)", "group.buttons \(g) [0 1]", "group.done \(g)", "pad.done \(p)"]
+        }
+        // The press made while unbound went to no client: its release goes nowhere either.
+        #expect(lines == announce("P0", "G0") + ["tablet.added T0", "tablet.done T0", "pad.removed P0"]
+            + announce("P1", "G1") + ["pad.enter P1 win T0", "group.mode_switch G1 0", "pad.button P1 0 pressed"], "\(lines)")
+    }
 }
