@@ -4,7 +4,9 @@
 # reader of the same kernel events), compared with what the client printed. For
 # tools/vm-libinput-test.sh (its compositor-* cases); run in the case's directory:
 #
-#   vm-client-check.py NAME WxH   WxH: the client's surface. Reads NAME.expected
+#   vm-client-check.py NAME WxH [OUTPUTS]   WxH: the client's surface; OUTPUTS: the
+#                                 outputs' sizes, side by side (800x600,640x480; default
+#                                 640x480). Reads NAME.expected
 #                                 (debug-events), NAME.client (the compositor's output,
 #                                 client lines "client 1 | ..."), NAME.phases ("PHASE
 #                                 LINES /dev/input/eventN" per phase) and, for wev,
@@ -13,10 +15,10 @@
 # Prints PASS/FAIL per phase: "start" (wl_seat.capabilities before any input: the
 # devices present when the compositor started), then one per replayed device.
 #
-# The model: one client, one toplevel of size WxH on a 640x480 output, with the keyboard
-# focus from its map on; the pointer starts at (0, 0) and moves by libinput's
-# accelerated deltas, kept inside the output; pointer events go to the surface while the
-# cursor is inside it; touch points to the surface under them at down (the touchscreen
+# The model: one client, one toplevel of size WxH on a 640x480 output (or the OUTPUTS),
+# with the keyboard focus from its map on; the pointer starts at (0, 0) and moves by
+# libinput's accelerated deltas, kept to the nearest point on an output; pointer events
+# go to the surface while the cursor is inside it; touch points to the surface under them at down (the touchscreen
 # spans the output). The surface's position is the one fact taken from the client: its
 # first pointer.enter must be the first motion whose cursor lies inside the surface
 # placed at cursor - enter (whole pixels); of the places that allows, the one under which
@@ -30,6 +32,34 @@ import re
 import sys
 
 OUTPUT_W, OUTPUT_H = 640, 480
+# The outputs' frames (x, y, w, h) in layout space: side by side, left to right, top edges
+# at 0, as repeated --output options place them (the third argument; 640x480 alone
+# otherwise). Touch is checked on the one 640x480 output only.
+LAYOUT = [(0, 0, OUTPUT_W, OUTPUT_H)]
+
+
+def layout_of(spec):
+    frames, x = [], 0
+    for part in spec.split(","):
+        w, h = (int(v) for v in part.split("x"))
+        frames.append((x, 0, w, h))
+        x += w
+    return frames
+
+
+def clamp(x, y):
+    """The nearest point on some output (right and bottom edges exclusive: 1/256 inside);
+    the first output wins a tie. What wlroots' closest-point rule does, too."""
+    best, distance = (x, y), None
+    for ox, oy, w, h in LAYOUT:
+        cx = min(max(x, float(ox)), ox + w - 1 / 256)
+        cy = min(max(y, float(oy)), oy + h - 1 / 256)
+        d = (cx - x) ** 2 + (cy - y) ** 2
+        if distance is None or d < distance:
+            best, distance = (cx, cy), d
+        if d == 0:
+            break
+    return best
 SHIFT, LOCK, CONTROL, MOD1, MOD4 = 1, 2, 4, 8, 64
 # evdev codes of the us layout's modifier keys (xkeyboard-config), depressed while held.
 MODIFIER_KEYS = {42: SHIFT, 54: SHIFT, 29: CONTROL, 97: CONTROL, 56: MOD1, 100: MOD1, 125: MOD4, 126: MOD4}
@@ -264,8 +294,7 @@ class Model:
             return out
         if type == "POINTER_MOTION":
             m = re.match(r"\S+\s+(-?[\d.]+)/\s*(-?[\d.]+)", fields)
-            self.cursor[0] = min(max(self.cursor[0] + float(m.group(1)), 0.0), OUTPUT_W - 1 / 256)
-            self.cursor[1] = min(max(self.cursor[1] + float(m.group(2)), 0.0), OUTPUT_H - 1 / 256)
+            self.cursor = list(clamp(self.cursor[0] + float(m.group(1)), self.cursor[1] + float(m.group(2))))
             self.cursor_error += 0.005
             x, y = self.local(*self.cursor)
             if self.held:
@@ -386,6 +415,8 @@ def main():
     phases = [l.split() for l in open(name + ".phases")]
     parse = parse_wev if wev else parse_probe
     size = tuple(int(v) for v in sys.argv[2].split("x"))
+    if len(sys.argv) > 3:
+        LAYOUT[:] = layout_of(sys.argv[3])
 
     # Which phase each libinput event belongs to. The kernel reuses event nodes, so a
     # device is its node from its DEVICE_ADDED on, matched to the phases in their order.
@@ -439,16 +470,19 @@ def main():
     # Where the surface is: of the places the client's first pointer.enter allows, the
     # one under which the longest start of the mouse phase matches (deltas of whole
     # pixels can allow several).
-    candidates = origins(size, tagged[first_input:], actual.get("mouse", []))
+    # The phase whose mouse first enters the surface: "mouse" (a recording) or "path"
+    # (vm-mouse-path.py, across two outputs).
+    pointer_phase = "path" if "path" in actual else "mouse"
+    candidates = origins(size, tagged[first_input:], actual.get(pointer_phase, []), pointer_phase)
     expected, failures = expect(candidates[0] if candidates else (1e9, 1e9))
     best = -1
     for origin in candidates:
         e, f = expect(origin)
-        matching = agreeing(normalise(e.get("mouse", [])), actual.get("mouse", []))
+        matching = agreeing(normalise(e.get(pointer_phase, [])), actual.get(pointer_phase, []))
         if matching > best:
             expected, failures, best = e, f, matching
-    if not candidates and any(e[0] == "pointer.enter" for e in actual.get("mouse", [])):
-        failures["mouse"] = "no motion explains the client's first pointer.enter"
+    if not candidates and any(e[0] == "pointer.enter" for e in actual.get(pointer_phase, [])):
+        failures[pointer_phase] = "no motion explains the client's first pointer.enter"
     results = []
     for p in phases:
         results.append(report(name, p[0], normalise(expected[p[0]]), actual[p[0]], failures.get(p[0])))
@@ -477,7 +511,7 @@ def normalise(expected):
     return out
 
 
-def origins(size, tagged, actual_mouse):
+def origins(size, tagged, actual_mouse, pointer_phase):
     """The surface positions that explain the client's first pointer.enter: for a motion k
     of the mouse phase, cursor(k) - enter at whole pixels, with cursor(k) inside the
     surface placed there and no earlier motion inside it."""
@@ -486,10 +520,9 @@ def origins(size, tagged, actual_mouse):
         return []
     cursor, positions = [0.0, 0.0], []
     for phase, _, t, f in tagged:
-        if phase == "mouse" and t == "POINTER_MOTION":
+        if phase == pointer_phase and t == "POINTER_MOTION":
             m = re.match(r"\S+\s+(-?[\d.]+)/\s*(-?[\d.]+)", f)
-            cursor = [min(max(cursor[0] + float(m.group(1)), 0.0), OUTPUT_W - 1 / 256),
-                      min(max(cursor[1] + float(m.group(2)), 0.0), OUTPUT_H - 1 / 256)]
+            cursor = list(clamp(cursor[0] + float(m.group(1)), cursor[1] + float(m.group(2))))
             positions.append(tuple(cursor))
     w, h = size
     found = []

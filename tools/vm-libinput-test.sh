@@ -14,7 +14,7 @@
 #                                         boots the VM, prints the results (cases:
 #                                         keyboard mouse touchscreen touchpad
 #                                         mouse-libseat unplug compositor-probe
-#                                         compositor-wev; default all)
+#                                         compositor-wev compositor-outputs; default all)
 #   IR_COMPOSITOR=PATH tools/vm-libinput-test.sh compositor-probe   the same with another
 #                                         ir-compositor build (e.g. one from before a fix)
 #   tools/vm-libinput-test.sh --guest DIR CASE...  inside the VM (called by the host part)
@@ -35,7 +35,11 @@ replay_start() {
     fifo=/dev/shm/$2.fifo
     rm -f "$fifo" && mkfifo "$fifo" || exit 1
     # Nothing else may hold a fifo's writing end, or closing ours would not end its replay.
-    /usr/bin/python3 /usr/libexec/libinput/libinput-replay "$3" < "$fifo" > "$2.replay" 2>&1 3>&- 4>&- &
+    # A .py is one of ours (vm-mouse-path.py), which prompts and ends as libinput replay does.
+    case $3 in
+    *.py) /usr/bin/python3 "$3" < "$fifo" > "$2.replay" 2>&1 3>&- 4>&- & ;;
+    *) /usr/bin/python3 /usr/libexec/libinput/libinput-replay "$3" < "$fifo" > "$2.replay" 2>&1 3>&- 4>&- & ;;
+    esac
     eval "replay_pid_$1=$!"
     eval "exec $1> $fifo"
     replay_wait "$2" 1
@@ -69,7 +73,12 @@ compositor_case() {
     compositor-probe) client="/dev/shm/wl-probe --toplevel win 560x400" size=560x400 ;;
     # wev writes to a pipe: line-buffered (stdbuf), or its lines come in 4 KB blocks.
     compositor-wev) client="stdbuf -oL wev" size=640x480 ;;  # wev's own size
+    # Two outputs side by side; the window (at the placement's 40,40) spans both, so every
+    # place the cursor reaches, and where the layout's edges hold it, shows in its events.
+    compositor-outputs) client="/dev/shm/wl-probe --toplevel win 1440x600" size=1440x600 ;;
     esac
+    outputs="--size 640x480" layout=""
+    [ "$name" = compositor-outputs ] && outputs="--output 800x600 --output 640x480" layout=800x600,640x480
     export XDG_RUNTIME_DIR=/dev/shm/xdg-$name
     mkdir -m 0700 "$XDG_RUNTIME_DIR" || exit 1
     if [ "$name" = compositor-wev ]; then
@@ -83,10 +92,14 @@ compositor_case() {
     libinput debug-events --show-keycodes > "$name.expected" 2> "$name.libinput-log" &
     debug_pid=$!
     sleep 2
-    replay_start 3 "$name-keyboard" keyboard.yml
-    replay_start 4 "$name-mouse" mouse.yml
+    if [ "$name" = compositor-outputs ]; then
+        replay_start 3 "$name-path" vm-mouse-path.py
+    else
+        replay_start 3 "$name-keyboard" keyboard.yml
+        replay_start 4 "$name-mouse" mouse.yml
+    fi
     : > "$name.phases"
-    /dev/shm/ir-compositor --input libinput --size 640x480 --trace "$name.trace" --client "$client" \
+    /dev/shm/ir-compositor --input libinput $outputs --trace "$name.trace" --client "$client" \
         > "$name.client" 2>&1 3>&- 4>&- &
     compositor_pid=$!
     # Started when it has the keyboard focus (keyboard.enter, in either client's words).
@@ -106,6 +119,13 @@ compositor_case() {
     }
     settle
     echo "start $(wc -l < "$name.client")" >> "$name.phases"
+    if [ "$name" = compositor-outputs ]; then
+        replay_play 3 "$name-path"; mark path
+        kill "$compositor_pid" "$debug_pid"
+        wait
+        /usr/bin/python3 ./vm-client-check.py "$name" "$size" "$layout" >> results.txt 2>&1
+        return
+    fi
     replay_play 3 "$name-keyboard"; mark keyboard
     replay_play 4 "$name-mouse"; mark mouse
     # A device plugged in now is played once the compositor's libinput has added it
@@ -206,7 +226,7 @@ host() {
     done
     rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
     for f in .build/release/libinput-trace .build/release/ir-compositor .build/release/wl-probe \
-        tools/vm-unplug.py tools/vm-client-check.py tools/vm-libinput-test.sh; do
+        tools/vm-unplug.py tools/vm-client-check.py tools/vm-mouse-path.py tools/vm-libinput-test.sh; do
         cp "$here/$f" "$WORK/" || exit 1
     done
     # IR_COMPOSITOR=PATH: the compositor cases run that build instead (an older one, to
@@ -230,6 +250,6 @@ if [ "${1:-}" = "--guest" ]; then
     shift
     guest "$@"
 else
-    cases=${*:-$RECORDINGS mouse-libseat unplug compositor-probe compositor-wev}
+    cases=${*:-$RECORDINGS mouse-libseat unplug compositor-probe compositor-wev compositor-outputs}
     host
 fi
