@@ -86,10 +86,10 @@ def read_debug_events(path):
 
 # MARK: what the client printed, in one vocabulary
 
-def client_lines(path):
+def client_lines(path, number=1):
     out = []
     for line in open(path, errors="replace"):
-        m = re.match(r"^client 1 \| (.*)$", line.rstrip("\n"))
+        m = re.match(r"^client %d \| (.*)$" % number, line.rstrip("\n"))
         out.append(m.group(1) if m else None)  # None keeps the line numbering of the file
     return out
 
@@ -253,9 +253,16 @@ class Model:
         self.devices = {}
         self.acc120 = [0, 0]      # v5-7: value120 not yet sent as whole discrete steps
         self.accv = [0.0, 0.0]    # v5-7: the scroll value summed with it
+        self.keyboard_focus = True  # from the map on; False: given by a click (a seat after the first)
+        self.focus_on_click = False
+        self.above = None         # (dx, dy, w, h) from the origin: another client's window on top, until a click raises ours
 
     def inside(self, x, y):
         ox, oy = self.origin
+        if self.above:
+            dx, dy, w, h = self.above
+            if ox + dx <= x < ox + dx + w and oy + dy <= y < oy + dy + h:
+                return False
         return ox <= x < ox + self.size[0] and oy <= y < oy + self.size[1]
 
     def local(self, x, y):
@@ -275,7 +282,12 @@ class Model:
         out = []
         if type == "DEVICE_ADDED":
             self.devices[sysname] = re.search(r"cap:(\S*)", fields).group(1)
-            return self.capabilities()
+            before = self.caps or 0
+            out = self.capabilities()
+            if out and self.keyboard_focus and not before & 2 and self.caps & 2:
+                # The client binds the new wl_keyboard; it has the focus, so it is entered.
+                out += [("keyboard.enter",), ("keyboard.modifiers", self.depressed, 0, 0, 0)]
+            return out
         if type == "DEVICE_REMOVED":
             self.devices.pop(sysname, None)
             return self.capabilities()
@@ -284,13 +296,15 @@ class Model:
             code, state = int(m.group(1)), m.group(2)
             if code in LOCKING_KEYS:
                 raise OutsideModel("a locking key (%d)" % code)
-            out.append(("keyboard.key", code, state))
+            if self.keyboard_focus:
+                out.append(("keyboard.key", code, state))
             if code in MODIFIER_KEYS:
                 # Left and right keys of one modifier are not held together in these recordings.
                 mask = self.depressed | MODIFIER_KEYS[code] if state == "pressed" else self.depressed & ~MODIFIER_KEYS[code]
                 if mask != self.depressed:
                     self.depressed = mask
-                    out.append(("keyboard.modifiers", mask, 0, 0, 0))
+                    if self.keyboard_focus:
+                        out.append(("keyboard.modifiers", mask, 0, 0, 0))
             return out
         if type == "POINTER_MOTION":
             m = re.match(r"\S+\s+(-?[\d.]+)/\s*(-?[\d.]+)", fields)
@@ -320,7 +334,15 @@ class Model:
             if not self.focused:
                 raise OutsideModel("a button %s outside the surface" % state)
             (self.held.add if state == "pressed" else self.held.discard)(button)
-            return [("pointer.button", button, state), ("pointer.frame",)]
+            out = [("pointer.button", button, state), ("pointer.frame",)]
+            if self.focus_on_click and state == "pressed":
+                self.above = None  # the click raises the window
+                if not self.keyboard_focus:
+                    # Once the click's events are out, the keyboard (when the seat has one).
+                    self.keyboard_focus = True
+                    if self.caps & 2:
+                        out += [("keyboard.enter",), ("keyboard.modifiers", self.depressed, 0, 0, 0)]
+            return out
         if type == "POINTER_SCROLL_WHEEL":
             if not self.focused:
                 raise OutsideModel("a wheel event outside the surface")
@@ -408,19 +430,44 @@ def show(event):
 # MARK: the check
 
 def main():
-    name = sys.argv[1]
-    wev = name.endswith("wev")
-    debug = read_debug_events(name + ".expected")
-    lines = client_lines(name + ".client")
-    phases = [l.split() for l in open(name + ".phases")]
-    parse = parse_wev if wev else parse_probe
-    size = tuple(int(v) for v in sys.argv[2].split("x"))
+    if sys.argv[1] == "--seats":
+        return check_seats(sys.argv[2])
     if len(sys.argv) > 3:
         LAYOUT[:] = layout_of(sys.argv[3])
+    name = sys.argv[1]
+    return check(name, tuple(int(v) for v in sys.argv[2].split("x")), name + ".expected")
+
+
+def check_seats(name):
+    """compositor-seats: ir-compositor --input libinput --seat seat-b --input libinput.
+    Client 1 binds seat-b (wl-probe --seat-index 1, a 560x400 window, mapped first, at the
+    placement's first place); client 2 binds seat0 (a 10x10 window, mapped second, 32 px
+    further along the placement's cascade, on top, with seat0's keyboard). Seat0 has the
+    keyboard recording's device (phase keyboard) and the VM's own; seat-b the mouse
+    recording's (phase mouse), then a keyboard plugged in (phase hotplug-keyboard). Each
+    client must get exactly its own seat's events: the other seat's phases print nothing
+    there. seat-b's keyboard reaches client 1 only after seat-b's click focused its window."""
+    seat0 = check(name, (10, 10), name + ".expected", client=2, label=name + " seat0 client",
+                  own_phases={"keyboard"})
+    seat_b = check(name, (560, 400), name + "-b.expected", client=1, label=name + " seat-b client",
+                   own_phases={"mouse", "hotplug-keyboard"}, focus_on_click=True, above=(32, 32, 10, 10))
+    return seat0 or seat_b
+
+
+def check(name, size, debug_path, client=1, label=None, own_phases=None, focus_on_click=False, above=None):
+    """Checks one client's lines against the model fed by one debug-events log. own_phases:
+    the phases whose devices are in that log (the others' devices are another seat's)."""
+    wev = name.endswith("wev")
+    label = label or name
+    debug = read_debug_events(debug_path)
+    lines = client_lines(name + ".client", client)
+    phases = [l.split() for l in open(name + ".phases")]
+    parse = parse_wev if wev else parse_probe
 
     # Which phase each libinput event belongs to. The kernel reuses event nodes, so a
     # device is its node from its DEVICE_ADDED on, matched to the phases in their order.
-    pending = [(p[0], p[2].rsplit("/", 1)[1]) for p in phases if len(p) > 2]
+    pending = [(p[0], p[2].rsplit("/", 1)[1]) for p in phases
+               if len(p) > 2 and (own_phases is None or p[0] in own_phases)]
     live, tagged = {}, []
     for s, t, f in debug:
         if t == "DEVICE_ADDED":
@@ -444,12 +491,15 @@ def main():
         """Every phase's expected lines, and the phases the model cannot follow."""
         model = Model(size, version)
         model.origin = origin
+        model.focus_on_click, model.keyboard_focus, model.above = focus_on_click, not focus_on_click, above
         expected = {p[0]: [] for p in phases}
         for _, s, t, f in tagged[:first_input]:
             if t == "DEVICE_ADDED":
                 model.devices[s] = re.search(r"cap:(\S*)", f).group(1)
         model.caps = caps_of("".join(model.devices.values()))
-        expected["start"] = [("seat.capabilities", model.caps), ("keyboard.enter",), ("keyboard.modifiers", 0, 0, 0, 0)]
+        expected["start"] = [("seat.capabilities", model.caps)]
+        if model.keyboard_focus and model.caps & 2:
+            expected["start"] += [("keyboard.enter",), ("keyboard.modifiers", 0, 0, 0, 0)]
         failures, current = {}, "start"
         for phase, s, t, f in tagged[first_input:]:
             if phase is None:
@@ -485,7 +535,7 @@ def main():
         failures[pointer_phase] = "no motion explains the client's first pointer.enter"
     results = []
     for p in phases:
-        results.append(report(name, p[0], normalise(expected[p[0]]), actual[p[0]], failures.get(p[0])))
+        results.append(report(label, p[0], normalise(expected[p[0]]), actual[p[0]], failures.get(p[0])))
     sys.stdout.write("".join(results))
     return 1 if any(r.startswith("FAIL") for r in results) else 0
 

@@ -14,7 +14,8 @@
 #                                         boots the VM, prints the results (cases:
 #                                         keyboard mouse touchscreen touchpad
 #                                         mouse-libseat unplug compositor-probe
-#                                         compositor-wev compositor-outputs; default all)
+#                                         compositor-wev compositor-outputs
+#                                         compositor-seats; default all)
 #   IR_COMPOSITOR=PATH tools/vm-libinput-test.sh compositor-probe   the same with another
 #                                         ir-compositor build (e.g. one from before a fix)
 #   tools/vm-libinput-test.sh --guest DIR CASE...  inside the VM (called by the host part)
@@ -76,8 +77,19 @@ compositor_case() {
     # Two outputs side by side; the window (at the placement's 40,40) spans both, so every
     # place the cursor reaches, and where the layout's edges hold it, shows in its events.
     compositor-outputs) client="/dev/shm/wl-probe --toplevel win 1440x600" size=1440x600 ;;
+    # Two seats: seat-b has the devices the udev rule (guest, below) gives it. Client 1 binds
+    # seat-b's wl_seat, client 2 seat0's (vm-client-check.py --seats says what each must see).
+    compositor-seats) client="/dev/shm/wl-probe --seat-index 1 --toplevel b 560x400" ;;
     esac
-    outputs="--size 640x480" layout=""
+    outputs="--size 640x480" layout="" inputs="--input libinput" second=""
+    if [ "$name" = compositor-seats ]; then
+        inputs="--input libinput --seat seat-b --input libinput"
+        second="/dev/shm/wl-probe --toplevel a 10x10"
+        sed 's/name: "Synthetic Fixture/name: "Seat B Fixture/' mouse.yml > seat-b-mouse.yml
+        sed 's/name: "Synthetic Fixture/name: "Seat B Fixture/' keyboard.yml > seat-b-keyboard.yml
+        libinput debug-events --udev seat-b --show-keycodes > "$name-b.expected" 2> "$name-b.libinput-log" &
+        debug_b_pid=$!
+    fi
     [ "$name" = compositor-outputs ] && outputs="--output 800x600 --output 640x480" layout=800x600,640x480
     export XDG_RUNTIME_DIR=/dev/shm/xdg-$name
     mkdir -m 0700 "$XDG_RUNTIME_DIR" || exit 1
@@ -94,12 +106,15 @@ compositor_case() {
     sleep 2
     if [ "$name" = compositor-outputs ]; then
         replay_start 3 "$name-path" vm-mouse-path.py
+    elif [ "$name" = compositor-seats ]; then
+        replay_start 3 "$name-keyboard" keyboard.yml
+        replay_start 4 "$name-mouse" seat-b-mouse.yml
     else
         replay_start 3 "$name-keyboard" keyboard.yml
         replay_start 4 "$name-mouse" mouse.yml
     fi
     : > "$name.phases"
-    /dev/shm/ir-compositor --input libinput $outputs --trace "$name.trace" --client "$client" \
+    /dev/shm/ir-compositor $inputs $outputs --trace "$name.trace" --client "$client" ${second:+--client "$second"} \
         > "$name.client" 2>&1 3>&- 4>&- &
     compositor_pid=$!
     # Started when it has the keyboard focus (keyboard.enter, in either client's words).
@@ -138,6 +153,13 @@ compositor_case() {
         while [ "$(grep -c ': device is a' "$name.client")" -le "$added" ] && [ $i -lt 120 ]; do sleep 0.5; i=$((i + 1)); done
         replay_play 3 "$name-$1"; mark "$1"
     }
+    if [ "$name" = compositor-seats ]; then
+        plug hotplug-keyboard seat-b-keyboard.yml
+        kill "$compositor_pid" "$debug_pid" "$debug_b_pid"
+        wait
+        /usr/bin/python3 ./vm-client-check.py --seats "$name" >> results.txt 2>&1
+        return
+    fi
     plug touchscreen touchscreen.yml
     plug hotplug-keyboard keyboard.yml
     kill "$compositor_pid" "$debug_pid"
@@ -150,6 +172,11 @@ guest() {
     shift
     cd "$dir" || exit 1
     modprobe uinput
+    # compositor-seats: devices named "Seat B ..." belong to udev seat seat-b (what
+    # `loginctl attach` writes for a real second seat, as a rule of its own): libinput's
+    # udev backend takes a device for the seat its ID_SEAT names (seat0 when unset).
+    mkdir -p /run/udev/rules.d
+    echo 'SUBSYSTEM=="input", ATTRS{name}=="Seat B *", ENV{ID_SEAT}="seat-b"' > /run/udev/rules.d/72-inputrouter-seat-b.rules
     /lib/systemd/systemd-udevd --daemon
     udevadm trigger
     udevadm settle
@@ -250,6 +277,6 @@ if [ "${1:-}" = "--guest" ]; then
     shift
     guest "$@"
 else
-    cases=${*:-$RECORDINGS mouse-libseat unplug compositor-probe compositor-wev compositor-outputs}
+    cases=${*:-$RECORDINGS mouse-libseat unplug compositor-probe compositor-wev compositor-outputs compositor-seats}
     host
 fi
