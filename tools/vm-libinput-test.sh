@@ -31,8 +31,17 @@ RECORDINGS="keyboard mouse touchscreen touchpad"
 # libinput-replay creates its device at once, then waits for Enter on stdin; after
 # replaying it asks again, and EOF on stdin ends it (its device goes away). Each replay
 # reads a fifo on the guest's tmpfs (9p cannot hold one) held open on fd 3 or 4.
+# READERS: the output files of the libinput readers that must have opened a new device
+# before it plays (debug-events, line-buffered through stdbuf, and libinput-trace): each
+# prints a DEVICE_ADDED line for it. A fixed wait was not enough on a loaded host: both
+# readers opened a touchscreen after its events and saw none.
+READERS=""
+added() { n=$(grep -c 'DEVICE_ADDED' "$1" 2> /dev/null); echo "${n:-0}"; }
 # replay_start FD NAME RECORDING: starts it and waits until its device exists.
 replay_start() {
+    counts=""
+    for f in $READERS; do counts="$counts $f:$(added "$f")"; done
+    eval "replay_counts_$1=\"\$counts\""
     fifo=/dev/shm/$2.fifo
     rm -f "$fifo" && mkfifo "$fifo" || exit 1
     # Nothing else may hold a fifo's writing end, or closing ours would not end its replay.
@@ -50,10 +59,15 @@ replay_wait() {
     i=0
     while [ "$(grep -o 'Hit enter' "$1.replay" | wc -l)" -lt "$2" ] && [ $i -lt 600 ]; do sleep 0.5; i=$((i + 1)); done
 }
-# replay_play FD NAME: plays it (3 s after the prompt, once every reader has opened the
-# device), waits until it is done, removes the device and lets the removal settle.
+# replay_play FD NAME: plays it (once every reader has announced the device, and 1 s
+# later), waits until it is done, removes the device and lets the removal settle.
 replay_play() {
-    sleep 3
+    eval "counts=\$replay_counts_$1"
+    for entry in $counts; do
+        i=0
+        while [ "$(added "${entry%:*}")" -le "${entry##*:}" ] && [ $i -lt 240 ]; do sleep 0.5; i=$((i + 1)); done
+    done
+    sleep 1
     eval "echo >&$1"
     replay_wait "$2" 2
     eval "exec $1>&-"
@@ -87,7 +101,7 @@ compositor_case() {
         second="/dev/shm/wl-probe --toplevel a 10x10"
         sed 's/name: "Synthetic Fixture/name: "Seat B Fixture/' mouse.yml > seat-b-mouse.yml
         sed 's/name: "Synthetic Fixture/name: "Seat B Fixture/' keyboard.yml > seat-b-keyboard.yml
-        libinput debug-events --udev seat-b --show-keycodes > "$name-b.expected" 2> "$name-b.libinput-log" &
+        stdbuf -oL libinput debug-events --udev seat-b --show-keycodes > "$name-b.expected" 2> "$name-b.libinput-log" &
         debug_b_pid=$!
     fi
     [ "$name" = compositor-outputs ] && outputs="--output 800x600 --output 640x480" layout=800x600,640x480
@@ -101,13 +115,15 @@ compositor_case() {
         i=0; while ! grep -q '"wl_seat", [0-9]' "$name.wire" 2> /dev/null && [ $i -lt 60 ]; do sleep 0.5; i=$((i + 1)); done
         kill "$pid"; wait "$pid"
     fi
-    libinput debug-events --show-keycodes > "$name.expected" 2> "$name.libinput-log" &
+    stdbuf -oL libinput debug-events --show-keycodes > "$name.expected" 2> "$name.libinput-log" &
     debug_pid=$!
     sleep 2
+    READERS="$name.expected"
     if [ "$name" = compositor-outputs ]; then
         replay_start 3 "$name-path" vm-mouse-path.py
     elif [ "$name" = compositor-seats ]; then
         replay_start 3 "$name-keyboard" keyboard.yml
+        READERS="$name-b.expected"  # seat-b's devices: only its own debug-events sees them
         replay_start 4 "$name-mouse" seat-b-mouse.yml
     else
         replay_start 3 "$name-keyboard" keyboard.yml
@@ -193,10 +209,11 @@ guest() {
         access=""
         [ "$name" = mouse-libseat ] && access=--libseat
         # Tapping on, as LibinputSource's default configuration has it.
-        libinput debug-events --show-keycodes --enable-tap > "$name.expected" 2> "$name.libinput-log" &
+        stdbuf -oL libinput debug-events --show-keycodes --enable-tap > "$name.expected" 2> "$name.libinput-log" &
         debug_pid=$!
         $trace $access --record "$name.live.yml" --expect-clean > "$name.actual" 2> "$name.trace-log" &
         trace_pid=$!
+        READERS="$name.expected $name.actual"
         sleep 3  # both have enumerated the seat
         if [ "$name" = unplug ]; then
             /usr/bin/python3 ./vm-unplug.py 8 > "$name.replay" 2>&1
