@@ -432,6 +432,8 @@ def show(event):
 def main():
     if sys.argv[1] == "--seats":
         return check_seats(sys.argv[2])
+    if sys.argv[1] == "--gtk":
+        return check_gtk(sys.argv[2])
     if len(sys.argv) > 3:
         LAYOUT[:] = layout_of(sys.argv[3])
     name = sys.argv[1]
@@ -452,6 +454,97 @@ def check_seats(name):
     seat_b = check(name, (560, 400), name + "-b.expected", client=1, label=name + " seat-b client",
                    own_phases={"mouse", "hotplug-keyboard"}, focus_on_click=True, above=(32, 32, 10, 10))
     return seat0 or seat_b
+
+
+# The us layout's characters for the keys the recordings type: plain, and with Shift.
+US_CHARACTERS = {2: "1!", 3: "2@", 4: "3#", 5: "4$", 6: "5%", 7: "6^", 8: "7&", 9: "8*", 10: "9(", 11: "0)",
+                 12: "-_", 13: "=+", 26: "[{", 27: "]}", 39: ";:", 40: "'\"", 41: "`~", 43: "\\|", 51: ",<",
+                 52: ".>", 53: "/?", 57: "  "}
+for row, first in (("qwertyuiop", 16), ("asdfghjkl", 30), ("zxcvbnm", 44)):
+    for i, letter in enumerate(row):
+        US_CHARACTERS[first + i] = letter + letter.upper()
+
+
+# What wl_keyboard.repeat_info tells clients (Keyboard's RepeatInfo.default): GTK repeats a
+# held key itself, by its own clock, after the delay and then at the rate.
+REPEAT_DELAY_MS, REPEAT_RATE = 600, 25
+# How far the hold the client sees may differ from the kernel's (press and release reach
+# it each with its own delay in the VM): the repeat count is checked within that.
+HOLD_JITTER_MS = 50
+
+
+def repeats(hold_ms):
+    """How many repeats GTK sends for a key held hold_ms: one at the delay, then one per
+    1000 / rate ms, while the key is still down."""
+    if hold_ms <= REPEAT_DELAY_MS:
+        return 0
+    interval = 1000 / REPEAT_RATE
+    return int((hold_ms - REPEAT_DELAY_MS + interval - 1e-9) // interval)
+
+
+def check_gtk(name):
+    """compositor-gtk: a GTK 3 entry (vm-gtk-entry.py) typed into with the keyboard
+    recording. What it must print follows from libinput's keys and the us layout: one
+    "text" line per character typed (Shift for the second character of a key) and per
+    repeat of a held key (GTK repeats it; the count within HOLD_JITTER_MS of the hold),
+    nothing for a key with Ctrl held, "activate" on Enter."""
+    shift, ctrl, steps, failure, pressed_at = set(), set(), [], None, {}
+    for _, type, fields in read_debug_events(name + ".expected"):
+        if type != "KEYBOARD_KEY":
+            continue
+        m = re.search(r"\+([\d.]+)s\s+\S+ \((\d+)\) (pressed|released)", fields)
+        time_ms, code, pressed = float(m.group(1)) * 1000, int(m.group(2)), m.group(3) == "pressed"
+        if code in (42, 54):
+            (shift.add if pressed else shift.discard)(code)
+        elif code in (29, 97):
+            (ctrl.add if pressed else ctrl.discard)(code)
+        elif not pressed:
+            if code in pressed_at:
+                step = pressed_at.pop(code)
+                hold = time_ms - step[3]
+                step[1], step[2] = repeats(max(hold - HOLD_JITTER_MS, 0)), repeats(hold + HOLD_JITTER_MS)
+        elif ctrl:
+            continue  # Ctrl+C with nothing selected copies nothing; the entry is unchanged
+        elif code == 28:
+            steps.append(["activate", 0, 0, time_ms])
+        elif code in US_CHARACTERS:
+            steps.append([US_CHARACTERS[code][1 if shift else 0], 0, 0, time_ms])
+            pressed_at[code] = steps[-1]
+        else:
+            failure = failure or "a key this check does not model (%d)" % code
+    printed = [l for l in client_lines(name + ".client") if l and (l.startswith("text ") or l.startswith("activate "))]
+    label = "%s keyboard" % name
+    if failure:
+        print("FAIL %s: %s" % (label, failure))
+        return 1
+    # Each step must appear in order: the character once, then between its fewest and most
+    # repeats; Enter once.
+    text, i, repeated = "", 0, []
+    for what, fewest, most, _ in steps:
+        if what == "activate":
+            want = ["activate " + text]
+        else:
+            text += what
+            want = ["text " + text]
+        if printed[i:i + 1] != want:
+            got = printed[i] if i < len(printed) else "nothing more"
+            print("FAIL %s: line %d: expected %r, got %r" % (label, i + 1, want[0], got))
+            return 1
+        i += 1
+        n = 0
+        while what != "activate" and n < most and printed[i:i + 1] == ["text " + text + what]:
+            text, i, n = text + what, i + 1, n + 1
+        if n < fewest:
+            print("FAIL %s: %r repeated %d times, at least %d expected for its hold" % (label, what, n, fewest))
+            return 1
+        if most:
+            repeated.append("%r %d times (%d to %d for its hold)" % (what, n, fewest, most))
+    if i != len(printed):
+        print("FAIL %s: unexpected %r after the %d lines expected" % (label, printed[i], i))
+        return 1
+    print("PASS %s: the GTK entry printed the %d lines libinput's keys spell, repeats included (%s): %s"
+          % (label, i, "; ".join(repeated) or "none", printed[-1]))
+    return 0
 
 
 def check(name, size, debug_path, client=1, label=None, own_phases=None, focus_on_click=False, above=None):

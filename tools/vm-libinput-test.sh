@@ -15,7 +15,7 @@
 #                                         keyboard mouse touchscreen touchpad
 #                                         mouse-libseat unplug compositor-probe
 #                                         compositor-wev compositor-outputs
-#                                         compositor-seats; default all)
+#                                         compositor-seats compositor-gtk; default all)
 #   IR_COMPOSITOR=PATH tools/vm-libinput-test.sh compositor-probe   the same with another
 #                                         ir-compositor build (e.g. one from before a fix)
 #   tools/vm-libinput-test.sh --guest DIR CASE...  inside the VM (called by the host part)
@@ -94,6 +94,8 @@ compositor_case() {
     # Two seats: seat-b has the devices the udev rule (guest, below) gives it. Client 1 binds
     # seat-b's wl_seat, client 2 seat0's (vm-client-check.py --seats says what each must see).
     compositor-seats) client="/dev/shm/wl-probe --seat-index 1 --toplevel b 560x400" ;;
+    # A GTK 3 entry typed into with the keyboard recording (vm-client-check.py --gtk).
+    compositor-gtk) client="GDK_BACKEND=wayland NO_AT_BRIDGE=1 GSETTINGS_BACKEND=memory /usr/bin/python3 $PWD/vm-gtk-entry.py" ;;
     esac
     outputs="--size 640x480" layout="" inputs="--input libinput" second=""
     if [ "$name" = compositor-seats ]; then
@@ -125,6 +127,8 @@ compositor_case() {
         replay_start 3 "$name-keyboard" keyboard.yml
         READERS="$name-b.expected"  # seat-b's devices: only its own debug-events sees them
         replay_start 4 "$name-mouse" seat-b-mouse.yml
+    elif [ "$name" = compositor-gtk ]; then
+        replay_start 3 "$name-keyboard" keyboard.yml
     else
         replay_start 3 "$name-keyboard" keyboard.yml
         replay_start 4 "$name-mouse" mouse.yml
@@ -133,9 +137,12 @@ compositor_case() {
     /dev/shm/ir-compositor $inputs $outputs --trace "$name.trace" --client "$client" ${second:+--client "$second"} \
         > "$name.client" 2>&1 3>&- 4>&- &
     compositor_pid=$!
-    # Started when it has the keyboard focus (keyboard.enter, in either client's words).
+    # Started when it has the keyboard focus (keyboard.enter, in either client's words;
+    # the GTK entry says ready once shown).
     i=0
-    while ! grep -q 'keyboard.enter\|wl_keyboard\] enter' "$name.client" && [ $i -lt 120 ]; do sleep 0.5; i=$((i + 1)); done
+    while ! grep -q 'keyboard.enter\|wl_keyboard\] enter\|^client 1 | ready' "$name.client" && [ $i -lt 120 ]; do
+        sleep 0.5; i=$((i + 1))
+    done
     # A phase ends once the client's output has stopped growing (for 2 s): a client that
     # prints much (wev) may still be writing what the last events made it say.
     settle() {
@@ -158,6 +165,12 @@ compositor_case() {
         return
     fi
     replay_play 3 "$name-keyboard"; mark keyboard
+    if [ "$name" = compositor-gtk ]; then
+        kill "$compositor_pid" "$debug_pid"
+        wait
+        /usr/bin/python3 ./vm-client-check.py --gtk "$name" >> results.txt 2>&1
+        return
+    fi
     replay_play 4 "$name-mouse"; mark mouse
     # A device plugged in now is played once the compositor's libinput has added it
     # (its log says so), and 3 s later: the client has bound what the new capability
@@ -270,7 +283,8 @@ host() {
     done
     rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
     for f in .build/release/libinput-trace .build/release/ir-compositor .build/release/wl-probe \
-        tools/vm-unplug.py tools/vm-client-check.py tools/vm-mouse-path.py tools/vm-libinput-test.sh; do
+        tools/vm-unplug.py tools/vm-client-check.py tools/vm-mouse-path.py tools/vm-gtk-entry.py \
+        tools/vm-libinput-test.sh; do
         cp "$here/$f" "$WORK/" || exit 1
     done
     # IR_COMPOSITOR=PATH: the compositor cases run that build instead (an older one, to
@@ -294,6 +308,6 @@ if [ "${1:-}" = "--guest" ]; then
     shift
     guest "$@"
 else
-    cases=${*:-$RECORDINGS mouse-libseat unplug compositor-probe compositor-wev compositor-outputs compositor-seats}
+    cases=${*:-$RECORDINGS mouse-libseat unplug compositor-probe compositor-wev compositor-outputs compositor-seats compositor-gtk}
     host
 fi
