@@ -256,6 +256,7 @@ class Model:
         self.keyboard_focus = True  # from the map on; False: given by a click (a seat after the first)
         self.focus_on_click = False
         self.above = None         # (dx, dy, w, h) from the origin: another client's window on top, until a click raises ours
+        self.held_at = []         # cursor positions the layout's edges held
 
     def inside(self, x, y):
         ox, oy = self.origin
@@ -308,7 +309,10 @@ class Model:
             return out
         if type == "POINTER_MOTION":
             m = re.match(r"\S+\s+(-?[\d.]+)/\s*(-?[\d.]+)", fields)
-            self.cursor = list(clamp(self.cursor[0] + float(m.group(1)), self.cursor[1] + float(m.group(2))))
+            moved = (self.cursor[0] + float(m.group(1)), self.cursor[1] + float(m.group(2)))
+            self.cursor = list(clamp(*moved))
+            if tuple(self.cursor) != moved:
+                self.held_at.append(tuple(self.cursor))  # where the layout's edges held it
             self.cursor_error += 0.005
             x, y = self.local(*self.cursor)
             if self.held:
@@ -608,6 +612,7 @@ def check(name, size, debug_path, client=1, label=None, own_phases=None, focus_o
                                        for e in model.step(s, t, f))
             except OutsideModel as e:
                 failures[phase] = "the replay left what this check models: %s" % e
+        models[origin] = model
         return expected, failures
 
     # Where the surface is: of the places the client's first pointer.enter allows, the
@@ -617,20 +622,44 @@ def check(name, size, debug_path, client=1, label=None, own_phases=None, focus_o
     # (vm-mouse-path.py, across two outputs).
     pointer_phase = "path" if "path" in actual else "mouse"
     candidates = origins(size, tagged[first_input:], actual.get(pointer_phase, []), pointer_phase)
+    models = {}
     expected, failures = expect(candidates[0] if candidates else (1e9, 1e9))
+    chosen = candidates[0] if candidates else (1e9, 1e9)
     best = -1
     for origin in candidates:
         e, f = expect(origin)
         matching = agreeing(normalise(e.get(pointer_phase, [])), actual.get(pointer_phase, []))
         if matching > best:
-            expected, failures, best = e, f, matching
+            expected, failures, best, chosen = e, f, matching, origin
     if not candidates and any(e[0] == "pointer.enter" for e in actual.get(pointer_phase, [])):
         failures[pointer_phase] = "no motion explains the client's first pointer.enter"
     results = []
     for p in phases:
         results.append(report(label, p[0], normalise(expected[p[0]]), actual[p[0]], failures.get(p[0])))
+    if len(LAYOUT) > 1:
+        # What the client printed is checked above; this says the path did what it is for.
+        results.append(edges_report(label, models[chosen].held_at) if results[-1].startswith("PASS")
+                       else "FAIL %s edges: not checked, the phase before failed\n" % label)
     sys.stdout.write("".join(results))
     return 1 if any(r.startswith("FAIL") for r in results) else 0
+
+
+def edges_report(label, held_at):
+    """Two outputs side by side, the second less tall: the path must have been held at the
+    layout's right edge, at the second output's bottom edge, and at the first output's right
+    edge below the second (the nearest point of the layout there is on the first output)."""
+    (x1, _, w1, h1), (x2, _, w2, h2) = LAYOUT[0], LAYOUT[1]
+    inside = 1 / 256
+    wanted = {
+        "the layout's right edge": lambda x, y: x == x2 + w2 - inside,
+        "the second output's bottom edge": lambda x, y: x >= x2 and y == h2 - inside,
+        "the first output's right edge below the second": lambda x, y: x == x1 + w1 - inside and y >= h2,
+    }
+    missing = [what for what, test in wanted.items() if not any(test(x, y) for x, y in held_at)]
+    if missing:
+        return "FAIL %s edges: the path was never held at %s\n" % (label, ", ".join(missing))
+    return "PASS %s edges: held at %s (%d motions held), the client's lines as above\n" % (
+        label, ", ".join(wanted), len(held_at))
 
 
 def agreeing(expected, actual):

@@ -209,12 +209,17 @@ guest() {
     /lib/systemd/systemd-udevd --daemon
     udevadm trigger
     udevadm settle
-    : > results.txt
     # The binaries run from the guest's RAM: paging them in from the host's /tmp (9p)
     # while events arrive would make them fall behind the kernel's event buffer.
     cp libinput-trace ir-compositor wl-probe /dev/shm/
     trace=/dev/shm/libinput-trace
+    # So do the cases, in a directory there: a compositor writing its trace and its
+    # client's lines to 9p fell behind a 100 Hz mouse (SYN_DROPPED). Each case's outputs
+    # are copied to DIR once it is done.
+    mkdir -p /dev/shm/run && cp ./*.yml ./*.py /dev/shm/run/ && cd /dev/shm/run || exit 1
+    : > results.txt
     for name in "$@"; do
+        cp -p ./* "$dir/" 2> /dev/null
         case $name in compositor-*) compositor_case "$name"; continue ;; esac
         # mouse-libseat: the same recording, devices opened through libseat (its builtin
         # seatd backend, as root in the VM) instead of open(2).
@@ -255,6 +260,7 @@ guest() {
         } >> results.txt
     done
     echo done >> results.txt
+    cp -p ./* "$dir/" 2> /dev/null
 }
 
 host() {

@@ -27,7 +27,8 @@ sys.stdin.readline()
 
 
 def move(dx, dy, count):
-    # 10 ms apart: a steady hand, so libinput's acceleration stays moderate.
+    # 12 ms apart: a steady hand, so libinput's acceleration stays near 1 (and the
+    # emulated VM keeps up with it).
     for _ in range(count):
         events = []
         if dx:
@@ -35,7 +36,7 @@ def move(dx, dy, count):
         if dy:
             events.append(InputEvent(EV_REL.REL_Y, dy))
         uinput.send_events(events + [InputEvent(EV_SYN.SYN_REPORT, 0)])
-        time.sleep(0.01)
+        time.sleep(0.012)
 
 
 def click(button):
@@ -45,14 +46,15 @@ def click(button):
     time.sleep(0.05)
 
 
+# About 10 px per event: 1440 px across, 600 down on the first output, 480 on the second.
 move(0, 6, 25)      # down, into the window
-move(8, 0, 160)     # right: across to the second output, then held at the layout's right edge
-move(0, 8, 100)     # down: held at the second output's bottom edge
-move(-8, 0, 80)     # left, back onto the first output
-move(0, 8, 60)      # down to the first output's bottom edge, below the second output
-move(8, 0, 60)      # right: held at the first output's right edge (nearest on the layout)
-move(0, -8, 40)     # up, above the second output's bottom
-move(8, 0, 40)      # right, across again
+move(10, 0, 200)    # right: across to the second output, then held at the layout's right edge
+move(0, 10, 80)     # down: held at the second output's bottom edge
+move(-10, 0, 90)    # left, back onto the first output
+move(0, 10, 40)     # down to the first output's bottom edge, below the second output
+move(10, 0, 40)     # right: held at the first output's right edge (nearest on the layout)
+move(0, -10, 40)    # up, above the second output's bottom
+move(10, 0, 40)     # right, across again
 click(EV_KEY.BTN_LEFT)
 time.sleep(0.5)
 print("Hit enter to replay again", flush=True)
