@@ -89,6 +89,7 @@ extension WaylandServer {
         guard seat.id.index != 0 else { return handle(event) }
         seat.handle(event)
         sendDeliveries()
+        if idle.watching { idle.inputArrived(seat: Int(seat.id.index)) }  // activity on this seat (Idle.swift)
         switch event.kind {
         case .deviceAdded, .deviceRemoved:
             guard let served = servedSeat(seat.id) else { return }
@@ -118,7 +119,7 @@ extension WaylandServer {
     }
 
     /// Focus on click for a seat after the first: its keyboard goes to the clicked window
-    /// (raised). The `activated` state follows the first seat's keyboard only.
+    /// (raised), which is then `activated` (any seat's keyboard activates a window).
     func focusOnClick(_ node: NodeID, seat id: SeatID) {
         afterDeliveries.append { [unowned self] in
             guard let top = self.toplevelNode(of: node) else { return }
@@ -130,5 +131,17 @@ extension WaylandServer {
     /// The seat a `wl_seat` argument names (the first seat when it names none).
     func seat(from object: SeatObject?) -> Seat {
         object.map { router.seats[$0.seatIndex] } ?? seat
+    }
+
+    /// The seat index a `wl_seat` argument names (0 when it names none).
+    func seatIndex(from object: SeatObject?) -> Int { object?.seatIndex ?? 0 }
+
+    /// After a flush: the keyboard focus of each seat after the first, followed as the
+    /// first seat's is (`keyboardFocusMoved(onSeat:)`) when it moved.
+    func followKeyboardFocusOfOtherSeats() {
+        for served in extraSeats {
+            let i = Int(served.seat.id.index)
+            if served.seat.keyboardFirstResponder != services(i).activationSource { keyboardFocusMoved(onSeat: i) }
+        }
     }
 }
