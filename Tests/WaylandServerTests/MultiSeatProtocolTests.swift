@@ -195,4 +195,47 @@ import Testing
         Self.on(h, second, .keyboardKey(key: 30, state: .pressed), device: 2)
         #expect(h.settle(b).filter { $0.hasPrefix("idle.") } == ["idle.resumed 300"])
     }
+
+    // MARK: A real client on the second seat
+
+    /// Dispatches until a new window of `client` takes the first seat's keyboard (every new
+    /// window does), then gives it seat1's keyboard as well, as an embedder's focus policy
+    /// would: wl-clipboard waits for its seat's keyboard before it copies or pastes.
+    static func focusNewWindow(_ h: ServerHarness, on seat: Seat, of client: ClientProcess, after previous: NodeID?) {
+        h.dispatch(until: "a window of \(client.process.arguments ?? [])") {
+            !client.process.isRunning || (h.server.seat.keyboardFirstResponder.map { $0 != previous } ?? false)
+        }
+        if let node = h.server.seat.keyboardFirstResponder, node != previous { h.server.activate(node, seat: seat) }
+    }
+
+    /// wl-copy and wl-paste choose their seat by name (`--seat`): a copy on seat1 pastes on
+    /// seat1, and the first seat's clipboard stays empty.
+    @Test func wlCopyOnTheSecondSeatPastesThereAndNotOnTheFirst() throws {
+        let wlCopy = SelectionRealClientTests.wlCopy, wlPaste = SelectionRealClientTests.wlPaste
+        #expect(FileManager.default.isExecutableFile(atPath: wlCopy), "wl-clipboard is not installed (make deps)")
+        let h = try ServerHarness()
+        let second = try h.server.addSeat(name: "seat1")
+        h.server.handle(InputEvent(time: 0, device: DeviceID(2), .deviceAdded(.keyboard)), seat: second)
+        let copier = try h.spawn("/bin/sh", ["-c", "echo -n 'seat one text' | exec \(wlCopy) --foreground --seat seat1 --type text/plain"])
+        Self.focusNewWindow(h, on: second, of: copier, after: nil)
+        h.dispatch(until: "wl-copy to set seat1's selection") {
+            h.server.services(1).selections.clipboard.source != nil || !copier.process.isRunning
+        }
+        #expect(copier.process.isRunning)
+        // On seat1: the text.
+        let pasteHere = try h.spawn("/bin/sh", ["-c", "exec \(wlPaste) --seat seat1 --type text/plain"])
+        Self.focusNewWindow(h, on: second, of: pasteHere, after: h.server.seat.keyboardFirstResponder)
+        h.dispatch(until: "wl-paste --seat seat1 to exit") { !pasteHere.process.isRunning }
+        pasteHere.process.waitUntilExit()
+        pasteHere.poll()
+        #expect(pasteHere.process.terminationStatus == 0)
+        #expect(pasteHere.lines == ["seat one text"])
+        // On the first seat: nothing was copied.
+        let pasteThere = try h.spawn("/bin/sh", ["-c", "exec \(wlPaste) --seat seat0 --no-newline --type text/plain 2>&1"])
+        h.dispatch(until: "wl-paste --seat seat0 to exit") { !pasteThere.process.isRunning }
+        pasteThere.process.waitUntilExit()
+        pasteThere.poll()
+        #expect(pasteThere.process.terminationStatus != 0)
+        #expect(pasteThere.lines == ["No selection"])
+    }
 }
