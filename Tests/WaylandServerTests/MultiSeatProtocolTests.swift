@@ -196,6 +196,16 @@ import Testing
         #expect(h.settle(b).filter { $0.hasPrefix("idle.") } == ["idle.resumed 300"])
     }
 
+    @Test func aShortcutsInhibitorIsActiveWithTheKeyboardOfItsSeat() throws {
+        let (h, second, _, b) = try Self.twoSeats(b: ["--inhibit-shortcuts", "b"])
+        // b mapped last and has the first seat's keyboard: its inhibitor is seat1's, inactive.
+        #expect(h.server.seat.keyboardFirstResponder == h.server.toplevels.last?.node)
+        #expect(h.settle(b).filter { $0.hasPrefix("inhibitor.") } == [])
+        MultiSeatTests.warp(h, second, 250, 150)
+        MultiSeatTests.click(h, second)
+        #expect(h.settle(b).filter { $0.hasPrefix("inhibitor.") } == ["inhibitor.active b"])
+    }
+
     // MARK: A real client on the second seat
 
     /// Dispatches until a new window of `client` takes the first seat's keyboard (every new
