@@ -40,6 +40,9 @@ final class ClientSeatState {
     /// The serial of the last `wl_keyboard.enter` this seat sent it: that seat's selection
     /// may cite it (Selection.swift).
     @exclusivity(unchecked) var lastKeyboardEnterSerial: UInt32 = 0
+    /// The serials of its latest keys, modifiers and button and touch events on this seat
+    /// (Selection.swift).
+    @exclusivity(unchecked) var inputSerials = RecentSerials()
     /// The cursor it set on this seat's pointer.
     var cursor: (surface: Surface?, hotspotX: Int32, hotspotY: Int32)?
 }

@@ -56,7 +56,8 @@ extension WaylandServer {
 
     /// Whether `client` may set seat `index`'s selection citing `serial`: a recent press of
     /// its own on that seat (the core's press log), one of its latest key, modifier, button
-    /// or touch events (toolkits cite the newest serial they saw: GTK's Ctrl+C cites the
+    /// or touch events on that seat (another seat's serial is refused, as wlroots checks a
+    /// serial per seat client) (toolkits cite the newest serial they saw: GTK's Ctrl+C cites the
     /// Ctrl release or the modifiers that followed it, a menu item activates on the button's
     /// release), or the keyboard enter that gave it the focus it still holds (wl-copy sets
     /// the selection from there). A serial older than the current selection's never
@@ -65,7 +66,7 @@ extension WaylandServer {
         if configuration.acceptsSelectionWithAnySerial { return true }
         guard serial != 0 else { return false }
         if slot.source != nil, Int32(bitPattern: serial &- slot.serial) < 0 { return false }
-        if router.seats[index].isRecentPress(serial: serial, client: client.id) || client.inputSerials.contains(serial) { return true }
+        if router.seats[index].isRecentPress(serial: serial, client: client.id) || client.onSeat(index).inputSerials.contains(serial) { return true }
         return serial == client.onSeat(index).lastKeyboardEnterSerial && keyboardFocusClient(onSeat: index) === client
     }
 

@@ -68,7 +68,7 @@ struct WaylandSender: DeliverySink {
         case let .pointerButton(sid, node, time, button, state, serial):
             guard let (_, c) = target(node) else { return }
             for r in c.pointers(on: sid) { wl_pointer_send_button(r, serial, ms(time), button, UInt32(state.rawValue)) }
-            c.inputSerials.record(serial)
+            c.onSeat(Int(sid.index)).inputSerials.record(serial)
             if state == .released { c.onSeat(Int(sid.index)).lastReleaseSerial = serial }
             if state == .pressed, server.configuration.focusOnClick {
                 c.clickFocus = ClickFocusSerials(press: serial, after: serial, upTo: serial)
@@ -118,11 +118,11 @@ struct WaylandSender: DeliverySink {
         case let .key(sid, node, time, key, state, serial):
             guard let (_, c) = target(node) else { return }
             for r in c.keyboards(on: sid) { wl_keyboard_send_key(r, serial, ms(time), key, UInt32(state.rawValue)) }
-            c.inputSerials.record(serial)
+            c.onSeat(Int(sid.index)).inputSerials.record(serial)
         case let .modifiers(sid, node, m, serial):
             guard let (_, c) = target(node) else { return }
             for r in c.keyboards(on: sid) { wl_keyboard_send_modifiers(r, serial, m.depressed, m.latched, m.locked, m.group) }
-            c.inputSerials.record(serial)
+            c.onSeat(Int(sid.index)).inputSerials.record(serial)
 
         case let .touchDown(sid, node, time, slot, p, serial):
             guard let (s, c) = target(node) else { return }
@@ -135,7 +135,7 @@ struct WaylandSender: DeliverySink {
         case let .touchUp(sid, node, time, slot, serial):
             guard let (_, c) = target(node) else { return }
             for r in c.touches(on: sid) { wl_touch_send_up(r, serial, ms(time), slot) }
-            c.inputSerials.record(serial)
+            c.onSeat(Int(sid.index)).inputSerials.record(serial)
         case let .touchFrame(sid, client):
             guard let c = server.client(client) else { return }
             for r in c.touches(on: sid) { wl_touch_send_frame(r) }

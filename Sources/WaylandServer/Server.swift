@@ -481,8 +481,6 @@ final class ClientState {
     @exclusivity(unchecked) var seatStates: ContiguousArray<ClientSeatState> = [ClientSeatState()]
     /// The serials its last press's focus-on-click sent it (ClickFocusSerials.swift).
     @exclusivity(unchecked) var clickFocus: ClickFocusSerials?
-    /// The serials of its latest keys, modifiers and button and touch events (Selection.swift).
-    @exclusivity(unchecked) var inputSerials = RecentSerials()
     /// Whether this pointer frame already carried `axis_source` (once per frame), to its
     /// `wl_pointer`s of version 8 and to older ones (which may have been sent nothing yet).
     @exclusivity(unchecked) var axisSourceSent = false

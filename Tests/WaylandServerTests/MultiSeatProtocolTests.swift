@@ -149,6 +149,24 @@ import Testing
         #expect(h.server.services(1).selections.clipboard.source != nil)
     }
 
+    @Test func aSelectionCitingAnotherSeatsClickIsRefused() throws {
+        let (h, second, a, _) = try Self.twoSeats(a: ["--data-device", "--also-seat-index", "1"])
+        // seat1 clicks a; a sets the first seat's clipboard citing that click.
+        MultiSeatTests.warp(h, second, 50, 50)
+        MultiSeatTests.click(h, second)
+        #expect(h.settle(a).contains("other.pointer.button 272 pressed"))
+        h.command(a, "copy clipboard other-button from the wrong seat")
+        #expect(Self.events(h, a) == [])
+        #expect(h.server.selections.clipboard.source == nil)
+        // Citing a click of the first seat's pointer: set.
+        h.warp(50, 50)
+        h.button(.pressed)
+        h.button(.released)
+        _ = h.settle(a)
+        h.command(a, "copy clipboard button from the right seat")
+        #expect(h.server.selections.clipboard.source != nil)
+    }
+
     @Test func setCursorCitesAnEnterOfThePointersOwnSeat() throws {
         let (h, second, a, _) = try Self.twoSeats(a: ["--also-seat-index", "1"])
         // Both pointers over a: seat1's first, then the first seat's (the newest enter).

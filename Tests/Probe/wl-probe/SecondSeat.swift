@@ -21,6 +21,8 @@ var otherPointer: OpaquePointer?
 /// The serials of the last `wl_pointer.enter` on the main and on the other seat's pointer.
 var lastEnterSerial: UInt32 = 0
 var otherEnterSerial: UInt32 = 0
+/// The serial of the other seat's pointer's last button press.
+var otherPressSerial: UInt32 = 0
 var cursorSurface: OpaquePointer?
 
 /// Binds every wl_seat for a moment to read its name, and returns a fresh binding of the one
@@ -75,7 +77,10 @@ let otherPointerListener: UnsafeMutablePointer<wl_pointer_listener> = {
     }
     l.pointee.leave = { _, _, _, surface in say("other.pointer.leave \(named(surface))") }
     l.pointee.motion = { _, _, _, x, y in say("other.pointer.motion \(fixed(x)) \(fixed(y))") }
-    l.pointee.button = { _, _, _, _, button, state in say("other.pointer.button \(button) \(state == 1 ? "pressed" : "released")") }
+    l.pointee.button = { _, _, serial, _, button, state in
+        if state == 1 { otherPressSerial = serial }
+        say("other.pointer.button \(button) \(state == 1 ? "pressed" : "released")")
+    }
     l.pointee.axis = { _, _, _, _, _ in }
     l.pointee.frame = { _, _ in say("other.pointer.frame") }
     l.pointee.axis_source = { _, _, _ in }
