@@ -4,6 +4,7 @@
 // devices per seat: its `wl_pointer` from one seat's `wl_seat` gets only that seat's
 // pointer events. Deliveries name their seat, so the sender picks the resource list by
 // seat index (an array, no hashing); the first seat's lists stay where they always were.
+// What the other protocols keep per seat is in SeatServices.swift.
 import CWaylandServer
 import InputRouter
 import Keyboard

@@ -113,7 +113,9 @@ public final class WaylandServer {
     let ownsDisplay: Bool
     /// The routing core: the surface tree clients build, the seats, the delivery queue.
     public let router: Router
-    /// The seat every `wl_seat` global serves.
+    /// The first seat, "seat0", made with the server: what the first `wl_seat` global
+    /// serves, and the seat of every call that names none (`handle(_:)`, `activate(_:)`,
+    /// `clientCursor`). `addSeat(name:)` adds more (Seats.swift).
     public let seat: Seat
     /// The node every toplevel (and decoration) is a child of: the window layer, a root
     /// child above every output's node, at the layout origin and spanning it without
