@@ -6,7 +6,7 @@
 # wlr_scene walks every node, so on the two big trees it is sampled on fewer queries (the
 # first ones of the same point list) to finish in minutes.
 set -eu
-bin=.build/release/core-bench wlr=.build/wlr-bench
+bin=${CORE_BENCH:-.build/release/core-bench} wlr=${WLR_BENCH:-.build/wlr-bench}
 scene_file=$(mktemp)
 trap 'rm -f "$scene_file"' EXIT
 count() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | sed -n 's/.*Collected : //p'; }

@@ -12,6 +12,10 @@
 struct ChildGrid {
     /// Lists shorter than this are walked: a grid would not pay for itself.
     static let minimumChildren = 16
+    /// Entries (children times the cells each overlaps) any grid may hold, however few its
+    /// children: 4 KiB buys windows that overlap a few deep cells small enough that a query
+    /// meets one or two of them.
+    static let entryAllowance = 1024
     /// Coordinates beyond ±2^24 are clamped: a child whose box reaches past the grid (a
     /// custom containment test accepts anything) goes in the `outside` list as well.
     static let limit = 16_777_216.0
@@ -91,22 +95,18 @@ struct ChildGrid {
             maxX = max(maxX, item.x1); maxY = max(maxY, item.y1)
         }
         if scratch.items.isEmpty { minX = 0; minY = 0; maxX = 0; maxY = 0 }
-        // About one cell per child, shaped like the region; coarser when children are so
-        // large that they would fill too many cells.
-        let n = Double(max(scratch.items.count, 1))
-        let w = max(maxX - minX, 1), h = max(maxY - minY, 1)
-        cols = Int(min(max((n * w / h).squareRoot(), 1), 1024))
-        rows = Int(min(max(n / Double(cols), 1), 1024))
+        sizeCells(scratch.items)
         var total = 0
         while true {
-            scaleX = Double(cols) / w; scaleY = Double(rows) / h
             total = 0
             for item in scratch.items {
                 let (a, b) = cellRange(item)
                 total += (a.upperBound - a.lowerBound) * (b.upperBound - b.lowerBound)
             }
-            if total <= 4 * scratch.items.count + cols * rows || (cols == 1 && rows == 1) { break }
-            cols = max(cols / 2, 1); rows = max(rows / 2, 1)
+            if total <= max(4 * scratch.items.count + cols * rows, Self.entryAllowance) || (cols == 1 && rows == 1) { break }
+            // Half the cells, keeping their shape.
+            cols = max(Int(Double(cols) * 0.7071), 1); rows = max(Int(Double(rows) * 0.7071), 1)
+            scaleX = Double(cols) / max(maxX - minX, 1); scaleY = Double(rows) / max(maxY - minY, 1)
         }
         // Counting sort into cells; visiting children topmost first keeps each cell in
         // z-order.
@@ -136,6 +136,25 @@ struct ChildGrid {
         for (j, slot) in scratch.outside.enumerated() { storage[start + j] = slot }
         outside = start..<(start + scratch.outside.count)
         movedStart = outside.upperBound
+    }
+
+    /// The first guess at the grid, before the entry budget coarsens it: cells of side
+    /// s = area / Σ(w + h), where a child's box widened by one cell covers, summed over the
+    /// children, about one cell's worth more than the boxes themselves (a query meets about
+    /// one child that overlaps its cell but not its point). That is at least one cell per
+    /// child, and at most 1024 (or one per child, if more): windows that overlap deep get
+    /// cells far smaller than one per child, 20,000 small surfaces one each.
+    private mutating func sizeCells(_ items: [Item]) {
+        let w = max(maxX - minX, 1), h = max(maxY - minY, 1)
+        let n = Double(max(items.count, 1))
+        var perimeter = 0.0
+        for item in items { perimeter += (item.x1 - item.x0) + (item.y1 - item.y0) }
+        let area = w * h
+        let ideal = perimeter * perimeter / area
+        let cells = min(max(ideal.isFinite ? ideal : n, n), max(n, 1024))
+        cols = Int(min(max((cells * w / h).squareRoot(), 1), 1024))
+        rows = Int(min(max(cells / Double(cols), 1), 1024))
+        scaleX = Double(cols) / w; scaleY = Double(rows) / h
     }
 
     /// The cells an item overlaps (its exclusive edge may add one cell: harmless).

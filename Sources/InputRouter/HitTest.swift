@@ -169,7 +169,10 @@ struct HitWalk<O: HitTestObserver> {
             } else {
                 return nil
             }
-            if let hit = node(slot, local) { return hit }
+            // As in `children(of:)`: the bounds check inline, before the call.
+            let child = base + Int(slot)
+            let p = Point(local.x - Double(child.pointee.x), local.y - Double(child.pointee.y))
+            if child.pointee.box.contains(p) || O.self != NoHitTestObserver.self, let hit = node(slot, local) { return hit }
         }
     }
 }
