@@ -36,6 +36,12 @@ struct ChildGrid {
     var outside: Range<Int> = 0..<0
     var movedStart = 0, movedCount = 0
 
+    /// z-ranks (`NodeRecord.gridRank`, smaller is higher): a build numbers the children from
+    /// `firstRank` down the list; a child raised (lowered) since takes a rank above (below)
+    /// every other, so restacking it is a move in rank, not a rebuild.
+    static let firstRank: UInt32 = 1 << 31
+    var topRank = firstRank, bottomRank = firstRank
+
     /// Indexes into `storage` of the children to try for `p`, topmost first.
     @inline(__always) func entries(at p: Point) -> Range<Int> {
         guard p.x >= minX && p.x < maxX && p.y >= minY && p.y < maxY else { return outside }
@@ -56,6 +62,27 @@ struct ChildGrid {
         storage[j] = slot
         movedCount += 1
         return true
+    }
+
+    /// Takes `slot` out of the `moved` list (it is about to change rank and go back in).
+    mutating func removeMoved(_ slot: UInt32) {
+        let end = movedStart + movedCount
+        guard var j = (movedStart..<end).first(where: { storage[$0] == slot }) else { return }
+        while j + 1 < end { storage[j] = storage[j + 1]; j += 1 }
+        movedCount -= 1
+    }
+
+    /// The rank for a child raised to the top (lowered to the bottom), nil once the ranks
+    /// run out (after 2^31 restacks without a rebuild).
+    mutating func takeRank(top: Bool) -> UInt32? {
+        if top {
+            guard topRank > 0 else { return nil }
+            topRank -= 1
+            return topRank
+        }
+        guard bottomRank < UInt32.max else { return nil }
+        bottomRank += 1
+        return bottomRank
     }
 
     struct Item { var slot: UInt32; var x0, y0, x1, y1: Double }
@@ -82,6 +109,8 @@ struct ChildGrid {
         scratch.outside.removeAll(keepingCapacity: true)
         scratch.items.reserveCapacity(children.count)
         movedCount = 0
+        topRank = Self.firstRank
+        bottomRank = Self.firstRank + UInt32(children.count)
         let l = Self.limit
         minX = .infinity; minY = .infinity; maxX = -.infinity; maxY = -.infinity
         for c in children where !c.box.isEmpty {
@@ -185,7 +214,7 @@ extension SurfaceTree {
             c = r.pointee.prev
         }
         for (rank, child) in gridChildren.enumerated() {
-            n[Int(child.slot)].gridRank = UInt32(rank)
+            n[Int(child.slot)].gridRank = ChildGrid.firstRank + UInt32(rank)
             n[Int(child.slot)].gridMoved = false
         }
         if existing != NodeRecord.none {
@@ -202,6 +231,32 @@ extension SurfaceTree {
             grids.append(grid)
             setGrid(&n[k], layer, UInt32(grids.count - 1))
         }
+    }
+
+    /// Raises (lowers) `i` within a child list that has a grid: relinked without marking
+    /// the list changed, it takes the new top (bottom) rank and joins the grid's `moved`
+    /// list as a child that moved does, so a click that raises a window among many costs
+    /// O(1) instead of a rebuild. False when the list has no grid, or one already due for
+    /// a rebuild: the caller restacks as usual.
+    func restackInGrid(_ i: UInt32, top: Bool) -> Bool {
+        let k = Int(i)
+        let p = nodes[k].parent
+        guard p != NodeRecord.none else { return false }
+        let layer = nodes[k].layer
+        let g = layer == .above ? nodes[Int(p)].gridAbove : nodes[Int(p)].gridBelow
+        guard g != NodeRecord.none, !nodes[Int(p)].gridStale, let rank = grids[Int(g)].takeRank(top: top) else { return false }
+        if nodes[k].gridMoved {
+            // In the moved list at its old rank: out, to go back in at the new one.
+            grids[Int(g)].removeMoved(i)
+            nodes[k].gridMoved = false
+        }
+        unlink(i, listChanged: false)
+        link(i, into: p, layer: layer, after: top ? nil : NodeRecord.none, listChanged: false)
+        nodes[k].gridRank = rank
+        nodes[k].moved = true
+        markBoundsDirty(i, selfChanged: false)
+        sceneChanged()
+        return true
     }
 
     /// Frees both grids of a destroyed node.
