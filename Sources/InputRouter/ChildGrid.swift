@@ -12,6 +12,10 @@
 struct ChildGrid {
     /// Lists shorter than this are walked: a grid would not pay for itself.
     static let minimumChildren = 16
+    /// Entries (children times the cells each overlaps) any grid may hold, however few its
+    /// children: 4 KiB buys windows that overlap a few deep cells small enough that a query
+    /// meets one or two of them.
+    static let entryAllowance = 1024
     /// Coordinates beyond ±2^24 are clamped: a child whose box reaches past the grid (a
     /// custom containment test accepts anything) goes in the `outside` list as well.
     static let limit = 16_777_216.0
@@ -31,6 +35,12 @@ struct ChildGrid {
     var storageCapacity: Int
     var outside: Range<Int> = 0..<0
     var movedStart = 0, movedCount = 0
+
+    /// z-ranks (`NodeRecord.gridRank`, smaller is higher): a build numbers the children from
+    /// `firstRank` down the list; a child raised (lowered) since takes a rank above (below)
+    /// every other, so restacking it is a move in rank, not a rebuild.
+    static let firstRank: UInt32 = 1 << 31
+    var topRank = firstRank, bottomRank = firstRank
 
     /// Indexes into `storage` of the children to try for `p`, topmost first.
     @inline(__always) func entries(at p: Point) -> Range<Int> {
@@ -52,6 +62,27 @@ struct ChildGrid {
         storage[j] = slot
         movedCount += 1
         return true
+    }
+
+    /// Takes `slot` out of the `moved` list (it is about to change rank and go back in).
+    mutating func removeMoved(_ slot: UInt32) {
+        let end = movedStart + movedCount
+        guard var j = (movedStart..<end).first(where: { storage[$0] == slot }) else { return }
+        while j + 1 < end { storage[j] = storage[j + 1]; j += 1 }
+        movedCount -= 1
+    }
+
+    /// The rank for a child raised to the top (lowered to the bottom), nil once the ranks
+    /// run out (after 2^31 restacks without a rebuild).
+    mutating func takeRank(top: Bool) -> UInt32? {
+        if top {
+            guard topRank > 0 else { return nil }
+            topRank -= 1
+            return topRank
+        }
+        guard bottomRank < UInt32.max else { return nil }
+        bottomRank += 1
+        return bottomRank
     }
 
     struct Item { var slot: UInt32; var x0, y0, x1, y1: Double }
@@ -78,6 +109,8 @@ struct ChildGrid {
         scratch.outside.removeAll(keepingCapacity: true)
         scratch.items.reserveCapacity(children.count)
         movedCount = 0
+        topRank = Self.firstRank
+        bottomRank = Self.firstRank + UInt32(children.count)
         let l = Self.limit
         minX = .infinity; minY = .infinity; maxX = -.infinity; maxY = -.infinity
         for c in children where !c.box.isEmpty {
@@ -91,22 +124,18 @@ struct ChildGrid {
             maxX = max(maxX, item.x1); maxY = max(maxY, item.y1)
         }
         if scratch.items.isEmpty { minX = 0; minY = 0; maxX = 0; maxY = 0 }
-        // About one cell per child, shaped like the region; coarser when children are so
-        // large that they would fill too many cells.
-        let n = Double(max(scratch.items.count, 1))
-        let w = max(maxX - minX, 1), h = max(maxY - minY, 1)
-        cols = Int(min(max((n * w / h).squareRoot(), 1), 1024))
-        rows = Int(min(max(n / Double(cols), 1), 1024))
+        sizeCells(scratch.items)
         var total = 0
         while true {
-            scaleX = Double(cols) / w; scaleY = Double(rows) / h
             total = 0
             for item in scratch.items {
                 let (a, b) = cellRange(item)
                 total += (a.upperBound - a.lowerBound) * (b.upperBound - b.lowerBound)
             }
-            if total <= 4 * scratch.items.count + cols * rows || (cols == 1 && rows == 1) { break }
-            cols = max(cols / 2, 1); rows = max(rows / 2, 1)
+            if total <= max(4 * scratch.items.count + cols * rows, Self.entryAllowance) || (cols == 1 && rows == 1) { break }
+            // Half the cells, keeping their shape.
+            cols = max(Int(Double(cols) * 0.7071), 1); rows = max(Int(Double(rows) * 0.7071), 1)
+            scaleX = Double(cols) / max(maxX - minX, 1); scaleY = Double(rows) / max(maxY - minY, 1)
         }
         // Counting sort into cells; visiting children topmost first keeps each cell in
         // z-order.
@@ -138,6 +167,25 @@ struct ChildGrid {
         movedStart = outside.upperBound
     }
 
+    /// The first guess at the grid, before the entry budget coarsens it: cells of side
+    /// s = area / Σ(w + h), where a child's box widened by one cell covers, summed over the
+    /// children, about one cell's worth more than the boxes themselves (a query meets about
+    /// one child that overlaps its cell but not its point). That is at least one cell per
+    /// child, and at most 1024 (or one per child, if more): windows that overlap deep get
+    /// cells far smaller than one per child, 20,000 small surfaces one each.
+    private mutating func sizeCells(_ items: [Item]) {
+        let w = max(maxX - minX, 1), h = max(maxY - minY, 1)
+        let n = Double(max(items.count, 1))
+        var perimeter = 0.0
+        for item in items { perimeter += (item.x1 - item.x0) + (item.y1 - item.y0) }
+        let area = w * h
+        let ideal = perimeter * perimeter / area
+        let cells = min(max(ideal.isFinite ? ideal : n, n), max(n, 1024))
+        cols = Int(min(max((cells * w / h).squareRoot(), 1), 1024))
+        rows = Int(min(max(cells / Double(cols), 1), 1024))
+        scaleX = Double(cols) / w; scaleY = Double(rows) / h
+    }
+
     /// The cells an item overlaps (its exclusive edge may add one cell: harmless).
     private func cellRange(_ item: Item) -> (Range<Int>, Range<Int>) {
         let x0 = min(cols - 1, Int((item.x0 - minX) * scaleX)), x1 = min(cols - 1, Int((item.x1 - minX) * scaleX))
@@ -166,7 +214,7 @@ extension SurfaceTree {
             c = r.pointee.prev
         }
         for (rank, child) in gridChildren.enumerated() {
-            n[Int(child.slot)].gridRank = UInt32(rank)
+            n[Int(child.slot)].gridRank = ChildGrid.firstRank + UInt32(rank)
             n[Int(child.slot)].gridMoved = false
         }
         if existing != NodeRecord.none {
@@ -183,6 +231,32 @@ extension SurfaceTree {
             grids.append(grid)
             setGrid(&n[k], layer, UInt32(grids.count - 1))
         }
+    }
+
+    /// Raises (lowers) `i` within a child list that has a grid: relinked without marking
+    /// the list changed, it takes the new top (bottom) rank and joins the grid's `moved`
+    /// list as a child that moved does, so a click that raises a window among many costs
+    /// O(1) instead of a rebuild. False when the list has no grid, or one already due for
+    /// a rebuild: the caller restacks as usual.
+    func restackInGrid(_ i: UInt32, top: Bool) -> Bool {
+        let k = Int(i)
+        let p = nodes[k].parent
+        guard p != NodeRecord.none else { return false }
+        let layer = nodes[k].layer
+        let g = layer == .above ? nodes[Int(p)].gridAbove : nodes[Int(p)].gridBelow
+        guard g != NodeRecord.none, !nodes[Int(p)].gridStale, let rank = grids[Int(g)].takeRank(top: top) else { return false }
+        if nodes[k].gridMoved {
+            // In the moved list at its old rank: out, to go back in at the new one.
+            grids[Int(g)].removeMoved(i)
+            nodes[k].gridMoved = false
+        }
+        unlink(i, listChanged: false)
+        link(i, into: p, layer: layer, after: top ? nil : NodeRecord.none, listChanged: false)
+        nodes[k].gridRank = rank
+        nodes[k].moved = true
+        markBoundsDirty(i, selfChanged: false)
+        sceneChanged()
+        return true
     }
 
     /// Frees both grids of a destroyed node.

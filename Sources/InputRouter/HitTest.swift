@@ -133,7 +133,8 @@ struct HitWalk<O: HitTestObserver> {
     mutating func children(of slot: UInt32, _ local: Point, layer: ChildLayer) -> Hit? {
         let r = nodes.baseAddress! + Int(slot)
         let g = layer == .above ? r.pointee.gridAbove : r.pointee.gridBelow
-        if g != NodeRecord.none { return gridChildren(grids[Int(g)], local) }
+        // By address: a copy of the grid would be 120 bytes per wide list visited.
+        if g != NodeRecord.none { return gridChildren(grids.baseAddress! + Int(g), local) }
         var c = layer == .above ? r.pointee.lastAbove : r.pointee.lastBelow
         while c != NodeRecord.none {
             let child = nodes.baseAddress! + Int(c)
@@ -148,7 +149,8 @@ struct HitWalk<O: HitTestObserver> {
 
     /// The children overlapping the point's cell merged, by z-rank, with those that moved
     /// since the grid was built (whose cell entries are stale and skipped): topmost first.
-    mutating func gridChildren(_ grid: ChildGrid, _ local: Point) -> Hit? {
+    mutating func gridChildren(_ g: UnsafePointer<ChildGrid>, _ local: Point) -> Hit? {
+        let grid = g.pointee
         let cell = grid.entries(at: local)
         var e = cell.lowerBound
         var m = grid.movedStart
@@ -169,7 +171,10 @@ struct HitWalk<O: HitTestObserver> {
             } else {
                 return nil
             }
-            if let hit = node(slot, local) { return hit }
+            // As in `children(of:)`: the bounds check inline, before the call.
+            let child = base + Int(slot)
+            let p = Point(local.x - Double(child.pointee.x), local.y - Double(child.pointee.y))
+            if child.pointee.box.contains(p) || O.self != NoHitTestObserver.self, let hit = node(slot, local) { return hit }
         }
     }
 }

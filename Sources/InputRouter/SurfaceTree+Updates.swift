@@ -137,10 +137,14 @@ extension SurfaceTree {
     }
 
     /// Topmost among its siblings of the same layer.
-    public func raiseToTop(_ id: NodeID) { restack(id) { tree, i, p, layer in tree.link(i, into: p, layer: layer, after: nil) } }
+    public func raiseToTop(_ id: NodeID) {
+        if let i = resolve(id), restackInGrid(i, top: true) { return }
+        restack(id) { tree, i, p, layer in tree.link(i, into: p, layer: layer, after: nil) }
+    }
 
     /// Bottommost among its siblings of the same layer.
     public func lowerToBottom(_ id: NodeID) {
+        if let i = resolve(id), restackInGrid(i, top: false) { return }
         restack(id) { tree, i, p, layer in tree.link(i, into: p, layer: layer, after: NodeRecord.none) }
     }
 

@@ -247,7 +247,8 @@ public final class SurfaceTree {
     // MARK: Intrusive child lists
 
     /// Links slot `i` into `parent`'s `layer` list, after `after` (nil: at the top).
-    func link(_ i: UInt32, into parent: UInt32, layer: ChildLayer, after: UInt32?) {
+    /// `listChanged` false: a restack that `restackInGrid` accounts for itself.
+    func link(_ i: UInt32, into parent: UInt32, layer: ChildLayer, after: UInt32?, listChanged: Bool = true) {
         let k = Int(i), p = Int(parent)
         nodes[k].parent = parent
         nodes[k].layer = layer
@@ -260,10 +261,10 @@ public final class SurfaceTree {
         nodes[k].next = next
         if prev != NodeRecord.none { nodes[Int(prev)].next = i } else { setFirst(p, layer, i) }
         if next != NodeRecord.none { nodes[Int(next)].prev = i } else { setLast(p, layer, i) }
-        childrenChanged(parent)
+        if listChanged { childrenChanged(parent) }
     }
 
-    func unlink(_ i: UInt32) {
+    func unlink(_ i: UInt32, listChanged: Bool = true) {
         let k = Int(i)
         let parent = nodes[k].parent
         guard parent != NodeRecord.none else { return }
@@ -271,7 +272,7 @@ public final class SurfaceTree {
         let prev = nodes[k].prev, next = nodes[k].next
         if prev != NodeRecord.none { nodes[Int(prev)].next = next } else { setFirst(p, layer, next) }
         if next != NodeRecord.none { nodes[Int(next)].prev = prev } else { setLast(p, layer, prev) }
-        childrenChanged(parent)
+        if listChanged { childrenChanged(parent) }
         nodes[k].parent = NodeRecord.none
         nodes[k].prev = NodeRecord.none
         nodes[k].next = NodeRecord.none

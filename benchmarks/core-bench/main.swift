@@ -4,6 +4,9 @@
 //   core-bench --check-allocations  only the allocation check (make test): exit 1 unless
 //                                   routing every kind below allocates nothing
 //   core-bench --route KIND N       route N events of KIND and exit (for callgrind)
+//   core-bench --hit-test SCENE N   N hit-tests of SCENE's points (wlroots, desktop or
+//                                   stress) and exit (for callgrind); with --write-scene
+//                                   FILE, first writes the scene for `wlr-bench FILE N`
 //
 // Options: --wlr PATH (the wlroots harness, default .build/wlr-bench), --scaling-data FILE
 // (hit-test time against tree size, for the plot), --no-callgrind, --hit-tests-only.
@@ -25,6 +28,19 @@ if let i = args.firstIndex(of: "--route"), i + 2 < args.count, let kind = EventK
    let n = Int(args[i + 2]) {
     let bench = try RoutingBench(windows: kind == .clickFew ? 8 : 30)
     for e in 0..<n { bench.route(kind, e) }
+    exit(0)
+}
+
+if let i = args.firstIndex(of: "--hit-test"), i + 2 < args.count, let n = Int(args[i + 2]) {
+    let scenes = ["wlroots": wlrootsScene, "desktop": desktopScene, "stress": stressScene]
+    guard let make = scenes[args[i + 1]] else { print("unknown scene \(args[i + 1])"); exit(2) }
+    let scene = make()
+    if let file = option("--write-scene") { try scene.text.write(toFile: file, atomically: true, encoding: .utf8) }
+    let (tree, _, _) = scene.build()
+    let points = scene.points
+    var sink = 0
+    for q in 0..<n where tree.hitTest(points[q % points.count]) != nil { sink &+= 1 }
+    print(sink)
     exit(0)
 }
 

@@ -12,6 +12,8 @@
 // neither is a plain container), then "points M" and M lines "x y".
 // Output: "ns_per_query hits checksum", checksum = sum over points i of (hit + 1) * (i + 1),
 // hit being the index of the node hit, -1 for none; core-bench compares it with its own.
+// With a second argument N: N queries (cycling through the points) and no timing, for
+// callgrind's instruction counts (core-bench --hit-test SCENE N --write-scene FILE).
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -39,8 +41,8 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 int main(int argc, char **argv) {
-	if (argc != 2) {
-		fprintf(stderr, "usage: wlr-bench SCENE\n");
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: wlr-bench SCENE [QUERIES]\n");
 		return 2;
 	}
 	FILE *in = fopen(argv[1], "r");
@@ -84,6 +86,14 @@ int main(int argc, char **argv) {
 		if (fscanf(in, "%lf %lf", &px[i], &py[i]) != 2) return 1;
 	}
 	fclose(in);
+
+	if (argc == 3) {
+		long queries = strtol(argv[2], NULL, 10);
+		uintptr_t hits_n = 0;
+		for (long q = 0; q < queries; q++) hits_n += wlr_scene_node_at(&scene->node, px[q % npoints], py[q % npoints], NULL, NULL) != NULL;
+		printf("%lu\n", (unsigned long)hits_n);
+		return 0;
+	}
 
 	// Correctness first: which node each point hits, summed into the checksum.
 	uint64_t checksum = 0;
