@@ -9,7 +9,7 @@ extension WaylandServer {
     /// keyboard the seat refuses, and the popup keeps it (its toplevel stays activated).
     public func activate(_ node: NodeID) {
         guard let top = toplevelNode(of: node) else { return }
-        router.tree.raiseToTop(windowNode(of: top))
+        raiseWindowNode(windowNode(of: top))
         seat.setKeyboardFocus(top)
         updateActivatedToplevel()
     }
@@ -33,11 +33,25 @@ extension WaylandServer {
         guard top != activatedToplevel else { return }
         let previous = activatedToplevel
         activatedToplevel = top
-        for n in [previous, top] {
-            guard let n, let s = surface(for: n), case .xdg(let x) = s.role, case .toplevel = x.roleObject,
-                x.initialConfigureSent
-            else { continue }
-            x.sendConfigure()
-        }
+        // Two calls, not a loop over [previous, top]: that array was an allocation per focus change.
+        sendActivationConfigure(previous)
+        sendActivationConfigure(top)
+    }
+
+    private func sendActivationConfigure(_ node: NodeID?) {
+        guard let node, let s = surface(for: node), case .xdg(let x) = s.role, case .toplevel = x.roleObject,
+            x.initialConfigureSent
+        else { return }
+        x.sendConfigure()
+    }
+
+    /// Raises window node `w`. Stacking is not position: each surface stays on the outputs
+    /// it was on, so when those were current before the raise they are current after it
+    /// (`updateSurfaceOutputs` then skips recomputing every surface's, per click).
+    func raiseWindowNode(_ w: NodeID) {
+        let tree = router.tree
+        let before = tree.sceneGeneration
+        tree.raiseToTop(w)
+        if outputsGeneration == before { outputsGeneration = tree.sceneGeneration }
     }
 }
