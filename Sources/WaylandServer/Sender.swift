@@ -9,7 +9,7 @@ extension WaylandServer {
     /// Writes every queued delivery to the clients, then applies focus changes they caused,
     /// and tells toplevels whose activated state changed (whatever moved the keyboard).
     public func sendDeliveries() {
-        if !router.queue.isEmpty {
+        if router.hasDeliveries {
             var sender = WaylandSender(server: self)
             router.flush(into: &sender)
             if let focus = pendingFocus {

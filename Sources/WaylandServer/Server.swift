@@ -126,7 +126,7 @@ public final class WaylandServer {
     /// Removed outputs' globals, destroyed 5 s after their removal (or with the server).
     var retiredOutputGlobals: [OpaquePointer] = []
     var outputCount = 0
-    var outputsGeneration: UInt64 = .max
+    @exclusivity(unchecked) var outputsGeneration: UInt64 = .max
     /// The configuration it was made with (the output size follows `resizeOutput`).
     public internal(set) var configuration: Configuration
     var keyboardState: KeyboardState
@@ -192,13 +192,13 @@ public final class WaylandServer {
     @exclusivity(unchecked) var pendingFocus: NodeID?
     /// The toplevel whose surface or popup chain has the keyboard (Server+Activation.swift),
     /// and the keyboard focus it was found from.
-    var activatedToplevel: NodeID?
+    @exclusivity(unchecked) var activatedToplevel: NodeID?
     /// The tablets and tools announced to clients (TabletManager.swift).
     var tablets = TabletRegistry()
     @exclusivity(unchecked) var activationSource: NodeID?
 
     /// Every serial sent, with what it was for (newest last, bounded).
-    public private(set) var serialLog = SerialLog()
+    @exclusivity(unchecked) public private(set) var serialLog = SerialLog()
     /// The clipboard and primary selection (Selection.swift).
     let selections = Selections()
     /// The drag in progress (DragGrab.swift).
