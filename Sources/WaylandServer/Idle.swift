@@ -26,7 +26,7 @@ final class IdleState {
     private(set) var notifications: [IdleNotificationObject] = []
     private(set) var inhibitors: [IdleInhibitorObject] = []
     /// Whether any notification exists: the input path checks this one flag.
-    @exclusivity(unchecked) private(set) var watching = false
+    @exclusivity(unchecked) private(set) var watching = false { didSet { server.idleWatching = watching } }
     /// When the seat last saw input (or the timeouts last restarted).
     @exclusivity(unchecked) private(set) var lastActivity: UInt64 = 0
     @exclusivity(unchecked) private var idleCount = 0

@@ -210,6 +210,9 @@ public final class WaylandServer {
     /// The last uses of activation tokens, newest last (bounded): what each one did.
     public internal(set) var activationLog: [ActivationRecord] = []
     private(set) lazy var idle = IdleState(server: self)
+    /// `idle.watching`, mirrored here: reading `idle` (a lazy class reference) on every
+    /// event was a retain and a release.
+    @exclusivity(unchecked) var idleWatching = false
 
     /// A server on a display of its own, which it destroys with itself. Listen with
     /// `addSocket(_:)` and run with `run()` or `dispatch(timeoutMS:)`.
@@ -378,7 +381,7 @@ public final class WaylandServer {
             sendDeliveries()
         }
         // Input is activity: idle notifications restart (Idle.swift).
-        if idle.watching { idle.inputArrived() }
+        if idleWatching { idle.inputArrived() }
     }
 
     /// The `wl_seat` capabilities: the kinds of the devices present.
