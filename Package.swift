@@ -120,7 +120,7 @@ let package = Package(
         .executableTarget(
             name: "core-bench", dependencies: ["InputRouter", "Keyboard", "CAllocCounter"], path: "benchmarks/core-bench"),
         .executableTarget(
-            name: "wayland-bench", dependencies: ["WaylandServer", "InputRouter", "WireClient", "CWaylandServer", "CXdgShell"],
+            name: "wayland-bench", dependencies: ["WaylandServer", "InputRouter", "WireClient", "CWaylandServer", "CXdgShell", "CAllocCounter"],
             path: "benchmarks/wayland-bench"),
     ],
     swiftLanguageModes: [.v6]

@@ -14,6 +14,10 @@ public final class Router {
     /// What the last routed events produced, for the caller to drain with `flush(into:)` after
     /// each event; appending to it does not allocate once its capacity is reached.
     @exclusivity(unchecked) public var queue = DeliveryQueue()
+    /// Whether anything is queued. For a layer in another module, which pays a dynamic
+    /// exclusivity check per read of `queue` itself (`@exclusivity(unchecked)` does not
+    /// carry across modules): here the read is unchecked, behind one call.
+    public var hasDeliveries: Bool { !queue.isEmpty }
 
     struct ClientRecord {
         var name: String

@@ -184,13 +184,17 @@ public final class LibinputSource {
             libinput_device_unref(handle)
             devices[index] = nil
         default:
-            guard let index = index(of: handle), let device = devices[index] else { return }
+            // Per event: the id from the index, not a copy of the `Device` (two strings, an
+            // array and a set retained and released on every event). A removed device's
+            // handle has no user data, so `index(of:)` finds only live ones.
+            guard let index = index(of: handle) else { return }
             switch EventTranslation.translate(event, type: type) {
             case .event(let time, let kind):
-                let event = InputEvent(time: time, device: device.info.id, kind)
+                let event = InputEvent(time: time, device: DeviceID(deviceIDBase &+ UInt32(index)), kind)
                 record(event, index: index)
                 sink(event)
             case .unrouted(let what):
+                guard let device = devices[index] else { return }
                 if devices[index]?.reportedUnrouted.insert(what).inserted == true {
                     backing.log(LogMessage(origin: .backend, priority: .info,
                                            text: "\(device.info.sysname) (\(device.info.name)): \(what) events are "
@@ -249,7 +253,7 @@ public final class LibinputSource {
     private func index(of handle: OpaquePointer) -> Int? {
         guard let bits = libinput_device_get_user_data(handle) else { return nil }
         let index = Int(bitPattern: UInt(bitPattern: bits)) - 1
-        return devices.indices.contains(index) ? index : nil
+        return index >= 0 && index < devices.count ? index : nil
     }
 
     private func record(_ event: InputEvent, index: Int) {

@@ -27,7 +27,7 @@ final class IdleState {
     private(set) var notifications: [IdleNotificationObject] = []
     private(set) var inhibitors: [IdleInhibitorObject] = []
     /// Whether any notification exists: the input path checks this one flag.
-    @exclusivity(unchecked) private(set) var watching = false
+    @exclusivity(unchecked) private(set) var watching = false { didSet { server.idleWatching = watching } }
     /// When each seat last saw input (or the timeouts last restarted), by seat index: one
     /// entry per seat a notification was made for.
     @exclusivity(unchecked) private(set) var lastActivity: [UInt64] = [0]

@@ -9,7 +9,7 @@ extension WaylandServer {
     /// Writes every queued delivery to the clients, then applies focus changes they caused,
     /// and tells toplevels whose activated state changed (whatever moved the keyboard).
     public func sendDeliveries() {
-        if !router.queue.isEmpty {
+        if router.hasDeliveries {
             var sender = WaylandSender(server: self)
             router.flush(into: &sender)
             if let focus = pendingFocus {
@@ -32,6 +32,42 @@ extension WaylandServer {
     }
 }
 
+/// What a delivery needs of a surface: its node (to tell a reused index from the surface
+/// it named), its resource and its client, read without reference counting. Valid while the
+/// surface is in `surfacesByNode` (`setSurface` keeps both), which holds the surface, which
+/// holds its client.
+struct DeliveryTarget {
+    let node: NodeID
+    let resource: ResourcePointer
+    let owner: Unmanaged<ClientState>
+
+    init?(_ surface: Surface) {
+        guard let node = surface.node else { return nil }
+        self.node = node
+        resource = surface.resource
+        owner = Unmanaged.passUnretained(surface.owner)
+    }
+}
+
+extension ClientState {
+    // Each device kind's resources on seat `s`: the solo resource when there is one (no
+    // array retained), else the list.
+    @inline(__always) func eachPointer(on s: SeatID, _ body: (ResourcePointer) -> Void) {
+        if s.index == 0, let r = soloPointer { return body(r) }
+        for r in pointers(on: s) { body(r) }
+    }
+
+    @inline(__always) func eachKeyboard(on s: SeatID, _ body: (ResourcePointer) -> Void) {
+        if s.index == 0, let r = soloKeyboard { return body(r) }
+        for r in keyboards(on: s) { body(r) }
+    }
+
+    @inline(__always) func eachTouch(on s: SeatID, _ body: (ResourcePointer) -> Void) {
+        if s.index == 0, let r = soloTouch { return body(r) }
+        for r in touches(on: s) { body(r) }
+    }
+}
+
 struct WaylandSender: DeliverySink {
     unowned(unsafe) let server: WaylandServer
     /// Read once per flush, not once per delivery.
@@ -42,9 +78,16 @@ struct WaylandSender: DeliverySink {
         observer = server.deliveryObserver
     }
 
-    @inline(__always) private func target(_ node: NodeID) -> (Surface, ClientState)? {
-        guard let s = server.surface(for: node), s.owner.alive else { return nil }
-        return (s, s.owner)
+    /// `body` with the surface's resource and its live client, borrowed (no retain).
+    @inline(__always) private func withTarget(_ node: NodeID, _ body: (ResourcePointer, ClientState) -> Void) {
+        guard let t = server.deliveryTargets[Int(node.index)], t.node == node else { return }
+        t.owner._withUnsafeGuaranteedRef { c in if c.alive { body(t.resource, c) } }
+    }
+
+    /// `body` with the client, borrowed.
+    @inline(__always) private func withClient(_ id: ClientID, _ body: (ClientState) -> Void) {
+        guard let c = server.clientTargets[Int(id.index)] else { return }
+        c._withUnsafeGuaranteedRef(body)
     }
 
     @inline(__always) private func ms(_ time: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: time / 1000) }
@@ -53,98 +96,116 @@ struct WaylandSender: DeliverySink {
         observer?(delivery, queue)
         switch delivery {
         case let .pointerEnter(sid, node, p, serial):
-            guard let (s, c) = target(node) else { return }
-            c.onSeat(Int(sid.index)).lastEnterSerial = serial
-            c.wheelClicks.resetAll()
-            for r in c.pointers(on: sid) {
-                wl_pointer_send_enter(r, serial, s.resource, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y))
-            }
-        case let .pointerLeave(sid, node, serial):
-            guard let (s, c) = target(node) else { return }
-            for r in c.pointers(on: sid) { wl_pointer_send_leave(r, serial, s.resource) }
-        case let .pointerMotion(sid, node, time, p):
-            guard let (_, c) = target(node) else { return }
-            for r in c.pointers(on: sid) { wl_pointer_send_motion(r, ms(time), wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
-        case let .pointerButton(sid, node, time, button, state, serial):
-            guard let (_, c) = target(node) else { return }
-            for r in c.pointers(on: sid) { wl_pointer_send_button(r, serial, ms(time), button, UInt32(state.rawValue)) }
-            c.onSeat(Int(sid.index)).inputSerials.record(serial)
-            if state == .released { c.onSeat(Int(sid.index)).lastReleaseSerial = serial }
-            if state == .pressed, server.configuration.focusOnClick {
-                c.clickFocus = ClickFocusSerials(press: serial, after: serial, upTo: serial)
-                if sid.index == 0 { server.pendingFocus = node } else { server.focusOnClick(node, seat: sid) }
-            }
-        case let .pointerAxis(sid, node, time, axis, source, value, value120):
-            guard let (_, c) = target(node) else { return }
-            // Before v8: whole clicks only (WheelClicks.swift); nil while within a click.
-            let legacy = value120 == 0 ? (clicks: 0, value: value) : c.wheelClicks.add(axis, value120: value120, value: value)
-            let a = UInt32(axis.rawValue)
-            for r in c.pointers(on: sid) {
-                let v = wl_resource_get_version(r)
-                if v >= 8 {
-                    if !c.axisSourceSent { wl_pointer_send_axis_source(r, UInt32(source.rawValue)) }
-                    if value120 != 0 { wl_pointer_send_axis_value120(r, a, value120) }
-                    wl_pointer_send_axis(r, ms(time), a, wl_fixed_from_double(value))
-                } else if let legacy {
-                    if v >= 5, !c.legacyAxisSourceSent { wl_pointer_send_axis_source(r, UInt32(source.rawValue)) }
-                    if v >= 5, legacy.clicks != 0 { wl_pointer_send_axis_discrete(r, a, legacy.clicks) }
-                    wl_pointer_send_axis(r, ms(time), a, wl_fixed_from_double(legacy.value))
+            withTarget(node) { surface, c in
+                c.onSeat(Int(sid.index)).lastEnterSerial = serial
+                c.wheelClicks.resetAll()
+                c.eachPointer(on: sid) { r in
+                    wl_pointer_send_enter(r, serial, surface, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y))
                 }
             }
-            c.axisSourceSent = true
-            if legacy != nil { c.legacyAxisSourceSent = true }
+        case let .pointerLeave(sid, node, serial):
+            withTarget(node) { surface, c in
+                c.eachPointer(on: sid) { r in wl_pointer_send_leave(r, serial, surface) }
+            }
+        case let .pointerMotion(sid, node, time, p):
+            withTarget(node) { _, c in
+                c.eachPointer(on: sid) { r in wl_pointer_send_motion(r, ms(time), wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
+            }
+        case let .pointerButton(sid, node, time, button, state, serial):
+            withTarget(node) { _, c in
+                c.eachPointer(on: sid) { r in wl_pointer_send_button(r, serial, ms(time), button, UInt32(state.rawValue)) }
+                c.onSeat(Int(sid.index)).inputSerials.record(serial)
+                if state == .released { c.onSeat(Int(sid.index)).lastReleaseSerial = serial }
+                if state == .pressed, server.configuration.focusOnClick {
+                    c.clickFocus = ClickFocusSerials(press: serial, after: serial, upTo: serial)
+                    if sid.index == 0 { server.pendingFocus = node } else { server.focusOnClick(node, seat: sid) }
+                }
+            }
+        case let .pointerAxis(sid, node, time, axis, source, value, value120):
+            withTarget(node) { _, c in
+                // Before v8: whole clicks only (WheelClicks.swift); nil while within a click.
+                let legacy = value120 == 0 ? (clicks: 0, value: value) : c.wheelClicks.add(axis, value120: value120, value: value)
+                let a = UInt32(axis.rawValue)
+                c.eachPointer(on: sid) { r in
+                    let v = wl_resource_get_version(r)
+                    if v >= 8 {
+                        if !c.axisSourceSent { wl_pointer_send_axis_source(r, UInt32(source.rawValue)) }
+                        if value120 != 0 { wl_pointer_send_axis_value120(r, a, value120) }
+                        wl_pointer_send_axis(r, ms(time), a, wl_fixed_from_double(value))
+                    } else if let legacy {
+                        if v >= 5, !c.legacyAxisSourceSent { wl_pointer_send_axis_source(r, UInt32(source.rawValue)) }
+                        if v >= 5, legacy.clicks != 0 { wl_pointer_send_axis_discrete(r, a, legacy.clicks) }
+                        wl_pointer_send_axis(r, ms(time), a, wl_fixed_from_double(legacy.value))
+                    }
+                }
+                c.axisSourceSent = true
+                if legacy != nil { c.legacyAxisSourceSent = true }
+            }
         case let .pointerAxisStop(sid, node, time, axis):
-            guard let (_, c) = target(node) else { return }
-            c.wheelClicks.reset(axis)
-            for r in c.pointers(on: sid) where wl_resource_get_version(r) >= 5 {
-                wl_pointer_send_axis_stop(r, ms(time), UInt32(axis.rawValue))
+            withTarget(node) { _, c in
+                c.wheelClicks.reset(axis)
+                c.eachPointer(on: sid) { r in
+                    if wl_resource_get_version(r) >= 5 { wl_pointer_send_axis_stop(r, ms(time), UInt32(axis.rawValue)) }
+                }
             }
         case let .pointerFrame(sid, client):
-            guard let c = server.client(client) else { return }
-            c.axisSourceSent = false
-            c.legacyAxisSourceSent = false
-            for r in c.pointers(on: sid) where wl_resource_get_version(r) >= 5 { wl_pointer_send_frame(r) }
+            withClient(client) { c in
+                c.axisSourceSent = false
+                c.legacyAxisSourceSent = false
+                c.eachPointer(on: sid) { r in if wl_resource_get_version(r) >= 5 { wl_pointer_send_frame(r) } }
+            }
 
         case let .keyboardEnter(sid, node, keys, serial):
-            guard let (s, c) = target(node) else { return }
-            c.onSeat(Int(sid.index)).lastKeyboardEnterSerial = serial
-            server.selectionsFollowKeyboard(to: c, seat: Int(sid.index))
-            withWaylandArray(Array(queue.keys(keys))) { array in
-                for r in c.keyboards(on: sid) { wl_keyboard_send_enter(r, serial, s.resource, array) }
+            withTarget(node) { surface, c in
+                c.onSeat(Int(sid.index)).lastKeyboardEnterSerial = serial
+                server.selectionsFollowKeyboard(to: c, seat: Int(sid.index))
+                queue.keys(keys).withUnsafeBufferPointer { keys in withWaylandArray(keys) { array in
+                    c.eachKeyboard(on: sid) { r in wl_keyboard_send_enter(r, serial, surface, array) }
+                } }
             }
         case let .keyboardLeave(sid, node, serial):
-            guard let (s, c) = target(node) else { return }
-            for r in c.keyboards(on: sid) { wl_keyboard_send_leave(r, serial, s.resource) }
+            withTarget(node) { surface, c in
+                c.eachKeyboard(on: sid) { r in wl_keyboard_send_leave(r, serial, surface) }
+            }
         case let .key(sid, node, time, key, state, serial):
-            guard let (_, c) = target(node) else { return }
-            for r in c.keyboards(on: sid) { wl_keyboard_send_key(r, serial, ms(time), key, UInt32(state.rawValue)) }
-            c.onSeat(Int(sid.index)).inputSerials.record(serial)
+            withTarget(node) { _, c in
+                c.eachKeyboard(on: sid) { r in wl_keyboard_send_key(r, serial, ms(time), key, UInt32(state.rawValue)) }
+                c.onSeat(Int(sid.index)).inputSerials.record(serial)
+            }
         case let .modifiers(sid, node, m, serial):
-            guard let (_, c) = target(node) else { return }
-            for r in c.keyboards(on: sid) { wl_keyboard_send_modifiers(r, serial, m.depressed, m.latched, m.locked, m.group) }
-            c.onSeat(Int(sid.index)).inputSerials.record(serial)
+            withTarget(node) { _, c in
+                c.eachKeyboard(on: sid) { r in wl_keyboard_send_modifiers(r, serial, m.depressed, m.latched, m.locked, m.group) }
+                c.onSeat(Int(sid.index)).inputSerials.record(serial)
+            }
 
         case let .touchDown(sid, node, time, slot, p, serial):
-            guard let (s, c) = target(node) else { return }
-            for r in c.touches(on: sid) {
-                wl_touch_send_down(r, serial, ms(time), s.resource, slot, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y))
+            withTarget(node) { surface, c in
+                c.eachTouch(on: sid) { r in
+                    wl_touch_send_down(r, serial, ms(time), surface, slot, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y))
+                }
             }
         case let .touchMotion(sid, node, time, slot, p):
-            guard let (_, c) = target(node) else { return }
-            for r in c.touches(on: sid) { wl_touch_send_motion(r, ms(time), slot, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
+            withTarget(node) { _, c in
+                c.eachTouch(on: sid) { r in wl_touch_send_motion(r, ms(time), slot, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
+            }
         case let .touchUp(sid, node, time, slot, serial):
-            guard let (_, c) = target(node) else { return }
-            for r in c.touches(on: sid) { wl_touch_send_up(r, serial, ms(time), slot) }
-            c.onSeat(Int(sid.index)).inputSerials.record(serial)
+            withTarget(node) { _, c in
+                c.eachTouch(on: sid) { r in wl_touch_send_up(r, serial, ms(time), slot) }
+                c.onSeat(Int(sid.index)).inputSerials.record(serial)
+            }
         case let .touchFrame(sid, client):
-            guard let c = server.client(client) else { return }
-            for r in c.touches(on: sid) { wl_touch_send_frame(r) }
+            withClient(client) { c in
+                c.eachTouch(on: sid) { r in wl_touch_send_frame(r) }
+            }
         case let .touchCancel(sid, client):
-            guard let c = server.client(client) else { return }
-            for r in c.touches(on: sid) { wl_touch_send_cancel(r) }
+            withClient(client) { c in
+                c.eachTouch(on: sid) { r in wl_touch_send_cancel(r) }
+            }
         case let .touchReleased(sid, client, time, slot, serial):
-            guard let c = server.client(client), c.alive else { return }
-            for r in c.touches(on: sid) { wl_touch_send_up(r, serial, ms(time), slot) }
+            withClient(client) { c in
+                guard c.alive else { return }
+                c.eachTouch(on: sid) { r in wl_touch_send_up(r, serial, ms(time), slot) }
+            }
 
         case let .popupDone(_, node):
             guard let s = server.surface(for: node), case .xdg(let x) = s.role, case .popup(let p) = x.roleObject else { return }

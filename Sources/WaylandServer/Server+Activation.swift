@@ -13,7 +13,7 @@ extension WaylandServer {
     /// keyboards stay where they are.
     public func activate(_ node: NodeID, seat: Seat) {
         guard let top = toplevelNode(of: node) else { return }
-        router.tree.raiseToTop(windowNode(of: top))
+        raiseWindowNode(windowNode(of: top))
         seat.setKeyboardFocus(top)
         keyboardFocusMoved(onSeat: Int(seat.id.index))
     }
@@ -41,11 +41,25 @@ extension WaylandServer {
         guard top != services.activatedToplevel else { return }
         let previous = services.activatedToplevel
         services.activatedToplevel = top
-        for n in [previous, top] {
-            guard let n, let s = surface(for: n), case .xdg(let x) = s.role, case .toplevel = x.roleObject,
-                x.initialConfigureSent
-            else { continue }
-            x.sendConfigure()
-        }
+        // Two calls, not a loop over [previous, top]: that array was an allocation per focus change.
+        sendActivationConfigure(previous)
+        sendActivationConfigure(top)
+    }
+
+    private func sendActivationConfigure(_ node: NodeID?) {
+        guard let node, let s = surface(for: node), case .xdg(let x) = s.role, case .toplevel = x.roleObject,
+            x.initialConfigureSent
+        else { return }
+        x.sendConfigure()
+    }
+
+    /// Raises window node `w`. Stacking is not position: each surface stays on the outputs
+    /// it was on, so when those were current before the raise they are current after it
+    /// (`updateSurfaceOutputs` then skips recomputing every surface's, per click).
+    func raiseWindowNode(_ w: NodeID) {
+        let tree = router.tree
+        let before = tree.sceneGeneration
+        tree.raiseToTop(w)
+        if outputsGeneration == before { outputsGeneration = tree.sceneGeneration }
     }
 }

@@ -145,7 +145,7 @@ extension WaylandServer {
     @discardableResult
     public func raiseWindow(_ node: NodeID) -> Bool {
         guard let w = window(of: node) else { return false }
-        router.tree.raiseToTop(w)
+        raiseWindowNode(w)
         sendDeliveries()
         return true
     }

@@ -128,7 +128,7 @@ public final class WaylandServer {
     /// Removed outputs' globals, destroyed 5 s after their removal (or with the server).
     var retiredOutputGlobals: [OpaquePointer] = []
     var outputCount = 0
-    var outputsGeneration: UInt64 = .max
+    @exclusivity(unchecked) var outputsGeneration: UInt64 = .max
     /// The configuration it was made with (the output size follows `resizeOutput`).
     public internal(set) var configuration: Configuration
     var keyboardState: KeyboardState
@@ -139,10 +139,26 @@ public final class WaylandServer {
     // the server's thread and never while an access to it is open, and the dynamic checks
     // were a tenth of the Wayland layer's instructions per event (wayland-bench).
     var clientsByPointer: [OpaquePointer: ClientState] = [:]
-    @exclusivity(unchecked) var clientsByID: ContiguousArray<ClientState?> = [nil]
+    @exclusivity(unchecked) private(set) var clientsByID: ContiguousArray<ClientState?> = [nil]
     /// Surfaces with a tree node, indexed by `NodeID.index`: deliveries find their
     /// resources without hashing.
-    @exclusivity(unchecked) var surfacesByNode: ContiguousArray<Surface?> = []
+    @exclusivity(unchecked) private(set) var surfacesByNode: ContiguousArray<Surface?> = []
+    /// The same two without reference counting, for the sender (Sender.swift): each
+    /// lookup's retain and release were a tenth of its instructions per event.
+    @exclusivity(unchecked) private(set) var clientTargets = TargetTable<Unmanaged<ClientState>?>(empty: nil)
+    @exclusivity(unchecked) private(set) var deliveryTargets = TargetTable<DeliveryTarget?>(empty: nil)
+
+    func setClient(_ state: ClientState?, at i: Int) {
+        while clientsByID.count <= i { clientsByID.append(nil) }
+        clientsByID[i] = state
+        clientTargets.set(state.map(Unmanaged.passUnretained), at: i)
+    }
+
+    func setSurface(_ surface: Surface?, at i: Int) {
+        while surfacesByNode.count <= i { surfacesByNode.append(nil) }
+        surfacesByNode[i] = surface
+        deliveryTargets.set(surface.flatMap(DeliveryTarget.init), at: i)
+    }
     var toplevelCount = 0
 
     var frameCallbacks: [ResourcePointer] = []
@@ -184,7 +200,7 @@ public final class WaylandServer {
     public var devicePaths: [DeviceID: String] = [:]
 
     /// Every serial sent, with what it was for (newest last, bounded).
-    public private(set) var serialLog = SerialLog()
+    @exclusivity(unchecked) public private(set) var serialLog = SerialLog()
     /// The first seat's clipboard and primary selection (Selection.swift); each seat has its
     /// own (`services(_:)`).
     var selections: Selections { seatServices[0].selections }
@@ -201,6 +217,9 @@ public final class WaylandServer {
     /// The last uses of activation tokens, newest last (bounded): what each one did.
     public internal(set) var activationLog: [ActivationRecord] = []
     private(set) lazy var idle = IdleState(server: self)
+    /// `idle.watching`, mirrored here: reading `idle` (a lazy class reference) on every
+    /// event was a retain and a release.
+    @exclusivity(unchecked) var idleWatching = false
 
     /// A server on a display of its own, which it destroys with itself. Listen with
     /// `addSocket(_:)` and run with `run()` or `dispatch(timeoutMS:)`.
@@ -307,6 +326,9 @@ public final class WaylandServer {
         idle.stop()
         if let shmStrideCheck { wl_protocol_logger_destroy(shmStrideCheck) }
         if ownsDisplay { wl_display_destroy(display) }
+        // Last: destroying the clients above cleared their entries.
+        clientTargets.deallocate()
+        deliveryTargets.deallocate()
     }
     var shuttingDown = false
 
@@ -373,7 +395,7 @@ public final class WaylandServer {
             sendDeliveries()
         }
         // Input is activity: idle notifications restart (Idle.swift).
-        if idle.watching { idle.inputArrived(seat: 0) }
+        if idleWatching { idle.inputArrived(seat: 0) }
     }
 
     /// The `wl_seat` capabilities: the kinds of the devices present.
@@ -398,8 +420,7 @@ public final class WaylandServer {
         let id = router.addClient(name: Self.programName(pid: pid))
         let state = ClientState(client: client, id: id)
         clientsByPointer[client] = state
-        while clientsByID.count <= Int(id.index) { clientsByID.append(nil) }
-        clientsByID[Int(id.index)] = state
+        setClient(state, at: Int(id.index))
         state.destroyListener = ListenerBox(owner: self) { server, data in
             server.clientDestroyed(OpaquePointer(data!))
         }
@@ -410,7 +431,7 @@ public final class WaylandServer {
     private func clientDestroyed(_ client: OpaquePointer) {
         guard !shuttingDown, let state = clientsByPointer.removeValue(forKey: client) else { return }
         state.alive = false
-        clientsByID[Int(state.id.index)] = nil
+        setClient(nil, at: Int(state.id.index))
         router.removeClient(state.id)
         sendDeliveries()
     }
@@ -482,9 +503,14 @@ final class ClientState {
     /// implements): such clients are disconnected when the server goes.
     var boundServerGlobal = false
     var destroyListener: ListenerBox?
-    @exclusivity(unchecked) var pointers: [ResourcePointer] = []
-    @exclusivity(unchecked) var keyboards: [ResourcePointer] = []
-    @exclusivity(unchecked) var touches: [ResourcePointer] = []
+    @exclusivity(unchecked) var pointers: [ResourcePointer] = [] { didSet { soloPointer = pointers.count == 1 ? pointers[0] : nil } }
+    @exclusivity(unchecked) var keyboards: [ResourcePointer] = [] { didSet { soloKeyboard = keyboards.count == 1 ? keyboards[0] : nil } }
+    @exclusivity(unchecked) var touches: [ResourcePointer] = [] { didSet { soloTouch = touches.count == 1 ? touches[0] : nil } }
+    /// The only resource of the list when it holds exactly one (the common case): the
+    /// sender reads it without retaining the array (Sender.swift).
+    @exclusivity(unchecked) private(set) var soloPointer: ResourcePointer?
+    @exclusivity(unchecked) private(set) var soloKeyboard: ResourcePointer?
+    @exclusivity(unchecked) private(set) var soloTouch: ResourcePointer?
     /// Its devices on the seats after the first (Seats.swift), by seat index - 1.
     @exclusivity(unchecked) var otherSeats: ContiguousArray<SeatDevices> = []
     /// Its objects and serials per seat, by seat index (SeatServices.swift).

@@ -214,8 +214,7 @@ final class Surface: WaylandObject {
     func attachNode(_ id: NodeID) {
         node = id
         let i = Int(id.index)
-        while server.surfacesByNode.count <= i { server.surfacesByNode.append(nil) }
-        server.surfacesByNode[i] = self
+        server.setSurface(self, at: i)
         server.router.tree.setMapped(id, false)
         for child in children where child.surface.node == nil { child.createNode() }
         for i in shortcutsInhibitors { i.seat.addShortcutsInhibitor(id) }
@@ -256,7 +255,7 @@ final class Surface: WaylandObject {
         }
         for child in tree.children(of: node) where server.surface(for: child) != nil { tree.detach(child) }
         if Int(node.index) < server.surfacesByNode.count, server.surfacesByNode[Int(node.index)] === self {
-            server.surfacesByNode[Int(node.index)] = nil
+            server.setSurface(nil, at: Int(node.index))
         }
         for i in shortcutsInhibitors { i.seat.removeShortcutsInhibitor(node) }
         tree.destroy(node)

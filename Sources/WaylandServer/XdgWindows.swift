@@ -107,12 +107,12 @@ final class XdgToplevel: WaylandObject {
             let caps = [XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE.rawValue, XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN.rawValue]
             withWaylandArray(caps) { xdg_toplevel_send_wm_capabilities(resource, $0) }
         }
-        var states = [UInt32]()
+        var states = ToplevelStates()
         if maximized { states.append(XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue) }
         if fullscreen { states.append(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) }
         if resizing { states.append(XDG_TOPLEVEL_STATE_RESIZING.rawValue) }
         if let node, server.isActivated(node) { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
-        withWaylandArray(states) { xdg_toplevel_send_configure(resource, requestedSize.width, requestedSize.height, $0) }
+        states.withArray { xdg_toplevel_send_configure(resource, requestedSize.width, requestedSize.height, $0) }
     }
 
     /// A resize grab asked for a size.
@@ -245,10 +245,35 @@ final class XdgPopup: WaylandObject {
 }
 
 /// Calls `body` with a `wl_array` holding `values` (for configure states and enter keys).
+/// The bytes are not copied (libwayland only reads them while marshalling).
+func withWaylandArray<T>(_ values: UnsafeBufferPointer<UInt32>, _ body: (UnsafeMutablePointer<wl_array>) -> T) -> T {
+    let size = values.count * MemoryLayout<UInt32>.stride
+    var array = wl_array(size: size, alloc: size, data: values.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) })
+    return body(&array)
+}
+
 func withWaylandArray<T>(_ values: [UInt32], _ body: (UnsafeMutablePointer<wl_array>) -> T) -> T {
-    var copy = values
-    return copy.withUnsafeMutableBytes { bytes in
-        var array = wl_array(size: bytes.count, alloc: bytes.count, data: bytes.baseAddress)
-        return body(&array)
+    values.withUnsafeBufferPointer { withWaylandArray($0, body) }
+}
+
+/// A configure's states (at most these four) on the stack: an array per configure was a
+/// heap allocation on every click that focuses a window.
+struct ToplevelStates {
+    private var storage: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+    private var count = 0
+
+    mutating func append(_ state: UInt32) {
+        let i = count
+        precondition(i < 4, "more xdg_toplevel states than ToplevelStates holds")
+        withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: state, toByteOffset: i * 4, as: UInt32.self) }
+        count = i + 1
+    }
+
+    func withArray<T>(_ body: (UnsafeMutablePointer<wl_array>) -> T) -> T {
+        var copy = storage
+        let n = count
+        return withUnsafeBytes(of: &copy) { bytes in
+            withWaylandArray(UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt32.self), count: n), body)
+        }
     }
 }

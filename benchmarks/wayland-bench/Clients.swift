@@ -68,11 +68,3 @@ final class BenchClient {
     }
 }
 
-/// A wl_array of `values` for the duration of `body`.
-func withArray(_ values: [UInt32], _ body: (UnsafeMutablePointer<wl_array>) -> Void) {
-    var copy = values
-    copy.withUnsafeMutableBytes { bytes in
-        var array = wl_array(size: bytes.count, alloc: bytes.count, data: bytes.baseAddress)
-        body(&array)
-    }
-}

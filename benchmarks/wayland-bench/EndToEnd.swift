@@ -191,12 +191,19 @@ final class EndToEnd {
         wl_pointer_send_frame(p)
         let leave = wl_display_next_serial(display), enter = wl_display_next_serial(display)
         let modifiers = wl_display_next_serial(display)
-        for w in [from, to] {
-            withArray(w == to ? [4] : []) { xdg_toplevel_send_configure(measured.windows[w].toplevel, 0, 0, $0) }
+        for i in 0..<2 {
+            let w = i == 0 ? from : to
+            // The activated state (4) from the stack: the raw way allocates only in libwayland.
+            var activated: UInt32 = 4
+            withUnsafeMutableBytes(of: &activated) { bytes in
+                var states = wl_array(size: w == to ? 4 : 0, alloc: 4, data: bytes.baseAddress)
+                xdg_toplevel_send_configure(measured.windows[w].toplevel, 0, 0, &states)
+            }
             xdg_surface_send_configure(measured.windows[w].xdg, wl_display_next_serial(display))
         }
         wl_keyboard_send_leave(k, leave, measured.windows[from].surface)
-        withArray([]) { wl_keyboard_send_enter(k, enter, measured.windows[to].surface, $0) }
+        var noKeys = wl_array(size: 0, alloc: 0, data: nil)
+        wl_keyboard_send_enter(k, enter, measured.windows[to].surface, &noKeys)
         wl_keyboard_send_modifiers(k, modifiers, 0, 0, 0, 0)
         wl_pointer_send_button(p, wl_display_next_serial(display), t, 0x110, WL_POINTER_BUTTON_STATE_RELEASED.rawValue)
         wl_pointer_send_frame(p)

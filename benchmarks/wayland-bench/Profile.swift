@@ -80,23 +80,33 @@ enum Callgrind {
             || name.hasSuffix("_main") || name == "main" || name.hasPrefix("start_thread") || name.hasPrefix("clone")
     }
 
-    /// Prints the `top` functions by inclusive instructions per event of `arguments` + N.
-    static func profile(_ arguments: [String], short: Int, long: Int, top: Int) {
-        let a = inclusive(arguments + ["\(short)"]), b = inclusive(arguments + ["\(long)"])
-        guard !a.isEmpty, !b.isEmpty else { print("(callgrind_annotate gave no profile)"); return }
-        let events = Double(long - short)
-        let perEvent = b.map { ($0.key, ($0.value - (a[$0.key] ?? 0)) / events) }
-            .filter { $0.1 > 1 && !scaffolding($0.0) }
-            .sorted { $0.1 > $1.1 }
-            .prefix(top)
-        let total = ((b["PROGRAM TOTALS"] ?? 0) - (a["PROGRAM TOTALS"] ?? 0)) / events
-        let names = demangle(perEvent.map(\.0))
-        print("\nWhere routed \(arguments.dropFirst().first ?? "") spends its instructions: inclusive per event, top \(top) functions")
-        print("(callgrind; \(String(format: "%.0f", total)) user-space instructions per event in all, the reader thread's included)\n")
-        print("| instructions per event | function |\n|---:|---|")
-        for (i, (_, count)) in perEvent.enumerated() {
+    /// Prints the `top` functions by inclusive instructions per event of routed `kind`, with
+    /// the same function's count when the events are posted raw: what routing adds is the
+    /// difference, and a function only routing calls has no raw count.
+    static func profile(_ kind: String, short: Int, long: Int, top: Int) {
+        func perEvent(_ way: String) -> (functions: [String: Double], total: Double)? {
+            let a = inclusive(["--only", kind, way, "\(short)"]), b = inclusive(["--only", kind, way, "\(long)"])
+            guard !a.isEmpty, !b.isEmpty else { return nil }
+            let events = Double(long - short)
+            var result: [String: Double] = [:]
+            for (name, count) in b where !scaffolding(name) { result[name] = (count - (a[name] ?? 0)) / events }
+            return (result, ((b["PROGRAM TOTALS"] ?? 0) - (a["PROGRAM TOTALS"] ?? 0)) / events)
+        }
+        guard let routed = perEvent("routed"), let raw = perEvent("raw") else {
+            print("(callgrind_annotate gave no profile)")
+            return
+        }
+        let rows = routed.functions.filter { $0.value > 1 }.sorted { $0.value > $1.value }.prefix(top)
+        let names = demangle(rows.map(\.key))
+        print("\nWhere routed \(kind) spends its instructions: inclusive per event, top \(top) functions, and the same")
+        print(String(format: "function's count posted raw (callgrind; %.0f routed and %.0f raw user-space instructions per event in all,",
+                     routed.total, raw.total))
+        print("the reader thread's included)\n")
+        print("| routed | raw | function |\n|---:|---:|---|")
+        for (i, (key, count)) in rows.enumerated() {
             let name = names[i].count > 150 ? String(names[i].prefix(147)) + "..." : names[i]
-            print("| \(String(format: "%.0f", count)) | `\(name.replacingOccurrences(of: "|", with: "\\|"))` |")
+            let rawCount = raw.functions[key].map { $0 >= 1 ? String(format: "%.0f", $0) : "" } ?? ""
+            print("| \(String(format: "%.0f", count)) | \(rawCount) | `\(name.replacingOccurrences(of: "|", with: "\\|"))` |")
         }
     }
 }

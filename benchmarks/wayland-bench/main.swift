@@ -6,7 +6,8 @@
 //
 //   wayland-bench                          the tables (release build: `make bench`)
 //   wayland-bench --only KIND routed|raw N  send N events of KIND one way and exit (callgrind)
-//   wayland-bench --no-callgrind --no-load
+//   wayland-bench --no-callgrind --no-load --no-allocations
+//   wayland-bench --check-allocations       routed events allocate no more than raw ones (exit 1 if they do)
 import CWaylandServer
 import Foundation
 import InputRouter
@@ -16,6 +17,10 @@ import WireClient
 let args = CommandLine.arguments
 func progress(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
 func ns(_ v: Double) -> String { v >= 10_000 ? String(format: "%.1f µs", v / 1000) : String(format: "%.0f ns", v) }
+
+if args.contains("--check-allocations") {
+    exit(AllocationCheck.run(try EndToEnd()) ? 0 : 1)
+}
 
 if let i = args.firstIndex(of: "--only"), i + 3 < args.count, let kind = Scenario.allCases.first(where: { $0.short == args[i + 1] }),
     let n = Int(args[i + 3])
@@ -85,6 +90,13 @@ for kind in Scenario.allCases {
     rows.append(("end to end, routed / raw: \(kind.rawValue)", text))
 }
 
+if !args.contains("--no-allocations") {
+    progress("allocations...")
+    let (allocationRows, ok) = AllocationCheck.rows(AllocationCheck.measure(bench))
+    rows += allocationRows
+    if !ok { failed = true }
+}
+
 print("\nInputRouter end-to-end benchmark (release; times are medians of 7 runs; instructions are user space,")
 print("from callgrind, the kernel's sendmsg not counted; goal: routed / raw ≤ 1.15x)\n")
 print("| what | result |\n|---|---|")
@@ -92,8 +104,11 @@ for (what, value) in rows { print("| \(what) | \(value) |") }
 bench.counter.stop.store(true, ordering: .relaxed)
 
 if callgrind {
-    progress("profile...")
-    Callgrind.profile(["--only", "motion", "routed"], short: 2_000, long: 22_000, top: 15)
+    for kind in Scenario.allCases {
+        progress("profile, \(kind.short)...")
+        let n = kind == .click ? 400 : 2_000
+        Callgrind.profile(kind.short, short: n, long: n * 11, top: 15)
+    }
 }
 if !args.contains("--no-load") {
     progress("under load...")
