@@ -22,7 +22,7 @@
 #
 # The VM is the host's own root filesystem, read-only, booted by virtme-ng (vng) with
 # /tmp writable: the host's Swift binary, libinput and Python run inside as they are.
-# No KVM here (--disable-kvm, plain emulation): about 20 s to boot, 20 to 25 minutes in all.
+# No KVM here (--disable-kvm, plain emulation): about 20 s to boot, 30 to 45 minutes in all.
 set -u
 
 WORK=/tmp/inputrouter-vm
@@ -298,7 +298,8 @@ host() {
     if [ -n "${IR_COMPOSITOR:-}" ]; then cp "$IR_COMPOSITOR" "$WORK/ir-compositor" || exit 1; fi
     for name in $RECORDINGS; do cp "$here/Tests/RecordingTests/Fixtures/$name.yml" "$WORK/" || exit 1; done
     echo "booting $kernel (no KVM: this takes a few minutes)"
-    timeout 2400 vng -r "$kernel" --disable-kvm --cpus 2 --rwdir /tmp --exec "$WORK/vm-libinput-test.sh --guest $WORK $cases" \
+    # An hour at most: the full run took 41 min on a host with load 25 to 31 (cut at 40).
+    timeout 3600 vng -r "$kernel" --disable-kvm --cpus 2 --rwdir /tmp --exec "$WORK/vm-libinput-test.sh --guest $WORK $cases" \
         > "$WORK/vm.log" 2>&1
     if ! grep -q '^done' "$WORK/results.txt" 2> /dev/null; then
         echo "FAIL: the VM run did not finish; see $WORK/vm.log"
