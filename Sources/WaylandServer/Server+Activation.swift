@@ -7,10 +7,16 @@ import InputRouter
 extension WaylandServer {
     /// Gives `node`'s toplevel the keyboard and raises it. While a popup grab holds the
     /// keyboard the seat refuses, and the popup keeps it (its toplevel stays activated).
+    /// Not from inside a flush (the seat's handlers queue it in `afterDeliveries`).
     public func activate(_ node: NodeID) {
         guard let top = toplevelNode(of: node) else { return }
         router.tree.raiseToTop(windowNode(of: top))
         seat.setKeyboardFocus(top)
+        // The queued wl_keyboard.enter goes out first, then (in sendDeliveries) the
+        // text-input enter and the activated configure: a client enables its text input
+        // for the surface that has its keyboard, and foot warns of an ime enter that comes
+        // before the keyboard's.
+        sendDeliveries()
         updateActivatedToplevel()
     }
 
