@@ -4,7 +4,9 @@
 # reader of the same kernel events), compared with what the client printed. For
 # tools/vm-libinput-test.sh (its compositor-* cases); run in the case's directory:
 #
-#   vm-client-check.py NAME WxH   WxH: the client's surface. Reads NAME.expected
+#   vm-client-check.py NAME WxH [OUTPUTS]   WxH: the client's surface; OUTPUTS: the
+#                                 outputs' sizes, side by side (800x600,640x480; default
+#                                 640x480). Reads NAME.expected
 #                                 (debug-events), NAME.client (the compositor's output,
 #                                 client lines "client 1 | ..."), NAME.phases ("PHASE
 #                                 LINES /dev/input/eventN" per phase) and, for wev,
@@ -13,10 +15,10 @@
 # Prints PASS/FAIL per phase: "start" (wl_seat.capabilities before any input: the
 # devices present when the compositor started), then one per replayed device.
 #
-# The model: one client, one toplevel of size WxH on a 640x480 output, with the keyboard
-# focus from its map on; the pointer starts at (0, 0) and moves by libinput's
-# accelerated deltas, kept inside the output; pointer events go to the surface while the
-# cursor is inside it; touch points to the surface under them at down (the touchscreen
+# The model: one client, one toplevel of size WxH on a 640x480 output (or the OUTPUTS),
+# with the keyboard focus from its map on; the pointer starts at (0, 0) and moves by
+# libinput's accelerated deltas, kept to the nearest point on an output; pointer events
+# go to the surface while the cursor is inside it; touch points to the surface under them at down (the touchscreen
 # spans the output). The surface's position is the one fact taken from the client: its
 # first pointer.enter must be the first motion whose cursor lies inside the surface
 # placed at cursor - enter (whole pixels); of the places that allows, the one under which
@@ -30,6 +32,34 @@ import re
 import sys
 
 OUTPUT_W, OUTPUT_H = 640, 480
+# The outputs' frames (x, y, w, h) in layout space: side by side, left to right, top edges
+# at 0, as repeated --output options place them (the third argument; 640x480 alone
+# otherwise). Touch is checked on the one 640x480 output only.
+LAYOUT = [(0, 0, OUTPUT_W, OUTPUT_H)]
+
+
+def layout_of(spec):
+    frames, x = [], 0
+    for part in spec.split(","):
+        w, h = (int(v) for v in part.split("x"))
+        frames.append((x, 0, w, h))
+        x += w
+    return frames
+
+
+def clamp(x, y):
+    """The nearest point on some output (right and bottom edges exclusive: 1/256 inside);
+    the first output wins a tie. What wlroots' closest-point rule does, too."""
+    best, distance = (x, y), None
+    for ox, oy, w, h in LAYOUT:
+        cx = min(max(x, float(ox)), ox + w - 1 / 256)
+        cy = min(max(y, float(oy)), oy + h - 1 / 256)
+        d = (cx - x) ** 2 + (cy - y) ** 2
+        if distance is None or d < distance:
+            best, distance = (cx, cy), d
+        if d == 0:
+            break
+    return best
 SHIFT, LOCK, CONTROL, MOD1, MOD4 = 1, 2, 4, 8, 64
 # evdev codes of the us layout's modifier keys (xkeyboard-config), depressed while held.
 MODIFIER_KEYS = {42: SHIFT, 54: SHIFT, 29: CONTROL, 97: CONTROL, 56: MOD1, 100: MOD1, 125: MOD4, 126: MOD4}
@@ -56,10 +86,10 @@ def read_debug_events(path):
 
 # MARK: what the client printed, in one vocabulary
 
-def client_lines(path):
+def client_lines(path, number=1):
     out = []
     for line in open(path, errors="replace"):
-        m = re.match(r"^client 1 \| (.*)$", line.rstrip("\n"))
+        m = re.match(r"^client %d \| (.*)$" % number, line.rstrip("\n"))
         out.append(m.group(1) if m else None)  # None keeps the line numbering of the file
     return out
 
@@ -223,9 +253,17 @@ class Model:
         self.devices = {}
         self.acc120 = [0, 0]      # v5-7: value120 not yet sent as whole discrete steps
         self.accv = [0.0, 0.0]    # v5-7: the scroll value summed with it
+        self.keyboard_focus = True  # from the map on; False: given by a click (a seat after the first)
+        self.focus_on_click = False
+        self.above = None         # (dx, dy, w, h) from the origin: another client's window on top, until a click raises ours
+        self.held_at = []         # cursor positions the layout's edges held
 
     def inside(self, x, y):
         ox, oy = self.origin
+        if self.above:
+            dx, dy, w, h = self.above
+            if ox + dx <= x < ox + dx + w and oy + dy <= y < oy + dy + h:
+                return False
         return ox <= x < ox + self.size[0] and oy <= y < oy + self.size[1]
 
     def local(self, x, y):
@@ -245,7 +283,12 @@ class Model:
         out = []
         if type == "DEVICE_ADDED":
             self.devices[sysname] = re.search(r"cap:(\S*)", fields).group(1)
-            return self.capabilities()
+            before = self.caps or 0
+            out = self.capabilities()
+            if out and self.keyboard_focus and not before & 2 and self.caps & 2:
+                # The client binds the new wl_keyboard; it has the focus, so it is entered.
+                out += [("keyboard.enter",), ("keyboard.modifiers", self.depressed, 0, 0, 0)]
+            return out
         if type == "DEVICE_REMOVED":
             self.devices.pop(sysname, None)
             return self.capabilities()
@@ -254,18 +297,22 @@ class Model:
             code, state = int(m.group(1)), m.group(2)
             if code in LOCKING_KEYS:
                 raise OutsideModel("a locking key (%d)" % code)
-            out.append(("keyboard.key", code, state))
+            if self.keyboard_focus:
+                out.append(("keyboard.key", code, state))
             if code in MODIFIER_KEYS:
                 # Left and right keys of one modifier are not held together in these recordings.
                 mask = self.depressed | MODIFIER_KEYS[code] if state == "pressed" else self.depressed & ~MODIFIER_KEYS[code]
                 if mask != self.depressed:
                     self.depressed = mask
-                    out.append(("keyboard.modifiers", mask, 0, 0, 0))
+                    if self.keyboard_focus:
+                        out.append(("keyboard.modifiers", mask, 0, 0, 0))
             return out
         if type == "POINTER_MOTION":
             m = re.match(r"\S+\s+(-?[\d.]+)/\s*(-?[\d.]+)", fields)
-            self.cursor[0] = min(max(self.cursor[0] + float(m.group(1)), 0.0), OUTPUT_W - 1 / 256)
-            self.cursor[1] = min(max(self.cursor[1] + float(m.group(2)), 0.0), OUTPUT_H - 1 / 256)
+            moved = (self.cursor[0] + float(m.group(1)), self.cursor[1] + float(m.group(2)))
+            self.cursor = list(clamp(*moved))
+            if tuple(self.cursor) != moved:
+                self.held_at.append(tuple(self.cursor))  # where the layout's edges held it
             self.cursor_error += 0.005
             x, y = self.local(*self.cursor)
             if self.held:
@@ -291,7 +338,15 @@ class Model:
             if not self.focused:
                 raise OutsideModel("a button %s outside the surface" % state)
             (self.held.add if state == "pressed" else self.held.discard)(button)
-            return [("pointer.button", button, state), ("pointer.frame",)]
+            out = [("pointer.button", button, state), ("pointer.frame",)]
+            if self.focus_on_click and state == "pressed":
+                self.above = None  # the click raises the window
+                if not self.keyboard_focus:
+                    # Once the click's events are out, the keyboard (when the seat has one).
+                    self.keyboard_focus = True
+                    if self.caps & 2:
+                        out += [("keyboard.enter",), ("keyboard.modifiers", self.depressed, 0, 0, 0)]
+            return out
         if type == "POINTER_SCROLL_WHEEL":
             if not self.focused:
                 raise OutsideModel("a wheel event outside the surface")
@@ -379,17 +434,137 @@ def show(event):
 # MARK: the check
 
 def main():
+    if sys.argv[1] == "--seats":
+        return check_seats(sys.argv[2])
+    if sys.argv[1] == "--gtk":
+        return check_gtk(sys.argv[2])
+    if len(sys.argv) > 3:
+        LAYOUT[:] = layout_of(sys.argv[3])
     name = sys.argv[1]
+    return check(name, tuple(int(v) for v in sys.argv[2].split("x")), name + ".expected")
+
+
+def check_seats(name):
+    """compositor-seats: ir-compositor --input libinput --seat seat-b --input libinput.
+    Client 1 binds seat-b (wl-probe --seat-index 1, a 560x400 window, mapped first, at the
+    placement's first place); client 2 binds seat0 (a 10x10 window, mapped second, 32 px
+    further along the placement's cascade, on top, with seat0's keyboard). Seat0 has the
+    keyboard recording's device (phase keyboard) and the VM's own; seat-b the mouse
+    recording's (phase mouse), then a keyboard plugged in (phase hotplug-keyboard). Each
+    client must get exactly its own seat's events: the other seat's phases print nothing
+    there. seat-b's keyboard reaches client 1 only after seat-b's click focused its window."""
+    seat0 = check(name, (10, 10), name + ".expected", client=2, label=name + " seat0 client",
+                  own_phases={"keyboard"})
+    seat_b = check(name, (560, 400), name + "-b.expected", client=1, label=name + " seat-b client",
+                   own_phases={"mouse", "hotplug-keyboard"}, focus_on_click=True, above=(32, 32, 10, 10))
+    return seat0 or seat_b
+
+
+# The us layout's characters for the keys the recordings type: plain, and with Shift.
+US_CHARACTERS = {2: "1!", 3: "2@", 4: "3#", 5: "4$", 6: "5%", 7: "6^", 8: "7&", 9: "8*", 10: "9(", 11: "0)",
+                 12: "-_", 13: "=+", 26: "[{", 27: "]}", 39: ";:", 40: "'\"", 41: "`~", 43: "\\|", 51: ",<",
+                 52: ".>", 53: "/?", 57: "  "}
+for row, first in (("qwertyuiop", 16), ("asdfghjkl", 30), ("zxcvbnm", 44)):
+    for i, letter in enumerate(row):
+        US_CHARACTERS[first + i] = letter + letter.upper()
+
+
+# What wl_keyboard.repeat_info tells clients (Keyboard's RepeatInfo.default): GTK repeats a
+# held key itself, by its own clock, after the delay and then at the rate.
+REPEAT_DELAY_MS, REPEAT_RATE = 600, 25
+# How far the hold the client sees may differ from the kernel's (press and release reach
+# it each with its own delay in the VM): the repeat count is checked within that.
+HOLD_JITTER_MS = 50
+
+
+def repeats(hold_ms):
+    """How many repeats GTK sends for a key held hold_ms: one at the delay, then one per
+    1000 / rate ms, while the key is still down."""
+    if hold_ms <= REPEAT_DELAY_MS:
+        return 0
+    interval = 1000 / REPEAT_RATE
+    return int((hold_ms - REPEAT_DELAY_MS + interval - 1e-9) // interval)
+
+
+def check_gtk(name):
+    """compositor-gtk: a GTK 3 entry (vm-gtk-entry.py) typed into with the keyboard
+    recording. What it must print follows from libinput's keys and the us layout: one
+    "text" line per character typed (Shift for the second character of a key) and per
+    repeat of a held key (GTK repeats it; the count within HOLD_JITTER_MS of the hold),
+    nothing for a key with Ctrl held, "activate" on Enter."""
+    shift, ctrl, steps, failure, pressed_at = set(), set(), [], None, {}
+    for _, type, fields in read_debug_events(name + ".expected"):
+        if type != "KEYBOARD_KEY":
+            continue
+        m = re.search(r"\+([\d.]+)s\s+\S+ \((\d+)\) (pressed|released)", fields)
+        time_ms, code, pressed = float(m.group(1)) * 1000, int(m.group(2)), m.group(3) == "pressed"
+        if code in (42, 54):
+            (shift.add if pressed else shift.discard)(code)
+        elif code in (29, 97):
+            (ctrl.add if pressed else ctrl.discard)(code)
+        elif not pressed:
+            if code in pressed_at:
+                step = pressed_at.pop(code)
+                hold = time_ms - step[3]
+                step[1], step[2] = repeats(max(hold - HOLD_JITTER_MS, 0)), repeats(hold + HOLD_JITTER_MS)
+        elif ctrl:
+            continue  # Ctrl+C with nothing selected copies nothing; the entry is unchanged
+        elif code == 28:
+            steps.append(["activate", 0, 0, time_ms])
+        elif code in US_CHARACTERS:
+            steps.append([US_CHARACTERS[code][1 if shift else 0], 0, 0, time_ms])
+            pressed_at[code] = steps[-1]
+        else:
+            failure = failure or "a key this check does not model (%d)" % code
+    printed = [l for l in client_lines(name + ".client") if l and (l.startswith("text ") or l.startswith("activate "))]
+    label = "%s keyboard" % name
+    if failure:
+        print("FAIL %s: %s" % (label, failure))
+        return 1
+    # Each step must appear in order: the character once, then between its fewest and most
+    # repeats; Enter once.
+    text, i, repeated = "", 0, []
+    for what, fewest, most, _ in steps:
+        if what == "activate":
+            want = ["activate " + text]
+        else:
+            text += what
+            want = ["text " + text]
+        if printed[i:i + 1] != want:
+            got = printed[i] if i < len(printed) else "nothing more"
+            print("FAIL %s: line %d: expected %r, got %r" % (label, i + 1, want[0], got))
+            return 1
+        i += 1
+        n = 0
+        while what != "activate" and n < most and printed[i:i + 1] == ["text " + text + what]:
+            text, i, n = text + what, i + 1, n + 1
+        if n < fewest:
+            print("FAIL %s: %r repeated %d times, at least %d expected for its hold" % (label, what, n, fewest))
+            return 1
+        if most:
+            repeated.append("%r %d times (%d to %d for its hold)" % (what, n, fewest, most))
+    if i != len(printed):
+        print("FAIL %s: unexpected %r after the %d lines expected" % (label, printed[i], i))
+        return 1
+    print("PASS %s: the GTK entry printed the %d lines libinput's keys spell, repeats included (%s): %s"
+          % (label, i, "; ".join(repeated) or "none", printed[-1]))
+    return 0
+
+
+def check(name, size, debug_path, client=1, label=None, own_phases=None, focus_on_click=False, above=None):
+    """Checks one client's lines against the model fed by one debug-events log. own_phases:
+    the phases whose devices are in that log (the others' devices are another seat's)."""
     wev = name.endswith("wev")
-    debug = read_debug_events(name + ".expected")
-    lines = client_lines(name + ".client")
+    label = label or name
+    debug = read_debug_events(debug_path)
+    lines = client_lines(name + ".client", client)
     phases = [l.split() for l in open(name + ".phases")]
     parse = parse_wev if wev else parse_probe
-    size = tuple(int(v) for v in sys.argv[2].split("x"))
 
     # Which phase each libinput event belongs to. The kernel reuses event nodes, so a
     # device is its node from its DEVICE_ADDED on, matched to the phases in their order.
-    pending = [(p[0], p[2].rsplit("/", 1)[1]) for p in phases if len(p) > 2]
+    pending = [(p[0], p[2].rsplit("/", 1)[1]) for p in phases
+               if len(p) > 2 and (own_phases is None or p[0] in own_phases)]
     live, tagged = {}, []
     for s, t, f in debug:
         if t == "DEVICE_ADDED":
@@ -413,12 +588,15 @@ def main():
         """Every phase's expected lines, and the phases the model cannot follow."""
         model = Model(size, version)
         model.origin = origin
+        model.focus_on_click, model.keyboard_focus, model.above = focus_on_click, not focus_on_click, above
         expected = {p[0]: [] for p in phases}
         for _, s, t, f in tagged[:first_input]:
             if t == "DEVICE_ADDED":
                 model.devices[s] = re.search(r"cap:(\S*)", f).group(1)
         model.caps = caps_of("".join(model.devices.values()))
-        expected["start"] = [("seat.capabilities", model.caps), ("keyboard.enter",), ("keyboard.modifiers", 0, 0, 0, 0)]
+        expected["start"] = [("seat.capabilities", model.caps)]
+        if model.keyboard_focus and model.caps & 2:
+            expected["start"] += [("keyboard.enter",), ("keyboard.modifiers", 0, 0, 0, 0)]
         failures, current = {}, "start"
         for phase, s, t, f in tagged[first_input:]:
             if phase is None:
@@ -434,26 +612,54 @@ def main():
                                        for e in model.step(s, t, f))
             except OutsideModel as e:
                 failures[phase] = "the replay left what this check models: %s" % e
+        models[origin] = model
         return expected, failures
 
     # Where the surface is: of the places the client's first pointer.enter allows, the
     # one under which the longest start of the mouse phase matches (deltas of whole
     # pixels can allow several).
-    candidates = origins(size, tagged[first_input:], actual.get("mouse", []))
+    # The phase whose mouse first enters the surface: "mouse" (a recording) or "path"
+    # (vm-mouse-path.py, across two outputs).
+    pointer_phase = "path" if "path" in actual else "mouse"
+    candidates = origins(size, tagged[first_input:], actual.get(pointer_phase, []), pointer_phase)
+    models = {}
     expected, failures = expect(candidates[0] if candidates else (1e9, 1e9))
+    chosen = candidates[0] if candidates else (1e9, 1e9)
     best = -1
     for origin in candidates:
         e, f = expect(origin)
-        matching = agreeing(normalise(e.get("mouse", [])), actual.get("mouse", []))
+        matching = agreeing(normalise(e.get(pointer_phase, [])), actual.get(pointer_phase, []))
         if matching > best:
-            expected, failures, best = e, f, matching
-    if not candidates and any(e[0] == "pointer.enter" for e in actual.get("mouse", [])):
-        failures["mouse"] = "no motion explains the client's first pointer.enter"
+            expected, failures, best, chosen = e, f, matching, origin
+    if not candidates and any(e[0] == "pointer.enter" for e in actual.get(pointer_phase, [])):
+        failures[pointer_phase] = "no motion explains the client's first pointer.enter"
     results = []
     for p in phases:
-        results.append(report(name, p[0], normalise(expected[p[0]]), actual[p[0]], failures.get(p[0])))
+        results.append(report(label, p[0], normalise(expected[p[0]]), actual[p[0]], failures.get(p[0])))
+    if len(LAYOUT) > 1:
+        # What the client printed is checked above; this says the path did what it is for.
+        results.append(edges_report(label, models[chosen].held_at) if results[-1].startswith("PASS")
+                       else "FAIL %s edges: not checked, the phase before failed\n" % label)
     sys.stdout.write("".join(results))
     return 1 if any(r.startswith("FAIL") for r in results) else 0
+
+
+def edges_report(label, held_at):
+    """Two outputs side by side, the second less tall: the path must have been held at the
+    layout's right edge, at the second output's bottom edge, and at the first output's right
+    edge below the second (the nearest point of the layout there is on the first output)."""
+    (x1, _, w1, h1), (x2, _, w2, h2) = LAYOUT[0], LAYOUT[1]
+    inside = 1 / 256
+    wanted = {
+        "the layout's right edge": lambda x, y: x == x2 + w2 - inside,
+        "the second output's bottom edge": lambda x, y: x >= x2 and y == h2 - inside,
+        "the first output's right edge below the second": lambda x, y: x == x1 + w1 - inside and y >= h2,
+    }
+    missing = [what for what, test in wanted.items() if not any(test(x, y) for x, y in held_at)]
+    if missing:
+        return "FAIL %s edges: the path was never held at %s\n" % (label, ", ".join(missing))
+    return "PASS %s edges: held at %s (%d motions held), the client's lines as above\n" % (
+        label, ", ".join(wanted), len(held_at))
 
 
 def agreeing(expected, actual):
@@ -477,7 +683,7 @@ def normalise(expected):
     return out
 
 
-def origins(size, tagged, actual_mouse):
+def origins(size, tagged, actual_mouse, pointer_phase):
     """The surface positions that explain the client's first pointer.enter: for a motion k
     of the mouse phase, cursor(k) - enter at whole pixels, with cursor(k) inside the
     surface placed there and no earlier motion inside it."""
@@ -486,10 +692,9 @@ def origins(size, tagged, actual_mouse):
         return []
     cursor, positions = [0.0, 0.0], []
     for phase, _, t, f in tagged:
-        if phase == "mouse" and t == "POINTER_MOTION":
+        if phase == pointer_phase and t == "POINTER_MOTION":
             m = re.match(r"\S+\s+(-?[\d.]+)/\s*(-?[\d.]+)", f)
-            cursor = [min(max(cursor[0] + float(m.group(1)), 0.0), OUTPUT_W - 1 / 256),
-                      min(max(cursor[1] + float(m.group(2)), 0.0), OUTPUT_H - 1 / 256)]
+            cursor = list(clamp(cursor[0] + float(m.group(1)), cursor[1] + float(m.group(2))))
             positions.append(tuple(cursor))
     w, h = size
     found = []
@@ -528,6 +733,8 @@ def report(name, phase, expected, actual, failure):
     if len(expected) != len(actual):
         extra = ("missing %s" % show(expected[n][0])) if len(expected) > n else ("unexpected %s" % show(actual[n]))
         return "FAIL %s: %d lines expected, %d received; first %s\n" % (label, len(expected), len(actual), extra)
+    if not expected:
+        return "PASS %s: nothing, as libinput says (none of this client's seat's devices did anything)\n" % label
     kinds = sorted(set(e[0] for e, _ in expected))
     worst = max([abs(x - y) for (e, _), a in zip(expected, actual) if kind_has_position(e[0])
                  for x, y in zip(e[-2:], a[-2:])] or [0])

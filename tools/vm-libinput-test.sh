@@ -14,7 +14,8 @@
 #                                         boots the VM, prints the results (cases:
 #                                         keyboard mouse touchscreen touchpad
 #                                         mouse-libseat unplug compositor-probe
-#                                         compositor-wev; default all)
+#                                         compositor-wev compositor-outputs
+#                                         compositor-seats compositor-gtk; default all)
 #   IR_COMPOSITOR=PATH tools/vm-libinput-test.sh compositor-probe   the same with another
 #                                         ir-compositor build (e.g. one from before a fix)
 #   tools/vm-libinput-test.sh --guest DIR CASE...  inside the VM (called by the host part)
@@ -30,12 +31,25 @@ RECORDINGS="keyboard mouse touchscreen touchpad"
 # libinput-replay creates its device at once, then waits for Enter on stdin; after
 # replaying it asks again, and EOF on stdin ends it (its device goes away). Each replay
 # reads a fifo on the guest's tmpfs (9p cannot hold one) held open on fd 3 or 4.
+# READERS: the output files of the libinput readers that must have opened a new device
+# before it plays (debug-events, line-buffered through stdbuf, and libinput-trace): each
+# prints a DEVICE_ADDED line for it. A fixed wait was not enough on a loaded host: both
+# readers opened a touchscreen after its events and saw none.
+READERS=""
+added() { n=$(grep -c 'DEVICE_ADDED' "$1" 2> /dev/null); echo "${n:-0}"; }
 # replay_start FD NAME RECORDING: starts it and waits until its device exists.
 replay_start() {
+    counts=""
+    for f in $READERS; do counts="$counts $f:$(added "$f")"; done
+    eval "replay_counts_$1=\"\$counts\""
     fifo=/dev/shm/$2.fifo
     rm -f "$fifo" && mkfifo "$fifo" || exit 1
     # Nothing else may hold a fifo's writing end, or closing ours would not end its replay.
-    /usr/bin/python3 /usr/libexec/libinput/libinput-replay "$3" < "$fifo" > "$2.replay" 2>&1 3>&- 4>&- &
+    # A .py is one of ours (vm-mouse-path.py), which prompts and ends as libinput replay does.
+    case $3 in
+    *.py) /usr/bin/python3 "$3" < "$fifo" > "$2.replay" 2>&1 3>&- 4>&- & ;;
+    *) /usr/bin/python3 /usr/libexec/libinput/libinput-replay "$3" < "$fifo" > "$2.replay" 2>&1 3>&- 4>&- & ;;
+    esac
     eval "replay_pid_$1=$!"
     eval "exec $1> $fifo"
     replay_wait "$2" 1
@@ -45,10 +59,15 @@ replay_wait() {
     i=0
     while [ "$(grep -o 'Hit enter' "$1.replay" | wc -l)" -lt "$2" ] && [ $i -lt 600 ]; do sleep 0.5; i=$((i + 1)); done
 }
-# replay_play FD NAME: plays it (3 s after the prompt, once every reader has opened the
-# device), waits until it is done, removes the device and lets the removal settle.
+# replay_play FD NAME: plays it (once every reader has announced the device, and 1 s
+# later), waits until it is done, removes the device and lets the removal settle.
 replay_play() {
-    sleep 3
+    eval "counts=\$replay_counts_$1"
+    for entry in $counts; do
+        i=0
+        while [ "$(added "${entry%:*}")" -le "${entry##*:}" ] && [ $i -lt 240 ]; do sleep 0.5; i=$((i + 1)); done
+    done
+    sleep 1
     eval "echo >&$1"
     replay_wait "$2" 2
     eval "exec $1>&-"
@@ -69,7 +88,25 @@ compositor_case() {
     compositor-probe) client="/dev/shm/wl-probe --toplevel win 560x400" size=560x400 ;;
     # wev writes to a pipe: line-buffered (stdbuf), or its lines come in 4 KB blocks.
     compositor-wev) client="stdbuf -oL wev" size=640x480 ;;  # wev's own size
+    # Two outputs side by side; the window (at the placement's 40,40) spans both, so every
+    # place the cursor reaches, and where the layout's edges hold it, shows in its events.
+    compositor-outputs) client="/dev/shm/wl-probe --toplevel win 1440x600" size=1440x600 ;;
+    # Two seats: seat-b has the devices the udev rule (guest, below) gives it. Client 1 binds
+    # seat-b's wl_seat, client 2 seat0's (vm-client-check.py --seats says what each must see).
+    compositor-seats) client="/dev/shm/wl-probe --seat-index 1 --toplevel b 560x400" ;;
+    # A GTK 3 entry typed into with the keyboard recording (vm-client-check.py --gtk).
+    compositor-gtk) client="GDK_BACKEND=wayland NO_AT_BRIDGE=1 GSETTINGS_BACKEND=memory /usr/bin/python3 $PWD/vm-gtk-entry.py" ;;
     esac
+    outputs="--size 640x480" layout="" inputs="--input libinput" second=""
+    if [ "$name" = compositor-seats ]; then
+        inputs="--input libinput --seat seat-b --input libinput"
+        second="/dev/shm/wl-probe --toplevel a 10x10"
+        sed 's/name: "Synthetic Fixture/name: "Seat B Fixture/' mouse.yml > seat-b-mouse.yml
+        sed 's/name: "Synthetic Fixture/name: "Seat B Fixture/' keyboard.yml > seat-b-keyboard.yml
+        stdbuf -oL libinput debug-events --udev seat-b --show-keycodes > "$name-b.expected" 2> "$name-b.libinput-log" &
+        debug_b_pid=$!
+    fi
+    [ "$name" = compositor-outputs ] && outputs="--output 800x600 --output 640x480" layout=800x600,640x480
     export XDG_RUNTIME_DIR=/dev/shm/xdg-$name
     mkdir -m 0700 "$XDG_RUNTIME_DIR" || exit 1
     if [ "$name" = compositor-wev ]; then
@@ -80,18 +117,32 @@ compositor_case() {
         i=0; while ! grep -q '"wl_seat", [0-9]' "$name.wire" 2> /dev/null && [ $i -lt 60 ]; do sleep 0.5; i=$((i + 1)); done
         kill "$pid"; wait "$pid"
     fi
-    libinput debug-events --show-keycodes > "$name.expected" 2> "$name.libinput-log" &
+    stdbuf -oL libinput debug-events --show-keycodes > "$name.expected" 2> "$name.libinput-log" &
     debug_pid=$!
     sleep 2
-    replay_start 3 "$name-keyboard" keyboard.yml
-    replay_start 4 "$name-mouse" mouse.yml
+    READERS="$name.expected"
+    if [ "$name" = compositor-outputs ]; then
+        replay_start 3 "$name-path" vm-mouse-path.py
+    elif [ "$name" = compositor-seats ]; then
+        replay_start 3 "$name-keyboard" keyboard.yml
+        READERS="$name-b.expected"  # seat-b's devices: only its own debug-events sees them
+        replay_start 4 "$name-mouse" seat-b-mouse.yml
+    elif [ "$name" = compositor-gtk ]; then
+        replay_start 3 "$name-keyboard" keyboard.yml
+    else
+        replay_start 3 "$name-keyboard" keyboard.yml
+        replay_start 4 "$name-mouse" mouse.yml
+    fi
     : > "$name.phases"
-    /dev/shm/ir-compositor --input libinput --size 640x480 --trace "$name.trace" --client "$client" \
+    /dev/shm/ir-compositor $inputs $outputs --trace "$name.trace" --client "$client" ${second:+--client "$second"} \
         > "$name.client" 2>&1 3>&- 4>&- &
     compositor_pid=$!
-    # Started when it has the keyboard focus (keyboard.enter, in either client's words).
+    # Started when it has the keyboard focus (keyboard.enter, in either client's words;
+    # the GTK entry says ready once shown).
     i=0
-    while ! grep -q 'keyboard.enter\|wl_keyboard\] enter' "$name.client" && [ $i -lt 120 ]; do sleep 0.5; i=$((i + 1)); done
+    while ! grep -q 'keyboard.enter\|wl_keyboard\] enter\|^client 1 | ready' "$name.client" && [ $i -lt 120 ]; do
+        sleep 0.5; i=$((i + 1))
+    done
     # A phase ends once the client's output has stopped growing (for 2 s): a client that
     # prints much (wev) may still be writing what the last events made it say.
     settle() {
@@ -106,7 +157,20 @@ compositor_case() {
     }
     settle
     echo "start $(wc -l < "$name.client")" >> "$name.phases"
+    if [ "$name" = compositor-outputs ]; then
+        replay_play 3 "$name-path"; mark path
+        kill "$compositor_pid" "$debug_pid"
+        wait
+        /usr/bin/python3 ./vm-client-check.py "$name" "$size" "$layout" >> results.txt 2>&1
+        return
+    fi
     replay_play 3 "$name-keyboard"; mark keyboard
+    if [ "$name" = compositor-gtk ]; then
+        kill "$compositor_pid" "$debug_pid"
+        wait
+        /usr/bin/python3 ./vm-client-check.py --gtk "$name" >> results.txt 2>&1
+        return
+    fi
     replay_play 4 "$name-mouse"; mark mouse
     # A device plugged in now is played once the compositor's libinput has added it
     # (its log says so), and 3 s later: the client has bound what the new capability
@@ -118,6 +182,13 @@ compositor_case() {
         while [ "$(grep -c ': device is a' "$name.client")" -le "$added" ] && [ $i -lt 120 ]; do sleep 0.5; i=$((i + 1)); done
         replay_play 3 "$name-$1"; mark "$1"
     }
+    if [ "$name" = compositor-seats ]; then
+        plug hotplug-keyboard seat-b-keyboard.yml
+        kill "$compositor_pid" "$debug_pid" "$debug_b_pid"
+        wait
+        /usr/bin/python3 ./vm-client-check.py --seats "$name" >> results.txt 2>&1
+        return
+    fi
     plug touchscreen touchscreen.yml
     plug hotplug-keyboard keyboard.yml
     kill "$compositor_pid" "$debug_pid"
@@ -130,15 +201,25 @@ guest() {
     shift
     cd "$dir" || exit 1
     modprobe uinput
+    # compositor-seats: devices named "Seat B ..." belong to udev seat seat-b (what
+    # `loginctl attach` writes for a real second seat, as a rule of its own): libinput's
+    # udev backend takes a device for the seat its ID_SEAT names (seat0 when unset).
+    mkdir -p /run/udev/rules.d
+    echo 'SUBSYSTEM=="input", ATTRS{name}=="Seat B *", ENV{ID_SEAT}="seat-b"' > /run/udev/rules.d/72-inputrouter-seat-b.rules
     /lib/systemd/systemd-udevd --daemon
     udevadm trigger
     udevadm settle
-    : > results.txt
     # The binaries run from the guest's RAM: paging them in from the host's /tmp (9p)
     # while events arrive would make them fall behind the kernel's event buffer.
     cp libinput-trace ir-compositor wl-probe /dev/shm/
     trace=/dev/shm/libinput-trace
+    # So do the cases, in a directory there: a compositor writing its trace and its
+    # client's lines to 9p fell behind a 100 Hz mouse (SYN_DROPPED). Each case's outputs
+    # are copied to DIR once it is done.
+    mkdir -p /dev/shm/run && cp ./*.yml ./*.py /dev/shm/run/ && cd /dev/shm/run || exit 1
+    : > results.txt
     for name in "$@"; do
+        cp -p ./* "$dir/" 2> /dev/null
         case $name in compositor-*) compositor_case "$name"; continue ;; esac
         # mouse-libseat: the same recording, devices opened through libseat (its builtin
         # seatd backend, as root in the VM) instead of open(2).
@@ -146,10 +227,11 @@ guest() {
         access=""
         [ "$name" = mouse-libseat ] && access=--libseat
         # Tapping on, as LibinputSource's default configuration has it.
-        libinput debug-events --show-keycodes --enable-tap > "$name.expected" 2> "$name.libinput-log" &
+        stdbuf -oL libinput debug-events --show-keycodes --enable-tap > "$name.expected" 2> "$name.libinput-log" &
         debug_pid=$!
         $trace $access --record "$name.live.yml" --expect-clean > "$name.actual" 2> "$name.trace-log" &
         trace_pid=$!
+        READERS="$name.expected $name.actual"
         sleep 3  # both have enumerated the seat
         if [ "$name" = unplug ]; then
             /usr/bin/python3 ./vm-unplug.py 8 > "$name.replay" 2>&1
@@ -178,6 +260,7 @@ guest() {
         } >> results.txt
     done
     echo done >> results.txt
+    cp -p ./* "$dir/" 2> /dev/null
 }
 
 host() {
@@ -206,7 +289,8 @@ host() {
     done
     rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
     for f in .build/release/libinput-trace .build/release/ir-compositor .build/release/wl-probe \
-        tools/vm-unplug.py tools/vm-client-check.py tools/vm-libinput-test.sh; do
+        tools/vm-unplug.py tools/vm-client-check.py tools/vm-mouse-path.py tools/vm-gtk-entry.py \
+        tools/vm-libinput-test.sh; do
         cp "$here/$f" "$WORK/" || exit 1
     done
     # IR_COMPOSITOR=PATH: the compositor cases run that build instead (an older one, to
@@ -230,6 +314,6 @@ if [ "${1:-}" = "--guest" ]; then
     shift
     guest "$@"
 else
-    cases=${*:-$RECORDINGS mouse-libseat unplug compositor-probe compositor-wev}
+    cases=${*:-$RECORDINGS mouse-libseat unplug compositor-probe compositor-wev compositor-outputs compositor-seats compositor-gtk}
     host
 fi

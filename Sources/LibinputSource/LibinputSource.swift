@@ -71,7 +71,7 @@ public final class LibinputSource {
         self.configuration = configuration
         self.deviceIDBase = deviceIDBase
         var session: SeatSession?
-        if case .libseat(let seat) = access { session = try SeatSession(expectedSeat: seat, log: log) }
+        if case .libseat(let seat) = access { session = try SeatSession.shared(seat: seat, log: log) }
         backing = Backing(session: session, log: log)
         interface = .allocate(capacity: 1)
         interface.initialize(to: libinput_interface(
@@ -101,7 +101,7 @@ public final class LibinputSource {
             LogForwarding.install(on: context, minimum: logPriority)
             for path in paths { try addDevice(path: path) }
         }
-        session?.onActiveChange = { [unowned self] active in
+        session?.addActiveChangeHandler(for: self) { [unowned self] active in
             guard let context = self.context else { return }
             if active { _ = libinput_resume(context) } else { libinput_suspend(context) }
         }
@@ -110,6 +110,7 @@ public final class LibinputSource {
     // Also runs when init throws after every stored property is set (the udev and path
     // errors above), so what was created is released there too.
     deinit {
+        backing.session?.removeActiveChangeHandler(for: self)
         watches.removeAll()
         for index in devices.indices { if let d = devices[index] { libinput_device_unref(d.handle) } }
         devices.removeAll()

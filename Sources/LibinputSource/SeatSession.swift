@@ -1,6 +1,11 @@
 // libseat: the session's seat, through seatd or logind. It opens device nodes for us
 // (libseat_open_device) and tells us when the session loses and regains the seat (VT
 // switch). Its fd is exposed for the compositor's event loop; `dispatch()` reads it.
+//
+// One per process and seat, shared by every source on it (`shared(seat:log:)`): a
+// compositor with several udev seats (ir-compositor --seat) runs one libinput context per
+// seat, all in the one session. A second libseat connection would be a second client of
+// the seat, which seatd does not admit on its VT-bound seat0 (one client per VT).
 
 import CSeat
 import CShim
@@ -15,9 +20,38 @@ final class SeatSession {
     private(set) var active = false
     /// libseat device ids by fd, for close_device.
     private var deviceIDs: [Int32: Int32] = [:]
-    /// Called when the seat is enabled (true) or disabled (false): libinput resumes or
-    /// suspends.
-    var onActiveChange: ((Bool) -> Void)?
+    /// Called when the seat is enabled (true) or disabled (false), for each source that
+    /// shares the session: its libinput context resumes or suspends.
+    private var activeChangeHandlers: [(owner: ObjectIdentifier, handler: (Bool) -> Void)] = []
+
+    /// The open sessions by seat name; weak, so the last source gone closes its session.
+    /// Touched only at source creation, on the thread that runs the sources.
+    private nonisolated(unsafe) static var open: [String: Weak] = [:]
+    private struct Weak { weak var session: SeatSession? }
+
+    /// The session on `seat` this process already has, or a new one.
+    static func shared(seat: String, log: @escaping LogHandler) throws(LibinputError) -> SeatSession {
+        if let session = open[seat]?.session {
+            installLog(log)  // the latest source's handler gets libseat's messages, as with a new session
+            return session
+        }
+        let session = try SeatSession(expectedSeat: seat, log: log)
+        open[seat] = Weak(session: session)
+        return session
+    }
+
+    func addActiveChangeHandler(for owner: AnyObject, _ handler: @escaping (Bool) -> Void) {
+        activeChangeHandlers.append((ObjectIdentifier(owner), handler))
+    }
+
+    func removeActiveChangeHandler(for owner: AnyObject) {
+        activeChangeHandlers.removeAll { $0.owner == ObjectIdentifier(owner) }
+    }
+
+    private func activeChanged(_ active: Bool) {
+        self.active = active
+        for h in activeChangeHandlers { h.handler(active) }
+    }
 
     init(expectedSeat: String, log: @escaping LogHandler) throws(LibinputError) {
         SeatSession.installLog(log)
@@ -25,15 +59,11 @@ final class SeatSession {
         listener.initialize(to: libseat_seat_listener(
             enable_seat: { _, user in
                 guard let user else { return }
-                let session = Unmanaged<SeatSession>.fromOpaque(user).takeUnretainedValue()
-                session.active = true
-                session.onActiveChange?(true)
+                Unmanaged<SeatSession>.fromOpaque(user).takeUnretainedValue().activeChanged(true)
             },
             disable_seat: { seat, user in
                 guard let user else { return }
-                let session = Unmanaged<SeatSession>.fromOpaque(user).takeUnretainedValue()
-                session.active = false
-                session.onActiveChange?(false)
+                Unmanaged<SeatSession>.fromOpaque(user).takeUnretainedValue().activeChanged(false)
                 // libseat requires the acknowledgement once devices are quiet.
                 _ = libseat_disable_seat(seat)
             }))

@@ -70,8 +70,8 @@ public struct OutputRenderer {
         }
         let area = Rect(Int32(origin.x), Int32(origin.y), frame.width, frame.height)
         // The output node sits at (0, 0) of the picture.
-        return picture(tree: tree, area: area, nodes: tree.isMapped(output) ? [output] : [], images: images, cursor: cursor,
-                       dragIcon: dragIcon)
+        return picture(tree: tree, area: area, nodes: tree.isMapped(output) ? [output] : [], images: images,
+                       cursors: cursor.map { [$0] } ?? [], dragIcon: dragIcon)
     }
 
     /// The picture of `area` of the layout: everything under the tree's root (outputs,
@@ -81,12 +81,21 @@ public struct OutputRenderer {
         tree: SurfaceTree, area: Rect, images: (NodeID) -> SurfaceImage?, cursor: Cursor?,
         dragIcon: (image: SurfaceImage, position: Point)? = nil
     ) -> SurfaceImage {
+        render(tree: tree, area: area, images: images, cursors: cursor.map { [$0] } ?? [], dragIcon: dragIcon)
+    }
+
+    /// `render(tree:area:images:cursor:dragIcon:)` with several cursors (one per seat),
+    /// drawn in order on top.
+    public func render(
+        tree: SurfaceTree, area: Rect, images: (NodeID) -> SurfaceImage?, cursors: [Cursor],
+        dragIcon: (image: SurfaceImage, position: Point)? = nil
+    ) -> SurfaceImage {
         picture(tree: tree, area: area, nodes: tree.childrenBelow(of: tree.root) + tree.childrenAbove(of: tree.root),
-                images: images, cursor: cursor, dragIcon: dragIcon)
+                images: images, cursors: cursors, dragIcon: dragIcon)
     }
 
     private func picture(
-        tree: SurfaceTree, area: Rect, nodes: [NodeID], images: (NodeID) -> SurfaceImage?, cursor: Cursor?,
+        tree: SurfaceTree, area: Rect, nodes: [NodeID], images: (NodeID) -> SurfaceImage?, cursors: [Cursor],
         dragIcon: (image: SurfaceImage, position: Point)?
     ) -> SurfaceImage {
         let w = max(0, Int(area.width)), h = max(0, Int(area.height))
@@ -110,7 +119,7 @@ public struct OutputRenderer {
                                     at: (Int((icon.position.x - Double(area.x)).rounded(.down)),
                                          Int((icon.position.y - Double(area.y)).rounded(.down))))
             }
-            if let cursor {
+            for cursor in cursors {
                 painter.paintCursor(cursor, at: (Int((cursor.position.x - Double(area.x)).rounded(.down)),
                                                  Int((cursor.position.y - Double(area.y)).rounded(.down))))
             }
@@ -119,8 +128,10 @@ public struct OutputRenderer {
     }
 
     /// The server's layout as its user sees it: the bounding box of its outputs, client
-    /// buffers as `pixels` kept them, the pointer where the seat has it, shaped as the
-    /// focused client asked (or the built-in arrow). With one output, that output's picture.
+    /// buffers as `pixels` kept them, each seat's pointer where that seat has it (the first
+    /// seat's always, the others' while they have a pointer device), shaped as the client
+    /// with that seat's pointer focus asked (or the built-in arrow). With one output, that
+    /// output's picture.
     public func render(_ server: WaylandServer, pixels: SurfacePixels) -> SurfaceImage {
         render(server, pixels: pixels, area: OutputLayout(server.outputs.map(\.frame)).boundingBox)
     }
@@ -132,8 +143,11 @@ public struct OutputRenderer {
     }
 
     private func render(_ server: WaylandServer, pixels: SurfacePixels, area: Rect) -> SurfaceImage {
-        render(tree: server.router.tree, area: area, images: { pixels.image(of: $0) },
-               cursor: Cursor(position: server.seat.cursor, shape: pixels.clientCursor),
+        let cursors = server.seats.enumerated().compactMap { i, seat -> Cursor? in
+            guard i == 0 || seat.presentCapabilities.contains(.pointer) else { return nil }
+            return Cursor(position: seat.cursor, shape: pixels.clientCursor(on: seat))
+        }
+        return render(tree: server.router.tree, area: area, images: { pixels.image(of: $0) }, cursors: cursors,
                dragIcon: server.dragIcon.flatMap { icon in pixels.image(ofSurface: icon.surface).map { ($0, icon.position) } })
     }
 }

@@ -41,7 +41,10 @@ public final class SurfacePixels {
     public func image(ofSurface surface: UnsafeMutablePointer<wl_resource>) -> SurfaceImage? { images[surface] }
 
     /// The cursor the client with the pointer focus set, as `OutputRenderer` draws it.
-    public var clientCursor: OutputRenderer.Cursor.Shape {
-        .init(clientCursor: server.clientCursor.map { c in (c.surface.flatMap { images[$0] }, c.hotspotX, c.hotspotY, c.hidden) })
+    public var clientCursor: OutputRenderer.Cursor.Shape { clientCursor(on: server.seat) }
+
+    /// The cursor the client with `seat`'s pointer focus set on that seat's pointer.
+    public func clientCursor(on seat: Seat) -> OutputRenderer.Cursor.Shape {
+        .init(clientCursor: server.clientCursor(on: seat).map { c in (c.surface.flatMap { images[$0] }, c.hotspotX, c.hotspotY, c.hidden) })
     }
 }

@@ -6,7 +6,9 @@
 // cited, with `set_serial`, a recent press of its own: a button, key, touch or tablet press
 // the seat delivered to it (`Seat.isRecentPress`). Anything else gets a token all the same
 // (the protocol gives the requester no way to tell), and using it changes nothing: no focus,
-// no raise. Every use is recorded in `activationLog` (`granted` or the reason it was
+// no raise. The press must be one the seat named in `set_serial` delivered (a serial of
+// another seat does not count), and a granted token moves that seat's keyboard focus.
+// Every use is recorded in `activationLog` (`granted` or the reason it was
 // refused). Tokens are single-use and expire after `ActivationTokens.lifetimeMS`.
 import CWaylandServer
 import CXdgShellServer
@@ -36,6 +38,8 @@ final class ActivationTokens {
     struct Token {
         var string: String
         var validSerial: Bool
+        /// The seat whose press it cites: the one whose keyboard it moves.
+        var seatIndex: Int
         var issuedMS: UInt64
     }
     /// How long an unused token stays valid.
@@ -46,20 +50,20 @@ final class ActivationTokens {
     static let limit = 64
     private var tokens: [Token] = []
 
-    func issue(validSerial: Bool) -> String {
+    func issue(validSerial: Bool, seat seatIndex: Int = 0) -> String {
         var random = SystemRandomNumberGenerator()
         let string = (0..<4).map { _ in String(random.next() as UInt32, radix: 16) }.joined(separator: "-")
         if tokens.count == Self.limit { tokens.removeFirst() }
-        tokens.append(Token(string: string, validSerial: validSerial, issuedMS: clock()))
+        tokens.append(Token(string: string, validSerial: validSerial, seatIndex: seatIndex, issuedMS: clock()))
         return string
     }
 
-    /// Takes the token out (single use), returning what it allows.
-    func redeem(_ string: String) -> ActivationRecord.Outcome {
-        guard let i = tokens.firstIndex(where: { $0.string == string }) else { return .unknownToken }
+    /// Takes the token out (single use), returning what it allows and on which seat.
+    func redeem(_ string: String) -> (outcome: ActivationRecord.Outcome, seatIndex: Int) {
+        guard let i = tokens.firstIndex(where: { $0.string == string }) else { return (.unknownToken, 0) }
         let token = tokens.remove(at: i)
-        if clock() &- token.issuedMS > lifetimeMS { return .expired }
-        return token.validSerial ? .granted : .noValidSerial
+        if clock() &- token.issuedMS > lifetimeMS { return (.expired, token.seatIndex) }
+        return (token.validSerial ? .granted : .noValidSerial, token.seatIndex)
     }
 }
 
@@ -81,6 +85,7 @@ final class ActivationObject: WaylandObject {
 
 final class ActivationTokenObject: WaylandObject {
     private var serial: UInt32?
+    private var seatIndex = 0
     private var committed = false
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
@@ -90,12 +95,15 @@ final class ActivationTokenObject: WaylandObject {
                              "xdg_activation_token_v1@\(wl_resource_get_id(resource)) was committed already")
         }
         switch opcode {
-        case 0: serial = args.uint(0)  // set_serial(serial, seat): one seat
+        case 0:  // set_serial(serial, seat)
+            serial = args.uint(0)
+            seatIndex = server.seatIndex(from: args.object(1, as: SeatObject.self))
         case 1, 2: break  // set_app_id, set_surface: for launch feedback, which there is none of
         case 3:  // commit
             committed = true
-            let valid = serial.map { server.seat.isRecentPress(serial: $0, client: owner.id) } ?? false
-            let token = server.activationTokens.issue(validSerial: valid)
+            let seat = server.router.seats[seatIndex]
+            let valid = serial.map { seat.isRecentPress(serial: $0, client: owner.id) } ?? false
+            let token = server.activationTokens.issue(validSerial: valid, seat: seatIndex)
             xdg_activation_token_v1_send_done(resource, token)
         default: break
         }
@@ -106,10 +114,11 @@ extension WaylandServer {
     /// `xdg_activation_v1.activate`: focuses and raises the surface's toplevel if the token
     /// allows it (see the top of this file), and records the outcome either way.
     func activate(surface: Surface, token: String) {
-        var outcome = activationTokens.redeem(token)
+        let (redeemed, seatIndex) = activationTokens.redeem(token)
+        var outcome = redeemed
         let top = surface.node.flatMap(toplevelNode(of:))
         if outcome == .granted, top == nil { outcome = .notAToplevel }
-        if outcome == .granted, let top { activate(top) }
+        if outcome == .granted, let top { activate(top, seat: router.seats[seatIndex]) }
         activationLog.append(ActivationRecord(node: surface.node, outcome: outcome))
         if activationLog.count > 64 { activationLog.removeFirst() }
     }

@@ -10,11 +10,12 @@ final class DataDeviceManagerObject: WaylandObject {
             server.createObject("wl_data_source", client: owner, version: version, id: args.newID(0)) {
                 DataSourceObject(server: server, owner: owner, resource: $0)
             }
-        case 1:  // get_data_device(id, seat)
+        case 1:  // get_data_device(id, seat): the device of that seat's selection and drags
             guard let device = server.createObject("wl_data_device", client: owner, version: version, id: args.newID(0), {
                 DataDeviceObject(server: server, owner: owner, resource: $0)
             }) else { return }
-            server.addSelectionDevice(.clipboard, device)
+            device.seatIndex = server.seatIndex(from: args.object(1, as: SeatObject.self))
+            server.addSelectionDevice(.clipboard, device, seat: device.seatIndex)
         default: break
         }
     }
@@ -69,13 +70,17 @@ final class DataSourceObject: WaylandObject, SelectionSource {
     override func resourceDestroyed() {
         cancelled = true
         server.selectionSourceDestroyed(self)
-        if !server.shuttingDown, let drag = server.drag, drag.source === self || (drag.hasSource && drag.source == nil) {
+        guard !server.shuttingDown else { return }
+        for case let drag? in server.seatServices.map({ $0.drag }) where drag.source === self || (drag.hasSource && drag.source == nil) {
             drag.sourceDestroyed()
         }
     }
 }
 
 final class DataDeviceObject: WaylandObject, SelectionDevice {
+    /// The seat named by `get_data_device`.
+    var seatIndex = 0
+
     override func request(_ opcode: UInt32, _ args: Arguments) {
         switch opcode {
         case 1:  // set_selection(source?, serial)
@@ -88,7 +93,7 @@ final class DataDeviceObject: WaylandObject, SelectionDevice {
                 }
                 source.used = true
             }
-            server.setSelection(.clipboard, source, serial: args.uint(1), from: owner)
+            server.setSelection(.clipboard, source, serial: args.uint(1), from: owner, seat: seatIndex)
         case 0: startDrag(args)
         case 2: destroyResource()  // release
         default: break
@@ -111,10 +116,10 @@ final class DataDeviceObject: WaylandObject, SelectionDevice {
             }
         }
         guard let origin = args.object(1, as: Surface.self), origin.owner === owner,
-            let press = server.seat.interactivePress(serial: owner.pressSerial(citing: args.uint(3)), client: owner.id)
+            let press = server.router.seats[seatIndex].interactivePress(serial: owner.pressSerial(citing: args.uint(3)), client: owner.id)
         else { source?.cancel(); return }
         source?.used = true
-        server.startDrag(origin: owner, source: source, icon: icon, press: press)
+        server.startDrag(origin: owner, source: source, icon: icon, press: press, seat: seatIndex)
     }
 
     func sendSelection(_ source: SelectionSource?) {
@@ -128,8 +133,8 @@ final class DataDeviceObject: WaylandObject, SelectionDevice {
     }
 
     override func resourceDestroyed() {
-        server.removeSelectionDevice(.clipboard, self)
-        server.drag?.deviceDestroyed(self)
+        server.removeSelectionDevice(.clipboard, self, seat: seatIndex)
+        server.services(seatIndex).drag?.deviceDestroyed(self)
     }
 }
 

@@ -125,7 +125,7 @@ extension WaylandServer {
         for top in toplevels {
             guard let frame = top.frame else { continue }
             if frame.titleBar == node {
-                return .titleBar(title: top.title, active: top.node != nil && activatedToplevel == top.node)
+                return .titleBar(title: top.title, active: top.node.map(isActivated) ?? false)
             }
             if frame.closeButton == node { return .closeButton }
         }

@@ -3,6 +3,8 @@
 // grab hit-tests under the pointer (or the touch point) itself with the core's hit-test,
 // and the surface found gets `wl_data_device.enter`/`motion`/`leave` with an offer of the
 // source; the release (or the point's up) drops. Action negotiation is version 3's.
+// A drag belongs to the seat of the data device that started it: its grab is on that seat,
+// and only that seat's data devices are told (each seat drags on its own).
 import CWaylandServer
 import Foundation
 import InputRouter
@@ -15,6 +17,9 @@ final class DragGrab: PointerGrab, TouchGrab {
     let hasSource: Bool
     let icon: Surface?
     let byTouch: Bool
+    /// The seat whose pointer or touch drives it, by index.
+    let seatIndex: Int
+    private var seat: Seat { server.router.seats[seatIndex] }
     /// The touch point that drives a touch drag: the first that moves or lifts.
     var slot: Int32?
     /// Where the icon is drawn: the pointer or the touch point, in layout space.
@@ -24,8 +29,10 @@ final class DragGrab: PointerGrab, TouchGrab {
     private var offers: [(device: DataDeviceObject, offer: DataOfferObject?)] = []
     private var finished = false
 
-    init(server: WaylandServer, origin: ClientState, source: DataSourceObject?, icon: Surface?, byTouch: Bool, at p: Point) {
+    init(server: WaylandServer, origin: ClientState, source: DataSourceObject?, icon: Surface?, byTouch: Bool,
+         seat index: Int, at p: Point) {
         self.server = server
+        seatIndex = index
         self.origin = origin
         self.source = source
         hasSource = source != nil
@@ -40,7 +47,7 @@ final class DragGrab: PointerGrab, TouchGrab {
     /// while it stays.
     func update(time: UInt64, at p: Point) {
         position = p
-        let hit = server.seat.hitTest(p)
+        let hit = seat.hitTest(p)
         var surface = hit.flatMap { server.surface(for: $0.node) }
         if let s = surface, !s.owner.alive || (!hasSource && s.owner !== origin) { surface = nil }
         let local = hit?.local ?? .zero
@@ -58,7 +65,7 @@ final class DragGrab: PointerGrab, TouchGrab {
         guard let surface else { return }
         target = surface
         let serial = server.nextSerial(for: .router, client: surface.owner.id)
-        for case let device as DataDeviceObject in server.selections.clipboard.devices where device.owner === surface.owner {
+        for case let device as DataDeviceObject in server.services(seatIndex).selections.clipboard.devices where device.owner === surface.owner {
             var offer: DataOfferObject?
             if let source {
                 offer = server.createObject("wl_data_offer", client: device.owner, version: device.version, id: 0) {
@@ -136,8 +143,8 @@ final class DragGrab: PointerGrab, TouchGrab {
     private func end() {
         guard !finished else { return }
         finished = true
-        if server.drag === self { server.drag = nil }
-        if byTouch { server.seat.endTouchGrab(self) } else { server.seat.endPointerGrab(self) }
+        if server.services(seatIndex).drag === self { server.services(seatIndex).drag = nil }
+        if byTouch { seat.endTouchGrab(self) } else { seat.endPointerGrab(self) }
     }
 
     /// A device or offer of the target went away (its client destroyed it or disconnected):
@@ -181,7 +188,7 @@ final class DragGrab: PointerGrab, TouchGrab {
     /// source told the drag was cancelled.
     func cancel(_ seat: Seat) {
         finished = true
-        if server.drag === self { server.drag = nil }
+        if server.services(seatIndex).drag === self { server.services(seatIndex).drag = nil }
         leave()
         source?.cancel()
     }
@@ -189,22 +196,24 @@ final class DragGrab: PointerGrab, TouchGrab {
 
 extension WaylandServer {
     /// The drag icon a renderer draws, and where: its surface's top-left corner at the
-    /// pointer (or the dragging touch point). nil when no drag with an icon is in progress.
+    /// pointer (or the dragging touch point). nil when no drag with an icon is in progress
+    /// on the first seat.
     /// The icon's pixels are the renderer's to keep (`bufferCommitted`; `SurfacePixels`).
     public var dragIcon: (surface: UnsafeMutablePointer<wl_resource>, position: Point)? {
         guard let drag, let icon = drag.icon else { return nil }
         return (icon.resource, drag.position)
     }
 
-    /// `start_drag` with a serial already checked: the grab is installed on the device that
-    /// pressed, the pointer focus is cleared (its client gets `leave`), and the surface
-    /// under the drag is entered at once.
-    func startDrag(origin: ClientState, source: DataSourceObject?, icon: Surface?, press: Press) {
+    /// `start_drag` with a serial already checked: the grab is installed on the device of
+    /// seat `index` that pressed, the pointer focus is cleared (its client gets `leave`),
+    /// and the surface under the drag is entered at once.
+    func startDrag(origin: ClientState, source: DataSourceObject?, icon: Surface?, press: Press, seat index: Int) {
+        let seat = router.seats[index], services = services(index)
         let byTouch = press.kind == .touch
-        let drag = DragGrab(server: self, origin: origin, source: source, icon: icon, byTouch: byTouch,
+        let drag = DragGrab(server: self, origin: origin, source: source, icon: icon, byTouch: byTouch, seat: index,
                             at: byTouch ? press.position : seat.cursor)
-        if let old = self.drag { if old.byTouch { seat.cancelTouchGrab() } else { seat.cancelPointerGrab() } }
-        self.drag = drag
+        if let old = services.drag { if old.byTouch { seat.cancelTouchGrab() } else { seat.cancelPointerGrab() } }
+        services.drag = drag
         if byTouch {
             seat.beginTouchGrab(drag)
         } else {

@@ -1,7 +1,8 @@
 // `ext_idle_notifier_v1` (idle notifications) and `zwp_idle_inhibit_manager_v1` (surfaces
 // that keep the session awake: a video player).
 //
-// Every routed input event counts as activity (`WaylandServer.handle`). On that path the
+// Every routed input event counts as activity on its seat (`WaylandServer.handle`): a
+// notification made for one `wl_seat` goes idle and resumes with that seat's input only. On that path the
 // server only stores the time, and sends `resumed` to notifications that were idle; the one
 // event-loop timer is never touched there. When the timer fires it works out, from the last
 // activity, which notifications' timeouts have passed (`idled`) and rearms itself for the
@@ -27,8 +28,9 @@ final class IdleState {
     private(set) var inhibitors: [IdleInhibitorObject] = []
     /// Whether any notification exists: the input path checks this one flag.
     @exclusivity(unchecked) private(set) var watching = false
-    /// When the seat last saw input (or the timeouts last restarted).
-    @exclusivity(unchecked) private(set) var lastActivity: UInt64 = 0
+    /// When each seat last saw input (or the timeouts last restarted), by seat index: one
+    /// entry per seat a notification was made for.
+    @exclusivity(unchecked) private(set) var lastActivity: [UInt64] = [0]
     @exclusivity(unchecked) private var idleCount = 0
     /// Whether a mapped surface inhibits idleness.
     private(set) var inhibited = false
@@ -44,21 +46,26 @@ final class IdleState {
 
     // MARK: Activity (the input path)
 
-    /// An input event was routed. No allocation, no timer update: a store and a compare.
-    @inline(__always) func inputArrived() {
-        lastActivity = clock()
-        if idleCount > 0 { resumeAll() }
+    /// An input event was routed on seat `index`. No allocation, no timer update: a store
+    /// and a compare.
+    @inline(__always) func inputArrived(seat index: Int) {
+        guard index < lastActivity.count else { return }  // no notification for this seat
+        lastActivity[index] = clock()
+        if idleCount > 0 { resume(seat: index) }
     }
 
-    private func resumeAll() {
-        for n in notifications where n.isIdle { n.send(idle: false) }
-        idleCount = 0
+    private func resume(seat index: Int) {
+        for n in notifications where n.isIdle && n.seatIndex == index {
+            n.send(idle: false)
+            idleCount -= 1
+        }
         arm()
     }
 
     // MARK: Notifications
 
     func add(_ notification: IdleNotificationObject) {
+        while lastActivity.count <= notification.seatIndex { lastActivity.append(0) }
         notifications.append(notification)
         watching = true
         arm()
@@ -83,7 +90,7 @@ final class IdleState {
         let now = clock()
         var nearest: UInt64?
         for n in notifications where !n.isIdle {
-            let deadline = max(lastActivity, n.createdMS) &+ n.timeoutMS
+            let deadline = max(lastActivity[n.seatIndex], n.createdMS) &+ n.timeoutMS
             if now >= deadline {
                 n.send(idle: true)
                 idleCount += 1
@@ -125,7 +132,8 @@ final class IdleState {
             timerArmed = false
         } else {
             // Released: the timeouts count from now.
-            lastActivity = clock()
+            let now = clock()
+            for i in lastActivity.indices { lastActivity[i] = now }
             arm()
         }
     }
@@ -144,9 +152,10 @@ final class IdleNotifierObject: WaylandObject {
         case 0: destroyResource()
         case 1:  // get_idle_notification(id, timeout, seat)
             let timeout = UInt64(args.uint(1))
+            let seatIndex = server.seatIndex(from: args.object(2, as: SeatObject.self))
             guard let n = server.createObject("ext_idle_notification_v1", client: owner, version: version, id: args.newID(0), {
                 IdleNotificationObject(server: server, owner: owner, resource: $0, timeoutMS: timeout,
-                                       createdMS: server.idle.clock())
+                                       createdMS: server.idle.clock(), seatIndex: seatIndex)
             }) else { return }
             server.idle.add(n)
         default: break
@@ -157,11 +166,15 @@ final class IdleNotifierObject: WaylandObject {
 final class IdleNotificationObject: WaylandObject {
     let timeoutMS: UInt64
     let createdMS: UInt64
+    /// The seat whose input it watches.
+    let seatIndex: Int
     private(set) var isIdle = false
 
-    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, timeoutMS: UInt64, createdMS: UInt64) {
+    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, timeoutMS: UInt64, createdMS: UInt64,
+         seatIndex: Int) {
         self.timeoutMS = timeoutMS
         self.createdMS = createdMS
+        self.seatIndex = seatIndex
         super.init(server: server, owner: owner, resource: resource)
     }
 

@@ -6,7 +6,8 @@
 // (`Seat.escapeBinding`, Super+Escape by default, shared with shortcuts inhibition) always
 // ends it.
 // Regions and the lock's cursor hint are double-buffered: they apply at the surface's
-// commit.
+// commit. A constraint belongs to the seat of the `wl_pointer` it names: a surface may have
+// one per seat, and a lock on one seat's pointer leaves the other seats' pointers free.
 import CWaylandServer
 import CXdgShellServer
 import InputRouter
@@ -17,8 +18,9 @@ final class PointerConstraintsObject: WaylandObject {
         case 0: destroyResource()  // constraints made with the manager live on
         case 1, 2:  // lock_pointer / confine_pointer(id, surface, pointer, region?, lifetime)
             guard let surface = args.object(1, as: Surface.self) else { return }
+            let seatIndex = args.object(2, as: PointerObject.self)?.seatIndex ?? 0
             let kind: PointerConstraintKind = opcode == 1 ? .lock : .confine
-            if let existing = surface.pointerConstraint, existing.alive {
+            if surface.pointerConstraint(seat: seatIndex) != nil {
                 return postError(ZWP_POINTER_CONSTRAINTS_V1_ERROR_ALREADY_CONSTRAINED.rawValue,
                                  "wl_surface@\(wl_resource_get_id(surface.resource)) already has a pointer constraint on this seat")
             }
@@ -29,13 +31,15 @@ final class PointerConstraintsObject: WaylandObject {
             let region = args.object(3, as: RegionObject.self)?.region
             let make: (ResourcePointer) -> ConstraintObject = { [server, owner] in
                 kind == .lock
-                    ? LockedPointerObject(server: server, owner: owner, resource: $0, surface: surface, kind: kind, lifetime: lifetime, region: region)
-                    : ConfinedPointerObject(server: server, owner: owner, resource: $0, surface: surface, kind: kind, lifetime: lifetime, region: region)
+                    ? LockedPointerObject(server: server, owner: owner, resource: $0, surface: surface, seatIndex: seatIndex,
+                                          kind: kind, lifetime: lifetime, region: region)
+                    : ConfinedPointerObject(server: server, owner: owner, resource: $0, surface: surface, seatIndex: seatIndex,
+                                            kind: kind, lifetime: lifetime, region: region)
             }
             let interface = kind == .lock ? "zwp_locked_pointer_v1" : "zwp_confined_pointer_v1"
             guard let constraint = server.createObject(interface, client: owner, version: version, id: args.newID(0), make)
             else { return }
-            surface.pointerConstraint = constraint
+            surface.pointerConstraints.append(constraint)
             constraint.register()
         default: break
         }
@@ -46,6 +50,9 @@ final class PointerConstraintsObject: WaylandObject {
 /// the core once the surface has a place in the scene.
 class ConstraintObject: WaylandObject {
     weak var surface: Surface?
+    /// The seat of the `wl_pointer` it constrains, by index.
+    let seatIndex: Int
+    private var seat: Seat { server.router.seats[seatIndex] }
     let kind: PointerConstraintKind
     let lifetime: ConstraintLifetime
     var alive = true
@@ -56,9 +63,10 @@ class ConstraintObject: WaylandObject {
     var pendingRegion: Region??
     var pendingHint: Point?
 
-    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, surface: Surface,
+    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, surface: Surface, seatIndex: Int,
          kind: PointerConstraintKind, lifetime: ConstraintLifetime, region: Region?) {
         self.surface = surface
+        self.seatIndex = seatIndex
         self.kind = kind
         self.lifetime = lifetime
         self.initialRegion = region
@@ -69,7 +77,7 @@ class ConstraintObject: WaylandObject {
     func register() {
         guard alive, node == nil, let n = surface?.node else { return }
         node = n
-        server.seat.addPointerConstraint(kind, on: n, region: initialRegion, lifetime: lifetime)
+        seat.addPointerConstraint(kind, on: n, region: initialRegion, lifetime: lifetime)
     }
 
     /// The surface committed: the pending region and hint take effect.
@@ -77,8 +85,8 @@ class ConstraintObject: WaylandObject {
         guard alive else { return }
         register()
         guard let node else { return }
-        if let region = pendingRegion { server.seat.setPointerConstraintRegion(on: node, region) }
-        if let hint = pendingHint { server.seat.setPointerConstraintHint(on: node, hint) }
+        if let region = pendingRegion { seat.setPointerConstraintRegion(on: node, region) }
+        if let hint = pendingHint { seat.setPointerConstraintHint(on: node, hint) }
         pendingRegion = nil
         pendingHint = nil
     }
@@ -92,15 +100,22 @@ class ConstraintObject: WaylandObject {
 
     override func resourceDestroyed() {
         alive = false
-        if surface?.pointerConstraint === self { surface?.pointerConstraint = nil }
-        if let node, !server.shuttingDown { server.seat.removePointerConstraint(on: node) }
+        surface?.pointerConstraints.removeAll { $0 === self }
+        if let node, !server.shuttingDown { seat.removePointerConstraint(on: node) }
+    }
+}
+
+extension Surface {
+    /// Its live lock or confinement of seat `index`'s pointer, if any.
+    func pointerConstraint(seat index: Int) -> ConstraintObject? {
+        pointerConstraints.first { $0.alive && $0.seatIndex == index }
     }
 }
 
 extension WaylandServer {
-    /// A constraint delivery to the surface's lock or confinement object.
-    func sendConstraintChange(_ node: NodeID, active: Bool) {
-        guard let s = surface(for: node), s.owner.alive, let c = s.pointerConstraint, c.alive, c.node == node else { return }
+    /// A constraint delivery to the surface's lock or confinement object of seat `index`.
+    func sendConstraintChange(_ node: NodeID, seat index: Int, active: Bool) {
+        guard let s = surface(for: node), s.owner.alive, let c = s.pointerConstraint(seat: index), c.node == node else { return }
         c.send(active: active)
     }
 }

@@ -4,9 +4,9 @@
 // recognizer may take a gesture at its begin (the client sees nothing of it) or at any
 // update, and then the client gets `end` with `cancelled = 1` and nothing more of it.
 //
-// Each gesture object belongs to the wl_pointer it was made for; the client gets a gesture
-// on every gesture object of that kind it holds, as it gets pointer events on every
-// wl_pointer.
+// Each gesture object belongs to the wl_pointer it was made for, and so to its seat; the
+// client gets a seat's gesture on every gesture object of that kind it holds for that seat,
+// as it gets pointer events on every wl_pointer of the seat.
 import CWaylandServer
 import CXdgShellServer
 import InputRouter
@@ -23,19 +23,22 @@ final class PointerGesturesObject: WaylandObject {
     }
 
     private func makeGesture(_ interface: String, _ kind: GestureKind, _ args: Arguments) {
+        let seatIndex = args.object(1, as: PointerObject.self)?.seatIndex ?? 0
         guard let gesture = server.createObject(interface, client: owner, version: version, id: args.newID(0), {
-            PointerGestureObject(server: server, owner: owner, resource: $0, kind: kind)
+            PointerGestureObject(server: server, owner: owner, resource: $0, kind: kind, seatIndex: seatIndex)
         }) else { return }
-        owner.gestures.append(gesture.resource, kind)
+        owner.onSeat(seatIndex).gestures.append(gesture.resource, kind)
     }
 }
 
 /// A swipe, pinch or hold gesture object: its one request is `destroy`.
 final class PointerGestureObject: WaylandObject {
     let kind: GestureKind
+    let seatIndex: Int
 
-    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, kind: GestureKind) {
+    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, kind: GestureKind, seatIndex: Int) {
         self.kind = kind
+        self.seatIndex = seatIndex
         super.init(server: server, owner: owner, resource: resource)
     }
 
@@ -43,7 +46,7 @@ final class PointerGestureObject: WaylandObject {
         if opcode == 0 { destroyResource() }
     }
 
-    override func resourceDestroyed() { owner.gestures.remove(resource, kind) }
+    override func resourceDestroyed() { owner.onSeat(seatIndex).gestures.remove(resource, kind) }
 }
 
 /// A client's gesture objects, by kind: delivery walks one array, no lookup.
@@ -72,13 +75,13 @@ struct ClientGestures {
 extension WaylandServer {
     /// One gesture delivery as protocol events. Begin and end carry a fresh serial from the
     /// display's sequence; updates carry none.
-    func sendGesture(_ node: NodeID, time: UInt64, _ g: GestureEvent) {
+    func sendGesture(_ node: NodeID, seat index: Int, time: UInt64, _ g: GestureEvent) {
         guard let s = surface(for: node), s.owner.alive else { return }
-        let c = s.owner
+        let c = s.owner.onSeat(index)
         let ms = UInt32(truncatingIfNeeded: time / 1000)
         let cancelled: Int32 = g.cancelled ? 1 : 0
         let fingers = UInt32(clamping: max(g.fingers, 0))
-        let serial = g.phase == .update ? 0 : nextSerial(for: .router, client: c.id)
+        let serial = g.phase == .update ? 0 : nextSerial(for: .router, client: s.owner.id)
         switch (g.kind, g.phase) {
         case (.swipe, .begin): for r in c.gestures.swipes { zwp_pointer_gesture_swipe_v1_send_begin(r, serial, ms, s.resource, fingers) }
         case (.swipe, .update):

@@ -16,7 +16,8 @@ final class PrimarySelectionManagerObject: WaylandObject {
                 "zwp_primary_selection_device_v1", client: owner, version: version, id: args.newID(0), {
                     PrimaryDeviceObject(server: server, owner: owner, resource: $0)
                 }) else { return }
-            server.addSelectionDevice(.primary, device)
+            device.seatIndex = server.seatIndex(from: args.object(1, as: SeatObject.self))
+            server.addSelectionDevice(.primary, device, seat: device.seatIndex)
         case 2: destroyResource()
         default: break
         }
@@ -54,10 +55,13 @@ final class PrimarySourceObject: WaylandObject, SelectionSource {
 }
 
 final class PrimaryDeviceObject: WaylandObject, SelectionDevice {
+    /// The seat named by `get_device`: whose primary selection this is.
+    var seatIndex = 0
+
     override func request(_ opcode: UInt32, _ args: Arguments) {
         switch opcode {
         case 0:  // set_selection(source?, serial)
-            server.setSelection(.primary, args.object(0, as: PrimarySourceObject.self), serial: args.uint(1), from: owner)
+            server.setSelection(.primary, args.object(0, as: PrimarySourceObject.self), serial: args.uint(1), from: owner, seat: seatIndex)
         case 1: destroyResource()
         default: break
         }
@@ -75,7 +79,7 @@ final class PrimaryDeviceObject: WaylandObject, SelectionDevice {
         zwp_primary_selection_device_v1_send_selection(resource, offer.resource)
     }
 
-    override func resourceDestroyed() { server.removeSelectionDevice(.primary, self) }
+    override func resourceDestroyed() { server.removeSelectionDevice(.primary, self, seat: seatIndex) }
 }
 
 final class PrimaryOfferObject: WaylandObject {

@@ -84,8 +84,10 @@ final class PointerObject: SeatDeviceObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         switch opcode {
         case 0:  // set_cursor(serial, surface?, hotspot_x, hotspot_y)
-            // Only the client that has the pointer, citing its latest enter, may set it.
-            guard args.uint(0) == owner.lastEnterSerial, owner.lastEnterSerial != 0 else { return }
+            // Only the client that has this seat's pointer, citing the latest enter this seat
+            // sent it, may set it: an enter of another seat's pointer is refused.
+            let onSeat = owner.onSeat(seatIndex)
+            guard args.uint(0) == onSeat.lastEnterSerial, onSeat.lastEnterSerial != 0 else { return }
             let surface = args.object(1, as: Surface.self)
             if let surface {
                 switch surface.role {
@@ -96,7 +98,7 @@ final class PointerObject: SeatDeviceObject {
                                      "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName)")
                 }
             }
-            owner.cursor = (surface, args.int(2), args.int(3))
+            onSeat.cursor = (surface, args.int(2), args.int(3))
         case 1: destroyResource()  // release
         default: break
         }

@@ -4,6 +4,7 @@
 // devices per seat: its `wl_pointer` from one seat's `wl_seat` gets only that seat's
 // pointer events. Deliveries name their seat, so the sender picks the resource list by
 // seat index (an array, no hashing); the first seat's lists stay where they always were.
+// What the other protocols keep per seat is in SeatServices.swift.
 import CWaylandServer
 import InputRouter
 import Keyboard
@@ -89,6 +90,7 @@ extension WaylandServer {
         guard seat.id.index != 0 else { return handle(event) }
         seat.handle(event)
         sendDeliveries()
+        if idle.watching { idle.inputArrived(seat: Int(seat.id.index)) }  // activity on this seat (Idle.swift)
         switch event.kind {
         case .deviceAdded, .deviceRemoved:
             guard let served = servedSeat(seat.id) else { return }
@@ -118,7 +120,7 @@ extension WaylandServer {
     }
 
     /// Focus on click for a seat after the first: its keyboard goes to the clicked window
-    /// (raised). The `activated` state follows the first seat's keyboard only.
+    /// (raised), which is then `activated` (any seat's keyboard activates a window).
     func focusOnClick(_ node: NodeID, seat id: SeatID) {
         afterDeliveries.append { [unowned self] in
             guard let top = self.toplevelNode(of: node) else { return }
@@ -130,5 +132,17 @@ extension WaylandServer {
     /// The seat a `wl_seat` argument names (the first seat when it names none).
     func seat(from object: SeatObject?) -> Seat {
         object.map { router.seats[$0.seatIndex] } ?? seat
+    }
+
+    /// The seat index a `wl_seat` argument names (0 when it names none).
+    func seatIndex(from object: SeatObject?) -> Int { object?.seatIndex ?? 0 }
+
+    /// After a flush: the keyboard focus of each seat after the first, followed as the
+    /// first seat's is (`keyboardFocusMoved(onSeat:)`) when it moved.
+    func followKeyboardFocusOfOtherSeats() {
+        for served in extraSeats {
+            let i = Int(served.seat.id.index)
+            if served.seat.keyboardFirstResponder != services(i).activationSource { keyboardFocusMoved(onSeat: i) }
+        }
     }
 }

@@ -1,4 +1,4 @@
-// The seat's two selections, the clipboard (wl_data_device) and the primary selection
+// Each seat's two selections, the clipboard (wl_data_device) and the primary selection
 // (zwp_primary_selection_device_v1), and the rule both follow: a client sets one citing
 // the serial of the input that asked for it, and the client with the keyboard focus is
 // offered it whenever it gains the focus and whenever it changes while it holds it.
@@ -46,71 +46,82 @@ final class Selections {
 }
 
 extension WaylandServer {
-    /// The client whose surface has the keyboard, if any.
-    var keyboardFocusClient: ClientState? {
-        seat.keyboardFirstResponder.flatMap { surface(for: $0)?.owner }
+    /// The client whose surface has the first seat's keyboard, if any.
+    var keyboardFocusClient: ClientState? { keyboardFocusClient(onSeat: 0) }
+
+    /// The client whose surface has seat `index`'s keyboard, if any.
+    func keyboardFocusClient(onSeat index: Int) -> ClientState? {
+        router.seats[index].keyboardFirstResponder.flatMap { surface(for: $0)?.owner }
     }
 
-    /// Whether `client` may set a selection citing `serial`: a recent press of its own (the
-    /// core's press log), one of its latest key, modifier, button or touch events (toolkits
-    /// cite the newest serial they saw: GTK's Ctrl+C cites the Ctrl release or the
-    /// modifiers that followed it, a menu item activates on the button's release), or the
-    /// keyboard enter that gave it the focus it still holds (wl-copy sets the selection from
-    /// there). A serial older than the current selection's never replaces it: a request
-    /// that was late cannot undo a newer copy.
-    func isSelectionSerial(_ serial: UInt32, from client: ClientState, replacing slot: SelectionSlot) -> Bool {
+    /// Whether `client` may set seat `index`'s selection citing `serial`: a recent press of
+    /// its own on that seat (the core's press log), one of its latest key, modifier, button
+    /// or touch events on that seat (another seat's serial is refused, as wlroots checks a
+    /// serial per seat client) (toolkits cite the newest serial they saw: GTK's Ctrl+C cites the
+    /// Ctrl release or the modifiers that followed it, a menu item activates on the button's
+    /// release), or the keyboard enter that gave it the focus it still holds (wl-copy sets
+    /// the selection from there). A serial older than the current selection's never
+    /// replaces it: a request that was late cannot undo a newer copy.
+    func isSelectionSerial(_ serial: UInt32, from client: ClientState, replacing slot: SelectionSlot, seat index: Int) -> Bool {
         if configuration.acceptsSelectionWithAnySerial { return true }
         guard serial != 0 else { return false }
         if slot.source != nil, Int32(bitPattern: serial &- slot.serial) < 0 { return false }
-        if seat.isRecentPress(serial: serial, client: client.id) || client.inputSerials.contains(serial) { return true }
-        return serial == client.lastKeyboardEnterSerial && keyboardFocusClient === client
+        if router.seats[index].isRecentPress(serial: serial, client: client.id) || client.onSeat(index).inputSerials.contains(serial) { return true }
+        return serial == client.onSeat(index).lastKeyboardEnterSerial && keyboardFocusClient(onSeat: index) === client
     }
 
-    /// A client's `set_selection`. Refused without a word when the serial is not valid (the
-    /// protocol names no error for it; every compositor ignores such requests). The source
-    /// replaced is cancelled; the keyboard's client is offered the new one.
-    func setSelection(_ kind: SelectionKind, _ source: SelectionSource?, serial: UInt32, from client: ClientState) {
-        let slot = selections[kind]
-        guard isSelectionSerial(serial, from: client, replacing: slot) else { return }
+    /// A client's `set_selection` on the device of seat `index`. Refused without a word when
+    /// the serial is not valid (the protocol names no error for it; every compositor ignores
+    /// such requests). The source replaced is cancelled; the client with that seat's
+    /// keyboard is offered the new one. Each seat has its own selections, as the protocol
+    /// says: a copy on one seat is not offered on another.
+    func setSelection(_ kind: SelectionKind, _ source: SelectionSource?, serial: UInt32, from client: ClientState, seat index: Int) {
+        let slot = services(index).selections[kind]
+        guard isSelectionSerial(serial, from: client, replacing: slot, seat: index) else { return }
         let old = slot.source
         slot.source = source
         slot.serial = serial
         if let old, old !== source { old.cancel() }
-        offerSelection(kind, to: keyboardFocusClient)
+        offerSelection(kind, to: keyboardFocusClient(onSeat: index), seat: index)
     }
 
-    /// A source was destroyed: if it held a selection, the selection is now empty.
+    /// A source was destroyed: if it held a seat's selection, that selection is now empty.
     func selectionSourceDestroyed(_ source: SelectionSource) {
-        for kind in [SelectionKind.clipboard, .primary] where selections[kind].source === source {
-            selections[kind].source = nil
-            offerSelection(kind, to: keyboardFocusClient)
+        for services in seatServices {
+            for kind in [SelectionKind.clipboard, .primary] where services.selections[kind].source === source {
+                services.selections[kind].source = nil
+                offerSelection(kind, to: keyboardFocusClient(onSeat: services.seatIndex), seat: services.seatIndex)
+            }
         }
     }
 
-    func addSelectionDevice(_ kind: SelectionKind, _ device: SelectionDevice) {
+    func addSelectionDevice(_ kind: SelectionKind, _ device: SelectionDevice, seat index: Int) {
+        let selections = services(index).selections
         selections[kind].devices.append(device)
         // A device made while its client has the keyboard learns the selection at once.
         if let focus = selections.focusClient, focus == device.owner.id { device.sendSelection(selections[kind].source) }
     }
 
-    func removeSelectionDevice(_ kind: SelectionKind, _ device: SelectionDevice) {
-        selections[kind].devices.removeAll { $0 === device }
+    func removeSelectionDevice(_ kind: SelectionKind, _ device: SelectionDevice, seat index: Int) {
+        services(index).selections[kind].devices.removeAll { $0 === device }
     }
 
-    func offerSelection(_ kind: SelectionKind, to client: ClientState?) {
+    func offerSelection(_ kind: SelectionKind, to client: ClientState?, seat index: Int) {
         guard let client, client.alive else { return }
-        let slot = selections[kind]
+        let slot = services(index).selections[kind]
         for d in slot.devices where d.owner === client { d.sendSelection(slot.source) }
     }
 
-    /// Called when the keyboard may have moved to another client (a keyboard enter is about
-    /// to be sent, or the focus changed): the new holder gets both selections first, as the
-    /// protocol asks ("immediately before receiving keyboard focus").
-    func selectionsFollowKeyboard(to client: ClientState?) {
+    /// Called when seat `index`'s keyboard may have moved to another client (a keyboard
+    /// enter is about to be sent, or the focus changed): the new holder gets both of that
+    /// seat's selections first, as the protocol asks ("immediately before receiving keyboard
+    /// focus").
+    func selectionsFollowKeyboard(to client: ClientState?, seat index: Int) {
+        let selections = services(index).selections
         guard client?.id != selections.focusClient else { return }
         selections.focusClient = client?.id
-        offerSelection(.clipboard, to: client)
-        offerSelection(.primary, to: client)
+        offerSelection(.clipboard, to: client, seat: index)
+        offerSelection(.primary, to: client, seat: index)
     }
 }
 

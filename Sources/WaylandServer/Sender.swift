@@ -26,10 +26,8 @@ extension WaylandServer {
                 sendDeliveries()
             }
         }
-        if seat.keyboardFirstResponder != activationSource {
-            updateActivatedToplevel()
-            selectionsFollowKeyboard(to: keyboardFocusClient)
-        }
+        if seat.keyboardFirstResponder != seatServices[0].activationSource { keyboardFocusMoved(onSeat: 0) }
+        if !extraSeats.isEmpty { followKeyboardFocusOfOtherSeats() }  // Seats.swift
         updateSurfaceOutputs()  // one comparison unless the scene changed (Outputs.swift)
     }
 }
@@ -56,7 +54,7 @@ struct WaylandSender: DeliverySink {
         switch delivery {
         case let .pointerEnter(sid, node, p, serial):
             guard let (s, c) = target(node) else { return }
-            c.lastEnterSerial = serial
+            c.onSeat(Int(sid.index)).lastEnterSerial = serial
             c.wheelClicks.resetAll()
             for r in c.pointers(on: sid) {
                 wl_pointer_send_enter(r, serial, s.resource, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y))
@@ -70,8 +68,8 @@ struct WaylandSender: DeliverySink {
         case let .pointerButton(sid, node, time, button, state, serial):
             guard let (_, c) = target(node) else { return }
             for r in c.pointers(on: sid) { wl_pointer_send_button(r, serial, ms(time), button, UInt32(state.rawValue)) }
-            c.inputSerials.record(serial)
-            if state == .released { c.lastReleaseSerial = serial }
+            c.onSeat(Int(sid.index)).inputSerials.record(serial)
+            if state == .released { c.onSeat(Int(sid.index)).lastReleaseSerial = serial }
             if state == .pressed, server.configuration.focusOnClick {
                 c.clickFocus = ClickFocusSerials(press: serial, after: serial, upTo: serial)
                 if sid.index == 0 { server.pendingFocus = node } else { server.focusOnClick(node, seat: sid) }
@@ -109,8 +107,8 @@ struct WaylandSender: DeliverySink {
 
         case let .keyboardEnter(sid, node, keys, serial):
             guard let (s, c) = target(node) else { return }
-            c.lastKeyboardEnterSerial = serial
-            server.selectionsFollowKeyboard(to: c)
+            c.onSeat(Int(sid.index)).lastKeyboardEnterSerial = serial
+            server.selectionsFollowKeyboard(to: c, seat: Int(sid.index))
             withWaylandArray(Array(queue.keys(keys))) { array in
                 for r in c.keyboards(on: sid) { wl_keyboard_send_enter(r, serial, s.resource, array) }
             }
@@ -120,11 +118,11 @@ struct WaylandSender: DeliverySink {
         case let .key(sid, node, time, key, state, serial):
             guard let (_, c) = target(node) else { return }
             for r in c.keyboards(on: sid) { wl_keyboard_send_key(r, serial, ms(time), key, UInt32(state.rawValue)) }
-            c.inputSerials.record(serial)
+            c.onSeat(Int(sid.index)).inputSerials.record(serial)
         case let .modifiers(sid, node, m, serial):
             guard let (_, c) = target(node) else { return }
             for r in c.keyboards(on: sid) { wl_keyboard_send_modifiers(r, serial, m.depressed, m.latched, m.locked, m.group) }
-            c.inputSerials.record(serial)
+            c.onSeat(Int(sid.index)).inputSerials.record(serial)
 
         case let .touchDown(sid, node, time, slot, p, serial):
             guard let (s, c) = target(node) else { return }
@@ -137,7 +135,7 @@ struct WaylandSender: DeliverySink {
         case let .touchUp(sid, node, time, slot, serial):
             guard let (_, c) = target(node) else { return }
             for r in c.touches(on: sid) { wl_touch_send_up(r, serial, ms(time), slot) }
-            c.inputSerials.record(serial)
+            c.onSeat(Int(sid.index)).inputSerials.record(serial)
         case let .touchFrame(sid, client):
             guard let c = server.client(client) else { return }
             for r in c.touches(on: sid) { wl_touch_send_frame(r) }
@@ -154,14 +152,14 @@ struct WaylandSender: DeliverySink {
         case let .resizeRequest(_, node, width, height):
             guard let s = server.surface(for: node), case .xdg(let x) = s.role, case .toplevel(let t) = x.roleObject else { return }
             t.requestSize(width: width, height: height)
-        case let .relativeMotion(_, node, time, motion):
-            server.sendRelativeMotion(to: node, time: time, motion)
-        case let .pointerConstraint(_, node, _, active):
-            server.sendConstraintChange(node, active: active)
-        case let .gesture(_, node, time, g):
-            server.sendGesture(node, time: time, g)
-        case let .shortcutsInhibited(_, node, active):
-            server.surface(for: node)?.shortcutsInhibitor?.send(active: active)
+        case let .relativeMotion(sid, node, time, motion):
+            server.sendRelativeMotion(to: node, seat: Int(sid.index), time: time, motion)
+        case let .pointerConstraint(sid, node, _, active):
+            server.sendConstraintChange(node, seat: Int(sid.index), active: active)
+        case let .gesture(sid, node, time, g):
+            server.sendGesture(node, seat: Int(sid.index), time: time, g)
+        case let .shortcutsInhibited(sid, node, active):
+            server.surface(for: node)?.shortcutsInhibitor(seat: Int(sid.index))?.send(active: active)
         case .handled, .action, .binding, .claimed, .switchToggled, .dropped, .inputMethodKey:
             // The compositor's own business.
             break

@@ -1,5 +1,5 @@
-// Which toplevel is `activated`: the one whose own surface or popup chain holds the
-// keyboard. A menu taking the keyboard leaves its toplevel activated (GTK draws an inactive
+// Which toplevel is `activated`: one whose own surface or popup chain holds a seat's
+// keyboard (any seat's: with two seats, two windows can be activated at once). A menu taking the keyboard leaves its toplevel activated (GTK draws an inactive
 // header bar otherwise), and closing it changes nothing the toplevel sees; only a focus
 // that moves to another window, or to none, sends the configures.
 import InputRouter
@@ -7,17 +7,21 @@ import InputRouter
 extension WaylandServer {
     /// Gives `node`'s toplevel the keyboard and raises it. While a popup grab holds the
     /// keyboard the seat refuses, and the popup keeps it (its toplevel stays activated).
-    /// Not from inside a flush (the seat's handlers queue it in `afterDeliveries`).
-    public func activate(_ node: NodeID) {
+    public func activate(_ node: NodeID) { activate(node, seat: seat) }
+
+    /// Gives `node`'s toplevel the keyboard of `seat` and raises it; the other seats'
+    /// keyboards stay where they are. Not from inside a flush (the seat's handlers queue it
+    /// in `afterDeliveries`).
+    public func activate(_ node: NodeID, seat: Seat) {
         guard let top = toplevelNode(of: node) else { return }
         router.tree.raiseToTop(windowNode(of: top))
         seat.setKeyboardFocus(top)
-        // The queued wl_keyboard.enter goes out first, then (in sendDeliveries) the
-        // text-input enter and the activated configure: a client enables its text input
-        // for the surface that has its keyboard, and foot warns of an ime enter that comes
-        // before the keyboard's.
-        sendDeliveries()
-        updateActivatedToplevel()
+        // The queued wl_keyboard.enter goes out first, then the text-input enter and the
+        // activated configure: a client enables its text input for the surface that has
+        // its keyboard, and foot warns of an ime enter that comes before the keyboard's.
+        sendDeliveries()  // which follows every seat's focus when it moved
+        let index = Int(seat.id.index)
+        if seat.keyboardFirstResponder != services(index).activationSource { keyboardFocusMoved(onSeat: index) }
     }
 
     /// The toplevel `node` belongs to: itself, or the root of its subsurface or popup chain.
@@ -28,17 +32,21 @@ extension WaylandServer {
         return n
     }
 
-    /// Follows the keyboard focus: when the toplevel it belongs to changed, the old and the
-    /// new one get a configure with their new states. Called after every flush; the focus is
-    /// compared first, so the common case (it did not move) costs one comparison.
-    func updateActivatedToplevel() {
-        let focus = seat.keyboardFirstResponder
-        activationSource = focus
-        textInput.keyboardFocusChanged(to: focus)
+    /// Follows seat `index`'s keyboard focus: its text inputs' focus moves with it, its
+    /// client is offered that seat's selections, and when the toplevel the focus belongs to
+    /// changed, the old and the new one get a configure with their new states. A toplevel is
+    /// `activated` while any seat's keyboard is in it. Called after every flush once the
+    /// focus was compared (the common case, it did not move, costs that comparison).
+    func keyboardFocusMoved(onSeat index: Int) {
+        let services = services(index)
+        let focus = router.seats[index].keyboardFirstResponder
+        services.activationSource = focus
+        services.textInput.keyboardFocusChanged(to: focus)
+        selectionsFollowKeyboard(to: keyboardFocusClient(onSeat: index), seat: index)
         let top = focus.flatMap(toplevelNode(of:))
-        guard top != activatedToplevel else { return }
-        let previous = activatedToplevel
-        activatedToplevel = top
+        guard top != services.activatedToplevel else { return }
+        let previous = services.activatedToplevel
+        services.activatedToplevel = top
         for n in [previous, top] {
             guard let n, let s = surface(for: n), case .xdg(let x) = s.role, case .toplevel = x.roleObject,
                 x.initialConfigureSent

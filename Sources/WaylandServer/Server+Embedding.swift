@@ -101,7 +101,15 @@ extension WaylandServer {
     /// `hidden` when it asked for no cursor. The pixels are the renderer's to keep
     /// (`bufferCommitted`; Rendering's `SurfacePixels`).
     public var clientCursor: (surface: UnsafeMutablePointer<wl_resource>?, hotspotX: Int32, hotspotY: Int32, hidden: Bool)? {
-        guard let focus = seat.pointerFocusNode, let s = surface(for: focus), let cursor = s.owner.cursor else { return nil }
+        clientCursor(on: seat)
+    }
+
+    /// The cursor the client with `seat`'s pointer focus set on that seat's `wl_pointer`
+    /// (each seat's pointer has its own: `clientCursor` is the first seat's).
+    public func clientCursor(on seat: Seat) -> (surface: UnsafeMutablePointer<wl_resource>?, hotspotX: Int32, hotspotY: Int32, hidden: Bool)? {
+        guard let focus = seat.pointerFocusNode, let s = surface(for: focus),
+            let cursor = s.owner.onSeat(Int(seat.id.index)).cursor
+        else { return nil }
         guard let surface = cursor.surface else { return (nil, 0, 0, true) }
         return (surface.resource, cursor.hotspotX, cursor.hotspotY, false)
     }

@@ -113,7 +113,9 @@ public final class WaylandServer {
     let ownsDisplay: Bool
     /// The routing core: the surface tree clients build, the seats, the delivery queue.
     public let router: Router
-    /// The seat every `wl_seat` global serves.
+    /// The first seat, "seat0", made with the server: what the first `wl_seat` global
+    /// serves, and the seat of every call that names none (`handle(_:)`, `activate(_:)`,
+    /// `clientCursor`). `addSeat(name:)` adds more (Seats.swift).
     public let seat: Seat
     /// The node every toplevel (and decoration) is a child of: the window layer, a root
     /// child above every output's node, at the layout origin and spanning it without
@@ -174,22 +176,25 @@ public final class WaylandServer {
     var toplevelObjects: [WeakToplevel] = []
     /// Focus changes decided while deliveries were being sent, applied right after.
     @exclusivity(unchecked) var pendingFocus: NodeID?
-    /// The toplevel whose surface or popup chain has the keyboard (Server+Activation.swift),
-    /// and the keyboard focus it was found from.
-    var activatedToplevel: NodeID?
+    /// Per seat: selections, drag, text input, activated toplevel (SeatServices.swift).
+    var seatServices: [SeatServices] = []
     /// The tablets and tools announced to clients (TabletManager.swift).
     var tablets = TabletRegistry()
-    @exclusivity(unchecked) var activationSource: NodeID?
 
     /// Every serial sent, with what it was for (newest last, bounded).
     public private(set) var serialLog = SerialLog()
-    /// The clipboard and primary selection (Selection.swift).
-    let selections = Selections()
-    /// The drag in progress (DragGrab.swift).
-    var drag: DragGrab?
+    /// The first seat's clipboard and primary selection (Selection.swift); each seat has its
+    /// own (`services(_:)`).
+    var selections: Selections { seatServices[0].selections }
+    /// The drag in progress on the first seat (DragGrab.swift).
+    var drag: DragGrab? {
+        get { seatServices[0].drag }
+        set { seatServices[0].drag = newValue }
+    }
 
     // Text input, activation and idle (TextInputMethod.swift, Activation.swift, Idle.swift).
-    private(set) lazy var textInput = TextInputState(server: self)
+    /// The first seat's text inputs (each seat has its own: `services(_:)`).
+    var textInput: TextInputState { seatServices[0].textInput }
     let activationTokens = ActivationTokens()
     /// The last uses of activation tokens, newest last (bounded): what each one did.
     public internal(set) var activationLog: [ActivationRecord] = []
@@ -239,6 +244,7 @@ public final class WaylandServer {
             server.adopt(OpaquePointer(data!))
         }
         wl_display_add_client_created_listener(display, clientCreatedListener!.listener)
+        _ = services(0)
         createGlobals()
         if configuration.answersFrameCallbacksOnTimer {
             frameTimer = wl_event_loop_add_timer(eventLoop, frameTimerFired, Unmanaged.passUnretained(self).toOpaque())
@@ -359,7 +365,7 @@ public final class WaylandServer {
             sendDeliveries()
         }
         // Input is activity: idle notifications restart (Idle.swift).
-        if idle.watching { idle.inputArrived() }
+        if idle.watching { idle.inputArrived(seat: 0) }
     }
 
     /// The `wl_seat` capabilities: the kinds of the devices present.
@@ -473,18 +479,10 @@ final class ClientState {
     @exclusivity(unchecked) var touches: [ResourcePointer] = []
     /// Its devices on the seats after the first (Seats.swift), by seat index - 1.
     @exclusivity(unchecked) var otherSeats: ContiguousArray<SeatDevices> = []
-    @exclusivity(unchecked) var relativePointers: [ResourcePointer] = []
-    /// The serial of the last `wl_pointer.enter` this client got: `set_cursor` must cite it.
-    @exclusivity(unchecked) var lastEnterSerial: UInt32 = 0
-    /// The serial of the last `wl_pointer.button` release this client got: a popup opened
-    /// on a click's release may cite it for its grab (XdgPopup).
-    @exclusivity(unchecked) var lastReleaseSerial: UInt32 = 0
-    /// The serial of the last `wl_keyboard.enter` it got: a selection may cite it (Selection.swift).
-    @exclusivity(unchecked) var lastKeyboardEnterSerial: UInt32 = 0
+    /// Its objects and serials per seat, by seat index (SeatServices.swift).
+    @exclusivity(unchecked) var seatStates: ContiguousArray<ClientSeatState> = [ClientSeatState()]
     /// The serials its last press's focus-on-click sent it (ClickFocusSerials.swift).
     @exclusivity(unchecked) var clickFocus: ClickFocusSerials?
-    /// The serials of its latest keys, modifiers and button and touch events (Selection.swift).
-    @exclusivity(unchecked) var inputSerials = RecentSerials()
     /// Whether this pointer frame already carried `axis_source` (once per frame), to its
     /// `wl_pointer`s of version 8 and to older ones (which may have been sent nothing yet).
     @exclusivity(unchecked) var axisSourceSent = false
@@ -494,9 +492,6 @@ final class ClientState {
     /// Unread bytes in its socket at the last check, and since when they did not shrink.
     var lastUnsent: Int32 = 0
     var stalledSince: UInt32?
-    var cursor: (surface: Surface?, hotspotX: Int32, hotspotY: Int32)?
-    /// Its pointer-gesture objects (PointerGestures.swift).
-    @exclusivity(unchecked) var gestures = ClientGestures()
     /// tablet-unstable-v2 objects (TabletManager.swift).
     var tablet = ClientTablet()
 

@@ -15,19 +15,20 @@ final class ShortcutsInhibitManagerObject: WaylandObject {
         case 0: destroyResource()  // inhibitors made with it live on
         case 1:  // inhibit_shortcuts(id, surface, seat)
             guard let surface = args.object(1, as: Surface.self) else { return }
-            // One seat, so one inhibitor per surface.
-            if surface.shortcutsInhibitor != nil {
+            // One inhibitor per surface and seat: it inhibits the bindings of the seat named.
+            let seatIndex = server.seatIndex(from: args.object(2, as: SeatObject.self))
+            if surface.shortcutsInhibitor(seat: seatIndex) != nil {
                 return postError(ZWP_KEYBOARD_SHORTCUTS_INHIBIT_MANAGER_V1_ERROR_ALREADY_INHIBITED.rawValue,
                                  "wl_surface@\(wl_resource_get_id(surface.resource)) already inhibits the shortcuts of this seat")
             }
             guard let inhibitor = server.createObject(
                 "zwp_keyboard_shortcuts_inhibitor_v1", client: owner, version: version, id: args.newID(0), {
-                    ShortcutsInhibitorObject(server: server, owner: owner, resource: $0, surface: surface)
+                    ShortcutsInhibitorObject(server: server, owner: owner, resource: $0, surface: surface, seatIndex: seatIndex)
                 })
             else { return }
-            surface.shortcutsInhibitor = inhibitor
+            surface.shortcutsInhibitors.append(inhibitor)
             // A surface without a role has no node yet: it is registered when it gets one.
-            if let node = surface.node { server.seat.addShortcutsInhibitor(node) }
+            if let node = surface.node { inhibitor.seat.addShortcutsInhibitor(node) }
         default: break
         }
     }
@@ -35,9 +36,12 @@ final class ShortcutsInhibitManagerObject: WaylandObject {
 
 final class ShortcutsInhibitorObject: WaylandObject {
     weak var surface: Surface?
+    let seatIndex: Int
+    var seat: Seat { server.router.seats[seatIndex] }
 
-    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, surface: Surface) {
+    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, surface: Surface, seatIndex: Int) {
         self.surface = surface
+        self.seatIndex = seatIndex
         super.init(server: server, owner: owner, resource: resource)
     }
 
@@ -51,8 +55,15 @@ final class ShortcutsInhibitorObject: WaylandObject {
     }
 
     override func resourceDestroyed() {
-        guard let surface, surface.shortcutsInhibitor === self else { return }
-        surface.shortcutsInhibitor = nil
-        if let node = surface.node { server.seat.removeShortcutsInhibitor(node) }
+        guard let surface, surface.shortcutsInhibitors.contains(where: { $0 === self }) else { return }
+        surface.shortcutsInhibitors.removeAll { $0 === self }
+        if let node = surface.node { seat.removeShortcutsInhibitor(node) }
+    }
+}
+
+extension Surface {
+    /// Its inhibitor of seat `index`'s shortcuts, if it made one.
+    func shortcutsInhibitor(seat index: Int) -> ShortcutsInhibitorObject? {
+        shortcutsInhibitors.first { $0.seatIndex == index }
     }
 }

@@ -65,8 +65,9 @@ final class Surface: WaylandObject {
     var role = Role.none
     /// The tree node, once a role gives the surface a place in the scene.
     var node: NodeID?
-    /// Its `zwp_keyboard_shortcuts_inhibitor_v1` (ShortcutsInhibit.swift), told of its node.
-    weak var shortcutsInhibitor: ShortcutsInhibitorObject?
+    /// Its `zwp_keyboard_shortcuts_inhibitor_v1`s, at most one per seat (ShortcutsInhibit.swift),
+    /// each told of its node.
+    var shortcutsInhibitors: [ShortcutsInhibitorObject] = []
     var pending = SurfaceState()
     /// A synchronized subsurface's committed state, applied with its parent's commit.
     var cached: SurfaceState?
@@ -74,8 +75,9 @@ final class Surface: WaylandObject {
     var children: [SubsurfaceObject] = []
     /// Restacking of children requested since the last commit (applied on commit).
     var pendingRestacks: [(child: SubsurfaceObject, above: Bool, sibling: Surface)] = []
-    /// Its lock or confinement (PointerConstraints.swift), whose region and hint apply at commit.
-    var pointerConstraint: ConstraintObject?
+    /// Its locks or confinements, at most one per seat (PointerConstraints.swift), whose
+    /// regions and hints apply at commit.
+    var pointerConstraints: [ConstraintObject] = []
 
     // What the last commit established.
     var hasBuffer = false
@@ -178,7 +180,7 @@ final class Surface: WaylandObject {
                 }
             }
         }
-        pointerConstraint?.surfaceCommitted()
+        for c in pointerConstraints { c.surfaceCommitted() }
     }
 
     /// Pushes size, input region and mapping into the tree.
@@ -216,7 +218,7 @@ final class Surface: WaylandObject {
         server.surfacesByNode[i] = self
         server.router.tree.setMapped(id, false)
         for child in children where child.surface.node == nil { child.createNode() }
-        if shortcutsInhibitor != nil { server.seat.addShortcutsInhibitor(id) }
+        for i in shortcutsInhibitors { i.seat.addShortcutsInhibitor(id) }
     }
 
     override func resourceDestroyed() {
@@ -232,8 +234,8 @@ final class Surface: WaylandObject {
         pendingRestacks.removeAll()
         if case .subsurface(let sub) = role { sub.surfaceDestroyed() }
         if case .xdg(let xdg) = role { xdg.surfaceDestroyed() }
-        if owner.cursor?.surface === self { owner.cursor = nil }
-        server.textInput.surfaceDestroyed(self)
+        for s in owner.seatStates where s.cursor?.surface === self { s.cursor = nil }
+        for s in server.seatServices { s.textInput.surfaceDestroyed(self) }
         // Children stay alive as surfaces but leave the scene with their parent.
         for child in children { child.parentDestroyed() }
         children.removeAll()
@@ -256,7 +258,7 @@ final class Surface: WaylandObject {
         if Int(node.index) < server.surfacesByNode.count, server.surfacesByNode[Int(node.index)] === self {
             server.surfacesByNode[Int(node.index)] = nil
         }
-        if shortcutsInhibitor != nil { server.seat.removeShortcutsInhibitor(node) }
+        for i in shortcutsInhibitors { i.seat.removeShortcutsInhibitor(node) }
         tree.destroy(node)
         self.node = nil
         if surfaceStays { updateOutputs() }

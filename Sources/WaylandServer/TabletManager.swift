@@ -15,10 +15,13 @@ import InputRouter
 final class TabletManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         switch opcode {
-        case 0:  // get_tablet_seat(tablet_seat, seat): the server has one seat
+        case 0:  // get_tablet_seat(tablet_seat, seat)
             guard let seat = server.createObject("zwp_tablet_seat_v2", client: owner, version: version, id: args.newID(0), {
                 TabletSeatObject(server: server, owner: owner, resource: $0)
             }) else { return }
+            // Tablets are served on the first seat only (docs/wayland.md, "Several seats"): a
+            // tablet seat of another wl_seat stays empty rather than show the first seat's.
+            guard server.seatIndex(from: args.object(1, as: SeatObject.self)) == 0 else { return }
             server.tabletSeatCreated(seat.resource, owner)
         case 1: destroyResource()
         default: break

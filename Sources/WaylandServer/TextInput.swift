@@ -4,7 +4,8 @@
 // Multi_key sequences: TextInputMethod.swift); there is no external one, because Debian 12's
 // wayland-protocols has no input-method-v2.
 //
-// Every text input of the client whose surface has the keyboard focus gets `enter`; the
+// Every text input of the client whose surface has the keyboard focus of the text input's
+// seat (the `wl_seat` of `get_text_input`) gets `enter`; the
 // protocol's state (enable, surrounding text, content type, cursor rectangle) is
 // double-buffered and applied on `commit`, and every `done` carries the number of commits
 // this text input sent so far, as the protocol requires.
@@ -20,13 +21,16 @@ final class TextInputManagerObject: WaylandObject {
             guard let input = server.createObject("zwp_text_input_v3", client: owner, version: version, id: args.newID(0), {
                 TextInputObject(server: server, owner: owner, resource: $0)
             }) else { return }
-            server.textInput.add(input)
+            input.seatIndex = server.seatIndex(from: args.object(1, as: SeatObject.self))
+            server.services(input.seatIndex).textInput.add(input)
         default: break
         }
     }
 }
 
 final class TextInputObject: WaylandObject {
+    /// The seat it was made for: its focus follows that seat's keyboard.
+    var seatIndex = 0
     /// What a commit establishes. The initial values are the protocol's.
     struct State: Equatable {
         var enabled = false
@@ -90,7 +94,7 @@ final class TextInputObject: WaylandObject {
             if let r = requested.cursorRectangle { next.cursorRectangle = r }
         }
         current = next
-        server.textInput.stateChanged(self)
+        server.services(seatIndex).textInput.stateChanged(self)
     }
 
     // MARK: Events
@@ -119,5 +123,5 @@ final class TextInputObject: WaylandObject {
 
     func sendDone() { zwp_text_input_v3_send_done(resource, commits) }
 
-    override func resourceDestroyed() { server.textInput.remove(self) }
+    override func resourceDestroyed() { server.services(seatIndex).textInput.remove(self) }
 }

@@ -1,6 +1,6 @@
 // The text-input focus and the compositor's own input method.
 //
-// The focus follows the keyboard focus (`updateActivatedToplevel` hands every change here):
+// The focus follows the keyboard focus of its seat (`keyboardFocusMoved(onSeat:)` hands every change here):
 // the text inputs of the client that loses it get `leave`, those of the client that gains
 // it get `enter`. One text input is *active*: the enabled one on the focused surface (a
 // second one enabled meanwhile is ignored, as the protocol says).
@@ -14,8 +14,15 @@
 import InputRouter
 import Keyboard
 
+/// One seat's text inputs (those made with its `wl_seat`) and their focus.
 final class TextInputState {
     unowned(unsafe) let server: WaylandServer
+    let seatIndex: Int
+    private var seat: Seat { server.router.seats[seatIndex] }
+    /// The seat's xkb state, whose compose the input method reads.
+    private var keyboardState: KeyboardState {
+        seatIndex == 0 ? server.keyboardState : server.servedSeat(seat.id)!.keyboardState
+    }
     private(set) var inputs: [TextInputObject] = []
     /// The surface whose client's text inputs got `enter`.
     private(set) weak var focus: Surface?
@@ -24,7 +31,10 @@ final class TextInputState {
     /// The preedit shown in `active`: the sequence typed so far.
     private var preedit = ""
 
-    init(server: WaylandServer) { self.server = server }
+    init(server: WaylandServer, seatIndex: Int) {
+        self.server = server
+        self.seatIndex = seatIndex
+    }
 
     func add(_ input: TextInputObject) {
         inputs.append(input)
@@ -64,11 +74,11 @@ final class TextInputState {
     private func updateActive() {
         let keeps = active.map { $0.current.enabled && $0.focus === focus && focus != nil } ?? false
         let next = keeps ? active : inputs.first { $0.current.enabled && $0.focus != nil && $0.focus === focus }
-        guard next !== active || (next != nil) != (server.seat.inputMethod != nil) else { return }
-        if active != nil, server.keyboardState.compose?.isComposing == true { server.keyboardState.compose?.reset() }
+        guard next !== active || (next != nil) != (seat.inputMethod != nil) else { return }
+        if active != nil, keyboardState.compose?.isComposing == true { keyboardState.compose?.reset() }
         preedit = ""
         active = next
-        server.seat.inputMethod = next == nil ? nil : { [unowned(unsafe) self] focus, _, meaning in
+        seat.inputMethod = next == nil ? nil : { [unowned(unsafe) self] focus, _, meaning in
             self.handle(focus: focus, meaning: meaning)
         }
     }
@@ -84,7 +94,7 @@ final class TextInputState {
             input.sendPreedit(preedit)
         case .composed:
             preedit = ""
-            input.sendCommitString(server.keyboardState.compose?.composedText ?? "")
+            input.sendCommitString(keyboardState.compose?.composedText ?? "")
         case .cancelled:
             // No preedit in the next done clears the one shown.
             preedit = ""

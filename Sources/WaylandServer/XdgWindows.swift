@@ -111,7 +111,7 @@ final class XdgToplevel: WaylandObject {
         if maximized { states.append(XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue) }
         if fullscreen { states.append(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) }
         if resizing { states.append(XDG_TOPLEVEL_STATE_RESIZING.rawValue) }
-        if let node, server.activatedToplevel == node { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
+        if let node, server.isActivated(node) { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
         withWaylandArray(states) { xdg_toplevel_send_configure(resource, requestedSize.width, requestedSize.height, $0) }
     }
 
@@ -192,8 +192,11 @@ final class XdgPopup: WaylandObject {
             // A recent press or touch down, or the release of the click that opened the
             // popup: menus open on release too (docs/wayland.md, "Serials").
             let serial = owner.pressSerial(citing: args.uint(1))
-            grabSeat = server.seat(from: args.object(0, as: SeatObject.self))
-            if grabSeat!.isRecentPress(serial: serial, client: owner.id) || (serial != 0 && serial == owner.lastReleaseSerial) {
+            // The serial must be one the seat named sent: another seat's is refused.
+            let seatObject = args.object(0, as: SeatObject.self)
+            grabSeat = server.seat(from: seatObject)
+            let release = owner.onSeat(server.seatIndex(from: seatObject)).lastReleaseSerial
+            if grabSeat!.isRecentPress(serial: serial, client: owner.id) || (serial != 0 && serial == release) {
                 grabRequested = true
             } else {
                 // An invalid serial: the popup is dismissed at once, as the protocol allows.

@@ -5,6 +5,9 @@
 import Synchronization
 import Testing
 import InputRouter
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import LibinputSource
 
 /// Collects log messages from any thread.
@@ -101,6 +104,26 @@ final class Collected: Sendable {
         }
         #expect(watchedFDs == [libinputFD])
         #expect(kept == nil)  // released with the source
+    }
+
+    /// Sources on one seat share its libseat session. ir-compositor runs one libinput
+    /// context per udev seat (`--seat NAME --input libinput`), all in the one session it
+    /// runs in; a second libseat connection from the process would be a second client,
+    /// which seatd does not admit on seat0 (one client per VT). It made one per source. Here
+    /// libseat's builtin backend opens the seat (root, neither seatd nor logind running).
+    @Test func sourcesOnOneSeatShareItsLibseatSession() throws {
+        let log = Collected()
+        var first: LibinputSource? = try LibinputSource(devices: .udev(seat: "seat-without-devices"),
+                                                        access: .libseat(seat: "seat0"), log: log.handler)
+        let second = try LibinputSource(devices: .udev(seat: "seat-b-without-devices"),
+                                        access: .libseat(seat: "seat0"), log: log.handler)
+        #expect(first?.seatFD != nil)
+        #expect(second.seatFD == first?.seatFD)
+        // The session outlives the first source while the second uses it.
+        first = nil
+        #expect(second.seatFD.map { fcntl($0, F_GETFD) } ?? -1 >= 0)
+        try second.dispatchSeat()
+        _ = first
     }
 
     /// With libseat, the seat it opens must be the one asked for. Where neither seatd nor

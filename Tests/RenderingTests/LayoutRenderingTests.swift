@@ -40,6 +40,19 @@ private let black: UInt32 = 0xff00_0000
         #expect(image[350, 10] == black)  // the arrow's tip, on the second output
     }
 
+    @Test func eachSeatsPointerIsDrawn() throws {
+        let (server, bar) = try scene()
+        let second = try server.addSeat(name: "seat1")
+        server.seat.notifyPointerWarp(time: 1, to: Point(350, 10))
+        second.notifyPointerWarp(time: 1, to: Point(50, 100))
+        // seat1 has no pointer device yet: only the first seat's arrow.
+        var image = renderer(server, bar).render(server, pixels: SurfacePixels(server: server))
+        #expect(image[350, 10] == black && image[50, 100] == premultiplied(Self.outputColor))
+        server.handle(InputEvent(time: 2, device: DeviceID(1), .deviceAdded(.pointer)), seat: second)
+        image = renderer(server, bar).render(server, pixels: SurfacePixels(server: server))
+        #expect(image[350, 10] == black && image[50, 100] == black)  // both arrows' tips
+    }
+
     @Test func oneOutputsPictureIsItsPartOfTheLayout() throws {
         let (server, bar) = try scene()
         server.seat.notifyPointerWarp(time: 1, to: Point(10, 140))  // not on the second output

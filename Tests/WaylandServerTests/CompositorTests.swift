@@ -93,5 +93,9 @@ import Testing
         #expect(bad.terminationStatus == 2)
         let out = try runCompositor(["--socket", "ir-comp-\(getpid())-3", "--input", "replay:/nonexistent.yml"], status: 2)
         #expect(out.contains { $0.contains("/nonexistent.yml") })
+        // One --record file cannot hold several seats' libinput inputs: said before any opens.
+        let record = try runCompositor(["--input", "libinput", "--seat", "seat-b", "--input", "libinput",
+                                        "--record", runtimeDirectory + "/two.yml"], status: 2)
+        #expect(record == ["ir-compositor: --record writes one libinput input; give --input libinput once with it"])
     }
 }

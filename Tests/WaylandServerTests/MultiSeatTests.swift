@@ -73,8 +73,8 @@ import Testing
         h.button(.pressed)
         h.button(.released)
         #expect(h.settle(a).contains("keyboard.enter a keys=[]"))
-        // No input event for b (only its `activated` state follows the first seat's keyboard:
-        // docs/wayland.md, "Several seats").
+        // No input event for b (its `activated` state follows any seat's keyboard: it keeps
+        // it, the second seat's keyboard is still there; docs/wayland.md, "Several seats").
         #expect(h.settle(b).filter { !$0.hasPrefix("configure b") } == [])
         #expect(second.keyboardFirstResponder == bNode)
         #expect(h.server.seat.keyboardFirstResponder != bNode)

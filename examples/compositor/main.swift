@@ -121,6 +121,9 @@ func parseOptions(_ arguments: [String]) -> Options {
         default: fail("unknown option \(a) (see --help)")
         }
     }
+    if o.recordPath != nil && o.inputs.filter({ $0 == "libinput" }).count > 1 {
+        fail("--record writes one libinput input; give --input libinput once with it")
+    }
     return o
 }
 
@@ -250,7 +253,9 @@ let replayFiles = zip(options.inputs, options.inputSeats).compactMap { input, na
     input.hasPrefix("replay:") ? (path: String(input.dropFirst(7)), seat: seat(named: name)) : nil
 }
 let replay = replayFiles.isEmpty ? nil : ReplayInput(files: replayFiles, speed: options.speed)
-var liveSource: LibinputSource?
+/// One source per `--input libinput`, each feeding its own seat. All are kept: a source
+/// released ends its fd watches, and its seat's devices go silent.
+var liveSources: [LibinputSource] = []
 
 var running = true
 
@@ -284,7 +289,7 @@ for (input, seatName) in zip(options.inputs, options.inputSeats) where !input.ha
         let source = try LibinputSource(devices: .udev(seat: seatName), access: .libseat(seat: "seat0"))
         if let path = options.recordPath { source.recorder = LiveRecorder(path: path) }
         try source.start(watching: server.watchReadable) { server.handle($0, seat: target) }
-        liveSource = source
+        liveSources.append(source)
     } catch {
         fail("libinput: \(error)")
     }
@@ -372,7 +377,7 @@ if let path = options.hitMapPath {
     catch { print("ir-compositor: \(error)") }
 }
 
-if let source = liveSource, let recorder = source.recorder {
+if let recorder = liveSources.first?.recorder {
     do { try recorder.write() } catch { print("ir-compositor: \(error)") }
 }
 traceFile?.closeFile()

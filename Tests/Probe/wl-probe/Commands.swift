@@ -17,6 +17,7 @@
 //   inhibit NAME / uninhibit NAME   a keyboard shortcuts inhibitor for NAME (ShortcutsInhibit.swift)
 //   text ..., token, activate, idle-inhibit, idle-uninhibit   TextInput.swift, Activation.swift, Idle.swift
 //   copy, clear, paste, destroy-source...   the selections (DataDevice.swift)
+//   cursor main|other main|other   set_cursor on a seat's pointer citing a seat's enter (SecondSeat.swift)
 import CWaylandClient
 import CXdgShellClient
 import Foundation
@@ -28,6 +29,7 @@ func runCommand(_ line: String) {
         return announceAfterServerSaw("done \(line)")
     }
     if runSelectionCommand(words) { return announceAfterServerSaw("done \(line)") }  // DataDevice.swift
+    if runCursorCommand(words) { return announceAfterServerSaw("done \(line)") }  // SecondSeat.swift
     guard words.count >= 2, let p = probe(words[1]) else { return say("bad command: \(line)") }
     switch words[0] {
     case "region" where words.count == 3:

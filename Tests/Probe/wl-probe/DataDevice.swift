@@ -10,7 +10,8 @@
 //                                        text/plain with TEXT, set as the selection citing
 //                                        SERIAL: key (the last key press), button (the last
 //                                        button press), enter (the last keyboard enter),
-//                                        forged (a serial the server never sent), zero
+//                                        forged (a serial the server never sent), zero,
+//                                        other-button (the last press of --also-seat-index's pointer)
 //   copy-actions clipboard MASK SERIAL   a source with wl_data_source.set_actions(MASK) set as
 //                                        the selection (a protocol error: invalid_source)
 //   clear clipboard|primary              set_selection(null) citing the last key press
@@ -194,6 +195,7 @@ func citedSerial(_ kind: String) -> UInt32 {
     case "button": return lastPressSerial
     case "enter": return lastKeyboardEnterSerial
     case "touch": return lastTouchSerial
+    case "other-button": return otherPressSerial  // the second seat's pointer (SecondSeat.swift)
     case "forged": return max(lastKeySerial, lastPressSerial, lastKeyboardEnterSerial) &+ 1000
     case "zero": return 0
     default: fail("unknown serial kind \(kind)")

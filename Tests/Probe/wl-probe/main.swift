@@ -7,7 +7,8 @@
 //            --move-on-press NAME --forged-move-on-press NAME --no-pointer --no-keyboard --no-touch --hostile MODE
 //            --ssd --csd --decoration-unset (Decoration.swift) --maximized
 //            --popup-on-key NAME PARENT x,y WxH --move-after NAME PIXELS --move-on-release NAME
-//            --seat-version N --seat-index N (the Nth wl_seat advertised, from 0)
+//            --seat-version N --seat-index N (the Nth wl_seat advertised, from 0) --seat-name NAME
+//            --also-seat-index N (a second wl_seat's pointer: SecondSeat.swift)
 //            --relative (Constraints.swift)
 //            --gestures (Gestures.swift) --inhibit-shortcuts NAME (ShortcutsInhibit.swift)
 //            --text-input --text-input-auto (TextInput.swift) --idle-notify MS (Idle.swift)
@@ -91,6 +92,10 @@ while !argv.isEmpty {
     case "--seat-index":
         guard let v = Int(next()), v >= 0 else { fail("--seat-index N") }
         seatIndex = v
+    case "--seat-name": seatName = next()  // SecondSeat.swift
+    case "--also-seat-index":
+        guard let v = Int(next()), v >= 0 else { fail("--also-seat-index N") }
+        otherSeatIndex = v
     case "--no-pointer": bindPointer = false
     case "--no-keyboard": bindKeyboard = false
     case "--no-touch": bindTouch = false
@@ -149,7 +154,9 @@ registryListener.pointee.global = { _, registry, name, iface, version in
     case "wl_shm": shm = bind(registry, name, "wl_shm", 1)
     case "xdg_wm_base": wmBase = bind(registry, name, "xdg_wm_base", min(version, 3))
     case "wl_seat":
-        if seatsSeen == seatIndex { seat = bind(registry, name, "wl_seat", min(version, seatVersion)) }
+        seatGlobals.append((name, version))  // several seats: SecondSeat.swift
+        if seatName == nil, seatsSeen == seatIndex { seat = bind(registry, name, "wl_seat", min(version, seatVersion)) }
+        if seatsSeen == otherSeatIndex { bindOtherSeat(registry, name, version) }
         seatsSeen += 1
     case "wl_output": bindOutput(registry, name, version)  // with --outputs (Outputs.swift)
     case "zxdg_decoration_manager_v1": decorationManager = bind(registry, name, "zxdg_decoration_manager_v1", 1)
@@ -173,8 +180,10 @@ registryListener.pointee.global = { _, registry, name, iface, version in
     }
 }
 registryListener.pointee.global_remove = { _, _, name in outputGlobalRemoved(name) }
-wl_registry_add_listener(wl_display_get_registry(display), registryListener, nil)
+let registry = wl_display_get_registry(display)
+wl_registry_add_listener(registry, registryListener, nil)
 wl_display_roundtrip(display)
+if let seatName { seat = bindSeat(named: seatName, registry) }
 guard compositor != nil, subcompositor != nil, shm != nil, wmBase != nil, seat != nil else {
     fail("the server lacks a global (compositor, subcompositor, shm, xdg_wm_base, seat)")
 }
@@ -352,7 +361,8 @@ var pendingDrag: (surface: String, serial: UInt32, x: Double, y: Double)?
 
 let pointerListener = UnsafeMutablePointer<wl_pointer_listener>.allocate(capacity: 1)
 pointerListener.initialize(to: wl_pointer_listener())
-pointerListener.pointee.enter = { _, _, _, surface, x, y in
+pointerListener.pointee.enter = { _, _, serial, surface, x, y in
+    lastEnterSerial = serial
     pointerFocus = named(surface)
     pointerAt = (wl_fixed_to_double(x), wl_fixed_to_double(y))
     say("pointer.enter \(pointerFocus) \(fixed(x)) \(fixed(y))")

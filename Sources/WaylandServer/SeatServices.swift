@@ -1,0 +1,74 @@
+// What the server keeps per seat beyond the core's seat: each seat has its own clipboard and
+// primary selection, drag, text-input focus and activated toplevel (wlroots keeps the same
+// in `wlr_seat` and a per-seat data device; Smithay in its seat's user data). And what one
+// client has on one seat: the objects made for that seat's `wl_pointer` (relative pointers,
+// gesture objects), the serials that seat sent it, its cursor there. A request naming a
+// `wl_seat` or a `wl_pointer` finds its seat's records here by index (`SeatObject.seatIndex`).
+import InputRouter
+
+/// One seat's protocol state (all seats, the first included), by seat index.
+final class SeatServices {
+    let seatIndex: Int
+    /// The clipboard and primary selection of this seat (Selection.swift).
+    let selections = Selections()
+    /// The drag in progress on this seat (DragGrab.swift).
+    var drag: DragGrab?
+    /// The keyboard focus the activated toplevel and text-input focus were last computed
+    /// from, and the toplevel this seat's keyboard activates (Server+Activation.swift).
+    @exclusivity(unchecked) var activationSource: NodeID?
+    var activatedToplevel: NodeID?
+    /// Text inputs made for this seat's `wl_seat` (TextInputMethod.swift).
+    let textInput: TextInputState
+
+    init(server: WaylandServer, seatIndex: Int) {
+        self.seatIndex = seatIndex
+        textInput = TextInputState(server: server, seatIndex: seatIndex)
+    }
+}
+
+/// One client's objects and serials on one seat.
+final class ClientSeatState {
+    @exclusivity(unchecked) var relativePointers: [ResourcePointer] = []
+    /// Its pointer-gesture objects (PointerGestures.swift).
+    @exclusivity(unchecked) var gestures = ClientGestures()
+    /// The serial of the last `wl_pointer.enter` this seat sent it: `set_cursor` on this
+    /// seat's pointer must cite it.
+    @exclusivity(unchecked) var lastEnterSerial: UInt32 = 0
+    /// The serial of the last `wl_pointer.button` release this seat sent it: a popup opened
+    /// on a click's release may cite it for its grab on this seat (XdgPopup).
+    @exclusivity(unchecked) var lastReleaseSerial: UInt32 = 0
+    /// The serial of the last `wl_keyboard.enter` this seat sent it: that seat's selection
+    /// may cite it (Selection.swift).
+    @exclusivity(unchecked) var lastKeyboardEnterSerial: UInt32 = 0
+    /// The serials of its latest keys, modifiers and button and touch events on this seat
+    /// (Selection.swift).
+    @exclusivity(unchecked) var inputSerials = RecentSerials()
+    /// The cursor it set on this seat's pointer.
+    var cursor: (surface: Surface?, hotspotX: Int32, hotspotY: Int32)?
+}
+
+extension ClientState {
+    /// Its records on seat `index` (created on first use; the first seat's always exists,
+    /// so the first seat's deliveries never allocate here).
+    @inline(__always) func onSeat(_ index: Int) -> ClientSeatState {
+        if index < seatStates.count { return seatStates[index] }
+        while seatStates.count <= index { seatStates.append(ClientSeatState()) }
+        return seatStates[index]
+    }
+}
+
+extension WaylandServer {
+    /// The protocol state of seat `index` (the first seat's is made with the server).
+    func services(_ index: Int) -> SeatServices {
+        while seatServices.count <= index { seatServices.append(SeatServices(server: self, seatIndex: seatServices.count)) }
+        return seatServices[index]
+    }
+
+    /// The toplevel the first seat's keyboard activates.
+    var activatedToplevel: NodeID? { seatServices[0].activatedToplevel }
+
+    /// Whether toplevel `node` has some seat's keyboard: the `activated` state.
+    func isActivated(_ node: NodeID) -> Bool {
+        seatServices.contains { $0.activatedToplevel == node }
+    }
+}
