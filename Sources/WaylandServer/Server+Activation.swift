@@ -10,12 +10,18 @@ extension WaylandServer {
     public func activate(_ node: NodeID) { activate(node, seat: seat) }
 
     /// Gives `node`'s toplevel the keyboard of `seat` and raises it; the other seats'
-    /// keyboards stay where they are.
+    /// keyboards stay where they are. Not from inside a flush (the seat's handlers queue it
+    /// in `afterDeliveries`).
     public func activate(_ node: NodeID, seat: Seat) {
         guard let top = toplevelNode(of: node) else { return }
         raiseWindowNode(windowNode(of: top))
         seat.setKeyboardFocus(top)
-        keyboardFocusMoved(onSeat: Int(seat.id.index))
+        // The queued wl_keyboard.enter goes out first, then the text-input enter and the
+        // activated configure: a client enables its text input for the surface that has
+        // its keyboard, and foot warns of an ime enter that comes before the keyboard's.
+        sendDeliveries()  // which follows every seat's focus when it moved
+        let index = Int(seat.id.index)
+        if seat.keyboardFirstResponder != services(index).activationSource { keyboardFocusMoved(onSeat: index) }
     }
 
     /// The toplevel `node` belongs to: itself, or the root of its subsurface or popup chain.

@@ -128,7 +128,9 @@ while True:
         // to libdecor, which without a plugin installed leaves it unmapped.
         let client = try h.spawn("/usr/bin/python3", [script],
                                  environment: ["SDL_VIDEODRIVER": "wayland", "SDL_VIDEO_WAYLAND_ALLOW_LIBDECOR": "0"])
-        let (_, frame) = try #require(h.mappedToplevel(), "the pygame game never mapped:\n\(client.lines.joined(separator: "\n"))")
+        // pygame's import alone takes seconds; under load, more than mappedToplevel's default
+        // 15 s (two of five loaded runs).
+        let (_, frame) = try #require(h.mappedToplevel(timeout: 30), "the pygame game never mapped:\n\(client.lines.joined(separator: "\n"))")
         h.wait(for: client, line: "ready")
         let centre = Point(Double(frame.x + frame.width / 2), Double(frame.y + frame.height / 2))
         h.warp(centre.x, centre.y)

@@ -109,7 +109,8 @@ extension ServerHarness {
 }
 
 @Suite(.serialized) struct FootTests {
-    /// foot runs a shell reading one line; the keys the router sends become that line.
+    /// foot runs a shell reading one line; the keys the router sends become that line, typed
+    /// once, the moment foot can take them.
     @Test
     func footTypesAWordIntoItsShell() throws {
         let h = try ServerHarness()
@@ -117,27 +118,29 @@ extension ServerHarness {
         let readyFile = outFile + ".ready"
         unlink(outFile)
         unlink(readyFile)
-        // The shell says when it runs, so the keys are typed once the terminal and its pty
-        // are up. It skips empty lines: in clean-clone runs foot has now and then passed on
-        // the Return of the first line typed but not its letters (not understood yet; the
-        // closing note of 2026-12-01 says so), so the line is typed again until one arrives.
-        let script = "touch \(readyFile); while read line; do [ -n \"$line\" ] && break; done; echo \"$line\" > \(outFile)"
-        let foot = try h.spawn("/usr/bin/foot", ["--", "/bin/sh", "-c", script])
-        _ = try #require(h.mappedToplevel(timeout: 30), "foot never mapped:\n\(foot.lines.joined(separator: "\n"))")
-        try #require(h.dispatch(until: "foot to have the keyboard and its shell to run", timeout: 20) {
-            h.server.seat.keyboardFirstResponder != nil && FileManager.default.fileExists(atPath: readyFile)
-        })
-        for _ in 0..<5 where !FileManager.default.fileExists(atPath: outFile) {
-            for key: UInt32 in [35, 18, 38, 38, 24, 28] {  // h e l l o Return
-                h.key(key, .pressed)
-                h.key(key, .released)
-                h.server.dispatch(timeoutMS: 5)
-            }
-            let deadline = Date().addingTimeInterval(3)  // no issue on this wait: the next try follows
-            while Date() < deadline, !FileManager.default.fileExists(atPath: outFile) { h.server.dispatch(timeoutMS: 5) }
+        // The shell says when it reads; the line is written aside and renamed, so the file
+        // appears whole (a plain `>` makes it empty first, and a reader may come in between).
+        let script = "touch \(readyFile); read line; echo \"$line\" > \(outFile).tmp; mv \(outFile).tmp \(outFile)"
+        // Its protocol log goes with a failure: what foot was sent, and what it answered.
+        let foot = try h.spawn("/usr/bin/foot", ["--", "/bin/sh", "-c", script], environment: ["WAYLAND_DEBUG": "1"])
+        let log = { () -> String in foot.poll(); return foot.lines.suffix(200).joined(separator: "\n") }
+        _ = try #require(h.mappedToplevel(timeout: 30), "foot never mapped:\n\(log())")
+        // Ready for keys: foot enabled its text input after our zwp_text_input_v3.enter. It
+        // handles events in order, and the wl_keyboard.enter and modifiers went out before
+        // that enter, so foot has its keyboard focus and keymap state when the keys come.
+        try #require(h.dispatch(until: "foot to enable its text input and its shell to run", timeout: 20) {
+            let focus = h.server.seat.keyboardFirstResponder.flatMap { h.server.surface(for: $0) }
+            return focus != nil && FileManager.default.fileExists(atPath: readyFile)
+                && h.server.textInput.inputs.contains { $0.focus === focus && $0.current.enabled }
+        }, "\(log())")
+        for key: UInt32 in [35, 18, 38, 38, 24, 28] {  // h e l l o Return
+            h.key(key, .pressed)
+            h.key(key, .released)
         }
-        try #require(FileManager.default.fileExists(atPath: outFile), "foot's shell never got a line: \(foot.lines)")
+        try #require(h.dispatch(until: "foot's shell to write \(outFile)", timeout: 20) {
+            FileManager.default.fileExists(atPath: outFile)
+        }, "\(log())")
         let typed = try String(contentsOfFile: outFile, encoding: .utf8)
-        #expect(typed == "hello\n")
+        #expect(typed == "hello\n", "\(log())")
     }
 }

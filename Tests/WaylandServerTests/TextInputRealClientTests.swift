@@ -37,7 +37,9 @@ Gtk.main()
         let client = try h.spawn("/usr/bin/python3", [script], environment: [
             "GDK_BACKEND": "wayland", "GTK_IM_MODULE": "wayland", "NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory",
         ])
-        h.wait(for: client, line: "ready")
+        // Python, GObject and GTK start in a few seconds, and in over ten under make test's
+        // load (two of five loaded runs timed out here before printing anything).
+        h.wait(for: client, timeout: 30, awaiting: "'ready'") { $0 == "ready" }
         // The entry has the focus once GTK enabled its text input on the focused surface.
         h.dispatch(until: "the GTK entry to enable its text input") { h.server.textInput.active != nil }
         h.key(40, .pressed); h.key(40, .released)  // dead_acute
