@@ -60,17 +60,18 @@ import Testing
 
         // left at (20, 20): the cursor at (60, 50) is at (40, 30) in it. Mapping right took
         // the keyboard (a new window is focused); the click gave it back: the example's
-        // focus-on-click, after the press was delivered. Then the key, then the cursor
+        // focus-on-click, after the press was delivered; the keyboard hears of a focus change
+        // before the activated state does (a text input's enter must follow the keyboard's). Then the key, then the cursor
         // left for right and the desktop; the desktop click cleared the keyboard. The
         // server went before the display: the clients were disconnected.
         #expect(left.lines == [
             "seat.capabilities 3", "configure left 0x0 []", "keyboard.keymap format=1 size>0=true",
-            "keyboard.repeat_info 25 600", "configure left 0x0 [activated]", "keyboard.enter left keys=[]",
-            "keyboard.modifiers 0 0 0 0", "mapped left", "ready",
-            "configure left 0x0 []", "keyboard.leave left",
+            "keyboard.repeat_info 25 600", "keyboard.enter left keys=[]", "keyboard.modifiers 0 0 0 0",
+            "configure left 0x0 [activated]", "mapped left", "ready",
+            "keyboard.leave left", "configure left 0x0 []",
             "pointer.enter left 40.00 30.00", "pointer.motion 40.00 30.00", "pointer.frame",
             "pointer.button 272 pressed", "pointer.frame",
-            "configure left 0x0 [activated]", "keyboard.enter left keys=[]", "keyboard.modifiers 0 0 0 0",
+            "keyboard.enter left keys=[]", "keyboard.modifiers 0 0 0 0", "configure left 0x0 [activated]",
             "pointer.button 272 released", "pointer.frame",
             "keyboard.key 30 pressed", "keyboard.key 30 released",
             "pointer.leave left", "pointer.frame",
@@ -80,9 +81,9 @@ import Testing
         // right at (340, 20): (460, 50) is (120, 30) in it.
         #expect(right.lines == [
             "seat.capabilities 3", "configure right 0x0 []", "keyboard.keymap format=1 size>0=true",
-            "keyboard.repeat_info 25 600", "configure right 0x0 [activated]", "keyboard.enter right keys=[]",
-            "keyboard.modifiers 0 0 0 0", "mapped right", "ready",
-            "configure right 0x0 []", "keyboard.leave right",
+            "keyboard.repeat_info 25 600", "keyboard.enter right keys=[]", "keyboard.modifiers 0 0 0 0",
+            "configure right 0x0 [activated]", "mapped right", "ready",
+            "keyboard.leave right", "configure right 0x0 []",
             "pointer.enter right 120.00 30.00", "pointer.motion 120.00 30.00", "pointer.frame",
             "pointer.leave right", "pointer.frame",
             "disconnected errno=32",

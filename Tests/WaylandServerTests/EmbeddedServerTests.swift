@@ -47,7 +47,7 @@ import WireClient
             // the pointer already.
             var expected = on ? ["pointer.enter win 50.00 50.00", "pointer.motion 50.00 50.00"] : ["pointer.motion 50.00 50.00"]
             expected += ["pointer.frame", "pointer.button 272 pressed", "pointer.frame"]
-            if on { expected += ["configure win 0x0 [activated]", "keyboard.enter win keys=[]", "keyboard.modifiers 0 0 0 0"] }
+            if on { expected += ["keyboard.enter win keys=[]", "keyboard.modifiers 0 0 0 0", "configure win 0x0 [activated]"] }
             expected += ["pointer.button 272 released", "pointer.frame"]
             #expect(h.settle(probe) == expected)
         }
