@@ -62,21 +62,33 @@ final class WireInterfaceSpec {
     }
 }
 
-/// The interfaces met so far, by name (every client and every run shares them).
+/// The interfaces met so far, by name (every client and every run shares them). Runs
+/// on several threads (`swift test --parallel`) fill it at once, so it is read and
+/// written under `byNameLock` (ThreadSanitizer found the unguarded dictionary).
 enum WireProtocol {
     nonisolated(unsafe) private static var byName: [String: WireInterfaceSpec] = [:]
+    private static let byNameLock = NSLock()
+
+    private static func known(_ name: String) -> WireInterfaceSpec? {
+        byNameLock.withLock { byName[name] }
+    }
 
     static func spec(_ p: UnsafePointer<wl_interface>) -> WireInterfaceSpec {
         let name = String(cString: p.pointee.name)
-        if let known = byName[name] { return known }
+        if let known = known(name) { return known }
         let spec = WireInterfaceSpec(p)
-        byName[name] = spec
-        return spec
+        // Another thread may have made it meanwhile: keep the first, so every caller
+        // shares one instance.
+        return byNameLock.withLock {
+            if let first = byName[name] { return first }
+            byName[name] = spec
+            return spec
+        }
     }
 
     /// The interface a global announces by this name, if the server knows it.
     static func spec(named name: String) -> WireInterfaceSpec? {
-        if let known = byName[name] { return known }
+        if let known = known(name) { return known }
         if let p = name.withCString({ ir_interface($0) }) { return spec(p) }
         // Interfaces the server does not register itself (libwayland's wl_shm) are
         // found by their symbol, `<name>_interface`, in the libraries linked in.
