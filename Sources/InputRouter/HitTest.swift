@@ -62,17 +62,17 @@ extension SurfaceTree {
     /// `hitTest(_:)` with an observer told each test and skip, to see why a point went where it
     /// did. Slower: every child is shown to the observer instead of being skipped inline.
     public func hitTest<O: HitTestObserver>(_ point: Point, observer: inout O) -> Hit? {
-        let threshold = opacityThreshold
         refreshBounds()
-        // One unchecked walk over the node array: no reference counting, no exclusivity
-        // checks, no copies of whole records.
-        return nodes.withUnsafeBufferPointer { buffer in
-            grids.withUnsafeBufferPointer { grids in
-                var walk = HitWalk(nodes: buffer, grids: grids, tree: self, threshold: threshold, observer: observer)
-                defer { observer = walk.observer }
-                return walk.children(of: 0, point, layer: .above)
-            }
-        }
+        // One unchecked walk over the tree's own record memory: no reference counting, no
+        // exclusivity checks, no copies of whole records. `walking` makes any change to the
+        // tree during the walk (from a containment test) trap instead of freeing what the
+        // walk reads.
+        walking = true
+        defer { walking = false }
+        var walk = HitWalk(nodes: UnsafePointer(nodes.base), grids: UnsafePointer(grids.base), tree: self,
+                           threshold: opacityThreshold, observer: observer)
+        defer { observer = walk.observer }
+        return walk.children(of: 0, point, layer: .above)
     }
 
     /// Containment of the node's own content: its custom test if it has one, else its
@@ -91,8 +91,8 @@ extension SurfaceTree {
 
 /// The recursive part of a hit-test, over the tree's node buffer.
 struct HitWalk<O: HitTestObserver> {
-    let nodes: UnsafeBufferPointer<NodeRecord>
-    let grids: UnsafeBufferPointer<ChildGrid>
+    let nodes: UnsafePointer<NodeRecord>
+    let grids: UnsafePointer<ChildGrid>
     unowned(unsafe) let tree: SurfaceTree
     let threshold: Float
     var observer: O
@@ -100,7 +100,7 @@ struct HitWalk<O: HitTestObserver> {
     func id(_ slot: UInt32) -> NodeID { NodeID(index: slot, generation: nodes[Int(slot)].generation) }
 
     mutating func node(_ slot: UInt32, _ parentLocal: Point) -> Hit? {
-        let r = nodes.baseAddress! + Int(slot)
+        let r = nodes + Int(slot)
         if !r.pointee.mapped || !r.pointee.acceptsInput || r.pointee.opacity < threshold { return nil }
         let local = Point(parentLocal.x - Double(r.pointee.x), parentLocal.y - Double(r.pointee.y))
         // floor(x) >= 0 ⟺ x >= 0 and floor(x) < w ⟺ x < w for integer w: the floor rule
@@ -131,13 +131,13 @@ struct HitWalk<O: HitTestObserver> {
     }
 
     mutating func children(of slot: UInt32, _ local: Point, layer: ChildLayer) -> Hit? {
-        let r = nodes.baseAddress! + Int(slot)
+        let r = nodes + Int(slot)
         let g = layer == .above ? r.pointee.gridAbove : r.pointee.gridBelow
         // By address: a copy of the grid would be 120 bytes per wide list visited.
-        if g != NodeRecord.none { return gridChildren(grids.baseAddress! + Int(g), local) }
+        if g != NodeRecord.none { return gridChildren(grids + Int(g), local) }
         var c = layer == .above ? r.pointee.lastAbove : r.pointee.lastBelow
         while c != NodeRecord.none {
-            let child = nodes.baseAddress! + Int(c)
+            let child = nodes + Int(c)
             // The bounds check inline, before the call: most siblings miss. An observer is
             // shown every child, so it can see the skipped ones (`node` checks again).
             let p = Point(local.x - Double(child.pointee.x), local.y - Double(child.pointee.y))
@@ -155,7 +155,7 @@ struct HitWalk<O: HitTestObserver> {
         var e = cell.lowerBound
         var m = grid.movedStart
         let movedEnd = grid.movedStart + grid.movedCount
-        let base = nodes.baseAddress!
+        let base = nodes
         while true {
             var slot: UInt32
             if e < cell.upperBound {

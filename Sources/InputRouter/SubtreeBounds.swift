@@ -91,7 +91,7 @@ extension SurfaceTree {
     /// touch `self.nodes`.
     func refreshBounds() {
         guard nodes[0].boundsDirty else { return }
-        nodes.withUnsafeMutableBufferPointer { refreshBounds(0, $0.baseAddress!) }
+        refreshBounds(0, nodes.base)
     }
 
     private func refreshBounds(_ i: UInt32, _ n: UnsafeMutablePointer<NodeRecord>) {

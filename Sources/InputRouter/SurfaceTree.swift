@@ -8,7 +8,9 @@ import CPixman
 public final class SurfaceTree {
     // What hit-testing and routing read is `@exclusivity(unchecked)`: one thread, no access
     // left open across a call, and the dynamic checks cost more than the lookups.
-    @exclusivity(unchecked) var nodes: ContiguousArray<NodeRecord> = []
+    // The records and grids live in memory the tree owns (RecordStore.swift): a walk reads
+    // them without counting a reference.
+    @exclusivity(unchecked) var nodes = RecordStore<NodeRecord>()
     // Side tables, indexed like `nodes`, for what routing seldom reads.
     var names: ContiguousArray<String> = []
     @exclusivity(unchecked) var inputRegions: ContiguousArray<Region?> = []
@@ -16,7 +18,7 @@ public final class SurfaceTree {
     @exclusivity(unchecked) var handlers: ContiguousArray<NodeHandler?> = []
     private var freeList: [UInt32] = []
     /// Spatial indexes of wide child lists (ChildGrid.swift), reused through `freeGrids`.
-    @exclusivity(unchecked) var grids: ContiguousArray<ChildGrid> = []
+    @exclusivity(unchecked) var grids = RecordStore<ChildGrid>()
     var freeGrids: [UInt32] = []
     /// A grid build's working lists, kept so that rebuilding allocates nothing.
     var gridChildren: [ChildGrid.Child] = []
@@ -36,6 +38,8 @@ public final class SurfaceTree {
     var onHandlerChange: ((Responder) -> Void)?
     @exclusivity(unchecked) private var batchDepth = 0
     @exclusivity(unchecked) private var batchDirty = false
+    /// A hit-test is walking the records (HitTest.swift).
+    @exclusivity(unchecked) var walking = false
     /// Counts changes to what input sees (map, move, resize, regions, restack): a layer
     /// that derives state from the scene (the outputs each surface is on) compares it
     /// instead of recomputing on every event.
@@ -58,10 +62,13 @@ public final class SurfaceTree {
     }
 
     deinit {
-        for r in nodes {
+        for i in nodes.indices {
+            let r = nodes[i]
             if r.gridAbove != NodeRecord.none { grids[Int(r.gridAbove)].deallocate() }
             if r.gridBelow != NodeRecord.none { grids[Int(r.gridBelow)].deallocate() }
         }
+        nodes.deallocate()
+        grids.deallocate()
     }
 
     // MARK: Creating and destroying
@@ -240,6 +247,9 @@ public final class SurfaceTree {
     }
 
     func sceneChanged() {
+        // A hit-test holds the record memory's address while it walks (a custom containment
+        // test runs inside the walk): a change now could free what it reads next.
+        precondition(!walking, "the surface tree changed during a hit-test (a containment test must not change it)")
         sceneGeneration &+= 1
         if batchDepth > 0 { batchDirty = true } else { onSceneChange?() }
     }

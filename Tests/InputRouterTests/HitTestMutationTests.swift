@@ -126,6 +126,56 @@ extension HitTestDifferentialTests {
         #expect(checked == 160 * 12 * 20)
         #expect(hits > checked / 20)  // the scenes really are hit (far points mostly miss)
     }
+
+    /// The tree keeps its node records and child grids in memory it owns and grows
+    /// (RecordStore.swift), and a hit-test walks that memory by address: one that kept an
+    /// address from before a growth, or a grid freed with its node, would read stale or
+    /// freed records. Bursts of additions grow both stores many times over (wide lists
+    /// gain grids, and lose them when destroyed, their slots and grid slots reused), and
+    /// every burst is followed by queries against the naive reference.
+    @Test func recordStoresGrowingBetweenQueriesAgreeWithTheNaiveReference() {
+        var checked = 0
+        for seed in 0..<24 as Range<UInt64> {
+            var rng = SeededRandom(seed: 20_000 + seed)
+            var scene = Self.randomScene(&rng, wide: Bool.random(using: &rng))
+            for round in 0..<10 {
+                var log: [String] = []
+                // A new wide list under a random node: 16 to 40 children, a grid.
+                if let parent = scene.all.randomElement(using: &rng) {
+                    for _ in 0..<Int.random(in: 16...40, using: &rng) {
+                        let frame = Rect(Int32.random(in: -60...400, using: &rng), Int32.random(in: -60...400, using: &rng),
+                                         Int32.random(in: 1...120, using: &rng), Int32.random(in: 1...120, using: &rng))
+                        let id = scene.tree.createNode(.subsurface, client: ClientID(index: 1), parent: parent.id, frame: frame)
+                        let child = Node(id: id, frame: frame, clips: false)
+                        child.parent = parent
+                        parent.above.append(child)
+                        scene.all.append(child)
+                    }
+                    log.append("wide list under \(parent.id)")
+                }
+                // Then changes of every kind, destroys (freed slots, freed grids) among them.
+                for _ in 0..<Int.random(in: 5...30, using: &rng) { log.append(Self.mutate(&scene, &rng)) }
+                if Bool.random(using: &rng), let n = scene.all.randomElement(using: &rng) {
+                    scene.tree.destroy(n.id)
+                    Self.unlinkReference(n, &scene)
+                    let gone = Self.subtree(n)
+                    scene.all.removeAll { m in gone.contains { $0 === m } }
+                    log.append("destroy \(gone.count)")
+                }
+                for _ in 0..<30 {
+                    let p = Point(Double(Int.random(in: -80...800, using: &rng)) + 0.5, Double(Int.random(in: -80...800, using: &rng)))
+                    let expected = scene.reference(p)
+                    let got = scene.tree.hitTest(p)?.node
+                    if got != expected {
+                        Issue.record("seed \(seed) round \(round) after \(log.suffix(6)) point \(p): got \(String(describing: got)), expected \(String(describing: expected))")
+                        return
+                    }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 24 * 10 * 30)
+    }
 }
 
 /// One wide list (a child grid) whose children move again and again: more moves than the
