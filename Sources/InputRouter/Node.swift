@@ -13,7 +13,7 @@ public enum NodeKind: UInt8, Sendable, CustomStringConvertible {
     case popup
 
     /// Toplevels, subsurfaces and popups: nodes a client owns and is told about.
-    public var isClientSurface: Bool { self == .toplevel || self == .subsurface || self == .popup }
+    @inlinable @inline(__always) public var isClientSurface: Bool { self == .toplevel || self == .subsurface || self == .popup }
     /// The name used in traces and checker reports.
     public var description: String {
         switch self {

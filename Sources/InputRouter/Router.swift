@@ -42,6 +42,11 @@ public final class Router {
         tree.onHandlerChange = { [unowned self] r in for s in self.seats { s.handlerWillChange(r) } }
     }
 
+    deinit {
+        // A seat the embedder still holds must not reach this router any more (Seat.router).
+        for s in seats { s.routerGone = true }
+    }
+
     // MARK: Seats and clients
 
     /// Adds a seat (one cursor, keyboard focus and touch set). Allocates: call at setup.

@@ -126,8 +126,12 @@ extension Seat {
     /// Deactivates the active constraint if its surface lost the pointer, and activates
     /// the focus surface's one when the cursor is inside its region. Cheap when no surface
     /// asked for a constraint.
-    func updatePointerConstraint() {
-        guard !constraints.items.isEmpty else { return }
+    @inline(__always) func updatePointerConstraint() {
+        // Inline: every motion asks, and most seats have no constraint at all.
+        if !constraints.items.isEmpty { updateConstraintState() }
+    }
+
+    private func updateConstraintState() {
         var focus = clientSurface(pointerFocus)?.0
         if let f = focus, !windowSelected(f) { focus = nil }
         if let a = constraints.active {

@@ -103,7 +103,7 @@ extension Seat {
             guard let v = axis == .vertical ? vertical : horizontal, v.value.isFinite else { continue }
             if let (node, client) = clientSurface(pointerFocus) {
                 let stop = v.value == 0 && (source == .finger || source == .continuous)
-                router.queue.append(stop
+                enqueue(stop
                     ? .pointerAxisStop(id, node, time: time, axis)
                     : .pointerAxis(id, node, time: time, axis, source, value: v.value, value120: v.value120))
                 markFrame(client)
@@ -124,7 +124,7 @@ extension Seat {
             // A begin before the last gesture's end (libinput never does this; a hostile
             // recording may): the client's gesture ends cancelled first.
             if case .client(let old, let kind, let fingers) = gestureTarget, tree.canReceiveInput(old) {
-                router.queue.append(.gesture(id, old, time: time, GestureEvent(kind: kind, phase: .end, fingers: fingers, cancelled: true)))
+                enqueue(.gesture(id, old, time: time, GestureEvent(kind: kind, phase: .end, fingers: fingers, cancelled: true)))
             }
             gestureTarget = .none
             feedPointerRecognizers { $0.gesture(g, time: time) }
@@ -134,7 +134,7 @@ extension Seat {
                 gestureTarget = .client(node, g.kind, fingers: g.fingers)
             } else if let f = pointerFocus, callHandler(f, .gesture(g)) == .handled {
                 gestureTarget = .responder(f)
-                router.queue.append(.handled(id, f, .gesture))
+                enqueue(.handled(id, f, .gesture))
                 return
             } else {
                 drop(.gesture)
@@ -151,7 +151,7 @@ extension Seat {
                 gestureTarget = .recognizer(r)
                 return
             }
-            if tree.canReceiveInput(node) { router.queue.append(.gesture(id, node, time: time, g)) }
+            if tree.canReceiveInput(node) { enqueue(.gesture(id, node, time: time, g)) }
         case .responder(let r):
             if g.phase != .begin { _ = callHandler(r, .gesture(g)) }
         }
@@ -182,10 +182,10 @@ extension Seat {
             cancel.phase = .end
             cancel.dx = 0; cancel.dy = 0; cancel.scale = 1; cancel.rotation = 0
             cancel.cancelled = true
-            router.queue.append(.gesture(id, node, time: time, cancel))
+            enqueue(.gesture(id, node, time: time, cancel))
         }
         pointerClaim = r
-        router.queue.append(.claimed(id, recognizer: Int32(r)))
+        enqueue(.claimed(id, recognizer: Int32(r)))
         setPointerFocus(nil)
         lastFirstResponder = nil
         return r
@@ -210,7 +210,7 @@ extension Seat {
             if local != pointerLocal {
                 pointerLocal = local
                 if let c = activePointerConstraint, c.node == node, c.kind == .lock { return }
-                router.queue.append(.pointerMotion(id, node, time: time, local))
+                enqueue(.pointerMotion(id, node, time: time, local))
                 markFrame(client)
             }
         }
@@ -221,16 +221,12 @@ extension Seat {
     /// enter) if it changed. For a grab's `enter`, with the hit it lets through.
     public func defaultPointerEnter(hit: Hit?) {
         let first: Responder = hit.map { .node($0.node) } ?? .seat(id)
-        let target: Responder?
-        if first == lastFirstResponder {
-            // The common case: same surface under the cursor. Also when nobody took the
-            // enter there: the chain is not offered it again on every motion (the cache is
-            // reset by each scene or handler change, which may change the answer).
-            target = pointerFocus
-        } else {
-            target = dispatch(from: first, device: .pointer, stopAt: pointerFocus, at: cursor) { .pointerEnter($0) }
-            lastFirstResponder = first
-        }
+        // The common case: same surface under the cursor, and the focus stays. Also when
+        // nobody took the enter there: the chain is not offered it again on every motion
+        // (the cache is reset by each scene or handler change, which may change the answer).
+        if first == lastFirstResponder { return }
+        let target = dispatch(from: first, device: .pointer, stopAt: pointerFocus, at: cursor) { .pointerEnter($0) }
+        lastFirstResponder = first
         setPointerFocus(target, hit: hit)
     }
 
@@ -240,11 +236,11 @@ extension Seat {
         constraintFocusWillChange(to: target)
         if let old = pointerFocus {
             if let (node, client) = clientSurface(old) {
-                router.queue.append(.pointerLeave(id, node, serial: router.nextSerial()))
+                enqueue(.pointerLeave(id, node, serial: router.nextSerial()))
                 markFrame(client)
             } else if responderCanReceive(old) || !isNode(old) {
                 _ = callHandler(old, .pointerLeave)
-                router.queue.append(.handled(id, old, .pointerLeave))
+                enqueue(.handled(id, old, .pointerLeave))
             }
         }
         pointerFocus = target
@@ -252,10 +248,10 @@ extension Seat {
         if let (node, client) = clientSurface(new) {
             let local = localCursor(in: node, hit: hit)
             pointerLocal = local
-            router.queue.append(.pointerEnter(id, node, local, serial: router.nextSerial()))
+            enqueue(.pointerEnter(id, node, local, serial: router.nextSerial()))
             markFrame(client)
         } else {
-            router.queue.append(.handled(id, new, .pointerEnter))
+            enqueue(.handled(id, new, .pointerEnter))
         }
     }
 
@@ -263,7 +259,7 @@ extension Seat {
         if let (node, client) = clientSurface(pointerFocus) {
             let local = localCursor(in: node, hit: hit)
             pointerLocal = local
-            router.queue.append(.pointerMotion(id, node, time: time, local))
+            enqueue(.pointerMotion(id, node, time: time, local))
             markFrame(client)
         } else {
             deliverToCompositor(.pointerMotion(cursor), kind: .pointerMotion)
@@ -274,7 +270,7 @@ extension Seat {
         if let (node, client) = clientSurface(pointerFocus) {
             let serial = router.nextSerial()
             if state == .pressed { recordPress(serial: serial, client: client) }
-            router.queue.append(.pointerButton(id, node, time: time, button: button, state, serial: serial))
+            enqueue(.pointerButton(id, node, time: time, button: button, state, serial: serial))
             markFrame(client)
         } else {
             deliverToCompositor(.pointerButton(button: button, state: state, at: cursor), kind: .pointerButton)
@@ -290,7 +286,7 @@ extension Seat {
             default: event
             }
         }
-        if let t = taker { router.queue.append(.handled(id, t, kind)) } else { drop(kind) }
+        if let t = taker { enqueue(.handled(id, t, kind)) } else { drop(kind) }
     }
 
     func buttonSequenceEnded(time: UInt64) {
@@ -329,8 +325,8 @@ extension Seat {
 
     /// One `wl_pointer.frame` per client that got pointer events from the last input event.
     func flushPointerFrames() {
-        if let c = pendingFrame.0 { router.queue.append(.pointerFrame(id, c)) }
-        if let c = pendingFrame.1 { router.queue.append(.pointerFrame(id, c)) }
+        if let c = pendingFrame.0 { enqueue(.pointerFrame(id, c)) }
+        if let c = pendingFrame.1 { enqueue(.pointerFrame(id, c)) }
         pendingFrame = (nil, nil)
     }
 
@@ -344,7 +340,7 @@ extension Seat {
             recognizerStates[i] = s
             if s == .recognized {
                 pointerClaim = i
-                router.queue.append(.claimed(id, recognizer: Int32(i)))
+                enqueue(.claimed(id, recognizer: Int32(i)))
                 setPointerFocus(nil)
                 lastFirstResponder = nil
                 return

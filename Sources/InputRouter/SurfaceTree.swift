@@ -139,7 +139,7 @@ public final class SurfaceTree {
     // MARK: Looking up
 
     /// The slot of a live node, or nil for a dead or foreign handle.
-    func resolve(_ id: NodeID) -> UInt32? {
+    @inline(__always) func resolve(_ id: NodeID) -> UInt32? {
         let i = Int(id.index)
         guard i < nodes.count, nodes[i].alive, nodes[i].generation == id.generation else { return nil }
         return id.index
