@@ -45,9 +45,10 @@ struct ChildGrid {
     /// Indexes into `storage` of the children to try for `p`, topmost first.
     @inline(__always) func entries(at p: Point) -> Range<Int> {
         guard p.x >= minX && p.x < maxX && p.y >= minY && p.y < maxY else { return outside }
-        let cx = min(cols - 1, Int((p.x - minX) * scaleX)), cy = min(rows - 1, Int((p.y - minY) * scaleY))
-        let c = cy * cols + cx
-        return Int(storage[c])..<Int(storage[c + 1])
+        // Inside the grid, so 0 <= cx < cols and 0 <= cy < rows: no overflow to check.
+        let cx = min(cols &- 1, Int((p.x - minX) * scaleX)), cy = min(rows &- 1, Int((p.y - minY) * scaleY))
+        let c = cy &* cols &+ cx
+        return Int(storage[c])..<Int(storage[c &+ 1])
     }
 
     func deallocate() { storage.deallocate() }

@@ -153,9 +153,21 @@ struct HitWalk<O: HitTestObserver> {
         let grid = g.pointee
         let cell = grid.entries(at: local)
         var e = cell.lowerBound
+        let base = nodes
+        if grid.movedCount == 0 {
+            // Nothing moved since the build (the usual state): no entry is stale and there
+            // is nothing to merge, only the cell's children in order.
+            while e < cell.upperBound {
+                let slot = grid.storage[e]
+                e &+= 1
+                let child = base + Int(slot)
+                let p = Point(local.x - Double(child.pointee.x), local.y - Double(child.pointee.y))
+                if child.pointee.box.contains(p) || O.self != NoHitTestObserver.self, let hit = node(slot, local) { return hit }
+            }
+            return nil
+        }
         var m = grid.movedStart
         let movedEnd = grid.movedStart + grid.movedCount
-        let base = nodes
         while true {
             var slot: UInt32
             if e < cell.upperBound {
