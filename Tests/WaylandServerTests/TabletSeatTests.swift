@@ -11,25 +11,62 @@ import Testing
 
 @testable import WaylandServer
 
-/// What wl-probe must print for the recording's tool entries, values left out: proximity,
-/// tip and button lines (pen tool0 on tablet T0 over window `window`), from the YAML alone.
-func expectedToolLines(recording path: String, window: String) throws -> [String] {
+/// Every line wl-probe must print for the recording's tool entries (pen tool0 on tablet T0)
+/// when the pen maps onto an `output`-sized output and the window is at `origin` with
+/// `size`, from the YAML text: the pen's millimetres over its ABS_X/ABS_Y range (absinfo
+/// maximum / resolution) give the layout point; entries off the window reach nobody.
+func expectedToolLines(recording path: String, window: String, origin: Point, size: Point, output: Point) throws -> [String] {
     let text = try String(contentsOfFile: path, encoding: .utf8)
-    let proximity = try Regex(#"type: TABLET_TOOL_PROXIMITY, proximity: (in|out)"#)
-    let tip = try Regex(#"type: TABLET_TOOL_TIP, tip: (down|up)"#)
-    let button = try Regex(#"type: TABLET_TOOL_BUTTON, button: (\d+), state: (pressed|released)"#)
-    var lines: [String] = []
+    let absinfo = try Regex(#"^\s+([01]): \[(\d+), (\d+), \d+, \d+, (\d+)\]"#)
+    var extent: [Double] = [0, 0]  // millimetres across x and y
+    let entry = try Regex(#"type: TABLET_TOOL_(\w+), (.*)\}"#)
+    let point = try Regex(#"point: \[([\d.]+), ([\d.]+)\], tilt: \[(-?[\d.]+), (-?[\d.]+)\], pressure: ([\d.]+)"#)
+    var lines: [String] = [], inside = false
     for line in text.split(separator: "\n").map(String.init) {
-        if let m = try proximity.firstMatch(in: line) {
-            lines.append(m.output[1].substring! == "in" ? "tool.proximity_in tool0 \(window) T0" : "tool.proximity_out tool0")
-        } else if let m = try tip.firstMatch(in: line) {
-            lines.append("tool.\(m.output[1].substring!) tool0")
-        } else if let m = try button.firstMatch(in: line) {
-            lines.append("tool.button tool0 \(m.output[1].substring!) \(m.output[2].substring!)")
+        if let m = try absinfo.firstMatch(in: line), extent[Int(m.output[1].substring!)!] == 0 {
+            extent[Int(m.output[1].substring!)!] = (Double(m.output[3].substring!)! - Double(m.output[2].substring!)!) / Double(m.output[4].substring!)!
+            continue
+        }
+        guard let m = try entry.firstMatch(in: line) else { continue }
+        let type = String(m.output[1].substring!), rest = String(m.output[2].substring!)
+        if type == "BUTTON" {
+            let b = try Regex(#"button: (\d+), state: (\w+)"#).firstMatch(in: rest)!
+            if inside { lines += ["tool.button tool0 \(b.output[1].substring!) \(b.output[2].substring!)", "tool.frame tool0"] }
+            continue
+        }
+        let p = try point.firstMatch(in: rest)!
+        let x = Double(p.output[1].substring!)! / extent[0] * output.x - origin.x
+        let y = Double(p.output[2].substring!)! / extent[1] * output.y - origin.y
+        let motion = [
+            "tool.motion tool0 \(String(format: "%.2f %.2f", x, y))",
+            "tool.pressure tool0 \(UInt32((Double(p.output[5].substring!)! * 65535).rounded()))",
+            "tool.tilt tool0 \(p.output[3].substring!) \(p.output[4].substring!)",
+        ]
+        let over = x >= 0 && y >= 0 && x < size.x && y < size.y
+        switch (type, rest.contains("proximity: in"), rest.contains("tip: down")) {
+        case ("PROXIMITY", true, _):
+            inside = over
+            if inside { lines += ["tool.proximity_in tool0 \(window) T0"] + motion + ["tool.frame tool0"] }
+        case ("PROXIMITY", false, _):
+            if inside { lines += ["tool.proximity_out tool0", "tool.frame tool0"] }
+            inside = false
+        case ("TIP", _, let down):
+            if inside { lines += motion + [down ? "tool.down tool0" : "tool.up tool0", "tool.frame tool0"] }
+        default:  // AXIS
+            if inside { lines += motion + ["tool.frame tool0"] }
         }
     }
     return lines
 }
+
+/// Equal lines, but for positions within 0.02: libinput's range (maximum - minimum, or
+/// one more) and wl_fixed's 1/256 round differently in the last digit.
+func closeLines(_ got: String, _ want: String) -> Bool {
+    guard got.hasPrefix("tool.motion "), want.hasPrefix("tool.motion ") else { return got == want }
+    let g = got.split(separator: " ").suffix(2).compactMap { Double($0) }, w = want.split(separator: " ").suffix(2).compactMap { Double($0) }
+    return g.count == 2 && w.count == 2 && abs(g[0] - w[0]) <= 0.02 && abs(g[1] - w[1]) <= 0.02
+}
+
 
 @Suite(.serialized) struct TabletSeatTests {
     static func tabletLine(_ line: String) -> Bool {
@@ -78,23 +115,22 @@ func expectedToolLines(recording path: String, window: String) throws -> [String
     /// recording, then its leave and removal.
     static func expectReplay(_ lines: [String], _ h: ServerHarness, window: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let plain = TabletPadTests.withoutSerials(lines, h)
-        #expect(Array(plain.prefix(2)) == ["tablet.added T0", "tablet.done T0"], sourceLocation: sourceLocation)
-        #expect(plain.contains("tool.added tool0") && plain.contains("tool.type tool0 pen"), "\(plain)", sourceLocation: sourceLocation)
-        let discrete = plain.filter {
-            ["tool.proximity", "tool.down", "tool.up", "tool.button"].contains(where: $0.hasPrefix)
-        }
-        let tool = try expectedToolLines(recording: tabletRecording, window: window)
-        #expect(tool.count >= 8)
-        // The first proximity (at 0.5 mm from the corner) is over the window too: both cover the output.
-        #expect(discrete == tool, sourceLocation: sourceLocation)
-        #expect(plain.contains { $0.hasPrefix("tool.motion tool0 ") }, sourceLocation: sourceLocation)
+        let announce = ["tablet.added T0", "tablet.done T0", "tool.added tool0", "tool.type tool0 pen",
+                        "tool.capability tool0 tilt", "tool.capability tool0 pressure", "tool.done tool0"]
+        // The window covers the output: every tool entry reaches it, the first proximity too.
+        let tool = announce + (try expectedToolLines(recording: tabletRecording, window: window, origin: Point(0, 0),
+                                                     size: Point(1280, 720), output: Point(1280, 720)))
+        #expect(tool.count > 50)
+        let toolLines = plain.filter { $0.hasPrefix("tablet.") || $0.hasPrefix("tool.") }
+        #expect(toolLines.count == tool.count, "\(toolLines)", sourceLocation: sourceLocation)
+        for (got, want) in zip(toolLines, tool) { #expect(closeLines(got, want), "\(got) != \(want)", sourceLocation: sourceLocation) }
         let pad = plain.filter { ["pad.", "group.", "ring.", "strip."].contains(where: $0.hasPrefix) }
-        let announce = [
+        let padAnnounce = [
             "pad.added P0", "pad.path P0 /dev/input/event5", "pad.buttons P0 9", "pad.group P0 G0",
             "group.buttons G0 [0 1 2 3 4 5 6 7 8]", "group.ring G0 R0", "group.strip G0 S0", "group.done G0", "pad.done P0",
             "pad.enter P0 \(window) T0", "group.mode_switch G0 0",
         ]
-        #expect(pad == announce + (try expectedPadLines(recording: tabletRecording)) + ["pad.leave P0 \(window)", "pad.removed P0"],
+        #expect(pad == padAnnounce + (try expectedPadLines(recording: tabletRecording)) + ["pad.leave P0 \(window)", "pad.removed P0"],
                 "\(pad)", sourceLocation: sourceLocation)
     }
 
@@ -123,5 +159,52 @@ func expectedToolLines(recording path: String, window: String) throws -> [String
         h.time += 1000
         h.server.handle(InputEvent(time: h.time, device: DeviceID(100), .deviceRemoved))
         #expect(h.settle(a).filter(Self.tabletLine) == ["tablet.removed T0", "tool.removed tool0"])
+    }
+}
+
+/// The same through `ir-compositor --seat seat1 --input replay:tablet.yml`: the replay plays
+/// on seat1, whose client b (above a) gets the pen's stroke; a, on seat0, hears nothing.
+@Suite struct TabletSeatCompositorTests {
+    @Test func theCompositorReplaysATabletOnTheSeatNamed() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: productsDirectory + "/ir-compositor")
+        process.arguments = [
+            "--socket", "ir-tablet-seats-\(getpid())", "--size", "800x600", "--speed", "0", "--exit-after-replay",
+            "--seat", "seat1", "--input", "replay:\(tabletRecording)",
+            "--client", "\(productsDirectory)/wl-probe --toplevel a 760x560 --tablet --no-touch",
+            "--client", "\(productsDirectory)/wl-probe --seat-index 1 --toplevel b 700x500 --tablet --no-touch",
+        ]
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtimeDirectory
+        process.environment = env
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map(String.init)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(out.last == "ir-compositor: done")
+        let said = { (client: Int) in
+            out.compactMap { line in line.hasPrefix("client \(client) | ") ? String(line.dropFirst("client \(client) | ".count)) : nil }
+                .filter(TabletSeatTests.tabletLine)
+        }
+        #expect(said(1) == [], "\(said(1))")
+        let b = said(2).map { line in line.range(of: " serial=").map { String(line[..<$0.lowerBound]) } ?? line }
+        // b is the second window of the cascade, at (72, 72). The first proximity, in the
+        // tablet's corner, is off every window.
+        let announce = ["tablet.added T0", "tablet.done T0", "tool.added tool0", "tool.type tool0 pen",
+                        "tool.capability tool0 tilt", "tool.capability tool0 pressure", "tool.done tool0"]
+        let tool = try expectedToolLines(recording: tabletRecording, window: "b", origin: Point(72, 72), size: Point(700, 500),
+                                     output: Point(800, 600))
+        #expect(tool.count > 40)
+        let toolLines = b.filter { $0.hasPrefix("tablet.") || $0.hasPrefix("tool.") }
+        #expect(toolLines.count == announce.count + tool.count, "\(toolLines)")
+        for (got, want) in zip(toolLines, announce + tool) { #expect(closeLines(got, want), "\(got) != \(want)") }
+        // The pad is announced there; the seat's keyboard is on no window, so it enters none.
+        #expect(b.filter { !$0.hasPrefix("tablet.") && !$0.hasPrefix("tool.") } == [
+            "pad.added P0", "pad.path P0 /dev/input/event5", "pad.buttons P0 9", "pad.group P0 G0",
+            "group.buttons G0 [0 1 2 3 4 5 6 7 8]", "group.ring G0 R0", "group.strip G0 S0", "group.done G0", "pad.done P0",
+        ])
     }
 }
