@@ -69,6 +69,10 @@ func closeLines(_ got: String, _ want: String) -> Bool {
 
 
 @Suite(.serialized) struct TabletSeatTests {
+    /// The recording's pen and its tablet, as a tablet seat is told of them.
+    static let toolAnnounce = ["tablet.added T0", "tablet.done T0", "tool.added tool0", "tool.type tool0 pen",
+                               "tool.capability tool0 tilt", "tool.capability tool0 pressure", "tool.done tool0"]
+
     static func tabletLine(_ line: String) -> Bool {
         ["tablet.", "tool.", "pad.", "group.", "ring.", "strip."].contains { line.hasPrefix($0) }
     }
@@ -115,10 +119,8 @@ func closeLines(_ got: String, _ want: String) -> Bool {
     /// recording, then its leave and removal.
     static func expectReplay(_ lines: [String], _ h: ServerHarness, window: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let plain = TabletPadTests.withoutSerials(lines, h)
-        let announce = ["tablet.added T0", "tablet.done T0", "tool.added tool0", "tool.type tool0 pen",
-                        "tool.capability tool0 tilt", "tool.capability tool0 pressure", "tool.done tool0"]
         // The window covers the output: every tool entry reaches it, the first proximity too.
-        let tool = announce + (try expectedToolLines(recording: tabletRecording, window: window, origin: Point(0, 0),
+        let tool = Self.toolAnnounce + (try expectedToolLines(recording: tabletRecording, window: window, origin: Point(0, 0),
                                                      size: Point(1280, 720), output: Point(1280, 720)))
         #expect(tool.count > 50)
         let toolLines = plain.filter { $0.hasPrefix("tablet.") || $0.hasPrefix("tool.") }
@@ -166,25 +168,14 @@ func closeLines(_ got: String, _ want: String) -> Bool {
 /// on seat1, whose client b (above a) gets the pen's stroke; a, on seat0, hears nothing.
 @Suite struct TabletSeatCompositorTests {
     @Test func theCompositorReplaysATabletOnTheSeatNamed() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: productsDirectory + "/ir-compositor")
-        process.arguments = [
+        let out = try CompositorTests().runCompositor([
             "--socket", "ir-tablet-seats-\(getpid())", "--size", "800x600", "--speed", "0", "--exit-after-replay",
             "--seat", "seat1", "--input", "replay:\(tabletRecording)",
             "--client", "\(productsDirectory)/wl-probe --toplevel a 760x560 --tablet --no-touch",
             "--client", "\(productsDirectory)/wl-probe --seat-index 1 --toplevel b 700x500 --tablet --no-touch",
-        ]
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_RUNTIME_DIR"] = runtimeDirectory
-        process.environment = env
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map(String.init)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        ])
         #expect(out.last == "ir-compositor: done")
+        #expect(out.contains("client 1 | mapped a") && out.contains("client 2 | mapped b"))
         let said = { (client: Int) in
             out.compactMap { line in line.hasPrefix("client \(client) | ") ? String(line.dropFirst("client \(client) | ".count)) : nil }
                 .filter(TabletSeatTests.tabletLine)
@@ -193,14 +184,12 @@ func closeLines(_ got: String, _ want: String) -> Bool {
         let b = said(2).map { line in line.range(of: " serial=").map { String(line[..<$0.lowerBound]) } ?? line }
         // b is the second window of the cascade, at (72, 72). The first proximity, in the
         // tablet's corner, is off every window.
-        let announce = ["tablet.added T0", "tablet.done T0", "tool.added tool0", "tool.type tool0 pen",
-                        "tool.capability tool0 tilt", "tool.capability tool0 pressure", "tool.done tool0"]
         let tool = try expectedToolLines(recording: tabletRecording, window: "b", origin: Point(72, 72), size: Point(700, 500),
                                      output: Point(800, 600))
         #expect(tool.count > 40)
         let toolLines = b.filter { $0.hasPrefix("tablet.") || $0.hasPrefix("tool.") }
-        #expect(toolLines.count == announce.count + tool.count, "\(toolLines)")
-        for (got, want) in zip(toolLines, announce + tool) { #expect(closeLines(got, want), "\(got) != \(want)") }
+        #expect(toolLines.count == TabletSeatTests.toolAnnounce.count + tool.count, "\(toolLines)")
+        for (got, want) in zip(toolLines, TabletSeatTests.toolAnnounce + tool) { #expect(closeLines(got, want), "\(got) != \(want)") }
         // The pad is announced there; the seat's keyboard is on no window, so it enters none.
         #expect(b.filter { !$0.hasPrefix("tablet.") && !$0.hasPrefix("tool.") } == [
             "pad.added P0", "pad.path P0 /dev/input/event5", "pad.buttons P0 9", "pad.group P0 G0",
