@@ -89,7 +89,7 @@ extension WaylandServer {
     public func handle(_ event: InputEvent, seat: Seat) {
         guard seat.id.index != 0 else { return handle(event) }
         switch event.kind {
-        case .deviceAdded, .deviceRemoved, .tabletPadAdded: routeTabletHotplug(event, on: seat)  // Tablet+Announce.swift
+        case .deviceAdded, .deviceRemoved, .tabletPadAdded: routeDeviceChange(event, on: seat)  // Tablet+Announce.swift
         default:
             seat.handle(event)
             sendDeliveries()

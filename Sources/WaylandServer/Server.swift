@@ -377,10 +377,10 @@ public final class WaylandServer {
         case .deviceAdded, .deviceRemoved:
             // Only these change the capabilities; other events skip the check (hot path).
             let before = seatCapabilities
-            routeTabletHotplug(event, on: seat)  // Tablet+Announce.swift
+            routeDeviceChange(event, on: seat)  // Tablet+Announce.swift
             if seatCapabilities != before { sendCapabilities() }
         case .tabletPadAdded:
-            routeTabletHotplug(event, on: seat)
+            routeDeviceChange(event, on: seat)
         default:
             seat.handle(event)
             sendDeliveries()

@@ -27,7 +27,7 @@ extension WaylandServer {
     /// tablets and pads announced in step: a tablet is announced before the core's first
     /// event of it, a pad's layout before its enter, and a removed pad's objects go after
     /// its leave was sent.
-    func routeTabletHotplug(_ event: InputEvent, on seat: Seat) {
+    func routeDeviceChange(_ event: InputEvent, on seat: Seat) {
         let index = Int(seat.id.index)
         if case .deviceAdded(let caps) = event.kind, caps.contains(.tabletTool) { tabletDeviceAdded(event.device, seat: index) }
         seat.handle(event)
