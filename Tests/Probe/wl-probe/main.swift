@@ -14,6 +14,8 @@
 //            --text-input --text-input-auto (TextInput.swift) --idle-notify MS (Idle.swift)
 //            --tablet (Tablet.swift)
 //            --data-device (DataDevice.swift)
+//            --slow MS (every line it prints takes MS more: a client on a loaded machine)
+//            --ignore-ping (never answers xdg_wm_base.ping: a hung client)
 import CProbeShim
 import CWaylandClient
 import CXdgShellClient
@@ -21,7 +23,14 @@ import Foundation
 
 setvbuf(stdout, nil, _IOLBF, 0)
 
-func say(_ line: String) { print(line) }
+/// `--slow`: the milliseconds each printed line costs.
+var slowMS: UInt32 = 0
+var ignorePing = false
+
+func say(_ line: String) {
+    print(line)
+    if slowMS > 0 { usleep(slowMS * 1000) }
+}
 func fail(_ line: String) -> Never { say("fatal: \(line)"); exit(2) }
 
 // MARK: Arguments
@@ -119,6 +128,10 @@ while !argv.isEmpty {
     // Selections (DataDevice.swift).
     case "--data-device": wantDataDevice = true
     case "--accept-drops": acceptDrops = true
+    case "--slow":
+        guard let ms = UInt32(next()) else { fail("--slow MS") }
+        slowMS = ms
+    case "--ignore-ping": ignorePing = true
     case let other: fail("unknown argument \(other)")
     }
 }
@@ -192,7 +205,7 @@ createDataDevices()
 
 let wmListener = UnsafeMutablePointer<xdg_wm_base_listener>.allocate(capacity: 1)
 wmListener.initialize(to: xdg_wm_base_listener())
-wmListener.pointee.ping = { _, base, serial in xdg_wm_base_pong(base, serial) }
+wmListener.pointee.ping = { _, base, serial in if !ignorePing { xdg_wm_base_pong(base, serial) } }
 xdg_wm_base_add_listener(wmBase, wmListener, nil)
 
 // MARK: Surfaces
