@@ -502,7 +502,9 @@ say("ready")
 // Events from the server, and commands from stdin (Commands.swift), whichever comes.
 var fds = [pollfd(fd: wl_display_get_fd(display), events: Int16(POLLIN), revents: 0),
            pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
-var stdinOpen = true
+// Connected through WAYLAND_SOCKET=0, stdin is the Wayland socket: no commands there
+// (reading lines from it would swallow the server's events).
+var stdinOpen = wl_display_get_fd(display) != 0
 loop: while true {
     while wl_display_prepare_read(display) != 0 { if wl_display_dispatch_pending(display) < 0 { break loop } }
     wl_display_flush(display)
