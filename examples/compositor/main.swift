@@ -207,6 +207,9 @@ final class ReplayInput {
     var replayer: Replayer?
     var finished = false
     var deviceBase: UInt32 = 100
+    /// After a new device: the ping that shows every client has seen the new capabilities
+    /// (and bound the device), and until when the replay waits for it.
+    var bindBarrier: (barrier: ClientBarrier, deadline: Date)?
 
     init(files: [(path: String, seat: Seat)], speed: Double) {
         pending = files
@@ -239,12 +242,23 @@ final class ReplayInput {
 
     /// Feeds what is due; returns the milliseconds until the next event, or nil when done.
     func step() -> Int32? {
+        if let (barrier, deadline) = bindBarrier {
+            if !barrier.isPassed && Date() < deadline { return 5 }
+            for w in barrier.waiting {
+                print("ir-compositor: \(clientName(pid: w.pid)), \(w), did not answer after a new device; replaying on")
+            }
+            bindBarrier = nil
+        }
         if replayer == nil, !startNext() { return nil }
         while let event = replayer!.nextDue(now: Self.now()) {
             server.handle(event, seat: seat)
-            // A new device changes the seat's capabilities: give clients a moment to bind
-            // it before its first events, as they would have with a real hotplug.
-            if case .deviceAdded = event.kind { return 200 }
+            // A new device changes the seat's capabilities: its first events wait until every
+            // client answered a ping sent after them, so each could bind it first, as it would
+            // have with a real hotplug (a fixed 200 ms was too short on a loaded machine).
+            if case .deviceAdded = event.kind {
+                bindBarrier = (server.barrier(), Date().addingTimeInterval(options.settleTimeout))
+                return 1
+            }
         }
         if replayer!.isFinished {
             replayer = nil
@@ -387,6 +401,11 @@ final class Client {
 
 var clients: [Client] = []
 
+/// "client N" for the client whose process tree holds `pid`.
+func clientName(pid: Int32) -> String {
+    clients.first { $0.processTree().contains(pid) }.map { "client \($0.number)" } ?? "a client"
+}
+
 /// Clients start one after another, each once the previous one mapped a window (or after
 /// 3 s): windows are then placed in the order given, and a run is repeatable.
 var lastStart = Date.distantPast
@@ -428,8 +447,7 @@ func exitOnceClientsSettled() {
         if barrier.isPassed { running = false; return nil }
         guard Date() >= deadline else { return 5 }
         for w in barrier.waiting {
-            let name = clients.first { $0.processTree().contains(w.pid) }.map { "client \($0.number)" } ?? "a client"
-            print("ir-compositor: \(name), \(w), did not settle within \(options.settleTimeout) s (--settle-timeout)")
+            print("ir-compositor: \(clientName(pid: w.pid)), \(w), did not settle within \(options.settleTimeout) s (--settle-timeout)")
         }
         exitStatus = 1
         running = false
