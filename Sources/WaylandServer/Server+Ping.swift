@@ -42,20 +42,23 @@ public final class ClientBarrier {
     /// and are still connected.
     public var waiting: [Waiting] {
         members.compactMap { m in
-            guard m.state.alive else { return nil }
-            let program = WaylandServer.programName(pid: m.pid)
-            if m.pinged.isEmpty {
-                let unread = ir_socket_unsent_bytes(wl_client_get_fd(m.state.client))
-                return unread == 0 ? nil : Waiting(pid: m.pid, program: program, missing: "\(unread) bytes unread (no xdg_wm_base to ping)")
-            }
-            let unanswered = m.pinged.filter { p in p.base.base.map { !$0.hasAnswered(p.serial) } ?? false }
-            guard let first = unanswered.first else { return nil }
-            return Waiting(pid: m.pid, program: program, missing: "no pong to xdg_wm_base.ping \(first.serial)")
+            missing(m).map { Waiting(pid: m.pid, program: WaylandServer.programName(pid: m.pid), missing: $0) }
         }
     }
 
     /// Whether every client has answered, read everything, or disconnected.
-    public var isPassed: Bool { waiting.isEmpty }
+    public var isPassed: Bool { members.allSatisfy { missing($0) == nil } }
+
+    private func missing(_ m: Member) -> String? {
+        guard m.state.alive else { return nil }
+        if m.pinged.isEmpty {
+            let unread = ir_socket_unsent_bytes(wl_client_get_fd(m.state.client))
+            return unread == 0 ? nil : "\(unread) bytes unread (no xdg_wm_base to ping)"
+        }
+        // A base destroyed since has nothing left to answer.
+        let unanswered = m.pinged.first { p in p.base.base.map { !$0.hasAnswered(p.serial) } ?? false }
+        return unanswered.map { "no pong to xdg_wm_base.ping \($0.serial)" }
+    }
 }
 
 extension WaylandServer {

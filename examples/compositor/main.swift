@@ -65,7 +65,9 @@ let usage = """
                                 handled it: answered a ping sent after the last event (a client
                                 without xdg_wm_base: read everything), or disconnected
       --settle-timeout SECONDS  how long --exit-after-replay waits for that (default 10); then it
-                                names the clients that did not answer and exits with status 1
+                                names the clients that did not answer and exits with status 1.
+                                A replayed new device waits as long for every client to answer
+                                (and so to bind it) before its first events
       --trace FILE              write every routing decision, one line each (docs/trace.md)
       --screenshot FILE.png     on exit, write what the output shows
       --hit-map FILE.png        on exit, write which surface each pixel's pointer events reach,
@@ -395,8 +397,12 @@ final class Client {
         for pid in processTree().reversed() { kill(pid, SIGTERM) }
     }
 
-    /// Waits until `deadline` for the rest of its output (once asked to stop).
-    func waitForOutput(until deadline: DispatchTime) { _ = outputEnded.wait(timeout: deadline) }
+    /// Waits until `deadline` for the rest of its output (once asked to stop); then kills
+    /// what is left of it (a process that ignores SIGTERM would outlive the compositor).
+    func waitForOutput(until deadline: DispatchTime) {
+        guard outputEnded.wait(timeout: deadline) == .timedOut, process.isRunning else { return }
+        for pid in processTree().reversed() { kill(pid, SIGKILL) }
+    }
 }
 
 var clients: [Client] = []
