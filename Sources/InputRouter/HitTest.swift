@@ -67,8 +67,10 @@ extension SurfaceTree {
         // exclusivity checks, no copies of whole records. `walking` makes any change to the
         // tree during the walk (from a containment test) trap instead of freeing what the
         // walk reads.
+        // Saved and restored: a containment test may itself hit-test (reading is allowed).
+        let outer = walking
         walking = true
-        defer { walking = false }
+        defer { walking = outer }
         var walk = HitWalk(nodes: UnsafePointer(nodes.base), grids: UnsafePointer(grids.base), tree: self,
                            threshold: opacityThreshold, observer: observer)
         defer { observer = walk.observer }
