@@ -90,7 +90,7 @@ extension Seat {
         if down {
             tablets[i].tipDown = true
             guard let f = tablets[i].focus else { drop(.tabletTip); return }
-            if let (node, client) = clientSurface(f) {
+            if let (node, client) = clientSurface(f, device: .tablet) {
                 let serial = router.nextSerial()
                 recordPress(serial: serial, client: client, kind: .tablet, at: tablets[i].position)  // grabs may cite it
                 router.queue.append(.tabletDown(id, node, dev, time: time, serial: serial))
@@ -106,7 +106,7 @@ extension Seat {
             tablets[i].tipDown = false
             if tablets[i].tipSent, let f = tablets[i].focus {
                 tablets[i].tipSent = false
-                if let (node, client) = clientSurface(f) {
+                if let (node, client) = clientSurface(f, device: .tablet) {
                     router.queue.append(.tabletUp(id, node, dev, time: time))
                     markTabletFrame(client)
                 } else {
@@ -131,7 +131,7 @@ extension Seat {
             guard let k = sent else { drop(.tabletButton); return }
             tablets[i].sentButtons.remove(at: k)
         }
-        if let (node, client) = clientSurface(f) {
+        if let (node, client) = clientSurface(f, device: .tablet) {
             let serial = router.nextSerial()
             if state == .pressed {
                 recordPress(serial: serial, client: client, kind: .tablet, at: tablets[i].position)
@@ -173,7 +173,7 @@ extension Seat {
         leaveTool(i, time: time)
         tablets[i].focus = target
         guard let new = target else { return true }
-        if let (node, client) = clientSurface(new) {
+        if let (node, client) = clientSurface(new, device: .tablet) {
             router.queue.append(.tabletProximityIn(id, node, tablets[i].device, tablets[i].tool, serial: router.nextSerial()))
             markTabletFrame(client)
         } else {
@@ -184,7 +184,7 @@ extension Seat {
 
     func deliverToolMotion(_ i: Int, time: UInt64) {
         guard let f = tablets[i].focus else { drop(.tabletMotion); return }
-        if let (node, client) = clientSurface(f) {
+        if let (node, client) = clientSurface(f, device: .tablet) {
             let local = tree.localPoint(tablets[i].position, in: node) ?? .zero
             let axes = router.queue.appendAxes(tablets[i].axes)
             router.queue.append(.tabletMotion(id, node, tablets[i].device, time: time, local, axes: axes))
@@ -200,7 +200,9 @@ extension Seat {
     func leaveTool(_ i: Int, time: UInt64) {
         guard let old = tablets[i].focus else { return }
         let dev = tablets[i].device
-        if let (node, client) = clientSurface(old) {
+        // Any client's surface: its client may have just let the tablet go (setBound), and
+        // what it was told still ends.
+        if let (node, client) = clientSurface(old, device: []) {
             if tree.isVisible(node) {
                 if tablets[i].tipSent { router.queue.append(.tabletUp(id, node, dev, time: time)) }
                 for b in tablets[i].sentButtons.reversed() {
@@ -249,7 +251,7 @@ extension Seat {
 
     func toolFocusValid(_ f: Responder) -> Bool {
         guard responderCanReceive(f) else { return false }
-        if let (_, client) = clientSurface(f) { return boundDevices(of: client).contains(.tablet) }
+        if let (_, client) = clientSurface(f, device: []) { return boundDevices(of: client).contains(.tablet) }
         return true
     }
 
