@@ -26,3 +26,26 @@ import Testing
         ], "\(lines)")
     }
 }
+
+@Suite(.serialized) struct PadRegressionTests {
+    /// A pad button in none of the pad's groups (a layout that leaves one out) is not sent:
+    /// GTK 4 aborts on it ("tablet_pad_handle_button: assertion failed: (group != NULL)").
+    /// The buttons in a group still arrive.
+    @Test func aButtonInNoGroupIsNotSent() throws {
+        let h = try ServerHarness()
+        let c = try h.probe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
+        h.wait(for: c, line: "mapped win")
+        _ = h.settle(c)
+        let pen = DeviceID(40), pad = DeviceID(41)
+        let layout = TabletPadLayout(buttons: 3, groups: [TabletPadGroup(buttons: [0, 2])], tablet: pen)
+        h.server.handle(InputEvent(time: 1000, device: pen, .deviceAdded([.tabletTool])))
+        h.server.handle(InputEvent(time: 1000, device: pad, .deviceAdded([.tabletPad])))
+        h.server.handle(InputEvent(time: 1000, device: pad, .tabletPadAdded(layout)))
+        for (t, button) in [(2000, UInt32(1)), (3000, 2)] {
+            h.server.handle(InputEvent(time: UInt64(t), device: pad, .tabletPadButton(button: button, state: .pressed)))
+            h.server.handle(InputEvent(time: UInt64(t + 100), device: pad, .tabletPadButton(button: button, state: .released)))
+        }
+        let lines = h.settle(c).filter { $0.hasPrefix("pad.button ") || $0.hasPrefix("group.buttons") }
+        #expect(lines == ["group.buttons G0 [0 2]", "pad.button P0 2 pressed", "pad.button P0 2 released"], "\(lines)")
+    }
+}
