@@ -196,8 +196,11 @@ public final class WaylandServer {
     var seatServices: [SeatServices] = []
     /// The tablets and tools announced to clients (TabletManager.swift).
     var tablets = TabletRegistry()
-    /// Device paths the embedder knows (`/dev/input/event5`), sent as a pad's `path`.
+    /// Device paths the embedder knows (`/dev/input/event5`), sent as a tablet's and a pad's `path`.
     public var devicePaths: [DeviceID: String] = [:]
+    /// Device names the embedder knows ("Wacom Intuos5 M Pen"), sent as a tablet's `name`
+    /// (GTK names its tablet and pad devices after it).
+    public var deviceNames: [DeviceID: String] = [:]
 
     /// Every serial sent, with what it was for (newest last, bounded).
     @exclusivity(unchecked) public private(set) var serialLog = SerialLog()

@@ -12,7 +12,8 @@ import InputRouter
 import Testing
 
 /// A maximized undecorated window (so surface, window and widget coordinates agree) with a
-/// drawing area; prints one line per GestureStylus signal and per pad action.
+/// drawing area; prints one line per GestureStylus signal, per pad action and per device
+/// GDK adds to its seat.
 let gtkTabletScript = """
 import gi
 gi.require_version("Gtk", "4.0")
@@ -61,6 +62,10 @@ action("strip", GLib.VariantType.new("d"), lambda p: "pad.strip %.4f" % p.get_do
 pad.set_action(Gtk.PadActionType.RING, -1, -1, "ring", "ring")
 pad.set_action(Gtk.PadActionType.STRIP, -1, -1, "strip", "strip")
 window.add_controller(pad)
+
+def device_added(seat, device):
+    out("device %s %s" % (device.get_source().value_nick, device.get_name()))
+Gdk.Display.get_default().get_default_seat().connect("device-added", device_added)
 
 loop = GLib.MainLoop()
 window.connect("close-request", lambda w: loop.quit())
@@ -197,5 +202,12 @@ loop.run()
                                               size: Self.penSize(yaml: yaml))
         #expect(expected.count == 30)  // 17 of the pen, 13 of the pad
         #expect(lines == expected, "\(said)")
+        // GTK names the tablet's devices after the tablet's `name`: the pen's, as libinput
+        // printed it ("event4  - Wacom Intuos5 M Pen: device is a tablet").
+        let debugEvents = try String(contentsOfFile: Self.fixtures + "/tablet.debug-events", encoding: .utf8)
+        let name = try #require(try Regex(#"event\d+\s+- (.+): device is a tablet\n"#).firstMatch(in: debugEvents)?.output[1].substring)
+        let devices = out.filter { $0.hasPrefix(prefix + "device ") }.map { String($0.dropFirst(prefix.count)) }
+        #expect(devices == ["device keyboard Wayland Keyboard", "device mouse Logical pointer for \(name)", "device pen \(name)",
+                            "device tablet-pad Pad device"], "\(said)")
     }
 }

@@ -49,3 +49,21 @@ import Testing
         #expect(lines == ["group.buttons G0 [0 2]", "pad.button P0 2 pressed", "pad.button P0 2 released"], "\(lines)")
     }
 }
+
+@Suite(.serialized) struct TabletNameTests {
+    /// A tablet whose name and node the embedder gave is announced with them before its
+    /// `done` (GTK names its tablet and pad devices after the name: "(null)" without it).
+    @Test func aTabletIsAnnouncedWithItsNameAndPath() throws {
+        let h = try ServerHarness()
+        let c = try h.probe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
+        h.wait(for: c, line: "mapped win")
+        _ = h.settle(c)
+        let pen = DeviceID(40)
+        h.server.deviceNames[pen] = "Wacom Intuos5 M Pen"
+        h.server.devicePaths[pen] = "/dev/input/event4"
+        h.server.handle(InputEvent(time: 1000, device: pen, .deviceAdded([.tabletTool])))
+        let lines = h.settle(c).filter { $0.hasPrefix("tablet.") }
+        #expect(lines == ["tablet.added T0", "tablet.name T0 Wacom Intuos5 M Pen", "tablet.path T0 /dev/input/event4", "tablet.done T0"],
+                "\(lines)")
+    }
+}
