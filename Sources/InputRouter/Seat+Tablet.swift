@@ -19,6 +19,9 @@ struct TabletToolState {
     var tipDown = false
     /// The focus was told the tip went down: it is owed an up.
     var tipSent = false
+    /// The focus is a client surface that was sent proximity in (rather than a responder,
+    /// or a surface whose handler took it): its client, and only it, gets the tool's events.
+    var toClient = false
     /// Buttons the focus was told were pressed: it is owed their releases.
     var sentButtons: [UInt32] = []
 }
@@ -56,6 +59,7 @@ extension Seat {
                 tablets[i].active = true
                 tablets[i].device = device
                 tablets[i].focus = nil
+                tablets[i].toClient = false
                 tablets[i].lastFirst = nil
                 tablets[i].tipDown = false
                 tablets[i].tipSent = false
@@ -90,7 +94,7 @@ extension Seat {
         if down {
             tablets[i].tipDown = true
             guard let f = tablets[i].focus else { drop(.tabletTip); return }
-            if let (node, client) = clientSurface(f, device: .tablet) {
+            if let (node, client) = toolClient(i, f) {
                 let serial = router.nextSerial()
                 recordPress(serial: serial, client: client, kind: .tablet, at: tablets[i].position)  // grabs may cite it
                 router.queue.append(.tabletDown(id, node, dev, time: time, serial: serial))
@@ -106,7 +110,7 @@ extension Seat {
             tablets[i].tipDown = false
             if tablets[i].tipSent, let f = tablets[i].focus {
                 tablets[i].tipSent = false
-                if let (node, client) = clientSurface(f, device: .tablet) {
+                if let (node, client) = toolClient(i, f) {
                     router.queue.append(.tabletUp(id, node, dev, time: time))
                     markTabletFrame(client)
                 } else {
@@ -131,7 +135,7 @@ extension Seat {
             guard let k = sent else { drop(.tabletButton); return }
             tablets[i].sentButtons.remove(at: k)
         }
-        if let (node, client) = clientSurface(f, device: .tablet) {
+        if let (node, client) = toolClient(i, f) {
             let serial = router.nextSerial()
             if state == .pressed {
                 recordPress(serial: serial, client: client, kind: .tablet, at: tablets[i].position)
@@ -174,6 +178,7 @@ extension Seat {
         tablets[i].focus = target
         guard let new = target else { return true }
         if let (node, client) = clientSurface(new, device: .tablet) {
+            tablets[i].toClient = true
             router.queue.append(.tabletProximityIn(id, node, tablets[i].device, tablets[i].tool, serial: router.nextSerial()))
             markTabletFrame(client)
         } else {
@@ -184,7 +189,7 @@ extension Seat {
 
     func deliverToolMotion(_ i: Int, time: UInt64) {
         guard let f = tablets[i].focus else { drop(.tabletMotion); return }
-        if let (node, client) = clientSurface(f, device: .tablet) {
+        if let (node, client) = toolClient(i, f) {
             let local = tree.localPoint(tablets[i].position, in: node) ?? .zero
             let axes = router.queue.appendAxes(tablets[i].axes)
             router.queue.append(.tabletMotion(id, node, tablets[i].device, time: time, local, axes: axes))
@@ -200,9 +205,8 @@ extension Seat {
     func leaveTool(_ i: Int, time: UInt64) {
         guard let old = tablets[i].focus else { return }
         let dev = tablets[i].device
-        // Any client's surface: its client may have just let the tablet go (setBound), and
-        // what it was told still ends.
-        if let (node, client) = clientSurface(old, device: []) {
+        // Its client may have just let the tablet go (setBound): what it was told still ends.
+        if let (node, client) = toolClient(i, old) {
             if tree.isVisible(node) {
                 if tablets[i].tipSent { router.queue.append(.tabletUp(id, node, dev, time: time)) }
                 for b in tablets[i].sentButtons.reversed() {
@@ -221,6 +225,7 @@ extension Seat {
         tablets[i].focus = nil
         tablets[i].lastFirst = nil
         tablets[i].tipSent = false
+        tablets[i].toClient = false
         tablets[i].sentButtons.removeAll(keepingCapacity: true)
     }
 
@@ -242,17 +247,26 @@ extension Seat {
     func tabletSceneDidChange() {
         padsFollowKeyboardFocus()
         for i in tablets.indices where tablets[i].active {
-            if let f = tablets[i].focus, !toolFocusValid(f) { leaveTool(i, time: lastTime) }
+            if let f = tablets[i].focus, !toolFocusValid(i, f) { leaveTool(i, time: lastTime) }
             tablets[i].lastFirst = nil
             if !tablets[i].tipDown, repickTool(i, time: lastTime) { deliverToolMotion(i, time: lastTime) }
         }
         flushTabletFrames(time: lastTime)
     }
 
-    func toolFocusValid(_ f: Responder) -> Bool {
+    /// Whether the focus may keep the tool: it can still receive, and a client surface's
+    /// client has the tablet bound exactly when it was sent the proximity in (one that
+    /// bound it since a handler took the tool is picked again, and gets its own).
+    func toolFocusValid(_ i: Int, _ f: Responder) -> Bool {
         guard responderCanReceive(f) else { return false }
-        if let (_, client) = clientSurface(f, device: []) { return boundDevices(of: client).contains(.tablet) }
+        if let (_, client) = clientSurface(f, device: []) { return boundDevices(of: client).contains(.tablet) == tablets[i].toClient }
         return true
+    }
+
+    /// The focus's surface and client when the client was sent the proximity in, whether or
+    /// not it has a wl_pointer (GTK on a seat of a tablet and a pad has none).
+    func toolClient(_ i: Int, _ f: Responder) -> (NodeID, ClientID)? {
+        tablets[i].toClient ? clientSurface(f, device: []) : nil
     }
 
     func toolLocal(_ i: Int, _ r: Responder) -> Point {
