@@ -13,15 +13,15 @@ struct TabletToolState {
     var axes = TabletAxes(x: 0, y: 0)
     /// The responder that took proximity in: a client surface or a compositor responder.
     var focus: Responder?
+    /// The focus took the tool as a client surface (its client had bound the tablet on this
+    /// seat), not through a handler: its client is told the rest, proximity out included.
+    var focusIsClient = false
     /// The first responder of the last pick (skips the chain walk when it did not change).
     var lastFirst: Responder?
     /// The tip is down on the tablet (hardware state).
     var tipDown = false
     /// The focus was told the tip went down: it is owed an up.
     var tipSent = false
-    /// The focus is a client surface that was sent proximity in (rather than a responder,
-    /// or a surface whose handler took it): its client, and only it, gets the tool's events.
-    var toClient = false
     /// Buttons the focus was told were pressed: it is owed their releases.
     var sentButtons: [UInt32] = []
 }
@@ -59,7 +59,7 @@ extension Seat {
                 tablets[i].active = true
                 tablets[i].device = device
                 tablets[i].focus = nil
-                tablets[i].toClient = false
+                tablets[i].focusIsClient = false
                 tablets[i].lastFirst = nil
                 tablets[i].tipDown = false
                 tablets[i].tipSent = false
@@ -94,7 +94,7 @@ extension Seat {
         if down {
             tablets[i].tipDown = true
             guard let f = tablets[i].focus else { drop(.tabletTip); return }
-            if let (node, client) = toolClient(i, f) {
+            if let (node, client) = toolClient(i) {
                 let serial = router.nextSerial()
                 recordPress(serial: serial, client: client, kind: .tablet, at: tablets[i].position)  // grabs may cite it
                 router.queue.append(.tabletDown(id, node, dev, time: time, serial: serial))
@@ -110,7 +110,7 @@ extension Seat {
             tablets[i].tipDown = false
             if tablets[i].tipSent, let f = tablets[i].focus {
                 tablets[i].tipSent = false
-                if let (node, client) = toolClient(i, f) {
+                if let (node, client) = toolClient(i) {
                     router.queue.append(.tabletUp(id, node, dev, time: time))
                     markTabletFrame(client)
                 } else {
@@ -135,7 +135,7 @@ extension Seat {
             guard let k = sent else { drop(.tabletButton); return }
             tablets[i].sentButtons.remove(at: k)
         }
-        if let (node, client) = toolClient(i, f) {
+        if let (node, client) = toolClient(i) {
             let serial = router.nextSerial()
             if state == .pressed {
                 recordPress(serial: serial, client: client, kind: .tablet, at: tablets[i].position)
@@ -177,8 +177,8 @@ extension Seat {
         leaveTool(i, time: time)
         tablets[i].focus = target
         guard let new = target else { return true }
-        if let (node, client) = clientSurface(new, device: .tablet) {
-            tablets[i].toClient = true
+        tablets[i].focusIsClient = clientSurface(new, device: .tablet) != nil
+        if let (node, client) = toolClient(i) {
             router.queue.append(.tabletProximityIn(id, node, tablets[i].device, tablets[i].tool, serial: router.nextSerial()))
             markTabletFrame(client)
         } else {
@@ -189,7 +189,7 @@ extension Seat {
 
     func deliverToolMotion(_ i: Int, time: UInt64) {
         guard let f = tablets[i].focus else { drop(.tabletMotion); return }
-        if let (node, client) = toolClient(i, f) {
+        if let (node, client) = toolClient(i) {
             let local = tree.localPoint(tablets[i].position, in: node) ?? .zero
             let axes = router.queue.appendAxes(tablets[i].axes)
             router.queue.append(.tabletMotion(id, node, tablets[i].device, time: time, local, axes: axes))
@@ -205,8 +205,7 @@ extension Seat {
     func leaveTool(_ i: Int, time: UInt64) {
         guard let old = tablets[i].focus else { return }
         let dev = tablets[i].device
-        // Its client may have just let the tablet go (setBound): what it was told still ends.
-        if let (node, client) = toolClient(i, old) {
+        if let (node, client) = toolClient(i) {
             if tree.isVisible(node) {
                 if tablets[i].tipSent { router.queue.append(.tabletUp(id, node, dev, time: time)) }
                 for b in tablets[i].sentButtons.reversed() {
@@ -223,9 +222,9 @@ extension Seat {
             router.queue.append(.handled(id, old, .tabletProximity))
         }
         tablets[i].focus = nil
+        tablets[i].focusIsClient = false
         tablets[i].lastFirst = nil
         tablets[i].tipSent = false
-        tablets[i].toClient = false
         tablets[i].sentButtons.removeAll(keepingCapacity: true)
     }
 
@@ -254,19 +253,18 @@ extension Seat {
         flushTabletFrames(time: lastTime)
     }
 
-    /// Whether the focus may keep the tool: it can still receive, and a client surface's
-    /// client has the tablet bound exactly when it was sent the proximity in (one that
-    /// bound it since a handler took the tool is picked again, and gets its own).
     func toolFocusValid(_ i: Int, _ f: Responder) -> Bool {
         guard responderCanReceive(f) else { return false }
-        if let (_, client) = clientSurface(f, device: []) { return boundDevices(of: client).contains(.tablet) == tablets[i].toClient }
+        if let (_, client) = toolClient(i) { return boundDevices(of: client).contains(.tablet) }
         return true
     }
 
-    /// The focus's surface and client when the client was sent the proximity in, whether or
-    /// not it has a wl_pointer (GTK on a seat of a tablet and a pad has none).
-    func toolClient(_ i: Int, _ f: Responder) -> (NodeID, ClientID)? {
-        tablets[i].toClient ? clientSurface(f, device: []) : nil
+    /// The tool's focus and its client when it took the tool as a client surface and is
+    /// still alive. (Not `clientSurface`, which asks whether the client bound the pointer: a
+    /// client may take tablets on a seat where it has no `wl_pointer`.)
+    func toolClient(_ i: Int) -> (NodeID, ClientID)? {
+        guard tablets[i].focusIsClient, case .node(let n)? = tablets[i].focus, let c = tree.client(of: n) else { return nil }
+        return (n, c)
     }
 
     func toolLocal(_ i: Int, _ r: Responder) -> Point {

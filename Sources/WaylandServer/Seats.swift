@@ -88,8 +88,12 @@ extension WaylandServer {
     /// removed there updates that seat's `wl_seat` capabilities.
     public func handle(_ event: InputEvent, seat: Seat) {
         guard seat.id.index != 0 else { return handle(event) }
-        seat.handle(event)
-        sendDeliveries()
+        switch event.kind {
+        case .deviceAdded, .deviceRemoved, .tabletPadAdded: routeDeviceChange(event, on: seat)  // Tablet+Announce.swift
+        default:
+            seat.handle(event)
+            sendDeliveries()
+        }
         if idle.watching { idle.inputArrived(seat: Int(seat.id.index)) }  // activity on this seat (Idle.swift)
         switch event.kind {
         case .deviceAdded, .deviceRemoved:
