@@ -513,8 +513,11 @@ final class ClientState {
     @exclusivity(unchecked) private(set) var soloTouch: ResourcePointer?
     /// Its devices on the seats after the first (Seats.swift), by seat index - 1.
     @exclusivity(unchecked) var otherSeats: ContiguousArray<SeatDevices> = []
-    /// Its objects and serials per seat, by seat index (SeatServices.swift).
-    @exclusivity(unchecked) var seatStates: ContiguousArray<ClientSeatState> = [ClientSeatState()]
+    /// Its objects per seat, by seat index (SeatServices.swift).
+    var seatStates: ContiguousArray<ClientSeatState> = []
+    /// The serials each seat sent it, by seat index, written in place per delivery
+    /// (SeatServices.swift); freed in `deinit`.
+    @exclusivity(unchecked) var seatSerials = TargetTable<ClientSeatSerials>(empty: ClientSeatSerials())
     /// The serials its last press's focus-on-click sent it (ClickFocusSerials.swift).
     @exclusivity(unchecked) var clickFocus: ClickFocusSerials?
     /// Whether this pointer frame already carried `axis_source` (once per frame), to its
@@ -532,7 +535,10 @@ final class ClientState {
     init(client: OpaquePointer, id: ClientID) {
         self.client = client
         self.id = id
+        seatSerials.set(ClientSeatSerials(), at: 0)
     }
+
+    deinit { seatSerials.deallocate() }
 }
 
 /// A `wl_listener` on the C heap with a way back to its Swift owner: libwayland keeps the
