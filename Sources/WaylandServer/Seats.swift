@@ -89,7 +89,7 @@ extension WaylandServer {
     public func handle(_ event: InputEvent, seat: Seat) {
         guard seat.id.index != 0 else { return handle(event) }
         seat.handle(event)
-        sendDeliveries()
+        if case .touchMotion = event.kind {} else { sendDeliveries() }  // motion waits for its frame, as on the first seat
         if idle.watching { idle.inputArrived(seat: Int(seat.id.index)) }  // activity on this seat (Idle.swift)
         switch event.kind {
         case .deviceAdded, .deviceRemoved:

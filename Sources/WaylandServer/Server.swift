@@ -172,7 +172,7 @@ public final class WaylandServer {
     var offeredGlobals: [GlobalDescription] = []
     var seatResources: [ResourcePointer] = []
     /// Seats after the first (Seats.swift), each with its own `wl_seat` global.
-    var extraSeats: [ServedSeat] = []
+    @exclusivity(unchecked) var extraSeats: [ServedSeat] = []
     /// Called on every commit that attaches a buffer, before it is released: a renderer
     /// copies the pixels here.
     /// The `wl_surface` and `wl_buffer` resources, valid only during the call (the buffer
@@ -193,7 +193,7 @@ public final class WaylandServer {
     /// Focus changes decided while deliveries were being sent, applied right after.
     @exclusivity(unchecked) var pendingFocus: NodeID?
     /// Per seat: selections, drag, text input, activated toplevel (SeatServices.swift).
-    var seatServices: [SeatServices] = []
+    @exclusivity(unchecked) var seatServices: [SeatServices] = []
     /// The tablets and tools announced to clients (TabletManager.swift).
     var tablets = TabletRegistry()
     /// Device paths the embedder knows (`/dev/input/event5`), sent as a pad's `path`.
@@ -373,7 +373,11 @@ public final class WaylandServer {
 
     // MARK: Input
 
-    /// Routes one input event and sends what it produced.
+    /// Routes one input event and sends what it produced. Touch motion is sent with the
+    /// touch frame that follows it, in one flush per frame (libinput, recordings and the
+    /// nested backend end every batch of motions with a frame; a flush per motion was ten of
+    /// a 10-finger frame's eleven). A motion posted alone is sent by whatever comes next: any
+    /// other event, `dispatch`, the end of a `watchReadable` callback, or `sendDeliveries()`.
     public func handle(_ event: InputEvent) {
         switch event.kind {
         case .deviceAdded, .deviceRemoved:
@@ -390,6 +394,9 @@ public final class WaylandServer {
             seat.handle(event)
             tabletPadAdded(event.device, layout)
             sendDeliveries()
+        case .touchMotion:
+            // Held for the frame that follows (touchFrameMotionsGoOutWithTheirFrame).
+            seat.handle(event)
         default:
             seat.handle(event)
             sendDeliveries()

@@ -121,3 +121,51 @@ extension KeyboardProtocolTests {
         #expect(lines.contains("seat.capabilities 3"))
     }
 }
+
+extension TouchProtocolTests {
+    /// A frame's motions are sent together with the frame (one flush per frame, issue 17):
+    /// nothing is sent while only motions have come, then every motion, in order, then the frame.
+    @Test func touchFrameMotionsGoOutWithTheirFrame() throws {
+        let h = try ServerHarness()
+        let c = try h.probe(["--toplevel", "win", "100x100"])
+        h.wait(for: c, line: "mapped win")
+        _ = h.settle(c)
+        for slot: Int32 in 0..<2 {
+            let (x, y) = h.touchPoint(50 + 20 * Double(slot), 60)
+            h.server.handle(InputEvent(time: h.time, device: DeviceID(3), .touchDown(slot: slot, x: x, y: y)))
+        }
+        h.server.handle(InputEvent(time: h.time, device: DeviceID(3), .touchFrame))
+        _ = h.settle(c)
+        var sent: [String] = []
+        h.server.deliveryObserver = { d, _ in
+            switch d {
+            case .touchMotion(_, _, _, let slot, _): sent.append("motion \(slot)")
+            case .touchFrame: sent.append("frame")
+            default: break
+            }
+        }
+        for slot: Int32 in 0..<2 {
+            let (x, y) = h.touchPoint(55 + 20 * Double(slot), 70)
+            h.server.handle(InputEvent(time: h.time + 1000, device: DeviceID(3), .touchMotion(slot: slot, x: x, y: y)))
+        }
+        #expect(sent == [])
+        h.server.handle(InputEvent(time: h.time + 1000, device: DeviceID(3), .touchFrame))
+        #expect(sent == ["motion 0", "motion 1", "frame"])
+        #expect(h.settle(c) == ["touch.motion 0 15.00 30.00", "touch.motion 1 35.00 30.00", "touch.frame"])
+    }
+
+    /// A motion posted with no frame after it (as an embedder may) still reaches the client:
+    /// the next dispatch sends it.
+    @Test func touchMotionWithoutAFrameIsStillSent() throws {
+        let h = try ServerHarness()
+        let c = try h.probe(["--toplevel", "win", "100x100"])
+        h.wait(for: c, line: "mapped win")
+        _ = h.settle(c)
+        let (x, y) = h.touchPoint(60, 60)
+        h.touch(.touchDown(slot: 0, x: x, y: y))
+        _ = h.settle(c)
+        let (x2, y2) = h.touchPoint(70, 65)
+        h.server.handle(InputEvent(time: h.time + 1000, device: DeviceID(3), .touchMotion(slot: 0, x: x2, y: y2)))
+        #expect(h.settle(c) == ["touch.motion 0 30.00 25.00"])
+    }
+}
