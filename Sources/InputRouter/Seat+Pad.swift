@@ -109,33 +109,37 @@ extension Seat {
 
     /// A pad ring turned (degrees) or was let go (-1): like `notifyPadButton`. No allocation.
     public func notifyPadRing(time: UInt64, device: DeviceID, ring: UInt32, position: Double, source: PadSource, mode: UInt32 = 0) {
-        lastTime = time
-        let event = NodeEvent.padRing(ring: ring, position: position, source: source)
-        guard let i = padIndex(device) else { routePadToHandlers(event, kind: .padRingStrip); return }
-        syncPad(i, time: time)
-        if let g = pads[i].layout.group(ofRing: ring) { switchMode(i, group: g, to: mode, time: time) }
-        if let n = pads[i].focus {
-            router.queue.append(.padRing(id, n, device, time: time, ring: ring, position: position, source))
-        } else {
-            routePadToHandlers(event, kind: .padRingStrip)
-        }
+        notifyPadControl(.ring, ring, time: time, device: device, position: position, source: source, mode: mode)
     }
 
     /// A pad strip slid (0...1) or was let go (-1): like `notifyPadButton`. No allocation.
     public func notifyPadStrip(time: UInt64, device: DeviceID, strip: UInt32, position: Double, source: PadSource, mode: UInt32 = 0) {
+        notifyPadControl(.strip, strip, time: time, device: device, position: position, source: source, mode: mode)
+    }
+
+    // MARK: Helpers
+
+    private enum PadControl { case ring, strip }
+
+    /// A ring or a strip moved: rings and strips differ only in their events' names and
+    /// in which of the layout's lists gives their mode group.
+    private func notifyPadControl(_ control: PadControl, _ number: UInt32, time: UInt64, device: DeviceID, position: Double,
+                                  source: PadSource, mode: UInt32) {
         lastTime = time
-        let event = NodeEvent.padStrip(strip: strip, position: position, source: source)
+        let event: NodeEvent = control == .ring ? .padRing(ring: number, position: position, source: source)
+            : .padStrip(strip: number, position: position, source: source)
         guard let i = padIndex(device) else { routePadToHandlers(event, kind: .padRingStrip); return }
         syncPad(i, time: time)
-        if let g = pads[i].layout.group(ofStrip: strip) { switchMode(i, group: g, to: mode, time: time) }
+        if let g = control == .ring ? pads[i].layout.group(ofRing: number) : pads[i].layout.group(ofStrip: number) {
+            switchMode(i, group: g, to: mode, time: time)
+        }
         if let n = pads[i].focus {
-            router.queue.append(.padStrip(id, n, device, time: time, strip: strip, position: position, source))
+            router.queue.append(control == .ring ? .padRing(id, n, device, time: time, ring: number, position: position, source)
+                : .padStrip(id, n, device, time: time, strip: number, position: position, source))
         } else {
             routePadToHandlers(event, kind: .padRingStrip)
         }
     }
-
-    // MARK: Helpers
 
     /// Where the pad belongs: the keyboard focus, when it is a mapped client surface whose
     /// client bound the tablet, and the pad's tablet is present.

@@ -13,6 +13,9 @@ struct TabletToolState {
     var axes = TabletAxes(x: 0, y: 0)
     /// The responder that took proximity in: a client surface or a compositor responder.
     var focus: Responder?
+    /// The focus took the tool as a client surface (its client had bound the tablet on this
+    /// seat), not through a handler: its client is told the rest, proximity out included.
+    var focusIsClient = false
     /// The first responder of the last pick (skips the chain walk when it did not change).
     var lastFirst: Responder?
     /// The tip is down on the tablet (hardware state).
@@ -56,6 +59,7 @@ extension Seat {
                 tablets[i].active = true
                 tablets[i].device = device
                 tablets[i].focus = nil
+                tablets[i].focusIsClient = false
                 tablets[i].lastFirst = nil
                 tablets[i].tipDown = false
                 tablets[i].tipSent = false
@@ -90,7 +94,7 @@ extension Seat {
         if down {
             tablets[i].tipDown = true
             guard let f = tablets[i].focus else { drop(.tabletTip); return }
-            if let (node, client) = clientSurface(f) {
+            if let (node, client) = toolClient(i) {
                 let serial = router.nextSerial()
                 recordPress(serial: serial, client: client, kind: .tablet, at: tablets[i].position)  // grabs may cite it
                 router.queue.append(.tabletDown(id, node, dev, time: time, serial: serial))
@@ -106,7 +110,7 @@ extension Seat {
             tablets[i].tipDown = false
             if tablets[i].tipSent, let f = tablets[i].focus {
                 tablets[i].tipSent = false
-                if let (node, client) = clientSurface(f) {
+                if let (node, client) = toolClient(i) {
                     router.queue.append(.tabletUp(id, node, dev, time: time))
                     markTabletFrame(client)
                 } else {
@@ -131,7 +135,7 @@ extension Seat {
             guard let k = sent else { drop(.tabletButton); return }
             tablets[i].sentButtons.remove(at: k)
         }
-        if let (node, client) = clientSurface(f) {
+        if let (node, client) = toolClient(i) {
             let serial = router.nextSerial()
             if state == .pressed {
                 recordPress(serial: serial, client: client, kind: .tablet, at: tablets[i].position)
@@ -173,7 +177,8 @@ extension Seat {
         leaveTool(i, time: time)
         tablets[i].focus = target
         guard let new = target else { return true }
-        if let (node, client) = clientSurface(new) {
+        tablets[i].focusIsClient = clientSurface(new, device: .tablet) != nil
+        if let (node, client) = toolClient(i) {
             router.queue.append(.tabletProximityIn(id, node, tablets[i].device, tablets[i].tool, serial: router.nextSerial()))
             markTabletFrame(client)
         } else {
@@ -184,7 +189,7 @@ extension Seat {
 
     func deliverToolMotion(_ i: Int, time: UInt64) {
         guard let f = tablets[i].focus else { drop(.tabletMotion); return }
-        if let (node, client) = clientSurface(f) {
+        if let (node, client) = toolClient(i) {
             let local = tree.localPoint(tablets[i].position, in: node) ?? .zero
             let axes = router.queue.appendAxes(tablets[i].axes)
             router.queue.append(.tabletMotion(id, node, tablets[i].device, time: time, local, axes: axes))
@@ -200,7 +205,7 @@ extension Seat {
     func leaveTool(_ i: Int, time: UInt64) {
         guard let old = tablets[i].focus else { return }
         let dev = tablets[i].device
-        if let (node, client) = clientSurface(old) {
+        if let (node, client) = toolClient(i) {
             if tree.isVisible(node) {
                 if tablets[i].tipSent { router.queue.append(.tabletUp(id, node, dev, time: time)) }
                 for b in tablets[i].sentButtons.reversed() {
@@ -217,6 +222,7 @@ extension Seat {
             router.queue.append(.handled(id, old, .tabletProximity))
         }
         tablets[i].focus = nil
+        tablets[i].focusIsClient = false
         tablets[i].lastFirst = nil
         tablets[i].tipSent = false
         tablets[i].sentButtons.removeAll(keepingCapacity: true)
@@ -240,17 +246,25 @@ extension Seat {
     func tabletSceneDidChange() {
         padsFollowKeyboardFocus()
         for i in tablets.indices where tablets[i].active {
-            if let f = tablets[i].focus, !toolFocusValid(f) { leaveTool(i, time: lastTime) }
+            if let f = tablets[i].focus, !toolFocusValid(i, f) { leaveTool(i, time: lastTime) }
             tablets[i].lastFirst = nil
             if !tablets[i].tipDown, repickTool(i, time: lastTime) { deliverToolMotion(i, time: lastTime) }
         }
         flushTabletFrames(time: lastTime)
     }
 
-    func toolFocusValid(_ f: Responder) -> Bool {
+    func toolFocusValid(_ i: Int, _ f: Responder) -> Bool {
         guard responderCanReceive(f) else { return false }
-        if let (_, client) = clientSurface(f) { return boundDevices(of: client).contains(.tablet) }
+        if let (_, client) = toolClient(i) { return boundDevices(of: client).contains(.tablet) }
         return true
+    }
+
+    /// The tool's focus and its client when it took the tool as a client surface and is
+    /// still alive. (Not `clientSurface`, which asks whether the client bound the pointer: a
+    /// client may take tablets on a seat where it has no `wl_pointer`.)
+    func toolClient(_ i: Int) -> (NodeID, ClientID)? {
+        guard tablets[i].focusIsClient, case .node(let n)? = tablets[i].focus, let c = tree.client(of: n) else { return nil }
+        return (n, c)
     }
 
     func toolLocal(_ i: Int, _ r: Responder) -> Point {

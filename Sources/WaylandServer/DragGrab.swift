@@ -195,12 +195,16 @@ final class DragGrab: PointerGrab, TouchGrab {
 }
 
 extension WaylandServer {
-    /// The drag icon a renderer draws, and where: its surface's top-left corner at the
-    /// pointer (or the dragging touch point). nil when no drag with an icon is in progress
-    /// on the first seat.
+    /// The first seat's drag icon (`dragIcon(on:)`).
+    public var dragIcon: (surface: UnsafeMutablePointer<wl_resource>, position: Point)? { dragIcon(on: seat) }
+
+    /// The drag icon a renderer draws for `seat`, and where: its surface's top-left corner
+    /// at that seat's pointer (or the dragging touch point). nil when no drag with an icon
+    /// is in progress on that seat. Each seat drags on its own, so a renderer draws one
+    /// icon per seat that has one.
     /// The icon's pixels are the renderer's to keep (`bufferCommitted`; `SurfacePixels`).
-    public var dragIcon: (surface: UnsafeMutablePointer<wl_resource>, position: Point)? {
-        guard let drag, let icon = drag.icon else { return nil }
+    public func dragIcon(on seat: Seat) -> (surface: UnsafeMutablePointer<wl_resource>, position: Point)? {
+        guard let drag = services(Int(seat.id.index)).drag, let icon = drag.icon else { return nil }
         return (icon.resource, drag.position)
     }
 

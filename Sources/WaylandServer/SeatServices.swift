@@ -1,8 +1,8 @@
 // What the server keeps per seat beyond the core's seat: each seat has its own clipboard and
-// primary selection, drag, text-input focus and activated toplevel (wlroots keeps the same
+// primary selection, drag, text-input focus, activated toplevel and tablets (wlroots keeps the same
 // in `wlr_seat` and a per-seat data device; Smithay in its seat's user data). And what one
 // client has on one seat: the objects made for that seat's `wl_pointer` (relative pointers,
-// gesture objects), the serials that seat sent it, its cursor there. A request naming a
+// gesture objects), its tablet objects, the serials that seat sent it, its cursor there. A request naming a
 // `wl_seat` or a `wl_pointer` finds its seat's records here by index (`SeatObject.seatIndex`).
 import InputRouter
 
@@ -19,6 +19,8 @@ final class SeatServices {
     var activatedToplevel: NodeID?
     /// Text inputs made for this seat's `wl_seat` (TextInputMethod.swift).
     let textInput: TextInputState
+    /// This seat's tablets, tools and pads, as announced to its tablet seats (TabletManager.swift).
+    var tablets = TabletRegistry()
 
     init(server: WaylandServer, seatIndex: Int) {
         self.seatIndex = seatIndex
@@ -33,6 +35,8 @@ final class ClientSeatState {
     @exclusivity(unchecked) var gestures = ClientGestures()
     /// The cursor it set on this seat's pointer.
     var cursor: (surface: Surface?, hotspotX: Int32, hotspotY: Int32)?
+    /// Its tablet-unstable-v2 objects of this seat (TabletManager.swift).
+    @exclusivity(unchecked) var tablet = ClientTablet()
 }
 
 /// The serials one seat sent one client that its requests may cite. Plain values, written

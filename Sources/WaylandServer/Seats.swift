@@ -88,8 +88,13 @@ extension WaylandServer {
     /// removed there updates that seat's `wl_seat` capabilities.
     public func handle(_ event: InputEvent, seat: Seat) {
         guard seat.id.index != 0 else { return handle(event) }
-        seat.handle(event)
-        if case .touchMotion = event.kind {} else { sendDeliveries() }  // motion waits for its frame, as on the first seat
+        switch event.kind {
+        case .deviceAdded, .deviceRemoved, .tabletPadAdded: routeDeviceChange(event, on: seat)  // Tablet+Announce.swift
+        case .touchMotion: seat.handle(event)  // waits for its frame, as on the first seat
+        default:
+            seat.handle(event)
+            sendDeliveries()
+        }
         if idle.watching { idle.inputArrived(seat: Int(seat.id.index)) }  // activity on this seat (Idle.swift)
         switch event.kind {
         case .deviceAdded, .deviceRemoved:

@@ -7,7 +7,7 @@
 import CWaylandServer
 import InputRouter
 
-/// The device objects one client bound on the seat: every `wl_pointer`, `wl_keyboard` and
+/// The device objects one client bound on one seat: every `wl_pointer`, `wl_keyboard` and
 /// `wl_touch` resource it holds, in the order it created them (a client may bind several).
 /// Deliveries go to all of them; an embedder sends its own events (a custom cursor
 /// protocol's leave, say) to the same resources.
@@ -125,10 +125,15 @@ extension WaylandServer {
     /// The router's id for a `wl_client` of this display; nil if it never connected here.
     public func clientID(of client: OpaquePointer) -> ClientID? { clientsByPointer[client]?.id }
 
-    /// The device objects `id` bound on the seat (empty when it bound none or is gone).
-    public func boundDevices(of id: ClientID) -> BoundDeviceResources {
+    /// The device objects `id` bound on the first seat (empty when it bound none or is gone).
+    public func boundDevices(of id: ClientID) -> BoundDeviceResources { boundDevices(of: id, seat: seat) }
+
+    /// The device objects `id` bound on `seat`: those it got from that seat's `wl_seat`
+    /// (empty when it bound none there or is gone). Two array indexes, no hashing.
+    public func boundDevices(of id: ClientID, seat: Seat) -> BoundDeviceResources {
         guard let state = client(id), state.alive else { return BoundDeviceResources(pointers: [], keyboards: [], touches: []) }
-        return BoundDeviceResources(pointers: state.pointers, keyboards: state.keyboards, touches: state.touches)
+        let s = seat.id
+        return BoundDeviceResources(pointers: state.pointers(on: s), keyboards: state.keyboards(on: s), touches: state.touches(on: s))
     }
 
     // MARK: Stacking

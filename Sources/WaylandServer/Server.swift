@@ -194,8 +194,6 @@ public final class WaylandServer {
     @exclusivity(unchecked) var pendingFocus: NodeID?
     /// Per seat: selections, drag, text input, activated toplevel (SeatServices.swift).
     @exclusivity(unchecked) var seatServices: [SeatServices] = []
-    /// The tablets and tools announced to clients (TabletManager.swift).
-    var tablets = TabletRegistry()
     /// Device paths the embedder knows (`/dev/input/event5`), sent as a pad's `path`.
     public var devicePaths: [DeviceID: String] = [:]
 
@@ -383,17 +381,10 @@ public final class WaylandServer {
         case .deviceAdded, .deviceRemoved:
             // Only these change the capabilities; other events skip the check (hot path).
             let before = seatCapabilities
-            if case .deviceAdded(let caps) = event.kind, caps.contains(.tabletTool) { tabletDeviceAdded(event.device) }
-            seat.handle(event)
-            if case .deviceRemoved = event.kind { tabletDeviceRemoved(event.device) }
-            sendDeliveries()
-            if case .deviceRemoved = event.kind { padDeviceRemoved(event.device) }  // after its leave (TabletPad.swift)
+            routeDeviceChange(event, on: seat)  // Tablet+Announce.swift
             if seatCapabilities != before { sendCapabilities() }
-        case .tabletPadAdded(let layout):
-            // Announced before the core's enter is sent (TabletPad.swift).
-            seat.handle(event)
-            tabletPadAdded(event.device, layout)
-            sendDeliveries()
+        case .tabletPadAdded:
+            routeDeviceChange(event, on: seat)
         case .touchMotion:
             // Held for the frame that follows (touchFrameMotionsGoOutWithTheirFrame).
             seat.handle(event)
@@ -536,8 +527,6 @@ final class ClientState {
     /// Unread bytes in its socket at the last check, and since when they did not shrink.
     var lastUnsent: Int32 = 0
     var stalledSince: UInt32?
-    /// tablet-unstable-v2 objects (TabletManager.swift).
-    var tablet = ClientTablet()
 
     init(client: OpaquePointer, id: ClientID) {
         self.client = client

@@ -5,73 +5,98 @@ import CXdgShellServer
 import InputRouter
 
 extension WaylandServer {
-    func tabletSeatCreated(_ seatResource: ResourcePointer, _ c: ClientState) {
-        c.tablet.seats.append(seatResource)
-        if c.tablet.seats.count == 1 { seat.setBound([.tablet], for: c.id, true) }
-        for device in tablets.tablets { announceTablet(device, on: seatResource, c) }
-        for i in tablets.tools.indices { announceTool(i, on: seatResource, c) }
-        announcePads(on: seatResource, c)  // TabletPad.swift
+    /// A tablet seat of seat `index` was made: it is told of that seat's tablets, tools and
+    /// pads, and the client now takes tablet events on that seat.
+    func tabletSeatCreated(_ seatResource: ResourcePointer, _ c: ClientState, seat index: Int) {
+        let mine = c.onSeat(index)
+        mine.tablet.seats.append(seatResource)
+        if mine.tablet.seats.count == 1 { router.seats[index].setBound([.tablet], for: c.id, true) }
+        let registry = services(index).tablets
+        for device in registry.tablets { announceTablet(device, on: seatResource, c, seat: index) }
+        for i in registry.tools.indices { announceTool(i, on: seatResource, c, seat: index) }
+        announcePads(on: seatResource, c, seat: index)  // TabletPad.swift
     }
 
-    func tabletSeatDestroyed(_ seatResource: ResourcePointer, _ c: ClientState) {
-        c.tablet.seats.removeAll { $0 == seatResource }
-        if c.tablet.seats.isEmpty, c.alive { seat.setBound([.tablet], for: c.id, false) }
+    func tabletSeatDestroyed(_ seatResource: ResourcePointer, _ c: ClientState, seat index: Int) {
+        let mine = c.onSeat(index)
+        mine.tablet.seats.removeAll { $0 == seatResource }
+        if mine.tablet.seats.isEmpty, c.alive { router.seats[index].setBound([.tablet], for: c.id, false) }
     }
 
-    /// A device with the tablet-tool capability was added: every tablet seat learns of it.
-    func tabletDeviceAdded(_ device: DeviceID) {
-        guard !tablets.tablets.contains(device) else { return }
-        tablets.tablets.append(device)
-        forEachTabletSeat { s, c in announceTablet(device, on: s, c) }
+    /// Routes a device added or removed, or a pad's layout, on `seat`, keeping the seat's
+    /// tablets and pads announced in step: a tablet is announced before the core's first
+    /// event of it, a pad's layout before its enter, and a removed pad's objects go after
+    /// its leave was sent.
+    func routeDeviceChange(_ event: InputEvent, on seat: Seat) {
+        let index = Int(seat.id.index)
+        if case .deviceAdded(let caps) = event.kind, caps.contains(.tabletTool) { tabletDeviceAdded(event.device, seat: index) }
+        seat.handle(event)
+        if case .tabletPadAdded(let layout) = event.kind { tabletPadAdded(event.device, layout, seat: index) }
+        if case .deviceRemoved = event.kind { tabletDeviceRemoved(event.device, seat: index) }
+        sendDeliveries()
+        if case .deviceRemoved = event.kind { padDeviceRemoved(event.device, seat: index) }  // TabletPad.swift
     }
 
-    /// The tablet went: its objects get `removed`, and so do the tools known only through it
-    /// (those without a hardware serial).
-    func tabletDeviceRemoved(_ device: DeviceID) {
-        guard let k = tablets.tablets.firstIndex(of: device) else { return }
-        tablets.tablets.remove(at: k)
-        tablets.current.removeAll { $0.device == device }
-        for c in clientsByID.compactMap({ $0 }) where c.alive {
-            for t in c.tablet.tablets where t.device == device { zwp_tablet_v2_send_removed(t.resource) }
-            c.tablet.tablets.removeAll { $0.device == device }
-            for t in c.tablet.tools where tablets.tools[t.index].device == device && tablets.tools[t.index].tool.serial == 0 {
-                zwp_tablet_tool_v2_send_removed(t.resource)
-            }
-            c.tablet.tools.removeAll { tablets.tools[$0.index].device == device && tablets.tools[$0.index].tool.serial == 0 }
+    /// A device with the tablet-tool capability was added on seat `index`: that seat's
+    /// tablet seats learn of it.
+    func tabletDeviceAdded(_ device: DeviceID, seat index: Int) {
+        let services = services(index)
+        guard !services.tablets.tablets.contains(device) else { return }
+        services.tablets.tablets.append(device)
+        forEachTabletSeat(index) { s, c in announceTablet(device, on: s, c, seat: index) }
+    }
+
+    /// The tablet went from seat `index`: its objects there get `removed`, and so do the
+    /// tools known only through it (those without a hardware serial).
+    func tabletDeviceRemoved(_ device: DeviceID, seat index: Int) {
+        let services = services(index)
+        guard let k = services.tablets.tablets.firstIndex(of: device) else { return }
+        services.tablets.tablets.remove(at: k)
+        services.tablets.current.removeAll { $0.device == device }
+        let tools = services.tablets.tools
+        let onlyThrough = { (i: Int) in tools[i].device == device && tools[i].tool.serial == 0 }
+        for c in clientsByID.compactMap({ $0 }) where c.alive && index < c.seatStates.count {
+            let mine = c.seatStates[index]
+            for t in mine.tablet.tablets where t.device == device { zwp_tablet_v2_send_removed(t.resource) }
+            mine.tablet.tablets.removeAll { $0.device == device }
+            for t in mine.tablet.tools where onlyThrough(t.index) { zwp_tablet_tool_v2_send_removed(t.resource) }
+            mine.tablet.tools.removeAll { onlyThrough($0.index) }
         }
     }
 
-    /// The index of `tool` in the registry; a tool seen for the first time is announced
-    /// to every tablet seat first.
-    func tabletToolIndex(_ tool: TabletTool, device: DeviceID) -> Int {
-        if let i = tablets.toolIndex(tool, device: device) { return i }
-        tablets.tools.append((tool, device))
-        let i = tablets.tools.count - 1
-        forEachTabletSeat { s, c in announceTool(i, on: s, c) }
+    /// The index of `tool` in seat `index`'s registry; a tool seen there for the first time
+    /// is announced to that seat's tablet seats first.
+    func tabletToolIndex(_ tool: TabletTool, device: DeviceID, seat index: Int) -> Int {
+        let services = services(index)
+        if let i = services.tablets.toolIndex(tool, device: device) { return i }
+        services.tablets.tools.append((tool, device))
+        let i = services.tablets.tools.count - 1
+        forEachTabletSeat(index) { s, c in announceTool(i, on: s, c, seat: index) }
         return i
     }
 
-    private func forEachTabletSeat(_ body: (ResourcePointer, ClientState) -> Void) {
-        for c in clientsByID.compactMap({ $0 }) where c.alive {
-            for s in c.tablet.seats { body(s, c) }
+    /// Every live client's tablet seats made from seat `index`'s `wl_seat`.
+    func forEachTabletSeat(_ index: Int, _ body: (ResourcePointer, ClientState) -> Void) {
+        for c in clientsByID.compactMap({ $0 }) where c.alive && index < c.seatStates.count {
+            for s in c.seatStates[index].tablet.seats { body(s, c) }
         }
     }
 
-    private func announceTablet(_ device: DeviceID, on seatResource: ResourcePointer, _ c: ClientState) {
+    private func announceTablet(_ device: DeviceID, on seatResource: ResourcePointer, _ c: ClientState, seat index: Int) {
         guard let t = createObject("zwp_tablet_v2", client: c, version: wl_resource_get_version(seatResource), id: 0, {
-            TabletObject(server: self, owner: c, resource: $0)
+            TabletObject(server: self, owner: c, resource: $0, seatIndex: index)
         }) else { return }
-        c.tablet.tablets.append((device, seatResource, t.resource))
+        c.onSeat(index).tablet.tablets.append((device, seatResource, t.resource))
         zwp_tablet_seat_v2_send_tablet_added(seatResource, t.resource)
         zwp_tablet_v2_send_done(t.resource)
     }
 
-    private func announceTool(_ i: Int, on seatResource: ResourcePointer, _ c: ClientState) {
+    private func announceTool(_ i: Int, on seatResource: ResourcePointer, _ c: ClientState, seat index: Int) {
         guard let t = createObject("zwp_tablet_tool_v2", client: c, version: wl_resource_get_version(seatResource), id: 0, {
-            TabletToolObject(server: self, owner: c, resource: $0)
+            TabletToolObject(server: self, owner: c, resource: $0, seatIndex: index)
         }) else { return }
-        c.tablet.tools.append((i, seatResource, t.resource))
-        let tool = tablets.tools[i].tool
+        c.onSeat(index).tablet.tools.append((i, seatResource, t.resource))
+        let tool = services(index).tablets.tools[i].tool
         zwp_tablet_seat_v2_send_tool_added(seatResource, t.resource)
         zwp_tablet_tool_v2_send_type(t.resource, Self.protocolToolType(tool.type))
         if tool.serial != 0 {

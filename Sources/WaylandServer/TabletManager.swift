@@ -7,6 +7,11 @@
 // only turns its deliveries into `zwp_tablet_tool_v2` events (Tablet+Delivery.swift).
 //
 // Pads (`zwp_tablet_pad_v2`, TabletPad.swift) are announced on every tablet seat too.
+//
+// Per seat (docs/wayland.md, "Several seats"): a tablet seat belongs to the `wl_seat` it was
+// made from. Each seat has its own registry (`SeatServices.tablets`) and each client its
+// own objects per seat (`ClientSeatState.tablet`), both found by seat index; a tablet or pad
+// of one seat is announced, fed and removed only on that seat's tablet seats.
 import CWaylandServer
 import CXdgShellServer
 import InputRouter
@@ -15,51 +20,63 @@ final class TabletManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         switch opcode {
         case 0:  // get_tablet_seat(tablet_seat, seat)
+            let index = server.seatIndex(from: args.object(1, as: SeatObject.self))
             guard let seat = server.createObject("zwp_tablet_seat_v2", client: owner, version: version, id: args.newID(0), {
-                TabletSeatObject(server: server, owner: owner, resource: $0)
+                TabletSeatObject(server: server, owner: owner, resource: $0, seatIndex: index)
             }) else { return }
-            // Tablets are served on the first seat only (docs/wayland.md, "Several seats"): a
-            // tablet seat of another wl_seat stays empty rather than show the first seat's.
-            guard server.seatIndex(from: args.object(1, as: SeatObject.self)) == 0 else { return }
-            server.tabletSeatCreated(seat.resource, owner)
+            server.tabletSeatCreated(seat.resource, owner, seat: index)
         case 1: destroyResource()
         default: break
         }
     }
 }
 
+/// A tablet-unstable-v2 object of one seat: every object made from a tablet seat belongs to
+/// that seat's `wl_seat`, and its owner's records of it are that seat's.
+class TabletSeatBoundObject: WaylandObject {
+    let seatIndex: Int
+
+    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, seatIndex: Int) {
+        self.seatIndex = seatIndex
+        super.init(server: server, owner: owner, resource: resource)
+    }
+
+    /// The owner's records on this object's seat (its tablet objects there).
+    var seatState: ClientSeatState { owner.onSeat(seatIndex) }
+}
+
 /// `zwp_tablet_seat_v2`: its one request is `destroy`; the tablets and tools it announced live on.
-final class TabletSeatObject: WaylandObject {
+final class TabletSeatObject: TabletSeatBoundObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         if opcode == 0 { destroyResource() }
     }
 
-    override func resourceDestroyed() { server.tabletSeatDestroyed(resource, owner) }
+    override func resourceDestroyed() { server.tabletSeatDestroyed(resource, owner, seat: seatIndex) }
 }
 
 /// `zwp_tablet_v2`, made by the server in `tablet_added`: its one request is `destroy`.
-final class TabletObject: WaylandObject {
+final class TabletObject: TabletSeatBoundObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         if opcode == 0 { destroyResource() }
     }
 
-    override func resourceDestroyed() { owner.tablet.tablets.removeAll { $0.resource == resource } }
+    override func resourceDestroyed() { seatState.tablet.tablets.removeAll { $0.resource == resource } }
 }
 
 /// `zwp_tablet_tool_v2`, made by the server in `tool_added`. `set_cursor` is accepted and
 /// not shown (the server draws no cursor of its own for tools).
-final class TabletToolObject: WaylandObject {
+final class TabletToolObject: TabletSeatBoundObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         if opcode == 1 { destroyResource() }  // 0 is set_cursor
     }
 
     override func resourceDestroyed() {
-        owner.tablet.tools.removeAll { $0.resource == resource }
-        owner.tablet.framePending.removeAll { $0 == resource }
+        seatState.tablet.tools.removeAll { $0.resource == resource }
+        seatState.tablet.framePending.removeAll { $0 == resource }
     }
 }
 
-/// The tablets and tools the server knows, for every client alike.
+/// The tablets and tools one seat has, for every client alike (`SeatServices.tablets`).
 struct TabletRegistry {
     /// Devices with the tablet-tool capability, in the order they were added.
     var tablets: [DeviceID] = []
@@ -81,8 +98,9 @@ struct TabletRegistry {
     }
 }
 
-/// A client's tablet objects: per tablet seat, one `zwp_tablet_v2` per tablet and one
-/// `zwp_tablet_tool_v2` per tool.
+/// A client's tablet objects on one seat (`ClientSeatState.tablet`): per tablet seat made
+/// from that seat's `wl_seat`, one `zwp_tablet_v2` per tablet and one `zwp_tablet_tool_v2`
+/// per tool of the seat.
 struct ClientTablet {
     var seats: [ResourcePointer] = []
     var tablets: [(device: DeviceID, seat: ResourcePointer, resource: ResourcePointer)] = []

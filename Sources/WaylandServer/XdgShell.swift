@@ -7,6 +7,14 @@ import InputRouter
 
 final class XdgWmBase: WaylandObject {
     var surfaceCount = 0
+    /// The serial of the newest ping it answered (Server+Ping.swift).
+    private var lastPong: UInt32?
+
+    /// Whether it answered the ping `serial` or a later one (pongs come in order).
+    func hasAnswered(_ serial: UInt32) -> Bool {
+        guard let lastPong else { return false }
+        return Int32(bitPattern: lastPong &- serial) >= 0
+    }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
         switch opcode {
@@ -35,7 +43,9 @@ final class XdgWmBase: WaylandObject {
             }) else { return }
             surface.role = .xdg(xdg)
             surfaceCount += 1
-        default: break  // pong
+        case 3:  // pong(serial)
+            lastPong = args.uint(0)
+        default: break
         }
     }
 }

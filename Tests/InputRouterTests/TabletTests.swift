@@ -165,6 +165,27 @@ import Testing
         h.expectClean()
     }
 
+    /// A client may bind the tablet and no pointer (on a seat without a mouse, say): its
+    /// surface takes the tool as a client surface all the same, stroke and buttons included.
+    @Test func aClientWithTheTabletAndNoPointerTakesTheTool() {
+        let (h, _, _) = setUp(bClient: [.tablet])
+        #expect(proximity(h, true, 250, 50) == [
+            "seat0 tablet.proximity_in \"B\" dev5 pen serial 7", "seat0 tablet.motion \"B\" dev5 at 50,50",
+            "seat0 tablet.frame client2(\"b\")",
+        ])
+        #expect(tip(h, true, 250, 50) == [
+            "seat0 tablet.motion \"B\" dev5 at 50,50", "seat0 tablet.down \"B\" dev5", "seat0 tablet.frame client2(\"b\")",
+        ])
+        #expect(h.step { h.seat.notifyTabletButton(time: h.tick(), device: pen, button: 0x14b, state: .pressed) }
+            == ["seat0 tablet.button \"B\" dev5 BTN_STYLUS pressed", "seat0 tablet.frame client2(\"b\")"])
+        // Unplugged mid-stroke: B is told everything ends.
+        #expect(h.step { h.seat.notifyDeviceRemoved(pen, time: h.tick()) } == [
+            "seat0 tablet.up \"B\" dev5", "seat0 tablet.button \"B\" dev5 BTN_STYLUS released",
+            "seat0 tablet.proximity_out \"B\" dev5", "seat0 tablet.frame client2(\"b\")",
+        ])
+        h.expectClean()
+    }
+
     /// Axes stay small, and deliveries no larger than a gesture's: the queue is the hot path.
     @Test func valuesStaySmall() {
         #expect(MemoryLayout<TabletAxes>.size <= 48)

@@ -38,7 +38,9 @@ extension WithParentSession {
             let comp = try compositor(parent, ["--client", productsDirectory + "/wl-probe --toplevel win 300x200 --ssd"])
             defer { comp.stop() }
             guard wait(comp, until: { $0 == "client 1 | keyboard.enter win keys=[]" }) else { return }
-            usleep(300_000)
+            // The pointer reaches the window once weston shows it: the probe's colour for "win"
+            // below the title bar is on the X screen.
+            guard parent.waitForPixel(x: 100, y: 150, 0xedc948) else { return }
             _ = try parent.xdotool(["mousemove", "90", "110"])
             guard wait(comp, until: { $0 == "client 1 | pointer.enter win 50.00 46.00" }) else { return }
             _ = try parent.xdotool(["click", "1"])
@@ -49,9 +51,7 @@ extension WithParentSession {
             #expect(lines.contains("client 1 | pointer.button 272 pressed"))
             #expect(lines.contains("client 1 | keyboard.key 35 pressed"))
             #expect(lines.contains("client 1 | keyboard.key 23 pressed"))
-            // The window on the X screen: the probe's colour for "win" below the title bar.
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline, parent.screenPixel(x: 100, y: 150) != 0xedc948 { usleep(50_000) }
+            // The window is still on the X screen.
             #expect(parent.screenPixel(x: 100, y: 150) == 0xedc948)
         }
 
@@ -59,16 +59,16 @@ extension WithParentSession {
         func footTypesAWordInsideTheNestedCompositor() throws {
             let parent = try Test.parentSession()
             let file = privateDirectory + "/" + uniqueName("foot") + ".txt"
-            let comp = try compositor(parent, ["--", "/usr/bin/foot", "--", "/bin/sh", "-c", "read line; echo \"$line\" > \(file)"])
+            let ready = file + ".ready"
+            let comp = try compositor(parent, ["--", "/usr/bin/foot", "--", "/bin/sh", "-c",
+                                               "touch \(ready); read line; echo \"$line\" > \(file)"])
             defer { comp.stop() }
-            // foot is up once the nested server gave it the keyboard; let it draw its prompt.
+            // foot takes the typing once its shell waits in `read` and its window is on the X
+            // screen: foot's background (111111 by default) where the keys will be typed.
             let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline {
-                comp.poll()
-                if let out = try? parent.xdotool(["getmouselocation"]), !out.isEmpty, comp.lines.contains(where: { $0.contains("listening") }) { break }
-                usleep(100_000)
-            }
-            usleep(2_000_000)
+            while Date() < deadline, !FileManager.default.fileExists(atPath: ready) { comp.poll(); usleep(20_000) }
+            #expect(FileManager.default.fileExists(atPath: ready), "foot's shell never ran; ir-compositor said:\n\(comp.output)")
+            guard parent.waitForPixel(x: 200, y: 200, 0x111111) else { return }
             _ = try parent.xdotool(["mousemove", "200", "200"])
             _ = try parent.xdotool(["type", "--delay", "50", "hello"])
             _ = try parent.xdotool(["key", "Return"])
@@ -77,5 +77,22 @@ extension WithParentSession {
             let typed = try? String(contentsOfFile: file, encoding: .utf8)
             #expect(typed == "hello\n", "ir-compositor said:\n\(comp.output)")
         }
+    }
+}
+
+extension ParentSession {
+    /// Polls the X screen until the pixel at (x, y) is `color` (0xRRGGBB); false, with an
+    /// issue naming what it was, after `timeout`.
+    func waitForPixel(x: Int, y: Int, _ color: UInt32, timeout: Double = 20,
+                      sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if screenPixel(x: x, y: y) == color { return true }
+            usleep(20_000)
+        }
+        let seen = screenPixel(x: x, y: y).map { String($0, radix: 16) } ?? "unreadable"
+        Issue.record("the X screen at \(x),\(y) is \(seen), not \(String(color, radix: 16)), after \(timeout) s",
+                     sourceLocation: sourceLocation)
+        return false
     }
 }

@@ -103,15 +103,14 @@ final class NestedCompositor {
             "\(client.name) to print \"\(line)\"; it printed:\n\(client.output)", sourceLocation: sourceLocation)
     }
 
-    /// Runs until the client has been quiet for `quietMS`, then returns its new lines.
-    func settle(_ client: Child, quietMS: Double = 300) -> [String] {
-        let deadline = Date().addingTimeInterval(10)
-        var quietSince = Date()
-        var count = client.lines.count
-        while Date() < deadline, Date().timeIntervalSince(quietSince) * 1000 < quietMS {
-            step()
-            if client.lines.count != count { count = client.lines.count; quietSince = Date() }
-        }
+    /// Runs until every client answered a ping sent now (the server's barrier,
+    /// Server+Ping.swift), so each has handled all the server sent it, then returns the
+    /// client's new lines. (Was: until it printed nothing for 300 ms, which a loaded
+    /// machine outlasts in the middle of a burst.)
+    func settle(_ client: Child, sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
+        let barrier = server.barrier()
+        run(until: { barrier.isPassed }, "the clients' pongs: \(barrier.waiting)", sourceLocation: sourceLocation)
+        for c in clients { c.poll() }
         return client.take()
     }
 

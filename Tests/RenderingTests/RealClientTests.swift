@@ -62,8 +62,10 @@ func serverWithProbe(
             output.append(contentsOf: chunk[0..<n])
         }
         if String(decoding: output, as: UTF8.self).split(separator: "\n").contains(where: { $0 == until }) {
-            // Let it finish whatever it sends with the commit.
-            for _ in 0..<20 { server.dispatch(timeoutMS: 5) }
+            // Whatever it sends with the commit is in once it answered a ping sent now.
+            let barrier = server.barrier()
+            while !barrier.isPassed, Date() < deadline { server.dispatch(timeoutMS: 5) }
+            guard barrier.isPassed else { Issue.record("wl-probe did not answer a ping: \(barrier.waiting)"); break }
             return (server, process, pixels)
         }
     }

@@ -84,8 +84,16 @@ import WireClient
             let callback = wire.newID("wl_callback")
             wire.send(top.surface, Op.surfaceFrame, [.uint(callback)])
             wire.send(top.surface, Op.surfaceCommit)
-            let done = session.waitFor(timeoutMS: 300) { $0.object == callback && $0.opcode == 0 }
-            #expect((done != nil) == timer)
+            // With the timer, the callback comes (however slow the machine); without, it has
+            // not come by the answer to a sync sent after the commit.
+            var done = false
+            let sync = timer ? nil : wire.newID("wl_callback")
+            if let sync { wire.send(1, Op.displaySync, [.uint(sync)]) }
+            #expect(session.waitFor { e in
+                if e.object == callback && e.opcode == 0 { done = true }
+                return sync.map { e.object == $0 && e.opcode == 0 } ?? done
+            } != nil)
+            #expect(done == timer)
             #expect(server.hasWaitingFrameCallbacks == !timer)
             if !timer {
                 server.sendFrameCallbacks()
@@ -138,7 +146,7 @@ import WireClient
         } != nil)
         #expect(removed == offered - 1)
         #expect(!bystanderWire.closed)
-        _ = userWire.readUntilClosed(timeoutMS: 1000)
+        _ = userWire.readUntilClosed(timeoutMS: 10_000)  // returns once closed
         #expect(userWire.closed)
 
         // A second server on the display; the bystander binds its wl_seat and is served.
@@ -146,11 +154,14 @@ import WireClient
         config.offersShm = false
         server = try WaylandServer(display: display, configuration: config)
         server!.handle(InputEvent(time: 0, device: DeviceID(1), .deviceAdded(.pointer)))
+        // Its globals were announced before the answer to a sync sent now.
         var announced: [(name: UInt32, interface: String)] = []
-        _ = bystander.waitFor(timeoutMS: 200) { e in
+        let announcedBy = bystanderWire.newID("wl_callback")
+        bystanderWire.send(1, Op.displaySync, [.uint(announcedBy)])
+        #expect(bystander.waitFor { e in
             if e.object == bystander.registry, e.opcode == 0 { announced.append((e.uint(at: 0), e.string(at: 4).0)) }
-            return false
-        }
+            return e.object == announcedBy && e.opcode == 0
+        } != nil)
         #expect(announced.count == offered - 1 && !announced.contains { $0.interface == "wl_shm" })
         let global = try #require(announced.first { $0.interface == "wl_seat" }?.name)
         let seat = bystanderWire.newID("wl_seat")

@@ -10,7 +10,7 @@ import Testing
 @Suite(.serialized) struct MultiSeatTests {
     /// a (200x100) lands at 40,40 and b (200x100) at 72,72 (the cascade); the second seat
     /// has a pointer, a keyboard and a touch screen of its own.
-    static func twoSeats(_ aArgs: [String] = []) throws -> (ServerHarness, Seat, a: ClientProcess, b: ClientProcess) {
+    static func twoSeats(_ aArgs: [String] = [], bArgs: [String] = []) throws -> (ServerHarness, Seat, a: ClientProcess, b: ClientProcess) {
         let h = try ServerHarness()
         let second = try h.server.addSeat(name: "seat1")
         for (i, caps) in [DeviceCapabilities.pointer, .keyboard, .touch].enumerated() {
@@ -18,7 +18,7 @@ import Testing
         }
         let a = try h.probe(["--toplevel", "a", "200x100"] + aArgs)
         h.wait(for: a, line: "mapped a")
-        let b = try h.probe(["--seat-index", "1", "--toplevel", "b", "200x100"])
+        let b = try h.probe(["--seat-index", "1", "--toplevel", "b", "200x100"] + bArgs)
         h.wait(for: b, line: "mapped b")
         _ = h.settle(a)
         _ = h.settle(b)

@@ -161,23 +161,22 @@ final class ServerHarness {
     }
 
     /// For a client that cannot answer wl-probe's barrier (weston's demos, foot, a game):
-    /// dispatches until every client has read all the server sent and no request came in
-    /// for three rounds in a row, then returns its new lines. Fails, saying so, when the
-    /// clients never catch up.
-    func settleForeign(_ client: ClientProcess, timeout: Double = 10,
+    /// pings every client (the server's barrier, Server+Ping.swift) and dispatches until
+    /// each answered, which it does from its event loop once it handled every event sent
+    /// before; what it requested in answer reached the server first. Then returns its new
+    /// lines. (A toolkit that queues events for the program, as SDL does, has dispatched
+    /// them by its pong; the program may still print later: wait for that line.) Fails,
+    /// naming who did not answer, after `timeout`.
+    func settleForeign(_ client: ClientProcess, timeout: Double = 20,
                        sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
+        let barrier = server.barrier()
         let deadline = Date().addingTimeInterval(timeout)
-        var quietRounds = 0
-        while Date() < deadline, quietRounds < 3 {
-            let before = client.lines.count
-            server.dispatch(timeoutMS: 10)
-            for c in clients { c.poll() }
-            quietRounds = server.clientsHaveReadEverything() && client.lines.count == before ? quietRounds + 1 : 0
-        }
-        if quietRounds < 3 {
-            Issue.record("timed out after \(timeout) s awaiting every client to read what the server sent",
+        while !barrier.isPassed, Date() < deadline { server.dispatch(timeoutMS: 5) }
+        if !barrier.isPassed {
+            Issue.record("timed out after \(timeout) s awaiting the clients' pongs: \(barrier.waiting)",
                          sourceLocation: sourceLocation)
         }
+        for c in clients { c.poll() }
         return client.take()
     }
 

@@ -33,6 +33,8 @@ struct Options {
     var keymapFile: String?
     var recordPath: String?
     var exitAfterReplay = false
+    /// How long --exit-after-replay waits for clients to answer its ping.
+    var settleTimeout = 10.0
     var tracePath: String?
     var screenshotPath: String?
     var hitMapPath: String?
@@ -59,7 +61,13 @@ let usage = """
       --layout LAYOUT           xkb layout, e.g. de or us,ru (default: XKB_DEFAULT_* or us)
       --keymap FILE             an xkb keymap file instead of a layout
       --record FILE             with --input libinput: write what the devices did as a recording
-      --exit-after-replay       quit once every replay has been played and clients settled
+      --exit-after-replay       quit once every replay has been played and every client showed it
+                                handled it: answered a ping sent after the last event (a client
+                                without xdg_wm_base: read everything), or disconnected
+      --settle-timeout SECONDS  how long --exit-after-replay waits for that (default 10); then it
+                                names the clients that did not answer and exits with status 1.
+                                A replayed new device waits as long for every client to answer
+                                (and so to bind it) before its first events
       --trace FILE              write every routing decision, one line each (docs/trace.md)
       --screenshot FILE.png     on exit, write what the output shows
       --hit-map FILE.png        on exit, write which surface each pixel's pointer events reach,
@@ -111,6 +119,9 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--keymap": o.keymapFile = value(a)
         case "--record": o.recordPath = value(a)
         case "--exit-after-replay": o.exitAfterReplay = true
+        case "--settle-timeout":
+            guard let s = Double(value(a)), s > 0 else { fail("--settle-timeout needs a number of seconds > 0") }
+            o.settleTimeout = s
         case "--trace": o.tracePath = value(a)
         case "--screenshot": o.screenshotPath = value(a)
         case "--hit-map": o.hitMapPath = value(a)
@@ -198,6 +209,9 @@ final class ReplayInput {
     var replayer: Replayer?
     var finished = false
     var deviceBase: UInt32 = 100
+    /// After a new device: the ping that shows every client has seen the new capabilities
+    /// (and bound the device), and until when the replay waits for it.
+    var bindBarrier: (barrier: ClientBarrier, deadline: Date)?
 
     init(files: [(path: String, seat: Seat)], speed: Double) {
         pending = files
@@ -230,12 +244,23 @@ final class ReplayInput {
 
     /// Feeds what is due; returns the milliseconds until the next event, or nil when done.
     func step() -> Int32? {
+        if let (barrier, deadline) = bindBarrier {
+            if !barrier.isPassed && Date() < deadline { return 5 }
+            for w in barrier.waiting {
+                print("ir-compositor: \(clientName(pid: w.pid)), \(w), did not answer after a new device; replaying on")
+            }
+            bindBarrier = nil
+        }
         if replayer == nil, !startNext() { return nil }
         while let event = replayer!.nextDue(now: Self.now()) {
             server.handle(event, seat: seat)
-            // A new device changes the seat's capabilities: give clients a moment to bind
-            // it before its first events, as they would have with a real hotplug.
-            if case .deviceAdded = event.kind { return 200 }
+            // A new device changes the seat's capabilities: its first events wait until every
+            // client answered a ping sent after them, so each could bind it first, as it would
+            // have with a real hotplug (a fixed 200 ms was too short on a loaded machine).
+            if case .deviceAdded = event.kind {
+                bindBarrier = (server.barrier(), Date().addingTimeInterval(options.settleTimeout))
+                return 1
+            }
         }
         if replayer!.isFinished {
             replayer = nil
@@ -306,7 +331,7 @@ for (input, seatName) in zip(options.inputs, options.inputSeats) where !input.ha
 // MARK: 4. Clients and the loop
 
 /// A pipe's bytes as whole lines: a read may end inside a line, whose rest comes with
-/// the next read. Used only from one pipe's handler, which runs serially.
+/// the next read. Used only by one pipe's reader thread.
 final class LineSplitter: @unchecked Sendable {
     private var partial = Data()
     func complete(adding data: Data) -> [Substring] {
@@ -322,6 +347,8 @@ final class LineSplitter: @unchecked Sendable {
 final class Client {
     let process = Process()
     let number: Int
+    /// Signalled once its output reached its end: every line it wrote has been printed.
+    private let outputEnded = DispatchSemaphore(value: 0)
     init(number: Int, command: String) {
         self.number = number
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -329,17 +356,61 @@ final class Client {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        let lines = LineSplitter()
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            guard !data.isEmpty else { return }
-            for line in lines.complete(adding: data) { print("client \(number) | \(line)") }
-        }
         do { try process.run() } catch { fail("cannot start \(command): \(error)") }
+        // A thread of its own that reads until the end of the pipe (a readability handler
+        // cannot be removed from inside itself: libdispatch crashed at the end of the output).
+        let reader = pipe.fileHandleForReading
+        let ended = outputEnded
+        Thread.detachNewThread {
+            let lines = LineSplitter()
+            while case let data = reader.availableData, !data.isEmpty {
+                for line in lines.complete(adding: data) { print("client \(number) | \(line)") }
+            }
+            // The end: the client and whatever it started closed the pipe.
+            for line in lines.complete(adding: Data("\n".utf8)) where !line.isEmpty { print("client \(number) | \(line)") }
+            ended.signal()
+        }
+    }
+
+    /// Its processes: the shell and every process under it. A `sh -c` may fork the
+    /// program instead of becoming it, and a SIGTERM to the shell alone would leave the
+    /// program running after the compositor (wev then spins on its closed socket).
+    func processTree() -> [Int32] {
+        var children: [Int32: [Int32]] = [:]
+        for pid in (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap({ Int32($0) }) ?? [] {
+            // /proc/PID/stat: "pid (comm) state ppid ..."; comm may hold spaces, not ')'.
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, let parent = Int32(fields[1]) { children[parent, default: []].append(pid) }
+        }
+        var tree = [process.processIdentifier]
+        var i = 0
+        while i < tree.count { tree += children[tree[i]] ?? []; i += 1 }
+        return tree
+    }
+
+    /// Asks the shell and everything it started to stop.
+    func terminate() {
+        guard process.isRunning else { return }
+        for pid in processTree().reversed() { kill(pid, SIGTERM) }
+    }
+
+    /// Waits until `deadline` for the rest of its output (once asked to stop); then kills
+    /// what is left of it (a process that ignores SIGTERM would outlive the compositor).
+    func waitForOutput(until deadline: DispatchTime) {
+        guard outputEnded.wait(timeout: deadline) == .timedOut, process.isRunning else { return }
+        for pid in processTree().reversed() { kill(pid, SIGKILL) }
     }
 }
 
 var clients: [Client] = []
+
+/// "client N" for the client whose process tree holds `pid`.
+func clientName(pid: Int32) -> String {
+    clients.first { $0.processTree().contains(pid) }.map { "client \($0.number)" } ?? "a client"
+}
 
 /// Clients start one after another, each once the previous one mapped a window (or after
 /// 3 s): windows are then placed in the order given, and a run is repeatable.
@@ -365,10 +436,27 @@ if let replay {
             || Date().timeIntervalSince(startedAt) > 8
         if !ready { return 50 }
         if let next = replay.step() { return next }
-        if options.exitAfterReplay {
-            // Let clients read and answer what was sent, then finish.
-            server.schedule(afterMS: 500) { running = false; return nil }
+        if options.exitAfterReplay { exitOnceClientsSettled() }
+        return nil
+    }
+}
+
+/// The end of --exit-after-replay: a ping to every client after the last replayed event.
+/// A client answers from its event loop, so by its pong it has handled every event (and
+/// printed what it prints); a machine under load only makes this take longer. Clients that
+/// never answer are named after --settle-timeout, and the run fails.
+var exitStatus: Int32 = 0
+func exitOnceClientsSettled() {
+    let barrier = server.barrier()
+    let deadline = Date().addingTimeInterval(options.settleTimeout)
+    server.schedule(afterMS: 1) {
+        if barrier.isPassed { running = false; return nil }
+        guard Date() >= deadline else { return 5 }
+        for w in barrier.waiting {
+            print("ir-compositor: \(clientName(pid: w.pid)), \(w), did not settle within \(options.settleTimeout) s (--settle-timeout)")
         }
+        exitStatus = 1
+        running = false
         return nil
     }
 }
@@ -389,6 +477,10 @@ if let recorder = liveSources.first?.recorder {
     do { try recorder.write() } catch { print("ir-compositor: \(error)") }
 }
 traceFile?.closeFile()
-for c in clients where c.process.isRunning { c.process.terminate() }
-Thread.sleep(forTimeInterval: 0.1)
+// Every line a client wrote is printed before "done": each is stopped and its output read
+// to the end (for at most 2 s, should a child of its own keep the pipe open).
+let outputDeadline = DispatchTime.now() + 2
+for c in clients { c.terminate() }
+for c in clients { c.waitForOutput(until: outputDeadline) }
 print("ir-compositor: done")
+exit(exitStatus)

@@ -21,23 +21,44 @@ func numbered(_ list: [OpaquePointer], _ prefix: String, _ p: OpaquePointer?) ->
     list.firstIndex { $0 == p }.map { "\(prefix)\($0)" } ?? "\(prefix)?"
 }
 
+/// Rings and strips print the same lines under their own names ("ring.stop R0",
+/// "strip.stop S0"); only their value differs (an angle, a position).
+enum PadControlKind: String {
+    case ring, strip
+
+    var name: String { self == .ring ? "R" : "S" }
+    var objects: [OpaquePointer] { self == .ring ? probeRings : probeStrips }
+}
+
+func sayControl(_ kind: PadControlKind, _ event: String, _ control: OpaquePointer?, _ value: String? = nil) {
+    say("\(kind.rawValue).\(event) \(numbered(kind.objects, kind.name, control))" + (value.map { " \($0)" } ?? ""))
+}
+
+func sourceName(_ source: UInt32) -> String { source == 1 ? "finger" : "\(source)" }
+
+/// `group.ring` or `group.strip`: the control is numbered and announced.
+func controlAdded(_ kind: PadControlKind, to group: OpaquePointer?, _ control: OpaquePointer) {
+    if kind == .ring { probeRings.append(control) } else { probeStrips.append(control) }
+    say("group.\(kind.rawValue) \(numbered(probeGroups, "G", group)) \(numbered(kind.objects, kind.name, control))")
+}
+
 let ringListener: UnsafeMutablePointer<zwp_tablet_pad_ring_v2_listener> = {
     let l = UnsafeMutablePointer<zwp_tablet_pad_ring_v2_listener>.allocate(capacity: 1)
     l.initialize(to: zwp_tablet_pad_ring_v2_listener())
-    l.pointee.source = { _, r, s in say("ring.source \(numbered(probeRings, "R", r)) \(s == 1 ? "finger" : "\(s)")") }
-    l.pointee.angle = { _, r, a in say("ring.angle \(numbered(probeRings, "R", r)) \(fixed(a))") }
-    l.pointee.stop = { _, r in say("ring.stop \(numbered(probeRings, "R", r))") }
-    l.pointee.frame = { _, r, _ in say("ring.frame \(numbered(probeRings, "R", r))") }
+    l.pointee.source = { _, r, s in sayControl(.ring, "source", r, sourceName(s)) }
+    l.pointee.angle = { _, r, a in sayControl(.ring, "angle", r, fixed(a)) }
+    l.pointee.stop = { _, r in sayControl(.ring, "stop", r) }
+    l.pointee.frame = { _, r, _ in sayControl(.ring, "frame", r) }
     return l
 }()
 
 let stripListener: UnsafeMutablePointer<zwp_tablet_pad_strip_v2_listener> = {
     let l = UnsafeMutablePointer<zwp_tablet_pad_strip_v2_listener>.allocate(capacity: 1)
     l.initialize(to: zwp_tablet_pad_strip_v2_listener())
-    l.pointee.source = { _, r, s in say("strip.source \(numbered(probeStrips, "S", r)) \(s == 1 ? "finger" : "\(s)")") }
-    l.pointee.position = { _, r, p in say("strip.position \(numbered(probeStrips, "S", r)) \(p)") }
-    l.pointee.stop = { _, r in say("strip.stop \(numbered(probeStrips, "S", r))") }
-    l.pointee.frame = { _, r, _ in say("strip.frame \(numbered(probeStrips, "S", r))") }
+    l.pointee.source = { _, r, s in sayControl(.strip, "source", r, sourceName(s)) }
+    l.pointee.position = { _, r, p in sayControl(.strip, "position", r, "\(p)") }
+    l.pointee.stop = { _, r in sayControl(.strip, "stop", r) }
+    l.pointee.frame = { _, r, _ in sayControl(.strip, "frame", r) }
     return l
 }()
 
@@ -52,14 +73,12 @@ let groupListener: UnsafeMutablePointer<zwp_tablet_pad_group_v2_listener> = {
         say("group.buttons \(numbered(probeGroups, "G", g)) [\(buttons.map(String.init).joined(separator: " "))]")
     }
     l.pointee.ring = { _, g, ring in
-        probeRings.append(ring!)
         zwp_tablet_pad_ring_v2_add_listener(ring, ringListener, nil)
-        say("group.ring \(numbered(probeGroups, "G", g)) \(numbered(probeRings, "R", ring))")
+        controlAdded(.ring, to: g, ring!)
     }
     l.pointee.strip = { _, g, strip in
-        probeStrips.append(strip!)
         zwp_tablet_pad_strip_v2_add_listener(strip, stripListener, nil)
-        say("group.strip \(numbered(probeGroups, "G", g)) \(numbered(probeStrips, "S", strip))")
+        controlAdded(.strip, to: g, strip!)
     }
     l.pointee.modes = { _, g, n in say("group.modes \(numbered(probeGroups, "G", g)) \(n)") }
     l.pointee.done = { _, g in say("group.done \(numbered(probeGroups, "G", g))") }

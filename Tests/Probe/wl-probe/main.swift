@@ -14,6 +14,8 @@
 //            --text-input --text-input-auto (TextInput.swift) --idle-notify MS (Idle.swift)
 //            --tablet (Tablet.swift)
 //            --data-device (DataDevice.swift)
+//            --slow MS (every line it prints takes MS more: a client on a loaded machine)
+//            --ignore-ping (never answers xdg_wm_base.ping: a hung client)
 import CProbeShim
 import CWaylandClient
 import CXdgShellClient
@@ -21,7 +23,14 @@ import Foundation
 
 setvbuf(stdout, nil, _IOLBF, 0)
 
-func say(_ line: String) { print(line) }
+/// `--slow`: the milliseconds each printed line costs.
+var slowMS: UInt32 = 0
+var ignorePing = false
+
+func say(_ line: String) {
+    print(line)
+    if slowMS > 0 { usleep(slowMS * 1000) }
+}
 func fail(_ line: String) -> Never { say("fatal: \(line)"); exit(2) }
 
 // MARK: Arguments
@@ -119,6 +128,10 @@ while !argv.isEmpty {
     // Selections (DataDevice.swift).
     case "--data-device": wantDataDevice = true
     case "--accept-drops": acceptDrops = true
+    case "--slow":
+        guard let ms = UInt32(next()) else { fail("--slow MS") }
+        slowMS = ms
+    case "--ignore-ping": ignorePing = true
     case let other: fail("unknown argument \(other)")
     }
 }
@@ -192,7 +205,7 @@ createDataDevices()
 
 let wmListener = UnsafeMutablePointer<xdg_wm_base_listener>.allocate(capacity: 1)
 wmListener.initialize(to: xdg_wm_base_listener())
-wmListener.pointee.ping = { _, base, serial in xdg_wm_base_pong(base, serial) }
+wmListener.pointee.ping = { _, base, serial in if !ignorePing { xdg_wm_base_pong(base, serial) } }
 xdg_wm_base_add_listener(wmBase, wmListener, nil)
 
 // MARK: Surfaces
@@ -489,7 +502,9 @@ say("ready")
 // Events from the server, and commands from stdin (Commands.swift), whichever comes.
 var fds = [pollfd(fd: wl_display_get_fd(display), events: Int16(POLLIN), revents: 0),
            pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
-var stdinOpen = true
+// Connected through WAYLAND_SOCKET=0, stdin is the Wayland socket: no commands there
+// (reading lines from it would swallow the server's events).
+var stdinOpen = wl_display_get_fd(display) != 0
 loop: while true {
     while wl_display_prepare_read(display) != 0 { if wl_display_dispatch_pending(display) < 0 { break loop } }
     wl_display_flush(display)
