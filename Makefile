@@ -26,6 +26,8 @@ APT_PACKAGES += wlcs python3
 APT_PACKAGES += wayland-utils
 # text-input-v3: a GTK 3 entry typed into through the compositor's compose (python3-gi).
 APT_PACKAGES += python3-gi gir1.2-gtk-3.0
+# Tablets and pads in a real toolkit: a GTK 4 app's GestureStylus and PadController (TabletGtkTests).
+APT_PACKAGES += gir1.2-gtk-4.0
 # Copy and paste between real clients: wl-copy/wl-paste and two GTK 3 processes (SelectionRealClientTests).
 APT_PACKAGES += wl-clipboard
 # apt-get runs only when a package is missing, so repeated runs stay fast.

@@ -92,10 +92,13 @@ extension Seat {
         }
         syncPad(i, time: time)
         let bit: UInt64 = button < 64 ? 1 << button : 0
-        if let g = pads[i].layout.group(ofButton: button) { switchMode(i, group: g, to: mode, time: time) }
+        let group = pads[i].layout.group(ofButton: button)
+        if let g = group { switchMode(i, group: g, to: mode, time: time) }
         if let n = pads[i].focus {
             if state == .pressed {
-                guard bit != 0, pads[i].sentButtons & bit == 0 else { drop(.padButton); return }
+                // A button in none of the groups the client was told of is not sent: GTK
+                // aborts on one (its pad code asserts that every button has a group).
+                guard bit != 0, group != nil, pads[i].sentButtons & bit == 0 else { drop(.padButton); return }
                 pads[i].sentButtons |= bit
             } else {
                 guard bit != 0, pads[i].sentButtons & bit != 0 else { drop(.padButton); return }

@@ -86,8 +86,8 @@ final class PointerObject: SeatDeviceObject {
         case 0:  // set_cursor(serial, surface?, hotspot_x, hotspot_y)
             // Only the client that has this seat's pointer, citing the latest enter this seat
             // sent it, may set it: an enter of another seat's pointer is refused.
-            let onSeat = owner.onSeat(seatIndex)
-            guard args.uint(0) == onSeat.lastEnterSerial, onSeat.lastEnterSerial != 0 else { return }
+            let enter = owner.serials(on: seatIndex).lastEnter
+            guard args.uint(0) == enter, enter != 0 else { return }
             let surface = args.object(1, as: Surface.self)
             if let surface {
                 switch surface.role {
@@ -98,7 +98,7 @@ final class PointerObject: SeatDeviceObject {
                                      "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName)")
                 }
             }
-            onSeat.cursor = (surface, args.int(2), args.int(3))
+            owner.onSeat(seatIndex).cursor = (surface, args.int(2), args.int(3))
         case 1: destroyResource()  // release
         default: break
         }

@@ -28,36 +28,46 @@ final class SeatServices {
     }
 }
 
-/// One client's objects and serials on one seat.
+/// One client's objects on one seat (what requests add and read; no delivery touches it).
 final class ClientSeatState {
     @exclusivity(unchecked) var relativePointers: [ResourcePointer] = []
     /// Its pointer-gesture objects (PointerGestures.swift).
     @exclusivity(unchecked) var gestures = ClientGestures()
-    /// The serial of the last `wl_pointer.enter` this seat sent it: `set_cursor` on this
-    /// seat's pointer must cite it.
-    @exclusivity(unchecked) var lastEnterSerial: UInt32 = 0
-    /// The serial of the last `wl_pointer.button` release this seat sent it: a popup opened
-    /// on a click's release may cite it for its grab on this seat (XdgPopup).
-    @exclusivity(unchecked) var lastReleaseSerial: UInt32 = 0
-    /// The serial of the last `wl_keyboard.enter` this seat sent it: that seat's selection
-    /// may cite it (Selection.swift).
-    @exclusivity(unchecked) var lastKeyboardEnterSerial: UInt32 = 0
-    /// The serials of its latest keys, modifiers and button and touch events on this seat
-    /// (Selection.swift).
-    @exclusivity(unchecked) var inputSerials = RecentSerials()
     /// The cursor it set on this seat's pointer.
     var cursor: (surface: Surface?, hotspotX: Int32, hotspotY: Int32)?
     /// Its tablet-unstable-v2 objects of this seat (TabletManager.swift).
     @exclusivity(unchecked) var tablet = ClientTablet()
 }
 
+/// The serials one seat sent one client that its requests may cite. Plain values, written
+/// in place by the sender (one table lookup per delivery, no reference counted): the class
+/// it was part of cost a retain and release per delivery that records a serial.
+struct ClientSeatSerials {
+    /// The last `wl_pointer.enter`: `set_cursor` on this seat's pointer must cite it.
+    var lastEnter: UInt32 = 0
+    /// The last `wl_pointer.button` release: a popup opened on a click's release may cite it
+    /// for its grab on this seat (XdgPopup).
+    var lastRelease: UInt32 = 0
+    /// The last `wl_keyboard.enter`: that seat's selection may cite it (Selection.swift).
+    var lastKeyboardEnter: UInt32 = 0
+    /// Its latest keys, modifiers, button and touch events on this seat (Selection.swift).
+    var input = RecentSerials()
+}
+
 extension ClientState {
-    /// Its records on seat `index` (created on first use; the first seat's always exists,
-    /// so the first seat's deliveries never allocate here).
-    @inline(__always) func onSeat(_ index: Int) -> ClientSeatState {
-        if index < seatStates.count { return seatStates[index] }
+    /// Its objects on seat `index` (created on first use).
+    func onSeat(_ index: Int) -> ClientSeatState {
         while seatStates.count <= index { seatStates.append(ClientSeatState()) }
         return seatStates[index]
+    }
+
+    /// Its serials from seat `index`, to read (all zero for a seat that sent it none).
+    func serials(on index: Int) -> ClientSeatSerials { seatSerials[index] }
+
+    /// `body` on its serials from seat `s`, in place. The first seat's exist from the start,
+    /// so its deliveries never allocate here.
+    @inline(__always) func updateSerials(on s: SeatID, _ body: (inout ClientSeatSerials) -> Void) {
+        seatSerials.update(at: Int(s.index), body)
     }
 }
 

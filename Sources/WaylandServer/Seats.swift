@@ -90,6 +90,7 @@ extension WaylandServer {
         guard seat.id.index != 0 else { return handle(event) }
         switch event.kind {
         case .deviceAdded, .deviceRemoved, .tabletPadAdded: routeDeviceChange(event, on: seat)  // Tablet+Announce.swift
+        case .touchMotion: seat.handle(event)  // waits for its frame, as on the first seat
         default:
             seat.handle(event)
             sendDeliveries()

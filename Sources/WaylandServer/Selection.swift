@@ -66,8 +66,8 @@ extension WaylandServer {
         if configuration.acceptsSelectionWithAnySerial { return true }
         guard serial != 0 else { return false }
         if slot.source != nil, Int32(bitPattern: serial &- slot.serial) < 0 { return false }
-        if router.seats[index].isRecentPress(serial: serial, client: client.id) || client.onSeat(index).inputSerials.contains(serial) { return true }
-        return serial == client.onSeat(index).lastKeyboardEnterSerial && keyboardFocusClient(onSeat: index) === client
+        if router.seats[index].isRecentPress(serial: serial, client: client.id) || client.serials(on: index).input.contains(serial) { return true }
+        return serial == client.serials(on: index).lastKeyboardEnter && keyboardFocusClient(onSeat: index) === client
     }
 
     /// A client's `set_selection` on the device of seat `index`. Refused without a word when
@@ -125,10 +125,10 @@ extension WaylandServer {
     }
 }
 
-/// The serials of a client's latest input events, in a fixed ring: recording one (per key
-/// and button event) never allocates.
+/// The serials of a client's latest input events, in a fixed ring held inline: recording one
+/// (per key and button event) neither allocates nor counts a reference.
 struct RecentSerials {
-    private var ring = [UInt32](repeating: 0, count: 16)
+    private var ring = InlineArray<16, UInt32>(repeating: 0)
     private var next = 0
 
     mutating func record(_ serial: UInt32) {
@@ -136,5 +136,9 @@ struct RecentSerials {
         next = (next + 1) & 15
     }
 
-    func contains(_ serial: UInt32) -> Bool { serial != 0 && ring.contains(serial) }
+    func contains(_ serial: UInt32) -> Bool {
+        guard serial != 0 else { return false }
+        for i in ring.indices where ring[i] == serial { return true }
+        return false
+    }
 }

@@ -97,7 +97,7 @@ struct WaylandSender: DeliverySink {
         switch delivery {
         case let .pointerEnter(sid, node, p, serial):
             withTarget(node) { surface, c in
-                c.onSeat(Int(sid.index)).lastEnterSerial = serial
+                c.updateSerials(on: sid) { $0.lastEnter = serial }
                 c.wheelClicks.resetAll()
                 c.eachPointer(on: sid) { r in
                     wl_pointer_send_enter(r, serial, surface, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y))
@@ -114,8 +114,10 @@ struct WaylandSender: DeliverySink {
         case let .pointerButton(sid, node, time, button, state, serial):
             withTarget(node) { _, c in
                 c.eachPointer(on: sid) { r in wl_pointer_send_button(r, serial, ms(time), button, UInt32(state.rawValue)) }
-                c.onSeat(Int(sid.index)).inputSerials.record(serial)
-                if state == .released { c.onSeat(Int(sid.index)).lastReleaseSerial = serial }
+                c.updateSerials(on: sid) { s in
+                    s.input.record(serial)
+                    if state == .released { s.lastRelease = serial }
+                }
                 if state == .pressed, server.configuration.focusOnClick {
                     c.clickFocus = ClickFocusSerials(press: serial, after: serial, upTo: serial)
                     if sid.index == 0 { server.pendingFocus = node } else { server.focusOnClick(node, seat: sid) }
@@ -157,7 +159,7 @@ struct WaylandSender: DeliverySink {
 
         case let .keyboardEnter(sid, node, keys, serial):
             withTarget(node) { surface, c in
-                c.onSeat(Int(sid.index)).lastKeyboardEnterSerial = serial
+                c.updateSerials(on: sid) { $0.lastKeyboardEnter = serial }
                 server.selectionsFollowKeyboard(to: c, seat: Int(sid.index))
                 queue.keys(keys).withUnsafeBufferPointer { keys in withWaylandArray(keys) { array in
                     c.eachKeyboard(on: sid) { r in wl_keyboard_send_enter(r, serial, surface, array) }
@@ -170,12 +172,12 @@ struct WaylandSender: DeliverySink {
         case let .key(sid, node, time, key, state, serial):
             withTarget(node) { _, c in
                 c.eachKeyboard(on: sid) { r in wl_keyboard_send_key(r, serial, ms(time), key, UInt32(state.rawValue)) }
-                c.onSeat(Int(sid.index)).inputSerials.record(serial)
+                c.updateSerials(on: sid) { $0.input.record(serial) }
             }
         case let .modifiers(sid, node, m, serial):
             withTarget(node) { _, c in
                 c.eachKeyboard(on: sid) { r in wl_keyboard_send_modifiers(r, serial, m.depressed, m.latched, m.locked, m.group) }
-                c.onSeat(Int(sid.index)).inputSerials.record(serial)
+                c.updateSerials(on: sid) { $0.input.record(serial) }
             }
 
         case let .touchDown(sid, node, time, slot, p, serial):
@@ -191,7 +193,7 @@ struct WaylandSender: DeliverySink {
         case let .touchUp(sid, node, time, slot, serial):
             withTarget(node) { _, c in
                 c.eachTouch(on: sid) { r in wl_touch_send_up(r, serial, ms(time), slot) }
-                c.onSeat(Int(sid.index)).inputSerials.record(serial)
+                c.updateSerials(on: sid) { $0.input.record(serial) }
             }
         case let .touchFrame(sid, client):
             withClient(client) { c in

@@ -172,7 +172,7 @@ public final class WaylandServer {
     var offeredGlobals: [GlobalDescription] = []
     var seatResources: [ResourcePointer] = []
     /// Seats after the first (Seats.swift), each with its own `wl_seat` global.
-    var extraSeats: [ServedSeat] = []
+    @exclusivity(unchecked) var extraSeats: [ServedSeat] = []
     /// Called on every commit that attaches a buffer, before it is released: a renderer
     /// copies the pixels here.
     /// The `wl_surface` and `wl_buffer` resources, valid only during the call (the buffer
@@ -193,9 +193,12 @@ public final class WaylandServer {
     /// Focus changes decided while deliveries were being sent, applied right after.
     @exclusivity(unchecked) var pendingFocus: NodeID?
     /// Per seat: selections, drag, text input, activated toplevel (SeatServices.swift).
-    var seatServices: [SeatServices] = []
-    /// Device paths the embedder knows (`/dev/input/event5`), sent as a pad's `path`.
+    @exclusivity(unchecked) var seatServices: [SeatServices] = []
+    /// Device paths the embedder knows (`/dev/input/event5`), sent as a tablet's and a pad's `path`.
     public var devicePaths: [DeviceID: String] = [:]
+    /// Device names the embedder knows ("Wacom Intuos5 M Pen"), sent as a tablet's `name`
+    /// (GTK names its tablet and pad devices after it).
+    public var deviceNames: [DeviceID: String] = [:]
 
     /// Every serial sent, with what it was for (newest last, bounded).
     @exclusivity(unchecked) public private(set) var serialLog = SerialLog()
@@ -371,7 +374,11 @@ public final class WaylandServer {
 
     // MARK: Input
 
-    /// Routes one input event and sends what it produced.
+    /// Routes one input event and sends what it produced. Touch motion is sent with the
+    /// touch frame that follows it, in one flush per frame (libinput, recordings and the
+    /// nested backend end every batch of motions with a frame; a flush per motion was ten of
+    /// a 10-finger frame's eleven). A motion posted alone is sent by whatever comes next: any
+    /// other event, `dispatch`, the end of a `watchReadable` callback, or `sendDeliveries()`.
     public func handle(_ event: InputEvent) {
         switch event.kind {
         case .deviceAdded, .deviceRemoved:
@@ -381,6 +388,9 @@ public final class WaylandServer {
             if seatCapabilities != before { sendCapabilities() }
         case .tabletPadAdded:
             routeDeviceChange(event, on: seat)
+        case .touchMotion:
+            // Held for the frame that follows (touchFrameMotionsGoOutWithTheirFrame).
+            seat.handle(event)
         default:
             seat.handle(event)
             sendDeliveries()
@@ -504,8 +514,11 @@ final class ClientState {
     @exclusivity(unchecked) private(set) var soloTouch: ResourcePointer?
     /// Its devices on the seats after the first (Seats.swift), by seat index - 1.
     @exclusivity(unchecked) var otherSeats: ContiguousArray<SeatDevices> = []
-    /// Its objects and serials per seat, by seat index (SeatServices.swift).
-    @exclusivity(unchecked) var seatStates: ContiguousArray<ClientSeatState> = [ClientSeatState()]
+    /// Its objects per seat, by seat index (SeatServices.swift).
+    var seatStates: ContiguousArray<ClientSeatState> = []
+    /// The serials each seat sent it, by seat index, written in place per delivery
+    /// (SeatServices.swift); freed in `deinit`.
+    @exclusivity(unchecked) var seatSerials = TargetTable<ClientSeatSerials>(empty: ClientSeatSerials())
     /// The serials its last press's focus-on-click sent it (ClickFocusSerials.swift).
     @exclusivity(unchecked) var clickFocus: ClickFocusSerials?
     /// Whether this pointer frame already carried `axis_source` (once per frame), to its
@@ -521,7 +534,10 @@ final class ClientState {
     init(client: OpaquePointer, id: ClientID) {
         self.client = client
         self.id = id
+        seatSerials.set(ClientSeatSerials(), at: 0)
     }
+
+    deinit { seatSerials.deallocate() }
 }
 
 /// A `wl_listener` on the C heap with a way back to its Swift owner: libwayland keeps the

@@ -35,7 +35,9 @@ extension WaylandServer {
         case let .tabletMotion(sid, node, device, _, p, axesIndex):
             let axes = queue.axes(axesIndex)
             forEachTool(sid, node, device) { r in
-                zwp_tablet_tool_v2_send_motion(r, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y))
+                // The axes before the motion: GTK makes its motion event at `motion`, with
+                // the axes it has then (a later pressure went to the next event), as sway
+                // sends them.
                 if let v = axes.pressure { zwp_tablet_tool_v2_send_pressure(r, Self.unit16(v)) }
                 if let v = axes.distance { zwp_tablet_tool_v2_send_distance(r, Self.unit16(v)) }
                 if axes.tiltX != nil || axes.tiltY != nil {
@@ -44,6 +46,7 @@ extension WaylandServer {
                 if let v = axes.rotation { zwp_tablet_tool_v2_send_rotation(r, wl_fixed_from_double(v)) }
                 if let v = axes.slider { zwp_tablet_tool_v2_send_slider(r, Int32((min(max(v, -1), 1) * 65535).rounded())) }
                 if let v = axes.wheel, v != 0 { zwp_tablet_tool_v2_send_wheel(r, wl_fixed_from_double(v), Int32((v / 15).rounded())) }
+                zwp_tablet_tool_v2_send_motion(r, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y))
             }
         case let .tabletButton(sid, node, device, _, button, state, serial):
             let pressed = state == .pressed ? ZWP_TABLET_TOOL_V2_BUTTON_STATE_PRESSED : ZWP_TABLET_TOOL_V2_BUTTON_STATE_RELEASED

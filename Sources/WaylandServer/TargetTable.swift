@@ -18,6 +18,12 @@ struct TargetTable<Element> {
         i < count ? base.unsafelyUnwrapped[i] : empty
     }
 
+    /// `body` on element `i` in place, growing the table (with `empty` elements) to reach it.
+    @inline(__always) mutating func update(at i: Int, _ body: (inout Element) -> Void) {
+        if i >= count { set(empty, at: i) }
+        body(&base.unsafelyUnwrapped[i])
+    }
+
     /// Sets element `i`, growing the table (with `empty` elements) to reach it.
     mutating func set(_ value: Element, at i: Int) {
         if i >= capacity {

@@ -48,6 +48,12 @@ final class TextInputState {
 
     /// The keyboard focus moved to `node` (a client surface, a compositor node, or nothing).
     func keyboardFocusChanged(to node: NodeID?) {
+        // No text input on this seat (every click that focuses, in most sessions): nothing to
+        // enter, leave or activate (`remove` left none active); the focus is kept for `add`.
+        if inputs.isEmpty {
+            focus = node.flatMap { server.surface(for: $0) }
+            return
+        }
         let surface = node.flatMap { server.surface(for: $0) }
         guard surface !== focus else { return }
         if let old = focus { for input in inputs where input.focus === old { input.sendLeave() } }

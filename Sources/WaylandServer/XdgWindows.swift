@@ -195,7 +195,7 @@ final class XdgPopup: WaylandObject {
             // The serial must be one the seat named sent: another seat's is refused.
             let seatObject = args.object(0, as: SeatObject.self)
             grabSeat = server.seat(from: seatObject)
-            let release = owner.onSeat(server.seatIndex(from: seatObject)).lastReleaseSerial
+            let release = owner.serials(on: server.seatIndex(from: seatObject)).lastRelease
             if grabSeat!.isRecentPress(serial: serial, client: owner.id) || (serial != 0 && serial == release) {
                 grabRequested = true
             } else {

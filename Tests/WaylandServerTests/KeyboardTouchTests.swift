@@ -1,4 +1,6 @@
 // wl_keyboard and wl_touch as a real client receives them.
+import CWaylandServer
+import Foundation
 import InputRouter
 import Testing
 
@@ -119,5 +121,81 @@ extension KeyboardProtocolTests {
         #expect(lines.contains("touch.cancel"))
         // The seat lost its only touch device: clients are told.
         #expect(lines.contains("seat.capabilities 3"))
+    }
+}
+
+extension TouchProtocolTests {
+    /// A frame's motions are sent together with the frame (one flush per frame, issue 17):
+    /// nothing is sent while only motions have come, then every motion, in order, then the frame.
+    @Test func touchFrameMotionsGoOutWithTheirFrame() throws {
+        let h = try ServerHarness()
+        let c = try h.probe(["--toplevel", "win", "100x100"])
+        h.wait(for: c, line: "mapped win")
+        _ = h.settle(c)
+        for slot: Int32 in 0..<2 {
+            let (x, y) = h.touchPoint(50 + 20 * Double(slot), 60)
+            h.server.handle(InputEvent(time: h.time, device: DeviceID(3), .touchDown(slot: slot, x: x, y: y)))
+        }
+        h.server.handle(InputEvent(time: h.time, device: DeviceID(3), .touchFrame))
+        _ = h.settle(c)
+        var sent: [String] = []
+        h.server.deliveryObserver = { d, _ in
+            switch d {
+            case .touchMotion(_, _, _, let slot, _): sent.append("motion \(slot)")
+            case .touchFrame: sent.append("frame")
+            default: break
+            }
+        }
+        for slot: Int32 in 0..<2 {
+            let (x, y) = h.touchPoint(55 + 20 * Double(slot), 70)
+            h.server.handle(InputEvent(time: h.time + 1000, device: DeviceID(3), .touchMotion(slot: slot, x: x, y: y)))
+        }
+        #expect(sent == [])
+        h.server.handle(InputEvent(time: h.time + 1000, device: DeviceID(3), .touchFrame))
+        #expect(sent == ["motion 0", "motion 1", "frame"])
+        #expect(h.settle(c) == ["touch.motion 0 15.00 30.00", "touch.motion 1 35.00 30.00", "touch.frame"])
+    }
+
+    /// A motion posted with no frame after it (as an embedder may) still reaches the client:
+    /// the next dispatch sends it.
+    @Test func touchMotionWithoutAFrameIsStillSent() throws {
+        let h = try ServerHarness()
+        let c = try h.probe(["--toplevel", "win", "100x100"])
+        h.wait(for: c, line: "mapped win")
+        _ = h.settle(c)
+        let (x, y) = h.touchPoint(60, 60)
+        h.touch(.touchDown(slot: 0, x: x, y: y))
+        _ = h.settle(c)
+        let (x2, y2) = h.touchPoint(70, 65)
+        h.server.handle(InputEvent(time: h.time + 1000, device: DeviceID(3), .touchMotion(slot: 0, x: x2, y: y2)))
+        #expect(h.settle(c) == ["touch.motion 0 30.00 25.00"])
+    }
+
+    /// An embedder's fd callback that routes a motion and no frame: the motion goes out when
+    /// the callback returns, before the loop would sleep.
+    @Test func aWatchedFDCallbackSendsTheMotionItLeftQueued() throws {
+        let h = try ServerHarness()
+        let c = try h.probe(["--toplevel", "win", "100x100"])
+        h.wait(for: c, line: "mapped win")
+        _ = h.settle(c)
+        let (x, y) = h.touchPoint(60, 60)
+        h.touch(.touchDown(slot: 0, x: x, y: y))
+        _ = h.settle(c)
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let (x2, y2) = h.touchPoint(70, 65)
+        let time = h.time + 1000
+        let watch = h.server.watchReadable(fd: fds[0]) { [server = h.server] in
+            var byte: UInt8 = 0
+            _ = read(fds[0], &byte, 1)
+            server.handle(InputEvent(time: time, device: DeviceID(3), .touchMotion(slot: 0, x: x2, y: y2)))
+        }
+        var byte: UInt8 = 1
+        #expect(write(fds[1], &byte, 1) == 1)
+        wl_event_loop_dispatch(h.server.eventLoop, 1000)  // the callback alone, no sendDeliveries after it
+        #expect(!h.server.router.hasDeliveries)
+        watch.remove()
+        #expect(h.settle(c) == ["touch.motion 0 30.00 25.00"])
     }
 }

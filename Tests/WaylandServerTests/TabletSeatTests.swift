@@ -37,10 +37,11 @@ func expectedToolLines(recording path: String, window: String, origin: Point, si
         let p = try point.firstMatch(in: rest)!
         let x = Double(p.output[1].substring!)! / extent[0] * output.x - origin.x
         let y = Double(p.output[2].substring!)! / extent[1] * output.y - origin.y
+        // The axes before the motion (GTK reads them at `motion`).
         let motion = [
-            "tool.motion tool0 \(String(format: "%.2f %.2f", x, y))",
             "tool.pressure tool0 \(UInt32((Double(p.output[5].substring!)! * 65535).rounded()))",
             "tool.tilt tool0 \(p.output[3].substring!) \(p.output[4].substring!)",
+            "tool.motion tool0 \(String(format: "%.2f %.2f", x, y))",
         ]
         let over = x >= 0 && y >= 0 && x < size.x && y < size.y
         switch (type, rest.contains("proximity: in"), rest.contains("tip: down")) {
@@ -69,9 +70,12 @@ func closeLines(_ got: String, _ want: String) -> Bool {
 
 
 @Suite(.serialized) struct TabletSeatTests {
-    /// The recording's pen and its tablet, as a tablet seat is told of them.
-    static let toolAnnounce = ["tablet.added T0", "tablet.done T0", "tool.added tool0", "tool.type tool0 pen",
-                               "tool.capability tool0 tilt", "tool.capability tool0 pressure", "tool.done tool0"]
+    /// The recording's pen and its tablet, as a tablet seat is told of them: with its node
+    /// (the replays give `devicePaths`) and, when the embedder gave it, its name.
+    static func toolAnnounce(name: String? = nil) -> [String] {
+        ["tablet.added T0"] + (name.map { ["tablet.name T0 \($0)"] } ?? []) + ["tablet.path T0 /dev/input/event4", "tablet.done T0",
+            "tool.added tool0", "tool.type tool0 pen", "tool.capability tool0 tilt", "tool.capability tool0 pressure", "tool.done tool0"]
+    }
 
     static func tabletLine(_ line: String) -> Bool {
         ["tablet.", "tool.", "pad.", "group.", "ring.", "strip."].contains { line.hasPrefix($0) }
@@ -120,7 +124,7 @@ func closeLines(_ got: String, _ want: String) -> Bool {
     static func expectReplay(_ lines: [String], _ h: ServerHarness, window: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let plain = TabletPadTests.withoutSerials(lines, h)
         // The window covers the output: every tool entry reaches it, the first proximity too.
-        let tool = Self.toolAnnounce + (try expectedToolLines(recording: tabletRecording, window: window, origin: Point(0, 0),
+        let tool = Self.toolAnnounce() + (try expectedToolLines(recording: tabletRecording, window: window, origin: Point(0, 0),
                                                      size: Point(1280, 720), output: Point(1280, 720)))
         #expect(tool.count > 50)
         let toolLines = plain.filter { $0.hasPrefix("tablet.") || $0.hasPrefix("tool.") }
@@ -188,8 +192,9 @@ func closeLines(_ got: String, _ want: String) -> Bool {
                                      output: Point(800, 600))
         #expect(tool.count > 40)
         let toolLines = b.filter { $0.hasPrefix("tablet.") || $0.hasPrefix("tool.") }
-        #expect(toolLines.count == TabletSeatTests.toolAnnounce.count + tool.count, "\(toolLines)")
-        for (got, want) in zip(toolLines, TabletSeatTests.toolAnnounce + tool) { #expect(closeLines(got, want), "\(got) != \(want)") }
+        let announce = TabletSeatTests.toolAnnounce(name: "Wacom Intuos5 M Pen")  // ir-compositor gives the recording's names
+        #expect(toolLines.count == announce.count + tool.count, "\(toolLines)")
+        for (got, want) in zip(toolLines, announce + tool) { #expect(closeLines(got, want), "\(got) != \(want)") }
         // The pad is announced there; the seat's keyboard is on no window, so it enters none.
         #expect(b.filter { !$0.hasPrefix("tablet.") && !$0.hasPrefix("tool.") } == [
             "pad.added P0", "pad.path P0 /dev/input/event5", "pad.buttons P0 9", "pad.group P0 G0",

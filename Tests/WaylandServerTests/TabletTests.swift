@@ -63,12 +63,13 @@ import Testing
             // The first proximity of a tool announces it, before its events.
             "tool.added tool0", "tool.type tool0 pen", "tool.serial tool0 1234",
             "tool.capability tool0 tilt", "tool.capability tool0 pressure", "tool.done tool0",
-            "tool.proximity_in tool0 win T0", "tool.motion tool0 40.00 50.00", "tool.pressure tool0 0",
-            "tool.tilt tool0 5.00 -3.00", "tool.frame tool0",
-            "tool.motion tool0 40.00 50.00", "tool.pressure tool0 32768", "tool.tilt tool0 5.00 -3.00",
+            // The axes come before the motion they go with (GTK reads them at `motion`).
+            "tool.proximity_in tool0 win T0", "tool.pressure tool0 0", "tool.tilt tool0 5.00 -3.00",
+            "tool.motion tool0 40.00 50.00", "tool.frame tool0",
+            "tool.pressure tool0 32768", "tool.tilt tool0 5.00 -3.00", "tool.motion tool0 40.00 50.00",
             "tool.down tool0", "tool.frame tool0",
-            "tool.motion tool0 80.00 50.00", "tool.pressure tool0 16384", "tool.tilt tool0 5.00 -3.00", "tool.frame tool0",
-            "tool.motion tool0 80.00 50.00", "tool.pressure tool0 0", "tool.tilt tool0 5.00 -3.00", "tool.up tool0", "tool.frame tool0",
+            "tool.pressure tool0 16384", "tool.tilt tool0 5.00 -3.00", "tool.motion tool0 80.00 50.00", "tool.frame tool0",
+            "tool.pressure tool0 0", "tool.tilt tool0 5.00 -3.00", "tool.motion tool0 80.00 50.00", "tool.up tool0", "tool.frame tool0",
             "tool.button tool0 331 pressed", "tool.frame tool0",
             "tool.button tool0 331 released", "tool.frame tool0",
             "tool.proximity_out tool0", "tool.frame tool0",

@@ -175,22 +175,27 @@ final class EndToEnd {
         wl_display_flush_clients(display)
     }
 
-    /// What a routed click sends: the pointer leaves the old window for window `to`
-    /// (surface-local (100, 150)), the press, both windows' new states, the keyboard's
-    /// move, the release.
+    /// What a routed click sends, in the same order (WAYLAND_DEBUG=server shows both): the
+    /// pointer leaves the old window for window `to`, the press, the keyboard's move, both
+    /// windows' new states, the release.
     func rawClick(into to: Int) {
         let display = server.display, p = measured.pointer, k = measured.keyboard
         let from = 1 - to
         let t = ms(time)
+        // The pointer lands at (140, 190) in A or (540, 190) in B, at (240, 40).
+        let x: Double = to == 1 ? 300 : 100
         wl_pointer_send_leave(p, wl_display_next_serial(display), measured.windows[from].surface)
         wl_pointer_send_enter(p, wl_display_next_serial(display), measured.windows[to].surface,
-                              wl_fixed_from_double(100), wl_fixed_from_double(150))
-        wl_pointer_send_motion(p, t, wl_fixed_from_double(100), wl_fixed_from_double(150))
+                              wl_fixed_from_double(x), wl_fixed_from_double(150))
+        wl_pointer_send_motion(p, t, wl_fixed_from_double(x), wl_fixed_from_double(150))
         wl_pointer_send_frame(p)
         wl_pointer_send_button(p, wl_display_next_serial(display), t, 0x110, WL_POINTER_BUTTON_STATE_PRESSED.rawValue)
         wl_pointer_send_frame(p)
-        let leave = wl_display_next_serial(display), enter = wl_display_next_serial(display)
-        let modifiers = wl_display_next_serial(display)
+        // The keyboard moves first, then the configures (the order activate() sends).
+        wl_keyboard_send_leave(k, wl_display_next_serial(display), measured.windows[from].surface)
+        var noKeys = wl_array(size: 0, alloc: 0, data: nil)
+        wl_keyboard_send_enter(k, wl_display_next_serial(display), measured.windows[to].surface, &noKeys)
+        wl_keyboard_send_modifiers(k, wl_display_next_serial(display), 0, 0, 0, 0)
         for i in 0..<2 {
             let w = i == 0 ? from : to
             // The activated state (4) from the stack: the raw way allocates only in libwayland.
@@ -201,10 +206,6 @@ final class EndToEnd {
             }
             xdg_surface_send_configure(measured.windows[w].xdg, wl_display_next_serial(display))
         }
-        wl_keyboard_send_leave(k, leave, measured.windows[from].surface)
-        var noKeys = wl_array(size: 0, alloc: 0, data: nil)
-        wl_keyboard_send_enter(k, enter, measured.windows[to].surface, &noKeys)
-        wl_keyboard_send_modifiers(k, modifiers, 0, 0, 0, 0)
         wl_pointer_send_button(p, wl_display_next_serial(display), t, 0x110, WL_POINTER_BUTTON_STATE_RELEASED.rawValue)
         wl_pointer_send_frame(p)
     }

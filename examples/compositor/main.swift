@@ -230,8 +230,11 @@ final class ReplayInput {
             let recording = try RecordingReader.read(path: path, deviceIDBase: deviceBase)
             for w in recording.warnings { print("ir-compositor: \(w)") }
             deviceBase += UInt32(recording.devices.count)
-            // A tablet pad tells clients its device node (zwp_tablet_pad_v2.path).
-            for d in recording.devices { if let node = d.node { server.devicePaths[d.id] = node } }
+            // Tablets and pads tell clients their device node and name (zwp_tablet_v2.name, path).
+            for d in recording.devices {
+                if let node = d.node { server.devicePaths[d.id] = node }
+                if !d.name.isEmpty { server.deviceNames[d.id] = d.name }
+            }
             var r = try Replayer(events: recording.events, speed: speed)
             r.start(at: Self.now())
             replayer = r
@@ -316,9 +319,10 @@ for (input, seatName) in zip(options.inputs, options.inputSeats) where !input.ha
         let source = try LibinputSource(devices: .udev(seat: seatName), access: .libseat(seat: "seat0"))
         if let path = options.recordPath { source.recorder = LiveRecorder(path: path) }
         try source.start(watching: server.watchReadable) { event in
-            // A tablet pad tells clients its device node (zwp_tablet_pad_v2.path).
-            if case .tabletPadAdded = event.kind, let d = source.currentDevices.first(where: { $0.id == event.device }) {
+            // Tablets and pads tell clients their device node and name (zwp_tablet_v2.name, path).
+            if case .deviceAdded = event.kind, let d = source.currentDevices.first(where: { $0.id == event.device }) {
                 server.devicePaths[event.device] = "/dev/input/" + d.sysname
+                server.deviceNames[event.device] = d.name
             }
             server.handle(event, seat: target)
         }

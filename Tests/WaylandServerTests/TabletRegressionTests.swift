@@ -1,0 +1,69 @@
+// Tablet bugs a real GTK 4 application found (TabletGtkTests), each pinned with wl-probe
+// so that the failing case is small and fast.
+import Foundation
+import InputRouter
+@testable import Recording
+import Testing
+
+@testable import WaylandServer
+
+@Suite(.serialized) struct TabletRegressionTests {
+    /// A client that has a tablet seat but no wl_pointer (GTK on a seat whose only devices
+    /// are a tablet and a pad has none) gets the tool: the core once sent tool events only
+    /// to clients that had bound the pointer.
+    @Test func aClientWithoutAPointerGetsTheTool() throws {
+        let h = try ServerHarness()
+        let c = try h.probe(["--toplevel", "win", "100x100", "--tablet", "--no-pointer", "--no-touch"])
+        h.wait(for: c, line: "mapped win")
+        _ = h.settle(c)
+        for event in try TabletTests.recording().events { h.server.handle(event) }
+        // The tool's stroke without its axes and serials (TabletTests checks those).
+        let lines = h.settle(c).map { $0.split(separator: " ").filter { !$0.hasPrefix("serial=") }.joined(separator: " ") }
+            .filter { ["tool.proximity_in", "tool.proximity_out", "tool.down", "tool.up", "tool.button"].contains($0.split(separator: " ")[0]) }
+        #expect(lines == [
+            "tool.proximity_in tool0 win T0", "tool.down tool0", "tool.up tool0",
+            "tool.button tool0 331 pressed", "tool.button tool0 331 released", "tool.proximity_out tool0",
+        ], "\(lines)")
+    }
+}
+
+@Suite(.serialized) struct PadRegressionTests {
+    /// A pad button in none of the pad's groups (a layout that leaves one out) is not sent:
+    /// GTK 4 aborts on it ("tablet_pad_handle_button: assertion failed: (group != NULL)").
+    /// The buttons in a group still arrive.
+    @Test func aButtonInNoGroupIsNotSent() throws {
+        let h = try ServerHarness()
+        let c = try h.probe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
+        h.wait(for: c, line: "mapped win")
+        _ = h.settle(c)
+        let pen = DeviceID(40), pad = DeviceID(41)
+        let layout = TabletPadLayout(buttons: 3, groups: [TabletPadGroup(buttons: [0, 2])], tablet: pen)
+        h.server.handle(InputEvent(time: 1000, device: pen, .deviceAdded([.tabletTool])))
+        h.server.handle(InputEvent(time: 1000, device: pad, .deviceAdded([.tabletPad])))
+        h.server.handle(InputEvent(time: 1000, device: pad, .tabletPadAdded(layout)))
+        for (t, button) in [(2000, UInt32(1)), (3000, 2)] {
+            h.server.handle(InputEvent(time: UInt64(t), device: pad, .tabletPadButton(button: button, state: .pressed)))
+            h.server.handle(InputEvent(time: UInt64(t + 100), device: pad, .tabletPadButton(button: button, state: .released)))
+        }
+        let lines = h.settle(c).filter { $0.hasPrefix("pad.button ") || $0.hasPrefix("group.buttons") }
+        #expect(lines == ["group.buttons G0 [0 2]", "pad.button P0 2 pressed", "pad.button P0 2 released"], "\(lines)")
+    }
+}
+
+@Suite(.serialized) struct TabletNameTests {
+    /// A tablet whose name and node the embedder gave is announced with them before its
+    /// `done` (GTK names its tablet and pad devices after the name: "(null)" without it).
+    @Test func aTabletIsAnnouncedWithItsNameAndPath() throws {
+        let h = try ServerHarness()
+        let c = try h.probe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
+        h.wait(for: c, line: "mapped win")
+        _ = h.settle(c)
+        let pen = DeviceID(40)
+        h.server.deviceNames[pen] = "Wacom Intuos5 M Pen"
+        h.server.devicePaths[pen] = "/dev/input/event4"
+        h.server.handle(InputEvent(time: 1000, device: pen, .deviceAdded([.tabletTool])))
+        let lines = h.settle(c).filter { $0.hasPrefix("tablet.") }
+        #expect(lines == ["tablet.added T0", "tablet.name T0 Wacom Intuos5 M Pen", "tablet.path T0 /dev/input/event4", "tablet.done T0"],
+                "\(lines)")
+    }
+}
