@@ -71,7 +71,7 @@ public struct OutputRenderer {
         let area = Rect(Int32(origin.x), Int32(origin.y), frame.width, frame.height)
         // The output node sits at (0, 0) of the picture.
         return picture(tree: tree, area: area, nodes: tree.isMapped(output) ? [output] : [], images: images,
-                       cursors: cursor.map { [$0] } ?? [], dragIcon: dragIcon)
+                       cursors: cursor.map { [$0] } ?? [], dragIcons: dragIcon.map { [$0] } ?? [])
     }
 
     /// The picture of `area` of the layout: everything under the tree's root (outputs,
@@ -81,7 +81,8 @@ public struct OutputRenderer {
         tree: SurfaceTree, area: Rect, images: (NodeID) -> SurfaceImage?, cursor: Cursor?,
         dragIcon: (image: SurfaceImage, position: Point)? = nil
     ) -> SurfaceImage {
-        render(tree: tree, area: area, images: images, cursors: cursor.map { [$0] } ?? [], dragIcon: dragIcon)
+        render(tree: tree, area: area, images: images, cursors: cursor.map { [$0] } ?? [],
+               dragIcons: dragIcon.map { [$0] } ?? [])
     }
 
     /// `render(tree:area:images:cursor:dragIcon:)` with several cursors (one per seat),
@@ -90,13 +91,22 @@ public struct OutputRenderer {
         tree: SurfaceTree, area: Rect, images: (NodeID) -> SurfaceImage?, cursors: [Cursor],
         dragIcon: (image: SurfaceImage, position: Point)? = nil
     ) -> SurfaceImage {
+        render(tree: tree, area: area, images: images, cursors: cursors, dragIcons: dragIcon.map { [$0] } ?? [])
+    }
+
+    /// `render(tree:area:images:cursors:dragIcon:)` with several drag icons (each seat drags
+    /// on its own: one icon per seat that has one), drawn under the cursors.
+    public func render(
+        tree: SurfaceTree, area: Rect, images: (NodeID) -> SurfaceImage?, cursors: [Cursor],
+        dragIcons: [(image: SurfaceImage, position: Point)]
+    ) -> SurfaceImage {
         picture(tree: tree, area: area, nodes: tree.childrenBelow(of: tree.root) + tree.childrenAbove(of: tree.root),
-                images: images, cursors: cursors, dragIcon: dragIcon)
+                images: images, cursors: cursors, dragIcons: dragIcons)
     }
 
     private func picture(
         tree: SurfaceTree, area: Rect, nodes: [NodeID], images: (NodeID) -> SurfaceImage?, cursors: [Cursor],
-        dragIcon: (image: SurfaceImage, position: Point)?
+        dragIcons: [(image: SurfaceImage, position: Point)]
     ) -> SurfaceImage {
         let w = max(0, Int(area.width)), h = max(0, Int(area.height))
         var pixels = [UInt32](repeating: premultiplied(background), count: w * h)
@@ -112,8 +122,8 @@ public struct OutputRenderer {
                 painter.paint(node, at: (Int(p.x) - Int(area.x), Int(p.y) - Int(area.y)),
                               clip: PixelRect(x: 0, y: 0, width: w, height: h), opacity: 1)
             }
-            // A drag's icon goes under the cursor, its corner at the pointer.
-            if let icon = dragIcon {
+            // A drag's icon goes under the cursors, its corner at its seat's pointer.
+            for icon in dragIcons {
                 let shape = OutputRenderer.Cursor.Shape.image(icon.image, hotspotX: 0, hotspotY: 0)
                 painter.paintCursor(OutputRenderer.Cursor(position: icon.position, shape: shape),
                                     at: (Int((icon.position.x - Double(area.x)).rounded(.down)),
@@ -130,8 +140,8 @@ public struct OutputRenderer {
     /// The server's layout as its user sees it: the bounding box of its outputs, client
     /// buffers as `pixels` kept them, each seat's pointer where that seat has it (the first
     /// seat's always, the others' while they have a pointer device), shaped as the client
-    /// with that seat's pointer focus asked (or the built-in arrow). With one output, that
-    /// output's picture.
+    /// with that seat's pointer focus asked (or the built-in arrow), and each seat's drag
+    /// icon under the cursors. With one output, that output's picture.
     public func render(_ server: WaylandServer, pixels: SurfacePixels) -> SurfaceImage {
         render(server, pixels: pixels, area: OutputLayout(server.outputs.map(\.frame)).boundingBox)
     }
@@ -147,8 +157,11 @@ public struct OutputRenderer {
             guard i == 0 || seat.presentCapabilities.contains(.pointer) else { return nil }
             return Cursor(position: seat.cursor, shape: pixels.clientCursor(on: seat))
         }
+        let icons = server.seats.compactMap { seat -> (image: SurfaceImage, position: Point)? in
+            server.dragIcon(on: seat).flatMap { icon in pixels.image(ofSurface: icon.surface).map { ($0, icon.position) } }
+        }
         return render(tree: server.router.tree, area: area, images: { pixels.image(of: $0) }, cursors: cursors,
-               dragIcon: server.dragIcon.flatMap { icon in pixels.image(ofSurface: icon.surface).map { ($0, icon.position) } })
+                      dragIcons: icons)
     }
 }
 

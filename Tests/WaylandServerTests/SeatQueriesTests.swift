@@ -4,6 +4,7 @@
 import CWaylandServer
 import Foundation
 import InputRouter
+import Rendering
 import Testing
 
 @testable import WaylandServer
@@ -41,9 +42,10 @@ import Testing
     }
 
     /// b drags with an icon on the second seat: that seat's icon follows that seat's
-    /// pointer; the first seat has none.
+    /// pointer, and the renderer draws it there; the first seat has none.
     @Test func eachSeatHasItsOwnDragIcon() throws {
         let (h, second, _, b) = try MultiSeatTests.twoSeats(bArgs: ["--data-device"])
+        let pixels = SurfacePixels(server: h.server)  // the renderer's copies, icon included
         MultiSeatTests.warp(h, second, 250, 150)
         MultiSeatTests.on(h, second, .pointerButton(button: 0x110, state: .pressed), device: 1)
         _ = h.settle(b)
@@ -55,6 +57,11 @@ import Testing
         #expect(h.server.dragIcon(on: second)?.position == Point(260, 170))
         h.warp(300, 300)  // the first seat's pointer moves nothing of it
         #expect(h.server.dragIcon(on: second)?.position == Point(260, 170))
+        // The 16x16 magenta icon's corner at the second seat's pointer; (275, 172) is right
+        // of that seat's arrow.
+        let picture = OutputRenderer().render(h.server, pixels: pixels)
+        #expect(String(picture.pixels[172 * picture.width + 275], radix: 16) == "ffff00ff")
+        #expect(String(picture.pixels[172 * picture.width + 277], radix: 16) != "ffff00ff")
         MultiSeatTests.on(h, second, .pointerButton(button: 0x110, state: .released), device: 1)
         #expect(h.server.dragIcon(on: second) == nil)
     }
