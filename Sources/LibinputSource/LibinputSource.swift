@@ -33,6 +33,9 @@ public struct LibinputDeviceInfo: Sendable, Hashable {
     /// A pad's layout (sent as `tabletPadAdded` after its `deviceAdded`), bound to the tablet
     /// of its libinput device group once that tablet is known.
     public var padLayout: TabletPadLayout? = nil
+    /// The USB (or Bluetooth) vendor and product ids libinput reports; 0 when it has none.
+    public var vendor: UInt32 = 0
+    public var product: UInt32 = 0
 }
 
 /// The live input backend: real devices through libinput, turned into `InputEvent`s for the
@@ -219,6 +222,8 @@ public final class LibinputSource {
         }
         var info = LibinputDeviceInfo(id: id, sysname: sysname, name: name,
                                       capabilities: EventTranslation.capabilities(of: handle), applied: steps)
+        info.vendor = libinput_device_get_id_vendor(handle)
+        info.product = libinput_device_get_id_product(handle)
         if info.capabilities.contains(.tabletPad) { info.padLayout = PadLayoutQuery.layout(of: handle, tablet: tablet(grouped: handle)) }
         devices.append(Device(handle: handle, info: info))
         if recorder != nil { devices[index]?.recorderIndex = recorder?.addDevice(handle, info: info) }

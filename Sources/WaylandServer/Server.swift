@@ -199,6 +199,10 @@ public final class WaylandServer {
     /// Device names the embedder knows ("Wacom Intuos5 M Pen"), sent as a tablet's `name`
     /// (GTK names its tablet and pad devices after it).
     public var deviceNames: [DeviceID: String] = [:]
+    /// Device USB vendor and product ids the embedder knows (0x056a, 0x002a), sent as a
+    /// tablet's `id` (GTK gives them as the device's vendor and product id; libwacom-based
+    /// clients look the tablet up by them).
+    public var deviceHardwareIDs: [DeviceID: (vendor: UInt32, product: UInt32)] = [:]
 
     /// Every serial sent, with what it was for (newest last, bounded).
     @exclusivity(unchecked) public private(set) var serialLog = SerialLog()

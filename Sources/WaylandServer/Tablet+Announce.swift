@@ -89,6 +89,7 @@ extension WaylandServer {
         c.onSeat(index).tablet.tablets.append((device, seatResource, t.resource))
         zwp_tablet_seat_v2_send_tablet_added(seatResource, t.resource)
         if let name = deviceNames[device] { zwp_tablet_v2_send_name(t.resource, name) }
+        if let hw = deviceHardwareIDs[device] { zwp_tablet_v2_send_id(t.resource, hw.vendor, hw.product) }
         if let path = devicePaths[device] { zwp_tablet_v2_send_path(t.resource, path) }
         zwp_tablet_v2_send_done(t.resource)
     }

@@ -64,7 +64,7 @@ pad.set_action(Gtk.PadActionType.STRIP, -1, -1, "strip", "strip")
 window.add_controller(pad)
 
 def device_added(seat, device):
-    out("device %s %s" % (device.get_source().value_nick, device.get_name()))
+    out("device %s %s %s %s" % (device.get_source().value_nick, device.get_name(), device.get_vendor_id(), device.get_product_id()))
 Gdk.Display.get_default().get_default_seat().connect("device-added", device_added)
 
 loop = GLib.MainLoop()
@@ -206,8 +206,13 @@ loop.run()
         // printed it ("event4  - Wacom Intuos5 M Pen: device is a tablet").
         let debugEvents = try String(contentsOfFile: Self.fixtures + "/tablet.debug-events", encoding: .utf8)
         let name = try #require(try Regex(#"event\d+\s+- (.+): device is a tablet\n"#).firstMatch(in: debugEvents)?.output[1].substring)
+        // The pen's vendor and product id are the tablet's `id`: the YAML's first device's
+        // `id: [bus, vendor, product, version]`, which GTK prints as four hex digits.
+        let ids = try #require(try Regex(#"id: \[\d+, (\d+), (\d+), \d+\]"#).firstMatch(in: yaml))
+        let hex = { (s: Substring?) in String(format: "%04x", Int(s ?? "") ?? -1) }
+        let penIDs = "\(hex(ids.output[1].substring)) \(hex(ids.output[2].substring))"
         let devices = out.filter { $0.hasPrefix(prefix + "device ") }.map { String($0.dropFirst(prefix.count)) }
-        #expect(devices == ["device keyboard Wayland Keyboard", "device mouse Logical pointer for \(name)", "device pen \(name)",
-                            "device tablet-pad Pad device"], "\(said)")
+        #expect(devices == ["device keyboard Wayland Keyboard None None", "device mouse Logical pointer for \(name) None None",
+                            "device pen \(name) \(penIDs)", "device tablet-pad Pad device None None"], "\(said)")
     }
 }

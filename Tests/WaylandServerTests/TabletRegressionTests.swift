@@ -61,9 +61,10 @@ import Testing
         let pen = DeviceID(40)
         h.server.deviceNames[pen] = "Wacom Intuos5 M Pen"
         h.server.devicePaths[pen] = "/dev/input/event4"
+        h.server.deviceHardwareIDs[pen] = (vendor: 0x056a, product: 0x002a)
         h.server.handle(InputEvent(time: 1000, device: pen, .deviceAdded([.tabletTool])))
         let lines = h.settle(c).filter { $0.hasPrefix("tablet.") }
-        #expect(lines == ["tablet.added T0", "tablet.name T0 Wacom Intuos5 M Pen", "tablet.path T0 /dev/input/event4", "tablet.done T0"],
-                "\(lines)")
+        #expect(lines == ["tablet.added T0", "tablet.name T0 Wacom Intuos5 M Pen", "tablet.id T0 1386 42",
+                          "tablet.path T0 /dev/input/event4", "tablet.done T0"], "\(lines)")
     }
 }

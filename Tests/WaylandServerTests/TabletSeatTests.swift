@@ -72,8 +72,9 @@ func closeLines(_ got: String, _ want: String) -> Bool {
 @Suite(.serialized) struct TabletSeatTests {
     /// The recording's pen and its tablet, as a tablet seat is told of them: with its node
     /// (the replays give `devicePaths`) and, when the embedder gave it, its name.
-    static func toolAnnounce(name: String? = nil) -> [String] {
-        ["tablet.added T0"] + (name.map { ["tablet.name T0 \($0)"] } ?? []) + ["tablet.path T0 /dev/input/event4", "tablet.done T0",
+    static func toolAnnounce(name: String? = nil, id: String? = nil) -> [String] {
+        ["tablet.added T0"] + (name.map { ["tablet.name T0 \($0)"] } ?? []) + (id.map { ["tablet.id T0 \($0)"] } ?? [])
+            + ["tablet.path T0 /dev/input/event4", "tablet.done T0",
             "tool.added tool0", "tool.type tool0 pen", "tool.capability tool0 tilt", "tool.capability tool0 pressure", "tool.done tool0"]
     }
 
@@ -192,7 +193,11 @@ func closeLines(_ got: String, _ want: String) -> Bool {
                                      output: Point(800, 600))
         #expect(tool.count > 40)
         let toolLines = b.filter { $0.hasPrefix("tablet.") || $0.hasPrefix("tool.") }
-        let announce = TabletSeatTests.toolAnnounce(name: "Wacom Intuos5 M Pen")  // ir-compositor gives the recording's names
+        // ir-compositor gives the recording's names and ids: the pen's `id: [bus, vendor,
+        // product, version]` line in the YAML text.
+        let yaml = try String(contentsOfFile: tabletRecording, encoding: .utf8)
+        let ids = try #require(try Regex(#"id: \[\d+, (\d+), (\d+), \d+\]"#).firstMatch(in: yaml))
+        let announce = TabletSeatTests.toolAnnounce(name: "Wacom Intuos5 M Pen", id: "\(ids.output[1].substring!) \(ids.output[2].substring!)")
         #expect(toolLines.count == announce.count + tool.count, "\(toolLines)")
         for (got, want) in zip(toolLines, announce + tool) { #expect(closeLines(got, want), "\(got) != \(want)") }
         // The pad is announced there; the seat's keyboard is on no window, so it enters none.
