@@ -456,6 +456,8 @@ struct Attacker {
     // MARK: Volume
 
     mutating func flood() -> Plan {
+        // A flood the server must survive comes from a client that reads while it writes.
+        wire.readsWhileWriting = true
         switch variant(4) {
         case 0:
             let n = 5_000 + rng.int(15_000)

@@ -62,6 +62,12 @@ public final class WireConnection {
     public private(set) var closed = false
     /// Set once a write failed (the server hung up): what it sent before is still read.
     public private(set) var writeFailed = false
+    /// Read what arrives while a write waits for room, as a real client's event loop does
+    /// (libwayland-client flushes on POLLOUT and reads on POLLIN). Off, a write blocks
+    /// without reading: a client that floods faster than it reads then fills the server's
+    /// socket to it, and the server rightly drops it, but only when the machine is loaded
+    /// enough for the server to fall behind. A flood that must be survived sets it.
+    public var readsWhileWriting = false
     public private(set) var error: ProtocolError?
     private var input: [UInt8] = []
 
@@ -157,9 +163,10 @@ public final class WireConnection {
         var offset = 0
         var pendingFDs = fds
         while offset < bytes.count || !pendingFDs.isEmpty {
+            if readsWhileWriting { waitUntilWritable() }
             let n = sendChunk(bytes, from: offset, fds: pendingFDs)
             if n < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR || (readsWhileWriting && errno == EAGAIN) { continue }
                 writeFailed = true
                 return false
             }
@@ -193,9 +200,27 @@ public final class WireConnection {
                         msg.msg_control = c.baseAddress
                         msg.msg_controllen = space
                     }
-                    return sendmsg(fd, &msg, Int32(MSG_NOSIGNAL))
+                    return sendmsg(fd, &msg, Int32(MSG_NOSIGNAL) | (readsWhileWriting ? Int32(MSG_DONTWAIT) : 0))
                 }
             }
+        }
+    }
+
+    /// Blocks until the socket takes more bytes, keeping whatever arrives meanwhile for the
+    /// next `read` (the server's replies to what was sent so far).
+    private func waitUntilWritable() {
+        while !closed {
+            var p = pollfd(fd: fd, events: Int16(POLLIN | POLLOUT), revents: 0)
+            let r = poll(&p, 1, 10_000)
+            if r < 0 && errno == EINTR { continue }
+            guard r > 0 else { return }
+            if p.revents & Int16(POLLIN) != 0 {
+                var chunk = [UInt8](repeating: 0, count: 65536)
+                let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                if n > 0 { input.append(contentsOf: chunk[0..<n]); bytesReceived += n }
+                else if n == 0 { closed = true; return }
+            }
+            if p.revents & Int16(POLLOUT | POLLERR | POLLHUP) != 0 { return }
         }
     }
 
