@@ -5,9 +5,9 @@ import Testing
 /// switches after each enter and when an event reports a new mode, and nothing stays
 /// pressed when the focus moves, the surface goes or the pad is unplugged.
 @Suite struct PadTests {
-    static let all: BoundDevices = [.pointer, .keyboard, .touch, .tablet]
-    let pen = DeviceID(5)
-    let pad = DeviceID(6)
+    static let all = TabletTests.all
+    let pen = TabletTests().pen
+    let pad = TabletTests().pad
 
     /// Three buttons, a ring and a strip in one group of two modes; button 0 switches them.
     var layout: TabletPadLayout {
@@ -16,14 +16,10 @@ import Testing
                         tablet: pen)
     }
 
-    /// A and B, both clients bound to the tablet unless `bClient` says otherwise.
+    /// A and B, both clients bound to the tablet unless `bClient` says otherwise: the tablet
+    /// tests' scene, with the same pen and pad.
     func setUp(bClient: BoundDevices = PadTests.all) -> (Harness, NodeID, NodeID) {
-        let h = Harness()
-        let a = h.toplevel("A", h.client("a", Self.all), Rect(0, 0, 100, 100))
-        let b = h.toplevel("B", h.client("b", bClient), Rect(200, 0, 100, 100))
-        h.seat.notifyDeviceAdded(pen, capabilities: .tabletTool)
-        h.seat.notifyDeviceAdded(pad, capabilities: .tabletPad)
-        return (h, a, b)
+        TabletTests().setUp(bClient: bClient)
     }
 
     func pads(_ lines: [String]) -> [String] { lines.filter { $0.contains(" pad.") } }
