@@ -239,7 +239,7 @@ public final class Seat {
     public func handle(_ event: InputEvent) {
         let t = event.time
         switch event.kind {
-        case .deviceAdded(let caps): notifyDeviceAdded(event.device, capabilities: caps)
+        case .deviceAdded(let caps, _): notifyDeviceAdded(event.device, capabilities: caps)
         case .deviceRemoved: notifyDeviceRemoved(event.device, time: t)
         case .pointerMotion(let dx, let dy, let udx, let udy):
             notifyPointerMotion(time: t, dx: dx, dy: dy, unacceleratedDX: udx, unacceleratedDY: udy)

@@ -64,7 +64,6 @@ func expectedPadLines(recording path: String) throws -> [String] {
         _ = h.settle(c)
         let recording = try RecordingReader.read(path: tabletRecording, deviceIDBase: 100)
         #expect(recording.warnings.map(\.description) == [])
-        for d in recording.devices { h.server.devicePaths[d.id] = d.node }
         for event in recording.events { h.server.handle(event) }
         // The recording stops with both devices plugged in: unplugging the pad ends it.
         let pad = try #require(recording.devices.first { $0.padLayout != nil })
@@ -115,7 +114,6 @@ func expectedPadLines(recording path: String) throws -> [String] {
         let recording = try RecordingReader.parse(writer.yaml(), file: "pad.yml")
         #expect(recording.warnings.map(\.description) == [])
         #expect(recording.devices[1].padLayout?.tablet == recording.devices[0].id)
-        for d in recording.devices { h.server.devicePaths[d.id] = d.node }
         for event in recording.events { h.server.handle(event) }
         let lines = Self.withoutSerials(h.settle(c).filter {
             $0.hasPrefix("pad.") || $0.hasPrefix("group.") || $0.hasPrefix("ring.") || $0.hasPrefix("strip.")
