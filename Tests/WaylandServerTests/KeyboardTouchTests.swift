@@ -74,9 +74,7 @@ extension KeyboardProtocolTests {
 @Suite(.serialized) struct TouchProtocolTests {
     @Test func touchStaysWithItsOwnerOutsideTheSurface() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100"])
         let (x, y) = h.touchPoint(60, 60)
         h.touch(.touchDown(slot: 0, x: x, y: y))
         #expect(h.settle(c) == ["touch.down win 0 20.00 20.00", "touch.frame"])
@@ -110,9 +108,7 @@ extension KeyboardProtocolTests {
 
     @Test func touchDeviceRemovedMidSequenceCancels() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100"])
         let (x, y) = h.touchPoint(60, 60)
         h.touch(.touchDown(slot: 0, x: x, y: y))
         _ = h.settle(c)
@@ -129,9 +125,7 @@ extension TouchProtocolTests {
     /// nothing is sent while only motions have come, then every motion, in order, then the frame.
     @Test func touchFrameMotionsGoOutWithTheirFrame() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100"])
         for slot: Int32 in 0..<2 {
             let (x, y) = h.touchPoint(50 + 20 * Double(slot), 60)
             h.server.handle(InputEvent(time: h.time, device: DeviceID(3), .touchDown(slot: slot, x: x, y: y)))
@@ -160,9 +154,7 @@ extension TouchProtocolTests {
     /// the next dispatch sends it.
     @Test func touchMotionWithoutAFrameIsStillSent() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100"])
         let (x, y) = h.touchPoint(60, 60)
         h.touch(.touchDown(slot: 0, x: x, y: y))
         _ = h.settle(c)
@@ -175,9 +167,7 @@ extension TouchProtocolTests {
     /// the callback returns, before the loop would sleep.
     @Test func aWatchedFDCallbackSendsTheMotionItLeftQueued() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100"])
         let (x, y) = h.touchPoint(60, 60)
         h.touch(.touchDown(slot: 0, x: x, y: y))
         _ = h.settle(c)

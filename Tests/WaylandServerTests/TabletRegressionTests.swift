@@ -13,9 +13,7 @@ import Testing
     /// to clients that had bound the pointer.
     @Test func aClientWithoutAPointerGetsTheTool() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--tablet", "--no-pointer", "--no-touch"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--tablet", "--no-pointer", "--no-touch"])
         for event in try TabletTests.recording().events { h.server.handle(event) }
         // The tool's stroke without its axes and serials (TabletTests checks those).
         let lines = h.settle(c).map { $0.split(separator: " ").filter { !$0.hasPrefix("serial=") }.joined(separator: " ") }
@@ -33,9 +31,7 @@ import Testing
     /// The buttons in a group still arrive.
     @Test func aButtonInNoGroupIsNotSent() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
         let pen = DeviceID(40), pad = DeviceID(41)
         let layout = TabletPadLayout(buttons: 3, groups: [TabletPadGroup(buttons: [0, 2])], tablet: pen)
         h.server.handle(InputEvent(time: 1000, device: pen, .deviceAdded([.tabletTool])))
@@ -56,9 +52,7 @@ import Testing
     /// tablet and pad devices after the name: "(null)" without it).
     @Test func aTabletIsAnnouncedWithTheNameAndIdsItsDeviceAddedDescribes() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
         let pen = DeviceID(40)
         let description = DeviceDescription(name: "Wacom Intuos5 M Pen", path: "/dev/input/event4", bus: 3,
                                             vendor: 0x056a, product: 0x002a)
@@ -74,9 +68,7 @@ import Testing
     /// device number, or of a device since removed, is not used for it.
     @Test func aTabletWithoutADescriptionIsAnnouncedBare() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
         let named = DeviceDescription(name: "Named Pen", path: "/dev/input/event9", vendor: 1, product: 2).reference
         h.server.handle(InputEvent(time: 1000, device: DeviceID(41), .deviceAdded([.tabletTool], named)))
         h.server.handle(InputEvent(time: 2000, device: DeviceID(41), .deviceRemoved))
