@@ -6,8 +6,9 @@
 // `InputEvent` stays a trivial value (copying one never retains, and it stays the same
 // size): the event carries a `DeviceDescription.Reference`, a number a process-wide
 // catalogue hands out per distinct description. Equal descriptions get the same number, so
-// a device plugged in again and again does not grow the catalogue: it holds each distinct
-// device seen once. Device arrival is rare; nothing on the per-event path reads it.
+// a replayed or re-announced device does not grow the catalogue; it keeps each distinct
+// description once (a few hundred bytes; a device replugged under a new sysfs path counts
+// again). Device arrival is rare; nothing on the per-event path reads it.
 
 import Synchronization
 
