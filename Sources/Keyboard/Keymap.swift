@@ -11,6 +11,8 @@ public final class Keymap {
     /// The indices of the named real modifiers in this keymap, for binding masks.
     let modifierIndices: ModifierIndices
     private var cachedClientFile: KeymapFile?
+    /// Which keys can change a state (`KeyClasses`): probed when the first state is made.
+    private(set) lazy var keyClasses = KeyClasses(keymap: pointer)
 
     private init(context: XKBContext, pointer: OpaquePointer) {
         self.context = context
