@@ -98,11 +98,7 @@ public final class KeyboardState: KeyTranslator {
         if code >= minKeycode, index < slots.count {
             // Answered once per key and state generation: the keysym and the base keysym
             // depend only on the effective modifiers and layout.
-            if slots[index].generation != memo.pointee.generation {
-                slots[index].keysym = xkb_state_key_get_one_sym(pointer, code)
-                slots[index].baseKeysym = baseKeysym(code)
-                slots[index].generation = memo.pointee.generation
-            }
+            if slots[index].generation != memo.pointee.generation { fill(index, code) }
             keysym = slots[index].keysym
             base = slots[index].baseKeysym
         } else {
@@ -115,7 +111,17 @@ public final class KeyboardState: KeyTranslator {
         return KeyMeaning(keysym: keysym, baseKeysym: base, modifiers: memo.pointee.modifiers, compose: step)
     }
 
+    /// Reads a slot's answers from xkbcommon. Out of line: the hot path, a slot already
+    /// read, then needs no stack for xkbcommon's out-pointer.
+    @inline(never)
+    private func fill(_ index: Int, _ code: UInt32) {
+        slots[index].keysym = xkb_state_key_get_one_sym(pointer, code)
+        slots[index].baseKeysym = baseKeysym(code)
+        slots[index].generation = memo.pointee.generation
+    }
+
     /// The key's keysym at level 0 of the layout it has now.
+    @inline(never)
     private func baseKeysym(_ code: UInt32) -> UInt32 {
         let layout = xkb_state_key_get_layout(pointer, code)
         guard layout != XKB_LAYOUT_INVALID else { return 0 }
@@ -128,6 +134,7 @@ public final class KeyboardState: KeyTranslator {
     /// inert key (`KeyClasses`) while no action key is held (its filter could react) and
     /// no latch may be pending (the press would end it). Everything that keeps this exact
     /// is in docs/keyboard.md.
+    @inline(__always)
     private func update(code: UInt32, pressed: Bool) {
         let index = Int(code &- minKeycode)
         // Not a key of this keymap: xkbcommon ignores it, filters and all.
@@ -146,6 +153,12 @@ public final class KeyboardState: KeyTranslator {
             }
             if slots[index].keyClass == KeyClasses.latch { memo.pointee.latchMayBePending = true }
         }
+        updateXKB(code: code, pressed: pressed)
+    }
+
+    /// The update itself, and the masks it changed serialized again.
+    @inline(never)
+    private func updateXKB(code: UInt32, pressed: Bool) {
         let changed = xkb_state_update_key(pointer, code, pressed ? XKB_KEY_DOWN : XKB_KEY_UP).rawValue
         guard changed != 0 else { return }
         memo.pointee.generation &+= 1
