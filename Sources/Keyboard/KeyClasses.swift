@@ -44,7 +44,8 @@ struct KeyClasses {
         for code in minKeycode...maxKeycode {
             var cls = Self.inert
             for selection in probe.selections(of: code) {
-                for variant in Probe.Variant.allCases {
+                // A key without layouts has no level, so no action: one look is enough.
+                for variant in selection.level == nil ? [.zero] : Probe.Variant.allCases {
                     switch probe.press(code, at: selection, variant) {
                     case .none: break
                     case .changes: cls = max(cls, Self.action)
