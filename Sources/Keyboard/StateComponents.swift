@@ -8,7 +8,8 @@ struct StateComponents: Equatable, CustomStringConvertible {
     var depressedLayout: UInt32, latchedLayout: UInt32, lockedLayout: UInt32, effectiveLayout: UInt32
     var leds: UInt64
 
-    init(_ state: OpaquePointer, keymap: OpaquePointer) {
+    /// `leds`: the LED indices to read (`ledIndices(of:)`); all of the keymap's when nil.
+    init(_ state: OpaquePointer, keymap: OpaquePointer, leds indices: [xkb_led_index_t]? = nil) {
         depressedMods = xkb_state_serialize_mods(state, XKB_STATE_MODS_DEPRESSED)
         latchedMods = xkb_state_serialize_mods(state, XKB_STATE_MODS_LATCHED)
         lockedMods = xkb_state_serialize_mods(state, XKB_STATE_MODS_LOCKED)
@@ -18,10 +19,14 @@ struct StateComponents: Equatable, CustomStringConvertible {
         lockedLayout = xkb_state_serialize_layout(state, XKB_STATE_LAYOUT_LOCKED)
         effectiveLayout = xkb_state_serialize_layout(state, XKB_STATE_LAYOUT_EFFECTIVE)
         leds = 0
-        for index in 0..<min(xkb_keymap_num_leds(keymap), 64)
-        where xkb_state_led_index_is_active(state, index) == 1 {
+        for index in indices ?? Self.ledIndices(of: keymap) where xkb_state_led_index_is_active(state, index) == 1 {
             leds |= UInt64(1) << index
         }
+    }
+
+    /// The indices of the LEDs the keymap names (at most 64).
+    static func ledIndices(of keymap: OpaquePointer) -> [xkb_led_index_t] {
+        (0..<min(xkb_keymap_num_leds(keymap), 64)).filter { xkb_keymap_led_get_name(keymap, $0) != nil }
     }
 
     var description: String {
