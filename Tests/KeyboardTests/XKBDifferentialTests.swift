@@ -1,4 +1,5 @@
 import CXKBCommon
+import Foundation
 import Testing
 import InputRouter
 @testable import Keyboard
@@ -11,18 +12,18 @@ struct XKBDifferentialTests {
     /// The keymaps: names, or xkb text.
     enum Source: CustomStringConvertible, Sendable {
         case names(String, variant: String = "", options: String = "")
-        case text(String)
+        case text(String, name: String)
         var description: String {
             switch self {
             case let .names(layout, variant, options): return "\(layout)(\(variant)) [\(options)]"
-            case .text: return "hand-written keymap"
+            case let .text(_, name): return name
             }
         }
         func keymap(_ context: XKBContext) throws -> Keymap {
             switch self {
             case let .names(layout, variant, options):
                 return try Keymap(context: context, names: RuleNames(layout: layout, variant: variant, options: options))
-            case let .text(text):
+            case let .text(text, _):
                 return try Keymap(context: context, string: text)
             }
         }
@@ -37,11 +38,12 @@ struct XKBDifferentialTests {
         .names("fr", variant: "dvorak", options: "lv3:ralt_switch"),
         .names("us,ru", options: "grp:alt_shift_toggle,compose:ralt"),
         .names("us,de", options: "grp:shift_caps_toggle,grp_led:scroll,lv3:caps_switch_latch"),
-        .text(handWritten),
+        .text(handWritten, name: "hand-written keymap"),
+        .text(handWrittenWithoutLatches, name: "hand-written keymap without latches"),
     ]
 
     /// Sticky keys (LatchMods with clearLocks and latchToLock), a SetMods with
-    /// clearLocks, a LockMods, layout latch, set and lock (relative and absolute), a SetMods of no
+    /// clearLocks, a LockMods, layout latch, set and lock (relative, absolute, by zero), a SetMods of no
     /// modifier and a MovePtr (inert to the masks, but they keep a latch), and a key whose
     /// action is only on its second level, over two layouts.
     static let handWritten = """
@@ -61,12 +63,20 @@ struct XKBDifferentialTests {
                 key <RWIN> { [ Super_R ], actions[Group1] = [ LockGroup(group=+1) ] };
                 key <LWIN> { [ Super_L ], actions[Group1] = [ SetGroup(group=1) ] };
                 key <SCLK> { [ Scroll_Lock ], actions[Group1] = [ SetMods(modifiers=none) ] };
+                key <END> { [ End ], [ End ], actions[Group1] = [ SetGroup(group=+0) ], actions[Group2] = [ SetGroup(group=+0) ] };
                 key <PAUS> { [ Pause ], actions[Group1] = [ MovePtr(x=1,y=1) ] };
                 key <INS> { type = "TWO_LEVEL", [ Insert, Insert ],
                             actions[Group1] = [ NoAction(), LockMods(modifiers=Mod5) ] };
             };
         };
         """
+
+    /// The same without latch keys: no key has to prove it ends a latch, so a key whose
+    /// action shows only when the layout moves while it is held rests on the probe alone.
+    static let handWrittenWithoutLatches = handWritten
+        .replacingOccurrences(of: "LatchMods(modifiers=Shift,clearLocks,latchToLock)", with: "SetMods(modifiers=Shift)")
+        .replacingOccurrences(of: "LatchMods(modifiers=Control)", with: "SetMods(modifiers=Control)")
+        .replacingOccurrences(of: "LatchGroup(group=+1)", with: "SetGroup(group=+1)")
 
     /// The plain xkbcommon side: a state fed every transition, read directly.
     final class Reference {
@@ -218,15 +228,23 @@ struct XKBDifferentialTests {
     /// The probe's verdicts on keys whose class is known.
     @Test func classes() throws {
         let context = try XKBContext()
-        let keymap = try Source.text(Self.handWritten).keymap(context)
+        let keymap = try Source.text(Self.handWritten, name: "hand-written keymap").keymap(context)
         let classes = keymap.keyClasses
-        func of(_ name: String) -> UInt8 {
-            classes.classes[Int(xkb_keymap_key_by_name(keymap.pointer, name) - classes.minKeycode)]
+        func of(_ name: String, in keymap: Keymap = keymap) -> UInt8 {
+            let classes = keymap.keyClasses
+            return classes.classes[Int(xkb_keymap_key_by_name(keymap.pointer, name) - classes.minKeycode)]
         }
+        let withoutLatches = try Source.text(Self.handWrittenWithoutLatches, name: "").keymap(context)
+        #expect(!withoutLatches.keyClasses.classes.contains(KeyClasses.latch))
+        #expect(of("END", in: withoutLatches) == KeyClasses.action)
+        #expect(of("LWIN", in: withoutLatches) == KeyClasses.action)
+        #expect(of("AC01", in: withoutLatches) == KeyClasses.inert)
         #expect(of("LFSH") == KeyClasses.latch)
         #expect(of("RCTL") == KeyClasses.action)
         #expect(of("MENU") == KeyClasses.action)
         #expect(of("LWIN") == KeyClasses.action)
+        // No change while held; on release it restores the depressed layout it found.
+        #expect(of("END") == KeyClasses.action)
         #expect(of("INS") == KeyClasses.action)
         // No change to any mask, but they keep a pending latch, which a plain key ends.
         #expect(of("SCLK") == KeyClasses.action)
@@ -245,7 +263,8 @@ struct XKBDifferentialTests {
     /// inert, the differences show within the sequence.
     @Test func aWrongClassificationIsCaught() throws {
         let context = try XKBContext()
-        for source in [Source.text(Self.handWritten), .names("fr", variant: "dvorak", options: "lv3:ralt_switch"),
+        for source in [Source.text(Self.handWritten, name: "hand-written keymap"),
+                       .names("fr", variant: "dvorak", options: "lv3:ralt_switch"),
                        .names("us,de", options: "grp:shift_caps_toggle,lv3:caps_switch_latch")] {
             let keymap = try source.keymap(context)
             let real = keymap.keyClasses
@@ -255,9 +274,9 @@ struct XKBDifferentialTests {
             #expect(Self.firstDifference(keymap, classes: latchAsInert, steps: 4000, seed: 1) != nil, "\(source)")
         }
         // Key by key: each action key of the hand-written keymap, alone called inert, is caught.
-        let keymap = try Source.text(Self.handWritten).keymap(context)
+        let keymap = try Source.text(Self.handWritten, name: "hand-written keymap").keymap(context)
         let real = keymap.keyClasses
-        for name in ["LFSH", "LCTL", "RCTL", "MENU", "RWIN", "LWIN", "SCLK", "PAUS", "INS", "CAPS"] {
+        for name in ["LFSH", "LCTL", "RCTL", "MENU", "RWIN", "LWIN", "END", "SCLK", "PAUS", "INS", "CAPS"] {
             var classes = real.classes
             let code = xkb_keymap_key_by_name(keymap.pointer, name)
             classes[Int(code - real.minKeycode)] = KeyClasses.inert
