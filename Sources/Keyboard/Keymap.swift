@@ -1,9 +1,10 @@
 import CXKBCommon
 import Glibc
 
-/// Owns one compiled `xkb_keymap`. Immutable once built, so states and the client keymap
-/// file can share it, on one thread: xkbcommon counts references with plain integers, so
-/// states made from one keymap must not be created or released on two threads at once.
+/// Owns one compiled `xkb_keymap`. Immutable once built (its key classes are probed on
+/// first use), so states and the client keymap file can share it, on one thread:
+/// xkbcommon counts references with plain integers, so states made from one keymap must
+/// not be created or released on two threads at once.
 public final class Keymap {
     let pointer: OpaquePointer
     /// The context it was compiled in (its include paths and log).
