@@ -229,7 +229,6 @@ struct XKBDifferentialTests {
     @Test func classes() throws {
         let context = try XKBContext()
         let keymap = try Source.text(Self.handWritten, name: "hand-written keymap").keymap(context)
-        let classes = keymap.keyClasses
         func of(_ name: String, in keymap: Keymap = keymap) -> UInt8 {
             let classes = keymap.keyClasses
             return classes.classes[Int(xkb_keymap_key_by_name(keymap.pointer, name) - classes.minKeycode)]
@@ -239,6 +238,8 @@ struct XKBDifferentialTests {
         #expect(of("END", in: withoutLatches) == KeyClasses.action)
         #expect(of("LWIN", in: withoutLatches) == KeyClasses.action)
         #expect(of("AC01", in: withoutLatches) == KeyClasses.inert)
+        // With no latch to keep, a SetMods of nothing changes nothing ever.
+        #expect(of("SCLK", in: withoutLatches) == KeyClasses.inert)
         #expect(of("LFSH") == KeyClasses.latch)
         #expect(of("RCTL") == KeyClasses.action)
         #expect(of("MENU") == KeyClasses.action)
@@ -257,6 +258,12 @@ struct XKBDifferentialTests {
         // Most keys of a plain layout skip xkbcommon; Shift, Ctrl, Alt, locks do not.
         #expect(inert > usClasses.classes.count / 2)
         #expect(!usClasses.classes.contains(KeyClasses.latch))
+        for name in ["LFSH", "RTSH", "LCTL", "LALT", "RALT", "LWIN", "CAPS", "NMLK"] {
+            #expect(of(name, in: us) != KeyClasses.inert, "\(name)")
+        }
+        for name in ["AC01", "AE01", "SPCE", "RTRN", "FK01", "UP"] {
+            #expect(of(name, in: us) == KeyClasses.inert, "\(name)")
+        }
     }
 
     /// The test catches a wrong skip: with the latch keys (or the action keys) called
