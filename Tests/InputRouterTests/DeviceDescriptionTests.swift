@@ -3,11 +3,12 @@ import Testing
 
 struct DeviceDescriptionTests {
     /// The description rides on `deviceAdded` as a catalogue number: the event stays a
-    /// trivial value of the size it had without it (89 bytes), so routing one copies bytes
-    /// and retains nothing.
+    /// trivial value no bigger than it was without it (89 bytes, stride 96), so routing one
+    /// copies bytes and retains nothing.
     @Test func anEventCarryingADescriptionStaysTrivialAndKeepsItsSize() {
         #expect(_isPOD(InputEvent.self))
-        #expect(MemoryLayout<InputEvent>.size == 89)
+        #expect(MemoryLayout<InputEvent>.size <= 89)
+        #expect(MemoryLayout<InputEvent>.stride <= 96)
         let d = DeviceDescription(name: "Wacom Intuos5 M Pen", path: "/dev/input/event4", vendor: 0x056a, product: 0x002a)
         let e = InputEvent(time: 1, device: DeviceID(4), .deviceAdded([.tabletTool], d.reference))
         #expect(e.deviceDescription == d)
