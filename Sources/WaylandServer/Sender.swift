@@ -40,12 +40,14 @@ struct DeliveryTarget {
     let node: NodeID
     let resource: ResourcePointer
     let owner: Unmanaged<ClientState>
+    let surface: Unmanaged<Surface>
 
     init?(_ surface: Surface) {
         guard let node = surface.node else { return nil }
         self.node = node
         resource = surface.resource
         owner = Unmanaged.passUnretained(surface.owner)
+        self.surface = Unmanaged.passUnretained(surface)
     }
 }
 
@@ -236,8 +238,17 @@ struct WaylandSender: DeliverySink {
 extension WaylandServer {
     /// The node that moves and restacks for a toplevel: its decoration container, if any.
     func windowNode(of toplevel: NodeID) -> NodeID {
-        guard let s = surface(for: toplevel), case .xdg(let x) = s.role, case .toplevel(let t) = x.roleObject else { return toplevel }
-        return t.windowNode ?? toplevel
+        withToplevel(toplevel) { _, t in t.frame?.container } ?? toplevel
+    }
+
+    /// `body` with the xdg_surface and toplevel of `node`'s surface, all three borrowed (no
+    /// reference counted: they hold each other, and `surfacesByNode` holds the surface);
+    /// nil when `node` is not a toplevel's surface. `body` must not destroy any of them.
+    @inline(__always) func withToplevel<R>(_ node: NodeID, _ body: (XdgSurfaceObject, XdgToplevel) -> R?) -> R? {
+        guard let t = deliveryTargets[Int(node.index)], t.node == node else { return nil }
+        return t.surface._withUnsafeGuaranteedRef { s in
+            s.xdgRef?._withUnsafeGuaranteedRef { x in x.toplevelRef?._withUnsafeGuaranteedRef { top in body(x, top) } } ?? nil
+        }
     }
 
     @inline(__always) func client(_ id: ClientID) -> ClientState? {
