@@ -259,7 +259,10 @@ public final class WaylandServer {
         seat.keyTranslator = keyboardState
         outputNode = router.tree.createNode(.compositor, name: "windows", frame: Rect(0, 0, 0, 0))
         router.tree.setClipsChildren(outputNode, false)
-        router.serialSource = { [unowned(unsafe) self] in self.nextSerial(for: .router) }
+        // Borrowed, not an unowned(unsafe) capture: that was made strong for the call, a
+        // retain and release per serial (seven per click). The router is the server's.
+        let server = Unmanaged.passUnretained(self)
+        router.serialSource = { server._withUnsafeGuaranteedRef { $0.nextSerial(for: .router) } }
 
         if configuration.offersShm {
             wl_display_init_shm(display)
