@@ -286,6 +286,14 @@ private let frameCallbackDestroyed: wl_resource_destroy_func_t = { resource in
 }
 
 extension WaylandServer {
+    /// The client of `node`'s surface: `surface(for:)?.owner` without retaining the surface
+    /// (whose weak references, the text input's focus among them, make each retain and
+    /// release a side-table update; two per click).
+    func owner(of node: NodeID) -> ClientState? {
+        guard let t = deliveryTargets[Int(node.index)], t.node == node else { return nil }
+        return t.owner.takeUnretainedValue()
+    }
+
     /// The surface whose node is `node`, if it is alive.
     func surface(for node: NodeID) -> Surface? {
         let i = Int(node.index)
