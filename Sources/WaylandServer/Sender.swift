@@ -92,6 +92,19 @@ struct WaylandSender: DeliverySink {
         c._withUnsafeGuaranteedRef(body)
     }
 
+    /// Out of line: its `wl_array` lives on the stack and is passed by address, which gives
+    /// a function a stack protector, and `deliver` paid its check on every delivery.
+    @inline(never) private func sendKeyboardEnter(_ sid: SeatID, _ node: NodeID, _ keys: KeySpan, _ serial: UInt32,
+                                                  _ queue: DeliveryQueue) {
+        withTarget(node) { surface, c in
+            c.updateSerials(on: sid) { $0.lastKeyboardEnter = serial }
+            server.selectionsFollowKeyboard(to: c, seat: Int(sid.index))
+            queue.keys(keys).withUnsafeBufferPointer { keys in withWaylandArray(keys) { array in
+                c.eachKeyboard(on: sid) { r in wl_keyboard_send_enter(r, serial, surface, array) }
+            } }
+        }
+    }
+
     @inline(__always) private func ms(_ time: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: time / 1000) }
 
     mutating func deliver(_ delivery: Delivery, from queue: DeliveryQueue) {
@@ -160,13 +173,7 @@ struct WaylandSender: DeliverySink {
             }
 
         case let .keyboardEnter(sid, node, keys, serial):
-            withTarget(node) { surface, c in
-                c.updateSerials(on: sid) { $0.lastKeyboardEnter = serial }
-                server.selectionsFollowKeyboard(to: c, seat: Int(sid.index))
-                queue.keys(keys).withUnsafeBufferPointer { keys in withWaylandArray(keys) { array in
-                    c.eachKeyboard(on: sid) { r in wl_keyboard_send_enter(r, serial, surface, array) }
-                } }
-            }
+            sendKeyboardEnter(sid, node, keys, serial, queue)
         case let .keyboardLeave(sid, node, serial):
             withTarget(node) { surface, c in
                 c.eachKeyboard(on: sid) { r in wl_keyboard_send_leave(r, serial, surface) }
