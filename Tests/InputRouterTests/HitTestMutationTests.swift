@@ -99,6 +99,9 @@ extension HitTestDifferentialTests {
         for seed in 0..<160 as Range<UInt64> {
             var rng = SeededRandom(seed: 10_000 + seed)
             var scene = Self.randomScene(&rng, wide: true)
+            // Half the scenes rebuild the flat index after every burst of changes; every
+            // point is also walked.
+            scene.tree.hitIndexDelay = seed % 2 == 0 ? 0 : nil
             var log: [String] = []
             for round in 0..<12 {
                 // Every fourth scene changes a lot between queries: enough changes to one
@@ -114,8 +117,9 @@ extension HitTestDifferentialTests {
                     let p = Point(base.x + fractions.randomElement(using: &rng)!, base.y + fractions.randomElement(using: &rng)!)
                     let expected = scene.reference(p)
                     let got = scene.tree.hitTest(p)?.node
-                    if got != expected {
-                        Issue.record("seed \(seed) round \(round) after \(log.suffix(6)) point \(p): got \(String(describing: got)), expected \(String(describing: expected))")
+                    let walked = scene.tree.walkedHitTest(p)?.node
+                    if got != expected || walked != expected {
+                        Issue.record("seed \(seed) round \(round) after \(log.suffix(6)) point \(p): got \(String(describing: got)), walk \(String(describing: walked)), expected \(String(describing: expected))")
                         return
                     }
                     checked += 1
@@ -138,6 +142,7 @@ extension HitTestDifferentialTests {
         for seed in 0..<12 as Range<UInt64> {
             var rng = SeededRandom(seed: 20_000 + seed)
             var scene = Self.randomScene(&rng, wide: Bool.random(using: &rng))
+            scene.tree.hitIndexDelay = 0
             for round in 0..<10 {
                 var log: [String] = []
                 // A new wide list under a random node: 16 to 40 children, a grid.
@@ -166,8 +171,9 @@ extension HitTestDifferentialTests {
                     let p = Point(Double(Int.random(in: -80...800, using: &rng)) + 0.5, Double(Int.random(in: -80...800, using: &rng)))
                     let expected = scene.reference(p)
                     let got = scene.tree.hitTest(p)?.node
-                    if got != expected {
-                        Issue.record("seed \(seed) round \(round) after \(log.suffix(6)) point \(p): got \(String(describing: got)), expected \(String(describing: expected))")
+                    let walked = scene.tree.walkedHitTest(p)?.node
+                    if got != expected || walked != expected {
+                        Issue.record("seed \(seed) round \(round) after \(log.suffix(6)) point \(p): got \(String(describing: got)), walk \(String(describing: walked)), expected \(String(describing: expected))")
                         return
                     }
                     checked += 1
@@ -201,11 +207,12 @@ extension HitTestDifferentialTests {
             tree.move(surfaces[i], to: (Int32(free % 20 * 100), Int32(free / 20 * 100)))
             for (j, c) in cellOf.enumerated() {
                 let p = Point(Double(c % 20 * 100) + 25, Double(c / 20 * 100) + 25)
-                #expect(tree.hitTest(p)?.node == surfaces[j], "step \(step): surface \(j) in cell \(c)")
-                if tree.hitTest(p)?.node != surfaces[j] { return }
+                #expect(tree.walkedHitTest(p)?.node == surfaces[j], "step \(step): surface \(j) in cell \(c)")
+                #expect(tree.hitTest(p)?.node == surfaces[j], "step \(step): surface \(j) in cell \(c), indexed")
+                if tree.walkedHitTest(p)?.node != surfaces[j] || tree.hitTest(p)?.node != surfaces[j] { return }
             }
             // Beside the moved surface, in its new cell, only the output takes the point.
-            #expect(tree.hitTest(Point(Double(free % 20 * 100) + 75, Double(free / 20 * 100) + 75))?.node == output)
+            #expect(tree.walkedHitTest(Point(Double(free % 20 * 100) + 75, Double(free / 20 * 100) + 75))?.node == output)
         }
     }
 }
@@ -233,8 +240,8 @@ extension HitTestDifferentialTests {
                 for x in stride(from: 5.0, to: 1000, by: 53) {
                     let p = Point(x, y)
                     let expected = tree.referenceHitTest(p)
-                    if tree.hitTest(p)?.node != expected {
-                        Issue.record("step \(step) point \(p): got \(String(describing: tree.hitTest(p)?.node)), expected \(String(describing: expected))")
+                    if tree.walkedHitTest(p)?.node != expected || tree.hitTest(p)?.node != expected {
+                        Issue.record("step \(step) point \(p): walk \(String(describing: tree.walkedHitTest(p)?.node)), got \(String(describing: tree.hitTest(p)?.node)), expected \(String(describing: expected))")
                         return
                     }
                 }
