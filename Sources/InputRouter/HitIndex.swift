@@ -62,9 +62,10 @@ struct HitIndex {
     var candidates: UnsafeMutablePointer<HitCandidate> = .allocate(capacity: 1)
     var candidateCapacity = 1
 
-    /// The generation the queries below were counted at, and how many ran since then.
+    /// The generation the queries below were counted at, and how many more walk before
+    /// the index is built.
     var seenGeneration = UInt64.max
-    var queriesSinceChange = 0
+    var queriesLeft = 0
 
     func deallocate() { cells.deallocate(); candidates.deallocate() }
 
@@ -104,15 +105,16 @@ extension SurfaceTree {
     /// still long enough. True when the index is now current.
     @inline(never) func prepareHitIndex() -> Bool {
         if hitIndex.seenGeneration != generation {
+            // Once per change: a click that raises a window runs two or three queries.
             hitIndex.seenGeneration = generation
-            hitIndex.queriesSinceChange = 0
+            hitIndex.queriesLeft = hitIndexDelay ?? defaultHitIndexDelay
         }
-        hitIndex.queriesSinceChange += 1
+        hitIndex.queriesLeft -= 1
         // A containment test that hit-tests runs inside a walk: build outside it only.
-        guard !walking, hitIndex.queriesSinceChange > (hitIndexDelay ?? defaultHitIndexDelay) else { return false }
+        guard hitIndex.queriesLeft < 0, !walking else { return false }
         if buildHitIndex() { return true }
         // Too big or too far out to flatten: the walk until the next change.
-        hitIndex.queriesSinceChange = Int.min / 2
+        hitIndex.queriesLeft = Int.max
         return false
     }
 

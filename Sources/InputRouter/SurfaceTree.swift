@@ -16,7 +16,8 @@ public final class SurfaceTree {
     @exclusivity(unchecked) var inputRegions: ContiguousArray<Region?> = []
     @exclusivity(unchecked) var containmentTests: ContiguousArray<((Point) -> Bool)?> = []
     @exclusivity(unchecked) var handlers: ContiguousArray<NodeHandler?> = []
-    private var freeList: [UInt32] = []
+    // Unchecked: `nodeCount` reads it once per scene change (HitIndex.swift).
+    @exclusivity(unchecked) private var freeList: [UInt32] = []
     /// Spatial indexes of wide child lists (ChildGrid.swift), reused through `freeGrids`.
     @exclusivity(unchecked) var grids = RecordStore<ChildGrid>()
     var freeGrids: [UInt32] = []

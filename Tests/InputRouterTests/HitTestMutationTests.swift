@@ -249,3 +249,46 @@ extension HitTestDifferentialTests {
         }
     }
 }
+
+extension ChildGridRestackTests {
+    /// Restacks among moves, resizes and changes inside the windows, sometimes several
+    /// before one query: a raised child whose grid entries are current moves them to the
+    /// front of its cells; one that moved first (entries stale, not yet noted), or one in
+    /// the `moved` list, must take its new rank there instead.
+    @Test func restacksMixedWithMovesAndResizesAgreeWithTheReference() {
+        let tree = SurfaceTree()
+        let output = tree.createNode(.output, frame: Rect(0, 0, 1000, 800))
+        var rng = SeededRandom(seed: 12)
+        var windows: [NodeID] = []
+        var insides: [NodeID] = []
+        for t in 0..<28 {
+            let w = tree.createNode(.toplevel, client: ClientID(index: UInt32(t + 1)), parent: output,
+                                    frame: Rect(Int32(t * 31 % 640), Int32(t * 19 % 480), 280, 230))
+            windows.append(w)
+            // A subsurface sticking out: resizing it changes the window's box, not its place.
+            insides.append(tree.createNode(.subsurface, client: ClientID(index: UInt32(t + 1)), parent: w,
+                                           frame: Rect(200, 180, 100, 80)))
+        }
+        for step in 0..<240 {
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                let i = Int.random(in: 0..<(step % 2 == 0 ? windows.count : 5), using: &rng)
+                switch Int.random(in: 0..<8, using: &rng) {
+                case 0: tree.move(windows[i], to: (Int32.random(in: 0...700, using: &rng), Int32.random(in: 0...550, using: &rng)))
+                case 1: tree.resize(insides[i], width: Int32.random(in: 10...200, using: &rng), height: Int32.random(in: 10...150, using: &rng))
+                case 2: tree.lowerToBottom(windows[i])
+                default: tree.raiseToTop(windows[i])
+                }
+            }
+            for y in stride(from: 3.0, to: 800, by: 41) {
+                for x in stride(from: 3.0, to: 1000, by: 43) {
+                    let p = Point(x, y)
+                    let expected = tree.referenceHitTest(p)
+                    if tree.walkedHitTest(p)?.node != expected || tree.hitTest(p)?.node != expected {
+                        Issue.record("step \(step) point \(p): walk \(String(describing: tree.walkedHitTest(p)?.node)), got \(String(describing: tree.hitTest(p)?.node)), expected \(String(describing: expected))")
+                        return
+                    }
+                }
+            }
+        }
+    }
+}
