@@ -269,7 +269,7 @@ extension ChildGridRestackTests {
             insides.append(tree.createNode(.subsurface, client: ClientID(index: UInt32(t + 1)), parent: w,
                                            frame: Rect(200, 180, 100, 80)))
         }
-        for step in 0..<240 {
+        for step in 0..<160 {
             for _ in 0..<Int.random(in: 1...3, using: &rng) {
                 let i = Int.random(in: 0..<(step % 2 == 0 ? windows.count : 5), using: &rng)
                 switch Int.random(in: 0..<8, using: &rng) {
@@ -279,8 +279,8 @@ extension ChildGridRestackTests {
                 default: tree.raiseToTop(windows[i])
                 }
             }
-            for y in stride(from: 3.0, to: 800, by: 41) {
-                for x in stride(from: 3.0, to: 1000, by: 43) {
+            for y in stride(from: 3.0, to: 800, by: 47) {
+                for x in stride(from: 3.0, to: 1000, by: 53) {
                     let p = Point(x, y)
                     let expected = tree.referenceHitTest(p)
                     if tree.walkedHitTest(p)?.node != expected || tree.hitTest(p)?.node != expected {
