@@ -112,13 +112,10 @@ struct ChildGrid {
         movedCount = 0
         topRank = Self.firstRank
         bottomRank = Self.firstRank + UInt32(children.count)
-        let l = Self.limit
         minX = .infinity; minY = .infinity; maxX = -.infinity; maxY = -.infinity
         for c in children where !c.box.isEmpty {
-            let x0 = Double(c.box.minX) + Double(c.x), x1 = Double(c.box.maxX) + Double(c.x)
-            let y0 = Double(c.box.minY) + Double(c.y), y1 = Double(c.box.maxY) + Double(c.y)
-            if x0 < -l || y0 < -l || x1 > l || y1 > l { scratch.outside.append(c.slot) }
-            let item = Item(slot: c.slot, x0: max(x0, -l), y0: max(y0, -l), x1: min(x1, l), y1: min(y1, l))
+            let (item, outside) = Self.item(c)
+            if outside { scratch.outside.append(c.slot) }
             guard item.x0 < item.x1 && item.y0 < item.y1 else { continue }
             scratch.items.append(item)
             minX = min(minX, item.x0); minY = min(minY, item.y0)
@@ -166,6 +163,47 @@ struct ChildGrid {
         for (j, slot) in scratch.outside.enumerated() { storage[start + j] = slot }
         outside = start..<(start + scratch.outside.count)
         movedStart = outside.upperBound
+    }
+
+    /// A child's box in the parent's coordinates, clamped to ±`limit`, and whether it
+    /// reaches past that (then it is in the `outside` list too).
+    static func item(_ c: Child) -> (Item, outside: Bool) {
+        let l = limit
+        let x0 = Double(c.box.minX) + Double(c.x), x1 = Double(c.box.maxX) + Double(c.x)
+        let y0 = Double(c.box.minY) + Double(c.y), y1 = Double(c.box.maxY) + Double(c.y)
+        return (Item(slot: c.slot, x0: max(x0, -l), y0: max(y0, -l), x1: min(x1, l), y1: min(y1, l)),
+                x0 < -l || y0 < -l || x1 > l || y1 > l)
+    }
+
+    /// Moves a child's entries to the front (`top`) or the back of every cell it is in, and
+    /// of the `outside` list: the order a build would give it with the topmost (bottommost)
+    /// rank. Only for a child whose entries are current (not moved since the grid saw it).
+    mutating func restackEntries(_ c: Child, top: Bool) {
+        guard !c.box.isEmpty else { return }
+        let (item, outside) = Self.item(c)
+        if outside { restack(c.slot, in: self.outside, top: top) }
+        guard item.x0 < item.x1 && item.y0 < item.y1 else { return }
+        let (xs, ys) = cellRange(item)
+        for cy in ys {
+            for cx in xs {
+                let cell = cy &* cols &+ cx
+                restack(c.slot, in: Int(storage[cell])..<Int(storage[cell &+ 1]), top: top)
+            }
+        }
+    }
+
+    /// Rotates `slot` to the start (end) of `range` in `storage`, the others kept in order.
+    private func restack(_ slot: UInt32, in range: Range<Int>, top: Bool) {
+        let s = storage, start = range.lowerBound, end = range.upperBound
+        var j = start
+        while j < end && s[j] != slot { j &+= 1 }
+        guard j < end else { return }
+        if top {
+            while j > start { s[j] = s[j &- 1]; j &-= 1 }
+        } else {
+            while j &+ 1 < end { s[j] = s[j &+ 1]; j &+= 1 }
+        }
+        s[j] = slot
     }
 
     /// The first guess at the grid, before the entry budget coarsens it: cells of side
@@ -235,10 +273,13 @@ extension SurfaceTree {
     }
 
     /// Raises (lowers) `i` within a child list that has a grid: relinked without marking
-    /// the list changed, it takes the new top (bottom) rank and joins the grid's `moved`
-    /// list as a child that moved does, so a click that raises a window among many costs
-    /// O(1) instead of a rebuild. False when the list has no grid, or one already due for
-    /// a rebuild: the caller restacks as usual.
+    /// the list changed, it takes the new top (bottom) rank, and its entries move to the
+    /// front (back) of the cells it is in, so a click that raises a window among many costs
+    /// the cells the window covers: no rebuild, nothing dirty, no `moved` entry for later
+    /// queries to merge. A child already in the `moved` list moves there; one that moved
+    /// since the grid saw it (its entries are stale) joins it at the next refresh. False
+    /// when the list has no grid, or one already due for a rebuild: the caller restacks as
+    /// usual.
     func restackInGrid(_ i: UInt32, top: Bool) -> Bool {
         let k = Int(i)
         let p = nodes[k].parent
@@ -247,15 +288,24 @@ extension SurfaceTree {
         let g = layer == .above ? nodes[Int(p)].gridAbove : nodes[Int(p)].gridBelow
         guard g != NodeRecord.none, !nodes[Int(p)].gridStale, let rank = grids[Int(g)].takeRank(top: top) else { return false }
         if nodes[k].gridMoved {
-            // In the moved list at its old rank: out, to go back in at the new one.
+            // In the moved list at its old rank: out, and back in at the new one (there is
+            // room: it just left).
             grids[Int(g)].removeMoved(i)
-            nodes[k].gridMoved = false
+            nodes[k].gridRank = rank
+            _ = grids[Int(g)].addMoved(i, nodes.base)
+        } else if nodes[k].moved {
+            // Moved since the grid saw it, not yet noted: the next refresh puts it in the
+            // moved list at its new rank.
+            nodes[k].gridRank = rank
+            markBoundsDirty(i, selfChanged: false)
+        } else {
+            // Its box and position are those its entries were made from.
+            let r = nodes[k]
+            grids[Int(g)].restackEntries((i, r.box, r.x, r.y), top: top)
+            nodes[k].gridRank = rank
         }
         unlink(i, listChanged: false)
         link(i, into: p, layer: layer, after: top ? nil : NodeRecord.none, listChanged: false)
-        nodes[k].gridRank = rank
-        nodes[k].moved = true
-        markBoundsDirty(i, selfChanged: false)
         sceneChanged()
         return true
     }

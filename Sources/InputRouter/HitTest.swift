@@ -55,12 +55,45 @@ extension SurfaceTree {
     /// bounds skips its subtree. So does a point outside a subtree's bounds, and wide child
     /// lists are searched through their grid: the answer is the same, found sooner.
     public func hitTest(_ point: Point) -> Hit? {
+        // While the scene stands still: the flat index (HitIndex.swift), one cell's
+        // rectangles instead of a walk down the tree.
+        if hitIndex.generation == generation || prepareHitIndex() {
+            let x = point.x, y = point.y
+            // floor(point) in 32 bits without calling floor; points beyond (and NaN) walk.
+            if x >= -2_147_483_648 && x < 2_147_483_647 && y >= -2_147_483_648 && y < 2_147_483_647 {
+                var ix = Int32(x), iy = Int32(y)
+                if Double(ix) > x { ix &-= 1 }
+                if Double(iy) > y { iy &-= 1 }
+                let dx = UInt32(bitPattern: ix &- hitIndex.x0), dy = UInt32(bitPattern: iy &- hitIndex.y0)
+                if dx < hitIndex.width && dy < hitIndex.height {
+                    let cell = HitIndex.bucket(dx, hitIndex.multX) &+ HitIndex.bucket(dy, hitIndex.multY) &* hitIndex.cols
+                    let cells = hitIndex.cells, candidates = hitIndex.candidates
+                    var e = Int(cells[cell])
+                    let end = Int(cells[cell &+ 1])
+                    while e < end {
+                        let c = candidates + Int(cells[e])
+                        // Both edges of both axes in two unsigned comparisons.
+                        if UInt32(bitPattern: ix &- c.pointee.x0) < c.pointee.width
+                            && UInt32(bitPattern: iy &- c.pointee.y0) < c.pointee.height {
+                            let local = Point(x - Double(c.pointee.originX), y - Double(c.pointee.originY))
+                            if c.pointee.test == .solid || indexedContains(c, local, ix, iy) {
+                                return Hit(node: NodeID(index: c.pointee.slot, generation: c.pointee.generation), local: local)
+                            }
+                        }
+                        e &+= 1
+                    }
+                    return nil
+                }
+                if !hitIndex.unbounded { return nil }
+            }
+        }
         var observer = NoHitTestObserver()
         return hitTest(point, observer: &observer)
     }
 
     /// `hitTest(_:)` with an observer told each test and skip, to see why a point went where it
     /// did. Slower: every child is shown to the observer instead of being skipped inline.
+    /// Always the tree walk, never the flat index (with `NoHitTestObserver`, the walk alone).
     public func hitTest<O: HitTestObserver>(_ point: Point, observer: inout O) -> Hit? {
         refreshBounds()
         // One unchecked walk over the tree's own record memory: no reference counting, no

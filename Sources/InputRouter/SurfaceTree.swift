@@ -16,7 +16,8 @@ public final class SurfaceTree {
     @exclusivity(unchecked) var inputRegions: ContiguousArray<Region?> = []
     @exclusivity(unchecked) var containmentTests: ContiguousArray<((Point) -> Bool)?> = []
     @exclusivity(unchecked) var handlers: ContiguousArray<NodeHandler?> = []
-    private var freeList: [UInt32] = []
+    // Unchecked: `nodeCount` reads it once per scene change (HitIndex.swift).
+    @exclusivity(unchecked) private var freeList: [UInt32] = []
     /// Spatial indexes of wide child lists (ChildGrid.swift), reused through `freeGrids`.
     @exclusivity(unchecked) var grids = RecordStore<ChildGrid>()
     var freeGrids: [UInt32] = []
@@ -47,7 +48,17 @@ public final class SurfaceTree {
     /// Behind a getter: `@exclusivity(unchecked)` does not carry across modules, and the
     /// Wayland layer's read of a stored public property paid a dynamic exclusivity check
     /// (about 85 instructions) on every event it handled.
-    @exclusivity(unchecked) private var generation: UInt64 = 0
+    @exclusivity(unchecked) var generation: UInt64 = 0
+
+    /// The flattened scene hit-testing reads while nothing changes (HitIndex.swift), and
+    /// its build's working lists.
+    @exclusivity(unchecked) var hitIndex = HitIndex()
+    var hitIndexScratch = HitIndex.Scratch()
+    /// How many hit-tests after a change walk the tree before the flat index is built for
+    /// the rest (HitIndex.swift). nil: about as many as a build costs (at least 32 plus one
+    /// per node), so a scene that keeps changing never pays for builds. 0 builds on the
+    /// first query: for tests, and for scenes that change seldom.
+    @exclusivity(unchecked) public var hitIndexDelay: Int? = nil
 
     /// The root of every tree: never hit itself, parent of outputs and top-level nodes.
     public let root: NodeID
@@ -73,6 +84,7 @@ public final class SurfaceTree {
         }
         nodes.deallocate()
         grids.deallocate()
+        hitIndex.deallocate()
     }
 
     // MARK: Creating and destroying

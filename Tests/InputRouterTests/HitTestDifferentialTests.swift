@@ -159,6 +159,8 @@ import Testing
         for seed in 0..<2000 as Range<UInt64> {
             var rng = SeededRandom(seed: seed)
             let scene = Self.randomScene(&rng)
+            // The flat index from the first query, or after three walked ones.
+            scene.tree.hitIndexDelay = seed % 2 == 0 ? 0 : 3
             for _ in 0..<60 {
                 // Integer edges and fractions either side of them, inside and outside.
                 let base = Point(Double(Int.random(in: -80...800, using: &rng)), Double(Int.random(in: -80...800, using: &rng)))
@@ -175,6 +177,11 @@ import Testing
                 }
                 if got != expected {
                     Issue.record("seed \(seed) point \(p): got \(String(describing: got)), expected \(String(describing: expected))")
+                    return
+                }
+                let walked = scene.tree.walkedHitTest(p)?.node
+                if walked != expected {
+                    Issue.record("seed \(seed) point \(p): walk got \(String(describing: walked)), expected \(String(describing: expected))")
                     return
                 }
                 checkedPoints += 1

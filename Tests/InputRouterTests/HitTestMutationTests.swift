@@ -99,6 +99,9 @@ extension HitTestDifferentialTests {
         for seed in 0..<160 as Range<UInt64> {
             var rng = SeededRandom(seed: 10_000 + seed)
             var scene = Self.randomScene(&rng, wide: true)
+            // Half the scenes rebuild the flat index after every burst of changes; every
+            // point is also walked.
+            scene.tree.hitIndexDelay = seed % 2 == 0 ? 0 : nil
             var log: [String] = []
             for round in 0..<12 {
                 // Every fourth scene changes a lot between queries: enough changes to one
@@ -122,13 +125,14 @@ extension HitTestDifferentialTests {
         #expect(hits > checked / 20)  // the scenes really are hit (far points mostly miss)
     }
 
-    /// The tree's answer at `p` (nil: no node), when it is the naive reference's; nil
-    /// when they differ, which is recorded with `context` (seed, round, recent changes).
+    /// The tree's answer at `p` (nil: no node), when it and the tree walk's (the flat
+    /// index bypassed) are the naive reference's; nil when they differ, which is recorded with `context` (seed, round, recent changes).
     static func hitTest(_ scene: Scene, _ p: Point, agreeing context: @autoclosure () -> String) -> NodeID?? {
         let expected = scene.reference(p)
         let got = scene.tree.hitTest(p)?.node
-        guard got == expected else {
-            Issue.record("\(context()) point \(p): got \(String(describing: got)), expected \(String(describing: expected))")
+        let walked = scene.tree.walkedHitTest(p)?.node
+        guard got == expected, walked == expected else {
+            Issue.record("\(context()) point \(p): got \(String(describing: got)), walk \(String(describing: walked)), expected \(String(describing: expected))")
             return nil
         }
         return .some(got)
@@ -145,6 +149,7 @@ extension HitTestDifferentialTests {
         for seed in 0..<12 as Range<UInt64> {
             var rng = SeededRandom(seed: 20_000 + seed)
             var scene = Self.randomScene(&rng, wide: Bool.random(using: &rng))
+            scene.tree.hitIndexDelay = 0
             for round in 0..<10 {
                 var log: [String] = []
                 // A new wide list under a random node: 16 to 40 children, a grid.
@@ -203,11 +208,12 @@ extension HitTestDifferentialTests {
             tree.move(surfaces[i], to: (Int32(free % 20 * 100), Int32(free / 20 * 100)))
             for (j, c) in cellOf.enumerated() {
                 let p = Point(Double(c % 20 * 100) + 25, Double(c / 20 * 100) + 25)
-                #expect(tree.hitTest(p)?.node == surfaces[j], "step \(step): surface \(j) in cell \(c)")
-                if tree.hitTest(p)?.node != surfaces[j] { return }
+                #expect(tree.walkedHitTest(p)?.node == surfaces[j], "step \(step): surface \(j) in cell \(c)")
+                #expect(tree.hitTest(p)?.node == surfaces[j], "step \(step): surface \(j) in cell \(c), indexed")
+                if tree.walkedHitTest(p)?.node != surfaces[j] || tree.hitTest(p)?.node != surfaces[j] { return }
             }
             // Beside the moved surface, in its new cell, only the output takes the point.
-            #expect(tree.hitTest(Point(Double(free % 20 * 100) + 75, Double(free / 20 * 100) + 75))?.node == output)
+            #expect(tree.walkedHitTest(Point(Double(free % 20 * 100) + 75, Double(free / 20 * 100) + 75))?.node == output)
         }
     }
 }
@@ -235,8 +241,51 @@ extension HitTestDifferentialTests {
                 for x in stride(from: 5.0, to: 1000, by: 53) {
                     let p = Point(x, y)
                     let expected = tree.referenceHitTest(p)
-                    if tree.hitTest(p)?.node != expected {
-                        Issue.record("step \(step) point \(p): got \(String(describing: tree.hitTest(p)?.node)), expected \(String(describing: expected))")
+                    if tree.walkedHitTest(p)?.node != expected || tree.hitTest(p)?.node != expected {
+                        Issue.record("step \(step) point \(p): walk \(String(describing: tree.walkedHitTest(p)?.node)), got \(String(describing: tree.hitTest(p)?.node)), expected \(String(describing: expected))")
+                        return
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension ChildGridRestackTests {
+    /// Restacks among moves, resizes and changes inside the windows, sometimes several
+    /// before one query: a raised child whose grid entries are current moves them to the
+    /// front of its cells; one that moved first (entries stale, not yet noted), or one in
+    /// the `moved` list, must take its new rank there instead.
+    @Test func restacksMixedWithMovesAndResizesAgreeWithTheReference() {
+        let tree = SurfaceTree()
+        let output = tree.createNode(.output, frame: Rect(0, 0, 1000, 800))
+        var rng = SeededRandom(seed: 12)
+        var windows: [NodeID] = []
+        var insides: [NodeID] = []
+        for t in 0..<28 {
+            let w = tree.createNode(.toplevel, client: ClientID(index: UInt32(t + 1)), parent: output,
+                                    frame: Rect(Int32(t * 31 % 640), Int32(t * 19 % 480), 280, 230))
+            windows.append(w)
+            // A subsurface sticking out: resizing it changes the window's box, not its place.
+            insides.append(tree.createNode(.subsurface, client: ClientID(index: UInt32(t + 1)), parent: w,
+                                           frame: Rect(200, 180, 100, 80)))
+        }
+        for step in 0..<160 {
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                let i = Int.random(in: 0..<(step % 2 == 0 ? windows.count : 5), using: &rng)
+                switch Int.random(in: 0..<8, using: &rng) {
+                case 0: tree.move(windows[i], to: (Int32.random(in: 0...700, using: &rng), Int32.random(in: 0...550, using: &rng)))
+                case 1: tree.resize(insides[i], width: Int32.random(in: 10...200, using: &rng), height: Int32.random(in: 10...150, using: &rng))
+                case 2: tree.lowerToBottom(windows[i])
+                default: tree.raiseToTop(windows[i])
+                }
+            }
+            for y in stride(from: 3.0, to: 800, by: 47) {
+                for x in stride(from: 3.0, to: 1000, by: 53) {
+                    let p = Point(x, y)
+                    let expected = tree.referenceHitTest(p)
+                    if tree.walkedHitTest(p)?.node != expected || tree.hitTest(p)?.node != expected {
+                        Issue.record("step \(step) point \(p): walk \(String(describing: tree.walkedHitTest(p)?.node)), got \(String(describing: tree.hitTest(p)?.node)), expected \(String(describing: expected))")
                         return
                     }
                 }
