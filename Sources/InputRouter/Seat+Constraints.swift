@@ -39,7 +39,7 @@ extension Seat {
         else if let a = constraints.active, a > i { constraints.active = a - 1 }
         constraints.items.remove(at: i)
         if c.state == .active {
-            if tree.isAlive(c.node) { router.queue.append(.pointerConstraint(id, c.node, c.kind, active: false)) }
+            if tree.isAlive(c.node) { enqueue(.pointerConstraint(id, c.node, c.kind, active: false)) }
             if c.kind == .lock { warpToHint(c) }
         }
         updatePointerConstraint()
@@ -95,7 +95,7 @@ extension Seat {
         if pointerClaim == nil, let (node, client) = clientSurface(pointerFocus),
             boundDevices(of: client).contains(.relativePointer)
         {
-            router.queue.append(.relativeMotion(id, node, time: time, motion))
+            enqueue(.relativeMotion(id, node, time: time, motion))
             markFrame(client)
         }
         return constraints.activeLock != nil
@@ -148,7 +148,7 @@ extension Seat {
         constraints.items[i].state = .active
         constraints.active = i
         refreshConstraintRegion()
-        router.queue.append(.pointerConstraint(id, focus, constraints.items[i].kind, active: true))
+        enqueue(.pointerConstraint(id, focus, constraints.items[i].kind, active: true))
     }
 
     /// Whether `node`'s window holds the keyboard focus (always, when constraints do not
@@ -189,7 +189,7 @@ extension Seat {
         constraints.items[i].state = next
         constraints.active = nil
         constraints.confineRects.removeAll(keepingCapacity: true)
-        if tree.isAlive(c.node) { router.queue.append(.pointerConstraint(id, c.node, c.kind, active: false)) }
+        if tree.isAlive(c.node) { enqueue(.pointerConstraint(id, c.node, c.kind, active: false)) }
     }
 
     /// The cursor is on the surface's input region and inside the constraint's region.

@@ -236,7 +236,7 @@ extension Seat {
         constraintFocusWillChange(to: target)
         if let old = pointerFocus {
             if let (node, client) = clientSurface(old) {
-                enqueue(.pointerLeave(id, node, serial: router.nextSerial()))
+                enqueue(.pointerLeave(id, node, serial: nextSerial()))
                 markFrame(client)
             } else if responderCanReceive(old) || !isNode(old) {
                 _ = callHandler(old, .pointerLeave)
@@ -248,7 +248,7 @@ extension Seat {
         if let (node, client) = clientSurface(new) {
             let local = localCursor(in: node, hit: hit)
             pointerLocal = local
-            enqueue(.pointerEnter(id, node, local, serial: router.nextSerial()))
+            enqueue(.pointerEnter(id, node, local, serial: nextSerial()))
             markFrame(client)
         } else {
             enqueue(.handled(id, new, .pointerEnter))
@@ -268,7 +268,7 @@ extension Seat {
 
     func deliverButton(time: UInt64, button: UInt32, state: ButtonState) {
         if let (node, client) = clientSurface(pointerFocus) {
-            let serial = router.nextSerial()
+            let serial = nextSerial()
             if state == .pressed { recordPress(serial: serial, client: client) }
             enqueue(.pointerButton(id, node, time: time, button: button, state, serial: serial))
             markFrame(client)

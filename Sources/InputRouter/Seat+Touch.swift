@@ -64,14 +64,14 @@ extension Seat {
         }
         if let (node, client) = clientSurface(taker, device: .touch) {
             let local = hit?.node == node ? hit!.local : (tree.localPoint(point, in: node) ?? .zero)
-            let serial = router.nextSerial()
+            let serial = nextSerial()
             recordPress(serial: serial, client: client, kind: .touch, at: point)
-            router.queue.append(.touchDown(id, node, time: time, slot: slot, local, serial: serial))
+            enqueue(.touchDown(id, node, time: time, slot: slot, local, serial: serial))
             touches[i].owner = .client(node)
             touches[i].client = client
             markTouchFrame(client)
         } else if let t = taker {
-            router.queue.append(.handled(id, t, .touchDown))
+            enqueue(.handled(id, t, .touchDown))
             touches[i].owner = .responder(t)
         } else {
             drop(.touchDown)
@@ -110,7 +110,7 @@ extension Seat {
         switch touches[i].owner {
         case .client(let node):
             let local = tree.localPoint(point, in: node) ?? .zero
-            router.queue.append(.touchMotion(id, node, time: time, slot: slot, local))
+            enqueue(.touchMotion(id, node, time: time, slot: slot, local))
             markTouchFrame(touches[i].client)
         case .responder(let r):
             if case .node(let n) = r, let local = tree.localPoint(point, in: n) {
@@ -156,7 +156,7 @@ extension Seat {
         let t = touches[i], slot = t.slot
         switch t.owner {
         case .client(let node):
-            router.queue.append(.touchUp(id, node, time: time, slot: slot, serial: router.nextSerial()))
+            enqueue(.touchUp(id, node, time: time, slot: slot, serial: nextSerial()))
             markTouchFrame(t.client)
         case .responder(let r):
             _ = callHandler(r, .touchUp(slot: slot))
@@ -184,7 +184,7 @@ extension Seat {
 
     /// `wl_touch.frame` to each client told something since the last frame.
     public func defaultTouchFrame() {
-        for c in touchFrameClients { router.queue.append(.touchFrame(id, c)) }
+        for c in touchFrameClients { enqueue(.touchFrame(id, c)) }
         touchFrameClients.removeAll(keepingCapacity: true)
     }
 
@@ -214,7 +214,7 @@ extension Seat {
     }
 
     func cancelClientTouches(_ client: ClientID) {
-        if router.isAlive(client) { router.queue.append(.touchCancel(id, client)) }
+        if router.isAlive(client) { enqueue(.touchCancel(id, client)) }
         touchFrameClients.removeAll { $0 == client }
         for j in touches.indices where touches[j].client == client {
             if case .client = touches[j].owner { touches[j].owner = .cancelled }
@@ -225,7 +225,7 @@ extension Seat {
     /// current and new, goes to it until the last is up.
     func claimTouches(for r: Int) {
         touchClaim = r
-        router.queue.append(.claimed(id, recognizer: Int32(r)))
+        enqueue(.claimed(id, recognizer: Int32(r)))
         for i in touches.indices {
             switch touches[i].owner {
             case .client: cancelClientTouches(touches[i].client)
@@ -254,7 +254,7 @@ extension Seat {
                 let c = touches[i].client
                 touches[i].owner = .cancelled
                 guard router.isAlive(c) else { continue }
-                router.queue.append(.touchReleased(id, c, time: lastTime, slot: touches[i].slot, serial: router.nextSerial()))
+                enqueue(.touchReleased(id, c, time: lastTime, slot: touches[i].slot, serial: nextSerial()))
                 if !released.contains(c) { released.append(c) }
             case .responder(let r) where !responderCanReceive(r):
                 touches[i].owner = .cancelled
@@ -262,6 +262,6 @@ extension Seat {
                 break
             }
         }
-        for c in released { router.queue.append(.touchFrame(id, c)) }
+        for c in released { enqueue(.touchFrame(id, c)) }
     }
 }

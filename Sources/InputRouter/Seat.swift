@@ -27,8 +27,13 @@ public final class Seat {
     /// Appends to the router's queue with no reference counted at all: through `router` the
     /// compiler still retains the router around the append (about 20 instructions each).
     @inline(__always) func enqueue(_ d: Delivery) {
+        withRouter { $0.queue.append(d) }
+    }
+    /// The router as a guaranteed reference for `body`: nothing is counted (through
+    /// `router`, each use paid a retain and a release, ~40 instructions).
+    @inline(__always) func withRouter<R>(_ body: (Router) -> R) -> R {
         precondition(!routerGone, "a Seat was used after its Router was released")
-        Unmanaged.passUnretained(unsafeRouter)._withUnsafeGuaranteedRef { $0.queue.append(d) }
+        return Unmanaged.passUnretained(unsafeRouter)._withUnsafeGuaranteedRef(body)
     }
     @exclusivity(unchecked) var routerGone = false
     /// Held directly: reaching it through the unowned `router` cost a strong retain and a
@@ -41,7 +46,7 @@ public final class Seat {
     @exclusivity(unchecked) public var handler: NodeHandler?
     /// The keyboard layer (xkbcommon). Without one, keys carry no keysym and modifiers
     /// never change.
-    public var keyTranslator: KeyTranslator?
+    @exclusivity(unchecked) public var keyTranslator: KeyTranslator?
 
     // The state every event reads is marked `@exclusivity(unchecked)`: it is touched on
     // one thread and never while an access to it is open, and the dynamic checks were a
@@ -74,11 +79,11 @@ public final class Seat {
     @exclusivity(unchecked) var consumedButtons = [Bool](repeating: false, count: Seat.codeCount)
     @exclusivity(unchecked) var heldButtonCount = 0
     /// The open grabs (Seat+Grabs.swift); nil is the default behaviour, routed statically.
-    var pointerGrab: (any PointerGrab)?
-    var touchGrab: (any TouchGrab)?
-    var keyboardGrab: (any KeyboardGrab)?
+    @exclusivity(unchecked) var pointerGrab: (any PointerGrab)?
+    @exclusivity(unchecked) var touchGrab: (any TouchGrab)?
+    @exclusivity(unchecked) var keyboardGrab: (any KeyboardGrab)?
     /// The popup grab when one holds the slots above: what `popupGrabStack` reports.
-    var popupGrab: PopupGrab?
+    @exclusivity(unchecked) var popupGrab: PopupGrab?
     /// The popup grab that last ended, kept for the next popup.
     var idlePopupGrab: PopupGrab?
     @exclusivity(unchecked) var pointerClaim: Int?
@@ -101,25 +106,25 @@ public final class Seat {
     @exclusivity(unchecked) var heldKeys: [UInt32] = []
     /// The modifier state the key translator last reported (depressed, latched, locked, group).
     @exclusivity(unchecked) public internal(set) var modifiers = Modifiers.none
-    var focusHistory: [NodeID] = []
+    @exclusivity(unchecked) var focusHistory: [NodeID] = []
     /// The compositor's key bindings, in the order added; a key press checks them in that order.
-    public internal(set) var bindings: [(binding: KeyBinding, action: () -> Void)] = []
+    @exclusivity(unchecked) public internal(set) var bindings: [(binding: KeyBinding, action: () -> Void)] = []
     // Keyboard shortcuts inhibition (Seat+ShortcutsInhibit.swift).
-    var shortcutsInhibitors: [NodeID] = []
-    var activeShortcutsInhibitor: NodeID?
-    var escapedShortcutsInhibitor: NodeID?
+    @exclusivity(unchecked) var shortcutsInhibitors: [NodeID] = []
+    @exclusivity(unchecked) var activeShortcutsInhibitor: NodeID?
+    @exclusivity(unchecked) var escapedShortcutsInhibitor: NodeID?
     /// The input method: offered each key press of a compose sequence (`KeyMeaning.compose`
     /// not `.none`) that would go to the focused client surface; returning true takes it
     /// (`Delivery.inputMethodKey`), and its release with it. Plain keys never reach it, so
     /// routing them costs nothing. The Wayland layer sets it while a text input is enabled
     /// on the focus (TextInput.swift).
-    public var inputMethod: ((_ focus: NodeID, _ key: UInt32, _ meaning: KeyMeaning) -> Bool)?
+    @exclusivity(unchecked) public var inputMethod: ((_ focus: NodeID, _ key: UInt32, _ meaning: KeyMeaning) -> Bool)?
     /// The escape binding (Seat+Escape.swift): Super+Escape unless the embedder sets
     /// another; nil: none.
-    public var escapeBinding: KeyBinding? = Seat.defaultEscapeBinding
+    @exclusivity(unchecked) public var escapeBinding: KeyBinding? = Seat.defaultEscapeBinding
     /// A pointer lock or confinement is active only while its window also holds the keyboard
     /// focus (Seat+Constraints.swift). False: the pointer focus alone decides.
-    public var constraintsNeedKeyboardFocus = true
+    @exclusivity(unchecked) public var constraintsNeedKeyboardFocus = true
 
     // Touch.
     @exclusivity(unchecked) var touches: [TouchPoint] = []
@@ -210,7 +215,7 @@ public final class Seat {
             } else if !isBound && keyboardEntered {
                 // The client let its wl_keyboard go: the pairing ends here (the Wayland layer
                 // has no resource left to send this leave to).
-                enqueue(.keyboardLeave(id, f, serial: router.nextSerial()))
+                enqueue(.keyboardLeave(id, f, serial: nextSerial()))
                 keyboardEntered = false
             }
         }
