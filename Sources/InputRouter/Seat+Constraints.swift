@@ -92,7 +92,7 @@ extension Seat {
     /// Relative motion to the pointer focus (when its client asked for it), before the
     /// cursor moves. Returns whether a lock holds the cursor still.
     func deliverRelativeMotion(time: UInt64, _ motion: RelativeMotion) -> Bool {
-        if pointerClaim == nil, let (node, client) = clientSurface(pointerFocus),
+        if anyRelativePointer, pointerClaim == nil, let (node, client) = clientSurface(pointerFocus),
             boundDevices(of: client).contains(.relativePointer)
         {
             enqueue(.relativeMotion(id, node, time: time, motion))

@@ -67,6 +67,9 @@ public final class Seat {
     }
     @exclusivity(unchecked) var devices: [DeviceState] = []
     @exclusivity(unchecked) var bound: [BoundDevices] = []
+    /// Whether some client bound `.relativePointer` (kept by `setBound` and `clientRemoved`):
+    /// without one, relative motion resolves no focus (most clients never ask for it).
+    @exclusivity(unchecked) var anyRelativePointer = false
 
     // Pointer.
     /// Where the pointer is, in layout coordinates, after clamping and any confinement.
@@ -91,6 +94,12 @@ public final class Seat {
     @exclusivity(unchecked) var pendingFrame: (ClientID?, ClientID?) = (nil, nil)
     /// The mapped outputs (OutputLayout.swift), rebuilt on every scene change.
     @exclusivity(unchecked) public internal(set) var layout = OutputLayout()
+    /// `layout.boundingBox`, kept by `refreshLayout`: absolute events (touch, tablets,
+    /// absolute pointers) map onto it, and the box was a loop over the outputs per event.
+    @exclusivity(unchecked) var layoutBox = Rect(0, 0, 0, 0)
+    /// The first non-empty output's extent as `closestPoint` clamps into it (the right and
+    /// bottom edges one `wl_fixed` step inside), for `clampToLayout`'s fast path.
+    @exclusivity(unchecked) var firstOutput = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
     var layoutRects: [Rect] { layout.frames }
     @exclusivity(unchecked) var lastTime: UInt64 = 0
     @exclusivity(unchecked) var presses = PressLog()
@@ -209,6 +218,7 @@ public final class Seat {
             flushPointerFrames()
         }
         if isBound { bound[Int(client.index)].formUnion(devices) } else { bound[Int(client.index)].subtract(devices) }
+        if devices.contains(.relativePointer) { anyRelativePointer = bound.contains { $0.contains(.relativePointer) } }
         if devices.contains(.keyboard), keyboardFocusClient == client, let f = keyboardFocus {
             if isBound && !keyboardEntered {
                 enterKeyboard(f)
@@ -232,6 +242,7 @@ public final class Seat {
 
     func clientRemoved(_ client: ClientID) {
         bound[Int(client.index)] = []
+        anyRelativePointer = bound.contains { $0.contains(.relativePointer) }
         for k in 0..<keyRecipients.count where keyRecipients[k] == .client(client) { keyRecipients[k] = .none }
         touchFrameClients.removeAll { $0 == client }
         tabletFrameClients.removeAll { $0 == client }
@@ -432,15 +443,31 @@ public final class Seat {
             if r.kind == .output && r.mapped { layout.frames.append(Rect(r.x, r.y, r.width, r.height)) }
             c = r.next
         }
+        layoutBox = layout.boundingBox
+        if let first = layout.frames.first(where: { !$0.isEmpty }) {
+            firstOutput = (Double(first.x), Double(first.y),
+                           Double(first.x) + Double(first.width) - 1 / 256, Double(first.y) + Double(first.height) - 1 / 256)
+        } else {
+            firstOutput = (.infinity, .infinity, -.infinity, -.infinity)  // holds no point
+        }
     }
 
     /// The bounding box of the outputs, or the explicit absolute mapping.
-    var absoluteRect: Rect { absoluteMapping ?? layout.boundingBox }
+    var absoluteRect: Rect { absoluteMapping ?? layoutBox }
 
     func mapAbsolute(_ x: Double, _ y: Double) -> Point { OutputLayout.map(x: x, y: y, onto: absoluteRect) }
 
     /// The nearest point inside some output (the cursor never leaves the layout).
-    func clampToLayout(_ p: Point) -> Point { layout.closestPoint(to: p) }
+    @inline(__always) func clampToLayout(_ p: Point) -> Point {
+        // A point on the first output is what `closestPoint` returns from its first
+        // iteration (clamped into that output, which changes nothing): computed here the
+        // same way, without the call and the loop over the outputs.
+        let o = firstOutput
+        if p.x >= o.minX, p.x <= o.maxX, p.y >= o.minY, p.y <= o.maxY {
+            return Point(min(max(p.x, o.minX), o.maxX), min(max(p.y, o.minY), o.maxY))
+        }
+        return layout.closestPoint(to: p)
+    }
 
     // MARK: Scene changes
 
