@@ -91,18 +91,27 @@ extension Seat {
 
     /// Relative motion to the pointer focus (when its client asked for it), before the
     /// cursor moves. Returns whether a lock holds the cursor still.
-    func deliverRelativeMotion(time: UInt64, _ motion: RelativeMotion) -> Bool {
-        if anyRelativePointer, pointerClaim == nil, let (node, client) = clientSurface(pointerFocus),
+    @inline(__always) func deliverRelativeMotion(time: UInt64, _ motion: RelativeMotion) -> Bool {
+        if anyRelativePointer { deliverRelativeMotionToFocus(time: time, motion) }
+        return constraints.activeLock != nil
+    }
+
+    private func deliverRelativeMotionToFocus(time: UInt64, _ motion: RelativeMotion) {
+        if pointerClaim == nil, let (node, client) = clientSurface(pointerFocus),
             boundDevices(of: client).contains(.relativePointer)
         {
             enqueue(.relativeMotion(id, node, time: time, motion))
             markFrame(client)
         }
-        return constraints.activeLock != nil
     }
 
     /// Where the cursor may go: inside the active confinement's region.
-    func confine(_ p: Point) -> Point {
+    @inline(__always) func confine(_ p: Point) -> Point {
+        // Inline: every motion asks, and a confinement is rare.
+        constraints.active == nil ? p : confineToActive(p)
+    }
+
+    private func confineToActive(_ p: Point) -> Point {
         guard let a = constraints.active, constraints.items[a].kind == .confine,
             let origin = tree.layoutPosition(of: constraints.items[a].node)
         else { return p }

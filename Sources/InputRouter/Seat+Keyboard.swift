@@ -46,7 +46,8 @@ extension Seat {
         keyboardFocus = node
         guard let n = node else { return }
         keyboardFocusClient = tree.client(of: n) ?? .compositor
-        focusHistory.removeAll { $0 == n }
+        // The history holds each node once: the first match is the only one.
+        if let old = focusHistory.firstIndex(of: n) { focusHistory.remove(at: old) }
         if focusHistory.count >= Seat.historyLimit { focusHistory.removeFirst() }
         focusHistory.append(n)
         if isClientNode(n) { enterKeyboard(n) } else { _ = callHandler(.node(n), .keyboardEnter) }
@@ -104,7 +105,7 @@ extension Seat {
         case .unmatchedRelease: drop(.key); return
         case .counted: return
         case .forwarded:
-            if state == .pressed { heldKeys.append(key) } else if let i = heldKeys.lastIndex(of: key) { heldKeys.remove(at: i) }
+            if state == .pressed { heldKeys.append(key) } else { removeLast(key, from: &heldKeys) }
         }
         let before = modifiers
         let meaning = keyTranslator?.translate(key: key, state: state)

@@ -190,4 +190,46 @@ import Testing
         ])
         h.expectClean()
     }
+
+    /// `OutputLayout.map`'s spelt-out clamp is `min(max(x, 0), 1)` (0 when not finite), to
+    /// the bit, at every edge a clamp can get wrong.
+    @Test func absoluteMappingClampsAsMinAndMax() {
+        let values: [Double] = [
+            -.infinity, -1, -0.5, -.ulpOfOne, -.leastNonzeroMagnitude, -0.0, 0, .leastNonzeroMagnitude, 0.25, 0.5,
+            1 - .ulpOfOne, 1, 1 + .ulpOfOne, 2, .greatestFiniteMagnitude, .infinity, .nan,
+        ]
+        for r in [Rect(-100, 50, 1920, 1080), Rect(0, 0, 1, 1), Rect(0, 0, 0, 0)] {
+            for x in values {
+                for y in values {
+                    let p = OutputLayout.map(x: x, y: y, onto: r)
+                    let cx = x.isFinite ? min(max(x, 0), 1) : 0, cy = y.isFinite ? min(max(y, 0), 1) : 0
+                    let e = Point(Double(r.x) + cx * Double(r.width), Double(r.y) + cy * Double(r.height))
+                    #expect(p.x.bitPattern == e.x.bitPattern && p.y.bitPattern == e.y.bitPattern, "\(x), \(y) onto \(r): \(p), not \(e)")
+                }
+            }
+        }
+    }
+
+    /// A device's held keys and buttons, released out of the order they were pressed, are
+    /// still the ones its removal releases (newest first).
+    @Test func holdsReleasedOutOfOrderAreTheOnesADeviceRemovalReleases() {
+        let h = Harness()
+        let a = h.toplevel("A", h.client("a"), Rect(0, 0, 100, 100))
+        _ = h.step { _ = h.seat.setKeyboardFocus(a) }
+        _ = h.warp(10, 10)
+        let device = DeviceID(3)
+        h.seat.notifyDeviceAdded(device, capabilities: [.keyboard, .pointer])
+        for k: UInt32 in [30, 31, 32] { _ = h.key(k, .pressed, device: device) }
+        _ = h.key(30, .released, device: device)  // not the newest
+        _ = h.key(32, .released, device: device)  // the newest
+        _ = h.key(33, .pressed, device: device)
+        for b: UInt32 in [0x110, 0x111, 0x112] { _ = h.button(.pressed, b, device: device) }
+        _ = h.button(.released, 0x110, device: device)
+        let lines = h.step { h.seat.notifyDeviceRemoved(device, time: h.tick()) }
+        #expect(lines.filter { $0.contains("keyboard.key") } == ["seat0 keyboard.key \"A\" 33 released", "seat0 keyboard.key \"A\" 31 released"])
+        #expect(lines.filter { $0.contains("pointer.button") } == [
+            "seat0 pointer.button \"A\" BTN_MIDDLE released", "seat0 pointer.button \"A\" BTN_RIGHT released",
+        ])
+        h.expectClean()
+    }
 }
