@@ -9,6 +9,9 @@ extension KeyboardState {
     @discardableResult
     public func adoptModifiers(_ m: Modifiers) -> Modifiers {
         xkb_state_update_mask(pointer, m.depressed, m.latched, m.locked, 0, 0, m.group)
+        // The mask update leaves xkbcommon's filters alone, so held keys and pending
+        // latches are still what translate's bookkeeping says.
+        stateReplaced()
         return modifiers
     }
 }

@@ -9,16 +9,39 @@ public final class KeyboardState: KeyTranslator {
     /// The compose sequence in progress, when compose is on.
     public let compose: ComposeState?
     private(set) var pointer: OpaquePointer
+    /// One slot per keycode of the keymap, from `minKeycode`; allocated here, so a key
+    /// allocates nothing.
+    private let slots: UnsafeMutableBufferPointer<KeySlot>
+    private let minKeycode: UInt32
+    private let memo: UnsafeMutablePointer<KeyMemo>
 
     /// A state with no key down and no lock on; `compose` nil turns composing off. Allocates;
     /// call at setup (one per seat).
-    public init(keymap: Keymap, compose: ComposeTable? = nil) {
+    public convenience init(keymap: Keymap, compose: ComposeTable? = nil) {
+        self.init(keymap: keymap, compose: compose, classes: keymap.keyClasses)
+    }
+
+    /// A state whose skips follow `classes` (the keymap's own, except in tests).
+    init(keymap: Keymap, compose: ComposeTable?, classes: KeyClasses) {
         self.keymap = keymap
         self.compose = compose.map(ComposeState.init(table:))
         pointer = xkb_state_new(keymap.pointer)
+        minKeycode = classes.minKeycode
+        slots = .allocate(capacity: classes.classes.count)
+        for (index, keyClass) in classes.classes.enumerated() { slots[index] = KeySlot(keyClass: keyClass) }
+        memo = .allocate(capacity: 1)
+        memo.initialize(to: KeyMemo())
+        // A fresh xkb_state has not derived its LEDs yet; xkbcommon does on the first
+        // update of any kind, so derive now: a skipped key must find them as a key would.
+        xkb_state_update_mask(pointer, 0, 0, 0, 0, 0, 0)
+        stateReplaced()
     }
 
-    deinit { xkb_state_unref(pointer) }
+    deinit {
+        xkb_state_unref(pointer)
+        slots.deallocate()
+        memo.deallocate()
+    }
 
     /// The masks `wl_keyboard.modifiers` carries; `group` is the effective layout.
     public var modifiers: Modifiers {
@@ -38,7 +61,7 @@ public final class KeyboardState: KeyTranslator {
 
     /// Applies one key transition and says what it meant.
     public func process(key: UInt32, state: KeyState) -> KeyResult {
-        let code = key + evdevOffset
+        let code = key &+ evdevOffset
         // Read before updating: the key means what the held modifiers made it mean.
         let keysyms = currentKeysyms(code)
         let keysym = xkb_state_key_get_one_sym(pointer, code)
@@ -58,7 +81,7 @@ public final class KeyboardState: KeyTranslator {
             }
         }
         let before = modifiers
-        xkb_state_update_key(pointer, code, state == .pressed ? XKB_KEY_DOWN : XKB_KEY_UP)
+        update(code: code, pressed: state == .pressed)
         let after = modifiers
         return KeyResult(key: key, state: state, keysyms: keysyms, keysym: keysym, baseKeysym: base,
                          text: text, compose: composeStatus, modifiers: after, modifiersChanged: after != before)
@@ -68,18 +91,97 @@ public final class KeyboardState: KeyTranslator {
     /// `process`, without building the keysym list or the text, so routing a key
     /// allocates nothing (core-bench --check-allocations).
     public func translate(key: UInt32, state: KeyState) -> KeyMeaning {
-        let code = key + evdevOffset
-        let keysym = xkb_state_key_get_one_sym(pointer, code)
-        let layout = xkb_state_key_get_layout(pointer, code)
-        var base: UInt32 = 0
-        if layout != XKB_LAYOUT_INVALID {
-            var syms: UnsafePointer<xkb_keysym_t>?
-            if xkb_keymap_key_get_syms_by_level(keymap.pointer, code, layout, 0, &syms) > 0, let syms { base = syms[0] }
+        let code = key &+ evdevOffset
+        let pressed = state == .pressed
+        var keysym: UInt32, base: UInt32
+        let index = Int(code &- minKeycode)
+        if code >= minKeycode, index < slots.count {
+            // Answered once per key and state generation: the keysym and the base keysym
+            // depend only on the effective modifiers and layout.
+            if slots[index].generation != memo.pointee.generation { fill(index, code) }
+            keysym = slots[index].keysym
+            base = slots[index].baseKeysym
+        } else {
+            keysym = xkb_state_key_get_one_sym(pointer, code)
+            base = baseKeysym(code)
         }
         var step = ComposeStep.none
-        if state == .pressed, let compose, keysym != 0 { step = compose.feedStep(keysym) }
-        xkb_state_update_key(pointer, code, state == .pressed ? XKB_KEY_DOWN : XKB_KEY_UP)
-        return KeyMeaning(keysym: keysym, baseKeysym: base, modifiers: modifiers, compose: step)
+        if pressed, let compose, keysym != 0 { step = compose.feedStep(keysym) }
+        update(code: code, pressed: pressed)
+        return KeyMeaning(keysym: keysym, baseKeysym: base, modifiers: memo.pointee.modifiers, compose: step)
+    }
+
+    /// Reads a slot's answers from xkbcommon. Out of line: the hot path, a slot already
+    /// read, then needs no stack for xkbcommon's out-pointer.
+    @inline(never)
+    private func fill(_ index: Int, _ code: UInt32) {
+        slots[index].keysym = xkb_state_key_get_one_sym(pointer, code)
+        slots[index].baseKeysym = baseKeysym(code)
+        slots[index].generation = memo.pointee.generation
+    }
+
+    /// The key's keysym at level 0 of the layout it has now.
+    @inline(never)
+    private func baseKeysym(_ code: UInt32) -> UInt32 {
+        let layout = xkb_state_key_get_layout(pointer, code)
+        guard layout != XKB_LAYOUT_INVALID else { return 0 }
+        var syms: UnsafePointer<xkb_keysym_t>?
+        guard xkb_keymap_key_get_syms_by_level(keymap.pointer, code, layout, 0, &syms) > 0, let syms else { return 0 }
+        return syms[0]
+    }
+
+    /// Feeds one transition to the `xkb_state`, unless it provably changes nothing: an
+    /// inert key (`KeyClasses`) while no action key is held (its filter could react) and
+    /// no latch may be pending (the press would end it). Everything that keeps this exact
+    /// is in docs/keyboard.md.
+    @inline(__always)
+    private func update(code: UInt32, pressed: Bool) {
+        let index = Int(code &- minKeycode)
+        // Not a key of this keymap: xkbcommon ignores it, filters and all.
+        guard code >= minKeycode, index < slots.count else { return }
+        if slots[index].keyClass == KeyClasses.inert {
+            if memo.pointee.heldActionKeys == 0 && !memo.pointee.latchMayBePending { return }
+            // An inert key's press ends every pending latch (the probe proved it breaks one).
+            if pressed { memo.pointee.latchMayBePending = false }
+        } else {
+            if pressed {
+                if slots[index].held == 0 { memo.pointee.heldActionKeys += 1 }
+                slots[index].held += 1
+            } else if slots[index].held > 0 {
+                slots[index].held -= 1
+                if slots[index].held == 0 { memo.pointee.heldActionKeys -= 1 }
+            }
+            if slots[index].keyClass == KeyClasses.latch { memo.pointee.latchMayBePending = true }
+        }
+        updateXKB(code: code, pressed: pressed)
+    }
+
+    /// The update itself, and the masks it changed serialized again.
+    @inline(never)
+    private func updateXKB(code: UInt32, pressed: Bool) {
+        let changed = xkb_state_update_key(pointer, code, pressed ? XKB_KEY_DOWN : XKB_KEY_UP).rawValue
+        guard changed != 0 else { return }
+        memo.pointee.generation &+= 1
+        // Serialize only what the update says changed.
+        if changed & XKB_STATE_MODS_DEPRESSED.rawValue != 0 {
+            memo.pointee.modifiers.depressed = xkb_state_serialize_mods(pointer, XKB_STATE_MODS_DEPRESSED)
+        }
+        if changed & XKB_STATE_MODS_LATCHED.rawValue != 0 {
+            memo.pointee.modifiers.latched = xkb_state_serialize_mods(pointer, XKB_STATE_MODS_LATCHED)
+        }
+        if changed & XKB_STATE_MODS_LOCKED.rawValue != 0 {
+            memo.pointee.modifiers.locked = xkb_state_serialize_mods(pointer, XKB_STATE_MODS_LOCKED)
+        }
+        if changed & XKB_STATE_LAYOUT_EFFECTIVE.rawValue != 0 {
+            memo.pointee.modifiers.group = xkb_state_serialize_layout(pointer, XKB_STATE_LAYOUT_EFFECTIVE)
+        }
+    }
+
+    /// The state was set from outside a key (a mask update, a new state): every slot's
+    /// answers are stale and the masks are read again. Held keys and latches stay as they were.
+    func stateReplaced() {
+        memo.pointee.generation &+= 1
+        memo.pointee.modifiers = modifiers
     }
 
     /// Every key is up (the device vanished): a fresh state that keeps only the locks
@@ -93,6 +195,11 @@ public final class KeyboardState: KeyTranslator {
         xkb_state_unref(pointer)
         pointer = xkb_state_new(keymap.pointer)
         xkb_state_update_mask(pointer, 0, 0, lockedMods, 0, 0, lockedLayout)
+        // The new state has no filters: no key is held, no latch pending.
+        for index in slots.indices { slots[index].held = 0 }
+        memo.pointee.heldActionKeys = 0
+        memo.pointee.latchMayBePending = false
+        stateReplaced()
         compose?.reset()
         return modifiers
     }

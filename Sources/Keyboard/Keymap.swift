@@ -1,9 +1,10 @@
 import CXKBCommon
 import Glibc
 
-/// Owns one compiled `xkb_keymap`. Immutable once built, so states and the client keymap
-/// file can share it, on one thread: xkbcommon counts references with plain integers, so
-/// states made from one keymap must not be created or released on two threads at once.
+/// Owns one compiled `xkb_keymap`. Immutable once built (its key classes are probed on
+/// first use), so states and the client keymap file can share it, on one thread:
+/// xkbcommon counts references with plain integers, so states made from one keymap must
+/// not be created or released on two threads at once.
 public final class Keymap {
     let pointer: OpaquePointer
     /// The context it was compiled in (its include paths and log).
@@ -11,6 +12,8 @@ public final class Keymap {
     /// The indices of the named real modifiers in this keymap, for binding masks.
     let modifierIndices: ModifierIndices
     private var cachedClientFile: KeymapFile?
+    /// Which keys can change a state (`KeyClasses`): probed when the first state is made.
+    private(set) lazy var keyClasses = KeyClasses(keymap: pointer)
 
     private init(context: XKBContext, pointer: OpaquePointer) {
         self.context = context
