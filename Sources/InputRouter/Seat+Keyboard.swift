@@ -124,12 +124,15 @@ extension Seat {
         }
         // Capture phase: bindings consume the press and, later, its release (unless the
         // focus inhibits them: then the client gets every key).
-        for (i, b) in bindings.enumerated() where activeShortcutsInhibitor == nil
-            && b.binding.matches(meaning, modifiersBefore: modifiersBefore) {
-            keyRecipients[code] = .consumed
-            enqueue(.binding(id, index: Int32(i), key: key))
-            b.action()
-            return
+        // Tested first: the loop retained and released the array even when it was empty.
+        // Matching is pure, so the inhibitor, which only an action could change, is read once.
+        if !bindings.isEmpty && activeShortcutsInhibitor == nil {
+            for (i, b) in bindings.enumerated() where b.binding.matches(meaning, modifiersBefore: modifiersBefore) {
+                keyRecipients[code] = .consumed
+                enqueue(.binding(id, index: Int32(i), key: key))
+                b.action()
+                return
+            }
         }
         if let g = keyboardGrab {
             keyRecipients[code] = .grab  // unless the grab passes the press on
