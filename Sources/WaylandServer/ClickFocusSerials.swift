@@ -34,7 +34,7 @@ extension WaylandServer {
     /// After focus-on-click activated `node`: the serials sent meanwhile (after `before`)
     /// stand for the press its client got, as long as no other press came.
     func noteClickFocusSerials(of node: NodeID, after before: UInt32) {
-        guard let client = surface(for: node)?.owner, var click = client.clickFocus, click.press == click.upTo else { return }
+        guard let client = owner(of: node), var click = client.clickFocus, click.press == click.upTo else { return }
         click.after = before
         click.upTo = wl_display_get_serial(display)
         client.clickFocus = click

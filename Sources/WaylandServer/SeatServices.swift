@@ -16,7 +16,7 @@ final class SeatServices {
     /// The keyboard focus the activated toplevel and text-input focus were last computed
     /// from, and the toplevel this seat's keyboard activates (Server+Activation.swift).
     @exclusivity(unchecked) var activationSource: NodeID?
-    var activatedToplevel: NodeID?
+    @exclusivity(unchecked) var activatedToplevel: NodeID?
     /// Text inputs made for this seat's `wl_seat` (TextInputMethod.swift).
     let textInput: TextInputState
     /// This seat's tablets, tools and pads, as announced to its tablet seats (TabletManager.swift).
@@ -73,7 +73,12 @@ extension ClientState {
 
 extension WaylandServer {
     /// The protocol state of seat `index` (the first seat's is made with the server).
-    func services(_ index: Int) -> SeatServices {
+    @inline(__always) func services(_ index: Int) -> SeatServices {
+        if index < seatServices.count { return seatServices[index] }
+        return makeServices(index)
+    }
+
+    private func makeServices(_ index: Int) -> SeatServices {
         while seatServices.count <= index { seatServices.append(SeatServices(server: self, seatIndex: seatServices.count)) }
         return seatServices[index]
     }
@@ -83,6 +88,7 @@ extension WaylandServer {
 
     /// Whether toplevel `node` has some seat's keyboard: the `activated` state.
     func isActivated(_ node: NodeID) -> Bool {
-        seatServices.contains { $0.activatedToplevel == node }
+        for i in seatServices.indices where seatServices[i].activatedToplevel == node { return true }
+        return false
     }
 }

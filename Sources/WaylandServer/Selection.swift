@@ -51,7 +51,7 @@ extension WaylandServer {
 
     /// The client whose surface has seat `index`'s keyboard, if any.
     func keyboardFocusClient(onSeat index: Int) -> ClientState? {
-        router.seats[index].keyboardFirstResponder.flatMap { surface(for: $0)?.owner }
+        router.seats[index].keyboardFirstResponder.flatMap(owner(of:))
     }
 
     /// Whether `client` may set seat `index`'s selection citing `serial`: a recent press of

@@ -40,12 +40,14 @@ struct DeliveryTarget {
     let node: NodeID
     let resource: ResourcePointer
     let owner: Unmanaged<ClientState>
+    let surface: Unmanaged<Surface>
 
     init?(_ surface: Surface) {
         guard let node = surface.node else { return nil }
         self.node = node
         resource = surface.resource
         owner = Unmanaged.passUnretained(surface.owner)
+        self.surface = Unmanaged.passUnretained(surface)
     }
 }
 
@@ -88,6 +90,19 @@ struct WaylandSender: DeliverySink {
     @inline(__always) private func withClient(_ id: ClientID, _ body: (ClientState) -> Void) {
         guard let c = server.clientTargets[Int(id.index)] else { return }
         c._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Out of line: its `wl_array` lives on the stack and is passed by address, which gives
+    /// a function a stack protector, and `deliver` paid its check on every delivery.
+    @inline(never) private func sendKeyboardEnter(_ sid: SeatID, _ node: NodeID, _ keys: KeySpan, _ serial: UInt32,
+                                                  _ queue: DeliveryQueue) {
+        withTarget(node) { surface, c in
+            c.updateSerials(on: sid) { $0.lastKeyboardEnter = serial }
+            server.selectionsFollowKeyboard(to: c, seat: Int(sid.index))
+            queue.keys(keys).withUnsafeBufferPointer { keys in withWaylandArray(keys) { array in
+                c.eachKeyboard(on: sid) { r in wl_keyboard_send_enter(r, serial, surface, array) }
+            } }
+        }
     }
 
     @inline(__always) private func ms(_ time: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: time / 1000) }
@@ -158,13 +173,7 @@ struct WaylandSender: DeliverySink {
             }
 
         case let .keyboardEnter(sid, node, keys, serial):
-            withTarget(node) { surface, c in
-                c.updateSerials(on: sid) { $0.lastKeyboardEnter = serial }
-                server.selectionsFollowKeyboard(to: c, seat: Int(sid.index))
-                queue.keys(keys).withUnsafeBufferPointer { keys in withWaylandArray(keys) { array in
-                    c.eachKeyboard(on: sid) { r in wl_keyboard_send_enter(r, serial, surface, array) }
-                } }
-            }
+            sendKeyboardEnter(sid, node, keys, serial, queue)
         case let .keyboardLeave(sid, node, serial):
             withTarget(node) { surface, c in
                 c.eachKeyboard(on: sid) { r in wl_keyboard_send_leave(r, serial, surface) }
@@ -236,8 +245,17 @@ struct WaylandSender: DeliverySink {
 extension WaylandServer {
     /// The node that moves and restacks for a toplevel: its decoration container, if any.
     func windowNode(of toplevel: NodeID) -> NodeID {
-        guard let s = surface(for: toplevel), case .xdg(let x) = s.role, case .toplevel(let t) = x.roleObject else { return toplevel }
-        return t.windowNode ?? toplevel
+        withToplevel(toplevel) { _, t in t.frame?.container } ?? toplevel
+    }
+
+    /// `body` with the xdg_surface and toplevel of `node`'s surface, all three borrowed (no
+    /// reference counted: they hold each other, and `surfacesByNode` holds the surface);
+    /// nil when `node` is not a toplevel's surface. `body` must not destroy any of them.
+    @inline(__always) func withToplevel<R>(_ node: NodeID, _ body: (XdgSurfaceObject, XdgToplevel) -> R?) -> R? {
+        guard let t = deliveryTargets[Int(node.index)], t.node == node else { return nil }
+        return t.surface._withUnsafeGuaranteedRef { s in
+            s.xdgRef?._withUnsafeGuaranteedRef { x in x.toplevelRef?._withUnsafeGuaranteedRef { top in body(x, top) } } ?? nil
+        }
     }
 
     @inline(__always) func client(_ id: ClientID) -> ClientState? {

@@ -53,10 +53,11 @@ extension WaylandServer {
     }
 
     private func sendActivationConfigure(_ node: NodeID?) {
-        guard let node, let s = surface(for: node), case .xdg(let x) = s.role, case .toplevel = x.roleObject,
-            x.initialConfigureSent
-        else { return }
-        x.sendConfigure()
+        guard let node else { return }
+        _ = withToplevel(node) { x, _ -> Void? in
+            if x.initialConfigureSent { x.sendConfigure() }
+            return ()
+        }
     }
 
     /// Raises window node `w`. Stacking is not position: each surface stays on the outputs

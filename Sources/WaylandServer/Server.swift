@@ -259,7 +259,10 @@ public final class WaylandServer {
         seat.keyTranslator = keyboardState
         outputNode = router.tree.createNode(.compositor, name: "windows", frame: Rect(0, 0, 0, 0))
         router.tree.setClipsChildren(outputNode, false)
-        router.serialSource = { [unowned(unsafe) self] in self.nextSerial(for: .router) }
+        // Borrowed, not an unowned(unsafe) capture: that was made strong for the call, a
+        // retain and release per serial (seven per click). The router is the server's.
+        let server = Unmanaged.passUnretained(self)
+        router.serialSource = { server._withUnsafeGuaranteedRef { $0.nextSerial(for: .router) } }
 
         if configuration.offersShm {
             wl_display_init_shm(display)
@@ -588,16 +591,33 @@ public struct SerialLog {
         /// The client it was sent to (`.compositor` when it went with no one event).
         public var client: ClientID
     }
-    /// The serials, oldest first; at most `limit`, the oldest half dropped when full.
-    public private(set) var entries: [Entry] = []
+    /// The newest `limit` serials, in a ring: recording one (seven per click) is a store,
+    /// where an array shifted by half when full and checked its buffer's uniqueness.
+    private var ring = InlineArray<256, Entry>(repeating: Entry(serial: 0, purpose: .router, client: .compositor))
+    /// Where the next serial goes.
+    private var next = 0
+    /// How many of `ring` hold serials (`limit` once it wrapped).
+    private var recorded = 0
     static let limit = 256
 
-    mutating func record(_ serial: UInt32, _ purpose: Purpose, _ client: ClientID) {
-        if entries.count == SerialLog.limit { entries.removeFirst(SerialLog.limit / 2) }
-        entries.append(Entry(serial: serial, purpose: purpose, client: client))
+    /// The serials, oldest first: the newest `limit` sent. Allocates: for tests and traces.
+    public var entries: [Entry] {
+        (0..<recorded).map { ring[(next - recorded + $0) & (SerialLog.limit - 1)] }
+    }
+
+    @inline(__always) mutating func record(_ serial: UInt32, _ purpose: Purpose, _ client: ClientID) {
+        ring[next] = Entry(serial: serial, purpose: purpose, client: client)
+        next = (next + 1) & (SerialLog.limit - 1)
+        if recorded < SerialLog.limit { recorded += 1 }
     }
 
     /// What `serial` was sent for, if it is still in the log: a linear scan from the newest,
     /// done when a request cites a serial (not per event).
-    public func purpose(of serial: UInt32) -> Purpose? { entries.last { $0.serial == serial }?.purpose }
+    public func purpose(of serial: UInt32) -> Purpose? {
+        for i in 0..<recorded {
+            let e = ring[(next - 1 - i) & (SerialLog.limit - 1)]
+            if e.serial == serial { return e.purpose }
+        }
+        return nil
+    }
 }

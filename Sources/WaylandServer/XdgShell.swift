@@ -58,11 +58,21 @@ final class XdgSurfaceObject: WaylandObject {
     }
     let surface: Surface
     weak var base: XdgWmBase?
-    var roleObject = RoleObject.none
-    /// Configure serials sent and not yet acknowledged, oldest first.
-    var sentConfigures: [UInt32] = []
-    var acknowledged = false
-    var initialConfigureSent = false
+    // Read or written by every configure (a click's activation sends two): no dynamic
+    // exclusivity checks.
+    @exclusivity(unchecked) var roleObject = RoleObject.none {
+        didSet {
+            if case .toplevel(let t) = roleObject { toplevelRef = Unmanaged.passUnretained(t) } else { toplevelRef = nil }
+        }
+    }
+    /// The toplevel of `roleObject`, unretained: valid while `roleObject` holds it. The
+    /// activation configures read it without counting a reference (the toplevel's weak
+    /// references put its counts in a side table, where each retain and release costs ~100).
+    @exclusivity(unchecked) private(set) var toplevelRef: Unmanaged<XdgToplevel>?
+    /// Configure serials sent and not yet acknowledged, oldest first (ConfigureSerials.swift).
+    @exclusivity(unchecked) var sentConfigures = ConfigureSerials()
+    @exclusivity(unchecked) var acknowledged = false
+    @exclusivity(unchecked) var initialConfigureSent = false
     var geometry: Rect?
 
     init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, surface: Surface, base: XdgWmBase) {
@@ -119,10 +129,9 @@ final class XdgSurfaceObject: WaylandObject {
             geometry = Rect(args.int(0), args.int(1), args.int(2), args.int(3))
         case 4:  // ack_configure(serial)
             let serial = args.uint(0)
-            guard let i = sentConfigures.firstIndex(of: serial) else {
+            guard sentConfigures.acknowledge(serial) else {
                 return postError(XDG_SURFACE_ERROR_INVALID_SERIAL.rawValue, "serial \(serial) was not sent in a configure")
             }
-            sentConfigures.removeFirst(i + 1)
             acknowledged = true
         default: break
         }
@@ -189,15 +198,24 @@ final class XdgSurfaceObject: WaylandObject {
 
     /// The role's configure, then `xdg_surface.configure` with a new serial.
     func sendConfigure() {
-        switch roleObject {
-        case .toplevel(let top): top.sendConfigure()
-        case .popup(let popup): popup.sendConfigure()
-        case .none: return
+        if let top = toplevelRef {
+            // Borrowed: `roleObject` holds the toplevel throughout (no retain, see toplevelRef).
+            top._withUnsafeGuaranteedRef { top in
+                top.sendConfigure(node: surface.node)
+                finishConfigure(decoration: top.decoration)
+            }
+            return
         }
+        guard case .popup(let popup) = roleObject else { return }
+        popup.sendConfigure()
+        finishConfigure(decoration: nil)
+    }
+
+    /// `xdg_surface.configure` with a new serial, after the role's configure.
+    @inline(__always) private func finishConfigure(decoration: ToplevelDecorationObject?) {
         let serial = server.nextSerial(for: .configure, client: owner.id)
-        if case .toplevel(let top) = roleObject { top.decoration?.configureSending(serial: serial) }
+        decoration?.configureSending(serial: serial)
         sentConfigures.append(serial)
-        if sentConfigures.count > 64 { sentConfigures.removeFirst() }
         xdg_surface_send_configure(resource, serial)
     }
 

@@ -99,7 +99,10 @@ final class XdgToplevel: WaylandObject {
         if xdg?.initialConfigureSent == true { xdg?.sendConfigure() }
     }
 
-    func sendConfigure() {
+    /// Its `xdg_toplevel.configure` (and first the capabilities), for the xdg_surface's
+    /// configure, which passes its surface's `node` (read here through the weak `xdg`, it
+    /// cost a retain and release of both objects per configure).
+    func sendConfigure(node: NodeID?) {
         if version >= 5, !wmCapabilitiesSent {
             // Before the first configure (xdg_wm_base 5): what the window menu could offer.
             // Maximize and fullscreen are served; no window menu, no minimize.

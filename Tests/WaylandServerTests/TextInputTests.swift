@@ -40,6 +40,33 @@ let deadKeyKeyboard = KeyboardConfiguration(
         #expect(h.settle(b).filter { $0.hasPrefix("text.") } == ["text.enter b"])
     }
 
+    /// With no text input on the seat only the focus's node is kept (TextInputState's
+    /// idle focus): one made later enters the window that has the keyboard then, and none
+    /// other; one made again after the last went enters where the focus is now.
+    @Test func aTextInputMadeLateEntersTheWindowThatHasTheKeyboard() throws {
+        let h = try ServerHarness()
+        let a = try h.probe(["--toplevel", "a", "100x100", "--no-touch"])
+        h.wait(for: a, line: "mapped a")
+        let b = try h.probe(["--toplevel", "b", "100x100", "--no-touch"])  // at (72, 72), takes the focus
+        h.wait(for: b, line: "mapped b")
+        h.warp(45, 45)  // only a is there
+        h.button(.pressed); h.button(.released)
+        _ = h.settle(a); _ = h.settle(b)
+        h.command(b, "text create")
+        #expect(h.settle(b).filter { $0.hasPrefix("text.") }.isEmpty)  // b has no keyboard
+        h.command(a, "text create")
+        #expect(h.settle(a).filter { $0.hasPrefix("text.") } == ["text.enter a"])
+        h.command(a, "text destroy")
+        h.command(b, "text destroy")
+        h.warp(160, 160)  // only b is there
+        h.button(.pressed); h.button(.released)
+        _ = h.settle(a); _ = h.settle(b)
+        h.command(a, "text create")
+        h.command(b, "text create")
+        #expect(h.settle(a).filter { $0.hasPrefix("text.") }.isEmpty)
+        #expect(h.settle(b).filter { $0.hasPrefix("text.") } == ["text.enter b"])
+    }
+
     @Test func aDeadKeyAndALetterReachTheEnabledTextInputComposed() throws {
         let h = try ServerHarness(keyboard: deadKeyKeyboard)
         var trace: [String] = []

@@ -251,6 +251,31 @@ import Testing
         #expect(tree.frame(of: window).map { ($0.x, $0.y) } ?? (-1, -1) == (140, 240))
     }
 
+    /// A click in a decorated window behind another raises its whole window, title bar and
+    /// all (the container, `windowNode(of:)`), not only the surface inside it.
+    @Test func aClickRaisesTheDecoratedWindowItLandsIn() throws {
+        let h = try Self.decorated()
+        let a = try h.probe(["--toplevel", "a", "100x100", "--no-pointer", "--ssd"])
+        h.wait(for: a, line: "mapped a")
+        let tree = h.server.router.tree
+        let topA = try Self.toplevel(h)
+        let b = try h.probe(["--toplevel", "b", "100x100", "--no-pointer", "--ssd"])
+        h.wait(for: b, line: "mapped b")
+        _ = h.settle(a); _ = h.settle(b)
+        let topB = try #require(Self.nodes(h).first { tree.kind(of: $0) == .toplevel && $0 != topA })
+        let windowA = try #require(tree.parent(of: topA)), windowB = try #require(tree.parent(of: topB))
+        #expect(windowA != h.server.outputNode && windowB != h.server.outputNode)
+        #expect(h.server.placeWindow(topB, x: 90, y: 40))
+        #expect(tree.children(of: h.server.outputNode).last == windowB)
+        h.warp(50, 100)  // a's content, left of b
+        h.button(.pressed)
+        h.button(.released)
+        _ = h.settle(a)
+        #expect(tree.children(of: h.server.outputNode).last == windowA)
+        #expect(tree.children(of: windowA).last == topA)
+        #expect(h.server.activatedToplevel == topA)
+    }
+
     // MARK: Protocol errors
 
     static let errors: [(mode: String, line: String)] = [

@@ -2,7 +2,8 @@
 // `--text-input-auto` also enables it on every enter, as a toolkit's focused entry does
 // (enable, content type, cursor rectangle, surrounding text, commit). Commands on stdin:
 // `text enable`, `text disable`, `text surrounding TEXT CURSOR ANCHOR`, `text content HINT
-// PURPOSE`, `text cursor x,y,w,h`, `text commit` (each request alone), `text destroy`.
+// PURPOSE`, `text cursor x,y,w,h`, `text commit` (each request alone), `text destroy`, `text create`
+// (a text input made late, as a toolkit makes one when an entry appears).
 //
 // Events print as `text.enter NAME`, `text.leave NAME`, `text.preedit "TEXT" BEGIN END`,
 // `text.commit_string "TEXT"`, `text.delete BEFORE AFTER`, and `text.done SERIAL commits=N`,
@@ -57,6 +58,11 @@ func textInputCommit() {
 /// `text ...` commands; false when the line is not one.
 func runTextInputCommand(_ words: [String]) -> Bool {
     guard words.first == "text", words.count >= 2 else { return false }
+    if words[1] == "create" {  // a text input made late, once the window has the focus
+        wantTextInput = true
+        if textInput == nil { createTextInput() }
+        return true
+    }
     guard let input = textInput else { fail("text command without --text-input") }
     switch words[1] {
     case "enable": zwp_text_input_v3_enable(input)
