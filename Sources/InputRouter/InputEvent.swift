@@ -97,7 +97,9 @@ public struct InputEvent: Hashable, Sendable {
 
     /// The events a seat accepts, mirroring libinput's event types.
     public enum Kind: Hashable, Sendable {
-        case deviceAdded(DeviceCapabilities)
+        /// A device appeared with these capabilities; its source's description of it (name,
+        /// node, ids: `InputEvent.deviceDescription`), when the source gave one.
+        case deviceAdded(DeviceCapabilities, DeviceDescription.Reference = .none)
         case deviceRemoved
         /// Relative motion: accelerated deltas and the raw ones (`wp_relative_pointer`).
         case pointerMotion(dx: Double, dy: Double, unacceleratedDX: Double, unacceleratedDY: Double)

@@ -264,7 +264,7 @@ public final class Seat {
         }
         if case .keyboardKey(let k, let s) = event.kind { return notifyKey(time: t, key: k, state: s, device: event.device) }
         switch event.kind {
-        case .deviceAdded(let caps): notifyDeviceAdded(event.device, capabilities: caps)
+        case .deviceAdded(let caps, _): notifyDeviceAdded(event.device, capabilities: caps)
         case .deviceRemoved: notifyDeviceRemoved(event.device, time: t)
         case .pointerMotion(let dx, let dy, let udx, let udy):
             notifyPointerMotion(time: t, dx: dx, dy: dy, unacceleratedDX: udx, unacceleratedDY: udy)

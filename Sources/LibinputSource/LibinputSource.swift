@@ -36,6 +36,14 @@ public struct LibinputDeviceInfo: Sendable, Hashable {
     /// The USB (or Bluetooth) vendor and product ids libinput reports; 0 when it has none.
     public var vendor: UInt32 = 0
     public var product: UInt32 = 0
+    /// Its device node (`/dev/input/event3`) and sysfs path, as udev gives them.
+    public var path: String? = nil
+    public var sysPath: String? = nil
+
+    /// What the source's `deviceAdded` carries: the name, node, sysfs path and ids.
+    public var deviceDescription: DeviceDescription {
+        DeviceDescription(name: name, path: path, sysPath: sysPath, vendor: vendor, product: product)
+    }
 }
 
 /// The live input backend: real devices through libinput, turned into `InputEvent`s for the
@@ -224,10 +232,16 @@ public final class LibinputSource {
                                       capabilities: EventTranslation.capabilities(of: handle), applied: steps)
         info.vendor = libinput_device_get_id_vendor(handle)
         info.product = libinput_device_get_id_product(handle)
+        if let udevDevice = libinput_device_get_udev_device(handle) {
+            info.path = udev_device_get_devnode(udevDevice).map { String(cString: $0) }
+            info.sysPath = udev_device_get_syspath(udevDevice).map { String(cString: $0) }
+            udev_device_unref(udevDevice)
+        }
+        if info.path == nil { info.path = "/dev/input/" + sysname }
         if info.capabilities.contains(.tabletPad) { info.padLayout = PadLayoutQuery.layout(of: handle, tablet: tablet(grouped: handle)) }
         devices.append(Device(handle: handle, info: info))
         if recorder != nil { devices[index]?.recorderIndex = recorder?.addDevice(handle, info: info) }
-        let event = InputEvent(time: Self.now(), device: id, .deviceAdded(info.capabilities))
+        let event = InputEvent(time: Self.now(), device: id, .deviceAdded(info.capabilities, info.deviceDescription.reference))
         record(event, index: index)
         sink(event)
         if let layout = info.padLayout { sink(InputEvent(time: event.time, device: id, .tabletPadAdded(layout))) }

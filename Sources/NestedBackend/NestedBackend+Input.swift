@@ -82,7 +82,8 @@ extension NestedBackend {
             touch = wl_seat_get_touch(seat)
             wl_touch_add_listener(touch, listeners.touch, selfPointer)
         }
-        emit(device, .deviceAdded(device.capabilities))
+        // All the parent tells of its devices is that its seat has them.
+        emit(device, .deviceAdded(device.capabilities, DeviceDescription(name: "parent seat \(device)").reference))
     }
 
     /// The parent's seat lost the device (or the connection ended): the core releases what

@@ -185,7 +185,9 @@ struct DebugEventsParser {
         let name = words.joined(separator: " ")
         if type == "DEVICE_ADDED" {
             let id = addDevice(sysname: sysname, name: name, capabilities: capabilities)
-            events.append(InputEvent(time: lastTime, device: id, .deviceAdded(capabilities)))
+            // debug-events names the device and its node's sysname (`event4`), nothing more.
+            let description = DeviceDescription(name: name, path: "/dev/input/" + sysname)
+            events.append(InputEvent(time: lastTime, device: id, .deviceAdded(capabilities, description.reference)))
         } else {
             guard let index = current.removeValue(forKey: sysname) else {
                 warn(s.line, 1, "DEVICE_REMOVED for \(sysname), which was never added; skipped")

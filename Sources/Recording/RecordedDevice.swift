@@ -96,6 +96,13 @@ public struct RecordedDevice: Hashable, Sendable {
         self.deviceClass = deviceClass; self.position = position
     }
 
+    /// What a replay's `deviceAdded` says of the device: its name, node and ids, as the
+    /// file gives them (a compositor tells clients of a tablet with them).
+    public var deviceDescription: DeviceDescription {
+        DeviceDescription(name: name, path: node, bus: identity?.bus ?? 0, vendor: identity?.vendor ?? 0,
+                          product: identity?.product ?? 0, version: identity?.version ?? 0)
+    }
+
     /// Whether `codes` lists this code for this event type.
     public func supports(type: UInt16, code: UInt16) -> Bool { codes[type]?.contains(code) ?? false }
     /// Whether the device has this input property (`INPUT_PROP_DIRECT`, ...).

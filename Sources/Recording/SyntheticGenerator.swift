@@ -61,7 +61,8 @@ public struct SyntheticGenerator: Sendable {
                 time += UInt64(rng.int(1000...40000))
                 let id = DeviceID(UInt32(index))
                 if started.insert(index).inserted {
-                    let added = InputEvent(time: time, device: id, .deviceAdded(recorded[index].libinputCapabilities ?? []))
+                    let added = InputEvent(time: time, device: id, .deviceAdded(recorded[index].libinputCapabilities ?? [],
+                                                                           recorded[index].deviceDescription.reference))
                     writer.append(device: index, evdev: [], libinput: [added])
                     expected.append(added)
                 }

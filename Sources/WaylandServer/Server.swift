@@ -194,16 +194,6 @@ public final class WaylandServer {
     @exclusivity(unchecked) var pendingFocus: NodeID?
     /// Per seat: selections, drag, text input, activated toplevel (SeatServices.swift).
     @exclusivity(unchecked) var seatServices: [SeatServices] = []
-    /// Device paths the embedder knows (`/dev/input/event5`), sent as a tablet's and a pad's `path`.
-    public var devicePaths: [DeviceID: String] = [:]
-    /// Device names the embedder knows ("Wacom Intuos5 M Pen"), sent as a tablet's `name`
-    /// (GTK names its tablet and pad devices after it).
-    public var deviceNames: [DeviceID: String] = [:]
-    /// Device USB vendor and product ids the embedder knows (0x056a, 0x002a), sent as a
-    /// tablet's `id` (GTK gives them as the device's vendor and product id; libwacom-based
-    /// clients look the tablet up by them).
-    public var deviceHardwareIDs: [DeviceID: (vendor: UInt32, product: UInt32)] = [:]
-
     /// Every serial sent, with what it was for (newest last, bounded).
     @exclusivity(unchecked) public private(set) var serialLog = SerialLog()
     /// The first seat's clipboard and primary selection (Selection.swift); each seat has its

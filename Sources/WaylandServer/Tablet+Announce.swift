@@ -29,12 +29,18 @@ extension WaylandServer {
     /// its leave was sent.
     func routeDeviceChange(_ event: InputEvent, on seat: Seat) {
         let index = Int(seat.id.index)
-        if case .deviceAdded(let caps) = event.kind, caps.contains(.tabletTool) { tabletDeviceAdded(event.device, seat: index) }
+        if case .deviceAdded(let caps, let description) = event.kind {
+            services(index).tablets.descriptions[event.device] = description.resolved
+            if caps.contains(.tabletTool) { tabletDeviceAdded(event.device, seat: index) }
+        }
         seat.handle(event)
         if case .tabletPadAdded(let layout) = event.kind { tabletPadAdded(event.device, layout, seat: index) }
         if case .deviceRemoved = event.kind { tabletDeviceRemoved(event.device, seat: index) }
         sendDeliveries()
-        if case .deviceRemoved = event.kind { padDeviceRemoved(event.device, seat: index) }  // TabletPad.swift
+        if case .deviceRemoved = event.kind {
+            padDeviceRemoved(event.device, seat: index)  // TabletPad.swift
+            services(index).tablets.descriptions[event.device] = nil
+        }
     }
 
     /// A device with the tablet-tool capability was added on seat `index`: that seat's
@@ -88,9 +94,13 @@ extension WaylandServer {
         }) else { return }
         c.onSeat(index).tablet.tablets.append((device, seatResource, t.resource))
         zwp_tablet_seat_v2_send_tablet_added(seatResource, t.resource)
-        if let name = deviceNames[device] { zwp_tablet_v2_send_name(t.resource, name) }
-        if let hw = deviceHardwareIDs[device] { zwp_tablet_v2_send_id(t.resource, hw.vendor, hw.product) }
-        if let path = devicePaths[device] { zwp_tablet_v2_send_path(t.resource, path) }
+        // What the tablet's source described with its deviceAdded (GTK names its devices after
+        // `name`, and gives `id` as their vendor and product).
+        if let d = services(index).tablets.descriptions[device] {
+            if !d.name.isEmpty { zwp_tablet_v2_send_name(t.resource, d.name) }
+            if d.hasHardwareID { zwp_tablet_v2_send_id(t.resource, d.vendor, d.product) }
+            if let path = d.path { zwp_tablet_v2_send_path(t.resource, path) }
+        }
         zwp_tablet_v2_send_done(t.resource)
     }
 

@@ -112,12 +112,7 @@ extension HitTestDifferentialTests {
                         : Point(Double(Int.random(in: -80...800, using: &rng)), Double(Int.random(in: -80...800, using: &rng)))
                     let fractions = [0.0, 0.5, 0.99609375, -0.00390625]
                     let p = Point(base.x + fractions.randomElement(using: &rng)!, base.y + fractions.randomElement(using: &rng)!)
-                    let expected = scene.reference(p)
-                    let got = scene.tree.hitTest(p)?.node
-                    if got != expected {
-                        Issue.record("seed \(seed) round \(round) after \(log.suffix(6)) point \(p): got \(String(describing: got)), expected \(String(describing: expected))")
-                        return
-                    }
+                    guard let got = Self.hitTest(scene, p, agreeing: "seed \(seed) round \(round) after \(log.suffix(6))") else { return }
                     checked += 1
                     if got != nil { hits += 1 }
                 }
@@ -125,6 +120,18 @@ extension HitTestDifferentialTests {
         }
         #expect(checked == 160 * 12 * 20)
         #expect(hits > checked / 20)  // the scenes really are hit (far points mostly miss)
+    }
+
+    /// The tree's answer at `p` (nil: no node), when it is the naive reference's; nil
+    /// when they differ, which is recorded with `context` (seed, round, recent changes).
+    static func hitTest(_ scene: Scene, _ p: Point, agreeing context: @autoclosure () -> String) -> NodeID?? {
+        let expected = scene.reference(p)
+        let got = scene.tree.hitTest(p)?.node
+        guard got == expected else {
+            Issue.record("\(context()) point \(p): got \(String(describing: got)), expected \(String(describing: expected))")
+            return nil
+        }
+        return .some(got)
     }
 
     /// The tree keeps its node records and child grids in memory it owns and grows
@@ -164,12 +171,7 @@ extension HitTestDifferentialTests {
                 }
                 for _ in 0..<30 {
                     let p = Point(Double(Int.random(in: -80...800, using: &rng)) + 0.5, Double(Int.random(in: -80...800, using: &rng)))
-                    let expected = scene.reference(p)
-                    let got = scene.tree.hitTest(p)?.node
-                    if got != expected {
-                        Issue.record("seed \(seed) round \(round) after \(log.suffix(6)) point \(p): got \(String(describing: got)), expected \(String(describing: expected))")
-                        return
-                    }
+                    guard Self.hitTest(scene, p, agreeing: "seed \(seed) round \(round) after \(log.suffix(6))") != nil else { return }
                     checked += 1
                 }
             }

@@ -43,6 +43,10 @@ import InputRouter
         -event4   DEVICE_REMOVED          SynPS/2 Synaptics TouchPad        seat0 default group3  cap:pg  size 70x50mm
         """
 
+    static func described(_ name: String, _ sysname: String) -> DeviceDescription.Reference {
+        DeviceDescription(name: name, path: "/dev/input/" + sysname).reference
+    }
+
     @Test func readsEveryEventType() throws {
         let log = try DebugEventsReader.parse(Self.sample, file: "bug.txt")
         // event2's DEVICE_ADDED came before the paste starts: it still gets an id.
@@ -52,10 +56,11 @@ import InputRouter
         #expect(log.devices[1].capabilities == [.pointer, .gesture])
         let d1 = DeviceID(1), d2 = DeviceID(2), d3 = DeviceID(3), d4 = DeviceID(4)
         let expected: [InputEvent] = [
-            InputEvent(time: 0, device: DeviceID(0), .deviceAdded(.keyboard)),
-            InputEvent(time: 0, device: d1, .deviceAdded([.pointer, .gesture])),
-            InputEvent(time: 0, device: d2, .deviceAdded(.touch)),
-            InputEvent(time: 0, device: d3, .deviceAdded(.switch)),
+            // Each added device is described with its name and node, as the line gives them.
+            InputEvent(time: 0, device: DeviceID(0), .deviceAdded(.keyboard, Self.described("Power Button", "event1"))),
+            InputEvent(time: 0, device: d1, .deviceAdded([.pointer, .gesture], Self.described("SynPS/2 Synaptics TouchPad", "event4"))),
+            InputEvent(time: 0, device: d2, .deviceAdded(.touch, Self.described("ELAN Touchscreen", "event5"))),
+            InputEvent(time: 0, device: d3, .deviceAdded(.switch, Self.described("Lid Switch", "event6"))),
             InputEvent(time: 0, device: d4, .keyboardKey(key: 30, state: .pressed)),
             InputEvent(time: 81_000, device: d4, .keyboardKey(key: 30, state: .released)),
             InputEvent(time: 1_234_000, device: d1, .pointerMotion(dx: 1, dy: -2.5, unacceleratedDX: 0.8, unacceleratedDY: -2)),
@@ -168,7 +173,8 @@ import InputRouter
         var formatter = DebugEventsFormatter()
         var lines: [String] = []
         for event in recording.events {
-            if let line = formatter.line(event, sysname: "event\(event.device.index + 2)") { lines.append(line) }
+            if let line = formatter.line(event, sysname: "event\(event.device.index + 2)",
+                                         name: event.deviceDescription?.name ?? "device") { lines.append(line) }
         }
         let log = try DebugEventsReader.parse(lines.joined(separator: "\n"), file: fixture)
         #expect(log.warnings.isEmpty, "\(log.warnings)")
@@ -208,6 +214,9 @@ import InputRouter
             guard g.phase == .update else { return true }
             return near(g.dx, h.dx, v) && near(g.dy, h.dy, v)
                 && (g.kind != .pinch || (near(g.scale, h.scale, v) && near(g.rotation, h.rotation, v)))
+        case (.deviceAdded(let c, let d), .deviceAdded(let c2, let d2)):
+            // debug-events prints the name, not the node or the ids.
+            return c == c2 && d.resolved?.name == d2.resolved?.name
         default:
             return a == b
         }

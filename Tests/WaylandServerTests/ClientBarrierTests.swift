@@ -24,9 +24,7 @@ import WireClient
 
     @Test func aSlowClientHasPrintedEveryKeyByItsPong() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--slow", "10"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--slow", "10"])
         for key in UInt32(2)...21 { h.key(key, .pressed); h.key(key, .released) }
         let barrier = h.server.barrier()
         // The ping was only just sent: no answer can have come in.

@@ -8,9 +8,7 @@ import Testing
 @Suite(.serialized) struct CommitTests {
     @Test func inputRegionTakesEffectOnCommitAndRepicks() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "200x200"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "200x200"])
         h.warp(50, 50)
         #expect(h.settle(c) == ["pointer.enter win 10.00 10.00", "pointer.motion 10.00 10.00", "pointer.frame"])
         h.command(c, "region win 100,100,50,50")
@@ -22,9 +20,7 @@ import Testing
 
     @Test func synchronizedSubsurfaceMovesWithItsParentsCommit() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "200x200", "--sub", "child", "win", "0,0", "50x50"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "200x200", "--sub", "child", "win", "0,0", "50x50"])
         h.warp(50, 50)
         #expect(h.settle(c).first == "pointer.enter child 10.00 10.00")
         h.command(c, "position child 100,100")
@@ -40,9 +36,7 @@ import Testing
 
     @Test func frameCallbacksAreAnsweredAndBuffersReleased() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100"])
         c.send("frame win")
         var seen: Set<String> = []
         h.wait(for: c) { line in

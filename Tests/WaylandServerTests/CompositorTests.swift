@@ -11,20 +11,11 @@ import Testing
     /// line as it comes, with the compositor's pid.
     func runCompositor(_ arguments: [String], environment: [String: String] = [:], status: Int32 = 0,
                        onLine: ((String, Int32) -> Void)? = nil) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: productsDirectory + "/ir-compositor")
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_RUNTIME_DIR"] = runtimeDirectory
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
+        let compositor = try CompositorProcess(arguments, environment: environment.mapValues { $0 })
+        let process = compositor.process
         var data = Data()
         var seen = 0
-        while case let chunk = pipe.fileHandleForReading.availableData, !chunk.isEmpty {
+        while case let chunk = compositor.output.availableData, !chunk.isEmpty {
             data.append(chunk)
             guard let onLine else { continue }
             while let nl = data[seen...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -124,25 +115,16 @@ import Testing
     /// A wl-probe that takes 25 ms per line it prints (about 2 s for keyboard.yml's keys)
     /// still prints every key before the compositor says it is done.
     @Test func aSlowProbeGetsEveryReplayedKeyBeforeTheCompositorExits() throws {
-        let out = try runCompositor([
-            "--socket", "ir-comp-\(getpid())-6", "--size", "800x600", "--speed", "0", "--exit-after-replay",
-            "--input", "replay:\(Self.fixtures)/keyboard.yml",
-            "--client", "\(productsDirectory)/wl-probe --toplevel editor 300x200 --slow 25",
-        ])
-        let keys = out.filter { $0.hasPrefix("client 1 | keyboard.key ") }
-        #expect(keys.count == (try Self.count("KEYBOARD_KEY", in: "keyboard.yml")))
-        #expect(out.last == "ir-compositor: done")
+        let out = try replayKeys(socket: 6, probe: "--toplevel editor 300x200 --slow 25", options: ["--size", "800x600"])
+        try expectEveryKeyThenDone(out)
     }
 
     /// A client that never answers the ping: after --settle-timeout the compositor names it
     /// and exits with status 1; it does not hang. (The replay's new device waits as long for
     /// it, and goes on.)
     @Test func aClientThatNeverAnswersIsNamedAfterTheSettleTimeout() throws {
-        let out = try runCompositor([
-            "--socket", "ir-comp-\(getpid())-7", "--speed", "0", "--exit-after-replay", "--settle-timeout", "1",
-            "--input", "replay:\(Self.fixtures)/keyboard.yml",
-            "--client", "\(productsDirectory)/wl-probe --toplevel hung 100x100 --ignore-ping",
-        ], status: 1)
+        let out = try replayKeys(socket: 7, probe: "--toplevel hung 100x100 --ignore-ping", options: ["--settle-timeout", "1"],
+                                 status: 1)
         // Named twice: once when the replay's new device waited for it, once at the end.
         let named = out.filter { $0.hasPrefix("ir-compositor: client 1, wl-probe (pid ") }
         #expect(named.count == 2, "\(out.joined(separator: "\n"))")
@@ -150,8 +132,22 @@ import Testing
         #expect(named.last?.hasSuffix(", did not settle within 1.0 s (--settle-timeout)") == true)
         #expect(named.allSatisfy { $0.contains("): no pong to xdg_wm_base.ping ") })
         // It got the keys all the same: only the pong is missing.
-        #expect(out.filter { $0.hasPrefix("client 1 | keyboard.key ") }.count == (try Self.count("KEYBOARD_KEY", in: "keyboard.yml")))
-        #expect(out.last == "ir-compositor: done")
+        try expectEveryKeyThenDone(out)
+    }
+
+    /// keyboard.yml replayed at full speed into one wl-probe started with `probe`, on the
+    /// socket numbered `socket`, until the compositor exits: the ping tests' run.
+    func replayKeys(socket: Int, probe: String, options: [String] = [], status: Int32 = 0) throws -> [String] {
+        try runCompositor(["--socket", "ir-comp-\(getpid())-\(socket)", "--speed", "0", "--exit-after-replay"] + options + [
+            "--input", "replay:\(Self.fixtures)/keyboard.yml", "--client", "\(productsDirectory)/wl-probe \(probe)",
+        ], status: status)
+    }
+
+    /// The probe printed every key of keyboard.yml, and the compositor said it was done last.
+    func expectEveryKeyThenDone(_ out: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(out.filter { $0.hasPrefix("client 1 | keyboard.key ") }.count == (try Self.count("KEYBOARD_KEY", in: "keyboard.yml")),
+                sourceLocation: sourceLocation)
+        #expect(out.last == "ir-compositor: done", sourceLocation: sourceLocation)
     }
 
     @Test func waylandDebugServerPrintsTheProtocolAsUsersKnowIt() throws {

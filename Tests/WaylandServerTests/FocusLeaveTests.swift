@@ -13,9 +13,7 @@ import Testing
         var config = WaylandServer.Configuration()
         config.decorations = DecorationStyle(titleHeight: 24)
         let h = try ServerHarness(configuration: config)
-        let c = try h.probe(["--ssd", "--toplevel", "win", "200x100", "--sub", "header", "win", "0,-30", "200x30"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--ssd", "--toplevel", "win", "200x100", "--sub", "header", "win", "0,-30", "200x30"])
         return (h, c)
     }
 
@@ -70,9 +68,7 @@ import Testing
         var config = WaylandServer.Configuration()
         config.decorations = DecorationStyle(titleHeight: 24)
         let h = try ServerHarness(configuration: config)
-        let c = try h.probe(["--ssd", "--toplevel", "win", "200x100"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--ssd", "--toplevel", "win", "200x100"])
         let tree = h.server.router.tree
         let window = try #require(tree.children(of: h.server.outputNode).first { tree.name(of: $0) == "window" })
         h.warp(100, 50)  // the title bar

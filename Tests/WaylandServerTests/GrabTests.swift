@@ -73,9 +73,7 @@ import Testing
 
     @Test func titleBarMovesTheWindowAndCloseButtonAsksToClose() throws {
         let h = try Self.decorated()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--ssd"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--ssd"])
         // The window container is at (40, 40); the surface below a 24-pixel title bar.
         h.warp(50, 70)
         #expect(h.settle(c) == ["pointer.enter win 10.00 6.00", "pointer.motion 10.00 6.00", "pointer.frame"])
@@ -99,9 +97,7 @@ import Testing
         let h = try Self.decorated()
         var trace: [String] = []
         h.server.deliveryObserver = { [unowned h] d, q in trace.append(TraceSink.line(d, queue: q, router: h.server.router)) }
-        let c = try h.probe(["--toplevel", "win", "100x100", "--no-pointer", "--ssd"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--no-pointer", "--ssd"])
         let tree = h.server.router.tree
         let window = try #require(tree.children(of: h.server.outputNode).first { tree.name(of: $0) == "window" })
         // A press on the surface of a client without wl_pointer reaches the decoration (its

@@ -74,9 +74,7 @@ extension KeyboardProtocolTests {
 @Suite(.serialized) struct TouchProtocolTests {
     @Test func touchStaysWithItsOwnerOutsideTheSurface() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100"])
         let (x, y) = h.touchPoint(60, 60)
         h.touch(.touchDown(slot: 0, x: x, y: y))
         #expect(h.settle(c) == ["touch.down win 0 20.00 20.00", "touch.frame"])
@@ -109,13 +107,7 @@ extension KeyboardProtocolTests {
     }
 
     @Test func touchDeviceRemovedMidSequenceCancels() throws {
-        let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
-        let (x, y) = h.touchPoint(60, 60)
-        h.touch(.touchDown(slot: 0, x: x, y: y))
-        _ = h.settle(c)
+        let (h, c) = try Self.fingerDownOnAWindow()
         h.server.handle(InputEvent(time: h.time + 1000, device: DeviceID(3), .deviceRemoved))
         let lines = h.settle(c)
         #expect(lines.contains("touch.cancel"))
@@ -125,13 +117,21 @@ extension KeyboardProtocolTests {
 }
 
 extension TouchProtocolTests {
+    /// A wl-probe's 100×100 window with finger 0 down on it at (60, 60), everything read.
+    static func fingerDownOnAWindow() throws -> (ServerHarness, ClientProcess) {
+        let h = try ServerHarness()
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100"])
+        let (x, y) = h.touchPoint(60, 60)
+        h.touch(.touchDown(slot: 0, x: x, y: y))
+        _ = h.settle(c)
+        return (h, c)
+    }
+
     /// A frame's motions are sent together with the frame (one flush per frame, issue 17):
     /// nothing is sent while only motions have come, then every motion, in order, then the frame.
     @Test func touchFrameMotionsGoOutWithTheirFrame() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100"])
         for slot: Int32 in 0..<2 {
             let (x, y) = h.touchPoint(50 + 20 * Double(slot), 60)
             h.server.handle(InputEvent(time: h.time, device: DeviceID(3), .touchDown(slot: slot, x: x, y: y)))
@@ -159,13 +159,7 @@ extension TouchProtocolTests {
     /// A motion posted with no frame after it (as an embedder may) still reaches the client:
     /// the next dispatch sends it.
     @Test func touchMotionWithoutAFrameIsStillSent() throws {
-        let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
-        let (x, y) = h.touchPoint(60, 60)
-        h.touch(.touchDown(slot: 0, x: x, y: y))
-        _ = h.settle(c)
+        let (h, c) = try Self.fingerDownOnAWindow()
         let (x2, y2) = h.touchPoint(70, 65)
         h.server.handle(InputEvent(time: h.time + 1000, device: DeviceID(3), .touchMotion(slot: 0, x: x2, y: y2)))
         #expect(h.settle(c) == ["touch.motion 0 30.00 25.00"])
@@ -174,13 +168,7 @@ extension TouchProtocolTests {
     /// An embedder's fd callback that routes a motion and no frame: the motion goes out when
     /// the callback returns, before the loop would sleep.
     @Test func aWatchedFDCallbackSendsTheMotionItLeftQueued() throws {
-        let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
-        let (x, y) = h.touchPoint(60, 60)
-        h.touch(.touchDown(slot: 0, x: x, y: y))
-        _ = h.settle(c)
+        let (h, c) = try Self.fingerDownOnAWindow()
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]); close(fds[1]) }

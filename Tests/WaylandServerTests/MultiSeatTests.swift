@@ -116,25 +116,13 @@ import Testing
     /// `ir-compositor --seat NAME` before `--input`: the keyboard replay stays on seat0, the
     /// mouse replay plays on seat1, and a client bound only on seat1 gets the mouse alone.
     @Test func theCompositorReplaysEachRecordingOnItsSeat() throws {
-        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../RecordingTests/Fixtures").standardized.path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: productsDirectory + "/ir-compositor")
-        process.arguments = [
+        let compositor = try CompositorProcess([
             "--socket", "ir-seats-\(getpid())", "--size", "800x600", "--speed", "0", "--exit-after-replay",
-            "--input", "replay:\(fixtures)/keyboard.yml", "--seat", "seat1", "--input", "replay:\(fixtures)/mouse.yml",
+            "--input", "replay:\(recordingFixtures)/keyboard.yml", "--seat", "seat1", "--input", "replay:\(recordingFixtures)/mouse.yml",
             "--client", "\(productsDirectory)/wl-probe --seat-index 1 --toplevel b 300x200",
-        ]
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_RUNTIME_DIR"] = runtimeDirectory
-        process.environment = env
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        ])
+        let out = compositor.readToExit().split(separator: "\n")
+        #expect(compositor.process.terminationStatus == 0)
         #expect(out.contains { $0.hasPrefix("client 1 | pointer.enter b ") })
         #expect(out.contains("client 1 | pointer.button 272 pressed"))
         #expect(!out.contains { $0.hasPrefix("client 1 | keyboard.key ") })

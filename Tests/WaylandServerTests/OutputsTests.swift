@@ -126,25 +126,15 @@ extension ServerHarness {
     @Test func waylandInfoListsBothOutputs() throws {
         let waylandInfo = "/usr/bin/wayland-info"
         try #require(FileManager.default.isExecutableFile(atPath: waylandInfo), "wayland-info is missing: make deps (wayland-utils)")
-        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../RecordingTests/Fixtures").standardized.path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: productsDirectory + "/ir-compositor")
-        process.arguments = ["--socket", "ir-outputs-\(getpid())", "--speed", "0", "--exit-after-replay",
-                             "--output", "800x600", "--output", "640x480@2",
-                             "--input", "replay:\(fixtures)/keyboard.yml", "--", waylandInfo]
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_RUNTIME_DIR"] = runtimeDirectory
-        process.environment = env
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
+        let compositor = try CompositorProcess(["--socket", "ir-outputs-\(getpid())", "--speed", "0", "--exit-after-replay",
+                                                "--output", "800x600", "--output", "640x480@2",
+                                                "--input", "replay:\(recordingFixtures)/keyboard.yml", "--", waylandInfo])
+        let process = compositor.process
         // The outputs come before wl_seat in the registry: once wayland-info printed that,
         // the compositor is stopped instead of waiting 8 s for its replay to start.
         var text = ""
         while !text.contains("interface: 'wl_seat'") {
-            let data = pipe.fileHandleForReading.availableData
+            let data = compositor.output.availableData
             if data.isEmpty { break }
             text += String(decoding: data, as: UTF8.self)
         }

@@ -90,9 +90,7 @@ import Testing
     @Test(arguments: ["oneshot", "persistent"])
     func leaveDeactivatesAndOnlyAPersistentLockComesBack(lifetime: String) throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--relative"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--relative"])
         h.command(c, "lock win \(lifetime)")
         #expect(Self.events(h, c) == [])  // no pointer focus: not active
         h.warp(Self.origin + 10, Self.origin + 10)

@@ -66,9 +66,7 @@ final class SwipeAfterDistance: GestureRecognizer {
         #expect(expected.count > 40)
         let h = try ServerHarness()
         // The window covers the output below and right of (40, 40): the pointer stays over it.
-        let c = try h.probe(["--toplevel", "win", "1240x680", "--gestures", "--no-keyboard", "--no-touch"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "1240x680", "--gestures", "--no-keyboard", "--no-touch"])
         h.warp(640, 380)
         let recording = try RecordingReader.read(path: touchpadRecording, deviceIDBase: 100)
         var replayer = try Replayer(events: recording.events, speed: .asFastAsPossible)
@@ -80,9 +78,7 @@ final class SwipeAfterDistance: GestureRecognizer {
 
     @Test func holdBeginAndEnd() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "200x100", "--gestures"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "200x100", "--gestures"])
         h.warp(90, 90)
         h.gesture(.hold, .begin, fingers: 3)
         h.gesture(.hold, .end, fingers: 3, cancelled: true)

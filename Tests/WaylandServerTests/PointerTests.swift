@@ -10,9 +10,7 @@ import Testing
 
     @Test func enterAndLeaveAcrossSubsurfaces() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "200x100", "--sub", "child", "win", "150,20", "100x60"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "200x100", "--sub", "child", "win", "150,20", "100x60"])
         h.warp(Self.origin + 10, Self.origin + 10)
         #expect(h.settle(c) == ["pointer.enter win 10.00 10.00", "pointer.motion 10.00 10.00", "pointer.frame"])
         // The subsurface sticks out to the right of its parent and still takes input there.
@@ -24,9 +22,7 @@ import Testing
 
     @Test func subsurfaceBelowItsParentIsHitOnlyOutsideIt() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--sub", "under", "win", "50,50", "100x100", "--below"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--sub", "under", "win", "50,50", "100x100", "--below"])
         h.warp(Self.origin + 60, Self.origin + 60)  // inside both: the parent is on top
         #expect(h.settle(c) == ["pointer.enter win 60.00 60.00", "pointer.motion 60.00 60.00", "pointer.frame"])
         h.warp(Self.origin + 120, Self.origin + 120)
@@ -47,9 +43,7 @@ import Testing
 
     @Test func implicitGrabKeepsThePointerUntilRelease() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100"])
         h.warp(Self.origin + 50, Self.origin + 50)
         h.button(.pressed)
         _ = h.settle(c)

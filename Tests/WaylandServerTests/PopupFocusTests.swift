@@ -107,9 +107,7 @@ import Testing
 
     @Test func menuOpenedFromTheKeyboardStaysOpen() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "200x100", "--popup-on-key", "menu", "win", "10,10", "80x40"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "200x100", "--popup-on-key", "menu", "win", "10,10", "80x40"])
         h.key(68, .pressed)  // F10, with the keyboard on win
         h.wait(for: c, line: "mapped menu")
         h.key(68, .released)
@@ -123,9 +121,7 @@ import Testing
 
     @Test func keyPressSerialsAreRecordedForTheirClientOnly() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "200x100"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "200x100"])
         var serial: UInt32 = 0
         h.server.deliveryObserver = { d, _ in if case let .key(_, _, _, _, .pressed, s) = d { serial = s } }
         h.key(30, .pressed)

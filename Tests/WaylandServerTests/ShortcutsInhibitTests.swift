@@ -87,9 +87,7 @@ import Testing
 
     @Test func aSecondInhibitorForTheSameSurfaceIsAlreadyInhibited() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--inhibit-shortcuts", "win"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--inhibit-shortcuts", "win"])
         c.send("inhibit win")
         h.wait(for: c) { $0.hasPrefix("protocol-error") }
         #expect(c.lines.last.map { $0.hasPrefix("protocol-error zwp_keyboard_shortcuts_inhibit_manager_v1@") && $0.hasSuffix(" code=0") }

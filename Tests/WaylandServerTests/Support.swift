@@ -125,6 +125,16 @@ final class ServerHarness {
         return c
     }
 
+    /// A wl-probe with `arguments`, once it printed that its first toplevel (the name after
+    /// `--toplevel`) is mapped and everything it was sent so far is read: most tests' opening.
+    func mappedProbe(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> ClientProcess {
+        let window = try #require(arguments.firstIndex(of: "--toplevel").map { arguments[$0 + 1] }, sourceLocation: sourceLocation)
+        let c = try probe(arguments)
+        wait(for: c, line: "mapped \(window)", sourceLocation: sourceLocation)
+        _ = settle(c, sourceLocation: sourceLocation)
+        return c
+    }
+
     func spawn(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws -> ClientProcess {
         let c = try ClientProcess(executable, arguments, socket: socket, environment: environment)
         clients.append(c)

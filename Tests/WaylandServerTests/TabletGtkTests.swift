@@ -163,34 +163,20 @@ loop.run()
         let keyboardRecording = runtimeDirectory + "/gtk-tablet-keyboard-\(getpid()).yml"
         try writer.yaml().write(toFile: keyboardRecording, atomically: true, encoding: .utf8)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: productsDirectory + "/ir-compositor")
         // The compositor starts the replay once the app mapped its window, which it
         // activates then; it exits once the replay is over and the app had its moment.
-        process.arguments = [
+        let compositor = try CompositorProcess([
             "--socket", "ir-gtk-tablet-\(getpid())", "--size", "800x600", "--speed", "0", "--exit-after-replay",
             "--input", "replay:\(keyboardRecording)", "--input", "replay:\(Self.fixtures)/tablet.yml",
             "--", "/usr/bin/python3", script,
-        ]
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_RUNTIME_DIR"] = runtimeDirectory
-        env["GDK_BACKEND"] = "wayland"
-        env["NO_AT_BRIDGE"] = "1"
-        env["GSETTINGS_BACKEND"] = "memory"
-        env["DISPLAY"] = nil
-        process.environment = env
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
+        ], environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory", "DISPLAY": nil])
+        let process = compositor.process
         // Python, GObject and GTK start in a few seconds (over ten under make test's load);
         // a compositor still running after a minute is stopped and the test fails.
         let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let out = compositor.readToExit().split(separator: "\n").map(String.init)
         watchdog.cancel()
-        let out = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
         let said = "ir-compositor said:\n" + out.joined(separator: "\n")
         #expect(process.terminationStatus == 0, "\(said)")
         #expect(out.contains("client 1 | ready"), "\(said)")

@@ -59,12 +59,9 @@ func expectedPadLines(recording path: String) throws -> [String] {
 
     @Test func theRealLibinputPadRecordingReachesTheFocusedWindow() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
         let recording = try RecordingReader.read(path: tabletRecording, deviceIDBase: 100)
         #expect(recording.warnings.map(\.description) == [])
-        for d in recording.devices { h.server.devicePaths[d.id] = d.node }
         for event in recording.events { h.server.handle(event) }
         // The recording stops with both devices plugged in: unplugging the pad ends it.
         let pad = try #require(recording.devices.first { $0.padLayout != nil })
@@ -87,9 +84,7 @@ func expectedPadLines(recording path: String) throws -> [String] {
     /// delivered, and the pad unplugged with a button held releases it before its leave.
     @Test func modesSwitchAndNothingStaysPressedWhenThePadGoes() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
         var writer = RecordWriter(libinputVersion: "1.22.1")
         var pen = SyntheticDevices.device(.touchscreen, index: 0)
         pen.name = "Test Pen"
@@ -115,7 +110,6 @@ func expectedPadLines(recording path: String) throws -> [String] {
         let recording = try RecordingReader.parse(writer.yaml(), file: "pad.yml")
         #expect(recording.warnings.map(\.description) == [])
         #expect(recording.devices[1].padLayout?.tablet == recording.devices[0].id)
-        for d in recording.devices { h.server.devicePaths[d.id] = d.node }
         for event in recording.events { h.server.handle(event) }
         let lines = Self.withoutSerials(h.settle(c).filter {
             $0.hasPrefix("pad.") || $0.hasPrefix("group.") || $0.hasPrefix("ring.") || $0.hasPrefix("strip.")
@@ -138,9 +132,7 @@ func expectedPadLines(recording path: String) throws -> [String] {
     /// once bound, which replaces it.
     @Test func aPadDescribedBeforeItsTabletEntersOnceBound() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
         let pen = DeviceID(40), pad = DeviceID(41)
         let unbound = TabletPadLayout(buttons: 2)
         var bound = unbound

@@ -13,9 +13,7 @@ import Testing
     /// to clients that had bound the pointer.
     @Test func aClientWithoutAPointerGetsTheTool() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--tablet", "--no-pointer", "--no-touch"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--tablet", "--no-pointer", "--no-touch"])
         for event in try TabletTests.recording().events { h.server.handle(event) }
         // The tool's stroke without its axes and serials (TabletTests checks those).
         let lines = h.settle(c).map { $0.split(separator: " ").filter { !$0.hasPrefix("serial=") }.joined(separator: " ") }
@@ -33,9 +31,7 @@ import Testing
     /// The buttons in a group still arrive.
     @Test func aButtonInNoGroupIsNotSent() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
         let pen = DeviceID(40), pad = DeviceID(41)
         let layout = TabletPadLayout(buttons: 3, groups: [TabletPadGroup(buttons: [0, 2])], tablet: pen)
         h.server.handle(InputEvent(time: 1000, device: pen, .deviceAdded([.tabletTool])))
@@ -51,20 +47,47 @@ import Testing
 }
 
 @Suite(.serialized) struct TabletNameTests {
-    /// A tablet whose name and node the embedder gave is announced with them before its
-    /// `done` (GTK names its tablet and pad devices after the name: "(null)" without it).
-    @Test func aTabletIsAnnouncedWithItsNameAndPath() throws {
+    /// An embedder posts a tablet's deviceAdded with its description, and nothing else: a
+    /// real client is told the name, id and node before the tablet's `done` (GTK names its
+    /// tablet and pad devices after the name: "(null)" without it).
+    @Test func aTabletIsAnnouncedWithTheNameAndIdsItsDeviceAddedDescribes() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
         let pen = DeviceID(40)
-        h.server.deviceNames[pen] = "Wacom Intuos5 M Pen"
-        h.server.devicePaths[pen] = "/dev/input/event4"
-        h.server.deviceHardwareIDs[pen] = (vendor: 0x056a, product: 0x002a)
-        h.server.handle(InputEvent(time: 1000, device: pen, .deviceAdded([.tabletTool])))
+        let description = DeviceDescription(name: "Wacom Intuos5 M Pen", path: "/dev/input/event4", bus: 3,
+                                            vendor: 0x056a, product: 0x002a)
+        let added = InputEvent(time: 1000, device: pen, .deviceAdded([.tabletTool], description.reference))
+        #expect(added.deviceDescription == description)
+        h.server.handle(added)
         let lines = h.settle(c).filter { $0.hasPrefix("tablet.") }
         #expect(lines == ["tablet.added T0", "tablet.name T0 Wacom Intuos5 M Pen", "tablet.id T0 1386 42",
                           "tablet.path T0 /dev/input/event4", "tablet.done T0"], "\(lines)")
+    }
+
+    /// Without a description the tablet is announced bare, and a description of another
+    /// device number, or of a device since removed, is not used for it.
+    @Test func aTabletWithoutADescriptionIsAnnouncedBare() throws {
+        let h = try ServerHarness()
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
+        let named = DeviceDescription(name: "Named Pen", path: "/dev/input/event9", vendor: 1, product: 2).reference
+        h.server.handle(InputEvent(time: 1000, device: DeviceID(41), .deviceAdded([.tabletTool], named)))
+        h.server.handle(InputEvent(time: 2000, device: DeviceID(41), .deviceRemoved))
+        h.server.handle(InputEvent(time: 3000, device: DeviceID(42), .deviceAdded([.keyboard], named)))
+        h.server.handle(InputEvent(time: 4000, device: DeviceID(41), .deviceAdded([.tabletTool])))
+        let lines = h.settle(c).filter { $0.hasPrefix("tablet.") }
+        #expect(lines == ["tablet.added T0", "tablet.name T0 Named Pen", "tablet.id T0 1 2", "tablet.path T0 /dev/input/event9",
+                          "tablet.done T0", "tablet.removed T0", "tablet.added T1", "tablet.done T1"], "\(lines)")
+    }
+
+    /// Two seats each have a tablet of the same device number, described differently: each
+    /// seat's client is told its own seat's name (descriptions are kept per seat).
+    @Test func twoSeatsTabletsOfOneDeviceNumberKeepTheirOwnNames() throws {
+        let (h, second, a, b) = try TabletSeatTests.twoSeats(bAbove: true)
+        let pen = DeviceID(40)
+        h.server.handle(InputEvent(time: 1000, device: pen, .deviceAdded([.tabletTool], DeviceDescription(name: "A Pen").reference)))
+        h.server.handle(InputEvent(time: 1000, device: pen, .deviceAdded([.tabletTool], DeviceDescription(name: "B Pen").reference)),
+                        seat: second)
+        #expect(h.settle(a).filter { $0.hasPrefix("tablet.") } == ["tablet.added T0", "tablet.name T0 A Pen", "tablet.done T0"])
+        #expect(h.settle(b).filter { $0.hasPrefix("tablet.") } == ["tablet.added T0", "tablet.name T0 B Pen", "tablet.done T0"])
     }
 }

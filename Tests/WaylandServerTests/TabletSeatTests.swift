@@ -70,12 +70,21 @@ func closeLines(_ got: String, _ want: String) -> Bool {
 
 
 @Suite(.serialized) struct TabletSeatTests {
-    /// The recording's pen and its tablet, as a tablet seat is told of them: with its node
-    /// (the replays give `devicePaths`) and, when the embedder gave it, its name.
+    /// The recording's pen and its tablet, as a tablet seat is told of them: with the name,
+    /// ids and node the replay's `deviceAdded` describes.
     static func toolAnnounce(name: String? = nil, id: String? = nil) -> [String] {
         ["tablet.added T0"] + (name.map { ["tablet.name T0 \($0)"] } ?? []) + (id.map { ["tablet.id T0 \($0)"] } ?? [])
             + ["tablet.path T0 /dev/input/event4", "tablet.done T0",
             "tool.added tool0", "tool.type tool0 pen", "tool.capability tool0 tilt", "tool.capability tool0 pressure", "tool.done tool0"]
+    }
+
+    /// `toolAnnounce` with the pen's name and its `id: [bus, vendor, product, version]` as
+    /// the fixture's YAML text has them (not as our reader reads them).
+    static func recordedToolAnnounce() throws -> [String] {
+        let yaml = try String(contentsOfFile: tabletRecording, encoding: .utf8)
+        let ids = try #require(try Regex(#"id: \[\d+, (\d+), (\d+), \d+\]"#).firstMatch(in: yaml))
+        let name = try #require(try Regex(#"name: "([^"]*Pen)""#).firstMatch(in: yaml))
+        return toolAnnounce(name: String(name.output[1].substring!), id: "\(ids.output[1].substring!) \(ids.output[2].substring!)")
     }
 
     static func tabletLine(_ line: String) -> Bool {
@@ -111,7 +120,6 @@ func closeLines(_ got: String, _ want: String) -> Bool {
     static func replay(_ h: ServerHarness, on seat: Seat) throws -> DeviceID {
         let recording = try RecordingReader.read(path: tabletRecording, deviceIDBase: 100)
         #expect(recording.warnings.map(\.description) == [])
-        for d in recording.devices { h.server.devicePaths[d.id] = d.node }
         for event in recording.events { h.server.handle(event, seat: seat) }
         let pad = try #require(recording.devices.first { $0.padLayout != nil })
         h.time = (recording.events.last?.time ?? 0) + 1000
@@ -125,7 +133,7 @@ func closeLines(_ got: String, _ want: String) -> Bool {
     static func expectReplay(_ lines: [String], _ h: ServerHarness, window: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let plain = TabletPadTests.withoutSerials(lines, h)
         // The window covers the output: every tool entry reaches it, the first proximity too.
-        let tool = Self.toolAnnounce() + (try expectedToolLines(recording: tabletRecording, window: window, origin: Point(0, 0),
+        let tool = try Self.recordedToolAnnounce() + (try expectedToolLines(recording: tabletRecording, window: window, origin: Point(0, 0),
                                                      size: Point(1280, 720), output: Point(1280, 720)))
         #expect(tool.count > 50)
         let toolLines = plain.filter { $0.hasPrefix("tablet.") || $0.hasPrefix("tool.") }
@@ -193,11 +201,9 @@ func closeLines(_ got: String, _ want: String) -> Bool {
                                      output: Point(800, 600))
         #expect(tool.count > 40)
         let toolLines = b.filter { $0.hasPrefix("tablet.") || $0.hasPrefix("tool.") }
-        // ir-compositor gives the recording's names and ids: the pen's `id: [bus, vendor,
-        // product, version]` line in the YAML text.
-        let yaml = try String(contentsOfFile: tabletRecording, encoding: .utf8)
-        let ids = try #require(try Regex(#"id: \[\d+, (\d+), (\d+), \d+\]"#).firstMatch(in: yaml))
-        let announce = TabletSeatTests.toolAnnounce(name: "Wacom Intuos5 M Pen", id: "\(ids.output[1].substring!) \(ids.output[2].substring!)")
+        // The replay's deviceAdded carries the recording's name and ids.
+        let announce = try TabletSeatTests.recordedToolAnnounce()
+        #expect(announce.contains("tablet.name T0 Wacom Intuos5 M Pen") && announce.contains("tablet.id T0 1386 42"))
         #expect(toolLines.count == announce.count + tool.count, "\(toolLines)")
         for (got, want) in zip(toolLines, announce + tool) { #expect(closeLines(got, want), "\(got) != \(want)") }
         // The pad is announced there; the seat's keyboard is on no window, so it enters none.

@@ -43,9 +43,7 @@ import Testing
 
     @Test func aReplayedPenReachesTheSurfaceUnderItWithItsCapabilitiesAndSerials() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
         let recording = try Self.recording()
         #expect(recording.warnings.map(\.description) == [])
         for event in recording.events { h.server.handle(event) }
@@ -81,9 +79,7 @@ import Testing
 
     @Test func aClientWithoutATabletSeatGetsNothingAndTheToolPassesThrough() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--no-touch"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--no-touch"])
         for event in try Self.recording().events { h.server.handle(event) }
         #expect(!h.settle(c).contains { $0.hasPrefix("tool.") || $0.hasPrefix("tablet.") })
         #expect(h.server.seat.tabletToolsInProximity == 0)

@@ -91,9 +91,7 @@ let deadKeyKeyboard = KeyboardConfiguration(
 
     @Test func withoutAnEnabledTextInputTheClientGetsTheRawKeys() throws {
         let h = try ServerHarness(keyboard: deadKeyKeyboard)
-        let c = try h.probe(["--toplevel", "win", "100x100", "--text-input", "--no-pointer", "--no-touch"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--text-input", "--no-pointer", "--no-touch"])
         tap(h, Self.apostrophe)
         tap(h, Self.e)
         let raw = ["keyboard.key 40 pressed", "keyboard.key 40 released", "keyboard.key 18 pressed", "keyboard.key 18 released"]
@@ -107,9 +105,7 @@ let deadKeyKeyboard = KeyboardConfiguration(
         tap(h, Self.e)
         #expect(events(h, c) == raw)
         // A client without any text input composes itself, from raw keys.
-        let plain = try h.probe(["--toplevel", "plain", "100x100", "--no-pointer", "--no-touch"])
-        h.wait(for: plain, line: "mapped plain")
-        _ = h.settle(plain)
+        let plain = try h.mappedProbe(["--toplevel", "plain", "100x100", "--no-pointer", "--no-touch"])
         tap(h, Self.apostrophe)
         tap(h, Self.e)
         #expect(h.settle(plain) == raw)
@@ -117,9 +113,7 @@ let deadKeyKeyboard = KeyboardConfiguration(
 
     @Test func doneCarriesTheNumberOfCommitsSoFar() throws {
         let h = try ServerHarness(keyboard: deadKeyKeyboard)
-        let c = try h.probe(["--toplevel", "win", "100x100", "--text-input", "--no-pointer", "--no-touch"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--text-input", "--no-pointer", "--no-touch"])
         // Commits before the enable count too, and so do those that change nothing.
         h.command(c, "text commit")
         h.command(c, "text enable")
@@ -135,9 +129,7 @@ let deadKeyKeyboard = KeyboardConfiguration(
 
     @Test func stateRequestsApplyOnCommitAndEnableResetsThem() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--text-input", "--no-pointer", "--no-touch"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--text-input", "--no-pointer", "--no-touch"])
         let input = try #require(h.server.textInput.inputs.first)
         h.command(c, "text enable")
         h.command(c, "text surrounding héllo 3 1")
@@ -167,9 +159,7 @@ let deadKeyKeyboard = KeyboardConfiguration(
 
     @Test func afterLeaveRequestsAreIgnoredAndTheKeysGoRaw() throws {
         let h = try ServerHarness(keyboard: deadKeyKeyboard)
-        let a = try h.probe(["--toplevel", "a", "100x100", "--text-input-auto", "--no-touch"])
-        h.wait(for: a, line: "mapped a")
-        _ = h.settle(a)
+        let a = try h.mappedProbe(["--toplevel", "a", "100x100", "--text-input-auto", "--no-touch"])
         let b = try h.probe(["--toplevel", "b", "100x100", "--no-touch"])  // no text input
         h.wait(for: b, line: "mapped b")
         #expect(h.settle(a).filter { $0.hasPrefix("text.") } == ["text.leave a"])
@@ -185,9 +175,7 @@ let deadKeyKeyboard = KeyboardConfiguration(
 
     @Test func aDeadKeyPendingWhenTheFocusMovesDoesNotFinishElsewhere() throws {
         let h = try ServerHarness(keyboard: deadKeyKeyboard)
-        let a = try h.probe(["--toplevel", "a", "100x100", "--text-input-auto", "--no-touch"])
-        h.wait(for: a, line: "mapped a")
-        _ = h.settle(a)
+        let a = try h.mappedProbe(["--toplevel", "a", "100x100", "--text-input-auto", "--no-touch"])
         tap(h, Self.apostrophe)
         #expect(h.settle(a) == ["text.preedit \"´\" 2 2", "text.done 1 commits=1"])
         // b enables a text input of its own: the letter must not complete a's accent there.

@@ -9,7 +9,8 @@ import Testing
     @Test func twoClientsWithTheSameWindowNamesAreTellApart() throws {
         let h = try ServerHarness()
         var lines: [String] = []
-        h.server.deliveryObserver = { d, q in
+        // Unowned: the server keeps the closure, and a strong harness kept both alive after the test.
+        h.server.deliveryObserver = { [unowned h] d, q in
             let line = TraceSink.line(d, queue: q, router: h.server.router)
             if line.contains("pointer.") { lines.append(line) }
         }

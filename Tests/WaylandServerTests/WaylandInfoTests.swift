@@ -7,24 +7,12 @@ import Testing
     @Test func waylandInfoListsEveryGlobalWithItsVersion() throws {
         let waylandInfo = "/usr/bin/wayland-info"
         try #require(FileManager.default.isExecutableFile(atPath: waylandInfo), "wayland-info is missing: make deps (wayland-utils)")
-        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../RecordingTests/Fixtures").standardized.path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: productsDirectory + "/ir-compositor")
         // wayland-info maps no window: the replay starts after the compositor's 8 s wait,
         // long after wayland-info printed the registry and quit.
-        process.arguments = ["--socket", "ir-info-\(getpid())", "--speed", "0", "--exit-after-replay",
-                             "--input", "replay:\(fixtures)/keyboard.yml", "--", waylandInfo]
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_RUNTIME_DIR"] = runtimeDirectory
-        process.environment = env
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let compositor = try CompositorProcess(["--socket", "ir-info-\(getpid())", "--speed", "0", "--exit-after-replay",
+                                                "--input", "replay:\(recordingFixtures)/keyboard.yml", "--", waylandInfo])
+        let text = compositor.readToExit()
+        #expect(compositor.process.terminationStatus == 0)
         let global = try Regex(#"^client 1 \| interface: '(\w+)',\s+version:\s+(\d+)"#)
         let globals = try text.split(separator: "\n").compactMap { line -> String? in
             guard let m = try global.firstMatch(in: String(line)) else { return nil }

@@ -107,9 +107,7 @@ import Testing
         let h = try Self.decorated()
         let plain = try h.probe(["--toplevel", "plain", "100x100"])
         h.wait(for: plain, line: "mapped plain")
-        let framed = try h.probe(["--toplevel", "framed", "100x100", "--ssd"])
-        h.wait(for: framed, line: "mapped framed")
-        _ = h.settle(framed)
+        let framed = try h.mappedProbe(["--toplevel", "framed", "100x100", "--ssd"])
         let tree = h.server.router.tree
         let bars = Self.nodes(h).filter { tree.name(of: $0) == "title bar" }
         #expect(bars.count == 1)
@@ -120,9 +118,7 @@ import Testing
 
     @Test func theModeChangesAtTheCommitThatAcknowledgesIt() throws {
         let h = try Self.decorated()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--decoration-unset"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--decoration-unset"])
         let tree = h.server.router.tree
         let top = try Self.toplevel(h)
         #expect(tree.layoutPosition(of: top) == Point(40, 40))
@@ -176,9 +172,7 @@ import Testing
     /// A maximized window of a client without wl_pointer: presses in its content bubble up
     /// to the title bar.
     static func maximizedWithoutPointer(_ h: ServerHarness) throws -> (ClientProcess, NodeID) {
-        let c = try h.probe(["--toplevel", "win", "300x200", "--no-pointer", "--ssd", "--maximized"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "300x200", "--no-pointer", "--ssd", "--maximized"])
         let tree = h.server.router.tree
         let window = try #require(tree.parent(of: try toplevel(h)))
         #expect(tree.name(of: window) == "window")
@@ -213,9 +207,7 @@ import Testing
 
     @Test func xdgToplevelMoveOfAMaximizedWindowIsRefused() throws {
         let h = try Self.decorated()
-        let c = try h.probe(["--toplevel", "win", "300x200", "--ssd", "--maximized", "--move-on-press", "win"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "300x200", "--ssd", "--maximized", "--move-on-press", "win"])
         let tree = h.server.router.tree
         let window = try #require(tree.parent(of: try Self.toplevel(h)))
         h.warp(100, 100)
@@ -232,9 +224,7 @@ import Testing
 
     @Test func aDragOnTheTitleBarMovesANormalWindow() throws {
         let h = try Self.decorated()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--no-pointer", "--ssd"])
-        h.wait(for: c, line: "mapped win")
-        _ = h.settle(c)
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--no-pointer", "--ssd"])
         let tree = h.server.router.tree
         let window = try #require(tree.parent(of: try Self.toplevel(h)))
         // A content drag first (bubbles, does not move), then the title bar's (moves).

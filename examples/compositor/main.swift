@@ -230,12 +230,6 @@ final class ReplayInput {
             let recording = try RecordingReader.read(path: path, deviceIDBase: deviceBase)
             for w in recording.warnings { print("ir-compositor: \(w)") }
             deviceBase += UInt32(recording.devices.count)
-            // Tablets and pads tell clients their device node, name and ids (zwp_tablet_v2.name, path, id).
-            for d in recording.devices {
-                if let node = d.node { server.devicePaths[d.id] = node }
-                if !d.name.isEmpty { server.deviceNames[d.id] = d.name }
-                if let id = d.identity, id.vendor != 0 || id.product != 0 { server.deviceHardwareIDs[d.id] = (id.vendor, id.product) }
-            }
             var r = try Replayer(events: recording.events, speed: speed)
             r.start(at: Self.now())
             replayer = r
@@ -319,15 +313,7 @@ for (input, seatName) in zip(options.inputs, options.inputSeats) where !input.ha
         let target = seat(named: seatName)
         let source = try LibinputSource(devices: .udev(seat: seatName), access: .libseat(seat: "seat0"))
         if let path = options.recordPath { source.recorder = LiveRecorder(path: path) }
-        try source.start(watching: server.watchReadable) { event in
-            // Tablets and pads tell clients their device node, name and ids (zwp_tablet_v2.name, path, id).
-            if case .deviceAdded = event.kind, let d = source.currentDevices.first(where: { $0.id == event.device }) {
-                server.devicePaths[event.device] = "/dev/input/" + d.sysname
-                server.deviceNames[event.device] = d.name
-                if d.vendor != 0 || d.product != 0 { server.deviceHardwareIDs[event.device] = (d.vendor, d.product) }
-            }
-            server.handle(event, seat: target)
-        }
+        try source.start(watching: server.watchReadable) { server.handle($0, seat: target) }
         liveSources.append(source)
     } catch {
         fail("libinput: \(error)")

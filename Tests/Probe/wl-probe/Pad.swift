@@ -42,73 +42,61 @@ func controlAdded(_ kind: PadControlKind, to group: OpaquePointer?, _ control: O
     say("group.\(kind.rawValue) \(numbered(probeGroups, "G", group)) \(numbered(kind.objects, kind.name, control))")
 }
 
-let ringListener: UnsafeMutablePointer<zwp_tablet_pad_ring_v2_listener> = {
-    let l = UnsafeMutablePointer<zwp_tablet_pad_ring_v2_listener>.allocate(capacity: 1)
-    l.initialize(to: zwp_tablet_pad_ring_v2_listener())
-    l.pointee.source = { _, r, s in sayControl(.ring, "source", r, sourceName(s)) }
-    l.pointee.angle = { _, r, a in sayControl(.ring, "angle", r, fixed(a)) }
-    l.pointee.stop = { _, r in sayControl(.ring, "stop", r) }
-    l.pointee.frame = { _, r, _ in sayControl(.ring, "frame", r) }
-    return l
-}()
+let ringListener = heapListener(zwp_tablet_pad_ring_v2_listener()) { l in
+    l.source = { _, r, s in sayControl(.ring, "source", r, sourceName(s)) }
+    l.angle = { _, r, a in sayControl(.ring, "angle", r, fixed(a)) }
+    l.stop = { _, r in sayControl(.ring, "stop", r) }
+    l.frame = { _, r, _ in sayControl(.ring, "frame", r) }
+}
 
-let stripListener: UnsafeMutablePointer<zwp_tablet_pad_strip_v2_listener> = {
-    let l = UnsafeMutablePointer<zwp_tablet_pad_strip_v2_listener>.allocate(capacity: 1)
-    l.initialize(to: zwp_tablet_pad_strip_v2_listener())
-    l.pointee.source = { _, r, s in sayControl(.strip, "source", r, sourceName(s)) }
-    l.pointee.position = { _, r, p in sayControl(.strip, "position", r, "\(p)") }
-    l.pointee.stop = { _, r in sayControl(.strip, "stop", r) }
-    l.pointee.frame = { _, r, _ in sayControl(.strip, "frame", r) }
-    return l
-}()
+let stripListener = heapListener(zwp_tablet_pad_strip_v2_listener()) { l in
+    l.source = { _, r, s in sayControl(.strip, "source", r, sourceName(s)) }
+    l.position = { _, r, p in sayControl(.strip, "position", r, "\(p)") }
+    l.stop = { _, r in sayControl(.strip, "stop", r) }
+    l.frame = { _, r, _ in sayControl(.strip, "frame", r) }
+}
 
-let groupListener: UnsafeMutablePointer<zwp_tablet_pad_group_v2_listener> = {
-    let l = UnsafeMutablePointer<zwp_tablet_pad_group_v2_listener>.allocate(capacity: 1)
-    l.initialize(to: zwp_tablet_pad_group_v2_listener())
-    l.pointee.buttons = { _, g, array in
+let groupListener = heapListener(zwp_tablet_pad_group_v2_listener()) { l in
+    l.buttons = { _, g, array in
         var buttons: [UInt32] = []
         if let a = array, let data = a.pointee.data {
             buttons = Array(UnsafeBufferPointer(start: data.assumingMemoryBound(to: UInt32.self), count: a.pointee.size / 4))
         }
         say("group.buttons \(numbered(probeGroups, "G", g)) [\(buttons.map(String.init).joined(separator: " "))]")
     }
-    l.pointee.ring = { _, g, ring in
+    l.ring = { _, g, ring in
         zwp_tablet_pad_ring_v2_add_listener(ring, ringListener, nil)
         controlAdded(.ring, to: g, ring!)
     }
-    l.pointee.strip = { _, g, strip in
+    l.strip = { _, g, strip in
         zwp_tablet_pad_strip_v2_add_listener(strip, stripListener, nil)
         controlAdded(.strip, to: g, strip!)
     }
-    l.pointee.modes = { _, g, n in say("group.modes \(numbered(probeGroups, "G", g)) \(n)") }
-    l.pointee.done = { _, g in say("group.done \(numbered(probeGroups, "G", g))") }
-    l.pointee.mode_switch = { _, g, _, serial, mode in
+    l.modes = { _, g, n in say("group.modes \(numbered(probeGroups, "G", g)) \(n)") }
+    l.done = { _, g in say("group.done \(numbered(probeGroups, "G", g))") }
+    l.mode_switch = { _, g, _, serial, mode in
         say("group.mode_switch \(numbered(probeGroups, "G", g)) \(mode) serial=\(serial)")
     }
-    return l
-}()
+}
 
-let padListener: UnsafeMutablePointer<zwp_tablet_pad_v2_listener> = {
-    let l = UnsafeMutablePointer<zwp_tablet_pad_v2_listener>.allocate(capacity: 1)
-    l.initialize(to: zwp_tablet_pad_v2_listener())
-    l.pointee.group = { _, p, group in
+let padListener = heapListener(zwp_tablet_pad_v2_listener()) { l in
+    l.group = { _, p, group in
         probeGroups.append(group!)
         zwp_tablet_pad_group_v2_add_listener(group, groupListener, nil)
         say("pad.group \(numbered(probePads, "P", p)) \(numbered(probeGroups, "G", group))")
     }
-    l.pointee.path = { _, p, path in say("pad.path \(numbered(probePads, "P", p)) \(String(cString: path!))") }
-    l.pointee.buttons = { _, p, n in say("pad.buttons \(numbered(probePads, "P", p)) \(n)") }
-    l.pointee.done = { _, p in say("pad.done \(numbered(probePads, "P", p))") }
-    l.pointee.button = { _, p, _, button, state in
+    l.path = { _, p, path in say("pad.path \(numbered(probePads, "P", p)) \(String(cString: path!))") }
+    l.buttons = { _, p, n in say("pad.buttons \(numbered(probePads, "P", p)) \(n)") }
+    l.done = { _, p in say("pad.done \(numbered(probePads, "P", p))") }
+    l.button = { _, p, _, button, state in
         say("pad.button \(numbered(probePads, "P", p)) \(button) \(state == 1 ? "pressed" : "released")")
     }
-    l.pointee.enter = { _, p, serial, tablet, surface in
+    l.enter = { _, p, serial, tablet, surface in
         say("pad.enter \(numbered(probePads, "P", p)) \(named(surface)) \(tabletName(tablet)) serial=\(serial)")
     }
-    l.pointee.leave = { _, p, serial, surface in say("pad.leave \(numbered(probePads, "P", p)) \(named(surface)) serial=\(serial)") }
-    l.pointee.removed = { _, p in say("pad.removed \(numbered(probePads, "P", p))") }
-    return l
-}()
+    l.leave = { _, p, serial, surface in say("pad.leave \(numbered(probePads, "P", p)) \(named(surface)) serial=\(serial)") }
+    l.removed = { _, p in say("pad.removed \(numbered(probePads, "P", p))") }
+}
 
 /// `zwp_tablet_seat_v2.pad_added` (Tablet.swift's seat listener calls it).
 func padAdded(_ pad: OpaquePointer?) {

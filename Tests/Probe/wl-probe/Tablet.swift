@@ -26,62 +26,62 @@ let toolTypes: [UInt32: String] = [0x140: "pen", 0x141: "eraser", 0x142: "brush"
                                    0x145: "finger", 0x146: "mouse", 0x147: "lens"]
 let toolCapabilities: [UInt32: String] = [1: "tilt", 2: "pressure", 3: "distance", 4: "rotation", 5: "slider", 6: "wheel"]
 
-let tabletListener: UnsafeMutablePointer<zwp_tablet_v2_listener> = {
-    let l = UnsafeMutablePointer<zwp_tablet_v2_listener>.allocate(capacity: 1)
-    l.initialize(to: zwp_tablet_v2_listener())
-    l.pointee.name = { _, t, name in say("tablet.name \(tabletName(t)) \(String(cString: name!))") }
-    l.pointee.id = { _, t, vid, pid in say("tablet.id \(tabletName(t)) \(vid) \(pid)") }
-    l.pointee.path = { _, t, path in say("tablet.path \(tabletName(t)) \(String(cString: path!))") }
-    l.pointee.done = { _, t in say("tablet.done \(tabletName(t))") }
-    l.pointee.removed = { _, t in say("tablet.removed \(tabletName(t))") }
+/// A listener struct on the heap, where libwayland keeps a pointer to it for as long as
+/// the proxy lives, with the entries `fill` sets (the tablet and pad listeners' one shape).
+func heapListener<Listener>(_ empty: Listener, _ fill: (inout Listener) -> Void) -> UnsafeMutablePointer<Listener> {
+    let l = UnsafeMutablePointer<Listener>.allocate(capacity: 1)
+    l.initialize(to: empty)
+    fill(&l.pointee)
     return l
-}()
+}
 
-let toolListener: UnsafeMutablePointer<zwp_tablet_tool_v2_listener> = {
-    let l = UnsafeMutablePointer<zwp_tablet_tool_v2_listener>.allocate(capacity: 1)
-    l.initialize(to: zwp_tablet_tool_v2_listener())
-    l.pointee.type = { _, t, type in say("tool.type \(toolName(t)) \(toolTypes[type] ?? "\(type)")") }
-    l.pointee.hardware_serial = { _, t, hi, lo in say("tool.serial \(toolName(t)) \(UInt64(hi) << 32 | UInt64(lo))") }
-    l.pointee.hardware_id_wacom = { _, t, hi, lo in say("tool.hardware_id \(toolName(t)) \(UInt64(hi) << 32 | UInt64(lo))") }
-    l.pointee.capability = { _, t, c in say("tool.capability \(toolName(t)) \(toolCapabilities[c] ?? "\(c)")") }
-    l.pointee.done = { _, t in say("tool.done \(toolName(t))") }
-    l.pointee.removed = { _, t in say("tool.removed \(toolName(t))") }
-    l.pointee.proximity_in = { _, t, serial, tablet, surface in
+let tabletListener = heapListener(zwp_tablet_v2_listener()) { l in
+    l.name = { _, t, name in say("tablet.name \(tabletName(t)) \(String(cString: name!))") }
+    l.id = { _, t, vid, pid in say("tablet.id \(tabletName(t)) \(vid) \(pid)") }
+    l.path = { _, t, path in say("tablet.path \(tabletName(t)) \(String(cString: path!))") }
+    l.done = { _, t in say("tablet.done \(tabletName(t))") }
+    l.removed = { _, t in say("tablet.removed \(tabletName(t))") }
+}
+
+let toolListener = heapListener(zwp_tablet_tool_v2_listener()) { l in
+    l.type = { _, t, type in say("tool.type \(toolName(t)) \(toolTypes[type] ?? "\(type)")") }
+    l.hardware_serial = { _, t, hi, lo in say("tool.serial \(toolName(t)) \(UInt64(hi) << 32 | UInt64(lo))") }
+    l.hardware_id_wacom = { _, t, hi, lo in say("tool.hardware_id \(toolName(t)) \(UInt64(hi) << 32 | UInt64(lo))") }
+    l.capability = { _, t, c in say("tool.capability \(toolName(t)) \(toolCapabilities[c] ?? "\(c)")") }
+    l.done = { _, t in say("tool.done \(toolName(t))") }
+    l.removed = { _, t in say("tool.removed \(toolName(t))") }
+    l.proximity_in = { _, t, serial, tablet, surface in
         say("tool.proximity_in \(toolName(t)) \(named(surface)) \(tabletName(tablet)) serial=\(serial)")
     }
-    l.pointee.proximity_out = { _, t in say("tool.proximity_out \(toolName(t))") }
-    l.pointee.down = { _, t, serial in say("tool.down \(toolName(t)) serial=\(serial)") }
-    l.pointee.up = { _, t in say("tool.up \(toolName(t))") }
-    l.pointee.motion = { _, t, x, y in say("tool.motion \(toolName(t)) \(fixed(x)) \(fixed(y))") }
-    l.pointee.pressure = { _, t, p in say("tool.pressure \(toolName(t)) \(p)") }
-    l.pointee.distance = { _, t, d in say("tool.distance \(toolName(t)) \(d)") }
-    l.pointee.tilt = { _, t, x, y in say("tool.tilt \(toolName(t)) \(fixed(x)) \(fixed(y))") }
-    l.pointee.rotation = { _, t, d in say("tool.rotation \(toolName(t)) \(fixed(d))") }
-    l.pointee.slider = { _, t, p in say("tool.slider \(toolName(t)) \(p)") }
-    l.pointee.wheel = { _, t, d, clicks in say("tool.wheel \(toolName(t)) \(fixed(d)) \(clicks)") }
-    l.pointee.button = { _, t, serial, button, state in
+    l.proximity_out = { _, t in say("tool.proximity_out \(toolName(t))") }
+    l.down = { _, t, serial in say("tool.down \(toolName(t)) serial=\(serial)") }
+    l.up = { _, t in say("tool.up \(toolName(t))") }
+    l.motion = { _, t, x, y in say("tool.motion \(toolName(t)) \(fixed(x)) \(fixed(y))") }
+    l.pressure = { _, t, p in say("tool.pressure \(toolName(t)) \(p)") }
+    l.distance = { _, t, d in say("tool.distance \(toolName(t)) \(d)") }
+    l.tilt = { _, t, x, y in say("tool.tilt \(toolName(t)) \(fixed(x)) \(fixed(y))") }
+    l.rotation = { _, t, d in say("tool.rotation \(toolName(t)) \(fixed(d))") }
+    l.slider = { _, t, p in say("tool.slider \(toolName(t)) \(p)") }
+    l.wheel = { _, t, d, clicks in say("tool.wheel \(toolName(t)) \(fixed(d)) \(clicks)") }
+    l.button = { _, t, serial, button, state in
         say("tool.button \(toolName(t)) \(button) \(state == 1 ? "pressed" : "released") serial=\(serial)")
     }
-    l.pointee.frame = { _, t, _ in say("tool.frame \(toolName(t))") }
-    return l
-}()
+    l.frame = { _, t, _ in say("tool.frame \(toolName(t))") }
+}
 
-let tabletSeatListener: UnsafeMutablePointer<zwp_tablet_seat_v2_listener> = {
-    let l = UnsafeMutablePointer<zwp_tablet_seat_v2_listener>.allocate(capacity: 1)
-    l.initialize(to: zwp_tablet_seat_v2_listener())
-    l.pointee.tablet_added = { _, _, tablet in
+let tabletSeatListener = heapListener(zwp_tablet_seat_v2_listener()) { l in
+    l.tablet_added = { _, _, tablet in
         probeTablets.append(tablet!)
         zwp_tablet_v2_add_listener(tablet, tabletListener, nil)
         say("tablet.added \(tabletName(tablet))")
     }
-    l.pointee.tool_added = { _, _, tool in
+    l.tool_added = { _, _, tool in
         probeTools.append(tool!)
         zwp_tablet_tool_v2_add_listener(tool, toolListener, nil)
         say("tool.added \(toolName(tool))")
     }
-    l.pointee.pad_added = { _, _, pad in padAdded(pad) }  // Pad.swift
-    return l
-}()
+    l.pad_added = { _, _, pad in padAdded(pad) }  // Pad.swift
+}
 
 /// Called once the registry is read: the tablet seat of the client's one wl_seat.
 func createTabletSeat() {
