@@ -63,9 +63,20 @@ public struct OutputLayout: Equatable, Sendable {
     }
 
     /// Absolute device coordinates onto `r`.
-    public static func map(x: Double, y: Double, onto r: Rect) -> Point {
-        let cx = x.isFinite ? min(max(x, 0), 1) : 0, cy = y.isFinite ? min(max(y, 0), 1) : 0
+    @inline(__always) public static func map(x: Double, y: Double, onto r: Rect) -> Point {
+        let cx = unitClamp(x), cy = unitClamp(y)
         return Point(Double(r.x) + cx * Double(r.width), Double(r.y) + cy * Double(r.height))
+    }
+
+    /// `x.isFinite ? min(max(x, 0), 1) : 0` in plain comparisons: that spelling compiled
+    /// to about 35 instructions of bit tests per axis (the finiteness check and the
+    /// clamps classified together), once per touch or absolute event. `max(x, 0)` is
+    /// `0 >= x ? 0 : x` (so -0.0 gives +0.0) and `min(v, 1)` is `1 < v ? 1 : v`; NaN fails
+    /// every comparison and ends at 0, as do both infinities.
+    @inline(__always) static func unitClamp(_ x: Double) -> Double {
+        if x > 0 && x <= 1 { return x }
+        if x > 1 { return x == .infinity ? 0 : 1 }
+        return 0
     }
 
     /// Bit `i` set when `rect` shares at least one pixel with output `i` (the first 64

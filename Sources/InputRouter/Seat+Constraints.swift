@@ -39,7 +39,7 @@ extension Seat {
         else if let a = constraints.active, a > i { constraints.active = a - 1 }
         constraints.items.remove(at: i)
         if c.state == .active {
-            if tree.isAlive(c.node) { router.queue.append(.pointerConstraint(id, c.node, c.kind, active: false)) }
+            if tree.isAlive(c.node) { enqueue(.pointerConstraint(id, c.node, c.kind, active: false)) }
             if c.kind == .lock { warpToHint(c) }
         }
         updatePointerConstraint()
@@ -91,18 +91,27 @@ extension Seat {
 
     /// Relative motion to the pointer focus (when its client asked for it), before the
     /// cursor moves. Returns whether a lock holds the cursor still.
-    func deliverRelativeMotion(time: UInt64, _ motion: RelativeMotion) -> Bool {
-        if pointerClaim == nil, let (node, client) = clientSurface(pointerFocus),
-            boundDevices(of: client).contains(.relativePointer)
-        {
-            router.queue.append(.relativeMotion(id, node, time: time, motion))
-            markFrame(client)
-        }
+    @inline(__always) func deliverRelativeMotion(time: UInt64, _ motion: RelativeMotion) -> Bool {
+        if anyRelativePointer { deliverRelativeMotionToFocus(time: time, motion) }
         return constraints.activeLock != nil
     }
 
+    private func deliverRelativeMotionToFocus(time: UInt64, _ motion: RelativeMotion) {
+        if pointerClaim == nil, let (node, client) = clientSurface(pointerFocus),
+            boundDevices(of: client).contains(.relativePointer)
+        {
+            enqueue(.relativeMotion(id, node, time: time, motion))
+            markFrame(client)
+        }
+    }
+
     /// Where the cursor may go: inside the active confinement's region.
-    func confine(_ p: Point) -> Point {
+    @inline(__always) func confine(_ p: Point) -> Point {
+        // Inline: every motion asks, and a confinement is rare.
+        constraints.active == nil ? p : confineToActive(p)
+    }
+
+    private func confineToActive(_ p: Point) -> Point {
         guard let a = constraints.active, constraints.items[a].kind == .confine,
             let origin = tree.layoutPosition(of: constraints.items[a].node)
         else { return p }
@@ -148,7 +157,7 @@ extension Seat {
         constraints.items[i].state = .active
         constraints.active = i
         refreshConstraintRegion()
-        router.queue.append(.pointerConstraint(id, focus, constraints.items[i].kind, active: true))
+        enqueue(.pointerConstraint(id, focus, constraints.items[i].kind, active: true))
     }
 
     /// Whether `node`'s window holds the keyboard focus (always, when constraints do not
@@ -189,7 +198,7 @@ extension Seat {
         constraints.items[i].state = next
         constraints.active = nil
         constraints.confineRects.removeAll(keepingCapacity: true)
-        if tree.isAlive(c.node) { router.queue.append(.pointerConstraint(id, c.node, c.kind, active: false)) }
+        if tree.isAlive(c.node) { enqueue(.pointerConstraint(id, c.node, c.kind, active: false)) }
     }
 
     /// The cursor is on the surface's input region and inside the constraint's region.

@@ -20,7 +20,7 @@ extension Seat {
 
     /// The escape was pressed: traced as binding #-1; the inhibitor and the constraint end.
     func runEscape(key: UInt32) {
-        router.queue.append(.binding(id, index: -1, key: key))
+        enqueue(.binding(id, index: -1, key: key))
         escapeShortcutsInhibitor()
         breakPointerConstraint()
     }

@@ -25,12 +25,12 @@ extension Seat {
     /// Appends a delivery of the grab's own choosing (to any target) to the router's queue.
     /// `frameFor`: the client also gets a `wl_pointer.frame` at the end of this event.
     public func emit(_ delivery: Delivery, frameFor client: ClientID? = nil) {
-        router.queue.append(delivery)
+        enqueue(delivery)
         if let c = client { markFrame(c) }
     }
 
     /// A fresh serial from the router's sequence (the display's, under Wayland).
-    public func nextSerial() -> UInt32 { router.nextSerial() }
+    public func nextSerial() -> UInt32 { withRouter { $0.nextSerial() } }
 
     /// The core's hit-test at a layout point: what is under the pointer or a touch point.
     public func hitTest(_ point: Point) -> Hit? { tree.hitTest(point) }

@@ -122,7 +122,7 @@ extension Seat {
             stack.removeAll(keepingCapacity: true)
             if idlePopupGrab === grab { grab.stack = stack }
         }
-        for p in stack.reversed() where tree.isAlive(p) { router.queue.append(.popupDone(id, p)) }
+        for p in stack.reversed() where tree.isAlive(p) { enqueue(.popupDone(id, p)) }
         if let f = keyboardFocus, stack.contains(f) {
             // Back to the popup chain's xdg parent, else the usual fallback.
             let parent = stack.first.flatMap(tree.nextResponderOverride(of:))
@@ -209,7 +209,7 @@ extension Seat {
         if edges.contains(.left) { w &-= dx }
         if edges.contains(.bottom) { h &+= dy }
         if edges.contains(.top) { h &-= dy }
-        router.queue.append(.resizeRequest(id, node, width: max(w, 1), height: max(h, 1)))
+        enqueue(.resizeRequest(id, node, width: max(w, 1), height: max(h, 1)))
     }
 }
 

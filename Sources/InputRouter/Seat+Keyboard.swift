@@ -37,7 +37,7 @@ extension Seat {
         defer { updateShortcutsInhibitor(); constraintKeyboardFocusDidChange(); padsFollowKeyboardFocus() }
         if let old = keyboardFocus, old != node {
             if keyboardEntered, tree.isAlive(old) {
-                router.queue.append(.keyboardLeave(id, old, serial: router.nextSerial()))
+                enqueue(.keyboardLeave(id, old, serial: nextSerial()))
             } else if !isClientNode(old), tree.isAlive(old) {
                 _ = callHandler(.node(old), .keyboardLeave)
             }
@@ -46,7 +46,8 @@ extension Seat {
         keyboardFocus = node
         guard let n = node else { return }
         keyboardFocusClient = tree.client(of: n) ?? .compositor
-        focusHistory.removeAll { $0 == n }
+        // The history holds each node once: the first match is the only one.
+        if let old = focusHistory.firstIndex(of: n) { focusHistory.remove(at: old) }
         if focusHistory.count >= Seat.historyLimit { focusHistory.removeFirst() }
         focusHistory.append(n)
         if isClientNode(n) { enterKeyboard(n) } else { _ = callHandler(.node(n), .keyboardEnter) }
@@ -58,8 +59,8 @@ extension Seat {
         // A loop, not a filtered sequence: its closure would capture `self` in a box.
         var keys = router.queue.startKeys()
         for k in heldKeys where keyRecipients[Int(k)] == .client(client) { router.queue.appendKey(k, to: &keys) }
-        router.queue.append(.keyboardEnter(id, n, keys: keys, serial: router.nextSerial()))
-        router.queue.append(.modifiers(id, n, modifiers, serial: router.nextSerial()))
+        enqueue(.keyboardEnter(id, n, keys: keys, serial: nextSerial()))
+        enqueue(.modifiers(id, n, modifiers, serial: nextSerial()))
         keyboardEntered = true
     }
 
@@ -104,7 +105,7 @@ extension Seat {
         case .unmatchedRelease: drop(.key); return
         case .counted: return
         case .forwarded:
-            if state == .pressed { heldKeys.append(key) } else if let i = heldKeys.lastIndex(of: key) { heldKeys.remove(at: i) }
+            if state == .pressed { heldKeys.append(key) } else { removeLast(key, from: &heldKeys) }
         }
         let before = modifiers
         let meaning = keyTranslator?.translate(key: key, state: state)
@@ -123,12 +124,15 @@ extension Seat {
         }
         // Capture phase: bindings consume the press and, later, its release (unless the
         // focus inhibits them: then the client gets every key).
-        for (i, b) in bindings.enumerated() where activeShortcutsInhibitor == nil
-            && b.binding.matches(meaning, modifiersBefore: modifiersBefore) {
-            keyRecipients[code] = .consumed
-            router.queue.append(.binding(id, index: Int32(i), key: key))
-            b.action()
-            return
+        // Tested first: the loop retained and released the array even when it was empty.
+        // Matching is pure, so the inhibitor, which only an action could change, is read once.
+        if !bindings.isEmpty && activeShortcutsInhibitor == nil {
+            for (i, b) in bindings.enumerated() where b.binding.matches(meaning, modifiersBefore: modifiersBefore) {
+                keyRecipients[code] = .consumed
+                enqueue(.binding(id, index: Int32(i), key: key))
+                b.action()
+                return
+            }
         }
         if let g = keyboardGrab {
             keyRecipients[code] = .grab  // unless the grab passes the press on
@@ -149,14 +153,14 @@ extension Seat {
         let code = Int(key)
         if meaning.compose != .none, let f = keyboardFocus, isClientNode(f), let im = inputMethod, im(f, key, meaning) {
             keyRecipients[code] = .consumed
-            router.queue.append(.inputMethodKey(id, f, key: key))
+            enqueue(.inputMethodKey(id, f, key: key))
             return
         }
         if let f = keyboardFocus, keyboardEntered {
-            let serial = router.nextSerial()
+            let serial = nextSerial()
             // A menu opened from the keyboard cites this serial in xdg_popup.grab.
             recordPress(serial: serial, client: keyboardFocusClient, kind: .key, at: cursor)
-            router.queue.append(.key(id, f, time: time, key: key, .pressed, serial: serial))
+            enqueue(.key(id, f, time: time, key: key, .pressed, serial: serial))
             keyRecipients[code] = .client(keyboardFocusClient)
             return
         }
@@ -166,7 +170,7 @@ extension Seat {
         }
         if let t = taker {
             keyRecipients[code] = .responder(t)
-            router.queue.append(.handled(id, t, .key))
+            enqueue(.handled(id, t, .key))
         } else {
             keyRecipients[code] = .none
             drop(.key)
@@ -185,12 +189,12 @@ extension Seat {
         case .client(let c):
             // Only while that client still has the focus; after a leave it knows the key is up.
             if let f = keyboardFocus, keyboardEntered, keyboardFocusClient == c {
-                router.queue.append(.key(id, f, time: time, key: key, .released, serial: router.nextSerial()))
+                enqueue(.key(id, f, time: time, key: key, .released, serial: nextSerial()))
             }
         case .responder(let r):
             if responderCanReceive(r),
                 callHandler(r, .key(key: key, state: .released, keysym: meaning.keysym)) == .handled {
-                router.queue.append(.handled(id, r, .key))
+                enqueue(.handled(id, r, .key))
             }
         }
     }
@@ -205,7 +209,7 @@ extension Seat {
     /// Sends `modifiers` to the keyboard focus, if its client was told of the focus.
     public func defaultModifiers() {
         if let f = keyboardFocus, keyboardEntered {
-            router.queue.append(.modifiers(id, f, modifiers, serial: router.nextSerial()))
+            enqueue(.modifiers(id, f, modifiers, serial: nextSerial()))
         }
     }
 

@@ -104,7 +104,7 @@ extension Seat {
                 guard bit != 0, pads[i].sentButtons & bit != 0 else { drop(.padButton); return }
                 pads[i].sentButtons &= ~bit
             }
-            router.queue.append(.padButton(id, n, device, time: time, button: button, state))
+            enqueue(.padButton(id, n, device, time: time, button: button, state))
         } else {
             routePadToHandlers(.padButton(button: button, state: state), kind: .padButton)
         }
@@ -137,7 +137,7 @@ extension Seat {
             switchMode(i, group: g, to: mode, time: time)
         }
         if let n = pads[i].focus {
-            router.queue.append(control == .ring ? .padRing(id, n, device, time: time, ring: number, position: position, source)
+            enqueue(control == .ring ? .padRing(id, n, device, time: time, ring: number, position: position, source)
                 : .padStrip(id, n, device, time: time, strip: number, position: position, source))
         } else {
             routePadToHandlers(event, kind: .padRingStrip)
@@ -162,10 +162,10 @@ extension Seat {
         guard let n = target else { return }
         pads[i].focus = n
         let dev = pads[i].device
-        router.queue.append(.padEnter(id, n, dev, serial: router.nextSerial()))
+        enqueue(.padEnter(id, n, dev, serial: nextSerial()))
         for g in 0..<Int(pads[i].layout.groupCount) {
-            router.queue.append(.padModeSwitch(id, n, dev, time: time, group: UInt8(g), mode: pads[i].mode(g),
-                                               serial: router.nextSerial()))
+            enqueue(.padModeSwitch(id, n, dev, time: time, group: UInt8(g), mode: pads[i].mode(g),
+                                               serial: nextSerial()))
         }
     }
 
@@ -180,10 +180,10 @@ extension Seat {
                 while held != 0 {
                     let b = UInt32(held.trailingZeroBitCount)
                     held &= held - 1
-                    router.queue.append(.padButton(id, old, dev, time: time, button: b, .released))
+                    enqueue(.padButton(id, old, dev, time: time, button: b, .released))
                 }
             }
-            router.queue.append(.padLeave(id, old, dev, serial: router.nextSerial()))
+            enqueue(.padLeave(id, old, dev, serial: nextSerial()))
         }
         pads[i].focus = nil
         pads[i].sentButtons = 0
@@ -193,8 +193,8 @@ extension Seat {
         guard pads[i].mode(g) != mode else { return }
         pads[i].setMode(g, mode)
         if let n = pads[i].focus {
-            router.queue.append(.padModeSwitch(id, n, pads[i].device, time: time, group: UInt8(g), mode: mode,
-                                               serial: router.nextSerial()))
+            enqueue(.padModeSwitch(id, n, pads[i].device, time: time, group: UInt8(g), mode: mode,
+                                               serial: nextSerial()))
         }
     }
 
@@ -202,7 +202,7 @@ extension Seat {
     private func routePadToHandlers(_ event: NodeEvent, kind: EventKind) {
         let first: Responder = keyboardFocus.map { .node($0) } ?? .seat(id)
         if let t = dispatch(from: first, device: .tablet, handlersOnly: true, at: .zero, { _ in event }) {
-            router.queue.append(.handled(id, t, kind))
+            enqueue(.handled(id, t, kind))
         } else {
             drop(kind)
         }

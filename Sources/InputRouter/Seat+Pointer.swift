@@ -236,7 +236,7 @@ extension Seat {
         constraintFocusWillChange(to: target)
         if let old = pointerFocus {
             if let (node, client) = clientSurface(old) {
-                enqueue(.pointerLeave(id, node, serial: router.nextSerial()))
+                enqueue(.pointerLeave(id, node, serial: nextSerial()))
                 markFrame(client)
             } else if responderCanReceive(old) || !isNode(old) {
                 _ = callHandler(old, .pointerLeave)
@@ -248,7 +248,7 @@ extension Seat {
         if let (node, client) = clientSurface(new) {
             let local = localCursor(in: node, hit: hit)
             pointerLocal = local
-            enqueue(.pointerEnter(id, node, local, serial: router.nextSerial()))
+            enqueue(.pointerEnter(id, node, local, serial: nextSerial()))
             markFrame(client)
         } else {
             enqueue(.handled(id, new, .pointerEnter))
@@ -268,7 +268,7 @@ extension Seat {
 
     func deliverButton(time: UInt64, button: UInt32, state: ButtonState) {
         if let (node, client) = clientSurface(pointerFocus) {
-            let serial = router.nextSerial()
+            let serial = nextSerial()
             if state == .pressed { recordPress(serial: serial, client: client) }
             enqueue(.pointerButton(id, node, time: time, button: button, state, serial: serial))
             markFrame(client)
@@ -297,7 +297,7 @@ extension Seat {
         repick(time: time, motion: false)
     }
 
-    func localCursor(in node: NodeID, hit: Hit?) -> Point {
+    @inline(__always) func localCursor(in node: NodeID, hit: Hit?) -> Point {
         if let h = hit, h.node == node { return h.local }
         return tree.localPoint(cursor, in: node) ?? .zero
     }
@@ -397,8 +397,14 @@ func trackDeviceHold(_ devices: inout [Seat.DeviceState], device: DeviceID, code
     if pressed {
         if keys { devices[i].heldKeys.append(code) } else { devices[i].heldButtons.append(code) }
     } else if keys {
-        if let k = devices[i].heldKeys.lastIndex(of: code) { devices[i].heldKeys.remove(at: k) }
+        removeLast(code, from: &devices[i].heldKeys)
     } else {
-        if let k = devices[i].heldButtons.lastIndex(of: code) { devices[i].heldButtons.remove(at: k) }
+        removeLast(code, from: &devices[i].heldButtons)
     }
+}
+
+/// Removes the last occurrence of `code` (the key or button released). Usually the one
+/// pressed last: then a `removeLast`, without the search and the shift of `remove(at:)`.
+@inline(__always) func removeLast(_ code: UInt32, from held: inout [UInt32]) {
+    if held.last == code { held.removeLast() } else if let k = held.lastIndex(of: code) { held.remove(at: k) }
 }

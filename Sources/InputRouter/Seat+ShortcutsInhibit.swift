@@ -35,10 +35,10 @@ extension Seat {
         }
         guard next != activeShortcutsInhibitor else { return }
         if let old = activeShortcutsInhibitor, tree.isAlive(old), shortcutsInhibitors.contains(old) {
-            router.queue.append(.shortcutsInhibited(id, old, active: false))
+            enqueue(.shortcutsInhibited(id, old, active: false))
         }
         activeShortcutsInhibitor = next
-        if let n = next { router.queue.append(.shortcutsInhibited(id, n, active: true)) }
+        if let n = next { enqueue(.shortcutsInhibited(id, n, active: true)) }
     }
 
     /// The escape's part: the inhibitor is inactive until its surface gets the focus again.

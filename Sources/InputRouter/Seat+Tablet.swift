@@ -95,13 +95,13 @@ extension Seat {
             tablets[i].tipDown = true
             guard let f = tablets[i].focus else { drop(.tabletTip); return }
             if let (node, client) = toolClient(i) {
-                let serial = router.nextSerial()
+                let serial = nextSerial()
                 recordPress(serial: serial, client: client, kind: .tablet, at: tablets[i].position)  // grabs may cite it
-                router.queue.append(.tabletDown(id, node, dev, time: time, serial: serial))
+                enqueue(.tabletDown(id, node, dev, time: time, serial: serial))
                 markTabletFrame(client)
                 tablets[i].tipSent = true
             } else if callHandler(f, .tabletTip(down: true, at: toolLocal(i, f))) == .handled {
-                router.queue.append(.handled(id, f, .tabletTip))
+                enqueue(.handled(id, f, .tabletTip))
                 tablets[i].tipSent = true
             } else {
                 drop(.tabletTip)
@@ -111,11 +111,11 @@ extension Seat {
             if tablets[i].tipSent, let f = tablets[i].focus {
                 tablets[i].tipSent = false
                 if let (node, client) = toolClient(i) {
-                    router.queue.append(.tabletUp(id, node, dev, time: time))
+                    enqueue(.tabletUp(id, node, dev, time: time))
                     markTabletFrame(client)
                 } else {
                     _ = callHandler(f, .tabletTip(down: false, at: toolLocal(i, f)))
-                    router.queue.append(.handled(id, f, .tabletTip))
+                    enqueue(.handled(id, f, .tabletTip))
                 }
             }
             // The stroke is over: the tool goes to whatever is under it now.
@@ -136,16 +136,16 @@ extension Seat {
             tablets[i].sentButtons.remove(at: k)
         }
         if let (node, client) = toolClient(i) {
-            let serial = router.nextSerial()
+            let serial = nextSerial()
             if state == .pressed {
                 recordPress(serial: serial, client: client, kind: .tablet, at: tablets[i].position)
                 tablets[i].sentButtons.append(button)
             }
-            router.queue.append(.tabletButton(id, node, tablets[i].device, time: time, button: button, state, serial: serial))
+            enqueue(.tabletButton(id, node, tablets[i].device, time: time, button: button, state, serial: serial))
             markTabletFrame(client)
         } else if callHandler(f, .tabletButton(button: button, state: state)) == .handled || state == .released {
             if state == .pressed { tablets[i].sentButtons.append(button) }
-            router.queue.append(.handled(id, f, .tabletButton))
+            enqueue(.handled(id, f, .tabletButton))
         } else {
             drop(.tabletButton)
         }
@@ -179,10 +179,10 @@ extension Seat {
         guard let new = target else { return true }
         tablets[i].focusIsClient = clientSurface(new, device: .tablet) != nil
         if let (node, client) = toolClient(i) {
-            router.queue.append(.tabletProximityIn(id, node, tablets[i].device, tablets[i].tool, serial: router.nextSerial()))
+            enqueue(.tabletProximityIn(id, node, tablets[i].device, tablets[i].tool, serial: nextSerial()))
             markTabletFrame(client)
         } else {
-            router.queue.append(.handled(id, new, .tabletProximity))
+            enqueue(.handled(id, new, .tabletProximity))
         }
         return true
     }
@@ -192,7 +192,7 @@ extension Seat {
         if let (node, client) = toolClient(i) {
             let local = tree.localPoint(tablets[i].position, in: node) ?? .zero
             let axes = router.queue.appendAxes(tablets[i].axes)
-            router.queue.append(.tabletMotion(id, node, tablets[i].device, time: time, local, axes: axes))
+            enqueue(.tabletMotion(id, node, tablets[i].device, time: time, local, axes: axes))
             markTabletFrame(client)
         } else {
             _ = callHandler(f, .tabletMotion(at: toolLocal(i, f), tablets[i].axes))
@@ -207,19 +207,19 @@ extension Seat {
         let dev = tablets[i].device
         if let (node, client) = toolClient(i) {
             if tree.isVisible(node) {
-                if tablets[i].tipSent { router.queue.append(.tabletUp(id, node, dev, time: time)) }
+                if tablets[i].tipSent { enqueue(.tabletUp(id, node, dev, time: time)) }
                 for b in tablets[i].sentButtons.reversed() {
-                    router.queue.append(.tabletButton(id, node, dev, time: time, button: b, .released, serial: router.nextSerial()))
+                    enqueue(.tabletButton(id, node, dev, time: time, button: b, .released, serial: nextSerial()))
                 }
             }
-            router.queue.append(.tabletProximityOut(id, node, dev))
+            enqueue(.tabletProximityOut(id, node, dev))
             markTabletFrame(client)
         } else if !isNode(old) || responderCanReceive(old) {
             let at = toolLocal(i, old)
             if tablets[i].tipSent { _ = callHandler(old, .tabletTip(down: false, at: at)) }
             for b in tablets[i].sentButtons.reversed() { _ = callHandler(old, .tabletButton(button: b, state: .released)) }
             _ = callHandler(old, .tabletProximity(inProximity: false, at: at))
-            router.queue.append(.handled(id, old, .tabletProximity))
+            enqueue(.handled(id, old, .tabletProximity))
         }
         tablets[i].focus = nil
         tablets[i].focusIsClient = false
@@ -278,7 +278,7 @@ extension Seat {
 
     /// One tablet frame per client that got tool events from one input event.
     func flushTabletFrames(time: UInt64) {
-        for c in tabletFrameClients where router.isAlive(c) { router.queue.append(.tabletFrame(id, c, time: time)) }
+        for c in tabletFrameClients where router.isAlive(c) { enqueue(.tabletFrame(id, c, time: time)) }
         tabletFrameClients.removeAll(keepingCapacity: true)
     }
 }

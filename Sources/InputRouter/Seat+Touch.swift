@@ -14,6 +14,11 @@ struct TouchPoint {
     var device: DeviceID
     var owner: Owner
     var client: ClientID
+    /// The owner's layout origin, valid while the tree's `sceneGeneration` is still
+    /// `originGeneration` (every move, reparent, restack or destroy changes it): each
+    /// motion then subtracts it instead of walking the owner's parents (`localPoint`).
+    var origin = Point.zero
+    var originGeneration = UInt64.max
 }
 
 extension Seat {
@@ -24,7 +29,7 @@ extension Seat {
     /// test. No allocation while fewer than 16 points are down (room reserved).
     public func notifyTouchDown(time: UInt64, slot: Int32, at point: Point, device: DeviceID = DeviceID(0)) {
         lastTime = time
-        guard point.x.isFinite, point.y.isFinite, !touches.contains(where: { $0.slot == slot }) else {
+        guard point.x.isFinite, point.y.isFinite, touchIndex(slot) == nil else {
             drop(.touchDown)  // a second down on a live slot: hostile or broken input
             return
         }
@@ -53,7 +58,7 @@ extension Seat {
     /// What a touch down does with no grab: the responder chain from `hit` takes the point
     /// (a client surface gets `down` and owns it until up). For a grab's `down`.
     public func defaultTouchDown(time: UInt64, slot: Int32, at point: Point, hit: Hit?) {
-        guard let i = touches.firstIndex(where: { $0.slot == slot }), touches[i].owner == .grab else { return }
+        guard let i = touchIndex(slot), touches[i].owner == .grab else { return }
         routeTouchDown(i, time: time, at: point, hit: hit)
     }
 
@@ -64,14 +69,15 @@ extension Seat {
         }
         if let (node, client) = clientSurface(taker, device: .touch) {
             let local = hit?.node == node ? hit!.local : (tree.localPoint(point, in: node) ?? .zero)
-            let serial = router.nextSerial()
+            let serial = nextSerial()
             recordPress(serial: serial, client: client, kind: .touch, at: point)
-            router.queue.append(.touchDown(id, node, time: time, slot: slot, local, serial: serial))
+            enqueue(.touchDown(id, node, time: time, slot: slot, local, serial: serial))
             touches[i].owner = .client(node)
             touches[i].client = client
+            touches[i].originGeneration = .max  // the owner's origin is looked up on its first motion
             markTouchFrame(client)
         } else if let t = taker {
-            router.queue.append(.handled(id, t, .touchDown))
+            enqueue(.handled(id, t, .touchDown))
             touches[i].owner = .responder(t)
         } else {
             drop(.touchDown)
@@ -83,7 +89,7 @@ extension Seat {
     /// search, no allocation.
     public func notifyTouchMotion(time: UInt64, slot: Int32, at point: Point) {
         lastTime = time
-        guard point.x.isFinite, point.y.isFinite, let i = touches.firstIndex(where: { $0.slot == slot }) else {
+        guard point.x.isFinite, point.y.isFinite, let i = touchIndex(slot) else {
             drop(.touchMotion)  // never motion for a point nobody was told about
             return
         }
@@ -101,7 +107,7 @@ extension Seat {
 
     /// What touch motion does with no grab: to the point's owner. For a grab's `motion`.
     public func defaultTouchMotion(time: UInt64, slot: Int32, at point: Point) {
-        guard point.x.isFinite, point.y.isFinite, let i = touches.firstIndex(where: { $0.slot == slot }) else { return }
+        guard point.x.isFinite, point.y.isFinite, let i = touchIndex(slot) else { return }
         routeTouchMotion(i, time: time, at: point)
     }
 
@@ -109,8 +115,8 @@ extension Seat {
         let slot = touches[i].slot
         switch touches[i].owner {
         case .client(let node):
-            let local = tree.localPoint(point, in: node) ?? .zero
-            router.queue.append(.touchMotion(id, node, time: time, slot: slot, local))
+            let local = touchLocalPoint(i, point, in: node)
+            enqueue(.touchMotion(id, node, time: time, slot: slot, local))
             markTouchFrame(touches[i].client)
         case .responder(let r):
             if case .node(let n) = r, let local = tree.localPoint(point, in: n) {
@@ -129,7 +135,7 @@ extension Seat {
     /// allocation.
     public func notifyTouchUp(time: UInt64, slot: Int32) {
         lastTime = time
-        guard let i = touches.firstIndex(where: { $0.slot == slot }) else { drop(.touchUp); return }
+        guard let i = touchIndex(slot) else { drop(.touchUp); return }
         if touchClaim == nil {
             for r in recognizers.indices where recognizerStates[r] == .possible {
                 recognizerStates[r] = recognizers[r].touchUp(slot: slot, time: time)
@@ -137,7 +143,7 @@ extension Seat {
         }
         if let g = touchGrab, touchClaim == nil {
             g.up(self, time: time, slot: slot)
-            if let j = touches.firstIndex(where: { $0.slot == slot }) { touches.remove(at: j) }  // the grab may cancel points
+            if let j = touchIndex(slot) { touches.remove(at: j) }  // the grab may cancel points
         } else {
             routeTouchUp(i, time: time)
             touches.remove(at: i)
@@ -147,7 +153,7 @@ extension Seat {
 
     /// What a touch up does with no grab: `up` to the point's owner. For a grab's `up`.
     public func defaultTouchUp(time: UInt64, slot: Int32) {
-        guard let i = touches.firstIndex(where: { $0.slot == slot }) else { return }
+        guard let i = touchIndex(slot) else { return }
         routeTouchUp(i, time: time)
         touches[i].owner = .cancelled  // told once
     }
@@ -156,7 +162,7 @@ extension Seat {
         let t = touches[i], slot = t.slot
         switch t.owner {
         case .client(let node):
-            router.queue.append(.touchUp(id, node, time: time, slot: slot, serial: router.nextSerial()))
+            enqueue(.touchUp(id, node, time: time, slot: slot, serial: nextSerial()))
             markTouchFrame(t.client)
         case .responder(let r):
             _ = callHandler(r, .touchUp(slot: slot))
@@ -171,7 +177,7 @@ extension Seat {
     /// the owning client's other points are cancelled with it.
     public func notifyTouchCancel(time: UInt64, slot: Int32) {
         lastTime = time
-        guard touches.contains(where: { $0.slot == slot }) else { drop(.touchCancel); return }
+        guard touchIndex(slot) != nil else { drop(.touchCancel); return }
         cancelTouch(slot: slot)
         touches.removeAll { $0.slot == slot }
         touchSequenceMaybeEnded()
@@ -184,20 +190,44 @@ extension Seat {
 
     /// `wl_touch.frame` to each client told something since the last frame.
     public func defaultTouchFrame() {
-        for c in touchFrameClients { router.queue.append(.touchFrame(id, c)) }
+        for c in touchFrameClients { enqueue(.touchFrame(id, c)) }
         touchFrameClients.removeAll(keepingCapacity: true)
     }
 
     // MARK: Helpers
 
+    /// The index of `slot`'s point in `touches`. Slots are unique there and libinput numbers
+    /// them from 0 in the order fingers land, so slot n is usually at index n: that guess
+    /// is tried first (exact either way), and the search over every point runs only when
+    /// it misses.
+    @inline(__always) func touchIndex(_ slot: Int32) -> Int? {
+        let guess = Int(slot)
+        if guess >= 0, guess < touches.count, touches[guess].slot == slot { return guess }
+        return touches.firstIndex { $0.slot == slot }
+    }
+
+    /// `tree.localPoint(point, in: node) ?? .zero` for point `i`, whose owner is `node`,
+    /// with the owner's origin kept in the point until the scene changes.
+    @inline(__always) func touchLocalPoint(_ i: Int, _ point: Point, in node: NodeID) -> Point {
+        let generation = tree.sceneGeneration
+        if touches[i].originGeneration != generation {
+            guard let origin = tree.layoutPosition(of: node) else { return .zero }
+            touches[i].origin = origin
+            touches[i].originGeneration = generation
+        }
+        let o = touches[i].origin
+        return Point(point.x - o.x, point.y - o.y)
+    }
+
     func markTouchFrame(_ client: ClientID) {
-        if !touchFrameClients.contains(client) { touchFrameClients.append(client) }
+        // The last client marked is the usual one (one client's fingers in a row).
+        if touchFrameClients.last != client && !touchFrameClients.contains(client) { touchFrameClients.append(client) }
     }
 
     /// Cancels the owner of `slot`: the whole client (all its points stop), a compositor
     /// responder's touch, or a recognizer's.
     func cancelTouch(slot: Int32) {
-        guard let i = touches.firstIndex(where: { $0.slot == slot }) else { return }
+        guard let i = touchIndex(slot) else { return }
         switch touches[i].owner {
         case .client:
             cancelClientTouches(touches[i].client)
@@ -214,7 +244,7 @@ extension Seat {
     }
 
     func cancelClientTouches(_ client: ClientID) {
-        if router.isAlive(client) { router.queue.append(.touchCancel(id, client)) }
+        if router.isAlive(client) { enqueue(.touchCancel(id, client)) }
         touchFrameClients.removeAll { $0 == client }
         for j in touches.indices where touches[j].client == client {
             if case .client = touches[j].owner { touches[j].owner = .cancelled }
@@ -225,7 +255,7 @@ extension Seat {
     /// current and new, goes to it until the last is up.
     func claimTouches(for r: Int) {
         touchClaim = r
-        router.queue.append(.claimed(id, recognizer: Int32(r)))
+        enqueue(.claimed(id, recognizer: Int32(r)))
         for i in touches.indices {
             switch touches[i].owner {
             case .client: cancelClientTouches(touches[i].client)
@@ -254,7 +284,7 @@ extension Seat {
                 let c = touches[i].client
                 touches[i].owner = .cancelled
                 guard router.isAlive(c) else { continue }
-                router.queue.append(.touchReleased(id, c, time: lastTime, slot: touches[i].slot, serial: router.nextSerial()))
+                enqueue(.touchReleased(id, c, time: lastTime, slot: touches[i].slot, serial: nextSerial()))
                 if !released.contains(c) { released.append(c) }
             case .responder(let r) where !responderCanReceive(r):
                 touches[i].owner = .cancelled
@@ -262,6 +292,6 @@ extension Seat {
                 break
             }
         }
-        for c in released { router.queue.append(.touchFrame(id, c)) }
+        for c in released { enqueue(.touchFrame(id, c)) }
     }
 }

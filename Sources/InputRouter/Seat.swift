@@ -27,8 +27,13 @@ public final class Seat {
     /// Appends to the router's queue with no reference counted at all: through `router` the
     /// compiler still retains the router around the append (about 20 instructions each).
     @inline(__always) func enqueue(_ d: Delivery) {
+        withRouter { $0.queue.append(d) }
+    }
+    /// The router as a guaranteed reference for `body`: nothing is counted (through
+    /// `router`, each use paid a retain and a release, ~40 instructions).
+    @inline(__always) func withRouter<R>(_ body: (Router) -> R) -> R {
         precondition(!routerGone, "a Seat was used after its Router was released")
-        Unmanaged.passUnretained(unsafeRouter)._withUnsafeGuaranteedRef { $0.queue.append(d) }
+        return Unmanaged.passUnretained(unsafeRouter)._withUnsafeGuaranteedRef(body)
     }
     @exclusivity(unchecked) var routerGone = false
     /// Held directly: reaching it through the unowned `router` cost a strong retain and a
@@ -41,7 +46,7 @@ public final class Seat {
     @exclusivity(unchecked) public var handler: NodeHandler?
     /// The keyboard layer (xkbcommon). Without one, keys carry no keysym and modifiers
     /// never change.
-    public var keyTranslator: KeyTranslator?
+    @exclusivity(unchecked) public var keyTranslator: KeyTranslator?
 
     // The state every event reads is marked `@exclusivity(unchecked)`: it is touched on
     // one thread and never while an access to it is open, and the dynamic checks were a
@@ -62,6 +67,9 @@ public final class Seat {
     }
     @exclusivity(unchecked) var devices: [DeviceState] = []
     @exclusivity(unchecked) var bound: [BoundDevices] = []
+    /// Whether some client bound `.relativePointer` (kept by `setBound` and `clientRemoved`):
+    /// without one, relative motion resolves no focus (most clients never ask for it).
+    @exclusivity(unchecked) var anyRelativePointer = false
 
     // Pointer.
     /// Where the pointer is, in layout coordinates, after clamping and any confinement.
@@ -74,11 +82,11 @@ public final class Seat {
     @exclusivity(unchecked) var consumedButtons = [Bool](repeating: false, count: Seat.codeCount)
     @exclusivity(unchecked) var heldButtonCount = 0
     /// The open grabs (Seat+Grabs.swift); nil is the default behaviour, routed statically.
-    var pointerGrab: (any PointerGrab)?
-    var touchGrab: (any TouchGrab)?
-    var keyboardGrab: (any KeyboardGrab)?
+    @exclusivity(unchecked) var pointerGrab: (any PointerGrab)?
+    @exclusivity(unchecked) var touchGrab: (any TouchGrab)?
+    @exclusivity(unchecked) var keyboardGrab: (any KeyboardGrab)?
     /// The popup grab when one holds the slots above: what `popupGrabStack` reports.
-    var popupGrab: PopupGrab?
+    @exclusivity(unchecked) var popupGrab: PopupGrab?
     /// The popup grab that last ended, kept for the next popup.
     var idlePopupGrab: PopupGrab?
     @exclusivity(unchecked) var pointerClaim: Int?
@@ -86,6 +94,12 @@ public final class Seat {
     @exclusivity(unchecked) var pendingFrame: (ClientID?, ClientID?) = (nil, nil)
     /// The mapped outputs (OutputLayout.swift), rebuilt on every scene change.
     @exclusivity(unchecked) public internal(set) var layout = OutputLayout()
+    /// `layout.boundingBox`, kept by `refreshLayout`: absolute events (touch, tablets,
+    /// absolute pointers) map onto it, and the box was a loop over the outputs per event.
+    @exclusivity(unchecked) var layoutBox = Rect(0, 0, 0, 0)
+    /// The first non-empty output's extent as `closestPoint` clamps into it (the right and
+    /// bottom edges one `wl_fixed` step inside), for `clampToLayout`'s fast path.
+    @exclusivity(unchecked) var firstOutput = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
     var layoutRects: [Rect] { layout.frames }
     @exclusivity(unchecked) var lastTime: UInt64 = 0
     @exclusivity(unchecked) var presses = PressLog()
@@ -101,25 +115,25 @@ public final class Seat {
     @exclusivity(unchecked) var heldKeys: [UInt32] = []
     /// The modifier state the key translator last reported (depressed, latched, locked, group).
     @exclusivity(unchecked) public internal(set) var modifiers = Modifiers.none
-    var focusHistory: [NodeID] = []
+    @exclusivity(unchecked) var focusHistory: [NodeID] = []
     /// The compositor's key bindings, in the order added; a key press checks them in that order.
-    public internal(set) var bindings: [(binding: KeyBinding, action: () -> Void)] = []
+    @exclusivity(unchecked) public internal(set) var bindings: [(binding: KeyBinding, action: () -> Void)] = []
     // Keyboard shortcuts inhibition (Seat+ShortcutsInhibit.swift).
-    var shortcutsInhibitors: [NodeID] = []
-    var activeShortcutsInhibitor: NodeID?
-    var escapedShortcutsInhibitor: NodeID?
+    @exclusivity(unchecked) var shortcutsInhibitors: [NodeID] = []
+    @exclusivity(unchecked) var activeShortcutsInhibitor: NodeID?
+    @exclusivity(unchecked) var escapedShortcutsInhibitor: NodeID?
     /// The input method: offered each key press of a compose sequence (`KeyMeaning.compose`
     /// not `.none`) that would go to the focused client surface; returning true takes it
     /// (`Delivery.inputMethodKey`), and its release with it. Plain keys never reach it, so
     /// routing them costs nothing. The Wayland layer sets it while a text input is enabled
     /// on the focus (TextInput.swift).
-    public var inputMethod: ((_ focus: NodeID, _ key: UInt32, _ meaning: KeyMeaning) -> Bool)?
+    @exclusivity(unchecked) public var inputMethod: ((_ focus: NodeID, _ key: UInt32, _ meaning: KeyMeaning) -> Bool)?
     /// The escape binding (Seat+Escape.swift): Super+Escape unless the embedder sets
     /// another; nil: none.
-    public var escapeBinding: KeyBinding? = Seat.defaultEscapeBinding
+    @exclusivity(unchecked) public var escapeBinding: KeyBinding? = Seat.defaultEscapeBinding
     /// A pointer lock or confinement is active only while its window also holds the keyboard
     /// focus (Seat+Constraints.swift). False: the pointer focus alone decides.
-    public var constraintsNeedKeyboardFocus = true
+    @exclusivity(unchecked) public var constraintsNeedKeyboardFocus = true
 
     // Touch.
     @exclusivity(unchecked) var touches: [TouchPoint] = []
@@ -204,13 +218,14 @@ public final class Seat {
             flushPointerFrames()
         }
         if isBound { bound[Int(client.index)].formUnion(devices) } else { bound[Int(client.index)].subtract(devices) }
+        if devices.contains(.relativePointer) { anyRelativePointer = bound.contains { $0.contains(.relativePointer) } }
         if devices.contains(.keyboard), keyboardFocusClient == client, let f = keyboardFocus {
             if isBound && !keyboardEntered {
                 enterKeyboard(f)
             } else if !isBound && keyboardEntered {
                 // The client let its wl_keyboard go: the pairing ends here (the Wayland layer
                 // has no resource left to send this leave to).
-                enqueue(.keyboardLeave(id, f, serial: router.nextSerial()))
+                enqueue(.keyboardLeave(id, f, serial: nextSerial()))
                 keyboardEntered = false
             }
         }
@@ -227,6 +242,7 @@ public final class Seat {
 
     func clientRemoved(_ client: ClientID) {
         bound[Int(client.index)] = []
+        anyRelativePointer = bound.contains { $0.contains(.relativePointer) }
         for k in 0..<keyRecipients.count where keyRecipients[k] == .client(client) { keyRecipients[k] = .none }
         touchFrameClients.removeAll { $0 == client }
         tabletFrameClients.removeAll { $0 == client }
@@ -238,6 +254,15 @@ public final class Seat {
     /// Routes one event from any source.
     public func handle(_ event: InputEvent) {
         let t = event.time
+        // The commonest kinds first, each behind one tag test: the switch below loads every
+        // case's payload words before its jump (about 45 instructions per event).
+        if case .pointerMotion(let dx, let dy, let udx, let udy) = event.kind {
+            return notifyPointerMotion(time: t, dx: dx, dy: dy, unacceleratedDX: udx, unacceleratedDY: udy)
+        }
+        if case .touchMotion(let slot, let x, let y) = event.kind {
+            return notifyTouchMotion(time: t, slot: slot, at: mapAbsolute(x, y))
+        }
+        if case .keyboardKey(let k, let s) = event.kind { return notifyKey(time: t, key: k, state: s, device: event.device) }
         switch event.kind {
         case .deviceAdded(let caps, _): notifyDeviceAdded(event.device, capabilities: caps)
         case .deviceRemoved: notifyDeviceRemoved(event.device, time: t)
@@ -427,15 +452,31 @@ public final class Seat {
             if r.kind == .output && r.mapped { layout.frames.append(Rect(r.x, r.y, r.width, r.height)) }
             c = r.next
         }
+        layoutBox = layout.boundingBox
+        if let first = layout.frames.first(where: { !$0.isEmpty }) {
+            firstOutput = (Double(first.x), Double(first.y),
+                           Double(first.x) + Double(first.width) - 1 / 256, Double(first.y) + Double(first.height) - 1 / 256)
+        } else {
+            firstOutput = (.infinity, .infinity, -.infinity, -.infinity)  // holds no point
+        }
     }
 
     /// The bounding box of the outputs, or the explicit absolute mapping.
-    var absoluteRect: Rect { absoluteMapping ?? layout.boundingBox }
+    var absoluteRect: Rect { absoluteMapping ?? layoutBox }
 
     func mapAbsolute(_ x: Double, _ y: Double) -> Point { OutputLayout.map(x: x, y: y, onto: absoluteRect) }
 
     /// The nearest point inside some output (the cursor never leaves the layout).
-    func clampToLayout(_ p: Point) -> Point { layout.closestPoint(to: p) }
+    @inline(__always) func clampToLayout(_ p: Point) -> Point {
+        // A point on the first output is what `closestPoint` returns from its first
+        // iteration (clamped into that output, which changes nothing): computed here the
+        // same way, without the call and the loop over the outputs.
+        let o = firstOutput
+        if p.x >= o.minX, p.x <= o.maxX, p.y >= o.minY, p.y <= o.maxY {
+            return Point(min(max(p.x, o.minX), o.maxX), min(max(p.y, o.minY), o.maxY))
+        }
+        return layout.closestPoint(to: p)
+    }
 
     // MARK: Scene changes
 
