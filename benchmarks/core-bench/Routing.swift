@@ -14,7 +14,7 @@ enum EventKind: String, CaseIterable {
     case locked = "relative motion, pointer locked (relative pointer)"
     case gesture = "touchpad swipe (begin, 30 updates, end)"
     case button = "button press or release, no focus change"
-    case click = "click that raises and focuses a window (30 siblings: child grid rebuilt)"
+    case click = "click that raises and focuses a window (30 siblings: child grid restacked)"
     case clickFew = "click that raises and focuses a window (8 siblings: no grid)"
     case scroll = "wheel scroll with value120 (whole and half clicks)"
     case focus = "keyboard focus change (leave, enter with keys, modifiers)"
