@@ -125,6 +125,18 @@ extension HitTestDifferentialTests {
         #expect(hits > checked / 20)  // the scenes really are hit (far points mostly miss)
     }
 
+    /// Whether the tree's answer at `p`, through its flat index and through the walk, is
+    /// the naive reference's; a difference is recorded with `context`.
+    static func indexAndWalkAgree(_ tree: SurfaceTree, _ p: Point, _ context: @autoclosure () -> String) -> Bool {
+        let expected = tree.referenceHitTest(p)
+        let got = tree.hitTest(p)?.node, walked = tree.walkedHitTest(p)?.node
+        guard got == expected, walked == expected else {
+            Issue.record("\(context()) point \(p): walk \(String(describing: walked)), got \(String(describing: got)), expected \(String(describing: expected))")
+            return false
+        }
+        return true
+    }
+
     /// The tree's answer at `p` (nil: no node), when it and the tree walk's (the flat
     /// index bypassed) are the naive reference's; nil when they differ, which is recorded with `context` (seed, round, recent changes).
     static func hitTest(_ scene: Scene, _ p: Point, agreeing context: @autoclosure () -> String) -> NodeID?? {
@@ -239,12 +251,7 @@ extension HitTestDifferentialTests {
             if Int.random(in: 0..<4, using: &rng) == 0 { tree.lowerToBottom(w) } else { tree.raiseToTop(w) }
             for y in stride(from: 5.0, to: 800, by: 47) {
                 for x in stride(from: 5.0, to: 1000, by: 53) {
-                    let p = Point(x, y)
-                    let expected = tree.referenceHitTest(p)
-                    if tree.walkedHitTest(p)?.node != expected || tree.hitTest(p)?.node != expected {
-                        Issue.record("step \(step) point \(p): walk \(String(describing: tree.walkedHitTest(p)?.node)), got \(String(describing: tree.hitTest(p)?.node)), expected \(String(describing: expected))")
-                        return
-                    }
+                    if !HitTestDifferentialTests.indexAndWalkAgree(tree, Point(x, y), "step \(step)") { return }
                 }
             }
         }
@@ -282,12 +289,7 @@ extension ChildGridRestackTests {
             }
             for y in stride(from: 3.0, to: 800, by: 47) {
                 for x in stride(from: 3.0, to: 1000, by: 53) {
-                    let p = Point(x, y)
-                    let expected = tree.referenceHitTest(p)
-                    if tree.walkedHitTest(p)?.node != expected || tree.hitTest(p)?.node != expected {
-                        Issue.record("step \(step) point \(p): walk \(String(describing: tree.walkedHitTest(p)?.node)), got \(String(describing: tree.hitTest(p)?.node)), expected \(String(describing: expected))")
-                        return
-                    }
+                    if !HitTestDifferentialTests.indexAndWalkAgree(tree, Point(x, y), "step \(step)") { return }
                 }
             }
         }
