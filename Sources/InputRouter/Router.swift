@@ -38,7 +38,7 @@ public final class Router {
     /// An empty scene with no seats and only the compositor client; set up once at startup.
     public init() {
         tree = SurfaceTree()
-        tree.onSceneChange = { [unowned self] in self.sceneDidChange() }
+        tree.onSceneChange = { [unowned self] stackingOnly in self.sceneDidChange(stackingOnly: stackingOnly) }
         tree.onHandlerChange = { [unowned self] r in for s in self.seats { s.handlerWillChange(r) } }
     }
 
@@ -165,7 +165,8 @@ public final class Router {
         spareQueue = q
     }
 
-    func sceneDidChange() {
-        for s in seats { s.sceneDidChange() }
+    /// `stackingOnly`: the tree's changes only restacked siblings (`SurfaceTree.onSceneChange`).
+    func sceneDidChange(stackingOnly: Bool = false) {
+        for s in seats { s.sceneDidChange(stackingOnly: stackingOnly) }
     }
 }
