@@ -38,13 +38,16 @@ public final class Router {
     /// An empty scene with no seats and only the compositor client; set up once at startup.
     public init() {
         tree = SurfaceTree()
-        tree.onSceneChange = { [unowned self] stackingOnly in self.sceneDidChange(stackingOnly: stackingOnly) }
+        // Unretained (the safe `unowned` cost a strong retain and a release per scene change,
+        // every click's raise): the tree may outlive the router, so `deinit` unhooks it.
+        tree.onSceneChange = { [unowned(unsafe) self] stackingOnly in self.sceneDidChange(stackingOnly: stackingOnly) }
         tree.onHandlerChange = { [unowned self] r in for s in self.seats { s.handlerWillChange(r) } }
     }
 
     deinit {
         // A seat the embedder still holds must not reach this router any more (Seat.router).
         for s in seats { s.routerGone = true }
+        tree.onSceneChange = nil
     }
 
     // MARK: Seats and clients

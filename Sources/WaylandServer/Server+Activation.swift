@@ -26,10 +26,12 @@ extension WaylandServer {
 
     /// The toplevel `node` belongs to: itself, or the root of its subsurface or popup chain.
     func toplevelNode(of node: NodeID) -> NodeID? {
-        let tree = router.tree
-        var n: NodeID? = node
-        while let c = n, tree.kind(of: c) != .toplevel { n = tree.parent(of: c) }
-        return n
+        // Borrowed: `let tree = router.tree` retained and released it (twice per click).
+        Unmanaged.passUnretained(router.tree)._withUnsafeGuaranteedRef { tree in
+            var n: NodeID? = node
+            while let c = n, tree.kind(of: c) != .toplevel { n = tree.parent(of: c) }
+            return n
+        }
     }
 
     /// Follows seat `index`'s keyboard focus: its text inputs' focus moves with it, its
@@ -39,7 +41,7 @@ extension WaylandServer {
     /// focus was compared (the common case, it did not move, costs that comparison).
     func keyboardFocusMoved(onSeat index: Int) {
         let services = services(index)
-        let focus = router.seats[index].keyboardFirstResponder
+        let focus = routerSeat(index).keyboardFirstResponder
         services.activationSource = focus
         services.textInput.keyboardFocusChanged(to: focus)
         selectionsFollowKeyboard(to: keyboardFocusClient(onSeat: index), seat: index)
