@@ -117,6 +117,9 @@ extension WaylandServer {
     /// seat's selections first, as the protocol asks ("immediately before receiving keyboard
     /// focus").
     func selectionsFollowKeyboard(to client: ClientState?, seat index: Int) {
+        // The common case, the same holder, read in place: `services(index).selections`
+        // retained and released both objects (every keyboard enter).
+        if index < seatServices.count, client?.id == seatServices[index].selections.focusClient { return }
         let selections = services(index).selections
         guard client?.id != selections.focusClient else { return }
         selections.focusClient = client?.id

@@ -40,15 +40,21 @@ extension WaylandServer {
     /// `activated` while any seat's keyboard is in it. Called after every flush once the
     /// focus was compared (the common case, it did not move, costs that comparison).
     func keyboardFocusMoved(onSeat index: Int) {
-        let services = services(index)
+        if index >= seatServices.count { _ = services(index) }  // a new seat's; then read in place
+        // Each use reads `seatServices[index]` afresh: a `let services` held across these
+        // calls was retained and released, and so was each object reached from it.
         let focus = routerSeat(index).keyboardFirstResponder
-        services.activationSource = focus
-        services.textInput.keyboardFocusChanged(to: focus)
-        selectionsFollowKeyboard(to: keyboardFocusClient(onSeat: index), seat: index)
+        seatServices[index].activationSource = focus
+        seatServices[index].textInput.keyboardFocusChanged(to: focus)
+        // The selections' holder seldom changes (one client's windows): compared by id
+        // first, without the client's retain.
+        if focus.flatMap(ownerID(of:)) != seatServices[index].selections.focusClient {
+            selectionsFollowKeyboard(to: keyboardFocusClient(onSeat: index), seat: index)
+        }
         let top = focus.flatMap(toplevelNode(of:))
-        guard top != services.activatedToplevel else { return }
-        let previous = services.activatedToplevel
-        services.activatedToplevel = top
+        let previous = seatServices[index].activatedToplevel
+        guard top != previous else { return }
+        seatServices[index].activatedToplevel = top
         // Two calls, not a loop over [previous, top]: that array was an allocation per focus change.
         sendActivationConfigure(previous)
         sendActivationConfigure(top)

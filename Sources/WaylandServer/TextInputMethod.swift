@@ -61,13 +61,18 @@ final class TextInputState {
     }
 
     /// The keyboard focus moved to `node` (a client surface, a compositor node, or nothing).
-    func keyboardFocusChanged(to node: NodeID?) {
+    /// Inline, so that the caller reaching this object in place pays no retain for it.
+    @inline(__always) func keyboardFocusChanged(to node: NodeID?) {
         // No text input on this seat (every click that focuses, in most sessions): nothing to
         // enter, leave or activate (`remove` left none active); the focus is kept for `add`.
         if inputs.isEmpty {
             idleFocus = node
             return
         }
+        focusMoved(to: node)
+    }
+
+    private func focusMoved(to node: NodeID?) {
         let surface = node.flatMap { server.surface(for: $0) }
         guard surface !== focus else { return }
         if let old = focus { for input in inputs where input.focus === old { input.sendLeave() } }
