@@ -72,9 +72,11 @@ extension WaylandServer {
     /// it was on, so when those were current before the raise they are current after it
     /// (`updateSurfaceOutputs` then skips recomputing every surface's, per click).
     func raiseWindowNode(_ w: NodeID) {
-        let tree = router.tree
-        let before = tree.sceneGeneration
-        tree.raiseToTop(w)
-        if outputsGeneration == before { outputsGeneration = tree.sceneGeneration }
+        // Borrowed: `let tree = router.tree` retained and released it (once per click).
+        Unmanaged.passUnretained(router.tree)._withUnsafeGuaranteedRef { tree in
+            let before = tree.sceneGeneration
+            tree.raiseToTop(w)
+            if outputsGeneration == before { outputsGeneration = tree.sceneGeneration }
+        }
     }
 }
