@@ -170,6 +170,12 @@ public final class Router {
 
     /// `stackingOnly`: the tree's changes only restacked siblings (`SurfaceTree.onSceneChange`).
     func sceneDidChange(stackingOnly: Bool = false) {
-        for s in seats { s.sceneDidChange(stackingOnly: stackingOnly) }
+        // By index, each seat borrowed: `for s in seats` retained and released the array's
+        // buffer and each seat (every click's raise). A seat is never removed.
+        var i = 0
+        while i < seats.count {
+            Unmanaged.passUnretained(seats[i])._withUnsafeGuaranteedRef { $0.sceneDidChange(stackingOnly: stackingOnly) }
+            i += 1
+        }
     }
 }
