@@ -26,6 +26,9 @@ struct HitCandidate {
         case region
         /// The rectangle is where the node's custom containment test may run: it decides.
         case custom
+        /// A cell a raise could not restack in place (`keepHitIndex(afterRaising:)`): the
+        /// walk decides. Only the sentinel after the last candidate, which covers everything.
+        case walk
     }
     var x0: Int32, y0: Int32
     var width: UInt32, height: UInt32
@@ -66,6 +69,10 @@ struct HitIndex {
     /// the index is built.
     var seenGeneration = UInt64.max
     var queriesLeft = 0
+    /// Candidates in `candidates` (the walk sentinel sits after them), and the cells raises
+    /// handed to the walk.
+    var count = 0
+    var walkCells = 0
 
     func deallocate() { cells.deallocate(); candidates.deallocate() }
 
@@ -185,14 +192,20 @@ extension SurfaceTree {
             hitIndex.cells = .allocate(capacity: needed)
             hitIndex.cellCapacity = needed
         }
-        if count > hitIndex.candidateCapacity {
+        if count + 1 > hitIndex.candidateCapacity {
             hitIndex.candidates.deallocate()
-            hitIndex.candidates = .allocate(capacity: count)
-            hitIndex.candidateCapacity = count
+            hitIndex.candidates = .allocate(capacity: count + 1)
+            hitIndex.candidateCapacity = count + 1
         }
         s.candidates.withUnsafeBufferPointer { b in
             if let base = b.baseAddress { hitIndex.candidates.update(from: base, count: count) }
         }
+        // A point below 2^31 - 1 is in it: the query's range check keeps those out.
+        (hitIndex.candidates + count).initialize(to: HitCandidate(
+            x0: Int32.min, y0: Int32.min, width: UInt32.max, height: UInt32.max, originX: 0, originY: 0,
+            slot: 0, generation: 0, test: .walk, cut: true))
+        hitIndex.count = count
+        hitIndex.walkCells = 0
         // Each cell's start from the last count, then the entries placed.
         let cells = hitIndex.cells
         var start = cellCount + 1

@@ -76,7 +76,11 @@ extension SurfaceTree {
                         if UInt32(bitPattern: ix &- c.pointee.x0) < c.pointee.width
                             && UInt32(bitPattern: iy &- c.pointee.y0) < c.pointee.height {
                             let local = Point(x - Double(c.pointee.originX), y - Double(c.pointee.originY))
-                            if c.pointee.test == .solid || indexedContains(c, local, ix, iy) {
+                            if c.pointee.test == .solid {
+                                return Hit(node: NodeID(index: c.pointee.slot, generation: c.pointee.generation), local: local)
+                            }
+                            if c.pointee.test == .walk { return hitTestByWalk(point) }
+                            if indexedContains(c, local, ix, iy) {
                                 return Hit(node: NodeID(index: c.pointee.slot, generation: c.pointee.generation), local: local)
                             }
                         }
@@ -87,6 +91,10 @@ extension SurfaceTree {
                 if !hitIndex.unbounded { return nil }
             }
         }
+        return hitTestByWalk(point)
+    }
+
+    @inline(never) func hitTestByWalk(_ point: Point) -> Hit? {
         var observer = NoHitTestObserver()
         return hitTest(point, observer: &observer)
     }
