@@ -73,8 +73,19 @@ struct HitIndex {
     /// handed to the walk.
     var count = 0
     var walkCells = 0
+    /// Per node slot, its subtree's candidates `lo..<hi` in hit order, as built; `lo` >
+    /// `hi` once a raise inside the subtree reordered it.
+    var ranges: UnsafeMutablePointer<SIMD2<UInt32>> = .allocate(capacity: 1)
+    var rangeCapacity = 1
+    /// The raises since the build, oldest first (HitIndexRaise.swift), and per cell how
+    /// many of them its list reflects: a query brings its cell up to date first.
+    static let raiseLimit = 512
+    var raises: UnsafeMutablePointer<UInt32> = .allocate(capacity: raiseLimit)
+    var raiseCount = 0
+    var cellEpochs: UnsafeMutablePointer<UInt32> = .allocate(capacity: 1)
+    var epochCapacity = 1
 
-    func deallocate() { cells.deallocate(); candidates.deallocate() }
+    func deallocate() { cells.deallocate(); candidates.deallocate(); ranges.deallocate(); raises.deallocate(); cellEpochs.deallocate() }
 
     /// The column (row) of an offset from the grid's corner.
     @inline(__always) static func bucket(_ d: UInt32, _ mult: UInt64) -> Int {
@@ -154,6 +165,12 @@ extension SurfaceTree {
         hitIndexScratch = HitIndex.Scratch()
         defer { hitIndexScratch = s }
         s.candidates.removeAll(keepingCapacity: true)
+        if nodes.count > hitIndex.rangeCapacity {
+            hitIndex.ranges.deallocate()
+            hitIndex.ranges = .allocate(capacity: nodes.count)
+            hitIndex.rangeCapacity = nodes.count
+        }
+        hitIndex.ranges.update(repeating: SIMD2(0, 0), count: nodes.count)
         var unbounded = false
         guard flattenChildren(of: 0, 0, 0, .everywhere, &s.candidates, &unbounded) else { return false }
         let count = s.candidates.count
@@ -206,6 +223,13 @@ extension SurfaceTree {
             slot: 0, generation: 0, test: .walk, cut: true))
         hitIndex.count = count
         hitIndex.walkCells = 0
+        if cellCount > hitIndex.epochCapacity {
+            hitIndex.cellEpochs.deallocate()
+            hitIndex.cellEpochs = .allocate(capacity: cellCount)
+            hitIndex.epochCapacity = cellCount
+        }
+        hitIndex.cellEpochs.update(repeating: 0, count: cellCount)
+        hitIndex.raiseCount = 0
         // Each cell's start from the last count, then the entries placed.
         let cells = hitIndex.cells
         var start = cellCount + 1
@@ -308,6 +332,8 @@ extension SurfaceTree {
             clip = clip.intersection(bounds)
             if clip.isEmpty { return true }
         }
+        let first = UInt32(truncatingIfNeeded: out.count)
+        defer { hitIndex.ranges[Int(slot)] = SIMD2(first, UInt32(truncatingIfNeeded: out.count)) }
         guard flattenChildren(of: slot, ox, oy, clip, &out, &unbounded) else { return false }
         func add(_ span: Span, _ test: HitCandidate.Test) {
             guard !span.isEmpty else { return }

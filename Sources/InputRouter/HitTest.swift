@@ -67,6 +67,8 @@ extension SurfaceTree {
                 let dx = UInt32(bitPattern: ix &- hitIndex.x0), dy = UInt32(bitPattern: iy &- hitIndex.y0)
                 if dx < hitIndex.width && dy < hitIndex.height {
                     let cell = HitIndex.bucket(dx, hitIndex.multX) &+ HitIndex.bucket(dy, hitIndex.multY) &* hitIndex.cols
+                    // Raised windows since the build: this cell's list follows them first.
+                    if hitIndex.cellEpochs[cell] != UInt32(truncatingIfNeeded: hitIndex.raiseCount) { catchUpHitIndexCell(cell) }
                     let cells = hitIndex.cells, candidates = hitIndex.candidates
                     var e = Int(cells[cell])
                     let end = Int(cells[cell &+ 1])
