@@ -79,7 +79,10 @@ struct HitIndex {
     var rangeCapacity = 1
     /// The raises since the build, oldest first (HitIndexRaise.swift), and per cell how
     /// many of them its list reflects: a query brings its cell up to date first.
-    static let raiseLimit = 512
+    static let raiseLimit = 1024
+    /// Free entries after each cell's list, for the raised window's rectangles a raise
+    /// brings back (each holds `count + 1`, a candidate no point is in).
+    static let slack = 1
     var raises: UnsafeMutablePointer<UInt32> = .allocate(capacity: raiseLimit)
     var raiseCount = 0
     var cellEpochs: UnsafeMutablePointer<UInt32> = .allocate(capacity: 1)
@@ -203,16 +206,16 @@ extension SurfaceTree {
             cols = max(Int(Double(cols) * 0.7071), 1); rows = max(Int(Double(rows) * 0.7071), 1)
         }
         let cellCount = cols * rows
-        let needed = cellCount + 1 + total
+        let needed = cellCount + 1 + total + cellCount * HitIndex.slack
         if needed > hitIndex.cellCapacity {
             hitIndex.cells.deallocate()
             hitIndex.cells = .allocate(capacity: needed)
             hitIndex.cellCapacity = needed
         }
-        if count + 1 > hitIndex.candidateCapacity {
+        if count + 2 > hitIndex.candidateCapacity {
             hitIndex.candidates.deallocate()
-            hitIndex.candidates = .allocate(capacity: count + 1)
-            hitIndex.candidateCapacity = count + 1
+            hitIndex.candidates = .allocate(capacity: count + 2)
+            hitIndex.candidateCapacity = count + 2
         }
         s.candidates.withUnsafeBufferPointer { b in
             if let base = b.baseAddress { hitIndex.candidates.update(from: base, count: count) }
@@ -221,6 +224,8 @@ extension SurfaceTree {
         (hitIndex.candidates + count).initialize(to: HitCandidate(
             x0: Int32.min, y0: Int32.min, width: UInt32.max, height: UInt32.max, originX: 0, originY: 0,
             slot: 0, generation: 0, test: .walk, cut: true))
+        (hitIndex.candidates + count + 1).initialize(to: HitCandidate(
+            x0: 0, y0: 0, width: 0, height: 0, originX: 0, originY: 0, slot: 0, generation: 0, test: .solid, cut: false))
         hitIndex.count = count
         hitIndex.walkCells = 0
         if cellCount > hitIndex.epochCapacity {
@@ -233,9 +238,14 @@ extension SurfaceTree {
         // Each cell's start from the last count, then the entries placed.
         let cells = hitIndex.cells
         var start = cellCount + 1
-        for c in 0..<cellCount { cells[c] = UInt32(start); let k = Int(s.counts[c]); s.counts[c] = UInt32(start); start += k }
+        for c in 0..<cellCount { cells[c] = UInt32(start); let k = Int(s.counts[c]); s.counts[c] = UInt32(start); start += k + HitIndex.slack }
         cells[cellCount] = UInt32(start)
         _ = visitCells(&s, cols: cols, rows: rows, gx0, gy0, gw, gh, multX, multY, store: cells)
+        // Each cell's room for a raise (HitIndexRaise.swift): the candidate that holds no point.
+        for c in 0..<cellCount {
+            var e = Int(s.counts[c])
+            while e < Int(cells[c + 1]) { cells[e] = UInt32(count + 1); e += 1 }
+        }
         hitIndex.x0 = Int32(truncatingIfNeeded: gx0); hitIndex.y0 = Int32(truncatingIfNeeded: gy0)
         hitIndex.width = UInt32(truncatingIfNeeded: gw); hitIndex.height = UInt32(truncatingIfNeeded: gh)
         hitIndex.multX = multX; hitIndex.multY = multY

@@ -67,7 +67,10 @@ extension SurfaceTree {
         let cx = cell % hitIndex.cols, cy = cell / hitIndex.cols
         let top = min(HitIndex.bucketStart(cy, hitIndex.multY), h), bottom = min(HitIndex.bucketStart(cy + 1, hitIndex.multY), h)
         let start = Int(cells[cell]), end = Int(cells[cell + 1])
-        guard start < end, cells[start] != sentinel else { return }
+        // The list proper, before the free entries.
+        var used = start
+        while used < end && cells[used] != sentinel &+ 1 { used += 1 }
+        guard start < used, cells[start] != sentinel else { return }
         let left = min(HitIndex.bucketStart(cx, hitIndex.multX), w), right = min(HitIndex.bucketStart(cx + 1, hitIndex.multX), w)
         // Whether the candidate's rectangle meets the cell (as the build's buckets say).
         func overlaps(_ e: UInt32) -> Bool {
@@ -83,7 +86,7 @@ extension SurfaceTree {
         }
         // The list ends at its first covering entry (what follows is left over).
         var last = start
-        while last < end - 1 && !covers(cells[last]) { last += 1 }
+        while last < used - 1 && !covers(cells[last]) { last += 1 }
         var first = -1, hasRaised = false
         var cutBySibling = false
         for e in start...last {
