@@ -73,9 +73,12 @@ struct HitIndex {
     /// handed to the walk.
     var count = 0
     var walkCells = 0
-    /// Per node slot, its subtree's candidates `lo..<hi` in hit order, as built; `lo` >
-    /// `hi` once a raise inside the subtree reordered it.
-    var ranges: UnsafeMutablePointer<SIMD2<UInt32>> = .allocate(capacity: 1)
+    /// Per node slot, its subtree's candidates as built: `x..<w` the subtree, `y..<z` its
+    /// own content (above children before it, below children after). Raises only reorder
+    /// the cells' lists, never the candidates, so these stay the subtree's sets; `reordered`:
+    /// a raise inside the subtree changed its hit order from the candidates' order.
+    var ranges: UnsafeMutablePointer<SIMD4<UInt32>> = .allocate(capacity: 1)
+    var reordered: UnsafeMutablePointer<Bool> = .allocate(capacity: 1)
     var rangeCapacity = 1
     /// The raises since the build, oldest first (HitIndexRaise.swift), and per cell how
     /// many of them its list reflects: a query brings its cell up to date first.
@@ -88,7 +91,7 @@ struct HitIndex {
     var cellEpochs: UnsafeMutablePointer<UInt32> = .allocate(capacity: 1)
     var epochCapacity = 1
 
-    func deallocate() { cells.deallocate(); candidates.deallocate(); ranges.deallocate(); raises.deallocate(); cellEpochs.deallocate() }
+    func deallocate() { cells.deallocate(); candidates.deallocate(); ranges.deallocate(); reordered.deallocate(); raises.deallocate(); cellEpochs.deallocate() }
 
     /// The column (row) of an offset from the grid's corner.
     @inline(__always) static func bucket(_ d: UInt32, _ mult: UInt64) -> Int {
@@ -170,13 +173,18 @@ extension SurfaceTree {
         s.candidates.removeAll(keepingCapacity: true)
         if nodes.count > hitIndex.rangeCapacity {
             hitIndex.ranges.deallocate()
+            hitIndex.reordered.deallocate()
             hitIndex.ranges = .allocate(capacity: nodes.count)
+            hitIndex.reordered = .allocate(capacity: nodes.count)
             hitIndex.rangeCapacity = nodes.count
         }
-        hitIndex.ranges.update(repeating: SIMD2(0, 0), count: nodes.count)
+        hitIndex.ranges.update(repeating: SIMD4(0, 0, 0, 0), count: nodes.count)
+        hitIndex.reordered.update(repeating: false, count: nodes.count)
         var unbounded = false
         guard flattenChildren(of: 0, 0, 0, .everywhere, &s.candidates, &unbounded) else { return false }
         let count = s.candidates.count
+        // The root: its above children, no content of its own.
+        hitIndex.ranges[0] = SIMD4(0, UInt32(count), UInt32(count), UInt32(count))
         // The grid spans the rectangles that end within 32 bits; those cut at the limit
         // reach past it, and a point outside it takes the walk.
         var gx0 = Int64.max, gy0 = Int64.max, gx1 = Int64.min, gy1 = Int64.min
@@ -343,8 +351,11 @@ extension SurfaceTree {
             if clip.isEmpty { return true }
         }
         let first = UInt32(truncatingIfNeeded: out.count)
-        defer { hitIndex.ranges[Int(slot)] = SIMD2(first, UInt32(truncatingIfNeeded: out.count)) }
+        var ownLo = first, ownHi = first
+        defer { hitIndex.ranges[Int(slot)] = SIMD4(first, ownLo, ownHi, UInt32(truncatingIfNeeded: out.count)) }
         guard flattenChildren(of: slot, ox, oy, clip, &out, &unbounded) else { return false }
+        ownLo = UInt32(truncatingIfNeeded: out.count)
+        ownHi = ownLo
         func add(_ span: Span, _ test: HitCandidate.Test) {
             guard !span.isEmpty else { return }
             // Cut at the 32-bit limit (the last pixel kept out, so every width fits).
@@ -383,6 +394,7 @@ extension SurfaceTree {
             }
         }
         guard out.count <= HitIndex.maximumCandidates else { return false }
+        ownHi = UInt32(truncatingIfNeeded: out.count)
         return flattenChildren(of: slot, ox, oy, clip, &out, &unbounded, below: true)
     }
 }

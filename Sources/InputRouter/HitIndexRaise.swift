@@ -24,25 +24,10 @@ extension SurfaceTree {
         guard parent != NodeRecord.none else { return }
         // Its ancestors' candidates are no longer in their hit order.
         var a = parent
-        while a != NodeRecord.none { hitIndex.ranges[Int(a)] = SIMD2(1, 0); a = n[Int(a)].parent }
+        while a != NodeRecord.none { hitIndex.reordered[Int(a)] = true; a = n[Int(a)].parent }
         hitIndex.raises[hitIndex.raiseCount] = raised
         hitIndex.raiseCount += 1
         hitIndex.generation = generation
-    }
-
-    /// Where a candidate sits relative to the raised subtree.
-    private enum RaiseClass { case raised, sibling, other }
-
-    private func raiseClass(_ slot: UInt32, raised: UInt32, parent: UInt32, layer: ChildLayer,
-                            _ n: UnsafePointer<NodeRecord>) -> RaiseClass {
-        var s = slot, inRaised = false
-        while true {
-            if s == raised { inRaised = true }
-            let p = n[Int(s)].parent
-            if p == parent { return inRaised ? .raised : (n[Int(s)].layer == layer ? .sibling : .other) }
-            if p == NodeRecord.none { return .other }
-            s = p
-        }
     }
 
     /// Brings a cell up to the raises logged since it was last read, oldest first.
@@ -59,8 +44,12 @@ extension SurfaceTree {
     /// One cell after one raise (see the top of the file).
     private func restackCell(_ cell: Int, raising raised: UInt32, _ n: UnsafePointer<NodeRecord>) {
         let parent = n[Int(raised)].parent
-        let layer = n[Int(raised)].layer
-        let range = hitIndex.ranges[Int(raised)]
+        let range = hitIndex.ranges[Int(raised)], known = !hitIndex.reordered[Int(raised)]
+        // The siblings' candidates of its layer (a set the raises keep), and its own.
+        let p = hitIndex.ranges[Int(parent)]
+        let groupLo = n[Int(raised)].layer == .above ? p.x : p.z, groupHi = n[Int(raised)].layer == .above ? p.y : p.w
+        @inline(__always) func inGroup(_ e: UInt32) -> Bool { e &- groupLo < groupHi &- groupLo }
+        @inline(__always) func inRaised(_ e: UInt32) -> Bool { e &- range.x < range.w &- range.x }
         let cells = hitIndex.cells, candidates = UnsafePointer(hitIndex.candidates)
         let sentinel = UInt32(hitIndex.count)
         let w = Int64(hitIndex.width), h = Int64(hitIndex.height)
@@ -90,10 +79,10 @@ extension SurfaceTree {
         var first = -1, hasRaised = false
         var cutBySibling = false
         for e in start...last {
-            let k = raiseClass(candidates[Int(cells[e])].slot, raised: raised, parent: parent, layer: layer, n)
-            if k == .other { continue }
+            let v = cells[e]
+            guard inGroup(v) else { continue }
             if first < 0 { first = e }
-            if k == .raised { hasRaised = true } else if e == last && covers(cells[e]) { cutBySibling = true }
+            if inRaised(v) { hasRaised = true } else if e == last && covers(v) { cutBySibling = true }
         }
         guard first >= 0 else { return }
         if !hasRaised {
@@ -103,9 +92,9 @@ extension SurfaceTree {
             // the group, down to the first covering the cell; then the group's
             // entries, if room is left and nothing raised covers.
             // Counted first (room, and whether one covers), then placed.
-            var moved = 0, covered = false, known = range.x <= range.y
+            var moved = 0, covered = false
             if known {
-                for e in range.x..<range.y where overlaps(e) {
+                for e in range.x..<range.w where overlaps(e) {
                     moved += 1
                     if covers(e) { covered = true; break }
                 }
@@ -118,7 +107,7 @@ extension SurfaceTree {
                     while j >= 0 { cells[first + moved + j] = cells[first + j]; j -= 1 }
                 }
                 var slot = first
-                for e in range.x..<range.y where slot < first + moved && overlaps(e) {
+                for e in range.x..<range.w where slot < first + moved && overlaps(e) {
                     cells[slot] = e
                     slot += 1
                 }
@@ -132,7 +121,7 @@ extension SurfaceTree {
         var insert = first
         for e in first...last {
             let v = cells[e]
-            guard raiseClass(candidates[Int(v)].slot, raised: raised, parent: parent, layer: layer, n) == .raised else { continue }
+            guard inRaised(v) else { continue }
             var j = e
             while j > insert { cells[j] = cells[j - 1]; j -= 1 }
             cells[insert] = v

@@ -11,14 +11,20 @@ extension HitTestDifferentialTests {
         var checked = 0, kept = 0, raises = 0
         for seed in 0..<120 as Range<UInt64> {
             var rng = SeededRandom(seed: 50_000 + seed)
-            let scene = Self.randomScene(&rng, wide: seed % 2 == 0)
+            var scene = Self.randomScene(&rng, wide: seed % 2 == 0)
             scene.tree.hitIndexDelay = 0
             _ = scene.tree.hitTest(Point(0, 0))
             for round in 0..<24 {
-                guard let n = scene.all.randomElement(using: &rng), let p = n.parent else { continue }
-                let below = p.below.contains { $0 === n }
-                guard below || p.above.contains(where: { $0 === n }) else { continue }
-                if below { p.below.removeAll { $0 === n }; p.below.append(n) } else { p.above.removeAll { $0 === n }; p.above.append(n) }
+                guard let n = scene.all.randomElement(using: &rng) else { continue }
+                if let p = n.parent {
+                    let below = p.below.contains { $0 === n }
+                    guard below || p.above.contains(where: { $0 === n }) else { continue }
+                    if below { p.below.removeAll { $0 === n }; p.below.append(n) } else { p.above.removeAll { $0 === n }; p.above.append(n) }
+                } else {
+                    // A top-level node: among the root's children.
+                    guard scene.roots.contains(where: { $0 === n }) else { continue }
+                    scene.roots.removeAll { $0 === n }; scene.roots.append(n)
+                }
                 let wasCurrent = scene.tree.hitIndexIsCurrent
                 scene.tree.raiseToTop(n.id)
                 raises += 1
