@@ -6,12 +6,13 @@
 // Raising node N to the top of its parent P's layer moves N's subtree (block B, contiguous
 // in hit order) before its siblings of that layer (the group, also contiguous). A cell's
 // list is its overlapping rectangles in hit order, cut after the first solid one covering
-// the cell. Only cells N's subtree box overlaps can change, and in each the new list is
-// the old one with B's entries moved before the group's first entry, then cut again: no
-// rectangle the cut dropped comes back, except when the old cut was a sibling of N above
-// it. Then B's rectangles in that cell were all dropped and are not at hand, so the cell
-// gets the walk sentinel (`HitCandidate.Test.walk`). Too many such cells, or too many
-// cells to visit, and the index goes stale as any other change makes it.
+// the cell; the new list is the old one with B's entries moved before the group's first,
+// then cut again. No rectangle the cut dropped comes back, except when the old cut was a
+// sibling of N above it: then B's rectangles in that cell come from B's range of
+// candidates (in B's hit order unless a raise inside B reordered it), into the cell's free
+// entry; a cell that cannot follow gets the walk sentinel (`HitCandidate.Test.walk`).
+// Raises are logged and applied lazily, per cell, by the first query to read it: a raise
+// itself costs O(depth). The log full, the index goes stale as any other change makes it.
 
 extension SurfaceTree {
     /// After `generation` moved on from `old` because `raised` went to the top of its
