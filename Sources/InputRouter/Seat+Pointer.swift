@@ -343,7 +343,7 @@ extension Seat {
 
     // MARK: Frames
 
-    func markFrame(_ client: ClientID) {
+    @inline(__always) func markFrame(_ client: ClientID) {
         if pendingFrame.0 == nil || pendingFrame.0 == client { pendingFrame.0 = client }
         else if pendingFrame.1 == nil || pendingFrame.1 == client { pendingFrame.1 = client }
         else { flushPointerFrames(); pendingFrame.0 = client }

@@ -72,12 +72,13 @@ extension ClientState {
 
 struct WaylandSender: DeliverySink {
     unowned(unsafe) let server: WaylandServer
-    /// Read once per flush, not once per delivery.
-    let observer: ((Delivery, DeliveryQueue) -> Void)?
+    /// Whether an observer watches, read once per flush: the fast path in `deliver` is for
+    /// unwatched flushes. A flag, not the closure: copying it retained and released it.
+    let watched: Bool
 
     init(server: WaylandServer) {
         self.server = server
-        observer = server.deliveryObserver
+        watched = server.deliveryObserver != nil
     }
 
     /// `body` with the surface's resource and its live client, borrowed (no retain).
@@ -113,7 +114,7 @@ struct WaylandSender: DeliverySink {
     /// prologue saves six registers and loads every case's payload words before its jump
     /// table) was about a third of what the sender adds to a delivery.
     @inline(__always) mutating func deliver(_ delivery: Delivery, from queue: DeliveryQueue) {
-        if observer == nil {
+        if !watched {
             if case let .pointerMotion(sid, node, time, p) = delivery {
                 return withTarget(node) { _, c in
                     c.eachPointer(on: sid) { r in wl_pointer_send_motion(r, ms(time), wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
@@ -141,7 +142,7 @@ struct WaylandSender: DeliverySink {
     }
 
     @inline(never) private func deliverAny(_ delivery: Delivery, from queue: DeliveryQueue) {
-        observer?(delivery, queue)
+        if watched, let observer = server.deliveryObserver { observer(delivery, queue) }
         switch delivery {
         case let .pointerEnter(sid, node, p, serial):
             withTarget(node) { surface, c in
