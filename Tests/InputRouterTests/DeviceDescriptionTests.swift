@@ -28,3 +28,88 @@ struct DeviceDescriptionTests {
         #expect(DeviceDescription.Reference.none.resolved == nil)
     }
 }
+
+/// The catalogue forgets: a description goes once no seat, source or reader refers to it
+/// (DeviceDescription.swift). Each test names its devices with a token of its own, so
+/// suites running at the same time, with devices of their own, do not count.
+struct DeviceDescriptionForgettingTests {
+    static func token() -> String { "t\(UInt64.random(in: 0...UInt64.max))" }
+    static func mine(_ token: String) -> [DeviceDescription] { DeviceDescription.catalogued.filter { $0.name.contains(token) } }
+
+    /// A long session replugs a tablet 1,000 times, each time under a new sysfs path: the
+    /// seat takes each description at deviceAdded and lets it go at deviceRemoved, so the
+    /// catalogue ends as it began; while present, the device's description is the seat's.
+    @Test func aThousandReplugsUnderNewPathsLeaveTheCatalogueAsItWas() {
+        let token = Self.token()
+        let router = Router()
+        let seat = router.addSeat()
+        var references: [DeviceDescription.Reference] = []
+        for i in 0..<1000 {
+            let pen = DeviceID(UInt32(40 + i % 3))
+            let d = DeviceDescription(name: "Replug Pen \(token)", path: "/dev/input/event\(4 + i % 3)",
+                                      sysPath: "/sys/devices/usb1/1-1/1-1:1.\(i)/input/input\(100 + i)/event\(4 + i % 3)",
+                                      bus: 3, vendor: 0x056a, product: 0x002a)
+            let r = d.reference
+            references.append(r)
+            seat.handle(InputEvent(time: UInt64(i * 10), device: pen, .deviceAdded([.tabletTool], r)))
+            #expect(seat.deviceDescription(of: pen) == d)
+            seat.handle(InputEvent(time: UInt64(i * 10 + 5), device: pen, .deviceRemoved))
+            router.queue.removeAll()
+        }
+        #expect(Self.mine(token).isEmpty, "\(Self.mine(token).count) of the replugs' descriptions stayed")
+        #expect(references.allSatisfy { $0.resolved == nil })
+    }
+
+    /// A device present keeps its description in the seat's table, however many events are
+    /// posted meanwhile that nobody routes; once it goes, so does the description.
+    @Test func aPresentDeviceKeepsItsDescriptionPastTheInFlightBound() {
+        let token = Self.token()
+        let router = Router()
+        let seat = router.addSeat()
+        let kept = DeviceDescription(name: "Kept Mouse \(token)", path: "/dev/input/event7")
+        seat.handle(InputEvent(time: 1, device: DeviceID(7), .deviceAdded([.pointer], kept.reference)))
+        for i in 0...DeviceDescription.inFlightLimit { _ = DeviceDescription(name: "Unrouted \(token) \(i)").reference }
+        #expect(seat.deviceDescription(of: DeviceID(7)) == kept)
+        #expect(Self.mine(token).contains(kept))
+        seat.handle(InputEvent(time: 2, device: DeviceID(7), .deviceRemoved))
+        #expect(!Self.mine(token).contains(kept))
+    }
+
+    /// Events posted and never routed (an embedder that drops them) cost a bounded amount:
+    /// the catalogue keeps the latest `inFlightLimit` hand-outs.
+    @Test func deviceAddedEventsNobodyRoutesAreBounded() {
+        let token = Self.token()
+        for i in 0..<1000 { _ = DeviceDescription(name: "Dropped \(token)", sysPath: "/sys/x/input\(i)").reference }
+        #expect(Self.mine(token).count <= DeviceDescription.inFlightLimit, "\(Self.mine(token).count) kept")
+    }
+
+    /// A hold keeps its description while it lives, however many hand-outs pass; two holds
+    /// of one description share its reference, and it goes with the last.
+    @Test func aHoldKeepsItsDescriptionUntilItGoes() {
+        let token = Self.token()
+        let d = DeviceDescription(name: "Held Pad \(token)", path: "/dev/input/event5")
+        var first: DeviceDescription.Hold? = DeviceDescription.Hold(d)
+        var second: DeviceDescription.Hold? = first.flatMap { DeviceDescription.Hold($0.reference) }
+        let reference = first!.reference
+        for i in 0...DeviceDescription.inFlightLimit { _ = DeviceDescription(name: "Passing \(token) \(i)").reference }
+        #expect(reference.resolved == d)
+        #expect(d.reference == reference)
+        first = nil
+        #expect(second?.reference.resolved == d)
+        second = nil
+        for i in 0...DeviceDescription.inFlightLimit { _ = DeviceDescription(name: "Passing \(token) \(i)").reference }
+        #expect(reference.resolved == nil)
+        #expect(DeviceDescription.Hold(reference) == nil)
+    }
+
+    /// A seat that goes with devices still present lets their descriptions go.
+    @Test func aSeatThatGoesLetsItsDevicesDescriptionsGo() {
+        let token = Self.token()
+        var router: Router? = Router()
+        let r = DeviceDescription(name: "Seat End Keyboard \(token)").reference
+        router!.addSeat().handle(InputEvent(time: 1, device: DeviceID(3), .deviceAdded([.keyboard], r)))
+        #expect(r.resolved != nil)
+        router = nil
+        #expect(r.resolved == nil)
+    }
+}
