@@ -228,7 +228,12 @@ tablet_case() {
     libinput list-devices > "$name.list-devices" 2>&1
     pen=$(head -n 1 "$name.devices" | cut -d' ' -f1)
     # record's header is libinput's word on the device's ids (`id: [bus, vendor, product, version]`).
-    timeout -s INT 20 libinput record -o "/dev/shm/$name.pen.yml" "$pen" > /dev/null 2>&1
+    libinput record -o "/dev/shm/$name.pen.yml" "$pen" > "$name.record-log" 2>&1 &
+    record_pid=$!
+    i=0; while ! grep -q 'Recording to' "$name.record-log" && [ $i -lt 240 ]; do sleep 0.5; i=$((i + 1)); done
+    sleep 1
+    kill -INT "$record_pid"
+    wait "$record_pid"
     cp "/dev/shm/$name.pen.yml" "$name.pen.yml"
     for n in $(head -n 1 "$name.devices"); do echo "$n"; udevadm info --query=property "$n" | grep LIBINPUT_DEVICE_GROUP; done > "$name.udev"
     /dev/shm/ir-compositor --input libinput --size 640x480 --trace "$name.trace" \

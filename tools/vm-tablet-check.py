@@ -12,8 +12,8 @@
 # Checks: the pen and the pad are one libinput device group (as a real tablet's are; the
 # fixture's udev rule); the tablet is announced with the pen's name, vendor and product id
 # and node; the pad with its node; the pad enters the surface the pen came into proximity
-# over, naming that tablet; and the client gets as many pad button presses as libinput
-# saw. Prints "PASS NAME" or "FAIL NAME" and what differs.
+# over, naming that tablet; and the client gets the pad's buttons, ring and strip as
+# libinput saw them, in order. Prints "PASS NAME" or "FAIL NAME" and what differs.
 import re
 import sys
 
@@ -68,11 +68,36 @@ def main():
         problems.append("the pad never entered a surface (zwp_tablet_pad_v2.enter)")
     if proximity and enter and (enter[2], enter[3]) != (proximity[2], tablet):
         problems.append(f"the pad entered {enter[2]} with tablet {enter[3]}; the pen is over {proximity[2]} of {tablet}")
-    # Pad buttons, counted as libinput saw them (debug-events) and as the client got them.
-    seen = len(re.findall(r"TABLET_PAD_BUTTON.*pressed", expected))
-    got = len([line for line in client if line.startswith("pad.button P0 ") and line.endswith(" pressed")])
-    if got != seen or seen == 0:
-        problems.append(f"{got} pad button presses reached the client, libinput saw {seen}")
+    # The pad's buttons, ring and strip as libinput saw them (debug-events) and as the client
+    # got them, in order: positions within what debug-events prints (two decimals).
+    seen, got = [], []
+    for m in re.finditer(r"TABLET_PAD_(BUTTON|RING|STRIP)\s+\S+\s+(?:(\d+) (pressed|released)|(?:ring|strip) 0 position (\S+))", expected):
+        kind, button, state, position = m.groups()
+        if kind == "BUTTON":
+            seen.append(("button", button, state))
+        else:
+            seen.append((kind.lower(), "stop" if float(position) < 0 else float(position)))
+    for line in client:
+        w = line.split()
+        if w[0] == "pad.button":
+            got.append(("button", w[2], w[3]))
+        elif w[0] == "ring.angle":
+            got.append(("ring", float(w[2])))
+        elif w[0] == "strip.position":
+            got.append(("strip", int(w[2]) / 65535))
+        elif w[0] in ("ring.stop", "strip.stop"):
+            got.append((w[0].split(".")[0], "stop"))
+
+    def same(a, b):
+        if a[0] != b[0] or len(a) != len(b):
+            return False
+        if a[0] == "button" or "stop" in (a[1], b[1]):
+            return a == b
+        # debug-events' two decimals, and the client's: wl_fixed degrees, 1/65535 of the strip.
+        return abs(a[1] - b[1]) <= (0.005 + 1 / 65535 if a[0] == "strip" else 0.011)
+
+    if not seen or len(seen) != len(got) or not all(same(a, b) for a, b in zip(seen, got)):
+        problems.append(f"the pad's events differ: libinput saw {seen}, the client got {got}")
     print(f"{'FAIL' if problems else 'PASS'} {name}")
     for p in problems:
         print("    " + p)
