@@ -35,6 +35,8 @@ struct DeviceDescriptionTests {
 struct DeviceDescriptionForgettingTests {
     static func token() -> String { "t\(UInt64.random(in: 0...UInt64.max))" }
     static func mine(_ token: String) -> [DeviceDescription] { DeviceDescription.catalogued.filter { $0.name.contains(token) } }
+    /// Counted, so a failure says how many, not every description.
+    static func count(_ token: String) -> Int { mine(token).count }
 
     /// A long session replugs a tablet 1,000 times, each time under a new sysfs path: the
     /// seat takes each description at deviceAdded and lets it go at deviceRemoved, so the
@@ -56,7 +58,8 @@ struct DeviceDescriptionForgettingTests {
             seat.handle(InputEvent(time: UInt64(i * 10 + 5), device: pen, .deviceRemoved))
             router.queue.removeAll()
         }
-        #expect(Self.mine(token).isEmpty, "\(Self.mine(token).count) of the replugs' descriptions stayed")
+        let kept = Self.count(token)
+        #expect(kept == 0, "\(kept) of the replugs' descriptions stayed")
         #expect(references.allSatisfy { $0.resolved == nil })
     }
 
@@ -70,9 +73,11 @@ struct DeviceDescriptionForgettingTests {
         seat.handle(InputEvent(time: 1, device: DeviceID(7), .deviceAdded([.pointer], kept.reference)))
         for i in 0...DeviceDescription.inFlightLimit { _ = DeviceDescription(name: "Unrouted \(token) \(i)").reference }
         #expect(seat.deviceDescription(of: DeviceID(7)) == kept)
-        #expect(Self.mine(token).contains(kept))
+        let before = Self.mine(token).contains(kept)
+        #expect(before)
         seat.handle(InputEvent(time: 2, device: DeviceID(7), .deviceRemoved))
-        #expect(!Self.mine(token).contains(kept))
+        let after = Self.mine(token).contains(kept)
+        #expect(!after, "the removed device's description stayed")
     }
 
     /// Events posted and never routed (an embedder that drops them) cost a bounded amount:
@@ -80,7 +85,8 @@ struct DeviceDescriptionForgettingTests {
     @Test func deviceAddedEventsNobodyRoutesAreBounded() {
         let token = Self.token()
         for i in 0..<1000 { _ = DeviceDescription(name: "Dropped \(token)", sysPath: "/sys/x/input\(i)").reference }
-        #expect(Self.mine(token).count <= DeviceDescription.inFlightLimit, "\(Self.mine(token).count) kept")
+        let kept = Self.count(token)
+        #expect(kept <= DeviceDescription.inFlightLimit, "\(kept) kept")
     }
 
     /// A hold keeps its description while it lives, however many hand-outs pass; two holds

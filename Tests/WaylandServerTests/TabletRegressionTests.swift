@@ -98,8 +98,8 @@ import Testing
         }
         #expect(paths.count == 1000)
         #expect(paths.last?.hasSuffix(" /dev/input/event1099") == true, "\(paths.last ?? "")")
-        let kept = DeviceDescription.catalogued.filter { $0.name.contains(token) }
-        #expect(kept.isEmpty, "\(kept.count) of the replugs' descriptions stayed")
+        let kept = DeviceDescription.catalogued.filter { $0.name.contains(token) }.count
+        #expect(kept == 0, "\(kept) of the replugs' descriptions stayed")
     }
 
     /// Two seats each have a tablet of the same device number, described differently: each
