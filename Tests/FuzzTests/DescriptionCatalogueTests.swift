@@ -23,7 +23,7 @@ struct DescriptionCatalogueTests {
 
     @Test func theRecordingFuzzerLeavesTheCatalogueAsItWas() {
         let token = "f\(UInt64.random(in: 0...UInt64.max))"
-        let inputs = Self.recordings(token, count: 50)
+        let inputs = Self.recordings(token, count: 20)
         // The inputs do describe devices as the fuzzer reads them (else nothing is to forget):
         // read and routed here as RecordingFuzz does, then dropped.
         do {
