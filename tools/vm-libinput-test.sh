@@ -227,14 +227,11 @@ tablet_case() {
     while [ "$(grep -c 'DEVICE_ADDED.*Intuos5 M P' "$name.expected")" -lt 2 ] && [ $i -lt 240 ]; do sleep 0.5; i=$((i + 1)); done
     libinput list-devices > "$name.list-devices" 2>&1
     pen=$(head -n 1 "$name.devices" | cut -d' ' -f1)
-    # record's header is libinput's word on the device's ids (`id: [bus, vendor, product, version]`).
+    # record's header is libinput's word on the device's ids (`id: [bus, vendor, product,
+    # version]`); it keeps the file only if it recorded events: it runs through the stroke.
     libinput record -o "/dev/shm/$name.pen.yml" "$pen" > "$name.record-log" 2>&1 &
     record_pid=$!
     i=0; while ! grep -q 'Recording to' "$name.record-log" && [ $i -lt 240 ]; do sleep 0.5; i=$((i + 1)); done
-    sleep 1
-    kill -INT "$record_pid"
-    wait "$record_pid"
-    cp "/dev/shm/$name.pen.yml" "$name.pen.yml"
     for n in $(head -n 1 "$name.devices"); do echo "$n"; udevadm info --query=property "$n" | grep LIBINPUT_DEVICE_GROUP; done > "$name.udev"
     /dev/shm/ir-compositor --input libinput --size 640x480 --trace "$name.trace" \
         --client "/dev/shm/wl-probe --toplevel win 560x400 --tablet" > "$name.client" 2>&1 3>&- &
@@ -247,6 +244,9 @@ tablet_case() {
     # pad events, and the client has said all it will.
     i=0; while [ "$(grep -c TABLET_PAD "$name.expected")" -lt 16 ] && [ $i -lt 600 ]; do sleep 0.5; i=$((i + 1)); done
     tablet_settle
+    kill -INT "$record_pid"
+    wait "$record_pid"
+    cp "/dev/shm/$name.pen.yml" "$name.pen.yml"
     echo done >&3  # the devices go
     exec 3>&-
     wait "$devices_pid"
