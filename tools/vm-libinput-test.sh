@@ -19,6 +19,8 @@
 #                                         compositor-tablet; default all)
 #   IR_COMPOSITOR=PATH tools/vm-libinput-test.sh compositor-probe   the same with another
 #                                         ir-compositor build (e.g. one from before a fix)
+#   IR_TABLET_GROUP=0 tools/vm-libinput-test.sh compositor-tablet   the tablet's pen and pad
+#                                         in two libinput device groups (must FAIL)
 #   tools/vm-libinput-test.sh --guest DIR CASE...  inside the VM (called by the host part)
 #
 # The VM is the host's own root filesystem, read-only, booted by virtme-ng (vng) with
@@ -272,8 +274,9 @@ guest() {
     # kernel's is empty whatever python-libevdev was told), so the helper never runs for
     # them: this rule gives the value it gives an Intuos5 (bus/vendor/product:phys, the
     # interface's /inputN cut), after it (libinput's doc: LIBINPUT_DEVICE_GROUP).
-    echo 'SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="Wacom Intuos5 M Pen|Wacom Intuos5 M Pad", ENV{LIBINPUT_DEVICE_GROUP}="3/56a/2a:usb-0000:00:14.0-1"' \
-        > /run/udev/rules.d/81-inputrouter-tablet-group.rules
+    [ -f "$dir/no-tablet-group" ] ||
+        echo 'SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="Wacom Intuos5 M Pen|Wacom Intuos5 M Pad", ENV{LIBINPUT_DEVICE_GROUP}="3/56a/2a:usb-0000:00:14.0-1"' \
+            > /run/udev/rules.d/81-inputrouter-tablet-group.rules
     /lib/systemd/systemd-udevd --daemon
     udevadm trigger
     udevadm settle
@@ -364,6 +367,9 @@ host() {
     # IR_COMPOSITOR=PATH: the compositor cases run that build instead (an older one, to
     # see them fail on it).
     if [ -n "${IR_COMPOSITOR:-}" ]; then cp "$IR_COMPOSITOR" "$WORK/ir-compositor" || exit 1; fi
+    # IR_TABLET_GROUP=0: compositor-tablet's pen and pad without the udev rule that makes
+    # them one libinput device group (each its own, as libevdev makes them): it must FAIL.
+    if [ "${IR_TABLET_GROUP:-1}" = 0 ]; then : > "$WORK/no-tablet-group"; fi
     for name in $RECORDINGS; do cp "$here/Tests/RecordingTests/Fixtures/$name.yml" "$WORK/" || exit 1; done
     echo "booting $kernel (no KVM: this takes a few minutes)"
     # An hour at most: the full run took 41 min on a host with load 25 to 31 (cut at 40).
