@@ -11,7 +11,8 @@
 // - `reference` hands one out *in flight*: the seat that routes the `deviceAdded` takes
 //   it into its device table and lets it go at the device's `deviceRemoved` (or when the
 //   seat goes). A hand-out no seat ever takes is kept until `inFlightLimit` later ones
-//   were made, then dropped: a posted event nobody routes costs a bounded amount.
+//   were made and it is `inFlightGrace` (1 s) old, then dropped: a posted event nobody
+//   routes costs a bounded amount (256 descriptions, plus those of the last second).
 // - a `Hold` keeps a description while it lives: sources keep one per device present
 //   (LibinputSource), readers one per device of the file they return (a `Recording`, a
 //   `DebugEventsLog`, a `SyntheticLog`), a `Replayer` one per device it will announce.
@@ -51,12 +52,16 @@ public struct DeviceDescription: Hashable, Sendable {
     /// A number standing for this description, for one `deviceAdded` to carry. It is in
     /// flight until a seat routes that event (the seat then keeps the description while
     /// the device is present); one no seat takes resolves until `inFlightLimit` later
-    /// hand-outs were made. Make one per event posted: at device arrival, never per event.
+    /// hand-outs were made and it is `inFlightGrace` old. Make one per event posted: at
+    /// device arrival, never per event.
     public var reference: Reference { DeviceDescriptionCatalogue.shared.withLock { $0.handOut(self) } }
 
     /// How many hand-outs no seat has taken yet are kept: past it, the oldest is dropped
-    /// (its description forgotten unless something holds it). A few hundred bytes each.
+    /// (its description forgotten unless something holds it), once `inFlightGrace` old.
+    /// A few hundred bytes each.
     public static let inFlightLimit = 256
+    /// How long a hand-out is kept at least, however many are made after it.
+    public static let inFlightGrace = Duration.seconds(1)
 
     /// The descriptions the catalogue has now (held, in a seat's device table, or in
     /// flight), in no order: a diagnostic, e.g. for a test that it forgets.

@@ -18,8 +18,8 @@ struct DeviceDescriptionCatalogue {
 
     private var entries: [UInt32: Entry] = [:]
     private var numbers: [DeviceDescription: UInt32] = [:]
-    /// The numbers of the hand-outs not yet taken, oldest first.
-    private var inFlight: [UInt32] = []
+    /// The hand-outs not yet taken, oldest first, with when each was made.
+    private var inFlight: [(number: UInt32, made: ContinuousClock.Instant)] = []
     private var lastNumber: UInt32 = 0
 
     static let shared = Mutex(DeviceDescriptionCatalogue())
@@ -43,9 +43,12 @@ struct DeviceDescriptionCatalogue {
     mutating func handOut(_ d: DeviceDescription) -> DeviceDescription.Reference {
         let n = number(for: d)
         entries[n]!.handOuts += 1
-        inFlight.append(n)
-        if inFlight.count > DeviceDescription.inFlightLimit {
-            let oldest = inFlight.removeFirst()
+        let now = ContinuousClock.now
+        inFlight.append((n, now))
+        // Past the limit the oldest go, but none younger than the grace: an event on its way
+        // to a seat (its thread preempted, say) keeps its description whatever else is made.
+        while inFlight.count > DeviceDescription.inFlightLimit, now - inFlight[0].made > DeviceDescription.inFlightGrace {
+            let oldest = inFlight.removeFirst().number
             entries[oldest]!.handOuts -= 1
             forgetIfUnused(oldest)
         }
@@ -69,7 +72,7 @@ struct DeviceDescriptionCatalogue {
     /// flight) becomes the seat's hold. nil for `.none` or a forgotten entry.
     mutating func take(_ r: DeviceDescription.Reference) -> DeviceDescription? {
         guard var entry = entries[r.number] else { return nil }
-        if entry.handOuts > 0, let k = inFlight.firstIndex(of: r.number) {
+        if entry.handOuts > 0, let k = inFlight.firstIndex(where: { $0.number == r.number }) {
             inFlight.remove(at: k)
             entry.handOuts -= 1
         }
