@@ -66,6 +66,8 @@ public final class Seat {
         }
     }
     @exclusivity(unchecked) var devices: [DeviceState] = []
+    /// The present devices' descriptions, off the per-event path (Seat+DeviceDescriptions.swift).
+    let deviceDescriptions = DeviceDescriptionTable()
     @exclusivity(unchecked) var bound: [BoundDevices] = []
     /// Whether some client bound `.relativePointer` (kept by `setBound` and `clientRemoved`):
     /// without one, relative motion resolves no focus (most clients never ask for it).
@@ -264,7 +266,7 @@ public final class Seat {
         }
         if case .keyboardKey(let k, let s) = event.kind { return notifyKey(time: t, key: k, state: s, device: event.device) }
         switch event.kind {
-        case .deviceAdded(let caps, _): notifyDeviceAdded(event.device, capabilities: caps)
+        case .deviceAdded(let caps, let d): notifyDeviceAdded(event.device, capabilities: caps, description: d)
         case .deviceRemoved: notifyDeviceRemoved(event.device, time: t)
         case .pointerMotion(let dx, let dy, let udx, let udy):
             notifyPointerMotion(time: t, dx: dx, dy: dy, unacceleratedDX: udx, unacceleratedDY: udy)
@@ -293,9 +295,12 @@ public final class Seat {
         }
     }
 
-    /// A device appeared: its capabilities are recorded. Allocates only for a device index beyond
-    /// those preallocated; call on hot-plug, not per event.
-    public func notifyDeviceAdded(_ device: DeviceID, capabilities: DeviceCapabilities) {
+    /// A device appeared: its capabilities are recorded, and its description kept until it
+    /// goes (`deviceDescription(of:)`). Allocates only for a device index beyond those
+    /// preallocated; call on hot-plug, not per event.
+    public func notifyDeviceAdded(_ device: DeviceID, capabilities: DeviceCapabilities,
+                                  description: DeviceDescription.Reference = .none) {
+        deviceDescriptions.deviceAdded(device, description)
         let i = Int(device.index)
         while devices.count <= i { devices.append(.fresh()) }
         devices[i].present = true
@@ -331,6 +336,7 @@ public final class Seat {
         for t in touches where t.device == device { cancelledAny = true; cancelTouch(slot: t.slot) }
         if cancelledAny { touches.removeAll { $0.device == device }; touchSequenceMaybeEnded() }
         if i < devices.count { devices[i] = .fresh() }
+        deviceDescriptions.deviceRemoved(device)
         padsFollowKeyboardFocus()  // the pads of a tablet that went leave
         if heldKeys.isEmpty, let translator = keyTranslator { updateModifiers(translator.releaseAll()) }
     }
