@@ -101,15 +101,14 @@ extension Seat {
         guard code < Seat.codeCount else { drop(.key); return }
         lastTime = time
         trackDeviceHold(&devices, device: device, code: key, pressed: state == .pressed, keys: true)
-        switch countTransition(&keyCounts, code, pressed: state == .pressed) {
+        switch countTransition(keyCounts, code, pressed: state == .pressed) {
         case .unmatchedRelease: drop(.key); return
         case .counted: return
         case .forwarded:
-            if state == .pressed { heldKeys.append(key) } else { removeLast(key, from: &heldKeys) }
+            if state == .pressed { heldKeys.append(key) } else { heldKeys.remove(key) }
         }
         let before = modifiers
-        let meaning = keyTranslator?.translate(key: key, state: state)
-            ?? KeyMeaning(keysym: 0, baseKeysym: 0, modifiers: modifiers)
+        let meaning = translate(key: key, state: state) ?? KeyMeaning(keysym: 0, baseKeysym: 0, modifiers: modifiers)
         if state == .pressed { routePress(time: time, key: key, meaning: meaning, modifiersBefore: before) }
         else { routeRelease(time: time, key: key, meaning: meaning) }
         updateModifiers(meaning.modifiers)

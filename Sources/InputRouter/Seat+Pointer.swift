@@ -386,6 +386,20 @@ func countTransition(_ counts: inout [UInt8], _ code: Int, pressed: Bool) -> Cou
     return counts[code] == 0 ? .forwarded : .counted
 }
 
+/// The same rule over the seat's key table.
+@inline(__always)
+func countTransition(_ counts: CodeTable<UInt8>, _ code: Int, pressed: Bool) -> CountTransition {
+    let n = counts[code]
+    if pressed {
+        guard n < UInt8.max else { return .counted }
+        counts[code] = n + 1
+        return n == 0 ? .forwarded : .counted
+    }
+    guard n > 0 else { return .unmatchedRelease }
+    counts[code] = n - 1
+    return n == 1 ? .forwarded : .counted
+}
+
 /// Tracks what each device holds, for releasing it when the device goes away. A device
 /// first seen here (it was never added) gets its record now: its holds must be released too.
 func trackDeviceHold(_ devices: inout [Seat.DeviceState], device: DeviceID, code: UInt32, pressed: Bool, keys: Bool) {

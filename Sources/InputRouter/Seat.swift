@@ -46,7 +46,28 @@ public final class Seat {
     @exclusivity(unchecked) public var handler: NodeHandler?
     /// The keyboard layer (xkbcommon). Without one, keys carry no keysym and modifiers
     /// never change.
-    @exclusivity(unchecked) public var keyTranslator: KeyTranslator?
+    @exclusivity(unchecked) public var keyTranslator: KeyTranslator? {
+        didSet {
+            translatorWords = nil
+            // `as any`: passed as it is, the existential would be opened, and only the
+            // object's word copied.
+            if let t = keyTranslator {
+                translatorWords = withUnsafeBytes(of: t as any KeyTranslator) { $0.load(as: TranslatorWords.self) }
+            }
+        }
+    }
+    /// `keyTranslator`'s two words (object, witness table), which `translate` calls through
+    /// with nothing counted: called on the property, each key paid a retain and a release of
+    /// the translator (~40 instructions), since the call might replace it. The property keeps
+    /// it alive; a translator that replaces itself from inside `translate` is not supported.
+    @exclusivity(unchecked) private var translatorWords: TranslatorWords?
+    private typealias TranslatorWords = (object: UnsafeRawPointer, witnesses: UnsafeRawPointer)
+
+    /// What `key` means, from the translator, borrowed (see `translatorWords`).
+    @inline(__always) func translate(key: UInt32, state: KeyState) -> KeyMeaning? {
+        guard let words = translatorWords else { return nil }
+        return withUnsafeBytes(of: words) { $0.load(as: KeyTranslator.self).translate(key: key, state: state) }
+    }
 
     // The state every event reads is marked `@exclusivity(unchecked)`: it is touched on
     // one thread and never while an access to it is open, and the dynamic checks were a
@@ -110,9 +131,10 @@ public final class Seat {
     @exclusivity(unchecked) var keyboardFocus: NodeID?
     @exclusivity(unchecked) var keyboardFocusClient = ClientID.compositor
     @exclusivity(unchecked) var keyboardEntered = false
-    @exclusivity(unchecked) var keyCounts = [UInt8](repeating: 0, count: Seat.codeCount)
-    @exclusivity(unchecked) var keyRecipients = [KeyRecipient](repeating: .none, count: Seat.codeCount)
-    @exclusivity(unchecked) var heldKeys: [UInt32] = []
+    // Fixed storage, freed by deinit (CodeTable.swift): no uniqueness or bounds check per key.
+    let keyCounts = CodeTable<UInt8>(repeating: 0)
+    let keyRecipients = CodeTable<KeyRecipient>(repeating: .none)
+    @exclusivity(unchecked) var heldKeys = HeldCodes()
     /// The modifier state the key translator last reported (depressed, latched, locked, group).
     @exclusivity(unchecked) public internal(set) var modifiers = Modifiers.none
     @exclusivity(unchecked) var focusHistory: [NodeID] = []
@@ -185,7 +207,6 @@ public final class Seat {
         unsafeRouter = router
         tree = router.tree
         bound = [BoundDevices](repeating: [], count: router.clients.count)
-        heldKeys.reserveCapacity(32)
         // Records for the first devices up front: events from a device that was never
         // added are tracked too (see notifyDeviceRemoved), and must not allocate.
         devices = (0..<Seat.preallocatedDevices).map { _ in .fresh() }
@@ -198,6 +219,12 @@ public final class Seat {
         focusHistory.reserveCapacity(Seat.historyLimit)
         refreshLayout()
         cursor = layoutRects.first.map { Point(Double($0.x), Double($0.y)) } ?? .zero
+    }
+
+    deinit {
+        keyCounts.deallocate()
+        keyRecipients.deallocate()
+        heldKeys.deallocate()
     }
 
     static let historyLimit = 64
