@@ -402,6 +402,7 @@ func countTransition(_ counts: CodeTable<UInt8>, _ code: Int, pressed: Bool) -> 
 
 /// Tracks what each device holds, for releasing it when the device goes away. A device
 /// first seen here (it was never added) gets its record now: its holds must be released too.
+@inline(__always)
 func trackDeviceHold(_ devices: inout [Seat.DeviceState], device: DeviceID, code: UInt32, pressed: Bool, keys: Bool) {
     let i = Int(device.index)
     if i >= devices.count {
