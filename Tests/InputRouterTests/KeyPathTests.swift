@@ -138,6 +138,7 @@ import Testing
                 .keyboardKey(key: 30, state: .released), .pointerButton(button: 0x110, state: .released),
                 .keyboardKey(key: 0x300, state: .pressed), .keyboardKey(key: 42, state: .released),
                 .keyboardKey(key: 42, state: .released), .touchDown(slot: 0, x: 0.01, y: 0.01), .touchFrame,
+                .keyboardKey(key: 50, state: .pressed),
             ]
             var lines: [String] = []
             for (i, kind) in events.enumerated() {
@@ -156,6 +157,8 @@ import Testing
                     }
                 }
             }
+            // The key's device holds 50: its removal releases it.
+            lines += h.step { h.seat.notifyDeviceRemoved(DeviceID(2), time: 20_000) }
             lines.append("drops \(h.seat.dropCount(.key))")
             h.expectClean()
             return lines
@@ -163,5 +166,6 @@ import Testing
         let handled = run(true)
         #expect(handled == run(false))
         #expect(handled.contains("seat0 keyboard.key \"A\" 30 released") && handled.contains("drops 2"))
+        #expect(handled.contains("seat0 keyboard.key \"A\" 50 released"))
     }
 }
