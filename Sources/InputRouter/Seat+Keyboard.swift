@@ -100,7 +100,7 @@ extension Seat {
         let code = Int(key)
         guard code < Seat.codeCount else { drop(.key); return }
         lastTime = time
-        trackDeviceHold(&devices, device: device, code: key, pressed: state == .pressed, keys: true)
+        deviceKeys.track(device: device, code: key, pressed: state == .pressed)
         switch countTransition(keyCounts, code, pressed: state == .pressed) {
         case .unmatchedRelease: drop(.key); return
         case .counted: return

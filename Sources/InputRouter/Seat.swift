@@ -76,17 +76,18 @@ public final class Seat {
     struct DeviceState {
         var present = false
         var capabilities: DeviceCapabilities = []
-        var heldKeys: [UInt32] = []
         var heldButtons: [UInt32] = []
         /// With room for a few held codes, so that a press never allocates.
         static func fresh() -> DeviceState {
             var d = DeviceState()
-            d.heldKeys.reserveCapacity(8)
             d.heldButtons.reserveCapacity(8)
             return d
         }
     }
     @exclusivity(unchecked) var devices: [DeviceState] = []
+    /// The keys each device holds (DeviceKeyHolds.swift), apart from `devices`: a key's
+    /// bookkeeping there paid two uniqueness checks.
+    @exclusivity(unchecked) var deviceKeys = DeviceKeyHolds(devices: Seat.preallocatedDevices)
     @exclusivity(unchecked) var bound: [BoundDevices] = []
     /// Whether some client bound `.relativePointer` (kept by `setBound` and `clientRemoved`):
     /// without one, relative motion resolves no focus (most clients never ask for it).
@@ -225,6 +226,7 @@ public final class Seat {
         keyCounts.deallocate()
         keyRecipients.deallocate()
         heldKeys.deallocate()
+        deviceKeys.deallocate()
     }
 
     static let historyLimit = 64
@@ -357,7 +359,7 @@ public final class Seat {
         tabletDeviceRemoved(device, time: time)  // a tool needs no device-added to be in proximity
         padDeviceRemoved(device, time: time)
         let held = i < devices.count ? devices[i] : DeviceState()
-        for key in held.heldKeys.reversed() { notifyKey(time: time, key: key, state: .released, device: device) }
+        for key in deviceKeys.held(by: device).reversed() { notifyKey(time: time, key: key, state: .released, device: device) }
         for button in held.heldButtons.reversed() {
             notifyPointerButton(time: time, button: button, state: .released, device: device)
         }
@@ -365,6 +367,7 @@ public final class Seat {
         for t in touches where t.device == device { cancelledAny = true; cancelTouch(slot: t.slot) }
         if cancelledAny { touches.removeAll { $0.device == device }; touchSequenceMaybeEnded() }
         if i < devices.count { devices[i] = .fresh() }
+        deviceKeys.forget(device)
         padsFollowKeyboardFocus()  // the pads of a tablet that went leave
         if heldKeys.isEmpty, let translator = keyTranslator { updateModifiers(translator.releaseAll()) }
     }

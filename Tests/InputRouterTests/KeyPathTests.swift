@@ -56,6 +56,31 @@ import Testing
         h.expectClean()
     }
 
+    /// A device's removal releases what it holds, newest first, however many keys (past a
+    /// list's first capacity), from a device never added and past the preallocated ones, and
+    /// a key another device also holds stays down until both are gone.
+    @Test func aRemovedDeviceReleasesItsKeysNewestFirst() {
+        let (h, _, _) = setUp()
+        let far = DeviceID(40), near = DeviceID(3)
+        _ = h.key(30, .pressed, device: far)
+        _ = h.key(31, .pressed, device: far)
+        _ = h.key(31, .pressed, device: near)  // counted: already down
+        _ = h.key(32, .pressed, device: near)
+        for k: UInt32 in 60...71 { _ = h.key(k, .pressed, device: far) }  // no modifier among them
+        _ = h.key(63, .released, device: far)  // not the newest
+        let released = h.step { h.seat.notifyDeviceRemoved(far, time: 99_000) }
+        let expected = ([71, 70, 69, 68, 67, 66, 65, 64, 62, 61, 60, 30] as [UInt32]).map { "seat0 keyboard.key \"A\" \($0) released" }
+        #expect(released == expected)
+        #expect(h.step { h.seat.notifyDeviceRemoved(far, time: 99_500) } == [])  // nothing left
+        #expect(h.step { h.seat.notifyDeviceRemoved(near, time: 100_000) } == [
+            "seat0 keyboard.key \"A\" 32 released", "seat0 keyboard.key \"A\" 31 released",
+        ])
+        // Pressed again, the same device's keys are its own again.
+        _ = h.key(50, .pressed, device: far)
+        #expect(h.step { h.seat.notifyDeviceRemoved(far, time: 101_000) } == ["seat0 keyboard.key \"A\" 50 released"])
+        h.expectClean()
+    }
+
     /// A translator set, replaced or removed takes effect on the very next key: the words the
     /// seat calls through follow the property.
     @Test func theTranslatorReplacedOrRemovedAnswersTheNextKey() {
