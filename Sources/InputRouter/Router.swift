@@ -50,13 +50,16 @@ public final class Router {
     /// An empty scene with no seats and only the compositor client; set up once at startup.
     public init() {
         tree = SurfaceTree()
-        tree.onSceneChange = { [unowned self] in self.sceneDidChange() }
+        // Unretained (the safe `unowned` cost a strong retain and a release per scene change,
+        // every click's raise): the tree may outlive the router, so `deinit` unhooks it.
+        tree.onSceneChange = { [unowned(unsafe) self] stackingOnly in self.sceneDidChange(stackingOnly: stackingOnly) }
         tree.onHandlerChange = { [unowned self] r in for s in self.seats { s.handlerWillChange(r) } }
     }
 
     deinit {
         // A seat the embedder still holds must not reach this router any more (Seat.router).
         for s in seats { s.routerGone = true }
+        tree.onSceneChange = nil
     }
 
     // MARK: Seats and clients
@@ -178,7 +181,14 @@ public final class Router {
         spareQueue = q
     }
 
-    func sceneDidChange() {
-        for s in seats { s.sceneDidChange() }
+    /// `stackingOnly`: the tree's changes only restacked siblings (`SurfaceTree.onSceneChange`).
+    func sceneDidChange(stackingOnly: Bool = false) {
+        // By index, each seat borrowed: `for s in seats` retained and released the array's
+        // buffer and each seat (every click's raise). A seat is never removed.
+        var i = 0
+        while i < seats.count {
+            Unmanaged.passUnretained(seats[i])._withUnsafeGuaranteedRef { $0.sceneDidChange(stackingOnly: stackingOnly) }
+            i += 1
+        }
     }
 }

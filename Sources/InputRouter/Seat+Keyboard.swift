@@ -56,9 +56,10 @@ extension Seat {
     func enterKeyboard(_ n: NodeID) {
         let client = keyboardFocusClient
         guard boundDevices(of: client).contains(.keyboard) else { return }
-        // A loop, not a filtered sequence: its closure would capture `self` in a box.
-        var keys = router.queue.startKeys()
-        for k in heldKeys where keyRecipients[Int(k)] == .client(client) { router.queue.appendKey(k, to: &keys) }
+        // A loop, not a filtered sequence: its closure would capture `self` in a box. Through
+        // `withRouter`: each `router.queue` retained and released the router.
+        var keys = withRouter { $0.queue.startKeys() }
+        for k in heldKeys where keyRecipients[Int(k)] == .client(client) { withRouter { $0.queue.appendKey(k, to: &keys) } }
         enqueue(.keyboardEnter(id, n, keys: keys, serial: nextSerial()))
         enqueue(.modifiers(id, n, modifiers, serial: nextSerial()))
         keyboardEntered = true

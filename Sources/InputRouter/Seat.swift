@@ -526,7 +526,20 @@ public final class Seat {
 
     /// The scene changed under the seat: re-pick the pointer at once, cancel touches and
     /// move keyboard focus away from surfaces that can no longer receive input.
-    func sceneDidChange() {
+    ///
+    /// `stackingOnly`: the tree only restacked siblings (a raise on click), which changes
+    /// what is on top and nothing the other checks read: every node is as alive, visible
+    /// and able to take input as before, and the outputs' layout is the same. Then only
+    /// what depends on the order runs (the re-picks, the constraint, the tablets), and the
+    /// popup grab's claim on the keyboard. The scans this skips (the focus history, the
+    /// touches, the layout) were about 1,000 instructions per click with 30 windows.
+    func sceneDidChange(stackingOnly: Bool = false) {
+        if stackingOnly {
+            lastFirstResponder = nil
+            if let top = popupGrab?.stack.last, keyboardFocus != top { moveKeyboardFocus(to: top) }
+            pickAfterSceneChange()
+            return
+        }
         refreshLayout()
         // An output went away (or moved) from under the cursor: it goes to the nearest
         // point left on the layout; the re-pick below tells the surface there (enter, or
@@ -539,6 +552,12 @@ public final class Seat {
         cancelTouchesOfGoneOwners()
         refocusKeyboardIfNeeded()
         if let f = pointerFocus, !responderCanReceive(f) { setPointerFocus(nil) }
+        pickAfterSceneChange()
+    }
+
+    /// What every scene change ends with: the pointer and the tablet tools find what is
+    /// under them now.
+    private func pickAfterSceneChange() {
         if heldButtonCount == 0 && pointerClaim == nil { repick(time: lastTime, motion: false) }
         constraintSceneDidChange()
         flushPointerFrames()

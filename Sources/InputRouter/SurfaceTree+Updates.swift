@@ -202,7 +202,8 @@ extension SurfaceTree {
         let layer = nodes[Int(i)].layer
         unlink(i)
         relink(self, i, p, layer)
-        sceneChanged()
+        // Outputs: their order is the layout's (`Seat.refreshLayout`).
+        sceneChanged(stackingOnly: nodes[Int(i)].kind != .output)
     }
 
     func isAncestor(_ a: UInt32, of b: UInt32) -> Bool {

@@ -33,12 +33,18 @@ public final class SurfaceTree {
         }
     }
 
-    /// Called after every change that can move input. Set by the router.
-    var onSceneChange: (() -> Void)?
+    /// Called after every change that can move input, with whether every change since the
+    /// last call only restacked siblings that are not outputs (raise, lower, place above or
+    /// below): then no node was made, destroyed, mapped, moved or reparented, none began or
+    /// stopped taking input, and the outputs' layout is as it was; only what is on top
+    /// changed. Set by the router.
+    var onSceneChange: ((_ stackingOnly: Bool) -> Void)?
     /// Called before a node's handler is replaced. Set by the router.
     var onHandlerChange: ((Responder) -> Void)?
     @exclusivity(unchecked) private var batchDepth = 0
     @exclusivity(unchecked) private var batchDirty = false
+    /// The batch made a change that is more than a restack.
+    @exclusivity(unchecked) private var batchReshaped = false
     /// A hit-test is walking the records (HitTest.swift).
     @exclusivity(unchecked) var walking = false
     /// Counts changes to what input sees (map, move, resize, regions, restack): a layer
@@ -257,17 +263,29 @@ public final class SurfaceTree {
         batchDepth += 1
         defer {
             batchDepth -= 1
-            if batchDepth == 0 && batchDirty { batchDirty = false; onSceneChange?() }
+            if batchDepth == 0 && batchDirty {
+                let stackingOnly = !batchReshaped
+                batchDirty = false
+                batchReshaped = false
+                onSceneChange?(stackingOnly)
+            }
         }
         return try body()
     }
 
-    func sceneChanged() {
+    /// `stackingOnly`: the change restacked siblings that are not outputs, and nothing else
+    /// (see `onSceneChange`). Every other change reports false, the default.
+    func sceneChanged(stackingOnly: Bool = false) {
         // A hit-test holds the record memory's address while it walks (a custom containment
         // test runs inside the walk): a change now could free what it reads next.
         precondition(!walking, "the surface tree changed during a hit-test (a containment test must not change it)")
         generation &+= 1
-        if batchDepth > 0 { batchDirty = true } else { onSceneChange?() }
+        if batchDepth > 0 {
+            batchDirty = true
+            if !stackingOnly { batchReshaped = true }
+        } else {
+            onSceneChange?(stackingOnly)
+        }
     }
 
     // MARK: Intrusive child lists

@@ -34,9 +34,14 @@ extension WaylandServer {
     /// After focus-on-click activated `node`: the serials sent meanwhile (after `before`)
     /// stand for the press its client got, as long as no other press came.
     func noteClickFocusSerials(of node: NodeID, after before: UInt32) {
-        guard let client = owner(of: node), var click = client.clickFocus, click.press == click.upTo else { return }
-        click.after = before
-        click.upTo = wl_display_get_serial(display)
-        client.clickFocus = click
+        // The client borrowed from the delivery table: `owner(of:)` returned it retained.
+        guard let t = deliveryTargets[Int(node.index)], t.node == node else { return }
+        let upTo = wl_display_get_serial(display)
+        t.owner._withUnsafeGuaranteedRef { client in
+            guard var click = client.clickFocus, click.press == click.upTo else { return }
+            click.after = before
+            click.upTo = upTo
+            client.clickFocus = click
+        }
     }
 }

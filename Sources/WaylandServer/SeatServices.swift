@@ -83,6 +83,14 @@ extension WaylandServer {
         return seatServices[index]
     }
 
+    /// The core's seat `index`. `router.seats` read from this module pays a dynamic
+    /// exclusivity check (`@exclusivity(unchecked)` does not carry across modules), ~75
+    /// instructions: the first seat is the server's own `seat`, the others come through
+    /// `Router.seat(_:)`, where the read is unchecked.
+    @inline(__always) func routerSeat(_ index: Int) -> Seat {
+        index == 0 ? seat : router.seat(SeatID(index: UInt32(index)))
+    }
+
     /// The toplevel the first seat's keyboard activates.
     var activatedToplevel: NodeID? { seatServices[0].activatedToplevel }
 

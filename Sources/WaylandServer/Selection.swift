@@ -40,7 +40,7 @@ final class Selections {
     let primary = SelectionSlot()
     /// The client last offered the selections as the keyboard's holder, nil while no client
     /// has the keyboard: a change of holder sends them to the new one.
-    var focusClient: ClientID?
+    @exclusivity(unchecked) var focusClient: ClientID?
 
     subscript(kind: SelectionKind) -> SelectionSlot { kind == .clipboard ? clipboard : primary }
 }
@@ -51,7 +51,7 @@ extension WaylandServer {
 
     /// The client whose surface has seat `index`'s keyboard, if any.
     func keyboardFocusClient(onSeat index: Int) -> ClientState? {
-        router.seats[index].keyboardFirstResponder.flatMap(owner(of:))
+        routerSeat(index).keyboardFirstResponder.flatMap(owner(of:))
     }
 
     /// Whether `client` may set seat `index`'s selection citing `serial`: a recent press of
@@ -117,6 +117,9 @@ extension WaylandServer {
     /// seat's selections first, as the protocol asks ("immediately before receiving keyboard
     /// focus").
     func selectionsFollowKeyboard(to client: ClientState?, seat index: Int) {
+        // The common case, the same holder, read in place: `services(index).selections`
+        // retained and released both objects (every keyboard enter).
+        if index < seatServices.count, client?.id == seatServices[index].selections.focusClient { return }
         let selections = services(index).selections
         guard client?.id != selections.focusClient else { return }
         selections.focusClient = client?.id

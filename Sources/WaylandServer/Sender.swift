@@ -16,7 +16,9 @@ extension WaylandServer {
                 pendingFocus = nil
                 let before = wl_display_get_serial(display)
                 activate(focus)
-                sendDeliveries()
+                // activate flushed and followed the focus; what it queued after that goes
+                // now (this call's end follows the focus and the outputs again).
+                if router.hasDeliveries { sendDeliveries() }
                 noteClickFocusSerials(of: focus, after: before)
             }
             if !afterDeliveries.isEmpty {

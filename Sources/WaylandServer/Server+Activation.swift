@@ -26,10 +26,12 @@ extension WaylandServer {
 
     /// The toplevel `node` belongs to: itself, or the root of its subsurface or popup chain.
     func toplevelNode(of node: NodeID) -> NodeID? {
-        let tree = router.tree
-        var n: NodeID? = node
-        while let c = n, tree.kind(of: c) != .toplevel { n = tree.parent(of: c) }
-        return n
+        // Borrowed: `let tree = router.tree` retained and released it (twice per click).
+        Unmanaged.passUnretained(router.tree)._withUnsafeGuaranteedRef { tree in
+            var n: NodeID? = node
+            while let c = n, tree.kind(of: c) != .toplevel { n = tree.parent(of: c) }
+            return n
+        }
     }
 
     /// Follows seat `index`'s keyboard focus: its text inputs' focus moves with it, its
@@ -38,15 +40,21 @@ extension WaylandServer {
     /// `activated` while any seat's keyboard is in it. Called after every flush once the
     /// focus was compared (the common case, it did not move, costs that comparison).
     func keyboardFocusMoved(onSeat index: Int) {
-        let services = services(index)
-        let focus = router.seats[index].keyboardFirstResponder
-        services.activationSource = focus
-        services.textInput.keyboardFocusChanged(to: focus)
-        selectionsFollowKeyboard(to: keyboardFocusClient(onSeat: index), seat: index)
+        if index >= seatServices.count { _ = services(index) }  // a new seat's; then read in place
+        // Each use reads `seatServices[index]` afresh: a `let services` held across these
+        // calls was retained and released, and so was each object reached from it.
+        let focus = routerSeat(index).keyboardFirstResponder
+        seatServices[index].activationSource = focus
+        seatServices[index].textInput.keyboardFocusChanged(to: focus)
+        // The selections' holder seldom changes (one client's windows): compared by id
+        // first, without the client's retain.
+        if focus.flatMap(ownerID(of:)) != seatServices[index].selections.focusClient {
+            selectionsFollowKeyboard(to: keyboardFocusClient(onSeat: index), seat: index)
+        }
         let top = focus.flatMap(toplevelNode(of:))
-        guard top != services.activatedToplevel else { return }
-        let previous = services.activatedToplevel
-        services.activatedToplevel = top
+        let previous = seatServices[index].activatedToplevel
+        guard top != previous else { return }
+        seatServices[index].activatedToplevel = top
         // Two calls, not a loop over [previous, top]: that array was an allocation per focus change.
         sendActivationConfigure(previous)
         sendActivationConfigure(top)
@@ -64,9 +72,11 @@ extension WaylandServer {
     /// it was on, so when those were current before the raise they are current after it
     /// (`updateSurfaceOutputs` then skips recomputing every surface's, per click).
     func raiseWindowNode(_ w: NodeID) {
-        let tree = router.tree
-        let before = tree.sceneGeneration
-        tree.raiseToTop(w)
-        if outputsGeneration == before { outputsGeneration = tree.sceneGeneration }
+        // Borrowed: `let tree = router.tree` retained and released it (once per click).
+        Unmanaged.passUnretained(router.tree)._withUnsafeGuaranteedRef { tree in
+            let before = tree.sceneGeneration
+            tree.raiseToTop(w)
+            if outputsGeneration == before { outputsGeneration = tree.sceneGeneration }
+        }
     }
 }

@@ -130,7 +130,8 @@ public final class WaylandServer {
     var outputCount = 0
     @exclusivity(unchecked) var outputsGeneration: UInt64 = .max
     /// The configuration it was made with (the output size follows `resizeOutput`).
-    public internal(set) var configuration: Configuration
+    /// Unchecked: the sender reads `focusOnClick` on every button press.
+    @exclusivity(unchecked) public internal(set) var configuration: Configuration
     var keyboardState: KeyboardState
     var keymapFile: KeymapFile
 

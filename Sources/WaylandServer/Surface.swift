@@ -294,6 +294,12 @@ extension WaylandServer {
         return t.owner.takeUnretainedValue()
     }
 
+    /// The id of `owner(of: node)`, read without retaining the client.
+    func ownerID(of node: NodeID) -> ClientID? {
+        guard let t = deliveryTargets[Int(node.index)], t.node == node else { return nil }
+        return t.owner._withUnsafeGuaranteedRef { $0.id }
+    }
+
     /// The surface whose node is `node`, if it is alive.
     func surface(for node: NodeID) -> Surface? {
         let i = Int(node.index)

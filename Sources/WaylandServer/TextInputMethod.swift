@@ -23,14 +23,15 @@ final class TextInputState {
     private var keyboardState: KeyboardState {
         seatIndex == 0 ? server.keyboardState : server.servedSeat(seat.id)!.keyboardState
     }
-    private(set) var inputs: [TextInputObject] = []
+    // Unchecked: every keyboard focus change reads `inputs` and writes `idleFocus`.
+    @exclusivity(unchecked) private(set) var inputs: [TextInputObject] = []
     /// The surface whose client's text inputs got `enter`. While the seat has no text
     /// input only the keyboard focus's node is kept (`idleFocus`), and its surface found
     /// when one is added: storing the weak surface cost a side-table retain, release and
     /// weak assignment per focus change (every click that focuses, ~350 instructions).
     var focus: Surface? { inputs.isEmpty ? idleFocus.flatMap { server.surface(for: $0) } : focusSurface }
     private weak var focusSurface: Surface?
-    private var idleFocus: NodeID?
+    @exclusivity(unchecked) private var idleFocus: NodeID?
     /// The enabled text input on the focus, which the input method talks to.
     private(set) weak var active: TextInputObject?
     /// The preedit shown in `active`: the sequence typed so far.
@@ -60,13 +61,18 @@ final class TextInputState {
     }
 
     /// The keyboard focus moved to `node` (a client surface, a compositor node, or nothing).
-    func keyboardFocusChanged(to node: NodeID?) {
+    /// Inline, so that the caller reaching this object in place pays no retain for it.
+    @inline(__always) func keyboardFocusChanged(to node: NodeID?) {
         // No text input on this seat (every click that focuses, in most sessions): nothing to
         // enter, leave or activate (`remove` left none active); the focus is kept for `add`.
         if inputs.isEmpty {
             idleFocus = node
             return
         }
+        focusMoved(to: node)
+    }
+
+    private func focusMoved(to node: NodeID?) {
         let surface = node.flatMap { server.surface(for: $0) }
         guard surface !== focus else { return }
         if let old = focus { for input in inputs where input.focus === old { input.sendLeave() } }

@@ -213,7 +213,9 @@ final class XdgSurfaceObject: WaylandObject {
 
     /// `xdg_surface.configure` with a new serial, after the role's configure.
     @inline(__always) private func finishConfigure(decoration: ToplevelDecorationObject?) {
-        let serial = server.nextSerial(for: .configure, client: owner.id)
+        // The unowned(unsafe) server borrowed: a plain call retained and released it.
+        let client = owner.id
+        let serial = Unmanaged.passUnretained(server)._withUnsafeGuaranteedRef { $0.nextSerial(for: .configure, client: client) }
         decoration?.configureSending(serial: serial)
         sentConfigures.append(serial)
         xdg_surface_send_configure(resource, serial)

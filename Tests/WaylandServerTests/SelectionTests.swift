@@ -55,6 +55,26 @@ import Testing
         #expect(selectionLines(h.settle(a)) == ["data.send text/plain;charset=utf-8"])
     }
 
+    /// The keyboard goes to a compositor node (no client holds it) and back: the client is
+    /// offered the selection again, before its keyboard enter. Fails when the focus
+    /// change's check of the holder (by client id) misses a holder that went away.
+    @Test func theSelectionIsOfferedAgainAfterTheKeyboardWasWithTheCompositor() throws {
+        let h = try ServerHarness()
+        let (a, _) = try twoClients(h)
+        typeKey(h, a)
+        h.command(a, "copy clipboard key hello, world")
+        #expect(selectionLines(h.settle(a)) == Self.offered)
+        let tree = h.server.router.tree
+        let panel = tree.createNode(.compositor, name: "panel", parent: h.server.outputNode, frame: Rect(600, 0, 100, 30))
+        tree.setCanBecomeFirstResponder(panel, true)
+        h.server.seat.setKeyboardFocus(panel)
+        h.server.sendDeliveries()
+        #expect(h.server.seat.keyboardFirstResponder == panel)
+        _ = h.settle(a)
+        focus(h, at: (45, 45))
+        #expect(selectionLines(h.settle(a)) == Self.offered + ["primary.selection none", "keyboard.enter a keys=[]"])
+    }
+
     @Test func aClientGainingTheKeyboardWithNoSelectionIsToldNone() throws {
         let h = try ServerHarness()
         let (_, b) = try twoClients(h)
