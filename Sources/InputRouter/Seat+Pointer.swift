@@ -52,7 +52,7 @@ extension Seat {
         let code = Int(button)
         guard code < Seat.codeCount else { drop(.pointerButton); return }
         lastTime = time
-        trackDeviceHold(&devices, device: device, code: button, pressed: state == .pressed, keys: false)
+        trackDeviceHold(&devices, device: device, code: button, pressed: state == .pressed)
         switch countTransition(&buttonCounts, code, pressed: state == .pressed) {
         case .unmatchedRelease: drop(.pointerButton); return
         case .counted: return
@@ -420,21 +420,30 @@ func countTransition(_ counts: inout [UInt8], _ code: Int, pressed: Bool) -> Cou
     return counts[code] == 0 ? .forwarded : .counted
 }
 
-/// Tracks what each device holds, for releasing it when the device goes away. A device
-/// first seen here (it was never added) gets its record now: its holds must be released too.
-func trackDeviceHold(_ devices: inout [Seat.DeviceState], device: DeviceID, code: UInt32, pressed: Bool, keys: Bool) {
+/// The same rule over the seat's key table.
+@inline(__always)
+func countTransition(_ counts: CodeTable<UInt8>, _ code: Int, pressed: Bool) -> CountTransition {
+    let n = counts[code]
+    if pressed {
+        guard n < UInt8.max else { return .counted }
+        counts[code] = n + 1
+        return n == 0 ? .forwarded : .counted
+    }
+    guard n > 0 else { return .unmatchedRelease }
+    counts[code] = n - 1
+    return n == 1 ? .forwarded : .counted
+}
+
+/// Tracks the buttons each device holds, for releasing them when the device goes away (its
+/// keys: `Seat.deviceKeys`). A device first seen here (it was never added) gets its record
+/// now: its holds must be released too.
+func trackDeviceHold(_ devices: inout [Seat.DeviceState], device: DeviceID, code: UInt32, pressed: Bool) {
     let i = Int(device.index)
     if i >= devices.count {
         guard pressed else { return }
         while devices.count <= i { devices.append(.fresh()) }
     }
-    if pressed {
-        if keys { devices[i].heldKeys.append(code) } else { devices[i].heldButtons.append(code) }
-    } else if keys {
-        removeLast(code, from: &devices[i].heldKeys)
-    } else {
-        removeLast(code, from: &devices[i].heldButtons)
-    }
+    if pressed { devices[i].heldButtons.append(code) } else { removeLast(code, from: &devices[i].heldButtons) }
 }
 
 /// Removes the last occurrence of `code` (the key or button released). Usually the one
