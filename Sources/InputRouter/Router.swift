@@ -157,8 +157,8 @@ public final class Router {
     /// instructions per flush), and what a sink queues meanwhile waits for the next flush.
     @inlinable public func flush<S: DeliverySink>(into sink: inout S) {
         let q = takeDeliveries()
-        q.deliveries.withUnsafeBufferPointer { all in
-            for d in all { sink.deliver(d, from: q) }
+        q.slots.withUnsafeBufferPointer { all in
+            for i in 0..<q.used { sink.deliver(all[i], from: q) }
         }
         returnDeliveries(q)
     }

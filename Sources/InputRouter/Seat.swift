@@ -99,6 +99,8 @@ public final class Seat {
     /// Where the pointer is, in layout coordinates, after clamping and any confinement.
     @exclusivity(unchecked) public internal(set) var cursor = Point.zero
     @exclusivity(unchecked) var pointerFocus: Responder?
+    /// `clientSurface(pointerFocus)` as last resolved (Seat+Pointer.swift).
+    @exclusivity(unchecked) var focusSurface = FocusSurfaceCache()
     @exclusivity(unchecked) var lastFirstResponder: Responder?
     /// The surface-local position the pointer focus was last told (enter or motion).
     @exclusivity(unchecked) var pointerLocal = Point.zero
