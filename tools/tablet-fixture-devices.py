@@ -19,8 +19,10 @@ import libevdev
 from libevdev import InputEvent as E, InputAbsInfo as A
 
 C = libevdev.evbit
-# One phys for both (as one USB device's interfaces): libinput-device-group puts them in one
-# libinput device group, which is how a pad finds its tablet.
+# One phys for both, as one USB device's interfaces have. It does not reach the kernel
+# (libevdev's uinput devices have an empty phys), so udev's libinput-device-group, which
+# groups devices by it, never runs for them: vm-libinput-test.sh's compositor-tablet gives
+# both one libinput device group (how a pad finds its tablet) with a udev rule instead.
 PHYS = "usb-0000:00:14.0-1"
 
 

@@ -15,9 +15,12 @@
 #                                         keyboard mouse touchscreen touchpad
 #                                         mouse-libseat unplug compositor-probe
 #                                         compositor-wev compositor-outputs
-#                                         compositor-seats compositor-gtk; default all)
+#                                         compositor-seats compositor-gtk
+#                                         compositor-tablet; default all)
 #   IR_COMPOSITOR=PATH tools/vm-libinput-test.sh compositor-probe   the same with another
 #                                         ir-compositor build (e.g. one from before a fix)
+#   IR_TABLET_GROUP=0 tools/vm-libinput-test.sh compositor-tablet   the tablet's pen and pad
+#                                         in two libinput device groups (must FAIL)
 #   tools/vm-libinput-test.sh --guest DIR CASE...  inside the VM (called by the host part)
 #
 # The VM is the host's own root filesystem, read-only, booted by virtme-ng (vng) with
@@ -196,6 +199,65 @@ compositor_case() {
     /usr/bin/python3 ./vm-client-check.py "$name" "$size" >> results.txt 2>&1
 }
 
+# ir-compositor --input libinput with wl-probe bound to tablets, on two uinput devices made
+# as the kernel's wacom driver makes an Intuos5's pen and pad (tablet-fixture-devices.py),
+# present before it starts, in one libinput device group as a real tablet's are (the
+# guest's udev rule, below). The pen strokes over the window, then the pad's buttons, ring
+# and strip are used. vm-tablet-check.py compares what the client was told with what
+# libinput's own tools report of the devices (list-devices: name, node, group; record:
+# the ids) and saw of them (debug-events).
+tablet_case() {
+    name=$1
+    export XDG_RUNTIME_DIR=/dev/shm/xdg-$name
+    mkdir -m 0700 "$XDG_RUNTIME_DIR" || exit 1
+    # The client's output has stopped growing (for 2 s).
+    tablet_settle() {
+        before=-1; i=0
+        while [ "$(wc -l < "$name.client")" != "$before" ] && [ $i -lt 60 ]; do
+            before=$(wc -l < "$name.client"); sleep 2; i=$((i + 1))
+        done
+    }
+    stdbuf -oL libinput debug-events > "$name.expected" 2> "$name.libinput-log" &
+    debug_pid=$!
+    sleep 2
+    fifo=/dev/shm/$name.fifo
+    rm -f "$fifo" && mkfifo "$fifo" || exit 1
+    /usr/bin/python3 ./tablet-fixture-devices.py "$fifo" > "$name.devices" 2>&1 &
+    devices_pid=$!
+    exec 3<> "$fifo"  # read-write: opening does not wait for the reader
+    i=0
+    while [ "$(grep -c 'DEVICE_ADDED.*Intuos5 M P' "$name.expected")" -lt 2 ] && [ $i -lt 240 ]; do sleep 0.5; i=$((i + 1)); done
+    libinput list-devices > "$name.list-devices" 2>&1
+    pen=$(head -n 1 "$name.devices" | cut -d' ' -f1)
+    # record's header is libinput's word on the device's ids (`id: [bus, vendor, product,
+    # version]`); it keeps the file only if it recorded events: it runs through the stroke.
+    libinput record -o "/dev/shm/$name.pen.yml" "$pen" > "$name.record-log" 2>&1 &
+    record_pid=$!
+    i=0; while ! grep -q 'Recording to' "$name.record-log" && [ $i -lt 240 ]; do sleep 0.5; i=$((i + 1)); done
+    for n in $(head -n 1 "$name.devices"); do echo "$n"; udevadm info --query=property "$n" | grep LIBINPUT_DEVICE_GROUP; done > "$name.udev"
+    /dev/shm/ir-compositor --input libinput --size 640x480 --trace "$name.trace" \
+        --client "/dev/shm/wl-probe --toplevel win 560x400 --tablet" > "$name.client" 2>&1 3>&- &
+    compositor_pid=$!
+    i=0; while ! grep -q 'pad.done' "$name.client" && [ $i -lt 240 ]; do sleep 0.5; i=$((i + 1)); done
+    tablet_settle
+    echo go >&3
+    i=0; while ! grep -q played "$name.devices" && [ $i -lt 240 ]; do sleep 0.5; i=$((i + 1)); done
+    # Emulated, the readers are seconds behind: until debug-events has seen the script's 16
+    # pad events, and the client has said all it will.
+    i=0; while [ "$(grep -c TABLET_PAD "$name.expected")" -lt 16 ] && [ $i -lt 600 ]; do sleep 0.5; i=$((i + 1)); done
+    tablet_settle
+    kill -INT "$record_pid"
+    wait "$record_pid"
+    cp "/dev/shm/$name.pen.yml" "$name.pen.yml"
+    echo done >&3  # the devices go
+    exec 3>&-
+    wait "$devices_pid"
+    tablet_settle
+    kill "$compositor_pid" "$debug_pid"
+    wait
+    /usr/bin/python3 ./vm-tablet-check.py "$name" >> results.txt 2>&1
+}
+
 guest() {
     dir=$1
     shift
@@ -206,6 +268,15 @@ guest() {
     # udev backend takes a device for the seat its ID_SEAT names (seat0 when unset).
     mkdir -p /run/udev/rules.d
     echo 'SUBSYSTEM=="input", ATTRS{name}=="Seat B *", ENV{ID_SEAT}="seat-b"' > /run/udev/rules.d/72-inputrouter-seat-b.rules
+    # compositor-tablet: the uinput pen and pad are one tablet, so one libinput device group,
+    # as libinput-device-group (80-libinput-device-groups.rules) makes it of a real tablet's
+    # USB interfaces from their shared phys. libevdev's uinput devices have no phys (the
+    # kernel's is empty whatever python-libevdev was told), so the helper never runs for
+    # them: this rule gives the value it gives an Intuos5 (bus/vendor/product:phys, the
+    # interface's /inputN cut), after it (libinput's doc: LIBINPUT_DEVICE_GROUP).
+    [ -f "$dir/no-tablet-group" ] ||
+        echo 'SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="Wacom Intuos5 M Pen|Wacom Intuos5 M Pad", ENV{LIBINPUT_DEVICE_GROUP}="3/56a/2a:usb-0000:00:14.0-1"' \
+            > /run/udev/rules.d/81-inputrouter-tablet-group.rules
     /lib/systemd/systemd-udevd --daemon
     udevadm trigger
     udevadm settle
@@ -220,7 +291,7 @@ guest() {
     : > results.txt
     for name in "$@"; do
         cp -p ./* "$dir/" 2> /dev/null
-        case $name in compositor-*) compositor_case "$name"; continue ;; esac
+        case $name in compositor-tablet) tablet_case "$name"; continue ;; compositor-*) compositor_case "$name"; continue ;; esac
         # mouse-libseat: the same recording, devices opened through libseat (its builtin
         # seatd backend, as root in the VM) instead of open(2).
         recording=${name%-libseat}.yml
@@ -290,12 +361,15 @@ host() {
     rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
     for f in .build/release/libinput-trace .build/release/ir-compositor .build/release/wl-probe \
         tools/vm-unplug.py tools/vm-client-check.py tools/vm-mouse-path.py tools/vm-gtk-entry.py \
-        tools/vm-libinput-test.sh; do
+        tools/tablet-fixture-devices.py tools/vm-tablet-check.py tools/vm-libinput-test.sh; do
         cp "$here/$f" "$WORK/" || exit 1
     done
     # IR_COMPOSITOR=PATH: the compositor cases run that build instead (an older one, to
     # see them fail on it).
     if [ -n "${IR_COMPOSITOR:-}" ]; then cp "$IR_COMPOSITOR" "$WORK/ir-compositor" || exit 1; fi
+    # IR_TABLET_GROUP=0: compositor-tablet's pen and pad without the udev rule that makes
+    # them one libinput device group (each its own, as libevdev makes them): it must FAIL.
+    if [ "${IR_TABLET_GROUP:-1}" = 0 ]; then : > "$WORK/no-tablet-group"; fi
     for name in $RECORDINGS; do cp "$here/Tests/RecordingTests/Fixtures/$name.yml" "$WORK/" || exit 1; done
     echo "booting $kernel (no KVM: this takes a few minutes)"
     # An hour at most: the full run took 41 min on a host with load 25 to 31 (cut at 40).
@@ -315,6 +389,6 @@ if [ "${1:-}" = "--guest" ]; then
     shift
     guest "$@"
 else
-    cases=${*:-$RECORDINGS mouse-libseat unplug compositor-probe compositor-wev compositor-outputs compositor-seats compositor-gtk}
+    cases=${*:-$RECORDINGS mouse-libseat unplug compositor-probe compositor-wev compositor-outputs compositor-seats compositor-gtk compositor-tablet}
     host
 fi

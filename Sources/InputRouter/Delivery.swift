@@ -127,53 +127,80 @@ public enum Delivery: Hashable, Sendable {
 
 /// The deliveries of the last routed events, in order. Preallocated: appending does not
 /// allocate once capacity is reached, and clearing keeps it.
+///
+/// Each buffer keeps the slots it ever held and a count of those in use: clearing is a
+/// count reset. `ContiguousArray.removeAll(keepingCapacity:)` went through the generic
+/// `replaceSubrange` and a uniqueness check per buffer (about 100 instructions per flush,
+/// a sixth of what routing adds to a pointer motion). Deliveries, keys and axes are
+/// trivial values, so a stale slot holds nothing that needs releasing.
 public struct DeliveryQueue {
-    /// The deliveries in the order they were decided.
-    public private(set) var deliveries: ContiguousArray<Delivery> = []
-    /// Backing store of `KeySpan`s (held keys of `keyboardEnter`); read through `keys(_:)`.
-    public private(set) var keyBuffer: ContiguousArray<UInt32> = []
-    /// Backing store of tablet axes; read through `axes(_:)`.
-    public private(set) var axesBuffer: ContiguousArray<TabletAxes> = []
+    @usableFromInline var slots: ContiguousArray<Delivery> = []
+    @usableFromInline var used = 0
+    var keySlots: ContiguousArray<UInt32> = []
+    var keysUsed = 0
+    var axesSlots: ContiguousArray<TabletAxes> = []
+    var axesUsed = 0
 
     init() {
-        deliveries.reserveCapacity(256)
-        keyBuffer.reserveCapacity(64)
-        axesBuffer.reserveCapacity(16)
+        slots.reserveCapacity(256)
+        keySlots.reserveCapacity(64)
+        axesSlots.reserveCapacity(16)
+    }
+
+    /// The deliveries in the order they were decided.
+    public var deliveries: ArraySlice<Delivery> { slots[..<used] }
+    /// Backing store of `KeySpan`s (held keys of `keyboardEnter`); read through `keys(_:)`.
+    public var keyBuffer: ArraySlice<UInt32> { keySlots[..<keysUsed] }
+    /// Backing store of tablet axes; read through `axes(_:)`.
+    public var axesBuffer: ArraySlice<TabletAxes> { axesSlots[..<axesUsed] }
+
+    /// Writes `value` at `index` (the count in use): over a stale slot, or appended.
+    @inline(__always) private static func put<T>(_ value: T, at index: Int, in slots: inout ContiguousArray<T>) {
+        if index < slots.count { slots[index] = value } else { slots.append(value) }
     }
 
     mutating func appendAxes(_ axes: TabletAxes) -> Int32 {
-        axesBuffer.append(axes)
-        return Int32(axesBuffer.count - 1)
+        Self.put(axes, at: axesUsed, in: &axesSlots)
+        axesUsed += 1
+        return Int32(axesUsed - 1)
     }
 
     /// The axes of a `tabletMotion` delivery in this queue.
-    public func axes(_ index: Int32) -> TabletAxes { axesBuffer[Int(index)] }
+    public func axes(_ index: Int32) -> TabletAxes {
+        precondition(index >= 0 && Int(index) < axesUsed, "axes index out of range")
+        return axesSlots[Int(index)]
+    }
 
-    @inline(__always) mutating func append(_ d: Delivery) { deliveries.append(d) }
+    @inline(__always) mutating func append(_ d: Delivery) {
+        Self.put(d, at: used, in: &slots)
+        used += 1
+    }
 
     /// An empty span at the end of the key buffer, for `appendKey(_:to:)`.
-    func startKeys() -> KeySpan { KeySpan(start: Int32(keyBuffer.count), count: 0) }
+    func startKeys() -> KeySpan { KeySpan(start: Int32(keysUsed), count: 0) }
 
     mutating func appendKey(_ key: UInt32, to span: inout KeySpan) {
-        keyBuffer.append(key)
+        Self.put(key, at: keysUsed, in: &keySlots)
+        keysUsed += 1
         span.count += 1
     }
 
     /// The keys of a `keyboardEnter` delivery in this queue.
     public func keys(_ span: KeySpan) -> ArraySlice<UInt32> {
-        keyBuffer[Int(span.start)..<Int(span.start + span.count)]
+        precondition(Int(span.start + span.count) <= keysUsed, "key span out of range")
+        return keySlots[Int(span.start)..<Int(span.start + span.count)]
     }
 
     /// True when nothing was decided since the last flush.
-    public var isEmpty: Bool { deliveries.isEmpty }
+    public var isEmpty: Bool { used == 0 }
     /// How many deliveries are queued.
-    public var count: Int { deliveries.count }
+    public var count: Int { used }
 
-    /// Only what holds something is cleared: each clear checks its buffer's uniqueness.
+    /// The slots stay, with their capacity: the next deliveries overwrite them.
     public mutating func removeAll() {
-        if !deliveries.isEmpty { deliveries.removeAll(keepingCapacity: true) }
-        if !keyBuffer.isEmpty { keyBuffer.removeAll(keepingCapacity: true) }
-        if !axesBuffer.isEmpty { axesBuffer.removeAll(keepingCapacity: true) }
+        used = 0
+        keysUsed = 0
+        axesUsed = 0
     }
 }
 

@@ -26,27 +26,32 @@ public struct Press: Sendable, Equatable {
 }
 
 /// A fixed ring of the newest presses: recording one never allocates (key presses are on
-/// the hot path). 32 entries keep a press valid across a burst of typing.
+/// the hot path). 32 entries keep a press valid across a burst of typing. Inline, so a
+/// record pays no uniqueness check (an array did), and the index wraps with a mask.
 struct PressLog {
-    private var entries = [Press](
-        repeating: Press(serial: 0, client: .compositor, kind: .button, position: .zero), count: 32)
+    private static let size = 32
+    private var entries = InlineArray<32, Press>(
+        repeating: Press(serial: 0, client: .compositor, kind: .button, position: .zero))
     private var next = 0
 
-    mutating func record(_ press: Press) {
+    @inline(__always) mutating func record(_ press: Press) {
         entries[next] = press
-        next = (next + 1) % entries.count
+        next = (next + 1) & (PressLog.size - 1)
     }
 
     /// The press `serial` names, if it was delivered to `client` and is still in the ring.
     func find(serial: UInt32, client: ClientID) -> Press? {
         guard serial != 0 else { return nil }
-        return entries.first { $0.serial == serial && $0.client == client }
+        for i in 0..<PressLog.size where entries[i].serial == serial && entries[i].client == client {
+            return entries[i]
+        }
+        return nil
     }
 
     /// The newest press of `kind` delivered to `client`.
     func newest(_ kind: PressKind, client: ClientID) -> Press? {
-        for i in 1...entries.count {
-            let e = entries[(next - i + entries.count) % entries.count]
+        for i in 1...PressLog.size {
+            let e = entries[(next - i + PressLog.size) % PressLog.size]
             if e.serial != 0, e.kind == kind, e.client == client { return e }
         }
         return nil

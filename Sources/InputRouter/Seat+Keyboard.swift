@@ -101,21 +101,24 @@ extension Seat {
         let code = Int(key)
         guard code < Seat.codeCount else { drop(.key); return }
         lastTime = time
-        trackDeviceHold(&devices, device: device, code: key, pressed: state == .pressed, keys: true)
-        switch countTransition(&keyCounts, code, pressed: state == .pressed) {
+        deviceKeys.track(device: device, code: key, pressed: state == .pressed)
+        switch countTransition(keyCounts, code, pressed: state == .pressed) {
         case .unmatchedRelease: drop(.key); return
         case .counted: return
         case .forwarded:
-            if state == .pressed { heldKeys.append(key) } else { removeLast(key, from: &heldKeys) }
+            if state == .pressed { heldKeys.append(key) } else { heldKeys.remove(key) }
         }
         let before = modifiers
-        let meaning = keyTranslator?.translate(key: key, state: state)
-            ?? KeyMeaning(keysym: 0, baseKeysym: 0, modifiers: modifiers)
+        let meaning = translate(key: key, state: state) ?? KeyMeaning(keysym: 0, baseKeysym: 0, modifiers: modifiers)
         if state == .pressed { routePress(time: time, key: key, meaning: meaning, modifiersBefore: before) }
         else { routeRelease(time: time, key: key, meaning: meaning) }
-        updateModifiers(meaning.modifiers)
+        // Compared here: most keys change no modifier, and the call cost more than the test.
+        if meaning.modifiers != modifiers { updateModifiers(meaning.modifiers) }
     }
 
+    // The routing steps are inlined into `notifyKey`: as calls, the key's meaning (five
+    // words) was moved between registers and the stack at each of them.
+    @inline(__always)
     private func routePress(time: UInt64, key: UInt32, meaning: KeyMeaning, modifiersBefore: Modifiers) {
         let code = Int(key)
         if escapeApplies, let escape = escapeBinding, escape.matches(meaning, modifiersBefore: modifiersBefore) {
@@ -150,6 +153,7 @@ extension Seat {
         if state == .pressed { routeToFocus(time: time, key: key, meaning: meaning) } else { routeRelease(time: time, key: key, meaning: meaning) }
     }
 
+    @inline(__always)
     private func routeToFocus(time: UInt64, key: UInt32, meaning: KeyMeaning) {
         let code = Int(key)
         if meaning.compose != .none, let f = keyboardFocus, isClientNode(f), let im = inputMethod, im(f, key, meaning) {
@@ -178,6 +182,7 @@ extension Seat {
         }
     }
 
+    @inline(__always)
     private func routeRelease(time: UInt64, key: UInt32, meaning: KeyMeaning) {
         let code = Int(key)
         let recipient = keyRecipients[code]

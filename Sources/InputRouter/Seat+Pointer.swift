@@ -38,7 +38,11 @@ extension Seat {
     /// What motion does with no grab: re-pick and move when no button is held, else motion
     /// to the focus the press went to (the implicit grab). For a grab's `motion`.
     public func defaultPointerMotion(time: UInt64) {
-        if heldButtonCount > 0 { deliverMotion(time: time, hit: nil) } else { repick(time: time, motion: true) }
+        if heldButtonCount > 0 { return deliverMotion(time: time, hit: nil) }
+        // `repick(time:motion: true)`, written out: the commonest motion pays one call less.
+        let hit = tree.hitTest(cursor)
+        if let g = pointerGrab { g.enter(self, hit: hit, time: time) } else { defaultPointerEnter(hit: hit) }
+        deliverMotion(time: time, hit: hit)
     }
 
     /// A button press or release. One button held on several devices is sent once (first
@@ -48,7 +52,7 @@ extension Seat {
         let code = Int(button)
         guard code < Seat.codeCount else { drop(.pointerButton); return }
         lastTime = time
-        trackDeviceHold(&devices, device: device, code: button, pressed: state == .pressed, keys: false)
+        trackDeviceHold(&devices, device: device, code: button, pressed: state == .pressed)
         switch countTransition(&buttonCounts, code, pressed: state == .pressed) {
         case .unmatchedRelease: drop(.pointerButton); return
         case .counted: return
@@ -101,7 +105,7 @@ extension Seat {
     public func defaultPointerAxis(time: UInt64, source: AxisSource, vertical: AxisValue?, horizontal: AxisValue?) {
         for axis in Axis.allCases {
             guard let v = axis == .vertical ? vertical : horizontal, v.value.isFinite else { continue }
-            if let (node, client) = clientSurface(pointerFocus) {
+            if let (node, client) = pointerFocusSurface() {
                 let stop = v.value == 0 && (source == .finger || source == .continuous)
                 enqueue(stop
                     ? .pointerAxisStop(id, node, time: time, axis)
@@ -202,7 +206,7 @@ extension Seat {
         let target = pointerFocus
         if motion {
             deliverMotion(time: time, hit: hit)
-        } else if target == previous, let (node, client) = clientSurface(target) {
+        } else if target == previous, let (node, client) = pointerFocusSurface() {
             // The surface moved under a still cursor and kept the focus: the surface-local
             // position changed, so the client is told with a motion (as wlroots' rebase does).
             // A locked pointer sends no wl_pointer.motion at all (pointer-constraints).
@@ -219,12 +223,16 @@ extension Seat {
     /// What picking does with no grab: the responder chain from `hit` (the seat when
     /// nothing is hit) chooses who takes the pointer, and the focus moves there (leave, then
     /// enter) if it changed. For a grab's `enter`, with the hit it lets through.
-    public func defaultPointerEnter(hit: Hit?) {
+    @inline(__always) public func defaultPointerEnter(hit: Hit?) {
         let first: Responder = hit.map { .node($0.node) } ?? .seat(id)
         // The common case: same surface under the cursor, and the focus stays. Also when
         // nobody took the enter there: the chain is not offered it again on every motion
         // (the cache is reset by each scene or handler change, which may change the answer).
         if first == lastFirstResponder { return }
+        pickPointerFocus(from: first, hit: hit)
+    }
+
+    private func pickPointerFocus(from first: Responder, hit: Hit?) {
         let target = dispatch(from: first, device: .pointer, stopAt: pointerFocus, at: cursor) { .pointerEnter($0) }
         lastFirstResponder = first
         setPointerFocus(target, hit: hit)
@@ -244,8 +252,9 @@ extension Seat {
             }
         }
         pointerFocus = target
+        let entered = resolvePointerFocusSurface()
         guard let new = target else { return }
-        if let (node, client) = clientSurface(new) {
+        if let (node, client) = entered {
             let local = localCursor(in: node, hit: hit)
             pointerLocal = local
             enqueue(.pointerEnter(id, node, local, serial: nextSerial()))
@@ -256,7 +265,7 @@ extension Seat {
     }
 
     func deliverMotion(time: UInt64, hit: Hit?) {
-        if let (node, client) = clientSurface(pointerFocus) {
+        if let (node, client) = pointerFocusSurface() {
             let local = localCursor(in: node, hit: hit)
             pointerLocal = local
             enqueue(.pointerMotion(id, node, time: time, local))
@@ -267,7 +276,7 @@ extension Seat {
     }
 
     func deliverButton(time: UInt64, button: UInt32, state: ButtonState) {
-        if let (node, client) = clientSurface(pointerFocus) {
+        if let (node, client) = pointerFocusSurface() {
             let serial = nextSerial()
             if state == .pressed { recordPress(serial: serial, client: client) }
             enqueue(.pointerButton(id, node, time: time, button: button, state, serial: serial))
@@ -297,6 +306,23 @@ extension Seat {
         repick(time: time, motion: false)
     }
 
+    /// `clientSurface(pointerFocus)`, resolved once per focus: every motion, button and
+    /// scroll asks (the node's record, its kind, its client's bound devices: about 40
+    /// instructions). The answer depends on the focus (`setPointerFocus` resolves it anew),
+    /// on the node still being alive (every destroy changes the tree's generation, inside a
+    /// batch too; a node's kind and client never change) and on whether its client has
+    /// bound a pointer (a change of that ends the focus: `setBound` calls `setPointerFocus`).
+    @inline(__always) func pointerFocusSurface() -> (NodeID, ClientID)? {
+        if focusSurface.treeGeneration == tree.generation { return focusSurface.surface }
+        return resolvePointerFocusSurface()
+    }
+
+    fileprivate func resolvePointerFocusSurface() -> (NodeID, ClientID)? {
+        let surface = clientSurface(pointerFocus)
+        focusSurface = FocusSurfaceCache(surface: surface, treeGeneration: tree.generation)
+        return surface
+    }
+
     @inline(__always) func localCursor(in node: NodeID, hit: Hit?) -> Point {
         if let h = hit, h.node == node { return h.local }
         return tree.localPoint(cursor, in: node) ?? .zero
@@ -317,7 +343,7 @@ extension Seat {
 
     // MARK: Frames
 
-    func markFrame(_ client: ClientID) {
+    @inline(__always) func markFrame(_ client: ClientID) {
         if pendingFrame.0 == nil || pendingFrame.0 == client { pendingFrame.0 = client }
         else if pendingFrame.1 == nil || pendingFrame.1 == client { pendingFrame.1 = client }
         else { flushPointerFrames(); pendingFrame.0 = client }
@@ -371,6 +397,14 @@ extension Seat {
     }
 }
 
+/// What `Seat.pointerFocusSurface()` last resolved, and the state it was resolved in.
+struct FocusSurfaceCache {
+    var surface: (NodeID, ClientID)?
+    /// The tree's `generation` then; `UInt64.max`: nothing cached (the generation counts
+    /// from 0 and would take centuries of changes to get there).
+    var treeGeneration = UInt64.max
+}
+
 enum CountTransition { case forwarded, counted, unmatchedRelease }
 
 /// The seat-wide count rule for keys and buttons across devices: a press is forwarded at
@@ -386,21 +420,30 @@ func countTransition(_ counts: inout [UInt8], _ code: Int, pressed: Bool) -> Cou
     return counts[code] == 0 ? .forwarded : .counted
 }
 
-/// Tracks what each device holds, for releasing it when the device goes away. A device
-/// first seen here (it was never added) gets its record now: its holds must be released too.
-func trackDeviceHold(_ devices: inout [Seat.DeviceState], device: DeviceID, code: UInt32, pressed: Bool, keys: Bool) {
+/// The same rule over the seat's key table.
+@inline(__always)
+func countTransition(_ counts: CodeTable<UInt8>, _ code: Int, pressed: Bool) -> CountTransition {
+    let n = counts[code]
+    if pressed {
+        guard n < UInt8.max else { return .counted }
+        counts[code] = n + 1
+        return n == 0 ? .forwarded : .counted
+    }
+    guard n > 0 else { return .unmatchedRelease }
+    counts[code] = n - 1
+    return n == 1 ? .forwarded : .counted
+}
+
+/// Tracks the buttons each device holds, for releasing them when the device goes away (its
+/// keys: `Seat.deviceKeys`). A device first seen here (it was never added) gets its record
+/// now: its holds must be released too.
+func trackDeviceHold(_ devices: inout [Seat.DeviceState], device: DeviceID, code: UInt32, pressed: Bool) {
     let i = Int(device.index)
     if i >= devices.count {
         guard pressed else { return }
         while devices.count <= i { devices.append(.fresh()) }
     }
-    if pressed {
-        if keys { devices[i].heldKeys.append(code) } else { devices[i].heldButtons.append(code) }
-    } else if keys {
-        removeLast(code, from: &devices[i].heldKeys)
-    } else {
-        removeLast(code, from: &devices[i].heldButtons)
-    }
+    if pressed { devices[i].heldButtons.append(code) } else { removeLast(code, from: &devices[i].heldButtons) }
 }
 
 /// Removes the last occurrence of `code` (the key or button released). Usually the one

@@ -46,7 +46,28 @@ public final class Seat {
     @exclusivity(unchecked) public var handler: NodeHandler?
     /// The keyboard layer (xkbcommon). Without one, keys carry no keysym and modifiers
     /// never change.
-    @exclusivity(unchecked) public var keyTranslator: KeyTranslator?
+    @exclusivity(unchecked) public var keyTranslator: KeyTranslator? {
+        didSet {
+            translatorWords = nil
+            // `as any`: passed as it is, the existential would be opened, and only the
+            // object's word copied.
+            if let t = keyTranslator {
+                translatorWords = withUnsafeBytes(of: t as any KeyTranslator) { $0.load(as: TranslatorWords.self) }
+            }
+        }
+    }
+    /// `keyTranslator`'s two words (object, witness table), which `translate` calls through
+    /// with nothing counted: called on the property, each key paid a retain and a release of
+    /// the translator (~40 instructions), since the call might replace it. The property keeps
+    /// it alive; a translator that replaces itself from inside `translate` is not supported.
+    @exclusivity(unchecked) private var translatorWords: TranslatorWords?
+    private typealias TranslatorWords = (object: UnsafeRawPointer, witnesses: UnsafeRawPointer)
+
+    /// What `key` means, from the translator, borrowed (see `translatorWords`).
+    @inline(__always) func translate(key: UInt32, state: KeyState) -> KeyMeaning? {
+        guard let words = translatorWords else { return nil }
+        return withUnsafeBytes(of: words) { $0.load(as: KeyTranslator.self).translate(key: key, state: state) }
+    }
 
     // The state every event reads is marked `@exclusivity(unchecked)`: it is touched on
     // one thread and never while an access to it is open, and the dynamic checks were a
@@ -55,17 +76,20 @@ public final class Seat {
     struct DeviceState {
         var present = false
         var capabilities: DeviceCapabilities = []
-        var heldKeys: [UInt32] = []
         var heldButtons: [UInt32] = []
         /// With room for a few held codes, so that a press never allocates.
         static func fresh() -> DeviceState {
             var d = DeviceState()
-            d.heldKeys.reserveCapacity(8)
             d.heldButtons.reserveCapacity(8)
             return d
         }
     }
     @exclusivity(unchecked) var devices: [DeviceState] = []
+    /// The present devices' descriptions, off the per-event path (Seat+DeviceDescriptions.swift).
+    let deviceDescriptions = DeviceDescriptionTable()
+    /// The keys each device holds (DeviceKeyHolds.swift), apart from `devices`: a key's
+    /// bookkeeping there paid two uniqueness checks.
+    @exclusivity(unchecked) var deviceKeys = DeviceKeyHolds(devices: Seat.preallocatedDevices)
     @exclusivity(unchecked) var bound: [BoundDevices] = []
     /// Whether some client bound `.relativePointer` (kept by `setBound` and `clientRemoved`):
     /// without one, relative motion resolves no focus (most clients never ask for it).
@@ -75,6 +99,8 @@ public final class Seat {
     /// Where the pointer is, in layout coordinates, after clamping and any confinement.
     @exclusivity(unchecked) public internal(set) var cursor = Point.zero
     @exclusivity(unchecked) var pointerFocus: Responder?
+    /// `clientSurface(pointerFocus)` as last resolved (Seat+Pointer.swift).
+    @exclusivity(unchecked) var focusSurface = FocusSurfaceCache()
     @exclusivity(unchecked) var lastFirstResponder: Responder?
     /// The surface-local position the pointer focus was last told (enter or motion).
     @exclusivity(unchecked) var pointerLocal = Point.zero
@@ -110,9 +136,10 @@ public final class Seat {
     @exclusivity(unchecked) var keyboardFocus: NodeID?
     @exclusivity(unchecked) var keyboardFocusClient = ClientID.compositor
     @exclusivity(unchecked) var keyboardEntered = false
-    @exclusivity(unchecked) var keyCounts = [UInt8](repeating: 0, count: Seat.codeCount)
-    @exclusivity(unchecked) var keyRecipients = [KeyRecipient](repeating: .none, count: Seat.codeCount)
-    @exclusivity(unchecked) var heldKeys: [UInt32] = []
+    // Fixed storage, freed by deinit (CodeTable.swift): no uniqueness or bounds check per key.
+    let keyCounts = CodeTable<UInt8>(repeating: 0)
+    let keyRecipients = CodeTable<KeyRecipient>(repeating: .none)
+    @exclusivity(unchecked) var heldKeys = HeldCodes()
     /// The modifier state the key translator last reported (depressed, latched, locked, group).
     @exclusivity(unchecked) public internal(set) var modifiers = Modifiers.none
     @exclusivity(unchecked) var focusHistory: [NodeID] = []
@@ -185,7 +212,6 @@ public final class Seat {
         unsafeRouter = router
         tree = router.tree
         bound = [BoundDevices](repeating: [], count: router.clients.count)
-        heldKeys.reserveCapacity(32)
         // Records for the first devices up front: events from a device that was never
         // added are tracked too (see notifyDeviceRemoved), and must not allocate.
         devices = (0..<Seat.preallocatedDevices).map { _ in .fresh() }
@@ -198,6 +224,13 @@ public final class Seat {
         focusHistory.reserveCapacity(Seat.historyLimit)
         refreshLayout()
         cursor = layoutRects.first.map { Point(Double($0.x), Double($0.y)) } ?? .zero
+    }
+
+    deinit {
+        keyCounts.deallocate()
+        keyRecipients.deallocate()
+        heldKeys.deallocate()
+        deviceKeys.deallocate()
     }
 
     static let historyLimit = 64
@@ -252,7 +285,17 @@ public final class Seat {
     // MARK: Events from sources
 
     /// Routes one event from any source.
-    public func handle(_ event: InputEvent) {
+    /// Inlined into the caller, so that a key goes straight to `handleKey`, which reads only
+    /// its payload: behind `handleEvent`'s tests every kind's payload words were loaded and
+    /// spilled first (about 45 instructions per key), and tested at the top of it, a key
+    /// paid its frame and motion two more instructions.
+    @inlinable public func handle(_ event: InputEvent) {
+        if case .keyboardKey = event.kind { return handleKey(event) }
+        handleEvent(event)
+    }
+
+    /// Routes any event but a key (which `handle` sends to `handleKey`).
+    @usableFromInline func handleEvent(_ event: InputEvent) {
         let t = event.time
         // The commonest kinds first, each behind one tag test: the switch below loads every
         // case's payload words before its jump (about 45 instructions per event).
@@ -262,9 +305,8 @@ public final class Seat {
         if case .touchMotion(let slot, let x, let y) = event.kind {
             return notifyTouchMotion(time: t, slot: slot, at: mapAbsolute(x, y))
         }
-        if case .keyboardKey(let k, let s) = event.kind { return notifyKey(time: t, key: k, state: s, device: event.device) }
         switch event.kind {
-        case .deviceAdded(let caps, _): notifyDeviceAdded(event.device, capabilities: caps)
+        case .deviceAdded(let caps, let d): notifyDeviceAdded(event.device, capabilities: caps, description: d)
         case .deviceRemoved: notifyDeviceRemoved(event.device, time: t)
         case .pointerMotion(let dx, let dy, let udx, let udy):
             notifyPointerMotion(time: t, dx: dx, dy: dy, unacceleratedDX: udx, unacceleratedDY: udy)
@@ -293,9 +335,17 @@ public final class Seat {
         }
     }
 
-    /// A device appeared: its capabilities are recorded. Allocates only for a device index beyond
-    /// those preallocated; call on hot-plug, not per event.
-    public func notifyDeviceAdded(_ device: DeviceID, capabilities: DeviceCapabilities) {
+    @usableFromInline @inline(never) func handleKey(_ event: InputEvent) {
+        guard case .keyboardKey(let k, let s) = event.kind else { return }
+        notifyKey(time: event.time, key: k, state: s, device: event.device)
+    }
+
+    /// A device appeared: its capabilities are recorded, and its description kept until it
+    /// goes (`deviceDescription(of:)`). Allocates only for a device index beyond those
+    /// preallocated; call on hot-plug, not per event.
+    public func notifyDeviceAdded(_ device: DeviceID, capabilities: DeviceCapabilities,
+                                  description: DeviceDescription.Reference = .none) {
+        deviceDescriptions.deviceAdded(device, description)
         let i = Int(device.index)
         while devices.count <= i { devices.append(.fresh()) }
         devices[i].present = true
@@ -323,7 +373,7 @@ public final class Seat {
         tabletDeviceRemoved(device, time: time)  // a tool needs no device-added to be in proximity
         padDeviceRemoved(device, time: time)
         let held = i < devices.count ? devices[i] : DeviceState()
-        for key in held.heldKeys.reversed() { notifyKey(time: time, key: key, state: .released, device: device) }
+        for key in deviceKeys.held(by: device).reversed() { notifyKey(time: time, key: key, state: .released, device: device) }
         for button in held.heldButtons.reversed() {
             notifyPointerButton(time: time, button: button, state: .released, device: device)
         }
@@ -331,6 +381,8 @@ public final class Seat {
         for t in touches where t.device == device { cancelledAny = true; cancelTouch(slot: t.slot) }
         if cancelledAny { touches.removeAll { $0.device == device }; touchSequenceMaybeEnded() }
         if i < devices.count { devices[i] = .fresh() }
+        deviceDescriptions.deviceRemoved(device)
+        deviceKeys.forget(device)
         padsFollowKeyboardFocus()  // the pads of a tablet that went leave
         if heldKeys.isEmpty, let translator = keyTranslator { updateModifiers(translator.releaseAll()) }
     }

@@ -63,6 +63,9 @@ public final class LibinputSource {
         var info: LibinputDeviceInfo
         var reportedUnrouted: Set<String> = []
         var recorderIndex: Int?
+        /// Keeps the description its `deviceAdded` carried while the device is present (an
+        /// embedder may route that event late); dropped with the device.
+        var description: DeviceDescription.Hold
     }
     /// Indexed by DeviceID.index - deviceIDBase; ids are never reused by one source.
     private var devices: [Device?] = []
@@ -239,7 +242,7 @@ public final class LibinputSource {
         }
         if info.path == nil { info.path = "/dev/input/" + sysname }
         if info.capabilities.contains(.tabletPad) { info.padLayout = PadLayoutQuery.layout(of: handle, tablet: tablet(grouped: handle)) }
-        devices.append(Device(handle: handle, info: info))
+        devices.append(Device(handle: handle, info: info, description: DeviceDescription.Hold(info.deviceDescription)))
         if recorder != nil { devices[index]?.recorderIndex = recorder?.addDevice(handle, info: info) }
         let event = InputEvent(time: Self.now(), device: id, .deviceAdded(info.capabilities, info.deviceDescription.reference))
         record(event, index: index)

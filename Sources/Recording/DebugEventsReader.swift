@@ -53,6 +53,8 @@ public struct DebugEventsLog: Sendable {
     public var warnings: [RecordingWarning]
     /// The sysname of each event's device, parallel to `events`.
     public var sysnames: [String]
+    /// Keeps the descriptions the `deviceAdded` events carry while the log lives.
+    var descriptionHolds: [DeviceDescription.Hold] = []
 }
 
 /// Turns a pasted `libinput debug-events` log into events a seat can replay. Reads the
@@ -68,7 +70,7 @@ public enum DebugEventsReader {
             try state.read(Array(line.utf8), line: lineNumber)
         }
         return DebugEventsLog(file: file, devices: state.devices, events: state.events, warnings: state.warnings,
-                              sysnames: state.sysnames)
+                              sysnames: state.sysnames, descriptionHolds: DeviceDescription.holds(of: state.events))
     }
 
     /// Reads the log at `path`; the error for an unreadable file points at 1:1.

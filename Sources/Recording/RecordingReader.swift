@@ -20,6 +20,9 @@ public struct Recording: Sendable {
     public var events: [InputEvent]
     /// What was skipped or cannot be replayed faithfully, in file order per kind.
     public var warnings: [RecordingWarning]
+    /// Keeps the descriptions the `deviceAdded` events carry while the recording lives, so
+    /// it can be replayed again and again (DeviceDescription.swift).
+    var descriptionHolds: [DeviceDescription.Hold] = []
 }
 
 /// Reads `libinput record` files into events a seat can replay. Parses and translates
@@ -41,7 +44,7 @@ public enum RecordingReader {
                 RecordingWarning(file: file, position: $0.0, message: $0.1)
             }
             return Recording(file: file, libinputVersion: version, devices: raw.map(\.device), events: events,
-                             warnings: warnings)
+                             warnings: warnings, descriptionHolds: DeviceDescription.holds(of: events))
         } catch {
             throw positioned(error)
         }

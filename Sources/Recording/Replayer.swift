@@ -27,6 +27,9 @@ public struct Replayer: Sendable {
 
     /// The events to play, in the order they are handed out.
     public let events: [InputEvent]
+    /// Keeps the descriptions its `deviceAdded` events carry while it lives: made from a
+    /// recording's `events` alone, it still announces its devices described.
+    private let descriptionHolds: [DeviceDescription.Hold]
     /// The speed they are played at.
     public let speed: Speed
     /// How many events have been handed out (since the last `start(at:)`, if any).
@@ -42,6 +45,7 @@ public struct Replayer: Sendable {
         if case .multiple(let factor) = speed, !(factor.isFinite && factor > 0) { throw InvalidSpeed(factor: factor) }
         self.events = events
         self.speed = speed
+        descriptionHolds = DeviceDescription.holds(of: events)
     }
 
     /// Starts (or restarts) the replay: the first event is due at `clock` (µs).

@@ -12,6 +12,8 @@ public struct SyntheticLog: Sendable {
     public var devices: [RecordedDevice]
     /// The events reading `yaml` must give back, exactly.
     public var events: [InputEvent]
+    /// Keeps the descriptions the `deviceAdded` events carry while the log lives.
+    var descriptionHolds: [DeviceDescription.Hold] = []
 }
 
 /// Makes valid recordings from a seed, with the events they encode, for round-trip tests
@@ -72,6 +74,7 @@ public struct SyntheticGenerator: Sendable {
                 expected += frame.expected.map { InputEvent(time: time, device: id, $0) }
             }
         }
-        return SyntheticLog(yaml: writer.yaml(), devices: recorded, events: expected)
+        return SyntheticLog(yaml: writer.yaml(), devices: recorded, events: expected,
+                            descriptionHolds: DeviceDescription.holds(of: expected))
     }
 }

@@ -251,9 +251,11 @@ public final class WaylandServer {
         outputNode = router.tree.createNode(.compositor, name: "windows", frame: Rect(0, 0, 0, 0))
         router.tree.setClipsChildren(outputNode, false)
         // Borrowed, not an unowned(unsafe) capture: that was made strong for the call, a
-        // retain and release per serial (seven per click). The router is the server's.
-        let server = Unmanaged.passUnretained(self)
-        router.serialSource = { server._withUnsafeGuaranteedRef { $0.nextSerial(for: .router) } }
+        // retain and release per serial (seven per click). A C function, not a closure: the
+        // closure's context was retained and released per serial. The router is the server's.
+        router.setSerialSource(context: Unmanaged.passUnretained(self).toOpaque()) { context in
+            Unmanaged<WaylandServer>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.nextSerial(for: .router) }
+        }
 
         if configuration.offersShm {
             wl_display_init_shm(display)

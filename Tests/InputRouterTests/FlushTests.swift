@@ -62,4 +62,47 @@ import Testing
         #expect(next.deliveries.contains(.pointerMotion(h.seat.id, top, time: 9000, Point(60, 60))))
         #expect(!h.router.hasDeliveries)
     }
+
+    /// A flush empties the queue by resetting its counts; the slots keep what the last
+    /// flush held. A shorter flush after a longer one must hand over only its own
+    /// deliveries, and keys and axes written over the old ones, never the stale slots.
+    @Test func aShorterFlushAfterALongerOneHandsOverOnlyItsOwn() {
+        let h = Harness()
+        let a = h.client("a", [.pointer, .keyboard, .touch, .tablet])
+        let top = h.toplevel("A", a, Rect(0, 0, 100, 100))
+        let other = h.toplevel("B", a, Rect(200, 0, 100, 100))
+        let pen = DeviceID(5)
+        h.seat.notifyDeviceAdded(pen, capabilities: .tabletTool)
+        _ = h.flush()
+        // A long flush: three held keys entered, a tablet stroke with two axes records.
+        h.seat.setKeyboardFocus(top)
+        _ = h.flush()
+        for k: UInt32 in [30, 31, 32] { h.seat.notifyKey(time: h.tick(), key: k, state: .pressed, device: DeviceID(0)) }
+        h.seat.setKeyboardFocus(other)
+        h.seat.notifyTabletProximity(time: h.tick(), device: pen, tool: TabletTool(type: .pen, serial: 7),
+                                     inProximity: true, axes: TabletAxes(x: 0.01, y: 0.01))
+        h.seat.notifyTabletAxis(time: h.tick(), device: pen, axes: TabletAxes(x: 0.02, y: 0.02, pressure: 0.5))
+        var long = RecordingSink()
+        h.router.flush(into: &long)
+        #expect(long.enterKeys == [[30, 31, 32]])
+        #expect(long.tabletAxes.count == 2)
+        // A short one: one key held, one axes record.
+        for k: UInt32 in [30, 31, 32] { h.seat.notifyKey(time: h.tick(), key: k, state: .released, device: DeviceID(0)) }
+        h.seat.notifyKey(time: h.tick(), key: 40, state: .pressed, device: DeviceID(0))
+        _ = h.flush()
+        h.seat.setKeyboardFocus(top)
+        h.seat.notifyTabletAxis(time: h.tick(), device: pen, axes: TabletAxes(x: 0.03, y: 0.04))
+        let queued = Array(h.router.queue.deliveries)
+        #expect(queued.count < long.deliveries.count)
+        #expect(h.router.queue.count == queued.count)
+        var short = RecordingSink()
+        h.router.flush(into: &short)
+        #expect(short.deliveries == queued)
+        #expect(short.enterKeys == [[40]])
+        #expect(short.tabletAxes == [TabletAxes(x: 0.03, y: 0.04)])
+        #expect(!h.router.hasDeliveries && h.router.queue.deliveries.isEmpty)
+        var none = RecordingSink()
+        h.router.flush(into: &none)
+        #expect(none.deliveries.isEmpty)
+    }
 }

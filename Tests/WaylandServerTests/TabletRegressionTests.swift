@@ -79,6 +79,29 @@ import Testing
                           "tablet.done T0", "tablet.removed T0", "tablet.added T1", "tablet.done T1"], "\(lines)")
     }
 
+    /// A tablet replugged 1,000 times, under a new sysfs path and node each time: the client
+    /// is told each plug's name and node, and the catalogue of descriptions ends as it began
+    /// (the seat lets each go at deviceRemoved; it used to keep every one for good).
+    @Test func aThousandReplugsAreEachAnnouncedAndLeaveTheCatalogueAsItWas() throws {
+        let h = try ServerHarness()
+        let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
+        let token = "r\(UInt64.random(in: 0...UInt64.max))"
+        var paths: [String] = []
+        for i in 0..<1000 {
+            let d = DeviceDescription(name: "Replug Pen \(token)", path: "/dev/input/event\(100 + i)",
+                                      sysPath: "/sys/devices/pci0000:00/usb1/1-1/input/input\(200 + i)/event\(100 + i)",
+                                      bus: 3, vendor: 0x056a, product: 0x002a)
+            h.server.handle(InputEvent(time: UInt64(1000 + 10 * i), device: DeviceID(40), .deviceAdded([.tabletTool], d.reference)))
+            h.server.handle(InputEvent(time: UInt64(1005 + 10 * i), device: DeviceID(40), .deviceRemoved))
+            // Read as it goes: a client reading nothing of 1,000 tablets would fill its socket.
+            if i % 25 == 24 { paths += h.settle(c).filter { $0.hasPrefix("tablet.path ") } }
+        }
+        #expect(paths.count == 1000)
+        #expect(paths.last?.hasSuffix(" /dev/input/event1099") == true, "\(paths.last ?? "")")
+        let kept = DeviceDescription.catalogued.filter { $0.name.contains(token) }.count
+        #expect(kept == 0, "\(kept) of the replugs' descriptions stayed")
+    }
+
     /// Two seats each have a tablet of the same device number, described differently: each
     /// seat's client is told its own seat's name (descriptions are kept per seat).
     @Test func twoSeatsTabletsOfOneDeviceNumberKeepTheirOwnNames() throws {

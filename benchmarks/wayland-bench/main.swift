@@ -6,6 +6,7 @@
 //
 //   wayland-bench                          the tables (release build: `make bench`)
 //   wayland-bench --only KIND routed|raw N  send N events of KIND one way and exit (callgrind)
+//   wayland-bench --profile KIND            the per-function profile of KIND alone (callgrind)
 //   wayland-bench --no-callgrind --no-load --no-allocations
 //   wayland-bench --check-allocations       routed events allocate no more than raw ones (exit 1 if they do)
 import CWaylandServer
@@ -29,6 +30,12 @@ if let i = args.firstIndex(of: "--only"), i + 3 < args.count, let kind = Scenari
     bench.prepare(kind)
     let routedWay = args[i + 2] == "routed"
     for _ in 0..<n { if routedWay { bench.routed(kind) } else { bench.raw(kind) } }
+    exit(0)
+}
+
+if let i = args.firstIndex(of: "--profile"), i + 1 < args.count, let kind = Scenario.allCases.first(where: { $0.short == args[i + 1] }) {
+    let n = kind == .click ? 400 : 2_000
+    Callgrind.profile(kind.short, short: n, long: n * 11, top: 15)
     exit(0)
 }
 
