@@ -306,7 +306,7 @@ extension SurfaceTree {
         }
         unlink(i, listChanged: false)
         link(i, into: p, layer: layer, after: top ? nil : NodeRecord.none, listChanged: false)
-        sceneChanged(stackingOnly: nodes[k].kind != .output, raised: top ? i : NodeRecord.none)
+        sceneChanged(stackingOnly: nodes[k].kind != .output)
         return true
     }
 

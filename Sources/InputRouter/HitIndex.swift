@@ -26,9 +26,6 @@ struct HitCandidate {
         case region
         /// The rectangle is where the node's custom containment test may run: it decides.
         case custom
-        /// A cell a raise could not restack in place (`keepHitIndex(afterRaising:)`): the
-        /// walk decides. Only the sentinel after the last candidate, which covers everything.
-        case walk
     }
     var x0: Int32, y0: Int32
     var width: UInt32, height: UInt32
@@ -69,29 +66,8 @@ struct HitIndex {
     /// the index is built.
     var seenGeneration = UInt64.max
     var queriesLeft = 0
-    /// Candidates in `candidates` (the walk sentinel sits after them), and the cells raises
-    /// handed to the walk.
-    var count = 0
-    var walkCells = 0
-    /// Per node slot, its subtree's candidates as built: `x..<w` the subtree, `y..<z` its
-    /// own content (above children before it, below children after). Raises only reorder
-    /// the cells' lists, never the candidates, so these stay the subtree's sets; `reordered`:
-    /// a raise inside the subtree changed its hit order from the candidates' order.
-    var ranges: UnsafeMutablePointer<SIMD4<UInt32>> = .allocate(capacity: 1)
-    var reordered: UnsafeMutablePointer<Bool> = .allocate(capacity: 1)
-    var rangeCapacity = 1
-    /// The raises since the build, oldest first (HitIndexRaise.swift), and per cell how
-    /// many of them its list reflects: a query brings its cell up to date first.
-    static let raiseLimit = 1024
-    /// Free entries after each cell's list, for the raised window's rectangles a raise
-    /// brings back (each holds `count + 1`, a candidate no point is in).
-    static let slack = 1
-    var raises: UnsafeMutablePointer<UInt32> = .allocate(capacity: raiseLimit)
-    var raiseCount = 0
-    var cellEpochs: UnsafeMutablePointer<UInt32> = .allocate(capacity: 1)
-    var epochCapacity = 1
 
-    func deallocate() { cells.deallocate(); candidates.deallocate(); ranges.deallocate(); reordered.deallocate(); raises.deallocate(); cellEpochs.deallocate() }
+    func deallocate() { cells.deallocate(); candidates.deallocate() }
 
     /// The column (row) of an offset from the grid's corner.
     @inline(__always) static func bucket(_ d: UInt32, _ mult: UInt64) -> Int {
@@ -171,20 +147,9 @@ extension SurfaceTree {
         hitIndexScratch = HitIndex.Scratch()
         defer { hitIndexScratch = s }
         s.candidates.removeAll(keepingCapacity: true)
-        if nodes.count > hitIndex.rangeCapacity {
-            hitIndex.ranges.deallocate()
-            hitIndex.reordered.deallocate()
-            hitIndex.ranges = .allocate(capacity: nodes.count)
-            hitIndex.reordered = .allocate(capacity: nodes.count)
-            hitIndex.rangeCapacity = nodes.count
-        }
-        hitIndex.ranges.update(repeating: SIMD4(0, 0, 0, 0), count: nodes.count)
-        hitIndex.reordered.update(repeating: false, count: nodes.count)
         var unbounded = false
         guard flattenChildren(of: 0, 0, 0, .everywhere, &s.candidates, &unbounded) else { return false }
         let count = s.candidates.count
-        // The root: its above children, no content of its own.
-        hitIndex.ranges[0] = SIMD4(0, UInt32(count), UInt32(count), UInt32(count))
         // The grid spans the rectangles that end within 32 bits; those cut at the limit
         // reach past it, and a point outside it takes the walk.
         var gx0 = Int64.max, gy0 = Int64.max, gx1 = Int64.min, gy1 = Int64.min
@@ -214,46 +179,26 @@ extension SurfaceTree {
             cols = max(Int(Double(cols) * 0.7071), 1); rows = max(Int(Double(rows) * 0.7071), 1)
         }
         let cellCount = cols * rows
-        let needed = cellCount + 1 + total + cellCount * HitIndex.slack
+        let needed = cellCount + 1 + total
         if needed > hitIndex.cellCapacity {
             hitIndex.cells.deallocate()
             hitIndex.cells = .allocate(capacity: needed)
             hitIndex.cellCapacity = needed
         }
-        if count + 2 > hitIndex.candidateCapacity {
+        if count > hitIndex.candidateCapacity {
             hitIndex.candidates.deallocate()
-            hitIndex.candidates = .allocate(capacity: count + 2)
-            hitIndex.candidateCapacity = count + 2
+            hitIndex.candidates = .allocate(capacity: count)
+            hitIndex.candidateCapacity = count
         }
         s.candidates.withUnsafeBufferPointer { b in
             if let base = b.baseAddress { hitIndex.candidates.update(from: base, count: count) }
         }
-        // A point below 2^31 - 1 is in it: the query's range check keeps those out.
-        (hitIndex.candidates + count).initialize(to: HitCandidate(
-            x0: Int32.min, y0: Int32.min, width: UInt32.max, height: UInt32.max, originX: 0, originY: 0,
-            slot: 0, generation: 0, test: .walk, cut: true))
-        (hitIndex.candidates + count + 1).initialize(to: HitCandidate(
-            x0: 0, y0: 0, width: 0, height: 0, originX: 0, originY: 0, slot: 0, generation: 0, test: .solid, cut: false))
-        hitIndex.count = count
-        hitIndex.walkCells = 0
-        if cellCount > hitIndex.epochCapacity {
-            hitIndex.cellEpochs.deallocate()
-            hitIndex.cellEpochs = .allocate(capacity: cellCount)
-            hitIndex.epochCapacity = cellCount
-        }
-        hitIndex.cellEpochs.update(repeating: 0, count: cellCount)
-        hitIndex.raiseCount = 0
         // Each cell's start from the last count, then the entries placed.
         let cells = hitIndex.cells
         var start = cellCount + 1
-        for c in 0..<cellCount { cells[c] = UInt32(start); let k = Int(s.counts[c]); s.counts[c] = UInt32(start); start += k + HitIndex.slack }
+        for c in 0..<cellCount { cells[c] = UInt32(start); let k = Int(s.counts[c]); s.counts[c] = UInt32(start); start += k }
         cells[cellCount] = UInt32(start)
         _ = visitCells(&s, cols: cols, rows: rows, gx0, gy0, gw, gh, multX, multY, store: cells)
-        // Each cell's room for a raise (HitIndexRaise.swift): the candidate that holds no point.
-        for c in 0..<cellCount {
-            var e = Int(s.counts[c])
-            while e < Int(cells[c + 1]) { cells[e] = UInt32(count + 1); e += 1 }
-        }
         hitIndex.x0 = Int32(truncatingIfNeeded: gx0); hitIndex.y0 = Int32(truncatingIfNeeded: gy0)
         hitIndex.width = UInt32(truncatingIfNeeded: gw); hitIndex.height = UInt32(truncatingIfNeeded: gh)
         hitIndex.multX = multX; hitIndex.multY = multY
@@ -350,12 +295,7 @@ extension SurfaceTree {
             clip = clip.intersection(bounds)
             if clip.isEmpty { return true }
         }
-        let first = UInt32(truncatingIfNeeded: out.count)
-        var ownLo = first, ownHi = first
-        defer { hitIndex.ranges[Int(slot)] = SIMD4(first, ownLo, ownHi, UInt32(truncatingIfNeeded: out.count)) }
         guard flattenChildren(of: slot, ox, oy, clip, &out, &unbounded) else { return false }
-        ownLo = UInt32(truncatingIfNeeded: out.count)
-        ownHi = ownLo
         func add(_ span: Span, _ test: HitCandidate.Test) {
             guard !span.isEmpty else { return }
             // Cut at the 32-bit limit (the last pixel kept out, so every width fits).
@@ -394,7 +334,6 @@ extension SurfaceTree {
             }
         }
         guard out.count <= HitIndex.maximumCandidates else { return false }
-        ownHi = UInt32(truncatingIfNeeded: out.count)
         return flattenChildren(of: slot, ox, oy, clip, &out, &unbounded, below: true)
     }
 }

@@ -67,8 +67,6 @@ extension SurfaceTree {
                 let dx = UInt32(bitPattern: ix &- hitIndex.x0), dy = UInt32(bitPattern: iy &- hitIndex.y0)
                 if dx < hitIndex.width && dy < hitIndex.height {
                     let cell = HitIndex.bucket(dx, hitIndex.multX) &+ HitIndex.bucket(dy, hitIndex.multY) &* hitIndex.cols
-                    // Raised windows since the build: this cell's list follows them first.
-                    if hitIndex.cellEpochs[cell] != UInt32(truncatingIfNeeded: hitIndex.raiseCount) { catchUpHitIndexCell(cell) }
                     let cells = hitIndex.cells, candidates = hitIndex.candidates
                     var e = Int(cells[cell])
                     let end = Int(cells[cell &+ 1])
@@ -78,11 +76,7 @@ extension SurfaceTree {
                         if UInt32(bitPattern: ix &- c.pointee.x0) < c.pointee.width
                             && UInt32(bitPattern: iy &- c.pointee.y0) < c.pointee.height {
                             let local = Point(x - Double(c.pointee.originX), y - Double(c.pointee.originY))
-                            if c.pointee.test == .solid {
-                                return Hit(node: NodeID(index: c.pointee.slot, generation: c.pointee.generation), local: local)
-                            }
-                            if c.pointee.test == .walk { return hitTestByWalk(point) }
-                            if indexedContains(c, local, ix, iy) {
+                            if c.pointee.test == .solid || indexedContains(c, local, ix, iy) {
                                 return Hit(node: NodeID(index: c.pointee.slot, generation: c.pointee.generation), local: local)
                             }
                         }
@@ -93,10 +87,6 @@ extension SurfaceTree {
                 if !hitIndex.unbounded { return nil }
             }
         }
-        return hitTestByWalk(point)
-    }
-
-    @inline(never) func hitTestByWalk(_ point: Point) -> Hit? {
         var observer = NoHitTestObserver()
         return hitTest(point, observer: &observer)
     }

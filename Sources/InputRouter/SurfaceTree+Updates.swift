@@ -139,7 +139,7 @@ extension SurfaceTree {
     /// Topmost among its siblings of the same layer.
     public func raiseToTop(_ id: NodeID) {
         if let i = resolve(id), restackInGrid(i, top: true) { return }
-        restack(id, raising: true) { tree, i, p, layer in tree.link(i, into: p, layer: layer, after: nil) }
+        restack(id) { tree, i, p, layer in tree.link(i, into: p, layer: layer, after: nil) }
     }
 
     /// Bottommost among its siblings of the same layer.
@@ -195,7 +195,7 @@ extension SurfaceTree {
     }
 
     /// Unlinks and relinks under the same parent. `link(after: .none)` means bottom.
-    private func restack(_ id: NodeID, raising: Bool = false, _ relink: (SurfaceTree, UInt32, UInt32, ChildLayer) -> Void) {
+    private func restack(_ id: NodeID, _ relink: (SurfaceTree, UInt32, UInt32, ChildLayer) -> Void) {
         guard let i = resolve(id) else { return }
         let p = nodes[Int(i)].parent
         guard p != NodeRecord.none else { return }
@@ -203,7 +203,7 @@ extension SurfaceTree {
         unlink(i)
         relink(self, i, p, layer)
         // Outputs: their order is the layout's (`Seat.refreshLayout`).
-        sceneChanged(stackingOnly: nodes[Int(i)].kind != .output, raised: raising ? i : NodeRecord.none)
+        sceneChanged(stackingOnly: nodes[Int(i)].kind != .output)
     }
 
     func isAncestor(_ a: UInt32, of b: UInt32) -> Bool {

@@ -65,9 +65,6 @@ public final class SurfaceTree {
     /// per node), so a scene that keeps changing never pays for builds. 0 builds on the
     /// first query: for tests, and for scenes that change seldom.
     @exclusivity(unchecked) public var hitIndexDelay: Int? = nil
-    /// Whether the next `hitTest(_:)` reads the flat index (a raise keeps it: tests check
-    /// that it did). A raise that could not follow a cell leaves that cell to the walk.
-    public var hitIndexIsCurrent: Bool { hitIndex.generation == generation }
 
     /// The root of every tree: never hit itself, parent of outputs and top-level nodes.
     public let root: NodeID
@@ -278,15 +275,11 @@ public final class SurfaceTree {
 
     /// `stackingOnly`: the change restacked siblings that are not outputs, and nothing else
     /// (see `onSceneChange`). Every other change reports false, the default.
-    /// `raised`: the change was only that node going to the top of its layer (the flat
-    /// index follows it: HitIndexRaise.swift).
-    func sceneChanged(stackingOnly: Bool = false, raised: UInt32 = NodeRecord.none) {
+    func sceneChanged(stackingOnly: Bool = false) {
         // A hit-test holds the record memory's address while it walks (a custom containment
         // test runs inside the walk): a change now could free what it reads next.
         precondition(!walking, "the surface tree changed during a hit-test (a containment test must not change it)")
         generation &+= 1
-        // Before the seats hear of it: their re-pick hit-tests.
-        if raised != NodeRecord.none { keepHitIndex(afterRaising: raised, from: generation &- 1) }
         if batchDepth > 0 {
             batchDirty = true
             if !stackingOnly { batchReshaped = true }
