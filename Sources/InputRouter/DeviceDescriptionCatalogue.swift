@@ -3,9 +3,8 @@
 // table) or in flight (handed out, not yet taken by a seat), and goes with the last of
 // these: nothing else keeps it. In-flight hand-outs are bounded, oldest dropped first, so
 // events nobody routes cannot grow it without end. Only device arrival and removal touch
-// it, under a lock (sources and readers may run on any thread).
-
-import Synchronization
+// it, under a lock (sources and readers may run on any thread; Locked.swift says why not
+// Synchronization's Mutex).
 
 struct DeviceDescriptionCatalogue {
     struct Entry {
@@ -22,7 +21,7 @@ struct DeviceDescriptionCatalogue {
     private var inFlight: [(number: UInt32, made: ContinuousClock.Instant)] = []
     private var lastNumber: UInt32 = 0
 
-    static let shared = Mutex(DeviceDescriptionCatalogue())
+    static let shared = Locked(DeviceDescriptionCatalogue())
 
     var descriptions: [DeviceDescription] { entries.values.map(\.description) }
 
