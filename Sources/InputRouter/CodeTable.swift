@@ -51,20 +51,24 @@ struct HeldCodes: Sequence {
     /// Removes `code`: usually the newest, else found from the end and the rest shifted down.
     @inline(__always) mutating func remove(_ code: UInt32) {
         if count > 0 && base[count - 1] == code { count -= 1; return }
-        removeSlow(code)
+        removeCode(code, from: base, count: &count)
     }
 
-    @inline(never) private mutating func removeSlow(_ code: UInt32) {
-        var i = count - 1
-        while i >= 0 && base[i] != code { i -= 1 }
-        guard i >= 0 else { return }
-        (base + i).update(from: base + i + 1, count: count - i - 1)
-        count -= 1
-    }
 
     func makeIterator() -> UnsafeBufferPointer<UInt32>.Iterator {
         UnsafeBufferPointer(start: base, count: count).makeIterator()
     }
 
     func deallocate() { base.deallocate() }
+}
+
+/// Removes the last occurrence of `code` from the first `count` codes at `base`, shifting
+/// the rest down (nothing when it is not there): the slow side of both lists' `remove`,
+/// whose fast side is the newest code.
+@inline(never) func removeCode(_ code: UInt32, from base: UnsafeMutablePointer<UInt32>, count: inout Int) {
+    var i = count - 1
+    while i >= 0 && base[i] != code { i -= 1 }
+    guard i >= 0 else { return }
+    (base + i).update(from: base + i + 1, count: count - i - 1)
+    count -= 1
 }

@@ -34,16 +34,9 @@ struct CodeList {
     /// Removes the last occurrence of `code`: usually the newest key, then no search.
     @inline(__always) mutating func remove(_ code: UInt32) {
         if count > 0 && base[count - 1] == code { count -= 1; return }
-        removeSlow(code)
+        removeCode(code, from: base, count: &count)
     }
 
-    @inline(never) private mutating func removeSlow(_ code: UInt32) {
-        var i = count - 1
-        while i >= 0 && base[i] != code { i -= 1 }
-        guard i >= 0 else { return }
-        (base + i).update(from: base + i + 1, count: count - i - 1)
-        count -= 1
-    }
 
     /// A copy, to release from while the list changes.
     var codes: [UInt32] { Array(UnsafeBufferPointer(start: base, count: count)) }
