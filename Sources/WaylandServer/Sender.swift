@@ -117,22 +117,29 @@ struct WaylandSender: DeliverySink {
     /// table) was about a third of what the sender adds to a delivery.
     @inline(__always) mutating func deliver(_ delivery: Delivery, from queue: DeliveryQueue) {
         if !watched {
-            if case let .pointerMotion(sid, node, time, p) = delivery {
-                return withTarget(node) { _, c in
-                    c.eachPointer(on: sid) { r in wl_pointer_send_motion(r, ms(time), wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
-                }
-            }
+            if case let .pointerMotion(sid, node, time, p) = delivery { return sendPointerMotion(sid, node, time, p) }
             if case let .pointerFrame(sid, client) = delivery { return sendPointerFrame(sid, client) }
-            if case let .touchMotion(sid, node, time, slot, p) = delivery {
-                return withTarget(node) { _, c in
-                    c.eachTouch(on: sid) { r in wl_touch_send_motion(r, ms(time), slot, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
-                }
-            }
-            if case let .touchFrame(sid, client) = delivery {
-                return withClient(client) { c in c.eachTouch(on: sid) { r in wl_touch_send_frame(r) } }
-            }
+            if case let .touchMotion(sid, node, time, slot, p) = delivery { return sendTouchMotion(sid, node, time, slot, p) }
+            if case let .touchFrame(sid, client) = delivery { return sendTouchFrame(sid, client) }
         }
         deliverAny(delivery, from: queue)
+    }
+
+    // The inline sends, shared by the fast path and `deliverAny`.
+    @inline(__always) private func sendPointerMotion(_ sid: SeatID, _ node: NodeID, _ time: UInt64, _ p: Point) {
+        withTarget(node) { _, c in
+            c.eachPointer(on: sid) { r in wl_pointer_send_motion(r, ms(time), wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
+        }
+    }
+
+    @inline(__always) private func sendTouchMotion(_ sid: SeatID, _ node: NodeID, _ time: UInt64, _ slot: Int32, _ p: Point) {
+        withTarget(node) { _, c in
+            c.eachTouch(on: sid) { r in wl_touch_send_motion(r, ms(time), slot, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
+        }
+    }
+
+    @inline(__always) private func sendTouchFrame(_ sid: SeatID, _ client: ClientID) {
+        withClient(client) { c in c.eachTouch(on: sid) { r in wl_touch_send_frame(r) } }
     }
 
     @inline(__always) private func sendPointerFrame(_ sid: SeatID, _ client: ClientID) {
@@ -159,9 +166,7 @@ struct WaylandSender: DeliverySink {
                 c.eachPointer(on: sid) { r in wl_pointer_send_leave(r, serial, surface) }
             }
         case let .pointerMotion(sid, node, time, p):
-            withTarget(node) { _, c in
-                c.eachPointer(on: sid) { r in wl_pointer_send_motion(r, ms(time), wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
-            }
+            sendPointerMotion(sid, node, time, p)
         case let .pointerButton(sid, node, time, button, state, serial):
             withTarget(node) { _, c in
                 c.eachPointer(on: sid) { r in wl_pointer_send_button(r, serial, ms(time), button, UInt32(state.rawValue)) }
@@ -228,18 +233,14 @@ struct WaylandSender: DeliverySink {
                 }
             }
         case let .touchMotion(sid, node, time, slot, p):
-            withTarget(node) { _, c in
-                c.eachTouch(on: sid) { r in wl_touch_send_motion(r, ms(time), slot, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
-            }
+            sendTouchMotion(sid, node, time, slot, p)
         case let .touchUp(sid, node, time, slot, serial):
             withTarget(node) { _, c in
                 c.eachTouch(on: sid) { r in wl_touch_send_up(r, serial, ms(time), slot) }
                 c.updateSerials(on: sid) { $0.input.record(serial) }
             }
         case let .touchFrame(sid, client):
-            withClient(client) { c in
-                c.eachTouch(on: sid) { r in wl_touch_send_frame(r) }
-            }
+            sendTouchFrame(sid, client)
         case let .touchCancel(sid, client):
             withClient(client) { c in
                 c.eachTouch(on: sid) { r in wl_touch_send_cancel(r) }
