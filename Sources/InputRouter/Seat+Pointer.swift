@@ -39,10 +39,8 @@ extension Seat {
     /// to the focus the press went to (the implicit grab). For a grab's `motion`.
     public func defaultPointerMotion(time: UInt64) {
         if heldButtonCount > 0 { return deliverMotion(time: time, hit: nil) }
-        // `repick(time:motion: true)`, written out: the commonest motion pays one call less.
-        let hit = tree.hitTest(cursor)
-        if let g = pointerGrab { g.enter(self, hit: hit, time: time) } else { defaultPointerEnter(hit: hit) }
-        deliverMotion(time: time, hit: hit)
+        // Not through `repick`: the commonest motion pays one call less.
+        deliverMotion(time: time, hit: pickUnderCursor(time: time))
     }
 
     /// A button press or release. One button held on several devices is sent once (first
@@ -199,10 +197,17 @@ extension Seat {
 
     /// Hit-tests the cursor, finds the responder that takes the pointer there, moves the
     /// focus (leave, then enter) if it changed, and sends motion when asked.
-    func repick(time: UInt64, motion: Bool) {
+    /// The hit under the cursor, offered to the grab or the responder chain (the focus may
+    /// move): what every re-pick does first.
+    @inline(__always) private func pickUnderCursor(time: UInt64) -> Hit? {
         let hit = tree.hitTest(cursor)
-        let previous = pointerFocus
         if let g = pointerGrab { g.enter(self, hit: hit, time: time) } else { defaultPointerEnter(hit: hit) }
+        return hit
+    }
+
+    func repick(time: UInt64, motion: Bool) {
+        let previous = pointerFocus
+        let hit = pickUnderCursor(time: time)
         let target = pointerFocus
         if motion {
             deliverMotion(time: time, hit: hit)
