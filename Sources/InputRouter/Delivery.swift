@@ -128,31 +128,25 @@ public enum Delivery: Hashable, Sendable {
 /// The deliveries of the last routed events, in order. Preallocated: appending does not
 /// allocate once capacity is reached, and clearing keeps it.
 ///
-/// Each buffer keeps the slots it ever held and a count of those in use: clearing is a
-/// count reset. `ContiguousArray.removeAll(keepingCapacity:)` went through the generic
-/// `replaceSubrange` and a uniqueness check per buffer (about 100 instructions per flush,
-/// a sixth of what routing adds to a pointer motion). Deliveries, keys and axes are
-/// trivial values, so a stale slot holds nothing that needs releasing.
+/// A handle on the router's storage (`DeliveryStorage`), not a copy: the router swaps two
+/// storages per flush by one reference each, and an append is a store and a count, with
+/// one capacity test and no uniqueness check. As a `ContiguousArray` field of a value
+/// queue, each append checked the array's uniqueness and bounds and wrote the buffer back
+/// (about 25 instructions, twice per pointer motion), and the flush moved six words in and
+/// out (about 70). Deliveries, keys and axes are trivial values, so a stale slot holds
+/// nothing that needs releasing. Read it in the sink it is handed to, or before the next
+/// flush: a flush empties it.
 public struct DeliveryQueue {
-    @usableFromInline var slots: ContiguousArray<Delivery> = []
-    @usableFromInline var used = 0
-    var keySlots: ContiguousArray<UInt32> = []
-    var keysUsed = 0
-    var axesSlots: ContiguousArray<TabletAxes> = []
-    var axesUsed = 0
+    @usableFromInline let storage: DeliveryStorage
 
-    init() {
-        slots.reserveCapacity(256)
-        keySlots.reserveCapacity(64)
-        axesSlots.reserveCapacity(16)
-    }
+    init() { storage = DeliveryStorage() }
 
     /// The deliveries in the order they were decided.
-    public var deliveries: ArraySlice<Delivery> { slots[..<used] }
+    public var deliveries: DeliveryList { DeliveryList(storage: storage, count: storage.used) }
     /// Backing store of `KeySpan`s (held keys of `keyboardEnter`); read through `keys(_:)`.
-    public var keyBuffer: ArraySlice<UInt32> { keySlots[..<keysUsed] }
+    public var keyBuffer: ArraySlice<UInt32> { storage.keySlots[..<storage.keysUsed] }
     /// Backing store of tablet axes; read through `axes(_:)`.
-    public var axesBuffer: ArraySlice<TabletAxes> { axesSlots[..<axesUsed] }
+    public var axesBuffer: ArraySlice<TabletAxes> { storage.axesSlots[..<storage.axesUsed] }
 
     /// Writes `value` at `index` (the count in use): over a stale slot, or appended.
     @inline(__always) private static func put<T>(_ value: T, at index: Int, in slots: inout ContiguousArray<T>) {
@@ -160,47 +154,97 @@ public struct DeliveryQueue {
     }
 
     mutating func appendAxes(_ axes: TabletAxes) -> Int32 {
-        Self.put(axes, at: axesUsed, in: &axesSlots)
-        axesUsed += 1
-        return Int32(axesUsed - 1)
+        Self.put(axes, at: storage.axesUsed, in: &storage.axesSlots)
+        storage.axesUsed += 1
+        return Int32(storage.axesUsed - 1)
     }
 
     /// The axes of a `tabletMotion` delivery in this queue.
     public func axes(_ index: Int32) -> TabletAxes {
-        precondition(index >= 0 && Int(index) < axesUsed, "axes index out of range")
-        return axesSlots[Int(index)]
+        precondition(index >= 0 && Int(index) < storage.axesUsed, "axes index out of range")
+        return storage.axesSlots[Int(index)]
     }
 
+    /// `mutating` though only the storage changes: an in-place access of the router's
+    /// queue, where a read copied it and so retained and released the storage around the
+    /// `grow` call (~40 instructions per append).
     @inline(__always) mutating func append(_ d: Delivery) {
-        Self.put(d, at: used, in: &slots)
-        used += 1
+        if storage.used == storage.capacity { storage.grow() }
+        storage.base[storage.used] = d
+        storage.used &+= 1
     }
 
     /// An empty span at the end of the key buffer, for `appendKey(_:to:)`.
-    func startKeys() -> KeySpan { KeySpan(start: Int32(keysUsed), count: 0) }
+    func startKeys() -> KeySpan { KeySpan(start: Int32(storage.keysUsed), count: 0) }
 
     mutating func appendKey(_ key: UInt32, to span: inout KeySpan) {
-        Self.put(key, at: keysUsed, in: &keySlots)
-        keysUsed += 1
+        Self.put(key, at: storage.keysUsed, in: &storage.keySlots)
+        storage.keysUsed += 1
         span.count += 1
     }
 
     /// The keys of a `keyboardEnter` delivery in this queue.
     public func keys(_ span: KeySpan) -> ArraySlice<UInt32> {
-        precondition(Int(span.start + span.count) <= keysUsed, "key span out of range")
-        return keySlots[Int(span.start)..<Int(span.start + span.count)]
+        precondition(Int(span.start + span.count) <= storage.keysUsed, "key span out of range")
+        return storage.keySlots[Int(span.start)..<Int(span.start + span.count)]
     }
 
     /// True when nothing was decided since the last flush.
-    public var isEmpty: Bool { used == 0 }
+    public var isEmpty: Bool { storage.used == 0 }
     /// How many deliveries are queued.
-    public var count: Int { used }
+    public var count: Int { storage.used }
 
     /// The slots stay, with their capacity: the next deliveries overwrite them.
-    public mutating func removeAll() {
-        used = 0
-        keysUsed = 0
-        axesUsed = 0
+    public func removeAll() {
+        storage.used = 0
+        storage.keysUsed = 0
+        storage.axesUsed = 0
+    }
+}
+
+/// What a `DeliveryQueue` holds: deliveries in one block of trivial slots (written in
+/// place, never deinitialised), keys and axes in arrays that keep their capacity.
+@usableFromInline final class DeliveryStorage {
+    // Written by every routed event: no dynamic exclusivity checks (see Seat's state).
+    @exclusivity(unchecked) @usableFromInline var base: UnsafeMutablePointer<Delivery>
+    @exclusivity(unchecked) @usableFromInline var capacity = 256
+    @exclusivity(unchecked) @usableFromInline var used = 0
+    @exclusivity(unchecked) var keySlots: ContiguousArray<UInt32> = []
+    @exclusivity(unchecked) var keysUsed = 0
+    @exclusivity(unchecked) var axesSlots: ContiguousArray<TabletAxes> = []
+    @exclusivity(unchecked) var axesUsed = 0
+
+    init() {
+        // Slots are overwritten and dropped without deinitialisation: only for a trivial type.
+        precondition(_isPOD(Delivery.self), "Delivery must stay a trivial value")
+        base = .allocate(capacity: capacity)
+        keySlots.reserveCapacity(64)
+        axesSlots.reserveCapacity(16)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Doubles the block (a flush this long is rare: the queue is drained after each event).
+    @usableFromInline @inline(never) func grow() {
+        let bigger = UnsafeMutablePointer<Delivery>.allocate(capacity: capacity * 2)
+        bigger.moveInitialize(from: base, count: used)
+        base.deallocate()
+        base = bigger
+        capacity *= 2
+    }
+}
+
+/// The deliveries of a queue, read in place (`DeliveryQueue.deliveries`). Holds the storage,
+/// so it stays valid; it sees the slots as they are when read, so read it before the next
+/// flush reuses them.
+public struct DeliveryList: RandomAccessCollection {
+    let storage: DeliveryStorage
+    public let count: Int
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+    public subscript(i: Int) -> Delivery {
+        precondition(i >= 0 && i < count, "delivery index out of range")
+        return storage.base[i]
     }
 }
 

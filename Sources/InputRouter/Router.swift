@@ -151,14 +151,17 @@ public final class Router {
 
     /// Hands every queued delivery to `sink` in order, then empties the queue.
     /// Inlinable (it uses only public API) so that it is specialised for the caller's
-    /// sink instead of reaching it through a witness table per delivery. The queue is moved
-    /// out for the loop and a spare one, emptied by the last flush, moved in: no reference
-    /// is counted (a copy of the queue retained and released its three buffers, ~130
-    /// instructions per flush), and what a sink queues meanwhile waits for the next flush.
+    /// sink instead of reaching it through a witness table per delivery. The queue's
+    /// storage is swapped with a spare emptied by the last flush (one reference each way,
+    /// none counted): what a sink queues meanwhile waits for the next flush, and the slots
+    /// handed over are never appended to while the sink reads them.
     @inlinable public func flush<S: DeliverySink>(into sink: inout S) {
         let q = takeDeliveries()
-        q.slots.withUnsafeBufferPointer { all in
-            for i in 0..<q.used { sink.deliver(all[i], from: q) }
+        let slots = q.storage.base, n = q.storage.used
+        var i = 0
+        while i < n {
+            sink.deliver(slots[i], from: q)
+            i &+= 1
         }
         returnDeliveries(q)
     }
@@ -167,16 +170,21 @@ public final class Router {
     @exclusivity(unchecked) @usableFromInline var spareQueue: DeliveryQueue? = DeliveryQueue()
 
     /// The queued deliveries, moved out; `queue` is then the spare, empty with its capacity.
-    @usableFromInline func takeDeliveries() -> DeliveryQueue {
-        // A flush from inside a flush (no sink does that) would find no spare: a new one.
-        var q = spareQueue.take() ?? DeliveryQueue()
+    @inlinable @inline(__always) func takeDeliveries() -> DeliveryQueue {
+        // A flush from inside a flush (no sink does that) finds no spare: a new one.
+        guard var q = spareQueue.take() else { return takeDeliveriesIntoANewQueue() }
+        swap(&q, &queue)
+        return q
+    }
+
+    @usableFromInline @inline(never) func takeDeliveriesIntoANewQueue() -> DeliveryQueue {
+        var q = DeliveryQueue()
         swap(&q, &queue)
         return q
     }
 
     /// Empties `q` (keeping its capacity) and keeps it as the spare for the next flush.
-    @usableFromInline func returnDeliveries(_ q: consuming DeliveryQueue) {
-        var q = q
+    @inlinable @inline(__always) func returnDeliveries(_ q: consuming DeliveryQueue) {
         q.removeAll()
         spareQueue = q
     }
