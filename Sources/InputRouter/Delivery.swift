@@ -251,4 +251,16 @@ public struct DeliveryList: RandomAccessCollection {
 /// Receives deliveries: the Wayland layer, a trace writer, the invariant checker.
 public protocol DeliverySink {
     mutating func deliver(_ delivery: Delivery, from queue: DeliveryQueue)
+    /// Delivers `slots[0]` and may deliver some of the slots after it, in order; returns
+    /// how many it delivered (at least 1). What `Router.flush(into:)` calls: a sink can read
+    /// a delivery in place, and send two that go out together (a motion and its frame) in
+    /// one step. By default, `deliver(_:from:)` with the first.
+    mutating func deliver(_ slots: UnsafeBufferPointer<Delivery>, from queue: DeliveryQueue) -> Int
+}
+
+extension DeliverySink {
+    @inlinable public mutating func deliver(_ slots: UnsafeBufferPointer<Delivery>, from queue: DeliveryQueue) -> Int {
+        deliver(slots[0], from: queue)
+        return 1
+    }
 }

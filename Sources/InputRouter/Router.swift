@@ -160,8 +160,9 @@ public final class Router {
         let slots = q.storage.base, n = q.storage.used
         var i = 0
         while i < n {
-            sink.deliver(slots[i], from: q)
-            i &+= 1
+            let delivered = sink.deliver(UnsafeBufferPointer(start: slots + i, count: n &- i), from: q)
+            precondition(delivered > 0 && delivered <= n &- i, "a sink must deliver at least one of the slots it is given")
+            i &+= delivered
         }
         returnDeliveries(q)
     }

@@ -20,6 +20,41 @@ import Testing
         }
     }
 
+    /// Takes a motion and the delivery after it in one step, as the Wayland layer's sender
+    /// takes a motion and its frame.
+    struct PairingSink: DeliverySink {
+        var seen: [Delivery] = []
+        var steps = 0
+        mutating func deliver(_ d: Delivery, from queue: DeliveryQueue) { seen.append(d) }
+        mutating func deliver(_ slots: UnsafeBufferPointer<Delivery>, from queue: DeliveryQueue) -> Int {
+            steps += 1
+            if case .pointerMotion = slots[0], slots.count > 1 {
+                seen.append(contentsOf: slots[0..<2])
+                return 2
+            }
+            seen.append(slots[0])
+            return 1
+        }
+    }
+
+    @Test func aSinkThatTakesTwoSlotsAtOnceGetsEachDeliveryOnceInOrder() {
+        let h = Harness()
+        let a = h.client("a")
+        let b = h.client("b")
+        _ = h.toplevel("A", a, Rect(0, 0, 100, 100))
+        _ = h.toplevel("B", b, Rect(200, 0, 100, 100))
+        for x in [10.0, 20.0, 250.0, 30.0] {
+            h.seat.notifyPointerWarp(time: h.tick(), to: Point(x, 10))
+            let queued = Array(h.router.queue.deliveries)
+            var sink = PairingSink()
+            h.router.flush(into: &sink)
+            #expect(sink.seen == queued)
+            let motions = queued.filter { if case .pointerMotion = $0 { true } else { false } }.count
+            #expect(sink.steps == queued.count - motions)
+            #expect(!h.router.hasDeliveries)
+        }
+    }
+
     @Test func everyDeliveryOnceInOrderAndTheQueueEmptyAfter() {
         let h = Harness()
         let a = h.client("a")
