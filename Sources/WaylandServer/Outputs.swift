@@ -208,10 +208,14 @@ extension WaylandServer {
         }
     }
 
-    /// Every surface's outputs, when the scene changed since the last time.
-    func updateSurfaceOutputs() {
+    /// Every surface's outputs, when the scene changed since the last time. The test is
+    /// inline (every `sendDeliveries` makes it); the walk, rare, is not.
+    @inline(__always) func updateSurfaceOutputs() {
         let generation = router.tree.sceneGeneration
-        guard generation != outputsGeneration else { return }
+        if generation != outputsGeneration { updateSurfaceOutputs(generation) }
+    }
+
+    @inline(never) private func updateSurfaceOutputs(_ generation: UInt64) {
         outputsGeneration = generation
         for case let s? in surfacesByNode { updateOutputs(of: s) }
     }

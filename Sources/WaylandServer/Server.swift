@@ -380,6 +380,19 @@ public final class WaylandServer {
     /// a 10-finger frame's eleven). A motion posted alone is sent by whatever comes next: any
     /// other event, `dispatch`, the end of a `watchReadable` callback, or `sendDeliveries()`.
     public func handle(_ event: InputEvent) {
+        // The commonest kind first, behind one tag test: the switch loads every case's
+        // payload before its jump, and its frame is the larger.
+        if case .pointerMotion = event.kind {
+            seat.handle(event)
+            sendDeliveries()
+        } else {
+            route(event)
+        }
+        // Input is activity: idle notifications restart (Idle.swift).
+        if idleWatching { idle.inputArrived(seat: 0) }
+    }
+
+    @inline(never) private func route(_ event: InputEvent) {
         switch event.kind {
         case .deviceAdded, .deviceRemoved:
             // Only these change the capabilities; other events skip the check (hot path).
@@ -395,8 +408,6 @@ public final class WaylandServer {
             seat.handle(event)
             sendDeliveries()
         }
-        // Input is activity: idle notifications restart (Idle.swift).
-        if idleWatching { idle.inputArrived(seat: 0) }
     }
 
     /// The `wl_seat` capabilities: the kinds of the devices present.
