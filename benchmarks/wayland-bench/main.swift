@@ -74,8 +74,8 @@ for kind in Scenario.allCases {
 // setup (keymap, clients, mapping) cancels out. Each length is run three times and the
 // median taken: glibc's cost for libwayland's per-message calloc and free follows the
 // heap's layout, which follows Swift's per-process hash seed (the setup's dictionaries).
-// One run of motion's longer length ranged over 13 million instructions in five (665 per
-// event, a tenth of the event); with SWIFT_DETERMINISTIC_HASHING=1 the five were equal.
+// Five runs of motion's longer length ranged over 13 million instructions (665 per
+// event, a tenth of the event); with SWIFT_DETERMINISTIC_HASHING=1, three runs agreed.
 func medianInstructions(_ arguments: [String]) -> Double? {
     let runs = (0..<3).compactMap { _ in Callgrind.instructions(arguments) }.sorted()
     return runs.count == 3 ? runs[1] : nil
