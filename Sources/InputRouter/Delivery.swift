@@ -194,8 +194,9 @@ public struct DeliveryQueue {
     /// How many deliveries are queued.
     public var count: Int { storage.used }
 
-    /// The slots stay, with their capacity: the next deliveries overwrite them.
-    public func removeAll() {
+    /// The slots stay, with their capacity: the next deliveries overwrite them. Inlinable:
+    /// every flush ends with it.
+    @inlinable public func removeAll() {
         storage.used = 0
         storage.keysUsed = 0
         storage.axesUsed = 0
@@ -210,9 +211,9 @@ public struct DeliveryQueue {
     @exclusivity(unchecked) @usableFromInline var capacity = 256
     @exclusivity(unchecked) @usableFromInline var used = 0
     @exclusivity(unchecked) var keySlots: ContiguousArray<UInt32> = []
-    @exclusivity(unchecked) var keysUsed = 0
+    @exclusivity(unchecked) @usableFromInline var keysUsed = 0
     @exclusivity(unchecked) var axesSlots: ContiguousArray<TabletAxes> = []
-    @exclusivity(unchecked) var axesUsed = 0
+    @exclusivity(unchecked) @usableFromInline var axesUsed = 0
 
     init() {
         // Slots are overwritten and dropped without deinitialisation: only for a trivial type.

@@ -190,8 +190,15 @@ extension Seat {
 
     /// `wl_touch.frame` to each client told something since the last frame.
     public func defaultTouchFrame() {
-        for c in touchFrameClients { enqueue(.touchFrame(id, c)) }
-        touchFrameClients.removeAll(keepingCapacity: true)
+        // By index, and emptied from the end: `for c in` retained and released the array's
+        // buffer, and `removeAll(keepingCapacity:)` went through the generic
+        // `replaceSubrange` (together about 110 instructions per frame).
+        var i = 0
+        while i < touchFrameClients.count {
+            enqueue(.touchFrame(id, touchFrameClients[i]))
+            i += 1
+        }
+        while !touchFrameClients.isEmpty { touchFrameClients.removeLast() }
     }
 
     // MARK: Helpers
