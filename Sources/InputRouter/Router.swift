@@ -151,11 +151,12 @@ public final class Router {
 
     /// Hands every queued delivery to `sink` in order, then empties the queue.
     /// Inlinable (it uses only public API) so that it is specialised for the caller's
-    /// sink instead of reaching it through a witness table per delivery. The queue's
+    /// sink instead of reaching it through a witness table per delivery, and inline in it
+    /// (the call and its frame were ~15 instructions per flush). The queue's
     /// storage is swapped with a spare emptied by the last flush (one reference each way,
     /// none counted): what a sink queues meanwhile waits for the next flush, and the slots
     /// handed over are never appended to while the sink reads them.
-    @inlinable public func flush<S: DeliverySink>(into sink: inout S) {
+    @inlinable @inline(__always) public func flush<S: DeliverySink>(into sink: inout S) {
         let q = takeDeliveries()
         let slots = q.storage.base, n = q.storage.used
         var i = 0
