@@ -344,7 +344,7 @@ public final class Seat {
 
     @usableFromInline @inline(never) func handleKey(_ event: InputEvent) {
         guard case .keyboardKey(let k, let s) = event.kind else { return }
-        notifyKey(time: event.time, key: k, state: s, device: event.device)
+        routeKeyEvent(time: event.time, key: k, state: s, device: event.device)
     }
 
     /// A device appeared: its capabilities are recorded, and its description kept until it
