@@ -14,12 +14,7 @@ extension WaylandServer {
             router.flush(into: &sender)
             if let focus = pendingFocus {
                 pendingFocus = nil
-                let before = wl_display_get_serial(display)
-                activate(focus)
-                // activate flushed and followed the focus; what it queued after that goes
-                // now (this call's end follows the focus and the outputs again).
-                if router.hasDeliveries { sendDeliveries() }
-                noteClickFocusSerials(of: focus, after: before)
+                activateAfterPress(focus, sender: &sender)  // Server+Activation.swift
             }
             if !afterDeliveries.isEmpty {
                 let work = afterDeliveries
