@@ -87,8 +87,14 @@ extension SurfaceTree {
                 if !hitIndex.unbounded { return nil }
             }
         }
+        // The same point as the last walk, nothing changed since (or a raise that keeps
+        // it, WalkedHit.swift): the release's re-pick after a click's raise.
+        if lastWalk.generation == generation && lastWalk.point == point { return lastWalk.hit }
         var observer = NoHitTestObserver()
-        return hitTest(point, observer: &observer)
+        let hit = hitTest(point, observer: &observer)
+        // A custom containment test may answer differently for the same point: not kept.
+        if !anyContainmentTest { lastWalk = WalkedHit(generation: generation, point: point, hit: hit) }
+        return hit
     }
 
     /// `hitTest(_:)` with an observer told each test and skip, to see why a point went where it

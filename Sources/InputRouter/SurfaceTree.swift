@@ -55,6 +55,10 @@ public final class SurfaceTree {
     /// Wayland layer's read of a stored public property paid a dynamic exclusivity check
     /// (about 85 instructions) on every event it handled.
     @exclusivity(unchecked) var generation: UInt64 = 0
+    /// The last walked query's answer (WalkedHit.swift); not kept once any node has had a
+    /// custom containment test.
+    @exclusivity(unchecked) var lastWalk = WalkedHit()
+    @exclusivity(unchecked) var anyContainmentTest = false
 
     /// The flattened scene hit-testing reads while nothing changes (HitIndex.swift), and
     /// its build's working lists.
