@@ -16,16 +16,19 @@ extension WaylandServer {
                 pendingFocus = nil
                 activateAfterPress(focus, sender: &sender)  // Server+Activation.swift
             }
-            if !afterDeliveries.isEmpty {
-                let work = afterDeliveries
-                afterDeliveries.removeAll()
-                for w in work { w() }
-                sendDeliveries()
-            }
+            if !afterDeliveries.isEmpty { runAfterDeliveries() }
         }
         if seat.keyboardFirstResponder != seatServices[0].activationSource { keyboardFocusMoved(onSeat: 0) }
         if !extraSeats.isEmpty { followKeyboardFocusOfOtherSeats() }  // Seats.swift
         updateSurfaceOutputs()  // one comparison unless the scene changed (Outputs.swift)
+    }
+
+    /// Runs the work queued for after the deliveries, then sends what it queued.
+    func runAfterDeliveries() {
+        let work = afterDeliveries
+        afterDeliveries.removeAll()
+        for w in work { w() }
+        sendDeliveries()
     }
 }
 

@@ -40,8 +40,15 @@ extension WaylandServer {
     func activateAfterPress(_ focus: NodeID, sender: inout WaylandSender) {
         let before = wl_display_get_serial(display)
         if raiseAndFocus(focus, seat: seat) {
-            if router.hasDeliveries { router.flush(into: &sender) }
+            // In the order `activate`'s own `sendDeliveries` had: work queued for after the
+            // deliveries (another seat's focus on click in the same flush) before this
+            // seat's focus is followed, then the other seats'.
+            if router.hasDeliveries {
+                router.flush(into: &sender)
+                if !afterDeliveries.isEmpty { runAfterDeliveries() }
+            }
             if seat.keyboardFirstResponder != seatServices[0].activationSource { keyboardFocusMoved(onSeat: 0) }
+            if !extraSeats.isEmpty { followKeyboardFocusOfOtherSeats() }  // Seats.swift
             // What following the focus queued (nothing, normally) goes before the serials
             // are noted, as it did when `activate` flushed it.
             if router.hasDeliveries { sendDeliveries() }
