@@ -74,7 +74,6 @@ extension SurfaceTree {
     public func setContainmentTest(_ id: NodeID, _ test: ((Point) -> Bool)?) {
         guard let i = resolve(id) else { return }
         containmentTests[Int(i)] = test
-        if test != nil { anyContainmentTest = true }
         nodes[Int(i)].hasContainmentTest = test != nil
         markBoundsDirty(i)
         sceneChanged()

@@ -4,7 +4,8 @@
 // re-pick walked the tree again at the point the press had (about 450 instructions per
 // click). Raising a node only takes its siblings from above it to below it: when the hit
 // lay in the raised subtree, nothing new covers the point and the hit stays; when nothing
-// was hit, nothing is after. Positions, clips and regions do not change in a restack.
+// was hit, nothing is after. Positions, clips and regions do not change in a restack. A
+// walk that ran a custom containment test is not kept (the test may answer otherwise).
 
 /// One walked query: the tree's `generation` it holds for, the point, the answer.
 struct WalkedHit {

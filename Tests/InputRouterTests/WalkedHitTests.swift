@@ -55,4 +55,32 @@ import Testing
         #expect(kept > 500)
         #expect(changed > 30)
     }
+
+    /// A walk that ran a custom containment test is not kept: the same point asks it again
+    /// (a test may answer from state of its own). One that did not run (the hit above it)
+    /// does not stop the answer being kept, and asking again gives the same hit.
+    @Test func aCustomContainmentTestIsAskedAgainForTheSamePoint() {
+        let tree = SurfaceTree()
+        tree.hitIndexDelay = Int.max  // every query walks
+        let output = tree.createNode(.output, frame: Rect(0, 0, 400, 400))
+        let shape = tree.createNode(.toplevel, client: ClientID(index: 1), parent: output, frame: Rect(0, 0, 200, 200))
+        var inside = true
+        tree.setContainmentTest(shape) { _ in inside }
+        #expect(tree.hitTest(Point(50, 50))?.node == shape)
+        inside = false
+        #expect(tree.hitTest(Point(50, 50))?.node == output)
+        inside = true
+        #expect(tree.hitTest(Point(50, 50))?.node == shape)
+        // A window over the shaped one: its hit needs no custom test, and a raise of it
+        // keeps its answer (the shaped window stays below).
+        let over = tree.createNode(.toplevel, client: ClientID(index: 2), parent: output, frame: Rect(0, 0, 100, 100))
+        #expect(tree.hitTest(Point(50, 50))?.node == over)
+        inside = false
+        tree.raiseToTop(over)
+        #expect(tree.hitTest(Point(50, 50))?.node == over)
+        tree.raiseToTop(shape)
+        #expect(tree.hitTest(Point(50, 50))?.node == over)  // refuses the point now
+        inside = true
+        #expect(tree.hitTest(Point(50, 50))?.node == shape)
+    }
 }
