@@ -80,9 +80,84 @@ public struct KeyMeaning: Hashable, Sendable {
 }
 
 /// Implemented by the keyboard layer (xkbcommon) and by tests. Called once per key
-/// transition of the seat's keyboards, after the seat-wide key count rule.
+/// transition of the seat's keyboards, after the seat-wide key count rule, unless
+/// `keyAnswers` already says what the key means.
 public protocol KeyTranslator: AnyObject {
     func translate(key: UInt32, state: KeyState) -> KeyMeaning
     /// All keys are up (device gone): clear depressed modifiers, keep locks.
     func releaseAll() -> Modifiers
+    /// What the seat may answer without calling `translate` (nil: every key is a call). Read
+    /// when the translator is set: the memory must stay where it is while the translator lives.
+    var keyAnswers: KeyAnswers? { get }
+}
+
+extension KeyTranslator {
+    /// No answers: every key calls `translate`.
+    public var keyAnswers: KeyAnswers? { nil }
+}
+
+/// Answers a translator keeps current in its own memory, which the seat reads instead of
+/// calling it for the commonest key: one that provably changes no state and whose keysyms
+/// are known at the current state (for xkbcommon: an inert key at unchanged modifiers, the
+/// translator's own skip, docs/keyboard.md). Called through the protocol, such a key cost
+/// the seat about 90 instructions (the witness call, the translator's checks, the
+/// registers around it) to learn what these few loads tell.
+public struct KeyAnswers {
+    /// The translator-wide part.
+    public struct State {
+        /// Changes whenever any key's keysyms could change; a `Key` read at this generation
+        /// is current.
+        public var generation: UInt64
+        /// The modifiers now: what a key that changes nothing leaves in effect.
+        public var modifiers: Modifiers
+        /// Whether an inert key would change nothing now (the translator has nothing pending
+        /// that such a key could end or feed: for xkbcommon, no action key held and no latch).
+        public var inertKeysChangeNothing: Bool
+        /// Whether presses with a keysym must reach the translator anyway (compose is on).
+        public var feedsPresses: Bool
+        public init(generation: UInt64, modifiers: Modifiers, inertKeysChangeNothing: Bool, feedsPresses: Bool) {
+            self.generation = generation; self.modifiers = modifiers
+            self.inertKeysChangeNothing = inertKeysChangeNothing; self.feedsPresses = feedsPresses
+        }
+    }
+    /// One key's part.
+    public struct Key {
+        /// `State.generation` when `keysym` and `baseKeysym` were found.
+        public var generation: UInt64
+        public var keysym: UInt32
+        public var baseKeysym: UInt32
+        /// Never changes the translator's state by itself.
+        public var inert: Bool
+        public init(generation: UInt64, keysym: UInt32, baseKeysym: UInt32, inert: Bool) {
+            self.generation = generation; self.keysym = keysym; self.baseKeysym = baseKeysym; self.inert = inert
+        }
+    }
+
+    /// The translator-wide answers.
+    public let state: UnsafePointer<State>
+    /// The first key's answers.
+    public let keys: UnsafeRawPointer
+    /// The distance in bytes from one key's answers to the next's.
+    public let stride: Int
+    /// The evdev code of the first key (may be negative: xkb codes are evdev + 8).
+    public let firstKey: Int
+    /// How many keys have answers.
+    public let count: Int
+
+    /// `count` keys' answers for evdev codes from `firstKey` on, the first at `keys`, each
+    /// `stride` bytes after the one before (they may sit inside larger records).
+    public init(state: UnsafePointer<State>, keys: UnsafeRawPointer, stride: Int, firstKey: Int, count: Int) {
+        self.state = state; self.keys = keys; self.stride = stride; self.firstKey = firstKey; self.count = count
+    }
+
+    /// What `key` means when the answers hold it, or nil: then only `translate` can tell.
+    @inline(__always) public func meaning(key: UInt32, state direction: KeyState) -> KeyMeaning? {
+        let index = Int(key) &- firstKey
+        guard UInt(bitPattern: index) < UInt(bitPattern: count) else { return nil }
+        let k = (keys + index &* stride).load(as: Key.self), s = state.pointee
+        // A press is fed to compose when it is on, whatever the key.
+        guard k.generation == s.generation, k.inert, s.inertKeysChangeNothing,
+              direction == .released || !s.feedsPresses else { return nil }
+        return KeyMeaning(keysym: k.keysym, baseKeysym: k.baseKeysym, modifiers: s.modifiers)
+    }
 }

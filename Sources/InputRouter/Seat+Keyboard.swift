@@ -101,6 +101,12 @@ extension Seat {
 
     /// One key transition of one device (evdev code).
     public func notifyKey(time: UInt64, key: UInt32, state: KeyState, device: DeviceID = DeviceID(0)) {
+        routeKeyEvent(time: time, key: key, state: state, device: device)
+    }
+
+    /// `notifyKey`'s body, inlined into `handleKey` too: a call from there cost every key a
+    /// second frame (about 11 instructions).
+    @inline(__always) func routeKeyEvent(time: UInt64, key: UInt32, state: KeyState, device: DeviceID) {
         let code = Int(key)
         guard code < Seat.codeCount else { drop(.key); return }
         lastTime = time
@@ -111,16 +117,54 @@ extension Seat {
         case .forwarded:
             if state == .pressed { heldKeys.append(key) } else { heldKeys.remove(key) }
         }
-        let before = modifiers
         let meaning = translate(key: key, state: state) ?? KeyMeaning(keysym: 0, baseKeysym: 0, modifiers: modifiers)
-        if state == .pressed { routePress(time: time, key: key, meaning: meaning, modifiersBefore: before) }
-        else { routeRelease(time: time, key: key, meaning: meaning) }
-        // Compared here: most keys change no modifier, and the call cost more than the test.
+        // The commonest key, a plain one for the client with the focus, is sent here; every
+        // other goes through the routing steps, out of line (inlined, their registers and
+        // stack made every key's frame larger; the compiler also stopped inlining them).
+        if let f = keyboardFocus, keyboardEntered {
+            if state == .pressed {
+                if !keyCaptured(meaning) {
+                    let serial = keySerial()
+                    // A menu opened from the keyboard cites this serial in xdg_popup.grab.
+                    recordPress(serial: serial, client: keyboardFocusClient, kind: .key, at: cursor)
+                    enqueue(.key(id, f, time: time, key: key, .pressed, serial: serial))
+                    keyRecipients[code] = .client(keyboardFocusClient)
+                    return finishKey(meaning)
+                }
+            } else if case .client(let c) = keyRecipients[code], c == keyboardFocusClient {
+                keyRecipients[code] = .none
+                enqueue(.key(id, f, time: time, key: key, .released, serial: keySerial()))
+                return finishKey(meaning)
+            }
+        }
+        routeKey(time: time, key: key, state: state, meaning: meaning)
+    }
+
+    /// Whether anything before the focus may take a press with this meaning: the escape
+    /// (while it has something to end), the bindings (unless the focus inhibits them), a
+    /// keyboard grab, or the input method (offered compose sequences only).
+    @inline(__always) private func keyCaptured(_ meaning: KeyMeaning) -> Bool {
+        escapeApplies || (!bindings.isEmpty && activeShortcutsInhibitor == nil) || keyboardGrab != nil
+            || (meaning.compose != .none && inputMethod != nil)
+    }
+
+    /// A serial with no call of its own (`nextSerial()` is one).
+    @inline(__always) private func keySerial() -> UInt32 { withRouter { $0.nextSerial() } }
+
+    /// Compared here: most keys change no modifier, and the call cost more than the test.
+    @inline(__always) private func finishKey(_ meaning: KeyMeaning) {
         if meaning.modifiers != modifiers { updateModifiers(meaning.modifiers) }
     }
 
-    // The routing steps are inlined into `notifyKey`: as calls, the key's meaning (five
-    // words) was moved between registers and the stack at each of them.
+    /// Every key `notifyKey` does not send itself. The seat's `modifiers` are still those
+    /// before the key (only `finishKey` changes them), which bindings match against.
+    @inline(never)
+    private func routeKey(time: UInt64, key: UInt32, state: KeyState, meaning: KeyMeaning) {
+        if state == .pressed { routePress(time: time, key: key, meaning: meaning, modifiersBefore: modifiers) }
+        else { routeRelease(time: time, key: key, meaning: meaning) }
+        finishKey(meaning)
+    }
+
     @inline(__always)
     private func routePress(time: UInt64, key: UInt32, meaning: KeyMeaning, modifiersBefore: Modifiers) {
         let code = Int(key)

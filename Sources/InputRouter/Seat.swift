@@ -49,10 +49,12 @@ public final class Seat {
     @exclusivity(unchecked) public var keyTranslator: KeyTranslator? {
         didSet {
             translatorWords = nil
+            keyAnswers = nil
             // `as any`: passed as it is, the existential would be opened, and only the
             // object's word copied.
             if let t = keyTranslator {
                 translatorWords = withUnsafeBytes(of: t as any KeyTranslator) { $0.load(as: TranslatorWords.self) }
+                keyAnswers = t.keyAnswers
             }
         }
     }
@@ -63,8 +65,13 @@ public final class Seat {
     @exclusivity(unchecked) private var translatorWords: TranslatorWords?
     private typealias TranslatorWords = (object: UnsafeRawPointer, witnesses: UnsafeRawPointer)
 
-    /// What `key` means, from the translator, borrowed (see `translatorWords`).
+    /// `keyTranslator`'s answers (KeyTranslator.swift), kept with it: valid while it is set.
+    @exclusivity(unchecked) private var keyAnswers: KeyAnswers?
+
+    /// What `key` means: from the translator's answers when they hold it, else from the
+    /// translator, borrowed (see `translatorWords`).
     @inline(__always) func translate(key: UInt32, state: KeyState) -> KeyMeaning? {
+        if let answers = keyAnswers, let m = answers.meaning(key: key, state: state) { return m }
         guard let words = translatorWords else { return nil }
         return withUnsafeBytes(of: words) { $0.load(as: KeyTranslator.self).translate(key: key, state: state) }
     }
@@ -337,7 +344,7 @@ public final class Seat {
 
     @usableFromInline @inline(never) func handleKey(_ event: InputEvent) {
         guard case .keyboardKey(let k, let s) = event.kind else { return }
-        notifyKey(time: event.time, key: k, state: s, device: event.device)
+        routeKeyEvent(time: event.time, key: k, state: s, device: event.device)
     }
 
     /// A device appeared: its capabilities are recorded, and its description kept until it

@@ -31,6 +31,7 @@ public final class KeyboardState: KeyTranslator {
         for (index, keyClass) in classes.classes.enumerated() { slots[index] = KeySlot(keyClass: keyClass) }
         memo = .allocate(capacity: 1)
         memo.initialize(to: KeyMemo())
+        memo.pointee.answers.feedsPresses = self.compose != nil
         // A fresh xkb_state has not derived its LEDs yet; xkbcommon does on the first
         // update of any kind, so derive now: a skipped key must find them as a key would.
         xkb_state_update_mask(pointer, 0, 0, 0, 0, 0, 0)
@@ -41,6 +42,18 @@ public final class KeyboardState: KeyTranslator {
         xkb_state_unref(pointer)
         slots.deallocate()
         memo.deallocate()
+    }
+
+    /// The slots' answers and the memo's, which the seat reads for a key that provably
+    /// changes nothing (an inert key while nothing is held or pending, and not a press while
+    /// compose is on), instead of calling `translate`: the same answer `translate` would give,
+    /// since `update` skips such a key.
+    public var keyAnswers: KeyAnswers? {
+        let state = UnsafeRawPointer(memo).advanced(by: MemoryLayout<KeyMemo>.offset(of: \.answers)!)
+        guard let base = slots.baseAddress else { return nil }
+        let keys = UnsafeRawPointer(base).advanced(by: MemoryLayout<KeySlot>.offset(of: \.answer)!)
+        return KeyAnswers(state: state.assumingMemoryBound(to: KeyAnswers.State.self), keys: keys,
+                          stride: MemoryLayout<KeySlot>.stride, firstKey: Int(minKeycode) - Int(evdevOffset), count: slots.count)
     }
 
     /// The masks `wl_keyboard.modifiers` carries; `group` is the effective layout.
@@ -98,9 +111,9 @@ public final class KeyboardState: KeyTranslator {
         if code >= minKeycode, index < slots.count {
             // Answered once per key and state generation: the keysym and the base keysym
             // depend only on the effective modifiers and layout.
-            if slots[index].generation != memo.pointee.generation { fill(index, code) }
-            keysym = slots[index].keysym
-            base = slots[index].baseKeysym
+            if slots[index].answer.generation != memo.pointee.answers.generation { fill(index, code) }
+            keysym = slots[index].answer.keysym
+            base = slots[index].answer.baseKeysym
         } else {
             keysym = xkb_state_key_get_one_sym(pointer, code)
             base = baseKeysym(code)
@@ -108,16 +121,16 @@ public final class KeyboardState: KeyTranslator {
         var step = ComposeStep.none
         if pressed, let compose, keysym != 0 { step = compose.feedStep(keysym) }
         update(code: code, pressed: pressed)
-        return KeyMeaning(keysym: keysym, baseKeysym: base, modifiers: memo.pointee.modifiers, compose: step)
+        return KeyMeaning(keysym: keysym, baseKeysym: base, modifiers: memo.pointee.answers.modifiers, compose: step)
     }
 
     /// Reads a slot's answers from xkbcommon. Out of line: the hot path, a slot already
     /// read, then needs no stack for xkbcommon's out-pointer.
     @inline(never)
     private func fill(_ index: Int, _ code: UInt32) {
-        slots[index].keysym = xkb_state_key_get_one_sym(pointer, code)
-        slots[index].baseKeysym = baseKeysym(code)
-        slots[index].generation = memo.pointee.generation
+        slots[index].answer.keysym = xkb_state_key_get_one_sym(pointer, code)
+        slots[index].answer.baseKeysym = baseKeysym(code)
+        slots[index].answer.generation = memo.pointee.answers.generation
     }
 
     /// The key's keysym at level 0 of the layout it has now.
@@ -161,27 +174,27 @@ public final class KeyboardState: KeyTranslator {
     private func updateXKB(code: UInt32, pressed: Bool) {
         let changed = xkb_state_update_key(pointer, code, pressed ? XKB_KEY_DOWN : XKB_KEY_UP).rawValue
         guard changed != 0 else { return }
-        memo.pointee.generation &+= 1
+        memo.pointee.answers.generation &+= 1
         // Serialize only what the update says changed.
         if changed & XKB_STATE_MODS_DEPRESSED.rawValue != 0 {
-            memo.pointee.modifiers.depressed = xkb_state_serialize_mods(pointer, XKB_STATE_MODS_DEPRESSED)
+            memo.pointee.answers.modifiers.depressed = xkb_state_serialize_mods(pointer, XKB_STATE_MODS_DEPRESSED)
         }
         if changed & XKB_STATE_MODS_LATCHED.rawValue != 0 {
-            memo.pointee.modifiers.latched = xkb_state_serialize_mods(pointer, XKB_STATE_MODS_LATCHED)
+            memo.pointee.answers.modifiers.latched = xkb_state_serialize_mods(pointer, XKB_STATE_MODS_LATCHED)
         }
         if changed & XKB_STATE_MODS_LOCKED.rawValue != 0 {
-            memo.pointee.modifiers.locked = xkb_state_serialize_mods(pointer, XKB_STATE_MODS_LOCKED)
+            memo.pointee.answers.modifiers.locked = xkb_state_serialize_mods(pointer, XKB_STATE_MODS_LOCKED)
         }
         if changed & XKB_STATE_LAYOUT_EFFECTIVE.rawValue != 0 {
-            memo.pointee.modifiers.group = xkb_state_serialize_layout(pointer, XKB_STATE_LAYOUT_EFFECTIVE)
+            memo.pointee.answers.modifiers.group = xkb_state_serialize_layout(pointer, XKB_STATE_LAYOUT_EFFECTIVE)
         }
     }
 
     /// The state was set from outside a key (a mask update, a new state): every slot's
     /// answers are stale and the masks are read again. Held keys and latches stay as they were.
     func stateReplaced() {
-        memo.pointee.generation &+= 1
-        memo.pointee.modifiers = modifiers
+        memo.pointee.answers.generation &+= 1
+        memo.pointee.answers.modifiers = modifiers
     }
 
     /// Every key is up (the device vanished): a fresh state that keeps only the locks

@@ -115,7 +115,7 @@ struct WaylandSender: DeliverySink {
 
     @inline(__always) private func ms(_ time: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: time / 1000) }
 
-    /// The commonest deliveries (pointer and touch motion and their frames) are sent
+    /// The commonest deliveries (pointer and touch motion and their frames, keys) are sent
     /// inline in the flush's loop, each behind one tag test; the rest, and every delivery
     /// while an observer watches, go through `deliverAny`. The call into `deliverAny` (its
     /// prologue saves six registers and loads every case's payload words before its jump
@@ -126,6 +126,7 @@ struct WaylandSender: DeliverySink {
             if case let .pointerFrame(sid, client) = delivery { return sendPointerFrame(sid, client) }
             if case let .touchMotion(sid, node, time, slot, p) = delivery { return sendTouchMotion(sid, node, time, slot, p) }
             if case let .touchFrame(sid, client) = delivery { return sendTouchFrame(sid, client) }
+            if case let .key(sid, node, time, key, state, serial) = delivery { return sendKey(sid, node, time, key, state, serial) }
         }
         deliverAny(delivery, from: queue)
     }
@@ -140,6 +141,14 @@ struct WaylandSender: DeliverySink {
     @inline(__always) private func sendTouchMotion(_ sid: SeatID, _ node: NodeID, _ time: UInt64, _ slot: Int32, _ p: Point) {
         withTarget(node) { _, c in
             c.eachTouch(on: sid) { r in wl_touch_send_motion(r, ms(time), slot, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
+        }
+    }
+
+    @inline(__always) private func sendKey(_ sid: SeatID, _ node: NodeID, _ time: UInt64, _ key: UInt32, _ state: KeyState,
+                                           _ serial: UInt32) {
+        withTarget(node) { _, c in
+            c.eachKeyboard(on: sid) { r in wl_keyboard_send_key(r, serial, ms(time), key, UInt32(state.rawValue)) }
+            c.updateSerials(on: sid) { $0.input.record(serial) }
         }
     }
 
@@ -221,10 +230,7 @@ struct WaylandSender: DeliverySink {
                 c.eachKeyboard(on: sid) { r in wl_keyboard_send_leave(r, serial, surface) }
             }
         case let .key(sid, node, time, key, state, serial):
-            withTarget(node) { _, c in
-                c.eachKeyboard(on: sid) { r in wl_keyboard_send_key(r, serial, ms(time), key, UInt32(state.rawValue)) }
-                c.updateSerials(on: sid) { $0.input.record(serial) }
-            }
+            sendKey(sid, node, time, key, state, serial)
         case let .modifiers(sid, node, m, serial):
             withTarget(node) { _, c in
                 c.eachKeyboard(on: sid) { r in wl_keyboard_send_modifiers(r, serial, m.depressed, m.latched, m.locked, m.group) }

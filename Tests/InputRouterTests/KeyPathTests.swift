@@ -195,4 +195,60 @@ import Testing
         #expect(handled.contains("seat0 keyboard.key \"A\" 30 released") && handled.contains("drops 2"))
         #expect(handled.contains("seat0 keyboard.key \"A\" 50 released"))
     }
+
+    /// A translator that publishes answers for keys 30 (inert) and 31 (not), and counts its calls.
+    final class Answering: KeyTranslator {
+        let state = UnsafeMutablePointer<KeyAnswers.State>.allocate(capacity: 1)
+        let keys = UnsafeMutablePointer<KeyAnswers.Key>.allocate(capacity: 2)
+        var calls = 0
+        init() {
+            state.initialize(to: KeyAnswers.State(generation: 5, modifiers: Modifiers(locked: 2),
+                                                  inertKeysChangeNothing: true, feedsPresses: false))
+            keys.initialize(to: KeyAnswers.Key(generation: 5, keysym: 0x61, baseKeysym: 0x61, inert: true))
+            (keys + 1).initialize(to: KeyAnswers.Key(generation: 5, keysym: 0x62, baseKeysym: 0x62, inert: false))
+        }
+        deinit { state.deallocate(); keys.deallocate() }
+        var keyAnswers: KeyAnswers? {
+            KeyAnswers(state: state, keys: keys, stride: MemoryLayout<KeyAnswers.Key>.stride, firstKey: 30, count: 2)
+        }
+        func translate(key: UInt32, state: KeyState) -> KeyMeaning {
+            calls += 1
+            return KeyMeaning(keysym: 0x99, modifiers: self.state.pointee.modifiers)
+        }
+        func releaseAll() -> Modifiers { state.pointee.modifiers }
+    }
+
+    /// A key the translator's answers hold is answered from them without a call (its keysym
+    /// and the modifiers are theirs); a key they do not hold, or hold at an older generation,
+    /// or while they say an inert key would change something, or a press while they feed
+    /// presses, calls the translator; the answers follow the translator when it is replaced.
+    @Test func keysTheAnswersHoldSkipTheTranslator() {
+        let (h, _, _) = setUp()
+        var bound: [UInt32] = []
+        h.seat.addBinding(KeyBinding(keysym: 0x61, modifiers: [])) { bound.append(0x61) }
+        h.seat.addBinding(KeyBinding(keysym: 0x99, modifiers: [])) { bound.append(0x99) }
+        let t = Answering()
+        h.seat.keyTranslator = t
+        // The answered modifiers are the seat's from the first answered key on.
+        #expect(h.key(30, .pressed) == ["seat0 binding #0 key 30", "seat0 keyboard.modifiers \"A\" 0,0,2,0"])
+        #expect(t.calls == 0 && bound == [0x61])
+        _ = h.key(30, .released)
+        _ = h.key(31, .pressed); _ = h.key(31, .released)  // not inert
+        _ = h.key(32, .pressed); _ = h.key(32, .released)  // not held
+        #expect(t.calls == 4 && bound == [0x61, 0x99, 0x99])
+        t.state.pointee.generation = 6
+        _ = h.key(30, .pressed); _ = h.key(30, .released)
+        #expect(t.calls == 6 && bound == [0x61, 0x99, 0x99, 0x99])
+        t.keys.pointee.generation = 6
+        t.state.pointee.inertKeysChangeNothing = false
+        _ = h.key(30, .pressed); _ = h.key(30, .released)
+        t.state.pointee.inertKeysChangeNothing = true
+        t.state.pointee.feedsPresses = true
+        _ = h.key(30, .pressed); _ = h.key(30, .released)  // the release is answered
+        #expect(t.calls == 9 && bound == [0x61, 0x99, 0x99, 0x99, 0x99, 0x99])
+        h.seat.keyTranslator = CodeTranslator()
+        #expect(h.key(30, .pressed).first == "seat0 keyboard.key \"A\" 30 pressed")
+        #expect(t.calls == 9 && bound.count == 6)
+        h.expectClean()
+    }
 }

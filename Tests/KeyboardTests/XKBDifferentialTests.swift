@@ -144,8 +144,11 @@ struct XKBDifferentialTests {
     /// Runs `steps` random transitions through both sides; returns the first difference,
     /// described, or nil.
     /// `focus`: keys pressed more often still (the latch keys, and a key under test).
+    /// `answers`: as the seat does, a key the translator's `keyAnswers` hold is answered from
+    /// them, and `translate` is not called (with `broken`, answers checked less than they must be).
     static func firstDifference(_ keymap: Keymap, classes: KeyClasses? = nil, compose: ComposeTable? = nil,
-                                focus: [UInt32] = [], steps: Int, seed: UInt64) -> String? {
+                                focus: [UInt32] = [], steps: Int, seed: UInt64, answers: Bool = false,
+                                broken: BrokenAnswers? = nil) -> String? {
         let ours = classes.map { KeyboardState(keymap: keymap, compose: compose, classes: $0) }
             ?? KeyboardState(keymap: keymap, compose: compose)
         let reference = Reference(keymap, compose: compose)
@@ -196,7 +199,8 @@ struct XKBDifferentialTests {
                 down.append(key)
             }
             let expected = reference.translate(key: key, state: direction)
-            let got = ours.translate(key: key, state: direction)
+            let answered = answers ? Self.answer(ours.keyAnswers, key: key, state: direction, broken: broken) : nil
+            let got = answered ?? ours.translate(key: key, state: direction)
             let a = StateComponents(ours.pointer, keymap: keymap.pointer, leds: leds)
             let b = StateComponents(reference.state, keymap: keymap.pointer, leds: leds)
             if got != expected || a != b || ours.modifiers != reference.modifiers {
@@ -217,12 +221,107 @@ struct XKBDifferentialTests {
         }
     }
 
+    /// The seat's way: keys the answers hold skip `translate`, the rest call it.
+    @Test(arguments: sources)
+    func answersAndTranslateArePlainXKBCommon(_ source: Source) throws {
+        let context = try XKBContext()
+        let keymap = try source.keymap(context)
+        for seed: UInt64 in [3, 4] {
+            let difference = Self.firstDifference(keymap, steps: 3000, seed: seed, answers: true)
+            #expect(difference == nil, "\(source), seed \(seed): \(difference ?? "")")
+        }
+    }
+
     @Test func withCompose() throws {
         let context = try XKBContext()
         let keymap = try Keymap(context: context, names: RuleNames(layout: "us", options: "compose:ralt"))
         let table = try ComposeTable(context: context, locale: "en_US.UTF-8")
-        let difference = Self.firstDifference(keymap, compose: table, steps: 4000, seed: 7)
-        #expect(difference == nil, "\(difference ?? "")")
+        for answers in [false, true] {
+            let difference = Self.firstDifference(keymap, compose: table, steps: 4000, seed: 7, answers: answers)
+            #expect(difference == nil, "answers \(answers): \(difference ?? "")")
+        }
+    }
+
+    /// A check the seat's answers leave out.
+    enum BrokenAnswers: CaseIterable { case generation, inert, pending, compose }
+
+    /// `KeyAnswers.meaning`, or with one of its checks left out.
+    static func answer(_ answers: KeyAnswers?, key: UInt32, state direction: KeyState, broken: BrokenAnswers?) -> KeyMeaning? {
+        guard let answers else { return nil }
+        guard let broken else { return answers.meaning(key: key, state: direction) }
+        let index = Int(key) - answers.firstKey
+        guard index >= 0, index < answers.count else { return nil }
+        let k = (answers.keys + index * answers.stride).load(as: KeyAnswers.Key.self), s = answers.state.pointee
+        guard k.generation == s.generation || broken == .generation, k.inert || broken == .inert,
+              s.inertKeysChangeNothing || broken == .pending,
+              direction == .released || !s.feedsPresses || broken == .compose else { return nil }
+        return KeyMeaning(keysym: k.keysym, baseKeysym: k.baseKeysym, modifiers: s.modifiers)
+    }
+
+    /// Two Shift keys that clear locks when released alone, and a Shift lock.
+    static let clearingShifts = """
+        xkb_keymap {
+            xkb_keycodes { include "evdev+aliases(qwerty)" };
+            xkb_types { include "complete" };
+            xkb_compat { include "complete" };
+            xkb_symbols {
+                include "pc+us+inet(evdev)"
+                key <LFSH> { [ Shift_L ], actions[Group1] = [ SetMods(modifiers=Shift,clearLocks) ] };
+                key <RTSH> { [ Shift_R ], actions[Group1] = [ SetMods(modifiers=Shift,clearLocks) ] };
+                key <CAPS> { [ Caps_Lock ], actions[Group1] = [ LockMods(modifiers=Shift) ] };
+            };
+        };
+        """
+
+    /// Whether `keys` leave the two sides apart at some step (answers as the seat reads them).
+    static func sequenceDiffers(_ keymap: Keymap, _ keys: [(UInt32, KeyState)], broken: BrokenAnswers?) -> Bool {
+        let ours = KeyboardState(keymap: keymap)
+        let reference = Reference(keymap, compose: nil)
+        for (key, direction) in keys {
+            let expected = reference.translate(key: key, state: direction)
+            let got = answer(ours.keyAnswers, key: key, state: direction, broken: broken)
+                ?? ours.translate(key: key, state: direction)
+            if got != expected || StateComponents(ours.pointer, keymap: keymap.pointer)
+                != StateComponents(reference.state, keymap: keymap.pointer) { return true }
+        }
+        return false
+    }
+
+    /// An inert key pressed while an action key is held must reach xkbcommon even when that
+    /// key's press changed no mask (the generation stayed): a second Shift held with the
+    /// first changes nothing, and a key typed meanwhile keeps its release from clearing the
+    /// Shift lock.
+    @Test func anInertKeyWhileAnActionKeyIsHeldIsFed() throws {
+        let keymap = try Keymap(context: XKBContext(), string: Self.clearingShifts)
+        let caps: UInt32 = 58, left: UInt32 = 42, right: UInt32 = 54, a: UInt32 = 30
+        let keys: [(UInt32, KeyState)] = [(caps, .pressed), (caps, .released), (left, .pressed),
+                                          (a, .pressed), (a, .released), (right, .pressed), (a, .pressed),
+                                          (a, .released), (right, .released), (left, .released)]
+        #expect(!Self.sequenceDiffers(keymap, keys, broken: nil))
+        #expect(Self.sequenceDiffers(keymap, keys, broken: .pending))
+    }
+
+    /// Each of the answers' other checks matters: left out, the differences show.
+    @Test(arguments: [BrokenAnswers.generation, .inert, .compose])
+    func aBrokenAnswerIsCaught(_ broken: BrokenAnswers) throws {
+        let context = try XKBContext()
+        let keymap: Keymap, compose: ComposeTable?
+        if broken == .compose {
+            keymap = try Keymap(context: context, names: RuleNames(layout: "us", options: "compose:ralt"))
+            compose = try ComposeTable(context: context, locale: "en_US.UTF-8")
+        } else {
+            keymap = try Source.text(Self.handWritten, name: "hand-written keymap").keymap(context)
+            compose = nil
+        }
+        // Plain keys (a, e, the apostrophe) and the compose key often, or answered keys
+        // would rarely meet a pending latch, a held action or a sequence in progress.
+        let focus: [UInt32] = [30, 18, 40, 100, 30, 18]
+        let caught = (UInt64(1)...6).filter { seed in
+            #expect(Self.firstDifference(keymap, compose: compose, focus: focus, steps: 3000, seed: seed, answers: true) == nil)
+            return Self.firstDifference(keymap, compose: compose, focus: focus, steps: 3000, seed: seed, answers: true,
+                                        broken: broken) != nil
+        }
+        #expect(!caught.isEmpty)
     }
 
     /// The probe's verdicts on keys whose class is known.
