@@ -87,8 +87,17 @@ extension SurfaceTree {
                 if !hitIndex.unbounded { return nil }
             }
         }
+        // The same point as the last walk, nothing changed since (or a raise that keeps
+        // it, WalkedHit.swift): the release's re-pick after a click's raise.
+        if lastWalk.generation == generation && lastWalk.point == point { return lastWalk.hit }
         var observer = NoHitTestObserver()
-        return hitTest(point, observer: &observer)
+        let runs = containmentTestsRun
+        let hit = hitTest(point, observer: &observer)
+        // Not kept when a custom containment test ran: it may answer otherwise next time.
+        // One that did not run for this point was above it and out of reach, or below the
+        // hit (a raise that keeps the hit leaves what was below it below).
+        if containmentTestsRun == runs { lastWalk = WalkedHit(generation: generation, point: point, hit: hit) }
+        return hit
     }
 
     /// `hitTest(_:)` with an observer told each test and skip, to see why a point went where it
@@ -113,7 +122,8 @@ extension SurfaceTree {
     /// Containment of the node's own content: its custom test if it has one, else its
     /// bounds and its input region (clipped to the bounds), with the floor rule.
     func containsSelf(_ slot: UInt32, _ local: Point) -> Bool {
-        containmentTests[Int(slot)]?(local) ?? false
+        containmentTestsRun &+= 1  // WalkedHit.swift
+        return containmentTests[Int(slot)]?(local) ?? false
     }
 
     /// The point in `id`'s coordinates, whether or not it is inside it.

@@ -138,8 +138,13 @@ extension SurfaceTree {
 
     /// Topmost among its siblings of the same layer.
     public func raiseToTop(_ id: NodeID) {
-        if let i = resolve(id), restackInGrid(i, top: true) { return }
-        restack(id) { tree, i, p, layer in tree.link(i, into: p, layer: layer, after: nil) }
+        guard let i = resolve(id) else { return }
+        let before = generation
+        let keepsHit = raiseKeepsWalkedHit(i)  // WalkedHit.swift
+        if !restackInGrid(i, top: true) {
+            restack(id) { tree, i, p, layer in tree.link(i, into: p, layer: layer, after: nil) }
+        }
+        if keepsHit { keepWalkedHit(after: before) }
     }
 
     /// Bottommost among its siblings of the same layer.

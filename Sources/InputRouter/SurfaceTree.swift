@@ -55,6 +55,10 @@ public final class SurfaceTree {
     /// Wayland layer's read of a stored public property paid a dynamic exclusivity check
     /// (about 85 instructions) on every event it handled.
     @exclusivity(unchecked) var generation: UInt64 = 0
+    /// The last walked query's answer (WalkedHit.swift), and how many custom containment
+    /// tests have run (a walk that ran one is not kept: it may answer otherwise next time).
+    @exclusivity(unchecked) var lastWalk = WalkedHit()
+    @exclusivity(unchecked) var containmentTestsRun: UInt = 0
 
     /// The flattened scene hit-testing reads while nothing changes (HitIndex.swift), and
     /// its build's working lists.

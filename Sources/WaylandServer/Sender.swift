@@ -14,23 +14,21 @@ extension WaylandServer {
             router.flush(into: &sender)
             if let focus = pendingFocus {
                 pendingFocus = nil
-                let before = wl_display_get_serial(display)
-                activate(focus)
-                // activate flushed and followed the focus; what it queued after that goes
-                // now (this call's end follows the focus and the outputs again).
-                if router.hasDeliveries { sendDeliveries() }
-                noteClickFocusSerials(of: focus, after: before)
+                activateAfterPress(focus, sender: &sender)  // Server+Activation.swift
             }
-            if !afterDeliveries.isEmpty {
-                let work = afterDeliveries
-                afterDeliveries.removeAll()
-                for w in work { w() }
-                sendDeliveries()
-            }
+            if !afterDeliveries.isEmpty { runAfterDeliveries() }
         }
         if seat.keyboardFirstResponder != seatServices[0].activationSource { keyboardFocusMoved(onSeat: 0) }
         if !extraSeats.isEmpty { followKeyboardFocusOfOtherSeats() }  // Seats.swift
         updateSurfaceOutputs()  // one comparison unless the scene changed (Outputs.swift)
+    }
+
+    /// Runs the work queued for after the deliveries, then sends what it queued.
+    func runAfterDeliveries() {
+        let work = afterDeliveries
+        afterDeliveries.removeAll()
+        for w in work { w() }
+        sendDeliveries()
     }
 }
 
@@ -102,6 +100,13 @@ struct WaylandSender: DeliverySink {
         withTarget(node) { surface, c in
             c.updateSerials(on: sid) { $0.lastKeyboardEnter = serial }
             server.selectionsFollowKeyboard(to: c, seat: Int(sid.index))
+            // No key held (a click's focus change): the empty array without the queue's slice
+            // of keys, whose range check and buffer retain cost about 120 instructions.
+            if keys.count == 0 {
+                var none = wl_array(size: 0, alloc: 0, data: nil)
+                c.eachKeyboard(on: sid) { r in wl_keyboard_send_enter(r, serial, surface, &none) }
+                return
+            }
             queue.keys(keys).withUnsafeBufferPointer { keys in withWaylandArray(keys) { array in
                 c.eachKeyboard(on: sid) { r in wl_keyboard_send_enter(r, serial, surface, array) }
             } }

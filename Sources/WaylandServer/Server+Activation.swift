@@ -2,6 +2,7 @@
 // keyboard (any seat's: with two seats, two windows can be activated at once). A menu taking the keyboard leaves its toplevel activated (GTK draws an inactive
 // header bar otherwise), and closing it changes nothing the toplevel sees; only a focus
 // that moves to another window, or to none, sends the configures.
+import CWaylandServer
 import InputRouter
 
 extension WaylandServer {
@@ -13,15 +14,46 @@ extension WaylandServer {
     /// keyboards stay where they are. Not from inside a flush (the seat's handlers queue it
     /// in `afterDeliveries`).
     public func activate(_ node: NodeID, seat: Seat) {
-        guard let top = toplevelNode(of: node) else { return }
-        raiseWindowNode(windowNode(of: top))
-        seat.setKeyboardFocus(top)
+        guard raiseAndFocus(node, seat: seat) else { return }
         // The queued wl_keyboard.enter goes out first, then the text-input enter and the
         // activated configure: a client enables its text input for the surface that has
         // its keyboard, and foot warns of an ime enter that comes before the keyboard's.
         sendDeliveries()  // which follows every seat's focus when it moved
         let index = Int(seat.id.index)
         if seat.keyboardFirstResponder != services(index).activationSource { keyboardFocusMoved(onSeat: index) }
+    }
+
+    /// Raises `node`'s toplevel and gives it `seat`'s keyboard (the leave, enter and
+    /// modifiers queued); false when `node` belongs to no toplevel.
+    private func raiseAndFocus(_ node: NodeID, seat: Seat) -> Bool {
+        guard let top = toplevelNode(of: node) else { return false }
+        raiseWindowNode(windowNode(of: top))
+        seat.setKeyboardFocus(top)
+        return true
+    }
+
+    /// Focus on click on the first seat, from `sendDeliveries` right after the flush that
+    /// sent the press: the keyboard's leave, enter and modifiers go out through the same
+    /// sender, then the text-input enter and the configures, as `activate(_:)` sends them.
+    /// `activate` flushed with a `sendDeliveries` of its own (its takes, checks and
+    /// outputs update, then the caller's again: four per click where three do).
+    func activateAfterPress(_ focus: NodeID, sender: inout WaylandSender) {
+        let before = wl_display_get_serial(display)
+        if raiseAndFocus(focus, seat: seat) {
+            // In the order `activate`'s own `sendDeliveries` had: work queued for after the
+            // deliveries (another seat's focus on click in the same flush) before this
+            // seat's focus is followed, then the other seats'.
+            if router.hasDeliveries {
+                router.flush(into: &sender)
+                if !afterDeliveries.isEmpty { runAfterDeliveries() }
+            }
+            if seat.keyboardFirstResponder != seatServices[0].activationSource { keyboardFocusMoved(onSeat: 0) }
+            if !extraSeats.isEmpty { followKeyboardFocusOfOtherSeats() }  // Seats.swift
+            // What following the focus queued (nothing, normally) goes before the serials
+            // are noted, as it did when `activate` flushed it.
+            if router.hasDeliveries { sendDeliveries() }
+        }
+        noteClickFocusSerials(of: focus, after: before)
     }
 
     /// The toplevel `node` belongs to: itself, or the root of its subsurface or popup chain.

@@ -79,6 +79,26 @@ import Testing
         h.expectClean()
     }
 
+    /// A raise while a button is held waits for the release to re-pick; raising a window
+    /// that does not hold the pointer's hit is not one that keeps it (WalkedHit.swift): the
+    /// release finds the raised window on top and moves the pointer there. Raising the one
+    /// under the pointer keeps it (no leave, no enter).
+    @Test(arguments: [false, true])
+    func aReleaseAfterARaiseFindsTheWindowNowOnTop(wide: Bool) {
+        let (h, w) = setUp(wide: wide)
+        let d = h.toplevel("D", h.client("d"), Rect(400, 0, 300, 300))  // over B's right part
+        _ = h.warp(450, 50)
+        _ = h.button(.pressed)
+        _ = h.step { h.tree.raiseToTop(d) }
+        #expect(!h.button(.released).contains { $0.contains("enter") || $0.contains("leave") })
+        _ = h.button(.pressed)
+        _ = h.step { h.tree.raiseToTop(w[1]) }
+        #expect(h.button(.released).filter { $0.contains("enter") || $0.contains("leave") } == [
+            "seat0 pointer.leave \"D\"", "seat0 pointer.enter \"B\" at 150,50",
+        ])
+        h.expectClean()
+    }
+
     /// Outputs' order is the layout's: a point as near to two outputs goes to the first
     /// (bottommost) one, and raising an output makes it the last.
     @Test func raisingAnOutputReordersTheLayout() {

@@ -1,0 +1,34 @@
+// What a click that raises and focuses a window tells both clients, in order: the press
+// first, then the keyboard's move and the activated states (the activation goes out in the
+// flush that sent the press, Server+Activation.swift's `activateAfterPress`).
+import Foundation
+import InputRouter
+import Testing
+
+@testable import WaylandServer
+
+@Suite(.serialized) struct ClickFocusOrderTests {
+    @Test func aClickIntoAnUnfocusedWindowSendsThePressThenTheFocusThenTheStates() throws {
+        let h = try ServerHarness()
+        let a = try h.probe(["--toplevel", "a", "100x100"])
+        h.wait(for: a, line: "mapped a")
+        let b = try h.probe(["--toplevel", "b", "100x100"])  // maps at (72, 72), takes focus
+        h.wait(for: b, line: "mapped b")
+        _ = h.settle(a); _ = h.settle(b)
+        h.warp(45, 45)  // only a is there
+        _ = h.settle(a)
+        h.button(.pressed)
+        #expect(h.settle(a) == [
+            "pointer.button 272 pressed", "pointer.frame",
+            "keyboard.enter a keys=[]", "keyboard.modifiers 0 0 0 0", "configure a 0x0 [activated]",
+        ])
+        #expect(h.settle(b) == ["keyboard.leave b", "configure b 0x0 []"])
+        h.button(.released)
+        #expect(h.settle(a) == ["pointer.button 272 released", "pointer.frame"])
+        #expect(h.settle(b) == [])
+        // Raised: where the two overlap, a is on top now.
+        h.warp(100, 100)
+        #expect(h.settle(a).first?.hasPrefix("pointer.motion") == true)
+        #expect(h.settle(b) == [])
+    }
+}
