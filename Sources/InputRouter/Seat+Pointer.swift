@@ -274,6 +274,9 @@ extension Seat {
         }
     }
 
+    // `deliverMotion`, `flushPointerFrames` and `defaultPointerMotion` are the called
+    // forms (grabs, constraints, buttons); `notifyPointerWarp`'s default path inlines their
+    // bodies, `enqueueMotion`, `enqueuePointerFrames` and `moveWithoutGrab`.
     func deliverMotion(time: UInt64, hit: Hit?) { enqueueMotion(time: time, hit: hit) }
 
     @inline(__always) private func enqueueMotion(time: UInt64, hit: Hit?) {

@@ -18,9 +18,15 @@ extension WaylandServer {
             }
             if !afterDeliveries.isEmpty { runAfterDeliveries() }
         }
+        followKeyboardFocus()
+        updateSurfaceOutputs()  // one comparison unless the scene changed (Outputs.swift)
+    }
+
+    /// Whatever moved a seat's keyboard since the last look: the activated configures, the
+    /// text input, the selections (Server+Activation.swift, Seats.swift).
+    @inline(__always) func followKeyboardFocus() {
         if seat.keyboardFirstResponder != seatServices[0].activationSource { keyboardFocusMoved(onSeat: 0) }
         if !extraSeats.isEmpty { followKeyboardFocusOfOtherSeats() }  // Seats.swift
-        updateSurfaceOutputs()  // one comparison unless the scene changed (Outputs.swift)
     }
 
     /// Runs the work queued for after the deliveries, then sends what it queued.
@@ -156,7 +162,7 @@ struct WaylandSender: DeliverySink {
         var sent = false
         withTarget(node) { _, c in
             guard c.id == client else { return }
-            c.eachPointer(on: sid) { r in wl_pointer_send_motion(r, ms(time), wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
+            sendPointerMotion(sid, to: c, time, p)
             sendPointerFrame(sid, to: c)
             sent = true
         }
@@ -165,9 +171,11 @@ struct WaylandSender: DeliverySink {
 
     // The inline sends, shared by the fast path and `deliverAny`.
     @inline(__always) private func sendPointerMotion(_ sid: SeatID, _ node: NodeID, _ time: UInt64, _ p: Point) {
-        withTarget(node) { _, c in
-            c.eachPointer(on: sid) { r in wl_pointer_send_motion(r, ms(time), wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
-        }
+        withTarget(node) { _, c in sendPointerMotion(sid, to: c, time, p) }
+    }
+
+    @inline(__always) private func sendPointerMotion(_ sid: SeatID, to c: ClientState, _ time: UInt64, _ p: Point) {
+        c.eachPointer(on: sid) { r in wl_pointer_send_motion(r, ms(time), wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
     }
 
     @inline(__always) private func sendTouchMotion(_ sid: SeatID, _ node: NodeID, _ time: UInt64, _ slot: Int32, _ p: Point) {

@@ -47,8 +47,7 @@ extension WaylandServer {
                 router.flush(into: &sender)
                 if !afterDeliveries.isEmpty { runAfterDeliveries() }
             }
-            if seat.keyboardFirstResponder != seatServices[0].activationSource { keyboardFocusMoved(onSeat: 0) }
-            if !extraSeats.isEmpty { followKeyboardFocusOfOtherSeats() }  // Seats.swift
+            followKeyboardFocus()  // Sender.swift
             // What following the focus queued (nothing, normally) goes before the serials
             // are noted, as it did when `activate` flushed it.
             if router.hasDeliveries { sendDeliveries() }
