@@ -73,7 +73,7 @@ for kind in Scenario.allCases {
 // Instructions per event under callgrind: the difference between two run lengths, so the
 // setup (keymap, clients, mapping) cancels out. Each length is run three times and the
 // median taken: glibc's cost for libwayland's per-message calloc and free follows the
-// heap's layout, which follows Swift's per-process hash seed (the setup's dictionaries).
+// heap's layout, which follows Swift's per-process hash seed (presumably via the setup's hashing).
 // Five runs of motion's longer length ranged over 13 million instructions (665 per
 // event, a tenth of the event); with SWIFT_DETERMINISTIC_HASHING=1, three runs agreed.
 func medianInstructions(_ arguments: [String]) -> Double? {
