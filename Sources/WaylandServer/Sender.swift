@@ -127,7 +127,8 @@ struct WaylandSender: DeliverySink {
     }
 
     /// The commonest deliveries (pointer and touch motion and their frames, keys) are sent
-    /// inline in the flush's loop, each behind one tag test, read in place; the rest, and
+    /// inline in the flush's loop, each behind one tag test, read in place, and a click's
+    /// enters, leaves, buttons and modifiers from there by one call each; the rest, and
     /// every delivery while an observer watches, go through `deliverAny`. The call into
     /// `deliverAny` (its prologue saves six registers and loads every case's payload words
     /// before its jump table) was about a third of what the sender adds to a delivery; the
@@ -149,6 +150,22 @@ struct WaylandSender: DeliverySink {
             if case let .touchMotion(sid, node, time, sl, p) = slot.pointee { sendTouchMotion(sid, node, time, sl, p); return 1 }
             if case let .touchFrame(sid, client) = slot.pointee { sendTouchFrame(sid, client); return 1 }
             if case let .key(sid, node, time, key, state, serial) = slot.pointee { sendKey(sid, node, time, key, state, serial); return 1 }
+            // A click's other seven: the pointer's leave, enter and buttons, the keyboard's
+            // leave, enter and modifiers, each one call with its payload read in place. Through
+            // `deliverAny` each paid the slot's copy, its prologue and its payload loads (~50).
+            // Out of line: sent inline, their registers spilled the key's path (+14 per key).
+            if case let .pointerLeave(sid, node, serial) = slot.pointee { sendPointerLeave(sid, node, serial); return 1 }
+            if case let .pointerEnter(sid, node, p, serial) = slot.pointee { sendPointerEnter(sid, node, p, serial); return 1 }
+            if case let .pointerButton(sid, node, time, button, state, serial) = slot.pointee {
+                sendPointerButton(sid, node, time, button, state, serial)
+                return 1
+            }
+            if case let .keyboardLeave(sid, node, serial) = slot.pointee { sendKeyboardLeave(sid, node, serial); return 1 }
+            if case let .keyboardEnter(sid, node, keys, serial) = slot.pointee {
+                sendKeyboardEnter(sid, node, keys, serial, queue)
+                return 1
+            }
+            if case let .modifiers(sid, node, m, serial) = slot.pointee { sendModifiers(sid, node, m, serial); return 1 }
         }
         deliverAny(slot.pointee, from: queue)
         return 1
@@ -192,6 +209,51 @@ struct WaylandSender: DeliverySink {
         }
     }
 
+    // The click's sends, out of line (see `deliver(_:from:)`), shared with `deliverAny`.
+    @inline(never) private func sendPointerEnter(_ sid: SeatID, _ node: NodeID, _ p: Point, _ serial: UInt32) {
+        withTarget(node) { surface, c in
+            c.updateSerials(on: sid) { $0.lastEnter = serial }
+            c.wheelClicks.resetAll()
+            c.eachPointer(on: sid) { r in
+                wl_pointer_send_enter(r, serial, surface, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y))
+            }
+        }
+    }
+
+    @inline(never) private func sendPointerLeave(_ sid: SeatID, _ node: NodeID, _ serial: UInt32) {
+        withTarget(node) { surface, c in
+            c.eachPointer(on: sid) { r in wl_pointer_send_leave(r, serial, surface) }
+        }
+    }
+
+    @inline(never) private func sendPointerButton(_ sid: SeatID, _ node: NodeID, _ time: UInt64, _ button: UInt32,
+                                                     _ state: ButtonState, _ serial: UInt32) {
+        withTarget(node) { _, c in
+            c.eachPointer(on: sid) { r in wl_pointer_send_button(r, serial, ms(time), button, UInt32(state.rawValue)) }
+            c.updateSerials(on: sid) { s in
+                s.input.record(serial)
+                if state == .released { s.lastRelease = serial }
+            }
+            if state == .pressed, server.configuration.focusOnClick {
+                c.clickFocus = ClickFocusSerials(press: serial, after: serial, upTo: serial)
+                if sid.index == 0 { server.pendingFocus = node } else { server.focusOnClick(node, seat: sid) }
+            }
+        }
+    }
+
+    @inline(never) private func sendKeyboardLeave(_ sid: SeatID, _ node: NodeID, _ serial: UInt32) {
+        withTarget(node) { surface, c in
+            c.eachKeyboard(on: sid) { r in wl_keyboard_send_leave(r, serial, surface) }
+        }
+    }
+
+    @inline(never) private func sendModifiers(_ sid: SeatID, _ node: NodeID, _ m: Modifiers, _ serial: UInt32) {
+        withTarget(node) { _, c in
+            c.eachKeyboard(on: sid) { r in wl_keyboard_send_modifiers(r, serial, m.depressed, m.latched, m.locked, m.group) }
+            c.updateSerials(on: sid) { $0.input.record(serial) }
+        }
+    }
+
     @inline(__always) private func sendTouchFrame(_ sid: SeatID, _ client: ClientID) {
         withClient(client) { c in c.eachTouch(on: sid) { r in wl_touch_send_frame(r) } }
     }
@@ -210,31 +272,13 @@ struct WaylandSender: DeliverySink {
         if watched, let observer = server.deliveryObserver { observer(delivery, queue) }
         switch delivery {
         case let .pointerEnter(sid, node, p, serial):
-            withTarget(node) { surface, c in
-                c.updateSerials(on: sid) { $0.lastEnter = serial }
-                c.wheelClicks.resetAll()
-                c.eachPointer(on: sid) { r in
-                    wl_pointer_send_enter(r, serial, surface, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y))
-                }
-            }
+            sendPointerEnter(sid, node, p, serial)
         case let .pointerLeave(sid, node, serial):
-            withTarget(node) { surface, c in
-                c.eachPointer(on: sid) { r in wl_pointer_send_leave(r, serial, surface) }
-            }
+            sendPointerLeave(sid, node, serial)
         case let .pointerMotion(sid, node, time, p):
             sendPointerMotion(sid, node, time, p)
         case let .pointerButton(sid, node, time, button, state, serial):
-            withTarget(node) { _, c in
-                c.eachPointer(on: sid) { r in wl_pointer_send_button(r, serial, ms(time), button, UInt32(state.rawValue)) }
-                c.updateSerials(on: sid) { s in
-                    s.input.record(serial)
-                    if state == .released { s.lastRelease = serial }
-                }
-                if state == .pressed, server.configuration.focusOnClick {
-                    c.clickFocus = ClickFocusSerials(press: serial, after: serial, upTo: serial)
-                    if sid.index == 0 { server.pendingFocus = node } else { server.focusOnClick(node, seat: sid) }
-                }
-            }
+            sendPointerButton(sid, node, time, button, state, serial)
         case let .pointerAxis(sid, node, time, axis, source, value, value120):
             withTarget(node) { _, c in
                 // Before v8: whole clicks only (WheelClicks.swift); nil while within a click.
@@ -268,16 +312,11 @@ struct WaylandSender: DeliverySink {
         case let .keyboardEnter(sid, node, keys, serial):
             sendKeyboardEnter(sid, node, keys, serial, queue)
         case let .keyboardLeave(sid, node, serial):
-            withTarget(node) { surface, c in
-                c.eachKeyboard(on: sid) { r in wl_keyboard_send_leave(r, serial, surface) }
-            }
+            sendKeyboardLeave(sid, node, serial)
         case let .key(sid, node, time, key, state, serial):
             sendKey(sid, node, time, key, state, serial)
         case let .modifiers(sid, node, m, serial):
-            withTarget(node) { _, c in
-                c.eachKeyboard(on: sid) { r in wl_keyboard_send_modifiers(r, serial, m.depressed, m.latched, m.locked, m.group) }
-                c.updateSerials(on: sid) { $0.input.record(serial) }
-            }
+            sendModifiers(sid, node, m, serial)
 
         case let .touchDown(sid, node, time, slot, p, serial):
             withTarget(node) { surface, c in
