@@ -74,7 +74,9 @@ extension WaylandServer {
         if index >= seatServices.count { _ = services(index) }  // a new seat's; then read in place
         // Each use reads `seatServices[index]` afresh: a `let services` held across these
         // calls was retained and released, and so was each object reached from it.
-        let focus = routerSeat(index).keyboardFirstResponder
+        // The first seat's read in place: through `routerSeat`, whose answer is owned, it was
+        // retained and released.
+        let focus = index == 0 ? seat.keyboardFirstResponder : routerSeat(index).keyboardFirstResponder
         seatServices[index].activationSource = focus
         seatServices[index].textInput.keyboardFocusChanged(to: focus)
         // The selections' holder seldom changes (one client's windows): compared by id
@@ -91,10 +93,13 @@ extension WaylandServer {
         sendActivationConfigure(top)
     }
 
+    /// The toplevel's and its xdg_surface's configures (once the first was sent), both
+    /// objects borrowed from the delivery table; one call, where `XdgSurfaceObject.sendConfigure()`
+    /// and its closure were two more.
     private func sendActivationConfigure(_ node: NodeID?) {
         guard let node else { return }
-        _ = withToplevel(node) { x, _ -> Void? in
-            if x.initialConfigureSent { x.sendConfigure() }
+        _ = withToplevel(node) { x, top -> Void? in
+            if x.initialConfigureSent { x.sendConfigure(top, node: node) }
             return ()
         }
     }

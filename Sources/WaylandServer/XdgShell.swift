@@ -200,23 +200,38 @@ final class XdgSurfaceObject: WaylandObject {
     func sendConfigure() {
         if let top = toplevelRef {
             // Borrowed: `roleObject` holds the toplevel throughout (no retain, see toplevelRef).
-            top._withUnsafeGuaranteedRef { top in
-                top.sendConfigure(node: surface.node)
-                finishConfigure(decoration: top.decoration)
-            }
+            top._withUnsafeGuaranteedRef { top in sendConfigure(top, node: surface.node) }
             return
         }
         guard case .popup(let popup) = roleObject else { return }
         popup.sendConfigure()
-        finishConfigure(decoration: nil)
+        finishConfigure()
+    }
+
+    /// The configure of `top` (this surface's toplevel, whose surface's node is `node`),
+    /// then `xdg_surface.configure`: what `sendConfigure()` sends for a toplevel, inline in
+    /// the activation's configure (Server+Activation.swift), which has both at hand.
+    @inline(__always) func sendConfigure(_ top: XdgToplevel, node: NodeID?) {
+        top.sendConfigure(node: node)
+        let serial = nextConfigureSerial()
+        // Tested before the call: passing `top.decoration` retained and released it (nil
+        // too, a click's two configures), where the test is a load.
+        if top.decoration != nil { top.decoration?.configureSending(serial: serial) }
+        sendSurfaceConfigure(serial)
     }
 
     /// `xdg_surface.configure` with a new serial, after the role's configure.
-    @inline(__always) private func finishConfigure(decoration: ToplevelDecorationObject?) {
+    @inline(__always) private func finishConfigure() {
+        sendSurfaceConfigure(nextConfigureSerial())
+    }
+
+    @inline(__always) private func nextConfigureSerial() -> UInt32 {
         // The unowned(unsafe) server borrowed: a plain call retained and released it.
         let client = owner.id
-        let serial = Unmanaged.passUnretained(server)._withUnsafeGuaranteedRef { $0.nextSerial(for: .configure, client: client) }
-        decoration?.configureSending(serial: serial)
+        return Unmanaged.passUnretained(server)._withUnsafeGuaranteedRef { $0.nextSerial(for: .configure, client: client) }
+    }
+
+    @inline(__always) private func sendSurfaceConfigure(_ serial: UInt32) {
         sentConfigures.append(serial)
         xdg_surface_send_configure(resource, serial)
     }

@@ -103,7 +103,8 @@ final class XdgToplevel: WaylandObject {
     /// configure, which passes its surface's `node` (read here through the weak `xdg`, it
     /// cost a retain and release of both objects per configure).
     func sendConfigure(node: NodeID?) {
-        if version >= 5, !wmCapabilitiesSent {
+        // The flag first: every configure after the first skips libwayland's version call.
+        if !wmCapabilitiesSent, version >= 5 {
             // Before the first configure (xdg_wm_base 5): what the window menu could offer.
             // Maximize and fullscreen are served; no window menu, no minimize.
             wmCapabilitiesSent = true
