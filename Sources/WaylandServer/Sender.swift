@@ -136,7 +136,10 @@ struct WaylandSender: DeliverySink {
     @inline(__always) mutating func deliver(_ slots: UnsafeBufferPointer<Delivery>, from queue: DeliveryQueue) -> Int {
         let slot = slots.baseAddress.unsafelyUnwrapped
         if !watched {
-            if case let .pointerMotion(sid, node, time, p) = slot.pointee {
+            // One switch, one jump table: a chain of `if case` tests became three tables in
+            // a row for the keyboard's kinds.
+            switch slot.pointee {
+            case let .pointerMotion(sid, node, time, p):
                 // The frame that ends the motion, when it is next and for the same client,
                 // goes out in the same step (the commonest pair: every motion).
                 if slots.count > 1, case let .pointerFrame(fsid, client) = slot[1], fsid == sid,
@@ -145,27 +148,24 @@ struct WaylandSender: DeliverySink {
                 }
                 sendPointerMotion(sid, node, time, p)
                 return 1
-            }
-            if case let .pointerFrame(sid, client) = slot.pointee { sendPointerFrame(sid, client); return 1 }
-            if case let .touchMotion(sid, node, time, sl, p) = slot.pointee { sendTouchMotion(sid, node, time, sl, p); return 1 }
-            if case let .touchFrame(sid, client) = slot.pointee { sendTouchFrame(sid, client); return 1 }
-            if case let .key(sid, node, time, key, state, serial) = slot.pointee { sendKey(sid, node, time, key, state, serial); return 1 }
+            case let .pointerFrame(sid, client): sendPointerFrame(sid, client); return 1
+            case let .touchMotion(sid, node, time, sl, p): sendTouchMotion(sid, node, time, sl, p); return 1
+            case let .touchFrame(sid, client): sendTouchFrame(sid, client); return 1
+            case let .key(sid, node, time, key, state, serial): sendKey(sid, node, time, key, state, serial); return 1
             // A click's other seven: the pointer's leave, enter and buttons, the keyboard's
             // leave, enter and modifiers, each one call with its payload read in place. Through
             // `deliverAny` each paid the slot's copy, its prologue and its payload loads (~50).
             // Out of line: sent inline, their registers spilled the key's path (+14 per key).
-            if case let .pointerLeave(sid, node, serial) = slot.pointee { sendPointerLeave(sid, node, serial); return 1 }
-            if case let .pointerEnter(sid, node, p, serial) = slot.pointee { sendPointerEnter(sid, node, p, serial); return 1 }
-            if case let .pointerButton(sid, node, time, button, state, serial) = slot.pointee {
+            case let .pointerLeave(sid, node, serial): sendPointerLeave(sid, node, serial); return 1
+            case let .pointerEnter(sid, node, p, serial): sendPointerEnter(sid, node, p, serial); return 1
+            case let .pointerButton(sid, node, time, button, state, serial):
                 sendPointerButton(sid, node, time, button, state, serial)
                 return 1
+            case let .keyboardLeave(sid, node, serial): sendKeyboardLeave(sid, node, serial); return 1
+            case let .keyboardEnter(sid, node, keys, serial): sendKeyboardEnter(sid, node, keys, serial, queue); return 1
+            case let .modifiers(sid, node, m, serial): sendModifiers(sid, node, m, serial); return 1
+            default: break
             }
-            if case let .keyboardLeave(sid, node, serial) = slot.pointee { sendKeyboardLeave(sid, node, serial); return 1 }
-            if case let .keyboardEnter(sid, node, keys, serial) = slot.pointee {
-                sendKeyboardEnter(sid, node, keys, serial, queue)
-                return 1
-            }
-            if case let .modifiers(sid, node, m, serial) = slot.pointee { sendModifiers(sid, node, m, serial); return 1 }
         }
         deliverAny(slot.pointee, from: queue)
         return 1
