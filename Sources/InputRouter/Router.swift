@@ -188,7 +188,9 @@ public final class Router {
     /// Empties `q` (keeping its capacity) and keeps it as the spare for the next flush.
     @inlinable @inline(__always) func returnDeliveries(_ q: consuming DeliveryQueue) {
         q.removeAll()
-        spareQueue = q
+        // Tested first: known nil (what `takeDeliveries` left), the old value is not released
+        // (assigning blindly was a `swift_release` call per flush).
+        if case .none = spareQueue { spareQueue = q } else { spareQueue = q }
     }
 
     /// `stackingOnly`: the tree's changes only restacked siblings (`SurfaceTree.onSceneChange`).
