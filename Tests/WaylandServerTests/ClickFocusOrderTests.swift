@@ -8,8 +8,14 @@ import Testing
 @testable import WaylandServer
 
 @Suite(.serialized) struct ClickFocusOrderTests {
-    @Test func aClickIntoAnUnfocusedWindowSendsThePressThenTheFocusThenTheStates() throws {
+    /// Watched, every delivery goes through the sender's `deliverAny`; unwatched, the click's
+    /// enters, leaves, buttons and modifiers take the flush loop's own calls. Both must send
+    /// the same.
+    @Test(arguments: [false, true])
+    func aClickIntoAnUnfocusedWindowSendsThePressThenTheFocusThenTheStates(watched: Bool) throws {
         let h = try ServerHarness()
+        var observed = 0
+        if watched { h.server.deliveryObserver = { _, _ in observed += 1 } }
         let a = try h.probe(["--toplevel", "a", "100x100"])
         h.wait(for: a, line: "mapped a")
         let b = try h.probe(["--toplevel", "b", "100x100"])  // maps at (72, 72), takes focus
@@ -30,5 +36,6 @@ import Testing
         h.warp(100, 100)
         #expect(h.settle(a).first?.hasPrefix("pointer.motion") == true)
         #expect(h.settle(b) == [])
+        #expect((observed > 0) == watched)
     }
 }
