@@ -369,7 +369,8 @@ struct WaylandSender: DeliverySink {
 
 extension WaylandServer {
     /// The node that moves and restacks for a toplevel: its decoration container, if any.
-    func windowNode(of toplevel: NodeID) -> NodeID {
+    /// Inline (a click's raise reads it).
+    @inline(__always) func windowNode(of toplevel: NodeID) -> NodeID {
         withToplevel(toplevel) { _, t in t.frame?.container } ?? toplevel
     }
 
