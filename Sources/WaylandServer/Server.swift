@@ -265,9 +265,10 @@ public final class WaylandServer {
             // straight from the display, at the cost of the call alone (about 25 instructions
             // less a serial than through the server and a record in the log).
             serialRecords = SerialLog(routerSerialsImpliedSince: wl_display_get_serial(display))
-            router.setSerialSource(context: UnsafeMutableRawPointer(display)) { display in
-                wl_display_next_serial(OpaquePointer(display))
-            }
+            // libwayland's function itself, its pointer parameter retyped (the same C
+            // calling convention): a Swift function around it was a frame of its own.
+            let next = wl_display_next_serial as @convention(c) (OpaquePointer?) -> UInt32
+            router.setSerialSource(context: UnsafeMutableRawPointer(display), unsafeBitCast(next, to: Router.SerialFunction.self))
         } else {
             // The embedder takes serials of its own from its display: each of the router's is
             // recorded. The server borrowed, not an unowned(unsafe) capture: that was made
