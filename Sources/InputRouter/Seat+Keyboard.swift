@@ -124,7 +124,7 @@ extension Seat {
         if let f = keyboardFocus, keyboardEntered {
             if state == .pressed {
                 if !keyCaptured(meaning) {
-                    let serial = keySerial()
+                    let serial = nextSerial()
                     // A menu opened from the keyboard cites this serial in xdg_popup.grab.
                     recordPress(serial: serial, client: keyboardFocusClient, kind: .key, at: cursor)
                     enqueue(.key(id, f, time: time, key: key, .pressed, serial: serial))
@@ -133,7 +133,7 @@ extension Seat {
                 }
             } else if case .client(let c) = keyRecipients[code], c == keyboardFocusClient {
                 keyRecipients[code] = .none
-                enqueue(.key(id, f, time: time, key: key, .released, serial: keySerial()))
+                enqueue(.key(id, f, time: time, key: key, .released, serial: nextSerial()))
                 return finishKey(meaning)
             }
         }
@@ -147,9 +147,6 @@ extension Seat {
         escapeApplies || (!bindings.isEmpty && activeShortcutsInhibitor == nil) || keyboardGrab != nil
             || (meaning.compose != .none && inputMethod != nil)
     }
-
-    /// A serial with no call of its own (`nextSerial()` is one).
-    @inline(__always) private func keySerial() -> UInt32 { withRouter { $0.nextSerial() } }
 
     /// Compared here: most keys change no modifier, and the call cost more than the test.
     @inline(__always) private func finishKey(_ meaning: KeyMeaning) {

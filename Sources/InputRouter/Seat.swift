@@ -557,7 +557,9 @@ public final class Seat {
     /// touches, the layout) were about 1,000 instructions per click with 30 windows.
     func sceneDidChange(stackingOnly: Bool = false) {
         if stackingOnly {
-            lastFirstResponder = nil
+            // The responder cache stays: a restack changes which node is hit (the re-pick
+            // compares it), not the chain from a node (its ancestors, handlers and input
+            // state), so the click's release after its raise needs no walk of the chain.
             if let top = popupGrab?.stack.last, keyboardFocus != top { moveKeyboardFocus(to: top) }
             pickAfterSceneChange()
             return

@@ -195,8 +195,15 @@ public final class WaylandServer {
     @exclusivity(unchecked) var pendingFocus: NodeID?
     /// Per seat: selections, drag, text input, activated toplevel (SeatServices.swift).
     @exclusivity(unchecked) var seatServices: [SeatServices] = []
-    /// Every serial sent, with what it was for (newest last, bounded).
-    @exclusivity(unchecked) public private(set) var serialLog = SerialLog()
+    /// Every serial sent, with what it was for (newest last, bounded). A copy: the serials
+    /// the router took since are in it too.
+    public var serialLog: SerialLog {
+        var log = serialRecords
+        log.newest = wl_display_get_serial(display)
+        return log
+    }
+    /// The serials the server took itself, and what it knows of the router's (SerialLog).
+    @exclusivity(unchecked) var serialRecords = SerialLog()
     /// The first seat's clipboard and primary selection (Selection.swift); each seat has its
     /// own (`services(_:)`).
     var selections: Selections { seatServices[0].selections }
@@ -250,12 +257,26 @@ public final class WaylandServer {
         seat.keyTranslator = keyboardState
         outputNode = router.tree.createNode(.compositor, name: "windows", frame: Rect(0, 0, 0, 0))
         router.tree.setClipsChildren(outputNode, false)
-        // Borrowed, not an unowned(unsafe) capture: that was made strong for the call, a
-        // retain and release per serial (seven per click). A C function, not a closure: the
-        // closure's context was retained and released per serial. The router is the server's.
-        router.setSerialSource(context: Unmanaged.passUnretained(self).toOpaque()) { context in
-            // `ClientID(index: 0)` is `.compositor`, without the cross-module addressor of the static.
-            Unmanaged<WaylandServer>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.nextSerial(for: .router, client: ClientID(index: 0)) }
+        // A C function, not a closure: the closure's context was retained and released per
+        // serial (every key, button, enter and leave; seven per click).
+        if ownsDisplay {
+            // Every serial of the display is the server's or the router's: the log knows the
+            // router's as the ones it was not told of (SerialLog), and the router takes each
+            // straight from the display, at the cost of the call alone (about 25 instructions
+            // less a serial than through the server and a record in the log).
+            serialRecords = SerialLog(routerSerialsImpliedSince: wl_display_get_serial(display))
+            // libwayland's function itself, its pointer parameter retyped (the same C
+            // calling convention): a Swift function around it was a frame of its own.
+            let next = wl_display_next_serial as @convention(c) (OpaquePointer?) -> UInt32
+            router.setSerialSource(context: UnsafeMutableRawPointer(display), unsafeBitCast(next, to: Router.SerialFunction.self))
+        } else {
+            // The embedder takes serials of its own from its display: each of the router's is
+            // recorded. The server borrowed, not an unowned(unsafe) capture: that was made
+            // strong for the call, a retain and release per serial.
+            router.setSerialSource(context: Unmanaged.passUnretained(self).toOpaque()) { context in
+                // `ClientID(index: 0)` is `.compositor`, without the cross-module addressor of the static.
+                Unmanaged<WaylandServer>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.nextSerial(for: .router, client: ClientID(index: 0)) }
+            }
         }
 
         if configuration.offersShm {
@@ -456,7 +477,7 @@ public final class WaylandServer {
     // Inline: the router's serial source (every key, button and enter) called it (~12).
     @inline(__always) func nextSerial(for purpose: SerialLog.Purpose, client: ClientID = .compositor) -> UInt32 {
         let serial = wl_display_next_serial(display)
-        serialLog.record(serial, purpose, client)
+        serialRecords.record(serial, purpose, client)
         return serial
     }
 
@@ -597,18 +618,49 @@ public struct SerialLog {
         /// The client it was sent to (`.compositor` when it went with no one event).
         public var client: ClientID
     }
-    /// The newest `limit` serials, in a ring: recording one (seven per click) is a store,
-    /// where an array shifted by half when full and checked its buffer's uniqueness.
+    /// The newest `limit` serials recorded, in a ring: recording one is a store, where an
+    /// array shifted by half when full and checked its buffer's uniqueness.
     private var ring = InlineArray<256, Entry>(repeating: Entry(serial: 0, purpose: .router, client: .compositor))
     /// Where the next serial goes.
     private var next = 0
     /// How many of `ring` hold serials (`limit` once it wrapped).
     private var recorded = 0
     static let limit = 256
+    /// Whether the router's serials are known without a record each: on a display the
+    /// server made, every serial is one the server took (and recorded) or the router's, so
+    /// one of the newest `limit` that is not in the ring is the router's. An embedder's
+    /// display has serials of the embedder's own: there each of the router's is recorded.
+    private let routerSerialsImplied: Bool
+    /// The display's serial when the log began: none up to it was the server's.
+    private let start: UInt32
+    /// The display's newest serial, set on the copy `WaylandServer.serialLog` returns.
+    var newest: UInt32 = 0
+
+    /// A log of the serials recorded, the router's included.
+    init() {
+        routerSerialsImplied = false
+        start = 0
+    }
+
+    /// A log of a display the server made, whose serial is `start` now.
+    init(routerSerialsImpliedSince start: UInt32) {
+        routerSerialsImplied = true
+        self.start = start
+    }
+
+    /// How many of the display's newest serials the log covers, when the router's are implied.
+    private var covered: UInt32 { min(UInt32(SerialLog.limit), newest &- start) }
 
     /// The serials, oldest first: the newest `limit` sent. Allocates: for tests and traces.
     public var entries: [Entry] {
-        (0..<recorded).map { ring[(next - recorded + $0) & (SerialLog.limit - 1)] }
+        guard routerSerialsImplied else {
+            return (0..<recorded).map { ring[(next - recorded + $0) & (SerialLog.limit - 1)] }
+        }
+        let n = covered
+        return (0..<n).map { i in
+            let serial = newest &- (n - 1 - i)
+            return recordedEntry(serial) ?? Entry(serial: serial, purpose: .router, client: .compositor)
+        }
     }
 
     @inline(__always) mutating func record(_ serial: UInt32, _ purpose: Purpose, _ client: ClientID) {
@@ -620,9 +672,16 @@ public struct SerialLog {
     /// What `serial` was sent for, if it is still in the log: a linear scan from the newest,
     /// done when a request cites a serial (not per event).
     public func purpose(of serial: UInt32) -> Purpose? {
+        guard routerSerialsImplied else { return recordedEntry(serial)?.purpose }
+        guard newest &- serial < covered else { return nil }
+        return recordedEntry(serial)?.purpose ?? .router
+    }
+
+    /// The newest record of `serial` in the ring.
+    private func recordedEntry(_ serial: UInt32) -> Entry? {
         for i in 0..<recorded {
             let e = ring[(next - 1 - i) & (SerialLog.limit - 1)]
-            if e.serial == serial { return e.purpose }
+            if e.serial == serial { return e }
         }
         return nil
     }

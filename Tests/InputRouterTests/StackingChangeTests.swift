@@ -119,4 +119,50 @@ import Testing
         #expect(h.seat.cursor.x == 100 - 1.0 / 256)
         h.expectClean()
     }
+
+    /// The release after a raise re-picks from the cache of the press's pick: a compositor
+    /// panel that takes the pointer is asked once per entry, not again when the click that
+    /// raised it ends, and keeps the pointer.
+    @Test(arguments: [false, true])
+    func aClickThatRaisesAPanelAsksItsHandlerOnce(wide: Bool) {
+        let (h, w) = setUp(wide: wide)
+        let panel = h.tree.createNode(.compositor, name: "panel", parent: h.output, frame: Rect(0, 0, 100, 100))
+        var enters = 0
+        h.tree.setHandler(panel) { e in
+            if e.kind == .pointerEnter { enters += 1 }
+            return e.kind == .pointerEnter || e.kind == .pointerButton ? .handled : .notHandled
+        }
+        h.tree.raiseToTop(w[0])  // A over the panel
+        _ = h.flush()
+        _ = h.warp(50, 50)
+        #expect(h.step { h.tree.raiseToTop(panel) }.contains("seat0 handled pointer.enter by \"panel\""))
+        #expect(enters == 1)
+        _ = h.step {
+            h.seat.notifyPointerButton(time: h.tick(), button: 0x110, state: .pressed)
+            h.tree.raiseToTop(w[1])  // a restack while the button is held
+        }
+        #expect(!h.button(.released).contains { $0.contains("pointer.leave") || $0.contains("pointer.enter") })
+        #expect(enters == 1)
+        // The next entry asks again.
+        _ = h.warp(350, 50)
+        _ = h.warp(50, 50)
+        #expect(enters == 2)
+        h.expectClean()
+    }
+
+    /// A focus a grab verb took away while the button was held is picked again at the
+    /// release, though the cursor is still over the window it pressed: the client there
+    /// gets its enter back.
+    @Test(arguments: [false, true])
+    func aFocusMovedDuringTheClickIsPickedAgainAtTheRelease(wide: Bool) {
+        let (h, w) = setUp(wide: wide)
+        let a = w[0]
+        _ = h.warp(50, 50)
+        _ = h.button(.pressed)
+        // What a drag does: nobody has the pointer while it lasts.
+        #expect(h.step { h.seat.focusPointer(on: nil) }.first == "seat0 pointer.leave \"A\"")
+        _ = h.step { h.tree.raiseToTop(a) }
+        #expect(h.button(.released).contains("seat0 pointer.enter \"A\" at 50,50"))
+        h.expectClean()
+    }
 }
