@@ -173,4 +173,33 @@ extension HitTestDifferentialTests {
         #expect(tree.hitTest(Point(850, 200))?.node == right)  // clipped: front ends at 500
         for q in [p, shared, outside, Point(850, 200)] { guard Self.indexAndWalkAgree(tree, q, "outputs") else { return } }
     }
+
+    /// A wide list's grid (ChildGrid.swift) takes raised children into its `moved` list
+    /// while there is room, then moves their cell entries instead; walked queries (the
+    /// index kept off) against the reference, with raises of a few windows and of many,
+    /// moves between them (a move with the list full rebuilds the grid), and lowers.
+    @Test func raisesInAWideListAgreeWithTheReferenceThroughTheGrid() {
+        let tree = SurfaceTree()
+        tree.hitIndexDelay = Int.max
+        let output = tree.createNode(.output, frame: Rect(0, 0, 1200, 900))
+        var windows: [NodeID] = []
+        for i in 0..<24 {
+            windows.append(tree.createNode(.toplevel, client: ClientID(index: UInt32(i)), parent: output,
+                                           frame: Rect(Int32(i % 6) * 150, Int32(i / 6) * 160, 300, 260)))
+        }
+        var rng = SeededRandom(seed: 77)
+        for round in 0..<600 {
+            let few = round % 200 < 100
+            let w = few ? windows[round % 3] : windows.randomElement(using: &rng)!
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0: tree.move(w, to: (Int32.random(in: 0...900, using: &rng), Int32.random(in: 0...700, using: &rng)))
+            case 1: tree.lowerToBottom(w)
+            default: tree.raiseToTop(w)
+            }
+            for _ in 0..<6 {
+                let p = Point(Double(Int.random(in: 0..<1200, using: &rng)) + 0.5, Double(Int.random(in: 0..<900, using: &rng)))
+                guard Self.indexAndWalkAgree(tree, p, "round \(round)") else { return }
+            }
+        }
+    }
 }
