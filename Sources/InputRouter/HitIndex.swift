@@ -14,7 +14,8 @@ import CPixman
 // once the scene has stood still for a while (`SurfaceTree.hitIndexDelay`): a scene that
 // changes between every few queries (a window dragged) keeps using the walk, which every
 // change keeps cheap to update. Any change to the scene makes the index stale at once (it
-// records the tree's scene generation). The observer variant of `hitTest` always walks.
+// records the tree's scene generation), except a raise it can follow (HitIndex+Raises.swift).
+// The observer variant of `hitTest` always walks.
 
 /// One rectangle of the flattened scene, in layout space: `x0..<x0 + width` by
 /// `y0..<y0 + height`, pixels by the floor rule.
@@ -56,18 +57,30 @@ struct HitIndex {
     /// Some rectangle was cut at the 32-bit limit (a custom test with no clipping
     /// ancestor accepts anything): a point outside the grid goes to the walk.
     var unbounded = false
+    /// Some candidate runs a custom containment test (a query's answer is then not kept as
+    /// the last walk's, HitIndex+Raises.swift).
+    var hasCustomTests = false
+    /// Where each node's subtree lies among the candidates, by slot (HitIndex+Raises.swift).
+    var spans: UnsafeMutablePointer<CandidateSpan> = .allocate(capacity: 1)
+    var spanCapacity = 1
+    /// The nodes raised since the build, oldest raise first (HitIndex+Raises.swift): each
+    /// costs a query two range checks, and a scan of the raised subtree's candidates when
+    /// it may cover the answer.
+    var raised: UnsafeMutablePointer<RaisedNode> = .allocate(capacity: raisedCapacity)
+    var raisedCount = 0
+    static let raisedCapacity = 4
     /// `cols * rows + 1` cell starts, then the candidate indices they index.
     var cells: UnsafeMutablePointer<UInt32> = .allocate(capacity: 1)
     var cellCapacity = 1
     var candidates: UnsafeMutablePointer<HitCandidate> = .allocate(capacity: 1)
     var candidateCapacity = 1
 
-    /// The generation the queries below were counted at, and how many more walk before
-    /// the index is built.
-    var seenGeneration = UInt64.max
+    /// The tree's `indexEpoch` the queries below were counted at, and how many more walk
+    /// before the index is built.
+    var seenEpoch = UInt64.max
     var queriesLeft = 0
 
-    func deallocate() { cells.deallocate(); candidates.deallocate() }
+    func deallocate() { cells.deallocate(); candidates.deallocate(); spans.deallocate(); raised.deallocate() }
 
     /// The column (row) of an offset from the grid's corner.
     @inline(__always) static func bucket(_ d: UInt32, _ mult: UInt64) -> Int {
@@ -104,9 +117,9 @@ extension SurfaceTree {
     /// Counts a query that found the index stale and builds it when the scene has stood
     /// still long enough. True when the index is now current.
     @inline(never) func prepareHitIndex() -> Bool {
-        if hitIndex.seenGeneration != generation {
+        if hitIndex.seenEpoch != indexEpoch {
             // Once per change: a click that raises a window runs two or three queries.
-            hitIndex.seenGeneration = generation
+            hitIndex.seenEpoch = indexEpoch
             hitIndex.queriesLeft = hitIndexDelay ?? defaultHitIndexDelay
         }
         hitIndex.queriesLeft -= 1
@@ -143,6 +156,13 @@ extension SurfaceTree {
     /// index (too many rectangles, or origins beyond 32 bits).
     func buildHitIndex() -> Bool {
         refreshBounds()
+        // Every slot's span empty until its subtree is flattened.
+        if nodes.count > hitIndex.spanCapacity {
+            hitIndex.spans.deallocate()
+            hitIndex.spans = .allocate(capacity: nodes.count)
+            hitIndex.spanCapacity = nodes.count
+        }
+        hitIndex.spans.update(repeating: CandidateSpan(), count: nodes.count)
         var s = hitIndexScratch
         hitIndexScratch = HitIndex.Scratch()
         defer { hitIndexScratch = s }
@@ -150,6 +170,8 @@ extension SurfaceTree {
         var unbounded = false
         guard flattenChildren(of: 0, 0, 0, .everywhere, &s.candidates, &unbounded) else { return false }
         let count = s.candidates.count
+        // The root's own content is never hit, nor its below children (the walk's rule).
+        hitIndex.spans[0] = CandidateSpan(start: 0, aboveEnd: UInt32(count), belowStart: UInt32(count), end: UInt32(count))
         // The grid spans the rectangles that end within 32 bits; those cut at the limit
         // reach past it, and a point outside it takes the walk.
         var gx0 = Int64.max, gy0 = Int64.max, gx1 = Int64.min, gy1 = Int64.min
@@ -204,6 +226,8 @@ extension SurfaceTree {
         hitIndex.multX = multX; hitIndex.multY = multY
         hitIndex.cols = cols; hitIndex.rows = rows
         hitIndex.unbounded = unbounded
+        hitIndex.hasCustomTests = s.candidates.contains { $0.test == .custom }
+        hitIndex.raisedCount = 0
         hitIndex.generation = generation
         return true
     }
@@ -295,7 +319,9 @@ extension SurfaceTree {
             clip = clip.intersection(bounds)
             if clip.isEmpty { return true }
         }
+        let start = UInt32(out.count)
         guard flattenChildren(of: slot, ox, oy, clip, &out, &unbounded) else { return false }
+        let aboveEnd = UInt32(out.count)
         func add(_ span: Span, _ test: HitCandidate.Test) {
             guard !span.isEmpty else { return }
             // Cut at the 32-bit limit (the last pixel kept out, so every width fits).
@@ -334,6 +360,9 @@ extension SurfaceTree {
             }
         }
         guard out.count <= HitIndex.maximumCandidates else { return false }
-        return flattenChildren(of: slot, ox, oy, clip, &out, &unbounded, below: true)
+        let belowStart = UInt32(out.count)
+        guard flattenChildren(of: slot, ox, oy, clip, &out, &unbounded, below: true) else { return false }
+        hitIndex.spans[Int(slot)] = CandidateSpan(start: start, aboveEnd: aboveEnd, belowStart: belowStart, end: UInt32(out.count))
+        return true
     }
 }

@@ -58,6 +58,9 @@ extension SurfaceTree {
         // While the scene stands still: the flat index (HitIndex.swift), one cell's
         // rectangles instead of a walk down the tree.
         if hitIndex.generation == generation || prepareHitIndex() {
+            // The same point as the last answer kept, after a raise the index follows
+            // (HitIndex+Raises.swift): the release's re-pick after a click's raise.
+            if hitIndex.raisedCount != 0 && lastWalk.generation == generation && lastWalk.point == point { return lastWalk.hit }
             let x = point.x, y = point.y
             // floor(point) in 32 bits without calling floor; points beyond (and NaN) walk.
             if x >= -2_147_483_648 && x < 2_147_483_647 && y >= -2_147_483_648 && y < 2_147_483_647 {
@@ -77,7 +80,9 @@ extension SurfaceTree {
                             && UInt32(bitPattern: iy &- c.pointee.y0) < c.pointee.height {
                             let local = Point(x - Double(c.pointee.originX), y - Double(c.pointee.originY))
                             if c.pointee.test == .solid || indexedContains(c, local, ix, iy) {
-                                return Hit(node: NodeID(index: c.pointee.slot, generation: c.pointee.generation), local: local)
+                                let hit = Hit(node: NodeID(index: c.pointee.slot, generation: c.pointee.generation), local: local)
+                                // Raised nodes since the build may now cover it (HitIndex+Raises.swift).
+                                return hitIndex.raisedCount == 0 ? hit : followRaises(hit, Int(cells[e]), point, ix, iy)
                             }
                         }
                         e &+= 1

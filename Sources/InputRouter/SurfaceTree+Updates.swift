@@ -141,9 +141,11 @@ extension SurfaceTree {
         guard let i = resolve(id) else { return }
         let before = generation
         let keepsHit = raiseKeepsWalkedHit(i)  // WalkedHit.swift
+        indexFollowsRaise = hitIndex.generation == generation && rememberRaiseInIndex(i)  // HitIndex+Raises.swift
         if !restackInGrid(i, top: true) {
             restack(id) { tree, i, p, layer in tree.link(i, into: p, layer: layer, after: nil) }
         }
+        indexFollowsRaise = false
         if keepsHit { keepWalkedHit(after: before) }
     }
 

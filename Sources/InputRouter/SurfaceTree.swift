@@ -64,6 +64,17 @@ public final class SurfaceTree {
     /// its build's working lists.
     @exclusivity(unchecked) var hitIndex = HitIndex()
     var hitIndexScratch = HitIndex.Scratch()
+    /// Counts the changes that restart the index's build delay. A restack while it is
+    /// stale does not, so a scene that changes only by raises among a few windows (a user
+    /// clicking between them) still gets an index; once a current index met a restack it
+    /// could not follow (more raised windows than it remembers, a lower), restacks count
+    /// again until a change of another kind, so raises among many windows keep the walk
+    /// instead of paying for builds they drop.
+    @exclusivity(unchecked) var indexEpoch: UInt64 = 0
+    @exclusivity(unchecked) var restacksRestartIndexDelay = false
+    /// The raise under way was remembered by the index (HitIndex+Raises.swift): its scene
+    /// change keeps the index current.
+    @exclusivity(unchecked) var indexFollowsRaise = false
     /// How many hit-tests after a change walk the tree before the flat index is built for
     /// the rest (HitIndex.swift). nil: about as many as a build costs (at least 32 plus one
     /// per node), so a scene that keeps changing never pays for builds. 0 builds on the
@@ -279,11 +290,23 @@ public final class SurfaceTree {
 
     /// `stackingOnly`: the change restacked siblings that are not outputs, and nothing else
     /// (see `onSceneChange`). Every other change reports false, the default.
-    func sceneChanged(stackingOnly: Bool = false) {
+    @inline(__always) func sceneChanged(stackingOnly: Bool = false) {
         // A hit-test holds the record memory's address while it walks (a custom containment
         // test runs inside the walk): a change now could free what it reads next.
         precondition(!walking, "the surface tree changed during a hit-test (a containment test must not change it)")
         generation &+= 1
+        if indexFollowsRaise {
+            indexFollowsRaise = false
+            hitIndex.generation = generation
+        } else if !stackingOnly {
+            indexEpoch &+= 1
+            restacksRestartIndexDelay = false
+        } else if restacksRestartIndexDelay || hitIndex.generation == generation &- 1 {
+            // A restack the current index could not follow: from now on every restack
+            // restarts the delay, as any change does, until the scene changes otherwise.
+            indexEpoch &+= 1
+            restacksRestartIndexDelay = true
+        }
         if batchDepth > 0 {
             batchDirty = true
             if !stackingOnly { batchReshaped = true }
