@@ -65,12 +65,20 @@ struct ChildGrid {
         return true
     }
 
-    /// Takes `slot` out of the `moved` list (it is about to change rank and go back in).
-    mutating func removeMoved(_ slot: UInt32) {
-        let end = movedStart + movedCount
-        guard var j = (movedStart..<end).first(where: { storage[$0] == slot }) else { return }
-        while j + 1 < end { storage[j] = storage[j + 1]; j += 1 }
-        movedCount -= 1
+    /// Moves `slot`, already in the `moved` list, to its top (bottom) end: it has just taken
+    /// the highest (lowest) rank, so one shift keeps the list in z-order (a removal and an
+    /// insertion walked it twice on every click between windows already in it).
+    mutating func moveMovedToEnd(_ slot: UInt32, top: Bool) {
+        let end = movedStart &+ movedCount
+        var j = movedStart
+        while j < end && storage[j] != slot { j &+= 1 }
+        guard j < end else { return }
+        if top {
+            while j > movedStart { storage[j] = storage[j &- 1]; j &-= 1 }
+        } else {
+            while j &+ 1 < end { storage[j] = storage[j &+ 1]; j &+= 1 }
+        }
+        storage[j] = slot
     }
 
     /// The rank for a child raised to the top (lowered to the bottom), nil once the ranks
@@ -288,11 +296,9 @@ extension SurfaceTree {
         let g = layer == .above ? nodes[Int(p)].gridAbove : nodes[Int(p)].gridBelow
         guard g != NodeRecord.none, !nodes[Int(p)].gridStale, let rank = grids[Int(g)].takeRank(top: top) else { return false }
         if nodes[k].gridMoved {
-            // In the moved list at its old rank: out, and back in at the new one (there is
-            // room: it just left).
-            grids[Int(g)].removeMoved(i)
+            // In the moved list at its old rank: to the end its new rank belongs at.
             nodes[k].gridRank = rank
-            _ = grids[Int(g)].addMoved(i, nodes.base)
+            grids[Int(g)].moveMovedToEnd(i, top: top)
         } else if nodes[k].moved {
             // Moved since the grid saw it, not yet noted: the next refresh puts it in the
             // moved list at its new rank.

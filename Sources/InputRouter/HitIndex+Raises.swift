@@ -64,8 +64,9 @@ extension SurfaceTree {
             if w.start < own.end && own.start < w.end { return false }
         }
         if listed >= 0 {
-            for j in listed..<(count - 1) { raised[j] = raised[j + 1] }
-            raised[count - 1] = entry
+            var j = listed
+            while j &+ 1 < count { raised[j] = raised[j &+ 1]; j &+= 1 }
+            raised[j] = entry
             return true
         }
         guard count < HitIndex.raisedCapacity else { return false }
