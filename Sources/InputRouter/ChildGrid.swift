@@ -288,13 +288,19 @@ extension SurfaceTree {
     /// entries are stale) joins it at the next refresh; with the list full, its entries
     /// move to the front (back) of the cells it is in instead. False when the list has no
     /// grid, or one already due for a rebuild: the caller restacks as usual.
-    func restackInGrid(_ i: UInt32, top: Bool) -> Bool {
-        let k = Int(i)
-        let p = nodes[k].parent
+    @inline(__always) func restackInGrid(_ i: UInt32, top: Bool) -> Bool {
+        // Most lists (a few windows) have no grid: that answer costs no call.
+        let p = nodes[Int(i)].parent
         guard p != NodeRecord.none else { return false }
-        let layer = nodes[k].layer
+        let layer = nodes[Int(i)].layer
         let g = layer == .above ? nodes[Int(p)].gridAbove : nodes[Int(p)].gridBelow
-        guard g != NodeRecord.none, !nodes[Int(p)].gridStale, let rank = grids[Int(g)].takeRank(top: top) else { return false }
+        guard g != NodeRecord.none else { return false }
+        return restackInGrid(i, parent: p, layer: layer, grid: g, top: top)
+    }
+
+    @inline(never) private func restackInGrid(_ i: UInt32, parent p: UInt32, layer: ChildLayer, grid g: UInt32, top: Bool) -> Bool {
+        let k = Int(i)
+        guard !nodes[Int(p)].gridStale, let rank = grids[Int(g)].takeRank(top: top) else { return false }
         if nodes[k].gridMoved {
             // In the moved list at its old rank: to the end its new rank belongs at.
             nodes[k].gridRank = rank

@@ -202,4 +202,37 @@ extension HitTestDifferentialTests {
             }
         }
     }
+
+    /// Windows already in the grid's moved list, raised and lowered again (each a shift to
+    /// one end of the list): where they all overlap, the topmost is the one restacked last
+    /// to the top, and a lowered one only shows where the others do not cover it.
+    @Test func restacksWithinTheGridsMovedListKeepItsOrder() {
+        let tree = SurfaceTree()
+        tree.hitIndexDelay = Int.max
+        let output = tree.createNode(.output, frame: Rect(0, 0, 1200, 900))
+        var windows: [NodeID] = []
+        for i in 0..<20 {
+            windows.append(tree.createNode(.toplevel, client: ClientID(index: UInt32(i)), parent: output,
+                                           frame: Rect(Int32(i % 5) * 200, Int32(i / 5) * 200, 400, 300)))
+        }
+        let (a, b, c) = (windows[0], windows[1], windows[5])  // all three cover (250, 250)
+        let shared = Point(250.5, 250.5)
+        for w in [a, b, c] { tree.raiseToTop(w) }
+        #expect(tree.hitTest(shared)?.node == c)
+        tree.raiseToTop(a)  // from the middle of the moved list to its top
+        #expect(tree.hitTest(shared)?.node == a)
+        tree.raiseToTop(a)  // already at the top
+        #expect(tree.hitTest(shared)?.node == a)
+        tree.lowerToBottom(a)  // from the top of the moved list to its bottom
+        #expect(tree.hitTest(shared)?.node == c)
+        tree.lowerToBottom(c)
+        #expect(tree.hitTest(shared)?.node == b)
+        tree.raiseToTop(c)  // from the bottom to the top
+        #expect(tree.hitTest(shared)?.node == c)
+        for x in stride(from: 0.5, to: 1200, by: 50) {
+            for y in stride(from: 0.5, to: 900, by: 50) {
+                guard Self.indexAndWalkAgree(tree, Point(x, y), "(\(x), \(y))") else { return }
+            }
+        }
+    }
 }
