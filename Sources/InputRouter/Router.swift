@@ -199,8 +199,18 @@ public final class Router {
         if case .none = spareQueue { spareQueue = q } else { spareQueue = q }
     }
 
+    /// The tree's generation when the last scene change that was more than a restack was
+    /// reported. Every change the tree makes is reported (at once, or at its batch's end,
+    /// with the batch's other changes), so the changes since this generation are restacks:
+    /// whatever was resolved at or after it about which nodes are alive and whose they are
+    /// still holds (`Seat.sceneDidChange(stackingOnly:)` keeps its pointer focus surface).
+    @exclusivity(unchecked) var reshapedGeneration: UInt64 = 0
+
     /// `stackingOnly`: the tree's changes only restacked siblings (`SurfaceTree.onSceneChange`).
     func sceneDidChange(stackingOnly: Bool = false) {
+        // Recorded before any seat reacts (a reaction may change the tree again, and the
+        // seats after it then see that change's report before this one's).
+        if !stackingOnly { reshapedGeneration = tree.generation }
         // By index, each seat borrowed: `for s in seats` retained and released the array's
         // buffer and each seat (every click's raise). A seat is never removed.
         var i = 0

@@ -561,6 +561,13 @@ public final class Seat {
             // compares it), not the chain from a node (its ancestors, handlers and input
             // state), so the click's release after its raise needs no walk of the chain.
             if let top = popupGrab?.stack.last, keyboardFocus != top { moveKeyboardFocus(to: top) }
+            // A restack destroys no node and changes no node's client: the pointer focus
+            // surface resolved since the last other change holds at this generation too (the
+            // click's release would resolve it again, about 50 instructions).
+            let resolvedAt = focusSurface.treeGeneration
+            if resolvedAt != UInt64.max && resolvedAt >= withRouter({ $0.reshapedGeneration }) {
+                focusSurface.treeGeneration = tree.generation
+            }
             pickAfterSceneChange()
             return
         }

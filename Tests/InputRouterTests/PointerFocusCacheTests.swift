@@ -72,4 +72,35 @@ import Testing
         #expect(h.button(.pressed).first?.hasPrefix("seat0 pointer.button \"A\"") == true)
         h.expectClean()
     }
+
+    /// Restacks while a button is held (the focus surface is kept across them, Seat's
+    /// `sceneDidChange(stackingOnly:)`): the release goes to the window the press went to,
+    /// whichever window went on top meanwhile; the focus destroyed in a batch with a
+    /// restack after it is told nothing, and the next press goes to the window below.
+    @Test func restacksWhileAButtonIsHeldKeepTheButtonsWindow() {
+        let h = Harness()
+        let a = h.client("a"), b = h.client("b")
+        let below = h.toplevel("below", b, Rect(0, 0, 200, 200))
+        let top = h.toplevel("top", a, Rect(0, 0, 100, 100))
+        let aside = h.toplevel("aside", b, Rect(300, 0, 100, 100))
+        #expect(h.warp(10, 10).contains("seat0 pointer.enter \"top\" at 10,10"))
+        #expect(h.button(.pressed).first == "seat0 pointer.button \"top\" BTN_LEFT pressed")
+        _ = h.step { h.tree.raiseToTop(aside) }
+        _ = h.step { h.tree.raiseToTop(top) }
+        #expect(h.button(.released).first == "seat0 pointer.button \"top\" BTN_LEFT released")
+        #expect(h.button(.pressed).first == "seat0 pointer.button \"top\" BTN_LEFT pressed")
+        let during = h.step {
+            h.tree.batchUpdates {
+                h.tree.raiseToTop(aside)
+                h.tree.destroy(top)
+                h.tree.raiseToTop(below)
+                h.seat.notifyPointerButton(time: h.tick(), button: 0x110, state: .released)
+            }
+        }
+        #expect(!during.contains { $0.hasPrefix("seat0 pointer.button") })
+        #expect(during.contains("seat0 pointer.enter \"below\" at 10,10"))
+        _ = h.step { h.tree.raiseToTop(aside) }
+        #expect(h.button(.pressed).first == "seat0 pointer.button \"below\" BTN_LEFT pressed")
+        #expect(h.button(.released).first == "seat0 pointer.button \"below\" BTN_LEFT released")
+    }
 }
