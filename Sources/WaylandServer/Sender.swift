@@ -11,10 +11,12 @@ extension WaylandServer {
     public func sendDeliveries() {
         if router.hasDeliveries {
             var sender = WaylandSender(server: self)
-            router.flush(into: &sender)
+            // A press's focus on click queues the keyboard's change while the pass runs:
+            // it goes out in the same pass, after the press's frame.
+            router.flushIncludingWhatItQueues(into: &sender)
             if let focus = pendingFocus {
                 pendingFocus = nil
-                activateAfterPress(focus, sender: &sender)  // Server+Activation.swift
+                finishActivationAfterPress(focus)  // Server+Activation.swift
             }
             if !afterDeliveries.isEmpty { runAfterDeliveries() }
         }
@@ -236,7 +238,10 @@ struct WaylandSender: DeliverySink {
             }
             if state == .pressed, server.configuration.focusOnClick {
                 c.clickFocus = ClickFocusSerials(press: serial, after: serial, upTo: serial)
-                if sid.index == 0 { server.pendingFocus = node } else { server.focusOnClick(node, seat: sid) }
+                if sid.index == 0 {
+                    // Borrowed: a call on `server` as it is retained and released it.
+                    Unmanaged.passUnretained(server)._withUnsafeGuaranteedRef { $0.activateOnPress(node) }
+                } else { server.focusOnClick(node, seat: sid) }
             }
         }
     }

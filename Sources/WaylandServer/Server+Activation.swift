@@ -32,27 +32,33 @@ extension WaylandServer {
         return true
     }
 
-    /// Focus on click on the first seat, from `sendDeliveries` right after the flush that
-    /// sent the press: the keyboard's leave, enter and modifiers go out through the same
-    /// sender, then the text-input enter and the configures, as `activate(_:)` sends them.
-    /// `activate` flushed with a `sendDeliveries` of its own (its takes, checks and
-    /// outputs update, then the caller's again: four per click where three do).
-    func activateAfterPress(_ focus: NodeID, sender: inout WaylandSender) {
-        let before = wl_display_get_serial(display)
-        if raiseAndFocus(focus, seat: seat) {
-            // In the order `activate`'s own `sendDeliveries` had: work queued for after the
-            // deliveries (another seat's focus on click in the same flush) before this
-            // seat's focus is followed, then the other seats'.
-            if router.hasDeliveries {
-                router.flush(into: &sender)
-                if !afterDeliveries.isEmpty { runAfterDeliveries() }
-            }
-            followKeyboardFocus()  // Sender.swift
-            // What following the focus queued (nothing, normally) goes before the serials
-            // are noted, as it did when `activate` flushed it.
-            if router.hasDeliveries { sendDeliveries() }
+    /// Focus on click on the first seat, from the press's delivery: the window raised and
+    /// the keyboard's leave, enter and modifiers queued while the press's pass runs, so the
+    /// same pass sends them after the press's frame (`flushIncludingWhatItQueues`), as
+    /// `activate(_:)` sends them; `finishActivationAfterPress` does the rest. A second flush
+    /// for them was one more take and return of the queue per click.
+    @inline(__always) func activateOnPress(_ node: NodeID) {
+        if pendingFocus == nil { serialBeforeClickFocus = wl_display_get_serial(display) }
+        pendingFocus = node
+        // The queue is the pass's spare: empty unless an earlier press of this pass queued.
+        if raiseAndFocus(node, seat: seat), router.hasDeliveries { clickFocusQueued = true }
+    }
+
+    /// After the pass that sent the press and its focus change: the text-input enter and the
+    /// configures, and the serials sent meanwhile noted as the press's.
+    @inline(__always) func finishActivationAfterPress(_ focus: NodeID) {
+        // In the order `activate`'s own `sendDeliveries` had: work queued for after the
+        // deliveries (another seat's focus on click in the same flush) before this seat's
+        // focus is followed, then the other seats'.
+        if clickFocusQueued {
+            clickFocusQueued = false
+            if !afterDeliveries.isEmpty { runAfterDeliveries() }
         }
-        noteClickFocusSerials(of: focus, after: before)
+        followKeyboardFocus()  // Sender.swift
+        // What following the focus queued (nothing, normally) goes before the serials are
+        // noted, as it did when `activate` flushed it.
+        if router.hasDeliveries { sendDeliveries() }
+        noteClickFocusSerials(of: focus, after: serialBeforeClickFocus)
     }
 
     /// The toplevel `node` belongs to: itself, or the root of its subsurface or popup chain.

@@ -191,8 +191,13 @@ public final class WaylandServer {
     /// Live toplevels, for decorations and the compositor's window list.
     var toplevels: [XdgToplevel] { toplevelObjects.compactMap { $0.object } }
     var toplevelObjects: [WeakToplevel] = []
-    /// Focus changes decided while deliveries were being sent, applied right after.
+    /// The first seat's focus on click, decided and queued while the press was sent; the
+    /// rest of it (configures, the click's serials) done right after that pass.
     @exclusivity(unchecked) var pendingFocus: NodeID?
+    /// The display's serial before that focus change was queued (the click's serials follow it).
+    @exclusivity(unchecked) var serialBeforeClickFocus: UInt32 = 0
+    /// Whether raising and focusing it queued deliveries (the keyboard's leave, enter, modifiers).
+    @exclusivity(unchecked) var clickFocusQueued = false
     /// Per seat: selections, drag, text input, activated toplevel (SeatServices.swift).
     @exclusivity(unchecked) var seatServices: [SeatServices] = []
     /// Every serial sent, with what it was for (newest last, bounded). A copy: the serials

@@ -1,6 +1,6 @@
 // What a click that raises and focuses a window tells both clients, in order: the press
 // first, then the keyboard's move and the activated states (the activation goes out in the
-// flush that sent the press, Server+Activation.swift's `activateAfterPress`).
+// pass that sent the press, Server+Activation.swift's `activateOnPress`).
 import Foundation
 import InputRouter
 import Testing
