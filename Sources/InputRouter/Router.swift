@@ -164,6 +164,12 @@ public final class Router {
     /// handed over are never appended to while the sink reads them.
     @inlinable @inline(__always) public func flush<S: DeliverySink>(into sink: inout S) {
         let q = takeDeliveries()
+        deliverEach(of: q, to: &sink)
+        returnDeliveries(q)
+    }
+
+    /// Every slot of `q` to `sink`, in order: the loop both flushes share.
+    @inlinable @inline(__always) func deliverEach<S: DeliverySink>(of q: DeliveryQueue, to sink: inout S) {
         let slots = q.storage.base, n = q.storage.used
         var i = 0
         while i < n {
@@ -171,7 +177,6 @@ public final class Router {
             precondition(delivered > 0 && delivered <= n &- i, "a sink must deliver at least one of the slots it is given")
             i &+= delivered
         }
-        returnDeliveries(q)
     }
 
     /// As `flush(into:)`, and then what the sink queued meanwhile, in the same pass: its
@@ -182,13 +187,7 @@ public final class Router {
     @inlinable @inline(__always) public func flushIncludingWhatItQueues<S: DeliverySink>(into sink: inout S) {
         var q = takeDeliveries()
         while true {
-            let slots = q.storage.base, n = q.storage.used
-            var i = 0
-            while i < n {
-                let delivered = sink.deliver(UnsafeBufferPointer(start: slots + i, count: n &- i), from: q)
-                precondition(delivered > 0 && delivered <= n &- i, "a sink must deliver at least one of the slots it is given")
-                i &+= delivered
-            }
+            deliverEach(of: q, to: &sink)
             if queue.storage.used == 0 { break }
             q.removeAll()
             swap(&q, &queue)
