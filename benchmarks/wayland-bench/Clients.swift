@@ -12,6 +12,13 @@ func now() -> UInt64 {
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
 }
 
+/// The calling thread's CPU time (user and system), in nanoseconds.
+func threadCPUTime() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
 /// One client: its session, its wl_client, and the server-side resources the raw way posts on.
 final class BenchClient {
     let session: WireSession

@@ -213,14 +213,29 @@ final class EndToEnd {
     /// `n` events one way; ns per event. Keeps at most 128 events unread, so that neither
     /// way ever finds the socket full (libwayland 1.21 would drop events then).
     func run(_ scenario: Scenario, _ n: Int, routedWay: Bool, bytesPerEvent: Int) -> Double {
+        timedRun(scenario, n, routedWay: routedWay, bytesPerEvent: bytesPerEvent).wall
+    }
+
+    /// Per event: the wall time until the reader has every byte, and the server's thread's
+    /// own CPU time outside its waits for the reader. The second leaves out whatever the
+    /// host ran instead of this thread (the wall time of a run moved fourfold between runs
+    /// a minute apart), so it is the steadier of the two; it does not see the reader.
+    func timedRun(_ scenario: Scenario, _ n: Int, routedWay: Bool, bytesPerEvent: Int) -> (wall: Double, serverCPU: Double) {
         let start = counter.bytes.load(ordering: .acquiring)
+        var cpu: UInt64 = 0
         let t0 = now()
+        var c0 = threadCPUTime()
         for i in 0..<n {
             if routedWay { routed(scenario) } else { raw(scenario) }
-            if i & 63 == 63 { waitForReader(start + (i + 1 - 128) * bytesPerEvent) }
+            if i & 63 == 63 {
+                cpu += threadCPUTime() - c0
+                waitForReader(start + (i + 1 - 128) * bytesPerEvent)
+                c0 = threadCPUTime()
+            }
         }
+        cpu += threadCPUTime() - c0
         waitForReader(start + n * bytesPerEvent)
-        return Double(now() - t0) / Double(n)
+        return (Double(now() - t0) / Double(n), Double(cpu) / Double(n))
     }
 
     /// Bytes one event puts on the socket (every byte must be read back).
