@@ -68,6 +68,58 @@ enum Callgrind {
         return result
     }
 
+    /// One run under cachegrind's cache simulation: the level-1 instruction cache it modelled
+    /// (its own reading of this CPU, as "32768 B, 64 B, 8-way associative") and the misses
+    /// per function, with "PROGRAM TOTALS".
+    static func instructionCacheMisses(_ arguments: [String]) -> (cache: String, misses: [String: Double])? {
+        let out = NSTemporaryDirectory() + "wayland-bench-cachegrind-\(getpid())"
+        defer { unlink(out) }
+        guard run("/usr/bin/valgrind", ["--tool=cachegrind", "--cache-sim=yes", "--cachegrind-out-file=\(out)", binary] + arguments) != nil,
+            let text = run("/usr/bin/cg_annotate", ["--show=I1mr", "--sort=I1mr", "--threshold=0", out], stdout: true)
+        else { return nil }
+        var cache = "", misses: [String: Double] = [:]
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("I1 cache:") { cache = line.dropFirst(9).trimmingCharacters(in: .whitespaces); continue }
+            // "1,229,273 (100.0%)  PROGRAM TOTALS" or "98,261 ( 7.99%)  ???:symbol"
+            guard let open = line.firstIndex(of: "("), let close = line.firstIndex(of: ")"), open < close,
+                let count = Double(line[..<open].trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ""))
+            else { continue }
+            var name = line[line.index(after: close)...].trimmingCharacters(in: .whitespaces)
+            if let colon = name.range(of: ":") { name = String(name[colon.upperBound...]) }
+            misses[name, default: 0] += count
+        }
+        return misses.isEmpty ? nil : (cache, misses)
+    }
+
+    /// Prints the level-1 instruction-cache misses per event of `kind`, routed and raw, and
+    /// the routed way's top functions by misses. The time ratio can exceed the instruction
+    /// ratio when the routed loop's code no longer fits the cache while the raw loop's does.
+    static func cacheProfile(_ kind: String, short: Int, long: Int, top: Int) {
+        func perEvent(_ way: String) -> (cache: String, misses: [String: Double])? {
+            guard let a = instructionCacheMisses(["--only", kind, way, "\(short)"]),
+                let b = instructionCacheMisses(["--only", kind, way, "\(long)"])
+            else { return nil }
+            let events = Double(long - short)
+            var result: [String: Double] = [:]
+            for (name, count) in b.misses { result[name] = (count - (a.misses[name] ?? 0)) / events }
+            return (b.cache, result)
+        }
+        guard let routed = perEvent("routed"), let raw = perEvent("raw") else {
+            print("(cachegrind gave no cache profile)")
+            return
+        }
+        print(String(format: "\nLevel-1 instruction-cache misses per %@ (cachegrind's model: %@): %.1f routed, %.1f raw",
+                     kind, routed.cache, routed.misses["PROGRAM TOTALS"] ?? 0, raw.misses["PROGRAM TOTALS"] ?? 0))
+        let rows = routed.misses.filter { $0.key != "PROGRAM TOTALS" && $0.value >= 1 }.sorted { $0.value > $1.value }.prefix(top)
+        guard !rows.isEmpty else { return }
+        let names = demangle(rows.map(\.key))
+        print("\n| misses, routed | function |\n|---:|---|")
+        for (i, (_, count)) in rows.enumerated() {
+            let name = names[i].count > 150 ? String(names[i].prefix(147)) + "..." : names[i]
+            print("| \(String(format: "%.1f", count)) | `\(name.replacingOccurrences(of: "|", with: "\\|"))` |")
+        }
+    }
+
     /// libc's allocator entry points, whose inclusive counts `inclusive` keys as "libc NAME".
     static let allocator: Set<String> = ["calloc", "malloc", "free", "realloc"]
 

@@ -36,6 +36,7 @@ if let i = args.firstIndex(of: "--only"), i + 3 < args.count, let kind = Scenari
 if let i = args.firstIndex(of: "--profile"), i + 1 < args.count, let kind = Scenario.allCases.first(where: { $0.short == args[i + 1] }) {
     let n = kind == .click ? 400 : 2_000
     Callgrind.profile(kind.short, short: n, long: n * 11, top: 15)
+    Callgrind.cacheProfile(kind.short, short: n, long: n * 11, top: 10)
     exit(0)
 }
 
@@ -146,6 +147,7 @@ if callgrind {
         progress("profile, \(kind.short)...")
         let n = kind == .click ? 400 : 2_000
         Callgrind.profile(kind.short, short: n, long: n * 11, top: 15)
+        Callgrind.cacheProfile(kind.short, short: n, long: n * 11, top: 10)
     }
 }
 if !args.contains("--no-load") {
