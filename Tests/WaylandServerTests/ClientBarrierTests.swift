@@ -55,14 +55,7 @@ import WireClient
     /// every byte sent before it.
     @Test func aClientWithoutXdgWmBasePassesOnceItReadEverything() throws {
         let h = try ServerHarness()
-        var fds: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0)
-        _ = try h.server.connectClient(fd: fds[0])
-        let wire = WireConnection(fd: fds[1])
-        let session = WireSession(wire)
-        session.pump = { h.server.dispatch(timeoutMS: 0) }
-        try #require(session.start())
-        #expect(session.bind("wl_seat", version: 8) != nil)
+        let (_, wire, session) = try h.server.connectWireClient(binding: [("wl_seat", 8)])
         try #require(session.roundtrip())
         #expect(h.server.barrier().isPassed, "it has read everything")
         // A sync the server answers, and the client does not read yet.

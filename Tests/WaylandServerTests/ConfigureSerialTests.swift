@@ -12,20 +12,11 @@ import WireClient
     /// A server with one wire client holding two mapped toplevels, and their nodes.
     func twoWindows() throws -> (WaylandServer, WireConnection, WireSession, WireSession.Toplevel, NodeID, NodeID) {
         var config = WaylandServer.Configuration()
-        config.keyboard = .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
+        config.keyboard = usKeyboard
         config.unresponsiveTimeoutMS = 0
         let server = try WaylandServer(configuration: config)
         server.handle(InputEvent(time: 0, device: DeviceID(1), .deviceAdded(.keyboard)))
-        var fds: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0)
-        let client = try server.connectClient(fd: fds[0])
-        let wire = WireConnection(fd: fds[1])
-        let session = WireSession(wire)
-        session.pump = { server.dispatch(timeoutMS: 0) }
-        try #require(session.start())
-        for (interface, version) in [("wl_compositor", 5), ("wl_shm", 1), ("xdg_wm_base", 5)] {
-            session.bind(interface, version: UInt32(version))
-        }
+        let (client, wire, session) = try server.connectWireClient(binding: [("wl_compositor", 5), ("wl_shm", 1), ("xdg_wm_base", 5)])
         let a = try #require(session.mapToplevel(width: 100, height: 80))
         let b = try #require(session.mapToplevel(width: 100, height: 80))
         let nodeA = try #require(server.node(ofSurface: a.surface, client: client))

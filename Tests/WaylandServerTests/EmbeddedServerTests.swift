@@ -55,16 +55,7 @@ import WireClient
 
     /// A wire-level client on a socket pair handed to the server of `display`.
     func connect(_ server: WaylandServer) throws -> (WireConnection, WireSession) {
-        var fds: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0)
-        _ = try server.connectClient(fd: fds[0])
-        let wire = WireConnection(fd: fds[1])
-        let session = WireSession(wire)
-        session.pump = { server.dispatch(timeoutMS: 0) }
-        #expect(session.start())
-        for (interface, version) in [("wl_compositor", 5), ("wl_shm", 1), ("xdg_wm_base", 5)] {
-            session.bind(interface, version: UInt32(version))
-        }
+        let (_, wire, session) = try server.connectWireClient(binding: [("wl_compositor", 5), ("wl_shm", 1), ("xdg_wm_base", 5)])
         return (wire, session)
     }
 

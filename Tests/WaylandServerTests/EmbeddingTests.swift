@@ -14,21 +14,12 @@ import WireClient
         -> (WaylandServer, ClientID, WireConnection, WireSession)
     {
         var config = WaylandServer.Configuration()
-        config.keyboard = .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
+        config.keyboard = usKeyboard
         config.unresponsiveTimeoutMS = 0
         configure(&config)
         let server = try WaylandServer(configuration: config)
         server.handle(InputEvent(time: 0, device: DeviceID(1), .deviceAdded(.pointer)))
-        var fds: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0)
-        let id = try server.connectClient(fd: fds[0])
-        let wire = WireConnection(fd: fds[1])
-        let session = WireSession(wire)
-        session.pump = { server.dispatch(timeoutMS: 0) }
-        #expect(session.start())
-        for (interface, version) in [("wl_compositor", 5), ("wl_shm", 1), ("wl_seat", 8), ("xdg_wm_base", 5)] {
-            session.bind(interface, version: UInt32(version))
-        }
+        let (id, wire, session) = try server.connectWireClient(binding: [("wl_compositor", 5), ("wl_shm", 1), ("wl_seat", 8), ("xdg_wm_base", 5)])
         return (server, id, wire, session)
     }
 

@@ -18,22 +18,13 @@ import WireClient
         -> (WaylandServer, WireConnection, WireSession, pointer: UInt32, keyboard: UInt32, a: WireSession.Toplevel, b: WireSession.Toplevel)
     {
         var config = display == nil ? WaylandServer.Configuration() : .embedded
-        config.keyboard = .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
+        config.keyboard = usKeyboard
         config.unresponsiveTimeoutMS = 0
         config.focusOnClick = true
         let server = try display.map { try WaylandServer(display: $0, configuration: config) } ?? WaylandServer(configuration: config)
         server.handle(InputEvent(time: 0, device: DeviceID(1), .deviceAdded(.pointer)))
         server.handle(InputEvent(time: 0, device: DeviceID(2), .deviceAdded(.keyboard)))
-        var fds: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0)
-        let client = try server.connectClient(fd: fds[0])
-        let wire = WireConnection(fd: fds[1])
-        let session = WireSession(wire)
-        session.pump = { server.dispatch(timeoutMS: 0) }
-        try #require(session.start())
-        for (interface, version) in [("wl_compositor", 5), ("wl_shm", 1), ("wl_seat", 8), ("xdg_wm_base", 5)] {
-            session.bind(interface, version: UInt32(version))
-        }
+        let (client, wire, session) = try server.connectWireClient(binding: [("wl_compositor", 5), ("wl_shm", 1), ("wl_seat", 8), ("xdg_wm_base", 5)])
         let pointer = wire.newID("wl_pointer"), keyboard = wire.newID("wl_keyboard")
         wire.send(session.bound["wl_seat"]!, Op.seatGetPointer, [.uint(pointer)])
         wire.send(session.bound["wl_seat"]!, Op.seatGetKeyboard, [.uint(keyboard)])
