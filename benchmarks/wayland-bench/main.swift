@@ -9,6 +9,7 @@
 //   wayland-bench --profile KIND            the per-function profile of KIND alone (callgrind)
 //   wayland-bench --no-callgrind --no-load --no-allocations
 //   wayland-bench --check-allocations       routed events allocate no more than raw ones (exit 1 if they do)
+//   wayland-bench --load-only               the latency under load alone
 import CWaylandServer
 import Foundation
 import InputRouter
@@ -18,6 +19,11 @@ import WireClient
 let args = CommandLine.arguments
 func progress(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
 func ns(_ v: Double) -> String { v >= 10_000 ? String(format: "%.1f µs", v / 1000) : String(format: "%.0f ns", v) }
+
+if args.contains("--load-only") {
+    try LoadBench.runAndPrint()
+    exit(0)
+}
 
 if args.contains("--check-allocations") {
     exit(AllocationCheck.run(try EndToEnd()) ? 0 : 1)
