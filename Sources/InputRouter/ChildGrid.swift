@@ -289,45 +289,75 @@ extension SurfaceTree {
     /// move to the front (back) of the cells it is in instead. False when the list has no
     /// grid, or one already due for a rebuild: the caller restacks as usual.
     @inline(__always) func restackInGrid(_ i: UInt32, top: Bool) -> Bool {
-        // Most lists (a few windows) have no grid: that answer costs no call.
-        let p = nodes[Int(i)].parent
+        // Most lists (a few windows) have no grid: that answer costs no call. Raw records:
+        // `i` is a resolved slot and `p` its parent, so a checked subscript cannot fail.
+        let n = nodes.base
+        let p = n[Int(i)].parent
         guard p != NodeRecord.none else { return false }
-        let layer = nodes[Int(i)].layer
-        let g = layer == .above ? nodes[Int(p)].gridAbove : nodes[Int(p)].gridBelow
+        let layer = n[Int(i)].layer
+        let g = layer == .above ? n[Int(p)].gridAbove : n[Int(p)].gridBelow
         guard g != NodeRecord.none else { return false }
         return restackInGrid(i, parent: p, layer: layer, grid: g, top: top)
     }
 
     @inline(never) private func restackInGrid(_ i: UInt32, parent p: UInt32, layer: ChildLayer, grid g: UInt32, top: Bool) -> Bool {
-        let k = Int(i)
-        guard !nodes[Int(p)].gridStale, let rank = grids[Int(g)].takeRank(top: top) else { return false }
-        if nodes[k].gridMoved {
+        // On the raw records and grid: `i` is live, `p` its parent and `g` the parent's
+        // grid, so the checked subscripts' tests (about 30 instructions a click) cannot fail.
+        let n = nodes.base, k = Int(i)
+        let grid = grids.base + Int(g)
+        guard !n[Int(p)].gridStale, let rank = grid.pointee.takeRank(top: top) else { return false }
+        n[k].gridRank = rank
+        if n[k].gridMoved {
             // In the moved list at its old rank: to the end its new rank belongs at.
-            nodes[k].gridRank = rank
-            grids[Int(g)].moveMovedToEnd(i, top: top)
-        } else if nodes[k].moved {
+            grid.pointee.moveMovedToEnd(i, top: top)
+        } else if n[k].moved {
             // Moved since the grid saw it, not yet noted: the next refresh puts it in the
             // moved list at its new rank.
-            nodes[k].gridRank = rank
             markBoundsDirty(i, selfChanged: false)
-        } else {
+        } else if grid.pointee.addMoved(i, n) {
             // Into the moved list at its new rank while there is room: a few entries'
             // shift, where moving its entries to the front of every cell it covers cost
             // about 400 instructions for a window of the desktop's grid, on every click.
             // Its cell entries are skipped from now on (queries merge the list by rank).
-            nodes[k].gridRank = rank
-            if grids[Int(g)].addMoved(i, nodes.base) {
-                nodes[k].gridMoved = true
-            } else {
-                // Its box and position are those its entries were made from.
-                let r = nodes[k]
-                grids[Int(g)].restackEntries((i, r.box, r.x, r.y), top: top)
-            }
+            n[k].gridMoved = true
+        } else {
+            // Its box and position are those its entries were made from.
+            grid.pointee.restackEntries((i, n[k].box, n[k].x, n[k].y), top: top)
         }
-        unlink(i, listChanged: false)
-        link(i, into: p, layer: layer, after: top ? nil : NodeRecord.none, listChanged: false)
-        sceneChanged(stackingOnly: nodes[k].kind != .output)
+        relinkAtEnd(i, n, parent: Int(p), layer: layer, top: top)
+        sceneChanged(stackingOnly: n[k].kind != .output)
         return true
+    }
+
+    /// What `unlink` and `link` at the top (bottom) of the same list do, on the raw records
+    /// and without marking the list changed (the grid accounts for the restack): the two
+    /// calls and their checked subscripts cost about 110 instructions a click.
+    @inline(__always) private func relinkAtEnd(_ i: UInt32, _ n: UnsafeMutablePointer<NodeRecord>, parent p: Int,
+                                               layer: ChildLayer, top: Bool) {
+        let k = Int(i), none = NodeRecord.none
+        let prev = n[k].prev, next = n[k].next
+        let parent = n + p
+        let above = layer == .above
+        if top {
+            // Already topmost: relinking would give the same links.
+            guard next != none else { return }
+            if prev != none { n[Int(prev)].next = next } else if above { parent.pointee.firstAbove = next } else { parent.pointee.firstBelow = next }
+            n[Int(next)].prev = prev
+            let last = above ? parent.pointee.lastAbove : parent.pointee.lastBelow
+            n[Int(last)].next = i
+            n[k].prev = last
+            n[k].next = none
+            if above { parent.pointee.lastAbove = i } else { parent.pointee.lastBelow = i }
+        } else {
+            guard prev != none else { return }
+            n[Int(prev)].next = next
+            if next != none { n[Int(next)].prev = prev } else if above { parent.pointee.lastAbove = prev } else { parent.pointee.lastBelow = prev }
+            let first = above ? parent.pointee.firstAbove : parent.pointee.firstBelow
+            n[Int(first)].prev = i
+            n[k].next = first
+            n[k].prev = none
+            if above { parent.pointee.firstAbove = i } else { parent.pointee.firstBelow = i }
+        }
     }
 
     /// Frees both grids of a destroyed node.
