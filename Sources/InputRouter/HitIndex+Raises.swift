@@ -44,6 +44,20 @@ extension SurfaceTree {
     /// Before raising `slot`, with the index current: whether it can follow the raise,
     /// remembered if so (the scene change then keeps the index current, `sceneChanged`).
     func rememberRaiseInIndex(_ slot: UInt32) -> Bool {
+        let count = hitIndex.raisedCount, raised = hitIndex.raised
+        var listed = 0
+        while listed < count && raised[listed].slot != slot { listed &+= 1 }
+        if listed < count {
+            // Raised again (a click between windows already raised): its entry holds as
+            // kept (the spans hold until the next build, and while the index is current no
+            // node changed parent), and it was checked against every other entry when it
+            // or they were listed: it only moves to the end.
+            let entry = raised[listed]
+            var j = listed
+            while j &+ 1 < count { raised[j] = raised[j &+ 1]; j &+= 1 }
+            raised[j] = entry
+            return true
+        }
         guard UInt(slot) < UInt(hitIndex.spanCapacity) else { return false }
         let n = UnsafePointer(nodes.base)
         let parent = n[Int(slot)].parent
@@ -51,26 +65,16 @@ extension SurfaceTree {
         let own = hitIndex.spans[Int(slot)]
         // Nothing in it can be hit (and nothing under it can be listed): no answer changes.
         if own.start == own.end { return true }
-        let p = hitIndex.spans[Int(parent)]
-        let above = n[Int(slot)].layer == .above
-        let entry = RaisedNode(slot: slot, start: own.start, end: own.end,
-                               layerStart: above ? p.start : p.belowStart, layerEnd: above ? p.aboveEnd : p.end)
-        let count = hitIndex.raisedCount, raised = hitIndex.raised
-        var listed = -1
         for j in 0..<count {
-            let w = raised[j]
-            if w.slot == slot { listed = j; continue }
             // Overlapping runs: one is inside the other, a nested raise (see above).
+            let w = raised[j]
             if w.start < own.end && own.start < w.end { return false }
         }
-        if listed >= 0 {
-            var j = listed
-            while j &+ 1 < count { raised[j] = raised[j &+ 1]; j &+= 1 }
-            raised[j] = entry
-            return true
-        }
         guard count < HitIndex.raisedCapacity else { return false }
-        raised[count] = entry
+        let p = hitIndex.spans[Int(parent)]
+        let above = n[Int(slot)].layer == .above
+        raised[count] = RaisedNode(slot: slot, start: own.start, end: own.end,
+                                   layerStart: above ? p.start : p.belowStart, layerEnd: above ? p.aboveEnd : p.end)
         hitIndex.raisedCount = count + 1
         return true
     }
