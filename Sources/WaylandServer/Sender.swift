@@ -277,6 +277,10 @@ struct WaylandSender: DeliverySink {
     @inline(__always) private func sendPointerFrame(_ sid: SeatID, to c: ClientState) {
         c.axisSourceSent = false
         c.legacyAxisSourceSent = false
+        if sid.index == 0, let r = c.soloPointer {
+            if c.soloPointerTakesFrames { wl_pointer_send_frame(r) }
+            return
+        }
         c.eachPointer(on: sid) { r in if wl_resource_get_version(r) >= 5 { wl_pointer_send_frame(r) } }
     }
 
