@@ -143,11 +143,12 @@ extension WaylandServer {
     func seatIndex(from object: SeatObject?) -> Int { object?.seatIndex ?? 0 }
 
     /// After a flush: the keyboard focus of each seat after the first, followed as the
-    /// first seat's is (`keyboardFocusMoved(onSeat:)`) when it moved.
+    /// first seat's is (`keyboardFocusMoved(onSeat:to:)`) when it moved.
     func followKeyboardFocusOfOtherSeats() {
         for served in extraSeats {
             let i = Int(served.seat.id.index)
-            if served.seat.keyboardFirstResponder != services(i).activationSource { keyboardFocusMoved(onSeat: i) }
+            let focus = served.seat.keyboardFirstResponder
+            if focus != services(i).activationSource { keyboardFocusMoved(onSeat: i, to: focus) }
         }
     }
 }

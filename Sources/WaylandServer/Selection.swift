@@ -116,10 +116,15 @@ extension WaylandServer {
     /// enter is about to be sent, or the focus changed): the new holder gets both of that
     /// seat's selections first, as the protocol asks ("immediately before receiving keyboard
     /// focus").
-    func selectionsFollowKeyboard(to client: ClientState?, seat index: Int) {
+    /// The test inline (a click's keyboard enter makes it), the change out of line.
+    @inline(__always) func selectionsFollowKeyboard(to client: ClientState?, seat index: Int) {
         // The common case, the same holder, read in place: `services(index).selections`
         // retained and released both objects (every keyboard enter).
         if index < seatServices.count, client?.id == seatServices[index].selections.focusClient { return }
+        selectionsMove(to: client, seat: index)
+    }
+
+    @inline(never) private func selectionsMove(to client: ClientState?, seat index: Int) {
         let selections = services(index).selections
         guard client?.id != selections.focusClient else { return }
         selections.focusClient = client?.id

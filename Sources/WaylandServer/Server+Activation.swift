@@ -20,7 +20,8 @@ extension WaylandServer {
         // its keyboard, and foot warns of an ime enter that comes before the keyboard's.
         sendDeliveries()  // which follows every seat's focus when it moved
         let index = Int(seat.id.index)
-        if seat.keyboardFirstResponder != services(index).activationSource { keyboardFocusMoved(onSeat: index) }
+        let focus = seat.keyboardFirstResponder
+        if focus != services(index).activationSource { keyboardFocusMoved(onSeat: index, to: focus) }
     }
 
     /// Raises `node`'s toplevel and gives it `seat`'s keyboard (the leave, enter and
@@ -72,18 +73,15 @@ extension WaylandServer {
         }
     }
 
-    /// Follows seat `index`'s keyboard focus: its text inputs' focus moves with it, its
-    /// client is offered that seat's selections, and when the toplevel the focus belongs to
+    /// Follows seat `index`'s keyboard focus, `focus` (its caller read it to compare): its
+    /// text inputs' focus moves with it, its client is offered that seat's selections, and when the toplevel the focus belongs to
     /// changed, the old and the new one get a configure with their new states. A toplevel is
     /// `activated` while any seat's keyboard is in it. Called after every flush once the
     /// focus was compared (the common case, it did not move, costs that comparison).
-    func keyboardFocusMoved(onSeat index: Int) {
+    func keyboardFocusMoved(onSeat index: Int, to focus: NodeID?) {
         if index >= seatServices.count { _ = services(index) }  // a new seat's; then read in place
         // Each use reads `seatServices[index]` afresh: a `let services` held across these
         // calls was retained and released, and so was each object reached from it.
-        // The first seat's read in place: through `routerSeat`, whose answer is owned, it was
-        // retained and released.
-        let focus = index == 0 ? seat.keyboardFirstResponder : routerSeat(index).keyboardFirstResponder
         seatServices[index].activationSource = focus
         seatServices[index].textInput.keyboardFocusChanged(to: focus)
         // The selections' holder seldom changes (one client's windows): compared by id

@@ -543,7 +543,12 @@ final class ClientState {
     /// implements): such clients are disconnected when the server goes.
     var boundServerGlobal = false
     var destroyListener: ListenerBox?
-    @exclusivity(unchecked) var pointers: [ResourcePointer] = [] { didSet { soloPointer = pointers.count == 1 ? pointers[0] : nil } }
+    @exclusivity(unchecked) var pointers: [ResourcePointer] = [] {
+        didSet {
+            soloPointer = pointers.count == 1 ? pointers[0] : nil
+            soloPointerTakesFrames = soloPointer.map { wl_resource_get_version($0) >= 5 } ?? false
+        }
+    }
     @exclusivity(unchecked) var keyboards: [ResourcePointer] = [] { didSet { soloKeyboard = keyboards.count == 1 ? keyboards[0] : nil } }
     @exclusivity(unchecked) var touches: [ResourcePointer] = [] { didSet { soloTouch = touches.count == 1 ? touches[0] : nil } }
     /// The only resource of the list when it holds exactly one (the common case): the
@@ -551,6 +556,9 @@ final class ClientState {
     @exclusivity(unchecked) private(set) var soloPointer: ResourcePointer?
     @exclusivity(unchecked) private(set) var soloKeyboard: ResourcePointer?
     @exclusivity(unchecked) private(set) var soloTouch: ResourcePointer?
+    /// Whether `soloPointer` is of version 5 or later (`wl_pointer.frame`), asked of
+    /// libwayland once: every motion's and button's frame asked it.
+    @exclusivity(unchecked) private(set) var soloPointerTakesFrames = false
     /// Its devices on the seats after the first (Seats.swift), by seat index - 1.
     @exclusivity(unchecked) var otherSeats: ContiguousArray<SeatDevices> = []
     /// Its objects per seat, by seat index (SeatServices.swift).

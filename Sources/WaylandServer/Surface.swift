@@ -295,7 +295,8 @@ extension WaylandServer {
     }
 
     /// The id of `owner(of: node)`, read without retaining the client.
-    func ownerID(of node: NodeID) -> ClientID? {
+    /// Inline: a small lookup (a click's focus change makes it).
+    @inline(__always) func ownerID(of node: NodeID) -> ClientID? {
         guard let t = deliveryTargets[Int(node.index)], t.node == node else { return nil }
         return t.owner._withUnsafeGuaranteedRef { $0.id }
     }

@@ -1,6 +1,6 @@
 // The text-input focus and the compositor's own input method.
 //
-// The focus follows the keyboard focus of its seat (`keyboardFocusMoved(onSeat:)` hands every change here):
+// The focus follows the keyboard focus of its seat (`keyboardFocusMoved(onSeat:to:)` hands every change here):
 // the text inputs of the client that loses it get `leave`, those of the client that gains
 // it get `enter`. One text input is *active*: the enabled one on the focused surface (a
 // second one enabled meanwhile is ignored, as the protocol says).
