@@ -116,7 +116,11 @@ final class LoadBench {
                 let t = now(), start = samples.started.load(ordering: .acquiring)
                 for i in fds.indices where fds[i].revents & Int16(POLLIN) != 0 {
                     _ = buffer.withUnsafeMutableBytes { read(fds[i].fd, $0.baseAddress, $0.count) }
-                    if samples.count < samples.capacity { samples.latencies[samples.count] = t - start; samples.count += 1 }
+                    // Bytes read before the first event (what setup left queued, start 0) or
+                    // stamped before the latest start belong to no measured event: not counted.
+                    guard start != 0, t >= start, samples.count < samples.capacity else { continue }
+                    samples.latencies[samples.count] = t - start
+                    samples.count += 1
                 }
             }
             samples.done.store(true, ordering: .releasing)
