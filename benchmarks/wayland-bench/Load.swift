@@ -14,6 +14,8 @@ final class LoadSamples: @unchecked Sendable {
     let capacity = 1 << 16
     let latencies: UnsafeMutablePointer<UInt64>
     var count = 0
+    /// Bytes the reading clients read, which must be the same both ways.
+    var bytes = 0
     /// When the latest event started (ns), written by the main thread before each event.
     let started = Atomic<UInt64>(0)
     let stop = Atomic<Bool>(false)
@@ -88,9 +90,11 @@ final class LoadBench {
             if let new = hit {
                 let c = clients[new]
                 let col = Int32(new % Self.columns), row = Int32(new / Self.columns)
-                wl_pointer_send_enter(c.pointer, wl_display_next_serial(display), c.windows[0].surface,
-                                      wl_fixed_from_double(p.x - Double(col * Self.cellW + 5)),
-                                      wl_fixed_from_double(p.y - Double(row * Self.cellH + 5)))
+                let x = wl_fixed_from_double(p.x - Double(col * Self.cellW + 5))
+                let y = wl_fixed_from_double(p.y - Double(row * Self.cellH + 5))
+                wl_pointer_send_enter(c.pointer, wl_display_next_serial(display), c.windows[0].surface, x, y)
+                // The seat follows an enter with the motion at the same point (as the click's raw way).
+                wl_pointer_send_motion(c.pointer, UInt32(truncatingIfNeeded: time / 1000), x, y)
                 wl_pointer_send_frame(c.pointer)
             }
             rawFocus = hit
@@ -104,8 +108,33 @@ final class LoadBench {
         wl_display_flush_clients(display)
     }
 
-    /// `events` at 1 kHz one way; latencies (ns) seen on the reading clients' sockets.
-    func run(events: Int, routed: Bool, stalled: Bool) -> [UInt64] {
+    /// Where each run starts: on no window, so that neither way has a focus to leave. The
+    /// routed way moves the seat's cursor by deltas, which the raw runs between its runs do
+    /// not: without a common start its cursor drifted from the path the raw way followed,
+    /// off every window, and later routed runs delivered nothing (seen as 0 reads a run).
+    static let parkingPoint = Point(1915, 1075)
+
+    /// Puts the pointer on the parking point both ways (the seat warped, which leaves the
+    /// surface the last routed run ended on; raw, a leave to the client the last raw run
+    /// entered), then reads what that sent, so a run's reader sees only the run's events.
+    func park() {
+        time &+= 1000
+        server.seat.notifyPointerWarp(time: time, to: Self.parkingPoint)
+        server.sendDeliveries()
+        if let old = rawFocus {
+            wl_pointer_send_leave(clients[old].pointer, wl_display_next_serial(server.display), clients[old].windows[0].surface)
+            wl_pointer_send_frame(clients[old].pointer)
+        }
+        rawFocus = nil
+        cursor = Self.parkingPoint
+        wl_display_flush_clients(server.display)
+        for c in clients { c.session.drain() }
+    }
+
+    /// `events` at 1 kHz one way; latencies (ns) seen on the reading clients' sockets, and
+    /// the bytes they read.
+    func run(events: Int, routed: Bool, stalled: Bool) -> (latencies: [UInt64], bytes: Int) {
+        park()
         let samples = LoadSamples()
         let readers = clients.indices.filter { !(stalled && $0 == Self.stalledIndex) }.map { clients[$0].fd }
         Thread.detachNewThread {
@@ -115,7 +144,8 @@ final class LoadBench {
                 guard poll(&fds, nfds_t(fds.count), 5) > 0 else { continue }
                 let t = now(), start = samples.started.load(ordering: .acquiring)
                 for i in fds.indices where fds[i].revents & Int16(POLLIN) != 0 {
-                    _ = buffer.withUnsafeMutableBytes { read(fds[i].fd, $0.baseAddress, $0.count) }
+                    let got = buffer.withUnsafeMutableBytes { read(fds[i].fd, $0.baseAddress, $0.count) }
+                    if got > 0 { samples.bytes += got }
                     // Bytes read before the first event (what setup left queued, start 0) or
                     // stamped before the latest start belong to no measured event: not counted.
                     guard start != 0, t >= start, samples.count < samples.capacity else { continue }
@@ -138,10 +168,11 @@ final class LoadBench {
         usleep(20_000)
         samples.stop.store(true, ordering: .relaxed)
         while !samples.done.load(ordering: .acquiring) { usleep(1000) }
-        return Array(UnsafeBufferPointer(start: samples.latencies, count: samples.count)).sorted()
+        return (Array(UnsafeBufferPointer(start: samples.latencies, count: samples.count)).sorted(), samples.bytes)
     }
 
-    static func runAndPrint() throws {
+    /// Prints the table; false when a routed run's clients read other bytes than its raw twin's.
+    static func runAndPrint() throws -> Bool {
         let bench = try LoadBench()
         let events = 2_000
         func stats(_ s: [UInt64]) -> String {
@@ -160,9 +191,10 @@ final class LoadBench {
         let rounds = 7
         var routedAll: [UInt64] = [], rawAll: [UInt64] = [], routedStalled: [UInt64] = [], rawStalled: [UInt64] = []
         var routedEffects: [Double] = [], rawEffects: [Double] = []
+        var mismatches: [String] = [], bytesPerRun = 0
         for round in 0..<rounds {
             // Each way's two conditions back to back, which goes first alternating by round.
-            func pair(routed: Bool) -> (all: [UInt64], stalled: [UInt64]) {
+            func pair(routed: Bool) -> (all: (latencies: [UInt64], bytes: Int), stalled: (latencies: [UInt64], bytes: Int)) {
                 if round % 2 == 0 {
                     let a = bench.run(events: events, routed: routed, stalled: false)
                     return (a, bench.run(events: events, routed: routed, stalled: true))
@@ -170,8 +202,13 @@ final class LoadBench {
                 let s = bench.run(events: events, routed: routed, stalled: true)
                 return (bench.run(events: events, routed: routed, stalled: false), s)
             }
-            let (ra, rs) = pair(routed: true)
-            let (wa, ws) = pair(routed: false)
+            let (routedRuns, rawRuns) = (pair(routed: true), pair(routed: false))
+            if routedRuns.all.bytes != rawRuns.all.bytes || routedRuns.stalled.bytes != rawRuns.stalled.bytes {
+                mismatches.append("round \(round + 1): every client reading \(routedRuns.all.bytes) routed, \(rawRuns.all.bytes) raw; "
+                    + "one stalled \(routedRuns.stalled.bytes) routed, \(rawRuns.stalled.bytes) raw")
+            }
+            bytesPerRun = rawRuns.all.bytes
+            let (ra, rs, wa, ws) = (routedRuns.all.latencies, routedRuns.stalled.latencies, rawRuns.all.latencies, rawRuns.stalled.latencies)
             routedEffects.append(p99(rs) / p99(ra))
             rawEffects.append(p99(ws) / p99(wa))
             routedAll += ra; rawAll += wa; routedStalled += rs; rawStalled += ws
@@ -189,5 +226,8 @@ final class LoadBench {
                      median(routedEffects), range(routedEffects), p99(routedStalled) / p99(routedAll),
                      median(rawEffects), range(rawEffects), p99(rawStalled) / p99(rawAll)))
         print(String(format: "| routed / raw p99, every client reading | %.2fx | |", p99(routedAll) / p99(rawAll)))
+        for m in mismatches { print("FAIL: under load, the clients read other bytes routed than raw, \(m)") }
+        if mismatches.isEmpty { print("\nBoth ways' clients read the same bytes in every run (\(bytesPerRun) a run with every client reading).") }
+        return mismatches.isEmpty
     }
 }

@@ -21,8 +21,7 @@ func progress(_ text: String) { FileHandle.standardError.write(Data((text + "\n"
 func ns(_ v: Double) -> String { v >= 10_000 ? String(format: "%.1f µs", v / 1000) : String(format: "%.0f ns", v) }
 
 if args.contains("--load-only") {
-    try LoadBench.runAndPrint()
-    exit(0)
+    exit(try LoadBench.runAndPrint() ? 0 : 1)
 }
 
 if args.contains("--check-allocations") {
@@ -158,6 +157,6 @@ if callgrind {
 }
 if !args.contains("--no-load") {
     progress("under load...")
-    try LoadBench.runAndPrint()
+    if try !LoadBench.runAndPrint() { failed = true }
 }
 if failed { exit(1) }
