@@ -20,13 +20,6 @@ enum Callgrind {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: path)
         p.arguments = arguments
-        // Both ways, every length, the same heap: glibc's cost for libwayland's per-message
-        // calloc and free follows the heap's layout, which follows Swift's per-process hash
-        // seed. With a seed of each run's own, two profiles of the click on 4 December put
-        // it at 38,727 routed against 32,582 raw (1.19x), the routed run's calloc 1,205 a
-        // click dearer for the same 30 calls, then at 37,037 against 32,488 (1.14x), the
-        // allocator alike; with the seed fixed, 37,078 against 32,516, the allocator alike.
-        p.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_DETERMINISTIC_HASHING": "1"]) { $1 }
         let pipe = Pipe(), inPipe = Pipe()
         if stdout { p.standardOutput = pipe; p.standardError = FileHandle.nullDevice } else {
             p.standardError = pipe; p.standardOutput = FileHandle.nullDevice

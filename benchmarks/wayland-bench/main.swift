@@ -96,12 +96,11 @@ for kind in Scenario.allCases {
 }
 
 // Instructions per event under callgrind: the difference between two run lengths, so the
-// setup (keymap, clients, mapping) cancels out. Every run has Swift's hash seed fixed
-// (Callgrind.run): glibc's cost for libwayland's per-message calloc and free follows the
-// heap's layout, which follows that seed; with a seed of each run's own, five runs of
-// motion's longer length ranged over 13 million instructions (665 per event, a tenth of
-// the event), and a kind's routed and raw runs could pay the allocator differently. With it
-// fixed, the runs agree; each length is still the median of three, in case they do not.
+// setup (keymap, clients, mapping) cancels out. Each length is run three times and the
+// median taken: glibc's cost for libwayland's per-message calloc and free follows the
+// heap's layout, which follows Swift's per-process hash seed (presumably via the setup's hashing).
+// Five runs of motion's longer length ranged over 13 million instructions (665 per
+// event, a tenth of the event); with SWIFT_DETERMINISTIC_HASHING=1, three runs agreed.
 func medianInstructions(_ arguments: [String]) -> Double? {
     let runs = (0..<3).compactMap { _ in Callgrind.instructions(arguments) }.sorted()
     return runs.count == 3 ? runs[1] : nil
@@ -142,8 +141,8 @@ if !args.contains("--no-allocations") {
 }
 
 print("\nInputRouter end-to-end benchmark (release; times: each way's median over \(pairs) pairs of runs, the ratio the")
-print("median of the pairs' ratios; instructions: user space, from callgrind with Swift's hash seed fixed, the median of")
-print("three runs at each of two lengths, the kernel's sendmsg not counted; goal: routed / raw ≤ 1.15x)\n")
+print("median of the pairs' ratios; instructions: user space, from callgrind, the median of three runs at each of two")
+print("lengths, the kernel's sendmsg not counted; goal: routed / raw ≤ 1.15x)\n")
 print("| what | result |\n|---|---|")
 for (what, value) in rows { print("| \(what) | \(value) |") }
 bench.counter.stop.store(true, ordering: .relaxed)
