@@ -174,60 +174,69 @@ final class LoadBench {
     /// Prints the table; false when a routed run's clients read other bytes than its raw twin's.
     static func runAndPrint() throws -> Bool {
         let bench = try LoadBench()
-        let events = 2_000
+        // One block is one sweep of the grid (99 events a row, five rows). The two conditions
+        // alternate block by block (ABBA, so neither always follows the other), each way's
+        // pair of blocks beside the other's: the host's slow seconds then fall on both
+        // conditions alike, and each condition's reads are pooled over its blocks. Seven
+        // rounds of 2-second runs, each round's two runs compared, were too few on a quiet
+        // host: a p99 of one run is its 20th-slowest read, one scheduling hiccup moves it by a
+        // third, and the median of the rounds' effects read 0.95x and 1.20x for the same code
+        // half an hour apart. Pooled over 48 interleaved blocks a condition has about 26,000
+        // reads, and its p99 is the 260th-slowest.
+        let events = 500, blocksPerCondition = 48
         func stats(_ s: [UInt64]) -> String {
             guard !s.isEmpty else { return "no samples" }
             func q(_ f: Double) -> Double { Double(s[min(s.count - 1, Int(Double(s.count) * f))]) }
             return "p50 \(ns(q(0.5))), p99 \(ns(q(0.99))), max \(ns(Double(s.last!))) (\(s.count) reads)"
         }
         func p99(_ s: [UInt64]) -> Double { s.isEmpty ? .nan : Double(s[min(s.count - 1, Int(Double(s.count) * 0.99))]) }
-        // Five rounds, each every client reading and then one not, both ways: a p99 of one
-        // 2-second run is its 20th-slowest read, which one scheduling hiccup of this VM moves
-        // (the effect read 0.89x in one run and 1.11x in the next). Each condition's samples
-        // are pooled over the rounds for the latency rows. The stalled client's effect is the
-        // median of the rounds' effects, each round's two runs back to back: a pooled p99 is
-        // decided by whichever round the host slowed (one run put it at 1.46x with every round
-        // between 0.92x and 1.41x, and raw's at 0.49x), as the time's ratios are pairs' medians.
-        let rounds = 7
-        var routedAll: [UInt64] = [], rawAll: [UInt64] = [], routedStalled: [UInt64] = [], rawStalled: [UInt64] = []
-        var routedEffects: [Double] = [], rawEffects: [Double] = []
+        // Per way and condition, each block's reads, in the order run.
+        var blocks: [[[UInt64]]] = Array(repeating: [], count: 4)  // routed all, routed stalled, raw all, raw stalled
         var mismatches: [String] = [], bytesPerRun = 0
-        for round in 0..<rounds {
-            // Each way's two conditions back to back, which goes first alternating by round.
-            func pair(routed: Bool) -> (all: (latencies: [UInt64], bytes: Int), stalled: (latencies: [UInt64], bytes: Int)) {
-                if round % 2 == 0 {
-                    let a = bench.run(events: events, routed: routed, stalled: false)
-                    return (a, bench.run(events: events, routed: routed, stalled: true))
+        for pair in 0..<(blocksPerCondition / 2) {
+            // Pair k: A B B A for even k, B A A B for odd, over both ways' blocks.
+            let order = pair % 2 == 0 ? [false, true, true, false] : [true, false, false, true]
+            var bytes = [Int](repeating: 0, count: 4)
+            for (i, stalled) in order.enumerated() {
+                for routed in (i % 2 == 0 ? [true, false] : [false, true]) {
+                    let r = bench.run(events: events, routed: routed, stalled: stalled)
+                    let slot = (routed ? 0 : 2) + (stalled ? 1 : 0)
+                    blocks[slot].append(r.latencies)
+                    if bytes[slot] != 0 && bytes[slot] != r.bytes {
+                        mismatches.append("blocks of pair \(pair + 1), \(routed ? "routed" : "raw"), \(stalled ? "one stalled" : "every client reading"): \(bytes[slot]) and \(r.bytes)")
+                    }
+                    bytes[slot] = r.bytes
                 }
-                let s = bench.run(events: events, routed: routed, stalled: true)
-                return (bench.run(events: events, routed: routed, stalled: false), s)
             }
-            let (routedRuns, rawRuns) = (pair(routed: true), pair(routed: false))
-            if routedRuns.all.bytes != rawRuns.all.bytes || routedRuns.stalled.bytes != rawRuns.stalled.bytes {
-                mismatches.append("round \(round + 1): every client reading \(routedRuns.all.bytes) routed, \(rawRuns.all.bytes) raw; "
-                    + "one stalled \(routedRuns.stalled.bytes) routed, \(rawRuns.stalled.bytes) raw")
+            if bytes[0] != bytes[2] || bytes[1] != bytes[3] {
+                mismatches.append("pair \(pair + 1): every client reading \(bytes[0]) routed, \(bytes[2]) raw; "
+                    + "one stalled \(bytes[1]) routed, \(bytes[3]) raw")
             }
-            bytesPerRun = rawRuns.all.bytes
-            let (ra, rs, wa, ws) = (routedRuns.all.latencies, routedRuns.stalled.latencies, rawRuns.all.latencies, rawRuns.stalled.latencies)
-            routedEffects.append(p99(rs) / p99(ra))
-            rawEffects.append(p99(ws) / p99(wa))
-            routedAll += ra; rawAll += wa; routedStalled += rs; rawStalled += ws
+            bytesPerRun = bytes[2]
         }
-        routedAll.sort(); rawAll.sort(); routedStalled.sort(); rawStalled.sort()
-        func range(_ v: [Double]) -> String { String(format: "%.2f to %.2f", v.min() ?? .nan, v.max() ?? .nan) }
-        func median(_ v: [Double]) -> Double { v.isEmpty ? .nan : v.sorted()[v.count / 2] }
-        print("\nUnder load: \(clientCount) clients with a window each, a 1 kHz pointer crossing them (\(rounds) rounds of runs of \(events) events,")
-        print("each condition's reads pooled over the rounds);")
+        func pooled(_ slot: Int, _ range: Range<Int>? = nil) -> [UInt64] {
+            let b = blocks[slot], r = range ?? b.indices
+            return b[r].flatMap { $0 }.sorted()
+        }
+        let (routedAll, routedStalled, rawAll, rawStalled) = (pooled(0), pooled(1), pooled(2), pooled(3))
+        // The spread: the same ratio within each quarter of the blocks (twelve a condition).
+        func quarters(_ all: Int, _ stalled: Int) -> String {
+            let n = blocksPerCondition / 4
+            return (0..<4).map { q in
+                String(format: "%.2f", p99(pooled(stalled, q * n..<(q + 1) * n)) / p99(pooled(all, q * n..<(q + 1) * n)))
+            }.joined(separator: ", ")
+        }
+        print("\nUnder load: \(clientCount) clients with a window each, a 1 kHz pointer crossing them (blocks of \(events) events, one")
+        print("sweep of the grid; the conditions interleaved block by block, \(blocksPerCondition) blocks each, reads pooled over them);")
         print("latency from server.handle (raw: the first wl_pointer_send_*) to the bytes readable on each reading client's socket\n")
         print("| what | routed | raw |\n|---|---|---|")
         print("| every client reading | \(stats(routedAll)) | \(stats(rawAll)) |")
         print("| client \(stalledIndex) stopped reading (its window is crossed too) | \(stats(routedStalled)) | \(stats(rawStalled)) |")
-        print(String(format: "| the stalled client's effect on the others' p99, the median of the rounds' (goal ≤ 1.10x) | %.2fx (rounds: %@; pooled %.2fx) | %.2fx (rounds: %@; pooled %.2fx) |",
-                     median(routedEffects), range(routedEffects), p99(routedStalled) / p99(routedAll),
-                     median(rawEffects), range(rawEffects), p99(rawStalled) / p99(rawAll)))
+        print(String(format: "| the stalled client's effect on the others' p99 (goal ≤ 1.10x) | %.2fx (quarters: %@) | %.2fx (quarters: %@) |",
+                     p99(routedStalled) / p99(routedAll), quarters(0, 1), p99(rawStalled) / p99(rawAll), quarters(2, 3)))
         print(String(format: "| routed / raw p99, every client reading | %.2fx | |", p99(routedAll) / p99(rawAll)))
         for m in mismatches { print("FAIL: under load, the clients read other bytes routed than raw, \(m)") }
-        if mismatches.isEmpty { print("\nBoth ways' clients read the same bytes in every run (\(bytesPerRun) a run with every client reading).") }
+        if mismatches.isEmpty { print("\nBoth ways' clients read the same bytes in every block (\(bytesPerRun) a block with every client reading).") }
         return mismatches.isEmpty
     }
 }
