@@ -123,8 +123,16 @@ final class EndToEnd {
 
     @inline(__always) func ms(_ t: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: t / 1000) }
 
+    /// `n` events of `scenario` one way, back to back: callgrind's instruction counts
+    /// collect only inside this call (main.swift), which `loopSymbol` names as callgrind
+    /// does (mangled). Out of line, so that it stays a function.
+    @inline(never) func loop(_ scenario: Scenario, _ n: Int, routedWay: Bool) {
+        for _ in 0..<n { if routedWay { routed(scenario) } else { raw(scenario) } }
+    }
+    static let loopSymbol = "$s13wayland_bench05EndToC0C4loop__9routedWayyAA8ScenarioO_SiSbtF"
+
     /// One event of `scenario` through the router.
-    func routed(_ scenario: Scenario) {
+    @inline(never) func routed(_ scenario: Scenario) {
         time &+= 1000
         step &+= 1
         switch scenario {
@@ -151,7 +159,7 @@ final class EndToEnd {
     }
 
     /// The same protocol events posted directly.
-    func raw(_ scenario: Scenario) {
+    @inline(never) func raw(_ scenario: Scenario) {
         time &+= 1000
         step &+= 1
         let display = server.display

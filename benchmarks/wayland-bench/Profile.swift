@@ -36,9 +36,10 @@ enum Callgrind {
         return p.terminationStatus == 0 ? text : nil
     }
 
-    /// Total instructions of one run of this program with `arguments`.
-    static func instructions(_ arguments: [String]) -> Double? {
-        guard let text = run("/usr/bin/valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", binary] + arguments),
+    /// Total instructions of one run of this program with `arguments` (what callgrind
+    /// collected: with `options` such as `--toggle-collect`, only that).
+    static func instructions(_ arguments: [String], options: [String] = []) -> Double? {
+        guard let text = run("/usr/bin/valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null"] + options + [binary] + arguments),
             let line = text.split(separator: "\n").first(where: { $0.contains("Collected :") })
         else { return nil }
         return Double(line.split(separator: " ").last ?? "")

@@ -6,7 +6,7 @@
 //
 //   wayland-bench                          the tables (release build: `make bench`)
 //   wayland-bench --only KIND routed|raw N  send N events of KIND one way and exit (callgrind)
-//   wayland-bench --profile KIND            the per-function profile of KIND alone (callgrind)
+//   wayland-bench --profile KIND            the per-function profiles of KIND alone (callgrind)
 //   wayland-bench --no-callgrind --no-load --no-allocations
 //   wayland-bench --check-allocations       routed events allocate no more than raw ones (exit 1 if they do)
 //   wayland-bench --load-only               the latency under load alone
@@ -33,8 +33,15 @@ if let i = args.firstIndex(of: "--only"), i + 3 < args.count, let kind = Scenari
 {
     let bench = try EndToEnd()
     bench.prepare(kind)
-    let routedWay = args[i + 2] == "routed"
-    for _ in 0..<n { if routedWay { bench.routed(kind) } else { bench.raw(kind) } }
+    // Both ways start from the same heap: the server's first routed events allocate once
+    // (lazy metadata, buffers reaching their size: about a hundred blocks), which moves
+    // where glibc then places libwayland's per-message closures and so what each calloc and
+    // free costs. Without this warm-up only the routed way had them, and its allocator cost
+    // a click about 800 instructions more than raw's over five processes each. An even count:
+    // the click ends where it started.
+    for _ in 0..<100 { bench.routed(kind) }
+    bench.waitForQuiet()
+    bench.loop(kind, n, routedWay: args[i + 2] == "routed")
     exit(0)
 }
 
@@ -42,6 +49,7 @@ if let i = args.firstIndex(of: "--profile"), i + 1 < args.count, let kind = Scen
     let n = kind == .click ? 400 : 2_000
     Callgrind.profile(kind.short, short: n, long: n * 11, top: 15)
     Callgrind.cacheProfile(kind.short, short: n, long: n * 11, top: 10)
+    InlinedProfile.print(kind.short, short: n, long: n * 11, top: 30)
     exit(0)
 }
 
@@ -95,28 +103,37 @@ for kind in Scenario.allCases {
         + String(format: "%.2f to %.2f; server's CPU %.2f to %.2f", pairRatios.min()!, pairRatios.max()!, cpuRatios.min()!, cpuRatios.max()!))
 }
 
-// Instructions per event under callgrind: the difference between two run lengths, so the
-// setup (keymap, clients, mapping) cancels out. Each length is run three times and the
-// median taken: glibc's cost for libwayland's per-message calloc and free follows the
-// heap's layout, which follows Swift's per-process hash seed (presumably via the setup's hashing).
-// Five runs of motion's longer length ranged over 13 million instructions (665 per
-// event, a tenth of the event); with SWIFT_DETERMINISTIC_HASHING=1, three runs agreed.
-func medianInstructions(_ arguments: [String]) -> Double? {
-    let runs = (0..<3).compactMap { _ in Callgrind.instructions(arguments) }.sorted()
-    return runs.count == 3 ? runs[1] : nil
+// Instructions per event under callgrind, counted only inside the benchmark's loop
+// (`EndToEnd.loop`, through `--toggle-collect`), so setup never counts and one process
+// gives one per-event figure. The earlier way, the difference of a
+// short and a long run, carried the two processes' setup difference into every event: setup
+// allocates, and its cost moves with Swift's per-process hash seed by millions of
+// instructions, hundreds per event (the same code read 1.11x to 1.22x for the click). What
+// remains is the heap's layout: glibc's cost for libwayland's per-message calloc and free
+// depends on it, and the layout differs between processes (the click, routed: 36,183 once
+// and 38,053 to 38,403 four times; raw: 32,699 to 33,989). So each way is the median of
+// five processes, with their range printed. The client's reader thread is not counted:
+// it is the same both ways, and counting it would only pull the ratio towards 1.
+let instructionRuns = 5
+func loopInstructions(_ kind: Scenario, routedWay: Bool) -> (median: Double, low: Double, high: Double)? {
+    let n = kind == .click ? 4_000 : 20_000
+    let runs = (0..<instructionRuns).compactMap { _ in
+        Callgrind.instructions(["--only", kind.short, routedWay ? "routed" : "raw", "\(n)"],
+                               options: ["--collect-atstart=no", "--toggle-collect=\(EndToEnd.loopSymbol)"])
+    }.filter { $0 > 0 }.map { $0 / Double(n) }.sorted()
+    guard runs.count == instructionRuns else { return nil }
+    return (runs[runs.count / 2], runs.first!, runs.last!)
 }
-var instructionRatios: [Scenario: (routed: Double, raw: Double)] = [:]
+var instructionRatios: [Scenario: (routed: Double, raw: Double, routedRange: (Double, Double), rawRange: (Double, Double))] = [:]
 let callgrind = !args.contains("--no-callgrind") && FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind")
 if callgrind {
     progress("callgrind...")
     for kind in Scenario.allCases {
-        let n = kind == .click ? 400 : 2_000
-        if let r1 = medianInstructions(["--only", kind.short, "routed", "\(n)"]),
-            let r2 = medianInstructions(["--only", kind.short, "routed", "\(n * 11)"]),
-            let w1 = medianInstructions(["--only", kind.short, "raw", "\(n)"]),
-            let w2 = medianInstructions(["--only", kind.short, "raw", "\(n * 11)"])
-        {
-            instructionRatios[kind] = ((r2 - r1) / Double(n * 10), (w2 - w1) / Double(n * 10))
+        if let r = loopInstructions(kind, routedWay: true), let w = loopInstructions(kind, routedWay: false) {
+            instructionRatios[kind] = (r.median, w.median, (r.low, r.high), (w.low, w.high))
+        } else {
+            print("FAIL: \(kind.short): callgrind counted nothing inside the benchmark's loop")
+            failed = true
         }
     }
 }
@@ -128,7 +145,8 @@ for kind in Scenario.allCases {
         text += String(format: "; server's thread CPU %@ / %@, %.2fx", ns(c.routed), ns(c.raw), c.ratio)
     }
     if let i = instructionRatios[kind] {
-        text += String(format: "; instructions %.0f / %.0f = %.2fx", i.routed, i.raw, i.routed / i.raw)
+        text += String(format: "; instructions %.0f / %.0f = %.3fx (routed %.0f to %.0f, raw %.0f to %.0f)", i.routed, i.raw,
+                       i.routed / i.raw, i.routedRange.0, i.routedRange.1, i.rawRange.0, i.rawRange.1)
     }
     rows.append(("end to end, routed / raw: \(kind.rawValue)", text))
 }
@@ -141,8 +159,9 @@ if !args.contains("--no-allocations") {
 }
 
 print("\nInputRouter end-to-end benchmark (release; times: each way's median over \(pairs) pairs of runs, the ratio the")
-print("median of the pairs' ratios; instructions: user space, from callgrind, the median of three runs at each of two")
-print("lengths, the kernel's sendmsg not counted; goal: routed / raw ≤ 1.15x)\n")
+print("median of the pairs' ratios; instructions: user space, from callgrind, counted inside each event's call on the")
+print("server's thread, the median of \(instructionRuns) processes per way with their range, the kernel's sendmsg not")
+print("counted; goal: routed / raw ≤ 1.15x)\n")
 print("| what | result |\n|---|---|")
 for (what, value) in rows { print("| \(what) | \(value) |") }
 bench.counter.stop.store(true, ordering: .relaxed)
@@ -153,6 +172,7 @@ if callgrind {
         let n = kind == .click ? 400 : 2_000
         Callgrind.profile(kind.short, short: n, long: n * 11, top: 15)
         Callgrind.cacheProfile(kind.short, short: n, long: n * 11, top: 10)
+        InlinedProfile.print(kind.short, short: n, long: n * 11, top: 30)
     }
 }
 if !args.contains("--no-load") {
