@@ -52,14 +52,14 @@ public final class Router {
         tree = SurfaceTree()
         // Unretained (the safe `unowned` cost a strong retain and a release per scene change,
         // every click's raise): the tree may outlive the router, so `deinit` unhooks it.
-        tree.onSceneChange = { [unowned(unsafe) self] stackingOnly in self.sceneDidChange(stackingOnly: stackingOnly) }
+        tree.sceneObserver = Unmanaged.passUnretained(self)
         tree.onHandlerChange = { [unowned self] r in for s in self.seats { s.handlerWillChange(r) } }
     }
 
     deinit {
         // A seat the embedder still holds must not reach this router any more (Seat.router).
         for s in seats { s.routerGone = true }
-        tree.onSceneChange = nil
+        tree.sceneObserver = nil
     }
 
     // MARK: Seats and clients
@@ -238,7 +238,7 @@ public final class Router {
     /// still holds (`Seat.sceneDidChange(stackingOnly:)` keeps its pointer focus surface).
     @exclusivity(unchecked) var reshapedGeneration: UInt64 = 0
 
-    /// `stackingOnly`: the tree's changes only restacked siblings (`SurfaceTree.onSceneChange`).
+    /// `stackingOnly`: the tree's changes only restacked siblings (`SurfaceTree.sceneObserver`).
     func sceneDidChange(stackingOnly: Bool = false) {
         // Recorded before any seat reacts (a reaction may change the tree again, and the
         // seats after it then see that change's report before this one's).

@@ -55,8 +55,8 @@ extension Seat {
         let code = Int(button)
         guard code < Seat.codeCount else { drop(.pointerButton); return }
         lastTime = time
-        trackDeviceHold(&devices, device: device, code: button, pressed: state == .pressed)
-        switch countTransition(&buttonCounts, code, pressed: state == .pressed) {
+        deviceButtons.track(device: device, code: button, pressed: state == .pressed)
+        switch countTransition(buttonCounts, code, pressed: state == .pressed) {
         case .unmatchedRelease: drop(.pointerButton); return
         case .counted: return
         case .forwarded: heldButtonCount += state == .pressed ? 1 : -1
@@ -435,20 +435,9 @@ struct FocusSurfaceCache {
 
 enum CountTransition { case forwarded, counted, unmatchedRelease }
 
-/// The seat-wide count rule for keys and buttons across devices: a press is forwarded at
-/// count 1, a release at count 0. Counts saturate, so hostile input cannot wrap them.
-func countTransition(_ counts: inout [UInt8], _ code: Int, pressed: Bool) -> CountTransition {
-    if pressed {
-        guard counts[code] < UInt8.max else { return .counted }
-        counts[code] += 1
-        return counts[code] == 1 ? .forwarded : .counted
-    }
-    guard counts[code] > 0 else { return .unmatchedRelease }
-    counts[code] -= 1
-    return counts[code] == 0 ? .forwarded : .counted
-}
-
-/// The same rule over the seat's key table.
+/// The seat-wide count rule for keys and buttons across devices, over the seat's key or
+/// button table: a press is forwarded at count 1, a release at count 0. Counts saturate,
+/// so hostile input cannot wrap them.
 @inline(__always)
 func countTransition(_ counts: CodeTable<UInt8>, _ code: Int, pressed: Bool) -> CountTransition {
     let n = counts[code]
@@ -460,23 +449,4 @@ func countTransition(_ counts: CodeTable<UInt8>, _ code: Int, pressed: Bool) -> 
     guard n > 0 else { return .unmatchedRelease }
     counts[code] = n - 1
     return n == 1 ? .forwarded : .counted
-}
-
-/// Tracks the buttons each device holds, for releasing them when the device goes away (its
-/// keys: `Seat.deviceKeys`). A device first seen here (it was never added) gets its record
-/// now: its holds must be released too. Inline in the button's path (its one use): the
-/// call's frame was about 20 instructions of each press and release.
-@inline(__always) func trackDeviceHold(_ devices: inout [Seat.DeviceState], device: DeviceID, code: UInt32, pressed: Bool) {
-    let i = Int(device.index)
-    if i >= devices.count {
-        guard pressed else { return }
-        while devices.count <= i { devices.append(.fresh()) }
-    }
-    if pressed { devices[i].heldButtons.append(code) } else { removeLast(code, from: &devices[i].heldButtons) }
-}
-
-/// Removes the last occurrence of `code` (the key or button released). Usually the one
-/// pressed last: then a `removeLast`, without the search and the shift of `remove(at:)`.
-@inline(__always) func removeLast(_ code: UInt32, from held: inout [UInt32]) {
-    if held.last == code { held.removeLast() } else if let k = held.lastIndex(of: code) { held.remove(at: k) }
 }

@@ -83,20 +83,14 @@ public final class Seat {
     struct DeviceState {
         var present = false
         var capabilities: DeviceCapabilities = []
-        var heldButtons: [UInt32] = []
-        /// With room for a few held codes, so that a press never allocates.
-        static func fresh() -> DeviceState {
-            var d = DeviceState()
-            d.heldButtons.reserveCapacity(8)
-            return d
-        }
     }
     @exclusivity(unchecked) var devices: [DeviceState] = []
     /// The present devices' descriptions, off the per-event path (Seat+DeviceDescriptions.swift).
     let deviceDescriptions = DeviceDescriptionTable()
-    /// The keys each device holds (DeviceKeyHolds.swift), apart from `devices`: a key's
-    /// bookkeeping there paid two uniqueness checks.
-    @exclusivity(unchecked) var deviceKeys = DeviceKeyHolds(devices: Seat.preallocatedDevices)
+    /// The keys and the buttons each device holds (DeviceHolds.swift), apart from `devices`:
+    /// a key's or a button's bookkeeping there paid two uniqueness checks.
+    @exclusivity(unchecked) var deviceKeys = DeviceHolds(devices: Seat.preallocatedDevices)
+    @exclusivity(unchecked) var deviceButtons = DeviceHolds(devices: Seat.preallocatedDevices)
     @exclusivity(unchecked) var bound: [BoundDevices] = []
     /// Whether some client bound `.relativePointer` (kept by `setBound` and `clientRemoved`):
     /// without one, relative motion resolves no focus (most clients never ask for it).
@@ -111,8 +105,10 @@ public final class Seat {
     @exclusivity(unchecked) var lastFirstResponder: Responder?
     /// The surface-local position the pointer focus was last told (enter or motion).
     @exclusivity(unchecked) var pointerLocal = Point.zero
-    @exclusivity(unchecked) var buttonCounts = [UInt8](repeating: 0, count: Seat.codeCount)
-    @exclusivity(unchecked) var consumedButtons = [Bool](repeating: false, count: Seat.codeCount)
+    // Fixed storage, freed by deinit, as for keys (CodeTable.swift): as arrays, each press
+    // and release paid their uniqueness and bounds checks.
+    let buttonCounts = CodeTable<UInt8>(repeating: 0)
+    let consumedButtons = CodeTable<Bool>(repeating: false)
     @exclusivity(unchecked) var heldButtonCount = 0
     /// The open grabs (Seat+Grabs.swift); nil is the default behaviour, routed statically.
     @exclusivity(unchecked) var pointerGrab: (any PointerGrab)?
@@ -221,7 +217,7 @@ public final class Seat {
         bound = [BoundDevices](repeating: [], count: router.clients.count)
         // Records for the first devices up front: events from a device that was never
         // added are tracked too (see notifyDeviceRemoved), and must not allocate.
-        devices = (0..<Seat.preallocatedDevices).map { _ in .fresh() }
+        devices = [DeviceState](repeating: DeviceState(), count: Seat.preallocatedDevices)
         touches.reserveCapacity(16)
         touchFrameClients.reserveCapacity(8)
         tablets.reserveCapacity(4)
@@ -238,6 +234,9 @@ public final class Seat {
         keyRecipients.deallocate()
         heldKeys.deallocate()
         deviceKeys.deallocate()
+        buttonCounts.deallocate()
+        consumedButtons.deallocate()
+        deviceButtons.deallocate()
     }
 
     static let historyLimit = 64
@@ -361,7 +360,7 @@ public final class Seat {
                                   description: DeviceDescription.Reference = .none) {
         deviceDescriptions.deviceAdded(device, description)
         let i = Int(device.index)
-        while devices.count <= i { devices.append(.fresh()) }
+        while devices.count <= i { devices.append(DeviceState()) }
         devices[i].present = true
         devices[i].capabilities = capabilities
         if capabilities.contains(.tabletTool) { padsFollowKeyboardFocus() }  // a pad waiting for its tablet
@@ -386,17 +385,17 @@ public final class Seat {
         let i = Int(device.index)
         tabletDeviceRemoved(device, time: time)  // a tool needs no device-added to be in proximity
         padDeviceRemoved(device, time: time)
-        let held = i < devices.count ? devices[i] : DeviceState()
         for key in deviceKeys.held(by: device).reversed() { notifyKey(time: time, key: key, state: .released, device: device) }
-        for button in held.heldButtons.reversed() {
+        for button in deviceButtons.held(by: device).reversed() {
             notifyPointerButton(time: time, button: button, state: .released, device: device)
         }
         var cancelledAny = false
         for t in touches where t.device == device { cancelledAny = true; cancelTouch(slot: t.slot) }
         if cancelledAny { touches.removeAll { $0.device == device }; touchSequenceMaybeEnded() }
-        if i < devices.count { devices[i] = .fresh() }
+        if i < devices.count { devices[i] = DeviceState() }
         deviceDescriptions.deviceRemoved(device)
         deviceKeys.forget(device)
+        deviceButtons.forget(device)
         padsFollowKeyboardFocus()  // the pads of a tablet that went leave
         if heldKeys.isEmpty, let translator = keyTranslator { updateModifiers(translator.releaseAll()) }
     }

@@ -4,7 +4,7 @@ import CPixman
 ///
 /// Every update is O(1) or O(depth) and never rebuilds anything. Each change that can move
 /// input (map, unmap, move, resize, restack, input region, destruction) is reported to
-/// `onSceneChange`, which the router uses to re-pick focus under a still cursor.
+/// its router (`sceneObserver`), which re-picks focus under a still cursor.
 public final class SurfaceTree {
     // What hit-testing and routing read is `@exclusivity(unchecked)`: one thread, no access
     // left open across a call, and the dynamic checks cost more than the lookups.
@@ -33,12 +33,14 @@ public final class SurfaceTree {
         }
     }
 
-    /// Called after every change that can move input, with whether every change since the
-    /// last call only restacked siblings that are not outputs (raise, lower, place above or
-    /// below): then no node was made, destroyed, mapped, moved or reparented, none began or
-    /// stopped taking input, and the outputs' layout is as it was; only what is on top
-    /// changed. Set by the router.
-    var onSceneChange: ((_ stackingOnly: Bool) -> Void)?
+    /// Told after every change that can move input (`Router.sceneDidChange(stackingOnly:)`),
+    /// with whether every change since the last call only restacked siblings that are not
+    /// outputs (raise, lower, place above or below): then no node was made, destroyed,
+    /// mapped, moved or reparented, none began or stopped taking input, and the outputs'
+    /// layout is as it was; only what is on top changed. Set by the router, unretained (the
+    /// tree may outlive it: its deinit unhooks it). A direct call, not a closure: calling
+    /// the closure retained and released its context on every click's raise.
+    var sceneObserver: Unmanaged<Router>?
     /// Called before a node's handler is replaced. Set by the router.
     var onHandlerChange: ((Responder) -> Void)?
     @exclusivity(unchecked) private var batchDepth = 0
@@ -282,14 +284,14 @@ public final class SurfaceTree {
                 let stackingOnly = !batchReshaped
                 batchDirty = false
                 batchReshaped = false
-                onSceneChange?(stackingOnly)
+                sceneObserver?._withUnsafeGuaranteedRef { $0.sceneDidChange(stackingOnly: stackingOnly) }
             }
         }
         return try body()
     }
 
     /// `stackingOnly`: the change restacked siblings that are not outputs, and nothing else
-    /// (see `onSceneChange`). Every other change reports false, the default.
+    /// (see `sceneObserver`). Every other change reports false, the default.
     @inline(__always) func sceneChanged(stackingOnly: Bool = false) {
         // A hit-test holds the record memory's address while it walks (a custom containment
         // test runs inside the walk): a change now could free what it reads next.
@@ -311,7 +313,7 @@ public final class SurfaceTree {
             batchDirty = true
             if !stackingOnly { batchReshaped = true }
         } else {
-            onSceneChange?(stackingOnly)
+            sceneObserver?._withUnsafeGuaranteedRef { $0.sceneDidChange(stackingOnly: stackingOnly) }
         }
     }
 

@@ -94,6 +94,26 @@ import Testing
         h.expectClean()
     }
 
+    /// Focusing a surface again makes it the most recent in the history (it moves; the
+    /// newer ones keep their order), which the fallback then follows.
+    @Test func refocusedSurfaceBecomesTheMostRecent() {
+        let h = Harness()
+        let a = h.client("a"), b = h.client("b"), c = h.client("c")
+        let a1 = h.toplevel("A1", a, Rect(0, 0, 10, 10)), a2 = h.toplevel("A2", a, Rect(0, 0, 10, 10))
+        let b1 = h.toplevel("B1", b, Rect(0, 0, 10, 10)), c1 = h.toplevel("C1", c, Rect(0, 0, 10, 10))
+        for n in [a1, b1, a2, c1, a1, c1] { h.seat.setKeyboardFocus(n) }
+        _ = h.flush()
+        // History, oldest first: B1, A2, A1, C1. C1 goes: no other of client c, so the most
+        // recent of any (A1, refocused after A2).
+        h.tree.destroy(c1)
+        #expect(h.seat.keyboardFirstResponder == a1)
+        h.tree.destroy(a1)
+        #expect(h.seat.keyboardFirstResponder == a2)
+        h.tree.destroy(a2)
+        #expect(h.seat.keyboardFirstResponder == b1)
+        h.expectClean()
+    }
+
     @Test func deviceRemovedWithKeysHeldReleasesThemAndClearsModifiers() {
         let (h, a, _) = setUp()
         h.seat.notifyDeviceAdded(DeviceID(4), capabilities: .keyboard)

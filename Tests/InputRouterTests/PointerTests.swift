@@ -51,6 +51,28 @@ import Testing
         h.expectClean()
     }
 
+    /// A device that goes away with buttons held releases them, newest first, and only its
+    /// own: another device's hold of the same button keeps the seat's press. A device never
+    /// added (index past the seat's preallocated ones) counts too.
+    @Test(arguments: [DeviceID(1), DeviceID(40)])
+    func deviceRemovedReleasesItsButtons(device: DeviceID) {
+        let h = Harness()
+        let a = h.client("a")
+        h.toplevel("A", a, Rect(0, 0, 100, 100))
+        h.seat.notifyDeviceAdded(DeviceID(2), capabilities: .pointer)
+        _ = h.warp(10, 10)
+        _ = h.button(.pressed, 0x110, device: device)
+        _ = h.button(.pressed, 0x111, device: device)
+        _ = h.button(.pressed, 0x110, device: DeviceID(2))
+        let removed = h.step { h.seat.handle(InputEvent(time: h.tick(), device: device, .deviceRemoved)) }
+        #expect(removed.filter { $0.contains("pointer.button") } == ["seat0 pointer.button \"A\" BTN_RIGHT released"])
+        #expect(h.seat.heldButtons == 1)
+        #expect(h.button(.released, 0x110, device: DeviceID(2)).first == "seat0 pointer.button \"A\" BTN_LEFT released")
+        // The removed device's holds are gone: its next release of either is unmatched.
+        #expect(h.button(.released, 0x111, device: device) == ["seat0 dropped pointer.button"])
+        h.expectClean()
+    }
+
     /// Every kind of scene change under a still cursor re-picks at once.
     @Test(arguments: ["map", "unmap", "move", "region", "restack", "destroy", "opacity"])
     func sceneChangesRepickWithoutMotion(change: String) {

@@ -1,4 +1,4 @@
-// A restack reaches the seats as a stacking-only scene change (`SurfaceTree.onSceneChange`),
+// A restack reaches the seats as a stacking-only scene change (`SurfaceTree.sceneObserver`),
 // which skips the focus history, touch and layout checks. These tests fail when a change
 // that is more than a restack is reported as one, or when a restack skips what it must do.
 import InputRouter
