@@ -59,9 +59,10 @@ extension Seat {
     @inline(__always) func noteFocused(_ n: NodeID) {
         if let old = focusHistory.lastIndex(of: n) {
             focusHistory.withUnsafeMutableBufferPointer { h in
-                var i = old
-                while i + 1 < h.count { h[i] = h[i + 1]; i += 1 }
-                h[i] = n
+                // One memmove: an element at a time, a history of 30 cost ~90 more.
+                let base = h.baseAddress.unsafelyUnwrapped
+                (base + old).update(from: base + old + 1, count: h.count - old - 1)
+                base[h.count - 1] = n
             }
             return
         }

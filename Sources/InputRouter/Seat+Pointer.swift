@@ -403,7 +403,7 @@ extension Seat {
     }
 
     func resetRecognizersIfIdle() {
-        guard touches.isEmpty, heldButtonCount == 0, pointerClaim == nil, touchClaim == nil else { return }
+        guard !recognizers.isEmpty, touches.isEmpty, heldButtonCount == 0, pointerClaim == nil, touchClaim == nil else { return }
         for i in recognizers.indices {
             recognizers[i].reset()
             recognizerStates[i] = .possible

@@ -28,6 +28,8 @@ extension Seat {
     /// Works out which inhibitor is active after a focus or inhibitor change, and queues
     /// `inactive` for the one that stops and `active` for the one that starts.
     func updateShortcutsInhibitor() {
+        // No inhibitor anywhere (most sessions): every keyboard focus change asks.
+        if activeShortcutsInhibitor == nil && escapedShortcutsInhibitor == nil && shortcutsInhibitors.isEmpty { return }
         if let e = escapedShortcutsInhibitor, e != keyboardFocus { escapedShortcutsInhibitor = nil }
         var next: NodeID?
         if let f = keyboardFocus, f != escapedShortcutsInhibitor, shortcutsInhibitors.contains(f), tree.isAlive(f) {

@@ -311,6 +311,10 @@ public final class Seat {
         if case .touchMotion(let slot, let x, let y) = event.kind {
             return notifyTouchMotion(time: t, slot: slot, at: mapAbsolute(x, y))
         }
+        // Every click's press and release: through the switch, about 40 instructions each.
+        if case .pointerButton(let b, let s) = event.kind {
+            return notifyPointerButton(time: t, button: b, state: s, device: event.device)
+        }
         handleOtherEvent(event)
     }
 
