@@ -168,7 +168,8 @@ enum Callgrind {
         print("\nWhere routed \(kind) spends its instructions: inclusive per event, top \(top) functions, and the same")
         print(String(format: "function's count posted raw (callgrind; %.0f routed and %.0f raw user-space instructions per event in all,",
                      routed.total, raw.total))
-        print("the reader thread's included; one run at each length, so the allocator's share moves by hundreds)\n")
+        print("the reader thread's included; one run at each length, so the allocator's share moves by hundreds: the")
+        print("headline's counts are the loop's alone, each way's median over five processes)\n")
         if let r = serverWithoutAllocator(routed, "C6routedyy"), let w = serverWithoutAllocator(raw, "C3rawyy") {
             print(String(format: "The server's thread alone, libc's calloc, malloc and free left out of both: %.0f routed, %.0f raw = %.2fx\n",
                          r, w, r / w))
