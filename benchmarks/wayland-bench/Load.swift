@@ -181,9 +181,11 @@ final class LoadBench {
         // rounds of 2-second runs, each round's two runs compared, were too few on a quiet
         // host: a p99 of one run is its 20th-slowest read, one scheduling hiccup moves it by a
         // third, and the median of the rounds' effects read 0.95x and 1.20x for the same code
-        // half an hour apart. Pooled over 48 interleaved blocks a condition has about 26,000
-        // reads, and its p99 is the 260th-slowest.
-        let events = 500, blocksPerCondition = 48
+        // half an hour apart. Pooled over 48 interleaved blocks a condition had about 26,000
+        // reads, and two `make bench` runs of the same code still read 0.97x and 1.11x (the
+        // quarters of one run from 0.90x to 1.18x): 96 blocks, about 52,000 reads a
+        // condition, shrink the noise by √2 for twice the time (about 200 s).
+        let events = 500, blocksPerCondition = 96
         func stats(_ s: [UInt64]) -> String {
             guard !s.isEmpty else { return "no samples" }
             func q(_ f: Double) -> Double { Double(s[min(s.count - 1, Int(Double(s.count) * f))]) }
