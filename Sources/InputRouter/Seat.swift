@@ -215,8 +215,8 @@ public final class Seat {
         unsafeRouter = router
         tree = router.tree
         bound = [BoundDevices](repeating: [], count: router.clients.count)
-        // Records for the first devices up front: events from a device that was never
-        // added are tracked too (see notifyDeviceRemoved), and must not allocate.
+        // Records for the first devices up front (presence and capabilities; what each
+        // device holds is in `deviceKeys` and `deviceButtons`, which preallocate as many).
         devices = [DeviceState](repeating: DeviceState(), count: Seat.preallocatedDevices)
         touches.reserveCapacity(16)
         touchFrameClients.reserveCapacity(8)

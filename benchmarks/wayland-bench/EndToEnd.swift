@@ -129,9 +129,11 @@ final class EndToEnd {
     @inline(never) func loop(_ scenario: Scenario, _ n: Int, routedWay: Bool) {
         for _ in 0..<n { if routedWay { routed(scenario) } else { raw(scenario) } }
     }
+    /// If a rename changes it, callgrind collects nothing and `make bench` prints FAIL.
     static let loopSymbol = "$s13wayland_bench05EndToC0C4loop__9routedWayyAA8ScenarioO_SiSbtF"
 
-    /// One event of `scenario` through the router.
+    /// One event of `scenario` through the router. Out of line, as `raw(_:)`: the profile's
+    /// "server's thread alone" reads each one's inclusive count by name (Profile.swift).
     @inline(never) func routed(_ scenario: Scenario) {
         time &+= 1000
         step &+= 1

@@ -159,7 +159,7 @@ if !args.contains("--no-allocations") {
 }
 
 print("\nInputRouter end-to-end benchmark (release; times: each way's median over \(pairs) pairs of runs, the ratio the")
-print("median of the pairs' ratios; instructions: user space, from callgrind, counted inside each event's call on the")
+print("median of the pairs' ratios; instructions: user space, from callgrind, counted inside the benchmark's loop on the")
 print("server's thread, the median of \(instructionRuns) processes per way with their range, the kernel's sendmsg not")
 print("counted; goal: routed / raw ≤ 1.15x)\n")
 print("| what | result |\n|---|---|")
