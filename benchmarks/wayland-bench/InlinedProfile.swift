@@ -54,10 +54,12 @@ enum InlinedProfile {
     }
 
     /// One run of this program under callgrind with every instruction counted.
-    static func run(_ arguments: [String]) -> Counts? {
+    /// `options` go to callgrind (a `--toggle-collect`, for one function's own share).
+    static func run(_ arguments: [String], options: [String] = []) -> Counts? {
         let out = NSTemporaryDirectory() + "wayland-bench-instr-\(getpid())"
         defer { unlink(out) }
-        guard Callgrind.run("/usr/bin/valgrind", ["--tool=callgrind", "--dump-instr=yes", "--callgrind-out-file=\(out)", Callgrind.binary] + arguments) != nil,
+        guard Callgrind.run("/usr/bin/valgrind", ["--tool=callgrind", "--dump-instr=yes", "--callgrind-out-file=\(out)"] + options
+                            + [Callgrind.binary] + arguments) != nil,
             let text = try? String(contentsOfFile: out, encoding: .utf8)
         else { return nil }
         return parse(text)

@@ -6,7 +6,7 @@
 //
 //   wayland-bench                          the tables (release build: `make bench`)
 //   wayland-bench --only KIND routed|raw N  send N events of KIND one way and exit (callgrind)
-//   wayland-bench --profile KIND            the per-function profiles of KIND alone (callgrind)
+//   wayland-bench --profile KIND            the per-function profiles of KIND alone (callgrind; the click's by step too)
 //   wayland-bench --no-callgrind --no-load --no-allocations
 //   wayland-bench --check-allocations       routed events allocate no more than raw ones (exit 1 if they do)
 //   wayland-bench --load-only               the latency under load alone
@@ -50,6 +50,7 @@ if let i = args.firstIndex(of: "--profile"), i + 1 < args.count, let kind = Scen
     Callgrind.profile(kind.short, short: n, long: n * 11, top: 15)
     Callgrind.cacheProfile(kind.short, short: n, long: n * 11, top: 10)
     InlinedProfile.print(kind.short, short: n, long: n * 11, top: 30)
+    if kind == .click && !ClickPhases.print(short: n, long: n * 11) { exit(1) }
     exit(0)
 }
 
@@ -173,6 +174,7 @@ if callgrind {
         Callgrind.profile(kind.short, short: n, long: n * 11, top: 15)
         Callgrind.cacheProfile(kind.short, short: n, long: n * 11, top: 10)
         InlinedProfile.print(kind.short, short: n, long: n * 11, top: 30)
+        if kind == .click && !ClickPhases.print(short: n, long: n * 11) { failed = true }
     }
 }
 if !args.contains("--no-load") {

@@ -1,0 +1,97 @@
+// The routed click's own instructions by what it does. The profiles by function (Profile.swift,
+// InlinedProfile.swift) are flat: some two hundred functions, none over a few hundred
+// instructions a click. This groups them by the click's steps, each the program's own
+// instructions while one function runs (callgrind's `--toggle-collect` on it), libwayland's
+// and libc's left out: what the raw way's 16 posts do not do at all, against what the
+// sender adds to posting them. Per event, as for the other tables: the long run minus the
+// short one (the `--only` warm-up cancels out).
+import Foundation
+
+enum ClickPhases {
+    /// The steps, each a function that runs once or twice a click and calls no other step's
+    /// function. Mangled: a signature change makes the name miss, and the table says so.
+    static let steps: [(what: String, symbol: String)] = [
+        ("the motion across: hit test, pointer focus, leave and enter queued (Seat.notifyPointerWarp)",
+         "$s11InputRouter4SeatC17notifyPointerWarp4time2toys6UInt64V_AA5PointVtF"),
+        ("press and release in the seat: counts, holds, serials, implicit grab (Seat.notifyPointerButton)",
+         "$s11InputRouter4SeatC19notifyPointerButton4time6button5state6deviceys6UInt64V_s6UInt32VAA0F5StateOAA8DeviceIDVtF"),
+        ("the raise: restack, child grid, hit index (SurfaceTree.raiseToTop)",
+         "$s11InputRouter11SurfaceTreeC10raiseToTopyyAA6NodeIDVF"),
+        ("the keyboard's move in the seat: leave, enter, modifiers queued (Seat.setKeyboardFocus)",
+         "$s11InputRouter4SeatC16setKeyboardFocusySbAA6NodeIDVSgF"),
+        ("the activation: text input, selections, two toplevels' configures (WaylandServer.keyboardFocusMoved)",
+         "$s13WaylandServerAAC18keyboardFocusMoved6onSeat2toySi_11InputRouter6NodeIDVSgtF"),
+    ]
+    /// The sender's pass, which runs the last three steps inside it (the press's focus on
+    /// click): its own share is its count less theirs.
+    static let sender = "$s13WaylandServerAAC14sendDeliveriesyyF"
+
+    /// Code of the program's that runs inside libwayland's posts, as many times either way:
+    /// the benchmark's allocation counter (its calloc, malloc and realloc, which count and
+    /// call glibc's) and the server's protocol logger (ShmStrideCheck.swift, called for every
+    /// message). Counted apart, so that a step's count is its own work.
+    static func sharedCode(_ symbol: String) -> Bool {
+        ["calloc", "malloc", "realloc", "free"].contains(symbol) || symbol.contains("14shmStrideCheck")
+    }
+
+    /// The program's own instructions per click while `symbol` runs: its own work, and the
+    /// shared code's (`sharedCode`).
+    static func ownPerClick(_ way: String, inside symbol: String, short: Int, long: Int,
+                            symbols: [(start: UInt64, name: String)]) -> (work: Double, shared: Double)? {
+        let options = ["--collect-atstart=no", "--toggle-collect=\(symbol)"]
+        guard let a = InlinedProfile.run(["--only", "click", way, "\(short)"], options: options),
+            let b = InlinedProfile.run(["--only", "click", way, "\(long)"], options: options)
+        else { return nil }
+        let own = Callgrind.binary
+        var work = 0.0, shared = 0.0
+        for (counts, sign) in [(b, 1.0), (a, -1.0)] {
+            for (address, count) in counts.byAddress[own] ?? [:] {
+                let name = InlinedProfile.symbol(containing: address, in: symbols) ?? ""
+                if sharedCode(name) { shared += sign * count } else { work += sign * count }
+            }
+        }
+        let events = Double(long - short)
+        return (work / events, shared / events)
+    }
+
+    /// Prints the table; false when a step's function is no longer in the program.
+    static func print(short: Int, long: Int) -> Bool {
+        let symbols = InlinedProfile.symbolTable(of: Callgrind.binary)
+        let defined = Set(symbols.map(\.name))
+        func count(_ way: String, _ symbol: String) -> (work: Double, shared: Double)? {
+            defined.contains(symbol) ? ownPerClick(way, inside: symbol, short: short, long: long, symbols: symbols) : nil
+        }
+        guard let routed = count("routed", EndToEnd.loopSymbol), let raw = count("raw", EndToEnd.loopSymbol) else {
+            Swift.print("(callgrind gave no per-instruction counts)")
+            return true
+        }
+        Swift.print("\nThe routed click's own instructions by step (this program's code, libwayland's and libc's left out),")
+        Swift.print("each counted while one function runs; the raw way posts the same 16 events:\n")
+        Swift.print("| routed | raw | step |\n|---:|---:|---|")
+        var sum = 0.0, nested = 0.0, ok = true
+        for (i, step) in steps.enumerated() {
+            guard let c = count("routed", step.symbol) else {
+                Swift.print("| FAIL | | \(step.what): \(step.symbol) is not in the program (renamed?) |")
+                ok = false
+                continue
+            }
+            sum += c.work
+            if i >= 2 { nested += c.work }
+            Swift.print(String(format: "| %.0f | | %@ |", c.work, step.what))
+        }
+        if let pass = count("routed", sender) {
+            sum += pass.work - nested
+            Swift.print(String(format: "| %.0f | | the sender's pass less the last three: 16 deliveries out of the queue, each to its surface's client and resources, serials recorded (WaylandServer.sendDeliveries) |",
+                               pass.work - nested))
+        } else {
+            Swift.print("| FAIL | | the sender's pass: \(sender) is not in the program (renamed?) |")
+            ok = false
+        }
+        Swift.print(String(format: "| %.0f | %.0f | the rest: the events' way in (server.handle, Seat.handleEvent), the queue's appends, frames; raw: the benchmark's posts |",
+                           routed.work - sum, raw.work))
+        Swift.print(String(format: "| %.0f | %.0f | inside libwayland's posts either way: the server's protocol logger, the benchmark's allocation counter |",
+                           routed.shared, raw.shared))
+        Swift.print(String(format: "| %.0f | %.0f | in all |", routed.work + routed.shared, raw.work + raw.shared))
+        return ok
+    }
+}
