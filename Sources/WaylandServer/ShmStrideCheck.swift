@@ -42,9 +42,7 @@ private func shmStrideCheck(
     userData: UnsafeMutableRawPointer?, direction: wl_protocol_logger_type,
     message: UnsafePointer<wl_protocol_logger_message>?
 ) {
-    // By raw value: `==` on the imported enum was a call to UInt32's Equatable witness and
-    // its thunks, about 14 instructions on every event sent (a click sends 16).
-    guard direction.rawValue == WL_PROTOCOL_LOGGER_REQUEST.rawValue, let message,
+    guard direction == WL_PROTOCOL_LOGGER_REQUEST, let message,
           UnsafeRawPointer(message.pointee.message) == UnsafeRawPointer(userData),
           message.pointee.arguments_count == 6, let args = message.pointee.arguments
     else { return }
