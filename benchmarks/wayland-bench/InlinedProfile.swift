@@ -53,7 +53,7 @@ enum InlinedProfile {
         return counts
     }
 
-    /// One run of this program under callgrind with every instruction counted.
+    /// One run of this program under callgrind with each instruction's count (`--dump-instr`).
     /// `options` go to callgrind (a `--toggle-collect`, for one function's own share).
     static func run(_ arguments: [String], options: [String] = []) -> Counts? {
         let out = NSTemporaryDirectory() + "wayland-bench-instr-\(getpid())"
@@ -112,7 +112,9 @@ enum InlinedProfile {
     static func print(_ kind: String, short: Int, long: Int, top: Int) {
         guard let program = Bundle.main.executablePath, FileManager.default.isExecutableFile(atPath: "/usr/bin/addr2line") else { return }
         func perEvent(_ way: String) -> Counts? {
-            guard let a = run(["--only", kind, way, "\(short)"]), let b = run(["--only", kind, way, "\(long)"]) else { return nil }
+            guard let a = run(["--only", kind, way, "\(short)"], options: Callgrind.loopOnly),
+                let b = run(["--only", kind, way, "\(long)"], options: Callgrind.loopOnly)
+            else { return nil }
             let events = Double(long - short)
             var result = Counts()
             for (object, count) in b.byObject { result.byObject[object] = (count - (a.byObject[object] ?? 0)) / events }
@@ -128,7 +130,7 @@ enum InlinedProfile {
         }
         let own = Callgrind.binary
         func label(_ object: String) -> String { object == own ? "this program" : (object.split(separator: "/").last.map(String.init) ?? object) }
-        Swift.print("\nRouted \(kind)'s instructions per event by where they run (callgrind, every instruction counted; this program's")
+        Swift.print("\nRouted \(kind)'s instructions per event by where they run (callgrind, inside the loop, each instruction's count; this program's")
         Swift.print("own code then by the function the compiler inlined it from, addr2line on its DWARF):\n")
         Swift.print("| routed | raw | object |\n|---:|---:|---|")
         let objects = Set(routed.byObject.keys).union(raw.byObject.keys)

@@ -45,11 +45,17 @@ enum Callgrind {
         return Double(line.split(separator: " ").last ?? "")
     }
 
-    /// Inclusive instructions per function of one run (callgrind_annotate --inclusive=yes).
+    /// Callgrind's options that count only inside the benchmark's loop, on the server's
+    /// thread, as the headline does: the profiles then see neither setup nor the `--only`
+    /// warm-up (whose cost differs between processes: with it counted, the raw way's column
+    /// showed 3 to 57 instructions an event in routed-only functions) nor the reader thread.
+    static let loopOnly = ["--collect-atstart=no", "--toggle-collect=\(EndToEnd.loopSymbol)"]
+
+    /// Inclusive instructions per function of one run inside the loop (callgrind_annotate --inclusive=yes).
     static func inclusive(_ arguments: [String]) -> [String: Double] {
         let out = NSTemporaryDirectory() + "wayland-bench-callgrind-\(getpid())"
         defer { unlink(out) }
-        guard run("/usr/bin/valgrind", ["--tool=callgrind", "--callgrind-out-file=\(out)", binary] + arguments) != nil,
+        guard run("/usr/bin/valgrind", ["--tool=callgrind", "--callgrind-out-file=\(out)"] + loopOnly + [binary] + arguments) != nil,
             let text = run("/usr/bin/callgrind_annotate", ["--inclusive=yes", "--threshold=100", out], stdout: true)
         else { return [:] }
         var result: [String: Double] = [:]
@@ -166,10 +172,10 @@ enum Callgrind {
         let rows = routed.functions.filter { $0.value > 1 && !$0.key.hasPrefix("libc ") }.sorted { $0.value > $1.value }.prefix(top)
         let names = demangle(rows.map(\.key))
         print("\nWhere routed \(kind) spends its instructions: inclusive per event, top \(top) functions, and the same")
-        print(String(format: "function's count posted raw (callgrind; %.0f routed and %.0f raw user-space instructions per event in all,",
+        print(String(format: "function's count posted raw (callgrind, inside the loop as the headline; %.0f routed and %.0f raw",
                      routed.total, raw.total))
-        print("the reader thread's included; one run at each length, so the allocator's share moves by hundreds: the")
-        print("headline's counts are the loop's alone, each way's median over five processes)\n")
+        print("instructions per event in all, from one run at each length, so the allocator's share moves by hundreds")
+        print("between runs: the headline's counts are each way's median over five processes)\n")
         if let r = serverWithoutAllocator(routed, "C6routedyy"), let w = serverWithoutAllocator(raw, "C3rawyy") {
             print(String(format: "The server's thread alone, libc's calloc, malloc and free left out of both: %.0f routed, %.0f raw = %.2fx\n",
                          r, w, r / w))
