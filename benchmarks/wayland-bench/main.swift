@@ -68,7 +68,10 @@ var ratios: [Scenario: (time: Double, routed: Double, raw: Double)] = [:]
 // median drops. The times printed are the medians of each way's runs.
 let pairs = 21
 var cpuTimes: [Scenario: (ratio: Double, routed: Double, raw: Double)] = [:]
-func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+func median(_ v: [Double]) -> Double {
+    let s = v.sorted()
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
 for kind in Scenario.allCases {
     bench.prepare(kind)
     let routedBytes = bench.measureBytesPerEvent(kind, routedWay: true)
@@ -109,29 +112,42 @@ for kind in Scenario.allCases {
 // gives one per-event figure. The earlier way, the difference of a
 // short and a long run, carried the two processes' setup difference into every event: setup
 // allocates, and its cost moves with Swift's per-process hash seed by millions of
-// instructions, hundreds per event (the same code read 1.11x to 1.22x for the click). What
-// remains is the heap's layout: glibc's cost for libwayland's per-message calloc and free
-// depends on it, and the layout differs between processes (the click, routed: 36,183 once
-// and 38,053 to 38,403 four times; raw: 32,699 to 33,989). So each way is the median of
-// five processes, with their range printed. The client's reader thread is not counted:
-// it is the same both ways, and counting it would only pull the ratio towards 1.
+// instructions, hundreds per event (the same code read 1.11x to 1.22x for the click). The
+// client's reader thread is not counted: it is the same both ways, and counting it would
+// only pull the ratio towards 1.
+//
+// What still moves between processes is glibc's share: libwayland's per-message callocs and
+// frees (the same calls, of the same sizes, either way: routing itself allocates nothing)
+// cost what the heap's layout makes them, in a few levels some 2,700 instructions apart for
+// the click whatever the way. Each way's median of five totals then drew its own level: one
+// binary read 1.104x and 1.154x in two runs (raw's median 34,070, then 32,582). So each
+// process's count is split in two: its own instructions, steady to a few, whose median per
+// way is the way's; and libc's allocator, whose median over both ways' processes is added to
+// each way alike. Each way's totals are printed with their range beside it.
 let instructionRuns = 5
-func loopInstructions(_ kind: Scenario, routedWay: Bool) -> (median: Double, low: Double, high: Double)? {
-    let n = kind == .click ? 4_000 : 20_000
-    let runs = (0..<instructionRuns).compactMap { _ in
-        Callgrind.instructions(["--only", kind.short, routedWay ? "routed" : "raw", "\(n)"],
-                               options: ["--collect-atstart=no", "--toggle-collect=\(EndToEnd.loopSymbol)"])
-    }.filter { $0 > 0 }.map { $0 / Double(n) }.sorted()
-    guard runs.count == instructionRuns else { return nil }
-    return (runs[runs.count / 2], runs.first!, runs.last!)
+struct LoopSamples {
+    /// Per process, per event: everything counted in the loop, and libc's allocator's share.
+    var totals: [Double] = [], allocator: [Double] = []
+    var own: Double { median(zip(totals, allocator).map { $0 - $1 }) }
 }
-var instructionRatios: [Scenario: (routed: Double, raw: Double, routedRange: (Double, Double), rawRange: (Double, Double))] = [:]
+func loopSamples(_ kind: Scenario, routedWay: Bool) -> LoopSamples? {
+    let n = kind == .click ? 4_000 : 20_000
+    var samples = LoopSamples()
+    for _ in 0..<instructionRuns {
+        let counts = Callgrind.inclusive(["--only", kind.short, routedWay ? "routed" : "raw", "\(n)"])
+        guard let total = counts["PROGRAM TOTALS"], total > 0 else { return nil }
+        samples.totals.append(total / Double(n))
+        samples.allocator.append(Callgrind.allocator.reduce(0) { $0 + (counts["libc " + $1] ?? 0) } / Double(n))
+    }
+    return samples
+}
+var instructionSamples: [Scenario: (routed: LoopSamples, raw: LoopSamples)] = [:]
 let callgrind = !args.contains("--no-callgrind") && FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind")
 if callgrind {
     progress("callgrind...")
     for kind in Scenario.allCases {
-        if let r = loopInstructions(kind, routedWay: true), let w = loopInstructions(kind, routedWay: false) {
-            instructionRatios[kind] = (r.median, w.median, (r.low, r.high), (w.low, w.high))
+        if let r = loopSamples(kind, routedWay: true), let w = loopSamples(kind, routedWay: false) {
+            instructionSamples[kind] = (r, w)
         } else {
             print("FAIL: \(kind.short): callgrind counted nothing inside the benchmark's loop")
             failed = true
@@ -145,9 +161,13 @@ for kind in Scenario.allCases {
     if let c = cpuTimes[kind] {
         text += String(format: "; server's thread CPU %@ / %@, %.2fx", ns(c.routed), ns(c.raw), c.ratio)
     }
-    if let i = instructionRatios[kind] {
-        text += String(format: "; instructions %.0f / %.0f = %.3fx (routed %.0f to %.0f, raw %.0f to %.0f)", i.routed, i.raw,
-                       i.routed / i.raw, i.routedRange.0, i.routedRange.1, i.rawRange.0, i.rawRange.1)
+    if let (r, w) = instructionSamples[kind] {
+        let allocator = r.allocator + w.allocator
+        let shared = median(allocator)
+        let routed = r.own + shared, raw = w.own + shared
+        text += String(format: "; instructions %.0f / %.0f = %.3fx (own %.0f / %.0f, libc's allocator %.0f, from %.0f to %.0f; "
+                       + "totals routed %.0f to %.0f, raw %.0f to %.0f)", routed, raw, routed / raw, r.own, w.own, shared,
+                       allocator.min()!, allocator.max()!, r.totals.min()!, r.totals.max()!, w.totals.min()!, w.totals.max()!)
     }
     rows.append(("end to end, routed / raw: \(kind.rawValue)", text))
 }
@@ -161,8 +181,9 @@ if !args.contains("--no-allocations") {
 
 print("\nInputRouter end-to-end benchmark (release; times: each way's median over \(pairs) pairs of runs, the ratio the")
 print("median of the pairs' ratios; instructions: user space, from callgrind, counted inside the benchmark's loop on the")
-print("server's thread, the median of \(instructionRuns) processes per way with their range, the kernel's sendmsg not")
-print("counted; goal: routed / raw ≤ 1.15x)\n")
+print("server's thread in \(instructionRuns) processes per way: each way's own instructions (its median) and libc's allocator")
+print("for libwayland's per-message callocs and frees, the same either way (the median over both ways' processes); the")
+print("kernel's sendmsg not counted; goal: routed / raw ≤ 1.15x)\n")
 print("| what | result |\n|---|---|")
 for (what, value) in rows { print("| \(what) | \(value) |") }
 bench.counter.stop.store(true, ordering: .relaxed)
