@@ -175,7 +175,7 @@ enum Callgrind {
         print(String(format: "function's count posted raw (callgrind, inside the loop as the headline; %.0f routed and %.0f raw",
                      routed.total, raw.total))
         print("instructions per event in all, from one run at each length, so the allocator's share moves by hundreds")
-        print("between runs: the headline's counts are each way's median over five processes)\n")
+        print("between runs: the headline takes each way's own median over five processes, and the allocator's over all ten)\n")
         if let r = serverWithoutAllocator(routed, "C6routedyy"), let w = serverWithoutAllocator(raw, "C3rawyy") {
             print(String(format: "The server's thread alone, libc's calloc, malloc and free left out of both: %.0f routed, %.0f raw = %.2fx\n",
                          r, w, r / w))
