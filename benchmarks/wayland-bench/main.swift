@@ -119,8 +119,9 @@ for kind in Scenario.allCases {
 // What still moves between processes is glibc's share: libwayland's per-message callocs and
 // frees (the same calls, of the same sizes, either way: routing itself allocates nothing)
 // cost what the heap's layout makes them, in a few levels some 2,700 instructions apart for
-// the click whatever the way. Each way's median of five totals then drew its own level: one
-// binary read 1.104x and 1.154x in two runs (raw's median 34,070, then 32,582). So each
+// the click whatever the way. Each way's median of five totals then drew its own level: the
+// click read 1.104x and 1.154x in two runs (raw's median 34,070, then 32,582, of which the
+// raw click's own change between them was 117). So each
 // process's count is split in two: its own instructions, steady to a few, whose median per
 // way is the way's; and libc's allocator, whose median over both ways' processes is added to
 // each way alike. Each way's totals are printed with their range beside it.
