@@ -87,7 +87,7 @@ enum ClickPhases {
             Swift.print("| FAIL | | the sender's pass: \(sender) is not in the program (renamed?) |")
             ok = false
         }
-        Swift.print(String(format: "| %.0f | %.0f | the rest: the events' way in (server.handle, Seat.handleEvent), the queue's appends, frames; raw: the benchmark's posts |",
+        Swift.print(String(format: "| %.0f | %.0f | the rest: the events' way in (server.handle, Seat.handleEvent), the benchmark's loop; raw: the benchmark's posts |",
                            routed.work - sum, raw.work))
         Swift.print(String(format: "| %.0f | %.0f | inside libwayland's posts either way: the server's protocol logger, the benchmark's allocation counter |",
                            routed.shared, raw.shared))
