@@ -36,15 +36,6 @@ enum Callgrind {
         return p.terminationStatus == 0 ? text : nil
     }
 
-    /// Total instructions of one run of this program with `arguments` (what callgrind
-    /// collected: with `options` such as `--toggle-collect`, only that).
-    static func instructions(_ arguments: [String], options: [String] = []) -> Double? {
-        guard let text = run("/usr/bin/valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null"] + options + [binary] + arguments),
-            let line = text.split(separator: "\n").first(where: { $0.contains("Collected :") })
-        else { return nil }
-        return Double(line.split(separator: " ").last ?? "")
-    }
-
     /// Callgrind's options that count only inside the benchmark's loop, on the server's
     /// thread, as the headline does: the profiles then see neither setup nor the `--only`
     /// warm-up (whose cost differs between processes: with it counted, the raw way's column
@@ -175,7 +166,7 @@ enum Callgrind {
         print(String(format: "function's count posted raw (callgrind, inside the loop as the headline; %.0f routed and %.0f raw",
                      routed.total, raw.total))
         print("instructions per event in all, from one run at each length, so the allocator's share moves by hundreds")
-        print("between runs: the headline takes each way's own median over five processes, and the allocator's over all ten)\n")
+        print("between runs: the headline takes each way's median without the allocator over five processes, and the allocator's over all ten)\n")
         if let r = serverWithoutAllocator(routed, "C6routedyy"), let w = serverWithoutAllocator(raw, "C3rawyy") {
             print(String(format: "The server's thread alone, libc's calloc, malloc and free left out of both: %.0f routed, %.0f raw = %.2fx\n",
                          r, w, r / w))

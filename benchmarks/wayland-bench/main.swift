@@ -122,14 +122,15 @@ for kind in Scenario.allCases {
 // the click whatever the way. Each way's median of five totals then drew its own level: the
 // click read 1.104x and 1.154x in two runs (raw's median 34,070, then 32,582, of which the
 // raw click's own change between them was 117). So each
-// process's count is split in two: its own instructions, steady to a few, whose median per
-// way is the way's; and libc's allocator, whose median over both ways' processes is added to
+// process's count is split in two: all but libc's allocator, steady to a few, whose median
+// per way is the way's; and libc's allocator, whose median over both ways' processes is added to
 // each way alike. Each way's totals are printed with their range beside it.
 let instructionRuns = 5
 struct LoopSamples {
     /// Per process, per event: everything counted in the loop, and libc's allocator's share.
     var totals: [Double] = [], allocator: [Double] = []
-    var own: Double { median(zip(totals, allocator).map { $0 - $1 }) }
+    /// The median of all but the allocator: what the way itself runs.
+    var withoutAllocator: Double { median(zip(totals, allocator).map { $0 - $1 }) }
 }
 func loopSamples(_ kind: Scenario, routedWay: Bool) -> LoopSamples? {
     let n = kind == .click ? 4_000 : 20_000
@@ -165,9 +166,9 @@ for kind in Scenario.allCases {
     if let (r, w) = instructionSamples[kind] {
         let allocator = r.allocator + w.allocator
         let shared = median(allocator)
-        let routed = r.own + shared, raw = w.own + shared
-        text += String(format: "; instructions %.0f / %.0f = %.3fx (own %.0f / %.0f, libc's allocator %.0f, from %.0f to %.0f; "
-                       + "totals routed %.0f to %.0f, raw %.0f to %.0f)", routed, raw, routed / raw, r.own, w.own, shared,
+        let routed = r.withoutAllocator + shared, raw = w.withoutAllocator + shared
+        text += String(format: "; instructions %.0f / %.0f = %.3fx (without libc's allocator %.0f / %.0f, the allocator %.0f, from %.0f to %.0f; "
+                       + "totals routed %.0f to %.0f, raw %.0f to %.0f)", routed, raw, routed / raw, r.withoutAllocator, w.withoutAllocator, shared,
                        allocator.min()!, allocator.max()!, r.totals.min()!, r.totals.max()!, w.totals.min()!, w.totals.max()!)
     }
     rows.append(("end to end, routed / raw: \(kind.rawValue)", text))
@@ -182,7 +183,7 @@ if !args.contains("--no-allocations") {
 
 print("\nInputRouter end-to-end benchmark (release; times: each way's median over \(pairs) pairs of runs, the ratio the")
 print("median of the pairs' ratios; instructions: user space, from callgrind, counted inside the benchmark's loop on the")
-print("server's thread in \(instructionRuns) processes per way: each way's own instructions (its median) and libc's allocator")
+print("server's thread in \(instructionRuns) processes per way: each way's median without libc's allocator, and the allocator")
 print("for libwayland's per-message callocs and frees, the same either way (the median over both ways' processes); the")
 print("kernel's sendmsg not counted; goal: routed / raw ≤ 1.15x)\n")
 print("| what | result |\n|---|---|")
