@@ -53,19 +53,20 @@ struct Translator {
     private mutating func makeStream(_ raw: RawDevice) -> Stream {
         let device = raw.device
         var stream = Stream(device: device, units: [], libinput: LibinputEntryDecoder(device: device))
-        // Frames without a time of their own (DEVICE_ADDED) take the next frame's time, so
-        // a replay does not wait before the device appears.
-        var times: [UInt64] = Array(repeating: 0, count: raw.frames.count)
+        // Frames without a time of their own take the next frame's time (DEVICE_ADDED, so
+        // a replay does not wait before the device appears), or, with no timed frame after
+        // them, the device's last time (DEVICE_REMOVED, which `libinput record` writes
+        // without one: at 0 it would be replayed at once, and the releases it causes would
+        // carry time 0).
+        var next: [UInt64?] = Array(repeating: nil, count: raw.frames.count)
         var following: UInt64?
         for index in raw.frames.indices.reversed() {
             if let time = raw.frames[index].time { following = time }
-            times[index] = following ?? 0
+            next[index] = following
         }
-        var previous: UInt64 = 0
-        for index in raw.frames.indices {
-            if raw.frames[index].time == nil, following == nil { times[index] = previous }
-            previous = times[index]
-        }
+        var times: [UInt64] = []
+        times.reserveCapacity(raw.frames.count)
+        for time in next { times.append(time ?? times.last ?? 0) }
         if device.hasLibinputEvents {
             stream.units = zip(times, raw.frames).map { ($0, .frame($1)) }
             return stream
