@@ -179,33 +179,6 @@ public final class Router {
         }
     }
 
-    /// As `flush(into:)`, and then what the sink queued meanwhile, in the same pass: its
-    /// queue swapped in as the emptied one goes back (no take and return of the spare per
-    /// round). The Wayland sender's: a click's press queues the keyboard's focus change
-    /// (focus on click) while it is sent, and a second flush was ~60 instructions more per
-    /// click. Package API: only the Wayland layer's sender uses it.
-    @inlinable @inline(__always) package func flushIncludingWhatItQueues<S: DeliverySink>(into sink: inout S) {
-        var q = takeDeliveries()
-        var rounds = 1
-        while true {
-            deliverEach(of: q, to: &sink)
-            if queue.storage.used == 0 { break }
-            // Counted only when a round repeats (the click's one): a sink that queued on
-            // every delivery would otherwise never return.
-            if rounds == Router.maxFlushRounds { break }
-            rounds &+= 1
-            q.removeAll()
-            swap(&q, &queue)
-        }
-        returnDeliveries(q)
-    }
-
-    /// The rounds `flushIncludingWhatItQueues` makes at most. The Wayland sender needs two: a
-    /// press's focus on click queues the keyboard's leave, enter and modifiers, whose
-    /// delivery queues nothing. Past the cap, what the sink queued stays in `queue` for the
-    /// next flush: sent later, never lost. (Computed and inlinable: a constant in the loop.)
-    @inlinable package static var maxFlushRounds: Int { 8 }
-
     /// The emptied queue of the last flush, kept for the next (nil during a flush).
     @exclusivity(unchecked) @usableFromInline var spareQueue: DeliveryQueue? = DeliveryQueue()
 

@@ -77,8 +77,8 @@ extension Seat {
         // `withRouter`: each `router.queue` retained and released the router.
         var keys = withRouter { $0.queue.startKeys() }
         for k in heldKeys where keyRecipients[Int(k)] == .client(client) { withRouter { $0.queue.appendKey(k, to: &keys) } }
-        enqueue(.keyboardEnter(id, n, keys: keys, serial: nextSerial()))
-        enqueue(.modifiers(id, n, modifiers, serial: nextSerial()))
+        enqueue(.keyboardEnter(id, n, keys: keys, serial: recordedSerial(.keyboardEnter, client: client, at: cursor)))
+        enqueue(.modifiers(id, n, modifiers, serial: recordedSerial(.modifiers, client: client, at: cursor)))
         keyboardEntered = true
     }
 
@@ -138,16 +138,16 @@ extension Seat {
         if let f = keyboardFocus, keyboardEntered {
             if state == .pressed {
                 if !keyCaptured(meaning) {
-                    let serial = nextSerial()
                     // A menu opened from the keyboard cites this serial in xdg_popup.grab.
-                    recordPress(serial: serial, client: keyboardFocusClient, kind: .key, at: cursor)
+                    let serial = recordedSerial(.keyPress, client: keyboardFocusClient, at: cursor)
                     enqueue(.key(id, f, time: time, key: key, .pressed, serial: serial))
                     keyRecipients[code] = .client(keyboardFocusClient)
                     return finishKey(meaning)
                 }
             } else if case .client(let c) = keyRecipients[code], c == keyboardFocusClient {
                 keyRecipients[code] = .none
-                enqueue(.key(id, f, time: time, key: key, .released, serial: nextSerial()))
+                // GTK opens a MenuButton's menu on the key's release and cites this serial.
+                enqueue(.key(id, f, time: time, key: key, .released, serial: recordedSerial(.keyRelease, client: c, at: cursor)))
                 return finishKey(meaning)
             }
         }
@@ -220,9 +220,8 @@ extension Seat {
             return
         }
         if let f = keyboardFocus, keyboardEntered {
-            let serial = nextSerial()
             // A menu opened from the keyboard cites this serial in xdg_popup.grab.
-            recordPress(serial: serial, client: keyboardFocusClient, kind: .key, at: cursor)
+            let serial = recordedSerial(.keyPress, client: keyboardFocusClient, at: cursor)
             enqueue(.key(id, f, time: time, key: key, .pressed, serial: serial))
             keyRecipients[code] = .client(keyboardFocusClient)
             return
@@ -253,7 +252,7 @@ extension Seat {
         case .client(let c):
             // Only while that client still has the focus; after a leave it knows the key is up.
             if let f = keyboardFocus, keyboardEntered, keyboardFocusClient == c {
-                enqueue(.key(id, f, time: time, key: key, .released, serial: nextSerial()))
+                enqueue(.key(id, f, time: time, key: key, .released, serial: recordedSerial(.keyRelease, client: c, at: cursor)))
             }
         case .responder(let r):
             if responderCanReceive(r),
@@ -273,7 +272,7 @@ extension Seat {
     /// Sends `modifiers` to the keyboard focus, if its client was told of the focus.
     public func defaultModifiers() {
         if let f = keyboardFocus, keyboardEntered {
-            enqueue(.modifiers(id, f, modifiers, serial: nextSerial()))
+            enqueue(.modifiers(id, f, modifiers, serial: recordedSerial(.modifiers, client: keyboardFocusClient, at: cursor)))
         }
     }
 

@@ -274,7 +274,7 @@ extension Seat {
         if let (node, client) = entered {
             let local = localCursor(in: node, hit: hit)
             pointerLocal = local
-            enqueue(.pointerEnter(id, node, local, serial: nextSerial()))
+            enqueue(.pointerEnter(id, node, local, serial: recordedSerial(.pointerEnter, client: client, at: cursor)))
             markFrame(client)
         } else {
             enqueue(.handled(id, new, .pointerEnter))
@@ -299,8 +299,8 @@ extension Seat {
 
     func deliverButton(time: UInt64, button: UInt32, state: ButtonState) {
         if let (node, client) = pointerFocusSurface() {
-            let serial = nextSerial()
-            if state == .pressed { recordPress(serial: serial, client: client) }
+            if state == .pressed, let decide = beforePress { decide(self, node) }
+            let serial = recordedSerial(state == .pressed ? .buttonPress : .buttonRelease, client: client, at: cursor)
             enqueue(.pointerButton(id, node, time: time, button: button, state, serial: serial))
             markFrame(client)
         } else {

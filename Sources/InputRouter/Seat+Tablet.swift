@@ -95,8 +95,7 @@ extension Seat {
             tablets[i].tipDown = true
             guard let f = tablets[i].focus else { drop(.tabletTip); return }
             if let (node, client) = toolClient(i) {
-                let serial = nextSerial()
-                recordPress(serial: serial, client: client, kind: .tablet, at: tablets[i].position)  // grabs may cite it
+                let serial = recordedSerial(.tabletDown, client: client, at: tablets[i].position)  // grabs may cite it
                 enqueue(.tabletDown(id, node, dev, time: time, serial: serial))
                 markTabletFrame(client)
                 tablets[i].tipSent = true
@@ -136,11 +135,9 @@ extension Seat {
             tablets[i].sentButtons.remove(at: k)
         }
         if let (node, client) = toolClient(i) {
-            let serial = nextSerial()
-            if state == .pressed {
-                recordPress(serial: serial, client: client, kind: .tablet, at: tablets[i].position)
-                tablets[i].sentButtons.append(button)
-            }
+            let serial = state == .pressed
+                ? recordedSerial(.tabletButtonPress, client: client, at: tablets[i].position) : nextSerial()
+            if state == .pressed { tablets[i].sentButtons.append(button) }
             enqueue(.tabletButton(id, node, tablets[i].device, time: time, button: button, state, serial: serial))
             markTabletFrame(client)
         } else if callHandler(f, .tabletButton(button: button, state: state)) == .handled || state == .released {

@@ -69,8 +69,7 @@ extension Seat {
         }
         if let (node, client) = clientSurface(taker, device: .touch) {
             let local = hit?.node == node ? hit!.local : (tree.localPoint(point, in: node) ?? .zero)
-            let serial = nextSerial()
-            recordPress(serial: serial, client: client, kind: .touch, at: point)
+            let serial = recordedSerial(.touchDown, client: client, at: point)
             enqueue(.touchDown(id, node, time: time, slot: slot, local, serial: serial))
             touches[i].owner = .client(node)
             touches[i].client = client
@@ -162,7 +161,7 @@ extension Seat {
         let t = touches[i], slot = t.slot
         switch t.owner {
         case .client(let node):
-            enqueue(.touchUp(id, node, time: time, slot: slot, serial: nextSerial()))
+            enqueue(.touchUp(id, node, time: time, slot: slot, serial: recordedSerial(.touchUp, client: t.client, at: .zero)))
             markTouchFrame(t.client)
         case .responder(let r):
             _ = callHandler(r, .touchUp(slot: slot))

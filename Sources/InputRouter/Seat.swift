@@ -131,7 +131,8 @@ public final class Seat {
     @exclusivity(unchecked) var firstOutput = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
     var layoutRects: [Rect] { layout.frames }
     @exclusivity(unchecked) var lastTime: UInt64 = 0
-    @exclusivity(unchecked) var presses = PressLog()
+    /// The serials sent to clients and what each stood for (SerialRecord.swift).
+    @exclusivity(unchecked) var serials = SerialRecord()
     /// Locks and confinements (Seat+Constraints.swift).
     @exclusivity(unchecked) var constraints = ConstraintTable()
 
@@ -158,6 +159,13 @@ public final class Seat {
     /// routing them costs nothing. The Wayland layer sets it while a text input is enabled
     /// on the focus (TextInput.swift).
     @exclusivity(unchecked) public var inputMethod: ((_ focus: NodeID, _ key: UInt32, _ meaning: KeyMeaning) -> Bool)?
+    /// The capture phase of a button press that is going to a client's surface: called with
+    /// the seat and that surface before the press's serial is taken and the press queued.
+    /// Focus on click belongs here (weston's and sway's order): the keyboard's leave, enter
+    /// and modifiers it queues go out before the button, so the newest serial a toolkit
+    /// cites in a grab or a copy is the press itself. It may queue deliveries and move
+    /// focus; it must not flush.
+    @exclusivity(unchecked) public var beforePress: ((_ seat: Seat, _ node: NodeID) -> Void)?
     /// The escape binding (Seat+Escape.swift): Super+Escape unless the embedder sets
     /// another; nil: none.
     @exclusivity(unchecked) public var escapeBinding: KeyBinding? = Seat.defaultEscapeBinding
@@ -281,6 +289,7 @@ public final class Seat {
 
     func clientRemoved(_ client: ClientID) {
         bound[Int(client.index)] = []
+        serials.forget(client)
         anyRelativePointer = bound.contains { $0.contains(.relativePointer) }
         for k in 0..<keyRecipients.count where keyRecipients[k] == .client(client) { keyRecipients[k] = .none }
         touchFrameClients.removeAll { $0 == client }
@@ -605,38 +614,6 @@ public final class Seat {
         case .node(let n): tree.canReceiveInput(n)
         case .client(let c): router.isAlive(c)
         case .seat: true
-        }
-    }
-
-    // MARK: Serials
-
-    /// A button press delivered to `client`, at the cursor.
-    func recordPress(serial: UInt32, client: ClientID) {
-        recordPress(serial: serial, client: client, kind: .button, at: cursor)
-    }
-
-    func recordPress(serial: UInt32, client: ClientID, kind: PressKind, at position: Point) {
-        presses.record(Press(serial: serial, client: client, kind: kind, position: position))
-    }
-
-    /// Whether `serial` is one of the recent button presses, touch downs, tablet presses or
-    /// key presses delivered to `client` on this seat: what a popup grab must cite.
-    public func isRecentPress(serial: UInt32, client: ClientID) -> Bool {
-        presses.find(serial: serial, client: client) != nil
-    }
-
-    /// The press an interactive move or resize citing `serial` starts from, or nil when it
-    /// may not: a pointer press must be `client`'s newest one with a button still held (a
-    /// move begun after the release would follow the cursor with no button down); a key
-    /// press cannot start one.
-    public func interactivePress(serial: UInt32, client: ClientID) -> Press? {
-        guard let p = presses.find(serial: serial, client: client) else { return nil }
-        switch p.kind {
-        case .button:
-            guard heldButtonCount > 0, presses.newest(.button, client: client)?.serial == serial else { return nil }
-            return p
-        case .touch, .tablet: return p
-        case .key: return nil
         }
     }
 }

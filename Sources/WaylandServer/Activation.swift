@@ -102,7 +102,7 @@ final class ActivationTokenObject: WaylandObject {
         case 3:  // commit
             committed = true
             let seat = server.router.seats[seatIndex]
-            let valid = serial.map { seat.isRecentPress(serial: $0, client: owner.id) } ?? false
+            let valid = serial.map { seat.serialEntry($0, client: owner.id, for: .activation) != nil } ?? false
             let token = server.activationTokens.issue(validSerial: valid, seat: seatIndex)
             xdg_activation_token_v1_send_done(resource, token)
         default: break

@@ -116,7 +116,7 @@ final class DataDeviceObject: WaylandObject, SelectionDevice {
             }
         }
         guard let origin = args.object(1, as: Surface.self), origin.owner === owner,
-            let press = server.router.seats[seatIndex].interactivePress(serial: owner.pressSerial(citing: args.uint(3)), client: owner.id)
+            let press = server.router.seats[seatIndex].serialEntry(args.uint(3), client: owner.id, for: .drag)
         else { source?.cancel(); return }
         source?.used = true
         server.startDrag(origin: owner, source: source, icon: icon, press: press, seat: seatIndex)

@@ -64,7 +64,7 @@ final class DragGrab: PointerGrab, TouchGrab {
     private func enter(_ surface: Surface?, at local: Point) {
         guard let surface else { return }
         target = surface
-        let serial = server.nextSerial(for: .router, client: surface.owner.id)
+        let serial = server.nextSerial()
         for case let device as DataDeviceObject in server.services(seatIndex).selections.clipboard.devices where device.owner === surface.owner {
             var offer: DataOfferObject?
             if let source {
@@ -211,9 +211,9 @@ extension WaylandServer {
     /// `start_drag` with a serial already checked: the grab is installed on the device of
     /// seat `index` that pressed, the pointer focus is cleared (its client gets `leave`),
     /// and the surface under the drag is entered at once.
-    func startDrag(origin: ClientState, source: DataSourceObject?, icon: Surface?, press: Press, seat index: Int) {
+    func startDrag(origin: ClientState, source: DataSourceObject?, icon: Surface?, press: SerialEntry, seat index: Int) {
         let seat = router.seats[index], services = services(index)
-        let byTouch = press.kind == .touch
+        let byTouch = press.action == .touchDown
         let drag = DragGrab(server: self, origin: origin, source: source, icon: icon, byTouch: byTouch, seat: index,
                             at: byTouch ? press.position : seat.cursor)
         if let old = services.drag { if old.byTouch { seat.cancelTouchGrab() } else { seat.cancelPointerGrab() } }

@@ -81,7 +81,7 @@ extension WaylandServer {
         let ms = UInt32(truncatingIfNeeded: time / 1000)
         let cancelled: Int32 = g.cancelled ? 1 : 0
         let fingers = UInt32(clamping: max(g.fingers, 0))
-        let serial = g.phase == .update ? 0 : nextSerial(for: .router, client: s.owner.id)
+        let serial = g.phase == .update ? 0 : nextSerial()
         switch (g.kind, g.phase) {
         case (.swipe, .begin): for r in c.gestures.swipes { zwp_pointer_gesture_swipe_v1_send_begin(r, serial, ms, s.resource, fingers) }
         case (.swipe, .update):

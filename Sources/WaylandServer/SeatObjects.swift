@@ -84,10 +84,9 @@ final class PointerObject: SeatDeviceObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         switch opcode {
         case 0:  // set_cursor(serial, surface?, hotspot_x, hotspot_y)
-            // Only the client that has this seat's pointer, citing the latest enter this seat
-            // sent it, may set it: an enter of another seat's pointer is refused.
-            let enter = owner.serials(on: seatIndex).lastEnter
-            guard args.uint(0) == enter, enter != 0 else { return }
+            // Only the client this seat's pointer entered last, citing that enter, may set it:
+            // an enter of another seat's pointer is refused.
+            guard server.router.seats[seatIndex].serialEntry(args.uint(0), client: owner.id, for: .setCursor) != nil else { return }
             let surface = args.object(1, as: Surface.self)
             if let surface {
                 switch surface.role {

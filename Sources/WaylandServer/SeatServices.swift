@@ -2,7 +2,8 @@
 // primary selection, drag, text-input focus, activated toplevel and tablets (wlroots keeps the same
 // in `wlr_seat` and a per-seat data device; Smithay in its seat's user data). And what one
 // client has on one seat: the objects made for that seat's `wl_pointer` (relative pointers,
-// gesture objects), its tablet objects, the serials that seat sent it, its cursor there. A request naming a
+// gesture objects), its tablet objects, its cursor there. (The serials a seat sent are the
+// core seat's: SerialRecord.swift.) A request naming a
 // `wl_seat` or a `wl_pointer` finds its seat's records here by index (`SeatObject.seatIndex`).
 import InputRouter
 
@@ -39,35 +40,11 @@ final class ClientSeatState {
     @exclusivity(unchecked) var tablet = ClientTablet()
 }
 
-/// The serials one seat sent one client that its requests may cite. Plain values, written
-/// in place by the sender (one table lookup per delivery, no reference counted): the class
-/// it was part of cost a retain and release per delivery that records a serial.
-struct ClientSeatSerials {
-    /// The last `wl_pointer.enter`: `set_cursor` on this seat's pointer must cite it.
-    var lastEnter: UInt32 = 0
-    /// The last `wl_pointer.button` release: a popup opened on a click's release may cite it
-    /// for its grab on this seat (XdgPopup).
-    var lastRelease: UInt32 = 0
-    /// The last `wl_keyboard.enter`: that seat's selection may cite it (Selection.swift).
-    var lastKeyboardEnter: UInt32 = 0
-    /// Its latest keys, modifiers, button and touch events on this seat (Selection.swift).
-    var input = RecentSerials()
-}
-
 extension ClientState {
     /// Its objects on seat `index` (created on first use).
     func onSeat(_ index: Int) -> ClientSeatState {
         while seatStates.count <= index { seatStates.append(ClientSeatState()) }
         return seatStates[index]
-    }
-
-    /// Its serials from seat `index`, to read (all zero for a seat that sent it none).
-    func serials(on index: Int) -> ClientSeatSerials { seatSerials[index] }
-
-    /// `body` on its serials from seat `s`, in place. The first seat's exist from the start,
-    /// so its deliveries never allocate here.
-    @inline(__always) func updateSerials(on s: SeatID, _ body: (inout ClientSeatSerials) -> Void) {
-        seatSerials.update(at: Int(s.index), body)
     }
 }
 

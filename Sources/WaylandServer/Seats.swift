@@ -65,6 +65,7 @@ extension WaylandServer {
         let seat = router.addSeat(name: name)
         let state = try configuration.keyboard.makeState()
         seat.keyTranslator = state
+        seat.beforePress = pressHook  // focus on click, as on the first seat (Server+Activation.swift)
         let served = ServedSeat(seat: seat, keyboardState: state)
         extraSeats.append(served)
         addGlobal("wl_seat", GlobalVersion.seat) { server, client, version, id in
@@ -122,16 +123,6 @@ extension WaylandServer {
         if present.contains(.keyboard) { caps |= WL_SEAT_CAPABILITY_KEYBOARD.rawValue }
         if present.contains(.touch) { caps |= WL_SEAT_CAPABILITY_TOUCH.rawValue }
         return caps
-    }
-
-    /// Focus on click for a seat after the first: its keyboard goes to the clicked window
-    /// (raised), which is then `activated` (any seat's keyboard activates a window).
-    func focusOnClick(_ node: NodeID, seat id: SeatID) {
-        afterDeliveries.append { [unowned self] in
-            guard let top = self.toplevelNode(of: node) else { return }
-            self.router.tree.raiseToTop(self.windowNode(of: top))
-            self.router.seat(id).setKeyboardFocus(top)
-        }
     }
 
     /// The seat a `wl_seat` argument names (the first seat when it names none).

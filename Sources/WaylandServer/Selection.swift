@@ -54,20 +54,16 @@ extension WaylandServer {
         routerSeat(index).keyboardFirstResponder.flatMap(owner(of:))
     }
 
-    /// Whether `client` may set seat `index`'s selection citing `serial`: a recent press of
-    /// its own on that seat (the core's press log), one of its latest key, modifier, button
-    /// or touch events on that seat (another seat's serial is refused, as wlroots checks a
-    /// serial per seat client) (toolkits cite the newest serial they saw: GTK's Ctrl+C cites the
-    /// Ctrl release or the modifiers that followed it, a menu item activates on the button's
-    /// release), or the keyboard enter that gave it the focus it still holds (wl-copy sets
-    /// the selection from there). A serial older than the current selection's never
-    /// replaces it: a request that was late cannot undo a newer copy.
+    /// Whether `client` may set seat `index`'s selection citing `serial`: one of the input
+    /// events that seat sent it, or the keyboard enter of a focus it still holds (the seat's
+    /// rule table, `SerialRules`: toolkits cite the newest serial they saw, GTK's Ctrl+C the
+    /// Ctrl release or the modifiers after it, wl-copy the enter). Another seat's serial is
+    /// refused, as wlroots checks a serial per seat client. A serial older than the current
+    /// selection's never replaces it: a request that was late cannot undo a newer copy.
     func isSelectionSerial(_ serial: UInt32, from client: ClientState, replacing slot: SelectionSlot, seat index: Int) -> Bool {
         if configuration.acceptsSelectionWithAnySerial { return true }
-        guard serial != 0 else { return false }
-        if slot.source != nil, Int32(bitPattern: serial &- slot.serial) < 0 { return false }
-        if router.seats[index].isRecentPress(serial: serial, client: client.id) || client.serials(on: index).input.contains(serial) { return true }
-        return serial == client.serials(on: index).lastKeyboardEnter && keyboardFocusClient(onSeat: index) === client
+        if slot.source != nil, Serial(serial) < Serial(slot.serial) { return false }
+        return router.seats[index].serialEntry(serial, client: client.id, for: .selection) != nil
     }
 
     /// A client's `set_selection` on the device of seat `index`. Refused without a word when
@@ -130,23 +126,5 @@ extension WaylandServer {
         selections.focusClient = client?.id
         offerSelection(.clipboard, to: client, seat: index)
         offerSelection(.primary, to: client, seat: index)
-    }
-}
-
-/// The serials of a client's latest input events, in a fixed ring held inline: recording one
-/// (per key and button event) neither allocates nor counts a reference.
-struct RecentSerials {
-    private var ring = InlineArray<16, UInt32>(repeating: 0)
-    private var next = 0
-
-    mutating func record(_ serial: UInt32) {
-        ring[next] = serial
-        next = (next + 1) & 15
-    }
-
-    func contains(_ serial: UInt32) -> Bool {
-        guard serial != 0 else { return false }
-        for i in ring.indices where ring[i] == serial { return true }
-        return false
     }
 }

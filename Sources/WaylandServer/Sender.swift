@@ -7,21 +7,13 @@ import InputRouter
 
 extension WaylandServer {
     /// Writes every queued delivery to the clients, then applies focus changes they caused,
-    /// and tells toplevels whose activated state changed (whatever moved the keyboard).
+    /// and tells toplevels whose activated state changed (whatever moved the keyboard). A
+    /// click's focus change was queued before its press (`Seat.beforePress`), so one pass
+    /// sends the keyboard's leave, enter, modifiers and the selections, then the button.
     public func sendDeliveries() {
         if router.hasDeliveries {
             var sender = WaylandSender(server: self)
-            // A press's focus on click queues the keyboard's change while the pass runs:
-            // it goes out in the same pass, after the press's frame.
-            router.flushIncludingWhatItQueues(into: &sender)
-            if let focus = pendingFocus {
-                pendingFocus = nil
-                finishActivationAfterPress(focus)  // Server+Activation.swift
-                // It followed the focus last (nothing after that moves it): unless work queued
-                // for after the deliveries runs, following it again here is a no-op, whose
-                // read of the seat's focus was ~40 instructions per click.
-                if afterDeliveries.isEmpty { return updateSurfaceOutputs() }
-            }
+            router.flush(into: &sender)
             if !afterDeliveries.isEmpty { runAfterDeliveries() }
         }
         followKeyboardFocus()
@@ -112,9 +104,10 @@ struct WaylandSender: DeliverySink {
     @inline(never) private func sendKeyboardEnter(_ sid: SeatID, _ node: NodeID, _ keys: KeySpan, _ serial: UInt32,
                                                   _ queue: DeliveryQueue) {
         withTarget(node) { surface, c in
-            c.updateSerials(on: sid) { $0.lastKeyboardEnter = serial }
-            // Borrowed: a call on `server` as it is retained and released it (~40 per enter).
-            Unmanaged.passUnretained(server)._withUnsafeGuaranteedRef { $0.selectionsFollowKeyboard(to: c, seat: Int(sid.index)) }
+            // The selections are offered after the enter and its modifiers (`sendModifiers`),
+            // as wlroots does: GTK 3 drops a primary-selection offer that comes before its
+            // surface has the keyboard, and middle-click paste then pastes nothing.
+            c.offerSelectionsAfterModifiers = Int32(sid.index)
             // No key held (a click's focus change): the empty array without the queue's slice
             // of keys, whose range check and buffer retain cost about 120 instructions.
             if keys.count == 0 {
@@ -214,14 +207,12 @@ struct WaylandSender: DeliverySink {
                                            _ serial: UInt32) {
         withTarget(node) { _, c in
             c.eachKeyboard(on: sid) { r in wl_keyboard_send_key(r, serial, ms(time), key, UInt32(state.rawValue)) }
-            c.updateSerials(on: sid) { $0.input.record(serial) }
         }
     }
 
     // The click's sends, out of line (see `deliver(_:from:)`), shared with `deliverAny`.
     @inline(never) private func sendPointerEnter(_ sid: SeatID, _ node: NodeID, _ p: Point, _ serial: UInt32) {
         withTarget(node) { surface, c in
-            c.updateSerials(on: sid) { $0.lastEnter = serial }
             c.wheelClicks.resetAll()
             c.eachPointer(on: sid) { r in
                 wl_pointer_send_enter(r, serial, surface, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y))
@@ -239,17 +230,6 @@ struct WaylandSender: DeliverySink {
                                                      _ state: ButtonState, _ serial: UInt32) {
         withTarget(node) { _, c in
             c.eachPointer(on: sid) { r in wl_pointer_send_button(r, serial, ms(time), button, UInt32(state.rawValue)) }
-            c.updateSerials(on: sid) { s in
-                s.input.record(serial)
-                if state == .released { s.lastRelease = serial }
-            }
-            if state == .pressed, server.configuration.focusOnClick {
-                c.clickFocus = ClickFocusSerials(press: serial, after: serial, upTo: serial)
-                if sid.index == 0 {
-                    // Borrowed: a call on `server` as it is retained and released it.
-                    Unmanaged.passUnretained(server)._withUnsafeGuaranteedRef { $0.activateOnPress(node) }
-                } else { server.focusOnClick(node, seat: sid) }
-            }
         }
     }
 
@@ -262,7 +242,12 @@ struct WaylandSender: DeliverySink {
     @inline(never) private func sendModifiers(_ sid: SeatID, _ node: NodeID, _ m: Modifiers, _ serial: UInt32) {
         withTarget(node) { _, c in
             c.eachKeyboard(on: sid) { r in wl_keyboard_send_modifiers(r, serial, m.depressed, m.latched, m.locked, m.group) }
-            c.updateSerials(on: sid) { $0.input.record(serial) }
+            // The seat queues the modifiers right after each enter: the selections follow them.
+            if c.offerSelectionsAfterModifiers == Int32(sid.index) {
+                c.offerSelectionsAfterModifiers = -1
+                // Borrowed: a call on `server` as it is retained and released it (~40 per enter).
+                Unmanaged.passUnretained(server)._withUnsafeGuaranteedRef { $0.selectionsFollowKeyboard(to: c, seat: Int(sid.index)) }
+            }
         }
     }
 
@@ -345,7 +330,6 @@ struct WaylandSender: DeliverySink {
         case let .touchUp(sid, node, time, slot, serial):
             withTarget(node) { _, c in
                 c.eachTouch(on: sid) { r in wl_touch_send_up(r, serial, ms(time), slot) }
-                c.updateSerials(on: sid) { $0.input.record(serial) }
             }
         case let .touchFrame(sid, client):
             sendTouchFrame(sid, client)

@@ -11,10 +11,11 @@ extension WaylandServer {
     public func activate(_ node: NodeID) { activate(node, seat: seat) }
 
     /// Gives `node`'s toplevel the keyboard of `seat` and raises it; the other seats'
-    /// keyboards stay where they are. Not from inside a flush (the seat's handlers queue it
-    /// in `afterDeliveries`).
+    /// keyboards stay where they are. From a press's capture phase (`beforePress`) it only
+    /// queues the keyboard's leave, enter and modifiers, which the event's flush sends
+    /// before the press; elsewhere it sends them at once.
     public func activate(_ node: NodeID, seat: Seat) {
-        guard raiseAndFocus(node, seat: seat) else { return }
+        guard raiseAndFocus(node, seat: seat), !deciding else { return }
         // The queued wl_keyboard.enter goes out first, then the text-input enter and the
         // activated configure: a client enables its text input for the surface that has
         // its keyboard, and foot warns of an ime enter that comes before the keyboard's.
@@ -33,33 +34,17 @@ extension WaylandServer {
         return true
     }
 
-    /// Focus on click on the first seat, from the press's delivery: the window raised and
-    /// the keyboard's leave, enter and modifiers queued while the press's pass runs, so the
-    /// same pass sends them after the press's frame (`flushIncludingWhatItQueues`), as
-    /// `activate(_:)` sends them; `finishActivationAfterPress` does the rest. A second flush
-    /// for them was one more take and return of the queue per click.
-    @inline(__always) func activateOnPress(_ node: NodeID) {
-        if pendingFocus == nil { serialBeforeClickFocus = wl_display_get_serial(display) }
-        pendingFocus = node
-        // The queue is the pass's spare: empty unless an earlier press of this pass queued.
-        if raiseAndFocus(node, seat: seat), router.hasDeliveries { clickFocusQueued = true }
-    }
-
-    /// After the pass that sent the press and its focus change: the text-input enter and the
-    /// configures, and the serials sent meanwhile noted as the press's.
-    @inline(__always) func finishActivationAfterPress(_ focus: NodeID) {
-        // In the order `activate`'s own `sendDeliveries` had: work queued for after the
-        // deliveries (another seat's focus on click in the same flush) before this seat's
-        // focus is followed, then the other seats'.
-        if clickFocusQueued {
-            clickFocusQueued = false
-            if !afterDeliveries.isEmpty { runAfterDeliveries() }
+    /// The seat's capture phase for a press on a client's surface (`Seat.beforePress`), on
+    /// every seat the server serves: focus on click when configured, then the embedder's
+    /// `beforePress`. The text-input enter and the activated configures follow the flush
+    /// that sends the press (`followKeyboardFocus`).
+    var pressHook: (Seat, NodeID) -> Void {
+        { [unowned self] seat, node in
+            deciding = true
+            defer { deciding = false }
+            if configuration.focusOnClick { _ = raiseAndFocus(node, seat: seat) }
+            beforePress?(node, seat)
         }
-        followKeyboardFocus()  // Sender.swift
-        // What following the focus queued (nothing, normally) goes before the serials are
-        // noted, as it did when `activate` flushed it.
-        if router.hasDeliveries { sendDeliveries() }
-        noteClickFocusSerials(of: focus, after: serialBeforeClickFocus)
     }
 
     /// The toplevel `node` belongs to: itself, or the root of its subsurface or popup chain.

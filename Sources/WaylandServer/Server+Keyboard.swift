@@ -24,12 +24,10 @@ extension WaylandServer {
         let before = seat.modifiers
         seat.notifyModifiers(state.modifiers)
         sendDeliveries()
-        if seat.modifiers == before, let focus = seat.keyboardFirstResponder, let surface = surface(for: focus) {
-            let owner = surface.owner
-            guard !owner.keyboards.isEmpty else { return }
-            let m = seat.modifiers
-            let serial = nextSerial(for: .router, client: owner.id)
-            for r in owner.keyboards { wl_keyboard_send_modifiers(r, serial, m.depressed, m.latched, m.locked, m.group) }
+        if seat.modifiers == before {
+            // Through the seat, which records the serial (a client may cite it in a copy).
+            seat.defaultModifiers()
+            sendDeliveries()
         }
         wl_display_flush_clients(display)
     }

@@ -71,7 +71,7 @@ extension WaylandServer {
             var pid: pid_t = 0
             wl_client_get_credentials(state.client, &pid, nil, nil)
             return ClientBarrier.Member(state: state, pid: pid, pinged: wmBases(of: state).map { base in
-                let serial = nextSerial(for: .ping, client: state.id)
+                let serial = nextSerial()
                 xdg_wm_base_send_ping(base.resource, serial)
                 return (ClientBarrier.Weak(base: base), serial)
             })

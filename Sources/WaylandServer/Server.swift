@@ -191,24 +191,17 @@ public final class WaylandServer {
     /// Live toplevels, for decorations and the compositor's window list.
     var toplevels: [XdgToplevel] { toplevelObjects.compactMap { $0.object } }
     var toplevelObjects: [WeakToplevel] = []
-    /// The first seat's focus on click, decided and queued while the press was sent; the
-    /// rest of it (configures, the click's serials) done right after that pass.
-    @exclusivity(unchecked) var pendingFocus: NodeID?
-    /// The display's serial before that focus change was queued (the click's serials follow it).
-    @exclusivity(unchecked) var serialBeforeClickFocus: UInt32 = 0
-    /// Whether raising and focusing it queued deliveries (the keyboard's leave, enter, modifiers).
-    @exclusivity(unchecked) var clickFocusQueued = false
+    /// What an embedder does when a button press on a client's surface is about to be
+    /// delivered: the capture phase, before the press's serial is taken (Server+Activation.swift).
+    /// Focus on click (`Configuration.focusOnClick`) runs first; an embedder who focuses by
+    /// hand calls `activate(_:seat:)` here, so the keyboard's enter goes out before the
+    /// press and the newest serial the client saw is the press's.
+    @exclusivity(unchecked) public var beforePress: ((_ node: NodeID, _ seat: Seat) -> Void)?
+    /// Set while a press's capture phase runs: `activate` then queues its focus change and
+    /// leaves the sending to the flush that follows the event.
+    @exclusivity(unchecked) var deciding = false
     /// Per seat: selections, drag, text input, activated toplevel (SeatServices.swift).
     @exclusivity(unchecked) var seatServices: [SeatServices] = []
-    /// Every serial sent, with what it was for (newest last, bounded). A copy: the serials
-    /// the router took since are in it too.
-    public var serialLog: SerialLog {
-        var log = serialRecords
-        log.newest = wl_display_get_serial(display)
-        return log
-    }
-    /// The serials the server took itself, and what it knows of the router's (SerialLog).
-    @exclusivity(unchecked) var serialRecords = SerialLog()
     /// The first seat's clipboard and primary selection (Selection.swift); each seat has its
     /// own (`services(_:)`).
     var selections: Selections { seatServices[0].selections }
@@ -262,27 +255,12 @@ public final class WaylandServer {
         seat.keyTranslator = keyboardState
         outputNode = router.tree.createNode(.compositor, name: "windows", frame: Rect(0, 0, 0, 0))
         router.tree.setClipsChildren(outputNode, false)
-        // A C function, not a closure: the closure's context was retained and released per
-        // serial (every key, button, enter and leave; seven per click).
-        if ownsDisplay {
-            // Every serial of the display is the server's or the router's: the log knows the
-            // router's as the ones it was not told of (SerialLog), and the router takes each
-            // straight from the display, at the cost of the call alone (about 25 instructions
-            // less a serial than through the server and a record in the log).
-            serialRecords = SerialLog(routerSerialsImpliedSince: wl_display_get_serial(display))
-            // libwayland's function itself, its pointer parameter retyped (the same C
-            // calling convention): a Swift function around it was a frame of its own.
-            let next = wl_display_next_serial as @convention(c) (OpaquePointer?) -> UInt32
-            router.setSerialSource(context: UnsafeMutableRawPointer(display), unsafeBitCast(next, to: Router.SerialFunction.self))
-        } else {
-            // The embedder takes serials of its own from its display: each of the router's is
-            // recorded. The server borrowed, not an unowned(unsafe) capture: that was made
-            // strong for the call, a retain and release per serial.
-            router.setSerialSource(context: Unmanaged.passUnretained(self).toOpaque()) { context in
-                // `ClientID(index: 0)` is `.compositor`, without the cross-module addressor of the static.
-                Unmanaged<WaylandServer>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.nextSerial(for: .router, client: ClientID(index: 0)) }
-            }
-        }
+        // Every serial comes from the display's sequence, the embedder's too: libwayland's
+        // function itself, its pointer parameter retyped (the same C calling convention). A
+        // closure's context was retained and released per serial (seven per click).
+        let next = wl_display_next_serial as @convention(c) (OpaquePointer?) -> UInt32
+        router.setSerialSource(context: UnsafeMutableRawPointer(display), unsafeBitCast(next, to: Router.SerialFunction.self))
+        seat.beforePress = pressHook
 
         if configuration.offersShm {
             wl_display_init_shm(display)
@@ -479,12 +457,10 @@ public final class WaylandServer {
 
     // MARK: Serials
 
-    // Inline: the router's serial source (every key, button and enter) called it (~12).
-    @inline(__always) func nextSerial(for purpose: SerialLog.Purpose, client: ClientID = .compositor) -> UInt32 {
-        let serial = wl_display_next_serial(display)
-        serialRecords.record(serial, purpose, client)
-        return serial
-    }
+    /// A serial of the display's sequence, for what the server sends itself (configures,
+    /// pings, drag and gesture events). The serials a request may cite are the seat's
+    /// (`Seat.serialEntry(_:client:for:)`, SerialRecord.swift in the core).
+    @inline(__always) func nextSerial() -> UInt32 { wl_display_next_serial(display) }
 
     // MARK: Frame callbacks
 
@@ -563,11 +539,9 @@ final class ClientState {
     @exclusivity(unchecked) var otherSeats: ContiguousArray<SeatDevices> = []
     /// Its objects per seat, by seat index (SeatServices.swift).
     var seatStates: ContiguousArray<ClientSeatState> = []
-    /// The serials each seat sent it, by seat index, written in place per delivery
-    /// (SeatServices.swift); freed in `deinit`.
-    @exclusivity(unchecked) var seatSerials = TargetTable<ClientSeatSerials>(empty: ClientSeatSerials())
-    /// The serials its last press's focus-on-click sent it (ClickFocusSerials.swift).
-    @exclusivity(unchecked) var clickFocus: ClickFocusSerials?
+    /// The seat whose selections it is offered after the modifiers that follow its keyboard
+    /// enter (Sender.swift); -1: none waiting.
+    @exclusivity(unchecked) var offerSelectionsAfterModifiers: Int32 = -1
     /// Whether this pointer frame already carried `axis_source` (once per frame), to its
     /// `wl_pointer`s of version 8 and to older ones (which may have been sent nothing yet).
     @exclusivity(unchecked) var axisSourceSent = false
@@ -581,10 +555,7 @@ final class ClientState {
     init(client: OpaquePointer, id: ClientID) {
         self.client = client
         self.id = id
-        seatSerials.set(ClientSeatSerials(), at: 0)
     }
-
-    deinit { seatSerials.deallocate() }
 }
 
 /// A `wl_listener` on the C heap with a way back to its Swift owner: libwayland keeps the
@@ -615,87 +586,5 @@ final class ListenerBox {
         // Unlink in case the signal outlives us (the display's client-created signal).
         if listener.pointee.link.next != nil { wl_list_remove(&listener.pointee.link) }
         storage.deallocate()
-    }
-}
-
-/// Serials sent to clients and what each was for, so requests citing one can be checked.
-public struct SerialLog {
-    /// What a serial was sent for: an input event (`router`), an xdg configure, a ping.
-    public enum Purpose: Sendable { case router, configure, ping }
-    /// One serial sent.
-    public struct Entry: Sendable {
-        /// The serial.
-        public var serial: UInt32
-        /// What it was sent with.
-        public var purpose: Purpose
-        /// The client it was sent to (`.compositor` when it went with no one event).
-        public var client: ClientID
-    }
-    /// The newest `limit` serials recorded, in a ring: recording one is a store, where an
-    /// array shifted by half when full and checked its buffer's uniqueness.
-    private var ring = InlineArray<256, Entry>(repeating: Entry(serial: 0, purpose: .router, client: .compositor))
-    /// Where the next serial goes.
-    private var next = 0
-    /// How many of `ring` hold serials (`limit` once it wrapped).
-    private var recorded = 0
-    static let limit = 256
-    /// Whether the router's serials are known without a record each: on a display the
-    /// server made, every serial is one the server took (and recorded) or the router's, so
-    /// one of the newest `limit` that is not in the ring is the router's. An embedder's
-    /// display has serials of the embedder's own: there each of the router's is recorded.
-    private let routerSerialsImplied: Bool
-    /// The display's serial when the log began: none up to it was the server's.
-    private let start: UInt32
-    /// The display's newest serial, set on the copy `WaylandServer.serialLog` returns.
-    var newest: UInt32 = 0
-
-    /// A log of the serials recorded, the router's included.
-    init() {
-        routerSerialsImplied = false
-        start = 0
-    }
-
-    /// A log of a display the server made, whose serial is `start` now.
-    init(routerSerialsImpliedSince start: UInt32) {
-        routerSerialsImplied = true
-        self.start = start
-    }
-
-    /// How many of the display's newest serials the log covers, when the router's are implied.
-    private var covered: UInt32 { min(UInt32(SerialLog.limit), newest &- start) }
-
-    /// The serials, oldest first: the newest `limit` sent. Allocates: for tests and traces.
-    public var entries: [Entry] {
-        guard routerSerialsImplied else {
-            return (0..<recorded).map { ring[(next - recorded + $0) & (SerialLog.limit - 1)] }
-        }
-        let n = covered
-        return (0..<n).map { i in
-            let serial = newest &- (n - 1 - i)
-            return recordedEntry(serial) ?? Entry(serial: serial, purpose: .router, client: .compositor)
-        }
-    }
-
-    @inline(__always) mutating func record(_ serial: UInt32, _ purpose: Purpose, _ client: ClientID) {
-        ring[next] = Entry(serial: serial, purpose: purpose, client: client)
-        next = (next + 1) & (SerialLog.limit - 1)
-        if recorded < SerialLog.limit { recorded += 1 }
-    }
-
-    /// What `serial` was sent for, if it is still in the log: a linear scan from the newest,
-    /// done when a request cites a serial (not per event).
-    public func purpose(of serial: UInt32) -> Purpose? {
-        guard routerSerialsImplied else { return recordedEntry(serial)?.purpose }
-        guard newest &- serial < covered else { return nil }
-        return recordedEntry(serial)?.purpose ?? .router
-    }
-
-    /// The newest record of `serial` in the ring.
-    private func recordedEntry(_ serial: UInt32) -> Entry? {
-        for i in 0..<recorded {
-            let e = ring[(next - 1 - i) & (SerialLog.limit - 1)]
-            if e.serial == serial { return e }
-        }
-        return nil
     }
 }

@@ -227,8 +227,7 @@ final class XdgSurfaceObject: WaylandObject {
 
     @inline(__always) private func nextConfigureSerial() -> UInt32 {
         // The unowned(unsafe) server borrowed: a plain call retained and released it.
-        let client = owner.id
-        return Unmanaged.passUnretained(server)._withUnsafeGuaranteedRef { $0.nextSerial(for: .configure, client: client) }
+        Unmanaged.passUnretained(server)._withUnsafeGuaranteedRef { $0.nextSerial() }
     }
 
     @inline(__always) private func sendSurfaceConfigure(_ serial: UInt32) {

@@ -56,18 +56,18 @@ final class XdgToplevel: WaylandObject {
         case 5:  // move(seat, serial)
             if maximized || fullscreen { return }  // refused, as weston does (docs/wayland.md)
             let seat = server.seat(from: args.object(0, as: SeatObject.self))
-            guard let window = windowNode, let press = seat.interactivePress(serial: owner.pressSerial(citing: args.uint(1)), client: owner.id)
+            guard let window = windowNode, let press = seat.serialEntry(args.uint(1), client: owner.id, for: .move)
             else { return }
             // Anchored at the press, not where the pointer is now: clients ask after their drag
             // threshold. A touch's point is not the cursor the move follows, so it anchors there.
-            seat.beginMove(window, anchor: press.kind == .button ? press.position : nil)
+            seat.beginMove(window, anchor: press.action == .buttonPress ? press.position : nil)
         case 6:  // resize(seat, serial, edges)
             let edges = args.uint(2)
             guard [0, 1, 2, 4, 5, 6, 8, 9, 10].contains(edges) else {
                 return postError(XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE.rawValue, "invalid resize edge \(edges)")
             }
             let seat = server.seat(from: args.object(0, as: SeatObject.self))
-            guard let node, seat.interactivePress(serial: owner.pressSerial(citing: args.uint(1)), client: owner.id) != nil else { return }
+            guard let node, seat.serialEntry(args.uint(1), client: owner.id, for: .resize) != nil else { return }
             seat.beginResize(node, edges: ResizeEdges(rawValue: edges))
         case 7, 8:  // set_max_size / set_min_size
             guard args.int(0) >= 0, args.int(1) >= 0 else {
@@ -196,14 +196,11 @@ final class XdgPopup: WaylandObject {
             guard let node, !server.router.tree.isMapped(node) else {
                 return postError(XDG_POPUP_ERROR_INVALID_GRAB.rawValue, "xdg_popup.grab after the popup was mapped")
             }
-            // A recent press or touch down, or the release of the click that opened the
-            // popup: menus open on release too (docs/wayland.md, "Serials").
-            let serial = owner.pressSerial(citing: args.uint(1))
+            // A recent press or release of a button, key, finger or tablet tool: menus open on
+            // a release too, and GTK's MenuButton on a key's (docs/routing.md, "Serials").
             // The serial must be one the seat named sent: another seat's is refused.
-            let seatObject = args.object(0, as: SeatObject.self)
-            grabSeat = server.seat(from: seatObject)
-            let release = owner.serials(on: server.seatIndex(from: seatObject)).lastRelease
-            if grabSeat!.isRecentPress(serial: serial, client: owner.id) || (serial != 0 && serial == release) {
+            grabSeat = server.seat(from: args.object(0, as: SeatObject.self))
+            if grabSeat!.serialEntry(args.uint(1), client: owner.id, for: .popupGrab) != nil {
                 grabRequested = true
             } else {
                 // An invalid serial: the popup is dismissed at once, as the protocol allows.

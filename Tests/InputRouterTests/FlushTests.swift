@@ -20,18 +20,6 @@ import Testing
         }
     }
 
-    /// Warps the pointer on every motion it sees, each warp queueing another motion: a sink
-    /// that never stops queueing, which `flushIncludingWhatItQueues` must not follow forever.
-    struct AlwaysRoutingSink: DeliverySink {
-        let seat: Seat
-        var motions = 0
-        mutating func deliver(_ d: Delivery, from queue: DeliveryQueue) {
-            guard case .pointerMotion = d else { return }
-            motions += 1
-            seat.notifyPointerWarp(time: UInt64(10_000 + motions), to: Point(Double(motions % 50) + 1, 10))
-        }
-    }
-
     /// Takes a motion and the delivery after it in one step, as the Wayland layer's sender
     /// takes a motion and its frame.
     struct PairingSink: DeliverySink {
@@ -108,29 +96,6 @@ import Testing
         h.router.flush(into: &next)
         #expect(next.deliveries.contains(.pointerMotion(h.seat.id, top, time: 9000, Point(60, 60))))
         #expect(!h.router.hasDeliveries)
-    }
-
-    @Test func flushingWhatTheSinkQueuesSendsItInTheSamePassAndStopsAtTheCap() {
-        let h = Harness()
-        let a = h.client("a")
-        let top = h.toplevel("A", a, Rect(0, 0, 100, 100))
-        // A sink that queues once: what it queued goes out in the same pass.
-        h.seat.notifyPointerWarp(time: h.tick(), to: Point(10, 10))
-        var once = RoutingSink(seat: h.seat)
-        h.router.flushIncludingWhatItQueues(into: &once)
-        #expect(once.seen.contains(.pointerMotion(h.seat.id, top, time: 9000, Point(60, 60))))
-        #expect(!h.router.hasDeliveries)
-        // One that always queues: one motion per round, the cap's rounds, and the last
-        // round's motion left queued for the next flush.
-        h.seat.notifyPointerWarp(time: h.tick(), to: Point(20, 10))
-        var always = AlwaysRoutingSink(seat: h.seat)
-        h.router.flushIncludingWhatItQueues(into: &always)
-        #expect(always.motions == Router.maxFlushRounds)
-        #expect(h.router.queue.deliveries.contains { if case .pointerMotion = $0 { true } else { false } })
-        var next = RecordingSink()
-        h.router.flush(into: &next)
-        #expect(next.deliveries.contains(.pointerMotion(h.seat.id, top, time: UInt64(10_000 + Router.maxFlushRounds),
-                                                         Point(Double(Router.maxFlushRounds % 50) + 1, 10))))
     }
 
     /// A flush empties the queue by resetting its counts; the slots keep what the last

@@ -21,7 +21,7 @@ final class SuperDrag: GestureRecognizer {
         _ = h.warp(60, 60)
         _ = h.button(.pressed)
         _ = h.button(.released)
-        #expect(!h.seat.isRecentPress(serial: 12345, client: a))
+        #expect(h.seat.serialEntry(12345, client: a, for: .popupGrab) == nil)
         #expect(h.step { h.seat.beginPopupGrab(menu) } == [
             "seat0 keyboard.enter \"menu\" keys []", "seat0 keyboard.modifiers \"menu\" 0,0,0,0",
         ])
@@ -46,8 +46,8 @@ final class SuperDrag: GestureRecognizer {
             Issue.record("no button delivered")
             return
         }
-        #expect(h.seat.isRecentPress(serial: serial, client: a))
-        #expect(!h.seat.isRecentPress(serial: serial, client: b))
+        #expect(h.seat.serialEntry(serial, client: a, for: .popupGrab)?.action == .buttonPress)
+        #expect(h.seat.serialEntry(serial, client: b, for: .popupGrab) == nil)
     }
 
     @Test func moveGrabFollowsTheCursorAndEndsOnRelease() {

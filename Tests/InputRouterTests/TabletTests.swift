@@ -84,8 +84,8 @@ import Testing
         _ = h.flush()
         let ca = h.tree.client(of: a)!
         #expect(serial != nil)
-        #expect(h.seat.isRecentPress(serial: serial ?? 0, client: ca))
-        #expect(!h.seat.isRecentPress(serial: serial ?? 0, client: ClientID(index: 2)))
+        #expect(h.seat.serialEntry(serial ?? 0, client: ca, for: .popupGrab)?.action == .tabletDown)
+        #expect(h.seat.serialEntry(serial ?? 0, client: ClientID(index: 2), for: .popupGrab) == nil)
         // A popup of A's may take its grab with that serial, and the tool keeps working.
         let popup = h.tree.createNode(.popup, name: "P", client: ca, parent: h.output, frame: Rect(0, 100, 50, 50))
         h.tree.setNextResponder(popup, a)

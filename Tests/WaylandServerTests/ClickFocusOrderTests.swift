@@ -1,6 +1,7 @@
-// What a click that raises and focuses a window tells both clients, in order: the press
-// first, then the keyboard's move and the activated states (the activation goes out in the
-// pass that sent the press, Server+Activation.swift's `activateOnPress`).
+// What a click that raises and focuses a window tells both clients, in order: the keyboard's
+// move first (decided in the press's capture phase, `Seat.beforePress`, as weston and sway
+// do), then the press, then the activated states. A toolkit that cites its newest serial
+// in a grab or a copy thus cites the press.
 import Foundation
 import InputRouter
 import Testing
@@ -12,7 +13,7 @@ import Testing
     /// enters, leaves, buttons and modifiers take the flush loop's own calls. Both must send
     /// the same.
     @Test(arguments: [false, true])
-    func aClickIntoAnUnfocusedWindowSendsThePressThenTheFocusThenTheStates(watched: Bool) throws {
+    func aClickIntoAnUnfocusedWindowSendsTheFocusThenThePressThenTheStates(watched: Bool) throws {
         let h = try ServerHarness()
         var observed = 0
         if watched { h.server.deliveryObserver = { _, _ in observed += 1 } }
@@ -25,8 +26,8 @@ import Testing
         _ = h.settle(a)
         h.button(.pressed)
         #expect(h.settle(a) == [
-            "pointer.button 272 pressed", "pointer.frame",
-            "keyboard.enter a keys=[]", "keyboard.modifiers 0 0 0 0", "configure a 0x0 [activated]",
+            "keyboard.enter a keys=[]", "keyboard.modifiers 0 0 0 0",
+            "pointer.button 272 pressed", "pointer.frame", "configure a 0x0 [activated]",
         ])
         #expect(h.settle(b) == ["keyboard.leave b", "configure b 0x0 []"])
         h.button(.released)

@@ -79,18 +79,4 @@ import WireClient
         #expect(wire.error?.code == 4)
         #expect(wire.error?.message == "serial \(serials[5]) was not sent in a configure")
     }
-
-    @Test func theSerialLogKeepsTheNewest256InOrder() throws {
-        let (server, _, session, a, nodeA, nodeB) = try twoWindows()
-        let (serials, _) = flip(server, session, a, nodeA, nodeB, times: 150)  // 600 configures
-        try #require(serials.count == 300)
-        let log = server.serialLog
-        #expect(log.entries.count == 256)
-        #expect(zip(log.entries, log.entries.dropFirst()).allSatisfy { $0.serial < $1.serial })
-        let oldest = try #require(log.entries.first?.serial)
-        #expect(try #require(log.entries.last?.serial) >= serials[299])
-        // a's configures among the newest 256 serials are known, the older ones forgotten.
-        #expect(serials.filter { $0 >= oldest }.count > 50)
-        for s in serials { #expect(log.purpose(of: s) == (s >= oldest ? .configure : nil)) }
-    }
 }

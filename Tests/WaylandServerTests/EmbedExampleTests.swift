@@ -60,8 +60,9 @@ import Testing
 
         // left at (20, 20): the cursor at (60, 50) is at (40, 30) in it. Mapping right took
         // the keyboard (a new window is focused); the click gave it back: the example's
-        // focus-on-click, after the press was delivered; the keyboard hears of a focus change
-        // before the activated state does (a text input's enter must follow the keyboard's). Then the key, then the cursor
+        // focus-on-click, in the press's capture phase, so the keyboard's enter comes before
+        // the press and the activated state after it (a text input's enter must follow the
+        // keyboard's). Then the key, then the cursor
         // left for right and the desktop; the desktop click cleared the keyboard. The
         // server went before the display: the clients were disconnected.
         #expect(left.lines == [
@@ -70,8 +71,8 @@ import Testing
             "configure left 0x0 [activated]", "mapped left", "ready",
             "keyboard.leave left", "configure left 0x0 []",
             "pointer.enter left 40.00 30.00", "pointer.motion 40.00 30.00", "pointer.frame",
-            "pointer.button 272 pressed", "pointer.frame",
-            "keyboard.enter left keys=[]", "keyboard.modifiers 0 0 0 0", "configure left 0x0 [activated]",
+            "keyboard.enter left keys=[]", "keyboard.modifiers 0 0 0 0",
+            "pointer.button 272 pressed", "pointer.frame", "configure left 0x0 [activated]",
             "pointer.button 272 released", "pointer.frame",
             "keyboard.key 30 pressed", "keyboard.key 30 released",
             "pointer.leave left", "pointer.frame",

@@ -128,9 +128,9 @@ import Testing
         h.server.deliveryObserver = nil
         let win = try #require(h.server.seat.keyboardFirstResponder)
         let owner = try #require(h.server.router.tree.client(of: win))
-        #expect(h.server.seat.isRecentPress(serial: serial, client: owner))
-        #expect(!h.server.seat.isRecentPress(serial: serial, client: ClientID(index: owner.index + 1)))
+        #expect(h.server.seat.serialEntry(serial, client: owner, for: .popupGrab)?.action == .keyPress)
+        #expect(h.server.seat.serialEntry(serial, client: ClientID(index: owner.index + 1), for: .popupGrab) == nil)
         // A key press may open a menu, never start an interactive move.
-        #expect(h.server.seat.interactivePress(serial: serial, client: owner) == nil)
+        #expect(h.server.seat.serialEntry(serial, client: owner, for: .move) == nil)
     }
 }

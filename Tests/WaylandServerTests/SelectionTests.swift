@@ -1,6 +1,6 @@
 // The clipboard (wl_data_device) and the primary selection as real clients see them
 // (wl-probe --data-device): set only with a valid serial, offered to the client with the
-// keyboard before its keyboard enter and whenever it changes, read through the source's
+// keyboard right after its keyboard enter and modifiers and whenever it changes, read through the source's
 // client, cancelled when replaced, cleared when its source goes.
 import InputRouter
 import Testing
@@ -48,15 +48,16 @@ import Testing
         #expect(selectionLines(h.settle(a)) == Self.offered)
         #expect(selectionLines(h.settle(b)) == [])  // b has no keyboard: it is told nothing
         focus(h, at: (160, 160))
-        // The offer comes immediately before the keyboard enter.
-        #expect(selectionLines(h.settle(b)) == Self.offered + ["primary.selection none", "keyboard.enter b keys=[]"])
+        // The offer follows the keyboard enter and its modifiers, as wlroots sends them:
+        // GTK 3 drops a primary offer that comes before its surface has the keyboard.
+        #expect(selectionLines(h.settle(b)) == ["keyboard.enter b keys=[]"] + Self.offered + ["primary.selection none"])
         h.command(b, "paste clipboard text/plain;charset=utf-8")
         #expect(selectionLines(b.take()) == ["pasted clipboard hello, world"])
         #expect(selectionLines(h.settle(a)) == ["data.send text/plain;charset=utf-8"])
     }
 
     /// The keyboard goes to a compositor node (no client holds it) and back: the client is
-    /// offered the selection again, before its keyboard enter. Fails when the focus
+    /// offered the selection again, after its keyboard enter. Fails when the focus
     /// change's check of the holder (by client id) misses a holder that went away.
     @Test func theSelectionIsOfferedAgainAfterTheKeyboardWasWithTheCompositor() throws {
         let h = try ServerHarness()
@@ -72,14 +73,14 @@ import Testing
         #expect(h.server.seat.keyboardFirstResponder == panel)
         _ = h.settle(a)
         focus(h, at: (45, 45))
-        #expect(selectionLines(h.settle(a)) == Self.offered + ["primary.selection none", "keyboard.enter a keys=[]"])
+        #expect(selectionLines(h.settle(a)) == ["keyboard.enter a keys=[]"] + Self.offered + ["primary.selection none"])
     }
 
     @Test func aClientGainingTheKeyboardWithNoSelectionIsToldNone() throws {
         let h = try ServerHarness()
         let (_, b) = try twoClients(h)
         focus(h, at: (160, 160))
-        #expect(selectionLines(h.settle(b)) == ["data.selection none", "primary.selection none", "keyboard.enter b keys=[]"])
+        #expect(selectionLines(h.settle(b)) == ["keyboard.enter b keys=[]", "data.selection none", "primary.selection none"])
     }
 
     @Test func aForgedOrZeroSerialNeverSetsTheSelection() throws {
@@ -91,7 +92,7 @@ import Testing
         h.command(a, "copy primary forged nope")
         #expect(selectionLines(h.settle(a)) == [])
         focus(h, at: (160, 160))
-        #expect(selectionLines(h.settle(b)) == ["data.selection none", "primary.selection none", "keyboard.enter b keys=[]"])
+        #expect(selectionLines(h.settle(b)) == ["keyboard.enter b keys=[]", "data.selection none", "primary.selection none"])
     }
 
     @Test func aStaleSerialNeverReplacesANewerSelection() throws {
@@ -106,7 +107,7 @@ import Testing
         h.command(a, "copy clipboard key from a")
         #expect(selectionLines(h.settle(b)) == [])
         focus(h, at: (45, 45))
-        #expect(selectionLines(h.settle(a)) == Self.offered + ["primary.selection none", "keyboard.enter a keys=[]"])
+        #expect(selectionLines(h.settle(a)) == ["keyboard.enter a keys=[]"] + Self.offered + ["primary.selection none"])
         h.command(a, "paste clipboard text/plain")
         #expect(selectionLines(a.take()) == ["pasted clipboard from b"])
         #expect(selectionLines(h.settle(b)) == ["data.send text/plain"])
@@ -136,7 +137,7 @@ import Testing
         h.command(a, "destroy-source clipboard")
         #expect(selectionLines(h.settle(a)) == ["data.selection none"])
         focus(h, at: (160, 160))
-        #expect(selectionLines(h.settle(b)).prefix(1) == ["data.selection none"])
+        #expect(selectionLines(h.settle(b)).prefix(2) == ["keyboard.enter b keys=[]", "data.selection none"])
     }
 
     @Test func thePrimarySelectionFollowsTheSameRule() throws {
@@ -147,7 +148,7 @@ import Testing
         h.command(a, "copy primary button selected words")
         #expect(selectionLines(h.settle(a)) == Self.primaryOffered)
         focus(h, at: (160, 160))
-        #expect(selectionLines(h.settle(b)) == ["data.selection none"] + Self.primaryOffered + ["keyboard.enter b keys=[]"])
+        #expect(selectionLines(h.settle(b)) == ["keyboard.enter b keys=[]", "data.selection none"] + Self.primaryOffered)
         h.command(b, "paste primary text/plain")
         #expect(selectionLines(b.take()) == ["pasted primary selected words"])
         #expect(selectionLines(h.settle(a)) == ["primary.send text/plain"])

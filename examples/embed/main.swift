@@ -111,6 +111,7 @@ final class EmbedCompositor {
         server = try WaylandServer(display: display, configuration: configuration)
 
         buildScene()
+        focusOnClick()
         watchDeliveries()
         keepPixels()
         // Devices first, as a real seat has them before any client connects: a client
@@ -157,18 +158,25 @@ final class EmbedCompositor {
 
     // MARK: Input in
 
-    /// One event from our source. The seat does the routing; we only add the focus policy
-    /// we chose (focus follows click), tinywl's way: on a press, hit-test the cursor, walk
-    /// up to the toplevel, give it the keyboard and raise it.
+    /// One event from our source. The seat does the routing; we print where a press goes
+    /// (the hit-test and the responder chain it will walk), then hand the event over.
     func route(_ event: InputEvent) {
+        if case .pointerButton(_, .pressed) = event.kind, let hit = tree.hitTest(seat.cursor) {
+            let chain = server.router.responderChain(from: .node(hit.node), seat: seat.id)
+            print("embed: press on \(describe(hit.node)) at \(Int(hit.local.x)),\(Int(hit.local.y)); chain: "
+                  + chain.map { if case .node(let n) = $0 { describe(n) } else { "\($0)" } }.joined(separator: " → "))
+        }
         server.handle(event)  // seat → hit-test / focus owner → responder chain → deliveries sent
-        guard case .pointerButton(_, .pressed) = event.kind else { return }
-        guard let hit = tree.hitTest(seat.cursor) else { return }
-        let chain = server.router.responderChain(from: .node(hit.node), seat: seat.id)
-        print("embed: press on \(describe(hit.node)) at \(Int(hit.local.x)),\(Int(hit.local.y)); chain: "
-              + chain.map { if case .node(let n) = $0 { describe(n) } else { "\($0)" } }.joined(separator: " → "))
-        if let top = toplevel(of: hit.node), seat.keyboardFirstResponder.flatMap(toplevel(of:)) != top {
-            server.activate(top)  // wl_keyboard.leave/enter, xdg_toplevel.configure(activated), raise
+    }
+
+    /// The focus policy we chose (focus follows click), tinywl's way: a press on a window
+    /// gives its toplevel the keyboard and raises it. Asked in the press's capture phase,
+    /// before the press is delivered, so the client gets its keyboard enter first and the
+    /// press is the newest serial it saw: GTK cites it to start a drag or open a menu.
+    func focusOnClick() {
+        server.beforePress = { [unowned self] node, seat in
+            guard let top = toplevel(of: node), seat.keyboardFirstResponder.flatMap(toplevel(of:)) != top else { return }
+            server.activate(top, seat: seat)  // wl_keyboard.leave/enter and raise now; configure(activated) after
         }
     }
 

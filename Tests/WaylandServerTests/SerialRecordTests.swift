@@ -1,7 +1,7 @@
-// The server's serial log (`WaylandServer.serialLog`): every serial a client was sent, with
-// what it was for. On a display the server made, the router's serials are the ones the
-// log was not told of; on an embedder's display each of the router's is recorded, and the
-// embedder's own serials are not in it.
+// The serials a client sees, end to end: in the order the click that focuses a window sends
+// them (the keyboard's enter before the press, so the press is the newest), and each one a
+// request may cite found in the seat's record for what it came with (SerialRecord.swift).
+// Serials are the display's, the embedder's display too.
 import CWaylandServer
 import Foundation
 import Glibc
@@ -11,7 +11,7 @@ import WireClient
 
 @testable import WaylandServer
 
-@Suite struct SerialLogTests {
+@Suite struct SerialRecordTests {
     /// A server (on `display`, or its own) with one wire client bound to the seat's pointer
     /// and keyboard and holding two mapped toplevels, a under b: their surfaces' object ids.
     func twoWindows(display: OpaquePointer? = nil) throws
@@ -68,11 +68,32 @@ import WireClient
         return seen
     }
 
+    /// What each serial the client saw may be cited for, as docs/routing.md's table says
+    /// (written from it, not from the code): "-" where nothing may cite it.
+    static let citableFor: [String: String] = [
+        "pointer.enter": "setCursor",  // the newest enter, and the pointer is still there
+        "pointer.leave": "-",
+        "pointer.button pressed": "move resize drag popupGrab selection activation",  // still held
+        "pointer.button released": "popupGrab selection activation",
+        "keyboard.enter": "popupGrab selection",  // the focus it still holds
+        "keyboard.leave": "-",
+        "keyboard.modifiers": "selection",
+        "keyboard.key pressed": "popupGrab selection activation",
+        "configure": "-", "ping": "-",
+    ]
+
+    func citable(_ server: WaylandServer, _ serial: UInt32, client: ClientID) -> String {
+        let requests = SerialRequest.allCases.filter { server.seat.serialEntry(serial, client: client, for: $0) != nil }
+        return requests.isEmpty ? "-" : requests.map { "\($0)" }.joined(separator: " ")
+    }
+
     /// A click into the window below (it raises it and moves the keyboard there), a key,
-    /// and a barrier's ping: each serial the client sees is in the log for what it came
-    /// with, the router's included, and the log holds every serial of the display, in order.
+    /// and a barrier's ping. The keyboard's leave, enter and modifiers come before the
+    /// button (focus on click is decided before the press is delivered, as weston and sway
+    /// do), so the press is the newest serial the client saw; the activated configures
+    /// follow. Each serial is the display's next, and may be cited for what the table says.
     @Test(arguments: [false, true])
-    func everySerialSentIsInTheLogForWhatItCameWith(embedded: Bool) throws {
+    func theClickThatFocusesSendsItsPressLastAndEverySerialIsCitableAsDocumented(embedded: Bool) throws {
         let display = embedded ? try #require(wl_display_create()) : nil
         defer { if let display { wl_display_destroy(display) } }
         do {
@@ -81,31 +102,37 @@ import WireClient
             server.seat.notifyPointerWarp(time: 2000, to: Point(x: 20, y: 10))  // a, below b
             server.seat.notifyPointerButton(time: 3000, button: 0x110, state: .pressed)
             server.sendDeliveries()
+            let pressed = serialsSent(session, pointer: pointer, keyboard: keyboard, a, b)
+            #expect(pressed.map(\.0) == [
+                "pointer.leave", "pointer.enter",
+                "keyboard.leave", "keyboard.enter", "keyboard.modifiers", "pointer.button",
+                "configure", "configure",
+            ])
+            let focus = try #require(server.seat.keyboardFirstResponder)
+            let client = try #require(server.router.tree.client(of: focus))
+            let names = ["pointer.leave", "pointer.enter", "keyboard.leave", "keyboard.enter", "keyboard.modifiers",
+                         "pointer.button pressed", "configure", "configure"]
+            for (name, (_, serial)) in zip(names, pressed) {
+                #expect(citable(server, serial, client: client) == Self.citableFor[name], "\(name) \(serial)")
+            }
             server.seat.notifyPointerButton(time: 4000, button: 0x110, state: .released)
             server.seat.notifyKey(time: 5000, key: 30, state: .pressed)
             server.sendDeliveries()
             _ = server.barrier()
-            let sent = serialsSent(session, pointer: pointer, keyboard: keyboard, a, b)
-            #expect(sent.map(\.0) == [
-                "pointer.leave", "pointer.enter", "pointer.button",
-                "keyboard.leave", "keyboard.enter", "keyboard.modifiers", "configure", "configure",
-                "pointer.button", "keyboard.key", "ping",
-            ])
-            let log = server.serialLog
-            for (what, serial) in sent {
-                let purpose: SerialLog.Purpose = what == "configure" ? .configure : what == "ping" ? .ping : .router
-                #expect(log.purpose(of: serial) == purpose, "\(what) \(serial)")
+            let rest = serialsSent(session, pointer: pointer, keyboard: keyboard, a, b)
+            #expect(rest.map(\.0) == ["pointer.button", "keyboard.key", "ping"])
+            for (name, (_, serial)) in zip(["pointer.button released", "keyboard.key pressed", "ping"], rest) {
+                #expect(citable(server, serial, client: client) == Self.citableFor[name], "\(name) \(serial)")
             }
             // Nothing else took a serial: they are the display's, one after the other.
+            let sent = pressed + rest
             #expect(sent.map(\.1) == (1...UInt32(sent.count)).map { before &+ $0 })
-            #expect(log.entries.suffix(sent.count).map(\.serial) == sent.map(\.1))
-            #expect(log.purpose(of: before &+ UInt32(sent.count) &+ 1) == nil)  // not sent yet
         }
     }
 
     /// An embedder's own serials (its display's, taken without the server) are not the
-    /// server's: the log does not take them for the router's.
-    @Test func anEmbeddersOwnSerialIsNotInTheLog() throws {
+    /// seat's: no request may cite one, and the router's go on from the display's sequence.
+    @Test func anEmbeddersOwnSerialIsCitableForNothing() throws {
         let display = try #require(wl_display_create())
         defer { wl_display_destroy(display) }
         do {
@@ -116,31 +143,10 @@ import WireClient
             let sent = serialsSent(session, pointer: pointer, keyboard: keyboard, a, b)
             #expect(sent.map(\.0) == ["pointer.leave", "pointer.enter"])
             #expect(sent.map(\.1) == [own &+ 1, own &+ 2])
-            let log = server.serialLog
-            for (_, serial) in sent { #expect(log.purpose(of: serial) == .router) }
-            #expect(log.purpose(of: own) == nil)
-            #expect(!log.entries.contains { $0.serial == own })
+            let focus = try #require(server.seat.keyboardFirstResponder)
+            let client = try #require(server.router.tree.client(of: focus))
+            #expect(citable(server, own, client: client) == "-")
+            #expect(citable(server, own &+ 2, client: client) == "setCursor")
         }
-    }
-
-    /// On a display of its own, the log covers the display's newest 256 serials: the ones
-    /// recorded for what they were, every other one the router's; older ones are forgotten,
-    /// across the display's serial wrapping past zero.
-    @Test(arguments: [UInt32(0), UInt32.max - 100])
-    func theRoutersSerialsAreTheOnesNotRecorded(start: UInt32) {
-        var log = SerialLog(routerSerialsImpliedSince: start)
-        log.newest = start
-        #expect(log.entries.isEmpty)
-        #expect(log.purpose(of: start) == nil)
-        for i in UInt32(1)...300 where i % 3 == 0 { log.record(start &+ i, .configure, ClientID(index: 1)) }
-        log.newest = start &+ 300
-        let entries = log.entries
-        #expect(entries.map(\.serial) == (45...300).map { start &+ UInt32($0) })
-        #expect(entries.map(\.purpose) == (45...300).map { $0 % 3 == 0 ? .configure : .router })
-        #expect(entries.filter { $0.purpose == .configure }.allSatisfy { $0.client == ClientID(index: 1) })
-        #expect(log.purpose(of: start &+ 44) == nil)  // older than the newest 256
-        #expect(log.purpose(of: start &+ 45) == .configure)
-        #expect(log.purpose(of: start &+ 46) == .router)
-        #expect(log.purpose(of: start &+ 301) == nil)  // not sent yet
     }
 }
