@@ -81,7 +81,7 @@ extension Seat {
     /// `xdg_popup.grab`: keyboard focus goes to the popup; pointer events reach only its
     /// client's surfaces; a press anywhere else dismisses every grabbing popup
     /// (`popup_done`, topmost first), and so does a touch down there. The caller checks the
-    /// serial first (`isRecentPress(serial:client:)`: a button, touch or key press).
+    /// serial first (`serialEntry(_:client:for: .popupGrab)`, SerialRecord.swift).
     @discardableResult
     public func beginPopupGrab(_ popup: NodeID) -> Bool {
         guard tree.kind(of: popup) == .popup, tree.canReceiveInput(popup), let client = tree.client(of: popup) else {

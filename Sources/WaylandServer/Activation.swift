@@ -3,10 +3,11 @@
 //
 // Focus-stealing prevention: a token moves the keyboard focus (and raises the window,
 // through `activate(_:)`, Server+Activation.swift) only when the client that asked for it
-// cited, with `set_serial`, a recent press of its own: a button, key, touch or tablet press
-// the seat delivered to it (`Seat.isRecentPress`). Anything else gets a token all the same
+// cited, with `set_serial`, a recent user action of its own: a press or release of a button,
+// key, finger or tablet tool the seat delivered to it (`Seat.serialEntry(_:client:for:
+// .activation)`, SerialRecord.swift). Anything else gets a token all the same
 // (the protocol gives the requester no way to tell), and using it changes nothing: no focus,
-// no raise. The press must be one the seat named in `set_serial` delivered (a serial of
+// no raise. The action must be one the seat named in `set_serial` delivered (a serial of
 // another seat does not count), and a granted token moves that seat's keyboard focus.
 // Every use is recorded in `activationLog` (`granted` or the reason it was
 // refused). Tokens are single-use and expire after `ActivationTokens.lifetimeMS`.

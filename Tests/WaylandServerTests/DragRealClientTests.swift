@@ -35,8 +35,7 @@ import Testing
         let (sx, sy) = center(frames[0]), (tx, ty) = center(frames[1])
 
         // The drag begins with the click that gives the source the keyboard: GTK 3 cites the
-        // newest serial it saw in start_drag, here the wl_keyboard.enter focus-on-click sent
-        // after the button, which stands for the press (ClickFocusSerials.swift).
+        // newest serial it saw in start_drag, the press's (focus on click goes before it).
         h.warp(sx, sy)
         // Press on the drag site (the whole content of the source window) and move past GTK's
         // 8-pixel threshold: GTK starts the drag.
