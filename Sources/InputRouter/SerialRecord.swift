@@ -153,6 +153,18 @@ struct SerialRecord {
         return nil
     }
 
+    /// The newest user action sent to `client`, or to anyone when nil: a button, key, touch
+    /// or tablet event, not an enter nor the modifiers (sent with every keyboard enter too).
+    func newestAction(client: ClientID?) -> SerialEntry? {
+        for i in 1...SerialRecord.size {
+            let e = entries[(next - i + SerialRecord.size) & (SerialRecord.size - 1)]
+            if e.serial.rawValue == 0 { continue }  // never written, or its client went
+            if e.action != .pointerEnter, e.action != .keyboardEnter, e.action != .modifiers,
+               client == nil || e.client == client { return e }
+        }
+        return nil
+    }
+
     /// A client went: its serials are forgotten, so a new client given its index cannot
     /// cite them.
     mutating func forget(_ client: ClientID) {
@@ -169,6 +181,13 @@ extension Seat {
         let serial = nextSerial()
         serials.record(SerialEntry(serial: Serial(serial), client: client, action: action, position: position))
         return serial
+    }
+
+    /// The serial of the newest user action (a button, key, touch or tablet event)
+    /// this seat sent `client`, or any client when nil: which seat a client's new window
+    /// answers (the Wayland layer's `seatForNewWindow`).
+    public func newestActionSerial(to client: ClientID?) -> Serial? {
+        serials.newestAction(client: client)?.serial
     }
 
     /// What `serial` stood for when `client` cites it in `request` on this seat, or nil when

@@ -47,6 +47,24 @@ extension WaylandServer {
         }
     }
 
+    /// The seat a new window of `client` takes the keyboard of: the one that last sent the
+    /// client a user action (a window opened from a menu, a dialog from a key), else the one
+    /// with the newest user action of all (a program launched from a terminal on that seat),
+    /// else the first seat. With one seat, that seat. A window that answers an activation
+    /// token is moved to the token's seat when the client activates it (Activation.swift).
+    func seatForNewWindow(of client: ClientID) -> Seat {
+        let seats = router.seats
+        guard seats.count > 1 else { return seat }
+        func newest(_ serial: (Seat) -> Serial?) -> Seat? {
+            var best: (seat: Seat, serial: Serial)?
+            for s in seats {
+                if let n = serial(s), best.map({ $0.serial < n }) ?? true { best = (s, n) }
+            }
+            return best?.seat
+        }
+        return newest { $0.newestActionSerial(to: client) } ?? newest { $0.newestActionSerial(to: nil) } ?? seat
+    }
+
     /// The toplevel `node` belongs to: itself, or the root of its subsurface or popup chain.
     /// Inline: a click's raise and its focus follow-up each called it (~10 a call).
     @inline(__always) func toplevelNode(of node: NodeID) -> NodeID? {

@@ -148,9 +148,12 @@ final class XdgToplevel: WaylandObject {
             server.layoutWindowFrame(frame, toplevel: node, style: style)
         }
         if mapped && !wasMapped {
-            // A new window takes the focus, so an open popup grab ends (popup_done), as in Mir.
-            if !server.seat.popupGrabStack.isEmpty { server.seat.dismissPopups() }
-            server.activate(node)
+            // A new window takes the keyboard of the seat whose action it answers, and the
+            // other seats' keyboards stay where they are (sway#7190). On that seat an open
+            // popup grab ends (popup_done), as in Mir.
+            let seat = server.seatForNewWindow(of: owner.id)
+            if !seat.popupGrabStack.isEmpty { seat.dismissPopups() }
+            server.activate(node, seat: seat)
         }
     }
 

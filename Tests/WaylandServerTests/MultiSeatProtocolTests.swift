@@ -224,6 +224,35 @@ import Testing
         #expect(h.settle(b).filter { $0.hasPrefix("inhibitor.") } == ["inhibitor.active b"])
     }
 
+    /// sway#7190: a window mapped while seat1 is typing takes seat1's keyboard (the seat whose
+    /// action it answers: here a program launched from seat1's window) and leaves the first
+    /// seat's keyboard where it was: a, which the first seat is typing into, hears nothing.
+    @Test func aNewWindowTakesTheKeyboardOfTheSeatItAnswersAndNoOther() throws {
+        let (h, second, a, b) = try Self.twoSeats()
+        h.warp(50, 50)  // a, where b does not reach
+        h.button(.pressed)
+        h.button(.released)
+        h.key(30, .pressed)
+        h.key(30, .released)
+        let aNode = try #require(h.server.seat.keyboardFirstResponder)
+        _ = h.settle(a)
+        Self.warp(h, second, 250, 150)  // b
+        Self.click(h, second)
+        Self.on(h, second, .keyboardKey(key: 31, state: .pressed), device: 2)
+        Self.on(h, second, .keyboardKey(key: 31, state: .released), device: 2)
+        let bNode = try #require(second.keyboardFirstResponder)
+        #expect(bNode != aNode)
+        _ = h.settle(b)
+        // A program started from seat1's window maps one of its own, on both seats.
+        let c = try h.probe(["--also-seat-index", "1", "--toplevel", "c", "100x100", "--no-touch"])
+        h.wait(for: c, line: "mapped c")
+        let cNode = try #require(h.server.toplevels.last?.node)
+        #expect(second.keyboardFirstResponder == cNode)
+        #expect(h.server.seat.keyboardFirstResponder == aNode)
+        #expect(h.settle(a).filter { $0.hasPrefix("keyboard.") || $0.hasPrefix("configure") } == [])
+        #expect(h.settle(b).contains("keyboard.leave b"))
+    }
+
     // MARK: A real client on the second seat
 
     /// Dispatches until a new window of `client` takes the first seat's keyboard (every new
