@@ -26,7 +26,8 @@ APT_PACKAGES += wlcs python3
 APT_PACKAGES += wayland-utils
 # text-input-v3: a GTK 3 entry typed into through the compositor's compose (python3-gi).
 APT_PACKAGES += python3-gi gir1.2-gtk-3.0
-# Tablets and pads in a real toolkit: a GTK 4 app's GestureStylus and PadController (TabletGtkTests).
+# Tablets and pads in a real toolkit: a GTK 4 app's GestureStylus and PadController (TabletGtkTests);
+# GTK 4 menus opened from the keyboard and window activation (GtkMenuKeyboardTests, GtkActivationTests).
 APT_PACKAGES += gir1.2-gtk-4.0
 # Copy and paste between real clients: wl-copy/wl-paste and two GTK 3 processes (SelectionRealClientTests).
 APT_PACKAGES += wl-clipboard

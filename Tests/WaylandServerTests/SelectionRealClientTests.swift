@@ -86,6 +86,37 @@ import Testing
         chord(h, Self.v)
         h.wait(for: paster, awaiting: "the pasted text") { $0 == "text \(text)" }
     }
+
+    /// Middle-click paste between two GTK 3 processes: the copier's entry selects its text
+    /// (GTK makes the selection the primary selection), then a middle click into the
+    /// paster's entry, whose window does not have the keyboard, pastes it there. The click
+    /// moves the keyboard to the paster, and GTK 3 keeps a primary offer only while it has
+    /// keyboard focus: the keyboard's enter must come before the offer, and both before the
+    /// button (docs/routing.md, "Serials").
+    @Test func gtkMiddleClickPastesThePrimarySelectionIntoTheWindowItFocuses() throws {
+        let script = runtimeDirectory + "/gtk-primary-\(getpid()).py"
+        try gtkEntry.write(toFile: script, atomically: true, encoding: .utf8)
+        var config = WaylandServer.Configuration()
+        config.placeToplevel = { n, _, _ in (n == 0 ? 0 : 600, 0) }  // apart: CSD shadows take input
+        let h = try ServerHarness(configuration: config)
+        let text = "Grüße per middle click: 1 + 1 = 2"
+        let paster = try h.spawn("/usr/bin/python3", [script, "paster", ""], environment: gtkDebugEnvironment)
+        try #require(h.wait(for: paster, timeout: 20, awaiting: "the paster's entry to take the keyboard") { $0 == "focused paster" })
+        // The copier maps last and takes the keyboard; its entry selects its text.
+        let copier = try h.spawn("/usr/bin/python3", [script, "copier", text], environment: gtkDebugEnvironment)
+        try #require(h.wait(for: copier, timeout: 20, awaiting: "the copier's entry to take the keyboard") { $0 == "focused copier" })
+        try #require(h.dispatch(until: "GTK to set the primary selection") { h.server.selections.primary.source != nil })
+        _ = h.settleForeign(paster)
+        #expect(h.server.seat.keyboardFirstResponder == h.toplevel(titled: "copier"))
+
+        let (x, y) = try h.center(ofToplevelTitled: "paster")
+        h.warp(x, y)
+        h.button(.pressed, 0x112)  // BTN_MIDDLE
+        h.button(.released, 0x112)
+        h.wait(for: paster, awaiting: "the pasted text") { $0.hasPrefix("text ") }
+        #expect(paster.lines.filter { $0.hasPrefix("text ") } == ["text \(text)"])
+        #expect(h.server.seat.keyboardFirstResponder == h.toplevel(titled: "paster"))
+    }
 }
 
 /// A window with one entry. It prints `focused ROLE` when the entry has the keyboard, and
