@@ -20,12 +20,12 @@ extension WaylandServer {
                 // It followed the focus last (nothing after that moves it): unless work queued
                 // for after the deliveries runs, following it again here is a no-op, whose
                 // read of the seat's focus was ~40 instructions per click.
-                if afterDeliveries.isEmpty { return updateSurfaceOutputs() }
+                if afterDeliveries.isEmpty { return followSceneChanges() }
             }
             if !afterDeliveries.isEmpty { runAfterDeliveries() }
         }
         followKeyboardFocus()
-        updateSurfaceOutputs()  // one comparison unless the scene changed (Outputs.swift)
+        followSceneChanges()  // one comparison unless the scene changed (SceneChanges.swift)
     }
 
     /// Whatever moved a seat's keyboard since the last look: the activated configures, the

@@ -122,13 +122,14 @@ public final class WaylandServer {
     /// clipping; it takes no input itself (Outputs.swift). Its name is from when there was
     /// one output.
     public let outputNode: NodeID
-    /// The outputs served (Outputs.swift), how many were ever made (for their names), and
-    /// the scene generation surfaces' outputs were last computed at.
+    /// The outputs served (Outputs.swift) and how many were ever made (for their names).
     var servedOutputs: [ServedOutput] = []
     /// Removed outputs' globals, destroyed 5 s after their removal (or with the server).
     var retiredOutputGlobals: [OpaquePointer] = []
     var outputCount = 0
-    @exclusivity(unchecked) var outputsGeneration: UInt64 = .max
+    /// The scene generation popups' places and surfaces' outputs were last brought up to
+    /// (SceneChanges.swift).
+    @exclusivity(unchecked) var sceneGenerationFollowed: UInt64 = .max
     /// The configuration it was made with (the output size follows `resizeOutput`).
     /// Unchecked: the sender reads `focusOnClick` on every button press.
     @exclusivity(unchecked) public internal(set) var configuration: Configuration
@@ -191,6 +192,9 @@ public final class WaylandServer {
     /// Live toplevels, for decorations and the compositor's window list.
     var toplevels: [XdgToplevel] { toplevelObjects.compactMap { $0.object } }
     var toplevelObjects: [WeakToplevel] = []
+    /// Popups in the order they were made (so each comes after its parent), for placing
+    /// them again when their parents move (XdgPositioner.swift).
+    var popupObjects: [WeakPopup] = []
     /// The first seat's focus on click, decided and queued while the press was sent; the
     /// rest of it (configures, the click's serials) done right after that pass.
     @exclusivity(unchecked) var pendingFocus: NodeID?
@@ -386,6 +390,9 @@ public final class WaylandServer {
     /// Waits up to `timeoutMS` (-1: forever) for client requests and timers, handles them,
     /// and writes everything queued to the clients' sockets without blocking.
     public func dispatch(timeoutMS: Int32) {
+        // What the embedder changed in the tree since (a window it moved) goes out before
+        // the wait: reactive popups' configures, outputs' enter and leave.
+        followSceneChanges()
         wl_display_flush_clients(display)
         wl_event_loop_dispatch(eventLoop, timeoutMS)
         sendDeliveries()
@@ -533,6 +540,7 @@ func monotonicMilliseconds() -> UInt32 {
 }
 
 struct WeakToplevel { weak var object: XdgToplevel? }
+struct WeakPopup { weak var object: XdgPopup? }
 
 /// What the server knows of one connected client.
 final class ClientState {
