@@ -7,7 +7,7 @@
 //
 // `wl_surface.enter` and `leave` follow where each surface is: the outputs its frame
 // shares a pixel with. They are recomputed when the tree's scene generation moved (a
-// map, a move, a resize), not on every event.
+// map, a move, a resize), not on every event (SceneChanges.swift).
 //
 // Hot-plug: an output added while running joins the layout at once and its global is
 // announced; one removed first moves the windows that would be left on no output onto
@@ -111,7 +111,7 @@ extension WaylandServer {
         offeredGlobals.append(GlobalDescription(interface: "wl_output", version: GlobalVersion.output))
         output.global = wl_global_create(
             display, ir_interface("wl_output"), GlobalVersion.output, Unmanaged.passUnretained(binding).toOpaque(), outputBound)
-        updateSurfaceOutputs()
+        followSceneChanges()
         sendDeliveries()
         return node
     }
@@ -149,7 +149,7 @@ extension WaylandServer {
                 return nil
             }
         }
-        updateSurfaceOutputs()
+        followSceneChanges()
         sendDeliveries()
     }
 
@@ -158,7 +158,7 @@ extension WaylandServer {
         guard width > 0, height > 0, let output = servedOutputs.first(where: { $0.node == node }) else { return }
         router.tree.resize(node, width: width, height: height)
         for r in output.resources { (WaylandObject.from(r) as? OutputObject)?.sendState() }
-        updateSurfaceOutputs()
+        followSceneChanges()
         sendDeliveries()
     }
 
@@ -208,15 +208,9 @@ extension WaylandServer {
         }
     }
 
-    /// Every surface's outputs, when the scene changed since the last time. The test is
-    /// inline (every `sendDeliveries` makes it); the walk, rare, is not.
-    @inline(__always) func updateSurfaceOutputs() {
-        let generation = router.tree.sceneGeneration
-        if generation != outputsGeneration { updateSurfaceOutputs(generation) }
-    }
-
-    @inline(never) private func updateSurfaceOutputs(_ generation: UInt64) {
-        outputsGeneration = generation
+    /// Every surface's outputs, after the scene changed (`followSceneChanges`,
+    /// SceneChanges.swift, decides when).
+    func updateSurfaceOutputs() {
         for case let s? in surfacesByNode { updateOutputs(of: s) }
     }
 }

@@ -17,7 +17,7 @@ extension WaylandServer {
             if !afterDeliveries.isEmpty { runAfterDeliveries() }
         }
         followKeyboardFocus()
-        updateSurfaceOutputs()  // one comparison unless the scene changed (Outputs.swift)
+        followSceneChanges()  // one comparison unless the scene changed (SceneChanges.swift)
     }
 
     /// Whatever moved a seat's keyboard since the last look: the activated configures, the

@@ -113,14 +113,15 @@ extension WaylandServer {
     }
 
     /// Raises window node `w`. Stacking is not position: each surface stays on the outputs
-    /// it was on, so when those were current before the raise they are current after it
-    /// (`updateSurfaceOutputs` then skips recomputing every surface's, per click).
+    /// it was on and each popup where its parent put it, so when those were current before
+    /// the raise they are current after it (`followSceneChanges` then skips recomputing
+    /// them, per click).
     func raiseWindowNode(_ w: NodeID) {
         // Borrowed: `let tree = router.tree` retained and released it (once per click).
         Unmanaged.passUnretained(router.tree)._withUnsafeGuaranteedRef { tree in
             let before = tree.sceneGeneration
             tree.raiseToTop(w)
-            if outputsGeneration == before { outputsGeneration = tree.sceneGeneration }
+            if sceneGenerationFollowed == before { sceneGenerationFollowed = tree.sceneGeneration }
         }
     }
 }

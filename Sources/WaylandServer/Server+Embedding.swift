@@ -59,7 +59,8 @@ extension WaylandServer {
 
     /// Moves the window of the toplevel `node` so that its window geometry's top-left
     /// corner (the surface's, without geometry) lands at (`x`, `y`) in layout space. The
-    /// window keeps that place when it first maps. False when `node` is not a toplevel.
+    /// window keeps that place when it first maps. Its reactive popups are placed again,
+    /// as after any move (SceneChanges.swift). False when `node` is not a toplevel.
     @discardableResult
     public func placeWindow(_ node: NodeID, x: Int32, y: Int32) -> Bool {
         guard let s = surface(for: node), case .xdg(let xdg) = s.role, case .toplevel(let top) = xdg.roleObject,
@@ -73,7 +74,6 @@ extension WaylandServer {
         let geometry: (x: Int32, y: Int32) = xdg.geometry.map { ($0.x, $0.y) } ?? (0, 0)
         tree.move(window, to: (x - inside.x - geometry.x, y - inside.y - geometry.y))
         top.placedByEmbedder = true
-        replaceReactivePopups(of: xdg)
         sendDeliveries()
         return true
     }

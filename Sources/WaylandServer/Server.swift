@@ -122,13 +122,14 @@ public final class WaylandServer {
     /// clipping; it takes no input itself (Outputs.swift). Its name is from when there was
     /// one output.
     public let outputNode: NodeID
-    /// The outputs served (Outputs.swift), how many were ever made (for their names), and
-    /// the scene generation surfaces' outputs were last computed at.
+    /// The outputs served (Outputs.swift) and how many were ever made (for their names).
     var servedOutputs: [ServedOutput] = []
     /// Removed outputs' globals, destroyed 5 s after their removal (or with the server).
     var retiredOutputGlobals: [OpaquePointer] = []
     var outputCount = 0
-    @exclusivity(unchecked) var outputsGeneration: UInt64 = .max
+    /// The scene generation popups' places and surfaces' outputs were last brought up to
+    /// (SceneChanges.swift).
+    @exclusivity(unchecked) var sceneGenerationFollowed: UInt64 = .max
     /// The configuration it was made with (the output size follows `resizeOutput`).
     /// Unchecked: the sender reads `focusOnClick` on every button press.
     @exclusivity(unchecked) public internal(set) var configuration: Configuration
@@ -200,6 +201,9 @@ public final class WaylandServer {
     /// Set while a press's capture phase runs: `activate` then queues its focus change and
     /// leaves the sending to the flush that follows the event.
     @exclusivity(unchecked) var deciding = false
+    /// Popups in the order they were made (so each comes after its parent), for placing
+    /// them again when their parents move (XdgPositioner.swift).
+    var popupObjects: [WeakPopup] = []
     /// Per seat: selections, drag, text input, activated toplevel (SeatServices.swift).
     @exclusivity(unchecked) var seatServices: [SeatServices] = []
     /// The first seat's clipboard and primary selection (Selection.swift); each seat has its
@@ -364,6 +368,9 @@ public final class WaylandServer {
     /// Waits up to `timeoutMS` (-1: forever) for client requests and timers, handles them,
     /// and writes everything queued to the clients' sockets without blocking.
     public func dispatch(timeoutMS: Int32) {
+        // What the embedder changed in the tree since (a window it moved) goes out before
+        // the wait: reactive popups' configures, outputs' enter and leave.
+        followSceneChanges()
         wl_display_flush_clients(display)
         wl_event_loop_dispatch(eventLoop, timeoutMS)
         sendDeliveries()
@@ -509,6 +516,7 @@ func monotonicMilliseconds() -> UInt32 {
 }
 
 struct WeakToplevel { weak var object: XdgToplevel? }
+struct WeakPopup { weak var object: XdgPopup? }
 
 /// What the server knows of one connected client.
 final class ClientState {

@@ -155,19 +155,33 @@ extension WaylandServer {
 }
 
 extension WaylandServer {
-    /// `parent` moved or changed: its reactive popups are placed again by their rules, and
-    /// those whose place changed are configured anew (xdg_positioner.set_reactive).
-    func replaceReactivePopups(of parent: XdgSurfaceObject) {
-        guard let parentNode = parent.surface.node else { return }
-        for child in router.tree.children(of: parentNode) {
-            guard let s = surface(for: child), case .xdg(let x) = s.role, case .popup(let popup) = x.roleObject,
-                popup.rules.reactive, let rect = popup.rules.placement(origin: popupOrigin(of: parent), bounds: popupBounds),
-                rect != popup.placement
+    /// Every popup where its rules and its parent now put it. A reactive one is placed again
+    /// against its parent's place and the output (xdg_positioner.set_reactive: "the surface
+    /// is reconstrained if the conditions used for constraining changed, e.g. the parent
+    /// window moved"), and configured anew when its place on the parent changed; one that
+    /// is not keeps its place on the parent, where its node already goes along (a child of
+    /// the parent's). Every popup's node stays at its place from the parent's window
+    /// geometry, which may have changed with a commit. Parents come first (`popupObjects`
+    /// is in creation order), so a popup of a popup is placed against where its parent
+    /// has just gone. Run when the scene changed (SceneChanges.swift) and after a commit.
+    func placePopupsAgain() {
+        popupObjects.removeAll { $0.object == nil }
+        let tree = router.tree
+        for entry in popupObjects {
+            // Still its surface's role (not one destroyed while something held it).
+            guard let popup = entry.object, let xdg = popup.xdg, case .popup(let role) = xdg.roleObject, role === popup,
+                let node = popup.node, let parent = popup.parent, parent.surface.node != nil
             else { continue }
-            popup.placement = rect
+            var placedAgain = false
+            if popup.rules.reactive, let rect = popup.rules.placement(origin: popupOrigin(of: parent), bounds: popupBounds),
+                rect != popup.placement {
+                popup.placement = rect
+                placedAgain = true
+            }
             let g: (x: Int32, y: Int32) = parent.geometry.map { ($0.x, $0.y) } ?? (0, 0)
-            router.tree.move(child, to: (g.x + rect.x, g.y + rect.y))
-            x.sendConfigure()
+            tree.move(node, to: (g.x + popup.placement.x, g.y + popup.placement.y))
+            // Before its first configure the new place simply goes out with that one.
+            if placedAgain, xdg.initialConfigureSent { xdg.sendConfigure() }
         }
     }
 }

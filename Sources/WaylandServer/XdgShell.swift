@@ -116,6 +116,7 @@ final class XdgSurfaceObject: WaylandObject {
                          rules: positioner.rules)
             }) else { return }
             roleObject = .popup(popup)
+            server.popupObjects.append(WeakPopup(object: popup))
             let origin: (x: Int32, y: Int32) = parent.geometry.map { ($0.x, $0.y) } ?? (0, 0)
             let node = server.router.tree.createNode(
                 .popup, client: owner.id, parent: parentNode,
@@ -187,13 +188,15 @@ final class XdgSurfaceObject: WaylandObject {
             initialConfigureSent = true
             sendConfigure()
         }
-        server.replaceReactivePopups(of: self)
         let mapped = (acknowledged || server.configuration.acceptsBufferBeforeFirstConfigure) && surface.hasBuffer
         switch roleObject {
         case .toplevel(let top): top.setMapped(mapped)
         case .popup(let popup): popup.setMapped(mapped)
         case .none: break
         }
+        // A new window geometry moves the corner popups are placed from, and is no change of
+        // the scene: popups are placed again here (moves are followed by `sendDeliveries`).
+        if !server.popupObjects.isEmpty { server.placePopupsAgain() }
     }
 
     /// The role's configure, then `xdg_surface.configure` with a new serial.

@@ -18,7 +18,9 @@ public enum Op {
     public static let poolCreateBuffer: UInt16 = 0, poolDestroy: UInt16 = 1, poolResize: UInt16 = 2
     public static let seatGetPointer: UInt16 = 0, seatGetKeyboard: UInt16 = 1
     public static let wmDestroy: UInt16 = 0, wmCreatePositioner: UInt16 = 1, wmGetXdgSurface: UInt16 = 2, wmPong: UInt16 = 3
-    public static let positionerSetSize: UInt16 = 1, positionerSetAnchorRect: UInt16 = 2, positionerSetAnchor: UInt16 = 3
+    public static let positionerDestroy: UInt16 = 0, positionerSetSize: UInt16 = 1, positionerSetAnchorRect: UInt16 = 2
+    public static let positionerSetAnchor: UInt16 = 3, positionerSetGravity: UInt16 = 4
+    public static let positionerSetConstraintAdjustment: UInt16 = 5, positionerSetReactive: UInt16 = 7
     public static let xdgSurfaceDestroy: UInt16 = 0, xdgSurfaceGetToplevel: UInt16 = 1, xdgSurfaceGetPopup: UInt16 = 2
     public static let xdgSurfaceAckConfigure: UInt16 = 4
     public static let toplevelDestroy: UInt16 = 0, toplevelMove: UInt16 = 5, toplevelResize: UInt16 = 6
