@@ -62,6 +62,9 @@ final class ToplevelDecorationObject: WaylandObject {
     var needsConfigure = false
     /// The mode last sent and the `xdg_surface.configure` serial that carried it.
     var sent: (mode: DecorationMode, serial: UInt32)?
+    /// The serial of the first configure that carried a mode: its ack (or a later one's)
+    /// lets buffers be attached, whatever was sent since.
+    var firstSerial: UInt32?
     /// The client acknowledged a configure carrying a mode: buffers may be attached.
     var firstConfigureAcknowledged = false
 
@@ -113,13 +116,16 @@ final class ToplevelDecorationObject: WaylandObject {
         guard alive, needsConfigure else { return }
         needsConfigure = false
         sent = (scheduled, serial)
+        if firstSerial == nil { firstSerial = serial }
         zxdg_toplevel_decoration_v1_send_configure(resource, scheduled.rawValue)
     }
 
     /// Before a commit is applied; false when it was a protocol error.
     func checkCommit(_ state: SurfaceState, xdg: XdgSurfaceObject) -> Bool {
         guard alive, !firstConfigureAcknowledged else { return true }
-        if let sent, !xdg.sentConfigures.contains(sent.serial) { firstConfigureAcknowledged = true; return true }
+        // The protocol forbids a buffer "prior to the first xdg_toplevel_decoration.configure
+        // event"; acknowledging the first is enough, though a later mode may be on its way.
+        if let firstSerial, !xdg.sentConfigures.contains(firstSerial) { firstConfigureAcknowledged = true; return true }
         if state.bufferAttached, state.buffer != nil {
             postError(ZXDG_TOPLEVEL_DECORATION_V1_ERROR_UNCONFIGURED_BUFFER.rawValue,
                       "a buffer was attached before the decoration's first configure was acknowledged")

@@ -1,5 +1,6 @@
 // Requests a client sends together are answered by one configure, on the raw wire
-// (XdgSurfaceObject.scheduleConfigure). SDL 2.26 creates its zxdg_toplevel_decoration_v1
+// (XdgSurfaceObject.scheduleConfigure), and what acknowledging a decoration's configure
+// allows when two are on their way. SDL 2.26 creates its zxdg_toplevel_decoration_v1
 // after its initial configure and asks for server-side in the same batch; a first answer
 // of `client_side` makes it give its window to libdecor and never map it again. The
 // xdg-decoration protocol answers `set_mode` with the mode and an `xdg_surface.configure`;
@@ -61,7 +62,12 @@ private let clientSide: UInt32 = 1, serverSide: UInt32 = 2
     /// the server sent in answer precedes that done). Whole reads, so nothing after the
     /// first configure in the same read is missed.
     func configuresAnswering(_ w: Window, decoration: UInt32? = nil) -> [String] {
-        var lines: [String] = []
+        answer(w, decoration: decoration).lines
+    }
+
+    /// `configuresAnswering`, with the `xdg_surface.configure` serials.
+    func answer(_ w: Window, decoration: UInt32? = nil) -> (lines: [String], serials: [UInt32]) {
+        var lines: [String] = [], serials: [UInt32] = []
         var configured = false, synced = false
         var callback: UInt32?
         let deadline = Date().addingTimeInterval(5)
@@ -77,6 +83,7 @@ private let clientSide: UInt32 = 1, serverSide: UInt32 = 2
                     lines.append("zxdg_toplevel_decoration_v1.configure \(e.uint(at: 0) == serverSide ? "server_side" : "client_side")")
                 case (w.xdgSurface, 0):
                     lines.append("xdg_surface.configure")
+                    serials.append(e.uint(at: 0))
                     configured = true
                 case (callback, 0):
                     synced = true
@@ -89,7 +96,7 @@ private let clientSide: UInt32 = 1, serverSide: UInt32 = 2
                 callback = id
             }
         }
-        return lines
+        return (lines, serials)
     }
 
     /// SDL's order: the decoration object, then `set_mode(server_side)` in the same batch.
@@ -147,6 +154,40 @@ private let clientSide: UInt32 = 1, serverSide: UInt32 = 2
             "zxdg_toplevel_decoration_v1.configure client_side",
             "xdg_surface.configure",
         ])
+    }
+
+    /// Two modes on their way: acknowledging the first configure that carried one lets a
+    /// buffer in (xdg-decoration forbids one only "prior to the first
+    /// xdg_toplevel_decoration.configure event"), and that commit applies the mode that
+    /// configure carried; the later one's ack brings the title bar.
+    @Test func acknowledgingTheFirstModeLetsABufferInWhileALaterOneWaits() throws {
+        let w = try configuredWindow(decorations: true)
+        let manager = try #require(w.session.bound["zxdg_decoration_manager_v1"])
+        let decoration = w.wire.newID("zxdg_toplevel_decoration_v1")
+        w.wire.send(manager, DecorationOp.managerGetToplevelDecoration, [.uint(decoration), .uint(w.toplevel)])
+        let first = answer(w, decoration: decoration)
+        #expect(first.lines.contains("zxdg_toplevel_decoration_v1.configure client_side"))
+        w.wire.send(decoration, DecorationOp.decorationSetMode, [.uint(serverSide)])
+        let second = answer(w, decoration: decoration)
+        #expect(second.lines.contains("zxdg_toplevel_decoration_v1.configure server_side"))
+        let firstSerial = try #require(first.serials.first), secondSerial = try #require(second.serials.first)
+
+        w.wire.send(w.xdgSurface, Op.xdgSurfaceAckConfigure, [.uint(firstSerial)])
+        let buffer = try #require(w.session.buffer(width: 100, height: 80))
+        w.wire.send(w.surface, Op.surfaceAttach, [.uint(buffer), .int(0), .int(0)])
+        w.wire.send(w.surface, Op.surfaceCommit)
+        #expect(w.session.roundtrip())
+        #expect(w.wire.error == nil)
+        let tree = w.server.router.tree
+        let node = try #require(w.server.node(ofSurface: w.surface, client: w.client))
+        #expect(tree.isMapped(node))
+        #expect(tree.parent(of: node) == w.server.outputNode)  // client_side: no title bar
+
+        w.wire.send(w.xdgSurface, Op.xdgSurfaceAckConfigure, [.uint(secondSerial)])
+        w.wire.send(w.surface, Op.surfaceCommit)
+        #expect(w.session.roundtrip())
+        #expect(w.wire.error == nil)
+        #expect(tree.parent(of: node).flatMap { tree.name(of: $0) } == "window")
     }
 
     /// A server that draws no decorations answers the same batch once, with its policy.
