@@ -20,6 +20,10 @@ APT_PACKAGES += zlib1g-dev
 APT_PACKAGES += xvfb xdotool x11-xkb-utils
 # Relative pointer and pointer constraints: an SDL2 game in relative mouse mode (pygame).
 APT_PACKAGES += python3-pygame
+# SDL2 games as users run them (ConstraintRealClientTests, DecorationRealClientTests):
+# libdecor and its default cairo plugin, which SDL loads when told to draw its own frame.
+# The tests run SDL with libdecor allowed, as it is by default, not hidden by a variable.
+APT_PACKAGES += libdecor-0-0 libdecor-0-plugin-1-cairo
 # The conformance run: WLCS (runner and integration header) and its report script.
 APT_PACKAGES += wlcs python3
 # wayland-info (the registry test in WaylandServerTests).

@@ -6,7 +6,8 @@
 // would choose server-side, but then a toolkit drawing its own frame could get two).
 //
 // The mode is double-buffered like the rest of xdg-shell: `set_mode` is answered with
-// `zxdg_toplevel_decoration_v1.configure` followed by `xdg_surface.configure`, and the
+// `zxdg_toplevel_decoration_v1.configure` followed by `xdg_surface.configure` (one pair for
+// the requests the client sent together: its creation and `set_mode`, say), and the
 // title bar appears or goes at the first commit after the client acknowledged that
 // configure (or a later one). Destroying the decoration object takes the title bar away at
 // the next commit, as the protocol says.
@@ -61,6 +62,9 @@ final class ToplevelDecorationObject: WaylandObject {
     var needsConfigure = false
     /// The mode last sent and the `xdg_surface.configure` serial that carried it.
     var sent: (mode: DecorationMode, serial: UInt32)?
+    /// The serial of the first configure that carried a mode: its ack (or a later one's)
+    /// lets buffers be attached, whatever was sent since.
+    var firstSerial: UInt32?
     /// The client acknowledged a configure carrying a mode: buffers may be attached.
     var firstConfigureAcknowledged = false
 
@@ -89,9 +93,12 @@ final class ToplevelDecorationObject: WaylandObject {
         }
     }
 
-    /// The server's choice for what the client asked, sent at once when the toplevel has
-    /// had its initial configure (else with it): every request is answered with a configure,
-    /// even when the mode stays the same.
+    /// The server's choice for what the client asked, sent with the toplevel's next
+    /// configure: its initial one, or one scheduled for when the requests read with this one
+    /// are handled. Every request is answered with a configure, even when the mode stays
+    /// the same, but requests sent together get one: SDL's creation and `set_mode` in one
+    /// batch are answered with the mode it asked for alone, never `client_side` first
+    /// (`XdgSurfaceObject.scheduleConfigure`).
     func decide() {
         scheduled = server.decorationMode(requested: requested)
         needsConfigure = true
@@ -101,7 +108,7 @@ final class ToplevelDecorationObject: WaylandObject {
             toplevel.requestedSize = (server.configuration.outputWidth,
                                       server.configuration.outputHeight - toplevel.serverTitleHeight)
         }
-        if xdg.initialConfigureSent { xdg.sendConfigure() }
+        if xdg.initialConfigureSent { xdg.scheduleConfigure() }
     }
 
     /// Called while an `xdg_surface.configure` with `serial` is being sent, before it.
@@ -109,13 +116,16 @@ final class ToplevelDecorationObject: WaylandObject {
         guard alive, needsConfigure else { return }
         needsConfigure = false
         sent = (scheduled, serial)
+        if firstSerial == nil { firstSerial = serial }
         zxdg_toplevel_decoration_v1_send_configure(resource, scheduled.rawValue)
     }
 
     /// Before a commit is applied; false when it was a protocol error.
     func checkCommit(_ state: SurfaceState, xdg: XdgSurfaceObject) -> Bool {
         guard alive, !firstConfigureAcknowledged else { return true }
-        if let sent, !xdg.sentConfigures.contains(sent.serial) { firstConfigureAcknowledged = true; return true }
+        // The protocol forbids a buffer "prior to the first xdg_toplevel_decoration.configure
+        // event"; acknowledging the first is enough, though a later mode may be on its way.
+        if let firstSerial, !xdg.sentConfigures.contains(firstSerial) { firstConfigureAcknowledged = true; return true }
         if state.bufferAttached, state.buffer != nil {
             postError(ZXDG_TOPLEVEL_DECORATION_V1_ERROR_UNCONFIGURED_BUFFER.rawValue,
                       "a buffer was attached before the decoration's first configure was acknowledged")

@@ -73,6 +73,9 @@ final class XdgSurfaceObject: WaylandObject {
     @exclusivity(unchecked) var sentConfigures = ConfigureSerials()
     @exclusivity(unchecked) var acknowledged = false
     @exclusivity(unchecked) var initialConfigureSent = false
+    /// The event loop's idle source that sends a configure requests asked for, once the
+    /// requests read with them are handled (`scheduleConfigure`); nil when none waits.
+    @exclusivity(unchecked) private var scheduledConfigure: OpaquePointer?
     var geometry: Rect?
 
     init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, surface: Surface, base: XdgWmBase) {
@@ -199,6 +202,32 @@ final class XdgSurfaceObject: WaylandObject {
         if !server.popupObjects.isEmpty { server.placePopupsAgain() }
     }
 
+    /// A configure for what a request changed, sent when the event loop has handled every
+    /// request it read with this one (an idle source, as wlroots' and weston's schedule
+    /// theirs): the requests a client sends together are answered by one configure carrying
+    /// all of them. SDL creates its decoration object and asks for server-side in one
+    /// batch; answered at once, the creation's `client_side` came first, which SDL 2.26
+    /// takes for a compositor that refuses server-side: it tears its window down and never
+    /// maps it again. A configure sent before the idle source runs carries the same state,
+    /// so it takes the scheduled one's place (`sendSurfaceConfigure`).
+    func scheduleConfigure() {
+        guard scheduledConfigure == nil else { return }
+        scheduledConfigure = wl_event_loop_add_idle(server.eventLoop, scheduledConfigureDue, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// The scheduled configure's turn came: the event loop removes its idle source itself.
+    fileprivate func sendScheduledConfigure() {
+        scheduledConfigure = nil
+        sendConfigure()
+    }
+
+    /// No configure waits any longer: the role or the xdg_surface went.
+    private func cancelScheduledConfigure() {
+        guard let source = scheduledConfigure else { return }
+        scheduledConfigure = nil
+        wl_event_source_remove(source)
+    }
+
     /// The role's configure, then `xdg_surface.configure` with a new serial.
     func sendConfigure() {
         if let top = toplevelRef {
@@ -234,11 +263,14 @@ final class XdgSurfaceObject: WaylandObject {
     }
 
     @inline(__always) private func sendSurfaceConfigure(_ serial: UInt32) {
+        // This configure carries everything a scheduled one would have: one answer, not two.
+        if scheduledConfigure != nil { cancelScheduledConfigure() }
         sentConfigures.append(serial)
         xdg_surface_send_configure(resource, serial)
     }
 
     func roleDestroyed() {
+        cancelScheduledConfigure()
         roleObject = .none
         surface.destroyNode()
         acknowledged = false
@@ -246,6 +278,7 @@ final class XdgSurfaceObject: WaylandObject {
     }
 
     func surfaceDestroyed() {
+        cancelScheduledConfigure()
         switch roleObject {
         case .toplevel(let t): t.xdg = nil
         case .popup(let p): p.xdg = nil
@@ -254,7 +287,14 @@ final class XdgSurfaceObject: WaylandObject {
     }
 
     override func resourceDestroyed() {
+        cancelScheduledConfigure()
         base?.surfaceCount -= 1
         if case .xdg(let x) = surface.role, x === self { surface.role = .none }
     }
+}
+
+/// The idle source of `XdgSurfaceObject.scheduleConfigure`: its data is the object,
+/// unretained (the source is removed before the object can go).
+private let scheduledConfigureDue: wl_event_loop_idle_func_t = { data in
+    Unmanaged<XdgSurfaceObject>.fromOpaque(data!).takeUnretainedValue().sendScheduledConfigure()
 }

@@ -96,7 +96,9 @@ final class XdgToplevel: WaylandObject {
             if let window = windowNode, let p = savedPosition { tree.move(window, to: p) }
             savedPosition = nil
         }
-        if xdg?.initialConfigureSent == true { xdg?.sendConfigure() }
+        // Scheduled: `unset_fullscreen` then `set_maximized`, sent together, get one
+        // configure saying maximized, not one saying neither first.
+        if xdg?.initialConfigureSent == true { xdg?.scheduleConfigure() }
     }
 
     /// Its `xdg_toplevel.configure` (and first the capabilities), for the xdg_surface's

@@ -1,6 +1,8 @@
-// Debian's terminals and xdg-decoration: foot asks for server-side decorations and draws
+// Debian's clients and xdg-decoration: foot asks for server-side decorations and draws
 // none of its own; weston-terminal never binds the manager and draws its own frame, so
-// the server must draw nothing around it (issue 12, defect 6: two title bars).
+// the server must draw nothing around it (issue 12, defect 6: two title bars); an SDL2
+// game (pygame) asks for server-side right after creating its decoration object and must
+// be answered with that mode alone, or it never maps.
 import Foundation
 import InputRouter
 import Testing
@@ -62,6 +64,28 @@ import Testing
         #expect(tree.layoutPosition(of: top) == Point(140, 164))
     }
 
+    /// An SDL2 game as users run it: SDL's default environment (libdecor allowed, its cairo
+    /// plugin installed by the Makefile), clicked in its content, prints the click.
+    @Test func anSDL2GameMapsBelowOneTitleBarAndSeesAClick() throws {
+        let h = try Self.decorated()
+        let script = runtimeDirectory + "/click-game-\(getpid()).py"
+        try clickGame.write(toFile: script, atomically: true, encoding: .utf8)
+        let game = try h.spawn("/usr/bin/python3", [script], environment: ["SDL_VIDEODRIVER": "wayland"])
+        // pygame's import alone takes seconds.
+        let top = try #require(Self.mappedToplevel(h, timeout: 30), "the pygame game never mapped:\n\(game.lines.joined(separator: "\n"))")
+        h.wait(for: game, line: "ready")
+        let tree = h.server.router.tree
+        #expect(XdgDecorationTests.compositorNodes(h) == ["close button", "title bar", "window"])
+        #expect(tree.frame(of: top).map { ($0.width, $0.height) } ?? (0, 0) == (320, 240))
+        let at = try #require(tree.layoutPosition(of: top))
+        _ = game.take()
+        h.warp(at.x + 100, at.y + 50)
+        h.button(.pressed)
+        h.button(.released)
+        let lines = h.settle(game, until: "the game's MOUSEBUTTONDOWN") { $0.hasPrefix("button.down") }
+        #expect(lines.filter { $0.hasPrefix("button.down") } == ["button.down 100,50 button=1"])
+    }
+
     @Test func westonTerminalDrawsItsOwnFrameAndGetsNoTitleBar() throws {
         let h = try Self.decorated()
         let terminal = try h.spawn("/usr/bin/weston-terminal", ["--shell=/bin/sh"])
@@ -78,3 +102,21 @@ import Testing
         #expect(tree.hitTest(Point(at.x + Double(g.x) + 60, at.y + Double(g.y) + 5))?.node == top)
     }
 }
+
+/// A pygame window that prints each mouse button press SDL hands the game, at the window
+/// coordinates SDL gives it.
+let clickGame = """
+import sys, pygame
+pygame.init()
+pygame.display.set_mode((320, 240))
+pygame.display.flip()
+print("ready", flush=True)
+while True:
+    for e in pygame.event.get():
+        if e.type == pygame.MOUSEBUTTONDOWN:
+            print("button.down %d,%d button=%d" % (e.pos[0], e.pos[1], e.button), flush=True)
+        elif e.type == pygame.QUIT:
+            sys.exit(0)
+    pygame.display.flip()
+    pygame.time.wait(10)
+"""
