@@ -50,7 +50,10 @@ let usage = """
                                 follows the window's size; input from the parent's seat
       --input parent            (nested, the default there) the parent session's pointer, keyboard, touch
       --input libinput          real devices: the udev seat through libseat
-      --input replay:FILE       a `libinput record` file (repeat the flag to play several in turn)
+      --input replay:FILE       a `libinput record` file (repeat the flag to play several in turn;
+                                all are read before any client starts). Each plays to its end: its
+                                last frame, or the quiet time `libinput record --autorestart` noted
+                                after it; a later file's event times go on from there
       --seat NAME               the inputs after it belong to seat NAME (its own wl_seat, pointer,
                                 keyboard focus and grabs; libinput: the devices udev assigns to NAME)
       --speed N                 replay at N times the recorded speed (default 1; 0: as fast as possible)
@@ -61,8 +64,8 @@ let usage = """
       --layout LAYOUT           xkb layout, e.g. de or us,ru (default: XKB_DEFAULT_* or us)
       --keymap FILE             an xkb keymap file instead of a layout
       --record FILE             with --input libinput: write what the devices did as a recording
-      --exit-after-replay       quit once every replay has been played and every client showed it
-                                handled it: answered a ping sent after the last event (a client
+      --exit-after-replay       quit once every replay has been played to its end and every client
+                                showed it handled it: answered a ping sent then (a client
                                 without xdg_wm_base: read everything), or disconnected
       --settle-timeout SECONDS  how long --exit-after-replay waits for that (default 10); then it
                                 names the clients that did not answer and exits with status 1.
@@ -100,7 +103,7 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--input": o.inputs.append(value(a)); o.inputSeats.append(seatName)
         case "--seat": seatName = value(a)
         case "--speed":
-            guard let s = Double(value(a)), s >= 0 else { fail("--speed needs a number ≥ 0") }
+            guard let s = Double(value(a)), s >= 0, s.isFinite else { fail("--speed needs a number ≥ 0") }
             o.speed = s
         case "--socket": o.socket = value(a)
         case "--size":
@@ -140,6 +143,33 @@ func parseOptions(_ arguments: [String]) -> Options {
 
 setvbuf(stdout, nil, _IOLBF, 0)  // one line at a time, also into a pipe
 let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
+
+/// A `--input replay:FILE`, read and ready to play on the seat named `seat`.
+struct LoadedReplay {
+    let path: String
+    let seat: String
+    let warnings: [RecordingWarning]
+    let replayer: Replayer
+}
+/// Every replay file, read before anything starts: one that cannot be read is reported
+/// (file, line and reason) while there is no client yet to leave behind.
+let loadedReplays: [LoadedReplay] = {
+    let speed: Replayer.Speed = options.speed == 0 ? .asFastAsPossible : (options.speed == 1 ? .recorded : .multiple(options.speed))
+    var deviceBase: UInt32 = 100  // each file's devices get ids of their own
+    var loaded: [LoadedReplay] = []
+    for (input, seat) in zip(options.inputs, options.inputSeats) where input.hasPrefix("replay:") {
+        let path = String(input.dropFirst(7))
+        do {
+            let recording = try RecordingReader.read(path: path, deviceIDBase: deviceBase)
+            deviceBase += UInt32(recording.devices.count)
+            loaded.append(LoadedReplay(path: path, seat: seat, warnings: recording.warnings,
+                                       replayer: try Replayer(recording, speed: speed)))
+        } catch {
+            fail("\(error)")
+        }
+    }
+    return loaded
+}()
 // The session we may be nested in: read before our own socket replaces WAYLAND_DISPLAY.
 let parentDisplay = ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"]
 
@@ -201,46 +231,54 @@ let renderer = OutputRenderer(
 
 // MARK: 3. Input
 
-/// Plays recordings one after the other on the event loop's clock.
+/// Plays recordings one after the other on the event loop's clock, each until its end.
 final class ReplayInput {
-    var pending: [(path: String, seat: Seat)]
+    var pending: [(replay: LoadedReplay, seat: Seat)]
     var seat: Seat
-    let speed: Replayer.Speed
     var replayer: Replayer?
     var finished = false
-    var deviceBase: UInt32 = 100
     /// After a new device: the ping that shows every client has seen the new capabilities
     /// (and bound the device), and until when the replay waits for it.
     var bindBarrier: (barrier: ClientBarrier, deadline: Date)?
+    /// The times clients see: the first recording's as recorded; each later one's moved to
+    /// go on from where the one before it ended (its own start again at about 0), so a
+    /// client never sees time go back (a double click across two files, a key repeat's
+    /// timing, an app's own velocity tracking).
+    var timeShift: (from: UInt64, to: UInt64)?
+    /// Where the next recording's first event lands on those times.
+    var nextStart: UInt64?
 
-    init(files: [(path: String, seat: Seat)], speed: Double) {
+    init(files: [(replay: LoadedReplay, seat: Seat)]) {
         pending = files
         seat = server.seat
-        self.speed = speed == 0 ? .asFastAsPossible : (speed == 1 ? .recorded : .multiple(speed))
     }
 
     static func now() -> UInt64 { UInt64(DispatchTime.now().uptimeNanoseconds / 1000) }
 
     /// Starts the next file; false when there is none left.
     func startNext() -> Bool {
-        guard let (path, seat) = pending.first else { finished = true; return false }
+        guard let (replay, seat) = pending.first else { finished = true; return false }
         pending.removeFirst()
         self.seat = seat
-        do {
-            let recording = try RecordingReader.read(path: path, deviceIDBase: deviceBase)
-            for w in recording.warnings { print("ir-compositor: \(w)") }
-            deviceBase += UInt32(recording.devices.count)
-            var r = try Replayer(events: recording.events, speed: speed)
-            r.start(at: Self.now())
-            replayer = r
-            print("ir-compositor: replaying \(path) (\(recording.events.count) events)")
-            return true
-        } catch {
-            fail("\(error)")
-        }
+        for w in replay.warnings { print("ir-compositor: \(w)") }
+        var r = replay.replayer
+        r.start(at: Self.now())
+        replayer = r
+        timeShift = nil
+        if let start = nextStart, let first = r.events.first?.time { timeShift = (first, start) }
+        print("ir-compositor: replaying \(replay.path) (\(r.events.count) events)")
+        return true
     }
 
-    /// Feeds what is due; returns the milliseconds until the next event, or nil when done.
+    /// A recorded time as clients see it (see `timeShift`).
+    func clientTime(_ recorded: UInt64) -> UInt64 {
+        guard let (from, to) = timeShift else { return recorded }
+        let (time, overflow) = to.addingReportingOverflow(recorded > from ? recorded - from : 0)
+        return overflow ? UInt64.max : time
+    }
+
+    /// Feeds what is due; returns the milliseconds until the next event (or the
+    /// recording's end), or nil when every recording has ended.
     func step() -> Int32? {
         if let (barrier, deadline) = bindBarrier {
             if !barrier.isPassed && Date() < deadline { return 5 }
@@ -250,7 +288,8 @@ final class ReplayInput {
             bindBarrier = nil
         }
         if replayer == nil, !startNext() { return nil }
-        while let event = replayer!.nextDue(now: Self.now()) {
+        while var event = replayer!.nextDue(now: Self.now()) {
+            event.time = clientTime(event.time)
             server.handle(event, seat: seat)
             // A new device changes the seat's capabilities: its first events wait until every
             // client answered a ping sent after them, so each could bind it first, as it would
@@ -261,6 +300,12 @@ final class ReplayInput {
             }
         }
         if replayer!.isFinished {
+            // The recording goes on after its last event until its end (the quiet time the
+            // user waited): what clients do then, a drag finished or a tooltip shown, is part
+            // of it, and --exit-after-replay must not cut it off.
+            let now = Self.now()
+            if !replayer!.isOver(now: now) { return Int32(clamping: (replayer!.endDueTime() - now) / 1000 + 1) }
+            nextStart = clientTime(replayer!.endTime)
             replayer = nil
             return startNext() ? 1 : nil
         }
@@ -274,10 +319,7 @@ func seat(named name: String) -> Seat {
     if let s = server.seat(named: name) { return s }
     do { return try server.addSeat(name: name) } catch { fail("seat \(name): \(error)") }
 }
-let replayFiles = zip(options.inputs, options.inputSeats).compactMap { input, name in
-    input.hasPrefix("replay:") ? (path: String(input.dropFirst(7)), seat: seat(named: name)) : nil
-}
-let replay = replayFiles.isEmpty ? nil : ReplayInput(files: replayFiles, speed: options.speed)
+let replay = loadedReplays.isEmpty ? nil : ReplayInput(files: loadedReplays.map { ($0, seat(named: $0.seat)) })
 /// One source per `--input libinput`, each feeding its own seat. All are kept: a source
 /// released ends its fd watches, and its seat's devices go silent.
 var liveSources: [LibinputSource] = []
