@@ -1,7 +1,8 @@
-// ir-compositor's harness around the replay, with real clients: the replay files read
-// before any client starts, a recording played to its end, event times across several
-// files. Expected values come from the recordings' text (Tests/RecordingTests/Fixtures)
-// and the protocol, not from the compositor.
+// ir-compositor's harness around the replay, with real clients: when clients start and the
+// replay begins, the replay files read before any client starts, a recording played to its
+// end, event times across several files, and every line a client printed, however it
+// buffers, on the compositor's output before it exits. Expected values come from the
+// recordings' text (Tests/RecordingTests/Fixtures) and the protocol, not from the compositor.
 import Foundation
 import Testing
 
@@ -61,6 +62,30 @@ import Testing
         }
     }
 
+    // MARK: (a) a client that exits is not waited for
+
+    /// wayland-info lists the globals and exits without a window. wev, started after it,
+    /// starts as soon as it has exited, and the replay as soon as wev mapped its window: not
+    /// after the 3 s a client that runs on without a window gets, nor the 5 s more the replay
+    /// then waited (about 8 s in all, after which the whole recording came at once).
+    @Test func aClientThatExitsAtOnceHoldsUpNeitherTheNextClientNorTheReplay() throws {
+        var listening: Date?, replaying: Date?
+        let out = try run([
+            "--socket", socket(1), "--size", "800x600", "--speed", "0", "--exit-after-replay",
+            "--input", "replay:\(Self.fixtures)/mouse.yml", "--client", "/usr/bin/wayland-info", "--", "/usr/bin/wev",
+        ]) { line, _ in
+            if line.hasPrefix("ir-compositor: listening on ") { listening = Date() }
+            if line.hasPrefix("ir-compositor: replaying ") { replaying = Date() }
+        }
+        #expect(out.contains { $0.hasPrefix("client 1 | ") && $0.contains("interface: 'wl_seat'") }, "wayland-info did not run")
+        let wait = try #require(replaying).timeIntervalSince(try #require(listening))
+        #expect(wait < 3, "the replay began \(wait) s after the socket was ready")
+        // wev got the whole recording.
+        #expect(out.filter { $0.hasPrefix("client 2 | ") && $0.contains("wl_pointer] button: ") }.count
+                == (try CompositorTests.count("POINTER_BUTTON", in: "mouse.yml")))
+        #expect(out.last == "ir-compositor: done")
+    }
+
     // MARK: (b) a bad replay file, and no client left behind
 
     /// The second of two replay files is no version-1 recording: the compositor says which
@@ -75,6 +100,33 @@ import Testing
         ], status: 2)
         #expect(out == ["ir-compositor: \(bad):1:10: unsupported recording version 2; this reader understands version 1"])
         expectNoClientLeft(on: socket(2))
+    }
+
+    /// SIGTERM to the compositor (Ctrl-C is SIGINT, the same) ends it the way
+    /// --exit-after-replay does: wev is stopped, what it printed is printed, then `done`; an
+    /// exit(0) in the signal handler left wev running. Started from a test thread, the
+    /// compositor inherits that thread's blocked signals: it must unblock the ones it handles.
+    @Test func aSigtermStopsTheClientsAndPrintsWhatTheyWrote() throws {
+        var signalled = false, watched = false
+        let out = try run(["--socket", socket(3), "--size", "800x600", "--", "/usr/bin/stdbuf", "-oL", "/usr/bin/wev"]) {
+            line, compositor in
+            if !watched {
+                // One that does not end (SIGTERM blocked, or a hang on the way out) fails the
+                // test instead of holding it up.
+                watched = true
+                DispatchQueue.global().asyncAfter(deadline: .now() + 20) {
+                    let comm = try? String(contentsOfFile: "/proc/\(compositor)/comm", encoding: .utf8)
+                    if comm == "ir-compositor\n" { kill(compositor, SIGKILL) }
+                }
+            }
+            // wev prints this once its window is configured: it runs, and will print no more.
+            guard !signalled, line.hasPrefix("client 1 | ") && line.contains("xdg_surface] configure: ") else { return }
+            signalled = true
+            kill(compositor, SIGTERM)
+        }
+        #expect(signalled, "wev never printed its configure")
+        #expect(out.last == "ir-compositor: done", "\(out.suffix(3))")
+        expectNoClientLeft(on: socket(3))
     }
 
     // MARK: (c) a recording lasts until its end
@@ -130,6 +182,44 @@ import Testing
         #expect(try Self.wevTimes(out, "wl_keyboard] key: ") == expected)
         #expect(out.last == "ir-compositor: done")
     }
+
+    // MARK: (e) every line a client printed, however it buffers
+
+    /// wev started as it is, not under `stdbuf -oL`: into a pipe its stdio buffers 4 KB at a
+    /// time, and the SIGTERM at the exit threw away the last buttons and motions of mouse.yml.
+    @Test func wevWithoutStdbufStillPrintsTheWholeRecording() throws {
+        let yaml = try String(contentsOfFile: "\(Self.fixtures)/mouse.yml", encoding: .utf8)
+        let lastMotion = try #require(try yaml.matches(of: Regex(#"time: (\d+)\.(\d{6}), type: POINTER_MOTION,"#)).last)
+        let out = try run([
+            "--socket", socket(6), "--size", "800x600", "--speed", "0", "--exit-after-replay",
+            "--input", "replay:\(Self.fixtures)/mouse.yml", "--", "/usr/bin/wev",
+        ])
+        #expect(out.filter { $0.contains("wl_pointer] button: ") }.count
+                == (try CompositorTests.count("POINTER_BUTTON", in: "mouse.yml")))
+        // The recording's last event is a motion; wl_pointer.motion carries its time in ms.
+        let ms = UInt64(lastMotion.output[1].substring!)! * 1000 + UInt64(lastMotion.output[2].substring!)! / 1000
+        #expect(try Self.wevTimes(out, "wl_pointer] motion: ").last == ms)
+        #expect(out.last == "ir-compositor: done")
+    }
+
+    /// A python3 GTK 3 window that prints each key with plain print(): without
+    /// PYTHONUNBUFFERED, Python keeps its output into a pipe in an 8 KB buffer, and the
+    /// SIGTERM at the exit threw every line away. The lines are libinput's keys from
+    /// keyboard.yml, each as GDK's hardware keycode (the evdev code + 8, as xkb numbers it).
+    @Test func aPythonClientsUnflushedPrintsReachTheOutput() throws {
+        let yaml = try String(contentsOfFile: "\(Self.fixtures)/keyboard.yml", encoding: .utf8)
+        let expected = try Self.keyEntries(yaml).map { "client 1 | \($0.pressed ? "pressed" : "released") \($0.key + 8)" }
+        let script = runtimeDirectory + "/keys-\(getpid()).py"
+        try gtkKeysScript.write(toFile: script, atomically: true, encoding: .utf8)
+        var environment = Self.gtkEnvironment
+        environment["PYTHONUNBUFFERED"] = .some(nil)  // as a user's shell has it: not set
+        let out = try run([
+            "--socket", socket(7), "--size", "800x600", "--speed", "0", "--exit-after-replay",
+            "--input", "replay:\(Self.fixtures)/keyboard.yml", "--", "/usr/bin/python3", script,
+        ], environment: environment)
+        #expect(out.filter { $0.hasPrefix("client 1 | pressed ") || $0.hasPrefix("client 1 | released ") } == expected)
+        #expect(out.last == "ir-compositor: done")
+    }
 }
 
 /// A maximized undecorated GTK 3 window whose label has a tooltip; prints `mapped`, and
@@ -153,6 +243,25 @@ window.add(label)
 window.connect("map-event", lambda w, e: print("mapped", flush=True) or False)
 window.connect("destroy", Gtk.main_quit)
 window.maximize()
+window.show_all()
+Gtk.main()
+"""#
+
+/// A GTK 3 window that prints each key it gets, `pressed CODE` or `released CODE`, with a
+/// plain print(): what most scripts do.
+private let gtkKeysScript = #"""
+import gi
+gi.require_version("Gtk", "3.0")
+from gi.repository import Gtk
+
+window = Gtk.Window(title="keys")
+window.set_default_size(300, 200)
+def key(widget, event, what):
+    print(what, event.hardware_keycode)
+    return True
+window.connect("key-press-event", key, "pressed")
+window.connect("key-release-event", key, "released")
+window.connect("destroy", Gtk.main_quit)
 window.show_all()
 Gtk.main()
 """#

@@ -75,8 +75,12 @@ let usage = """
       --screenshot FILE.png     on exit, write what the output shows
       --hit-map FILE.png        on exit, write which surface each pixel's pointer events reach,
                                 with a legend (docs/rendering.md)
-      --client "COMMAND"        start a client once the socket is ready (repeatable); its
-                                output is printed with its number in front
+      --client "COMMAND"        start a client once the socket is ready (repeatable), each once the
+                                one before it mapped a window or exited (or after 3 s); the replay
+                                starts once every client still running mapped one (or 5 s after
+                                the last started). Its stdout is line-buffered (stdbuf -oL,
+                                PYTHONUNBUFFERED=1) and printed with its number in front, to the
+                                last line before the compositor exits (also on SIGINT, SIGTERM)
       -- command args...        the same, for one command given as separate arguments
       --help                    this text
     """
@@ -142,6 +146,12 @@ func parseOptions(_ arguments: [String]) -> Options {
 }
 
 setvbuf(stdout, nil, _IOLBF, 0)  // one line at a time, also into a pipe
+// A parent may start it with signals blocked (Foundation's Process, run from a thread that
+// blocks them, passes its mask on): SIGINT and SIGTERM would never reach the handlers
+// below, and its clients would inherit the mask too.
+var noSignals = sigset_t()
+sigemptyset(&noSignals)
+pthread_sigmask(SIG_SETMASK, &noSignals, nil)
 let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
 
 /// A `--input replay:FILE`, read and ready to play on the seat named `seat`.
@@ -377,20 +387,37 @@ final class LineSplitter: @unchecked Sendable {
     }
 }
 
+/// Runs each client with its standard output line-buffered: into a pipe, C's stdio (and
+/// so wev, GLib's g_print) and Python buffer it by the block, and a client stopped at the
+/// exit loses what it had not yet written (libstdbuf, which `stdbuf -oL` preloads, sets
+/// stdio's buffering in every program the client's shell starts).
+let lineBufferingLauncher = FileManager.default.isExecutableFile(atPath: "/usr/bin/stdbuf") ? ["/usr/bin/stdbuf", "-oL"] : []
+setenv("PYTHONUNBUFFERED", "1", 0)  // Python's own buffer; a value the user set stays
+
 /// A client started by the compositor, its output printed line by line with its number.
 final class Client {
     let process = Process()
     let number: Int
+    /// Whether one of its processes mapped a window (`noteMappedClients`).
+    var mapped = false
     /// Signalled once its output reached its end: every line it wrote has been printed.
     private let outputEnded = DispatchSemaphore(value: 0)
     init(number: Int, command: String) {
         self.number = number
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
+        let shell = lineBufferingLauncher + ["/bin/sh", "-c", command]
+        process.executableURL = URL(fileURLWithPath: shell[0])
+        process.arguments = Array(shell.dropFirst())
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        do { try process.run() } catch { fail("cannot start \(command): \(error)") }
+        do {
+            try process.run()
+        } catch {
+            // Counted as exited: the replay does not wait for it, and the others run on.
+            print("ir-compositor: client \(number): cannot start \(command): \(error)")
+            outputEnded.signal()
+            return
+        }
         // A thread of its own that reads until the end of the pipe (a readability handler
         // cannot be removed from inside itself: libdispatch crashed at the end of the output).
         let reader = pipe.fileHandleForReading
@@ -406,18 +433,20 @@ final class Client {
         }
     }
 
+    /// Whether it started and its shell has not exited: one that exited is not waited for.
+    var isRunning: Bool { process.processIdentifier > 0 && process.isRunning }
+
+    /// Mapped a window or exited: the next client may start, and the replay begin.
+    var isSettled: Bool { mapped || !isRunning }
+
     /// Its processes: the shell and every process under it. A `sh -c` may fork the
     /// program instead of becoming it, and a SIGTERM to the shell alone would leave the
     /// program running after the compositor (wev then spins on its closed socket).
     func processTree() -> [Int32] {
+        guard process.processIdentifier > 0 else { return [] }  // never started: no pid to signal
         var children: [Int32: [Int32]] = [:]
         for pid in (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap({ Int32($0) }) ?? [] {
-            // /proc/PID/stat: "pid (comm) state ppid ..."; comm may hold spaces, not ')'.
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { continue }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            if fields.count > 1, let parent = Int32(fields[1]) { children[parent, default: []].append(pid) }
+            if let parent = parentPID(pid) { children[parent, default: []].append(pid) }
         }
         var tree = [process.processIdentifier]
         var i = 0
@@ -432,43 +461,81 @@ final class Client {
     }
 
     /// Waits until `deadline` for the rest of its output (once asked to stop); then kills
-    /// what is left of it (a process that ignores SIGTERM would outlive the compositor).
+    /// what is left of it (a process that ignores SIGTERM would outlive the compositor) and
+    /// reads what it wrote before it was killed, still in the pipe.
     func waitForOutput(until deadline: DispatchTime) {
-        guard outputEnded.wait(timeout: deadline) == .timedOut, process.isRunning else { return }
-        for pid in processTree().reversed() { kill(pid, SIGKILL) }
+        guard outputEnded.wait(timeout: deadline) == .timedOut else { return }
+        if isRunning { for pid in processTree().reversed() { kill(pid, SIGKILL) } }
+        // A process it left behind may hold the pipe open for good: not longer than this.
+        _ = outputEnded.wait(timeout: .now() + 0.5)
     }
 }
 
 var clients: [Client] = []
 
-/// "client N" for the client whose process tree holds `pid`.
-func clientName(pid: Int32) -> String {
-    clients.first { $0.processTree().contains(pid) }.map { "client \($0.number)" } ?? "a client"
+/// The parent of process `pid` (/proc/PID/stat: "pid (comm) state ppid ..."; comm may
+/// hold spaces, not ')').
+func parentPID(_ pid: Int32) -> Int32? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return nil }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    return fields.count > 1 ? Int32(fields[1]) : nil
 }
 
-/// Clients start one after another, each once the previous one mapped a window (or after
-/// 3 s): windows are then placed in the order given, and a run is repeatable.
+/// The client whose process tree holds `pid`: its shell is `pid` or one of its ancestors.
+func client(owning pid: Int32) -> Client? {
+    var ancestor = pid
+    while ancestor > 1 {
+        if let c = clients.first(where: { $0.process.processIdentifier == ancestor }) { return c }
+        guard let parent = parentPID(ancestor) else { return nil }
+        ancestor = parent
+    }
+    return nil
+}
+
+/// "client N" for the client whose process tree holds `pid`.
+func clientName(pid: Int32) -> String {
+    client(owning: pid).map { "client \($0.number)" } ?? "a client"
+}
+
+/// Marks the clients with a window mapped now: those the toplevels' processes belong to.
+func noteMappedClients() {
+    for (node, _) in server.mappedToplevels {
+        if let pid = server.clientPID(ofToplevel: node) { client(owning: pid)?.mapped = true }
+    }
+}
+
+/// Clients start one after another, each once the one before it mapped a window or exited
+/// (or after 3 s): windows are then placed in the order given, and a run is repeatable.
 var lastStart = Date.distantPast
 server.schedule(afterMS: 1) {
     guard clients.count < options.clients.count else { return nil }
-    if clients.isEmpty || server.mappedToplevels.count >= clients.count || Date().timeIntervalSince(lastStart) > 3 {
-        clients.append(Client(number: clients.count + 1, command: options.clients[clients.count]))
-        lastStart = Date()
-    }
+    noteMappedClients()
+    if let previous = clients.last, !previous.isSettled, Date().timeIntervalSince(lastStart) <= 3 { return 20 }
+    clients.append(Client(number: clients.count + 1, command: options.clients[clients.count]))
+    lastStart = Date()
     return 20
 }
 
-signal(SIGINT) { _ in exit(0) }
-signal(SIGTERM) { _ in exit(0) }
+// Ctrl-C or a SIGTERM ends the loop, and the exit below stops the clients and prints what
+// they wrote (an exit() here left them running); a second one exits at once.
+signal(SIGINT) { _ in if !running { _exit(130) }; running = false }
+signal(SIGTERM) { _ in if !running { _exit(143) }; running = false }
 
-/// Replay starts once every started client has mapped a window (or after 5 s), so that
-/// what is replayed meets the scene the user meant.
+/// Replay starts once every client has started and each one still running has mapped a
+/// window (or 5 s after the last one started), so that what is replayed meets the scene
+/// the user meant. A client that exited is not waited for.
 if let replay {
-    let startedAt = Date()
-    server.schedule(afterMS: 50) {
-        let ready = (clients.count == options.clients.count && server.mappedToplevels.count >= clients.count)
-            || Date().timeIntervalSince(startedAt) > 8
-        if !ready { return 50 }
+    var replaying = false
+    server.schedule(afterMS: 20) {
+        if !replaying {
+            noteMappedClients()
+            guard clients.count == options.clients.count,
+                clients.allSatisfy(\.isSettled) || Date().timeIntervalSince(lastStart) > 5
+            else { return 20 }
+            replaying = true
+        }
         if let next = replay.step() { return next }
         if options.exitAfterReplay { exitOnceClientsSettled() }
         return nil
