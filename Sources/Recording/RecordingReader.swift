@@ -20,6 +20,17 @@ public struct Recording: Sendable {
     public var events: [InputEvent]
     /// What was skipped or cannot be replayed faithfully, in file order per kind.
     public var warnings: [RecordingWarning]
+    /// When the recording ends, on its events' clock (µs): its last frame (which may make
+    /// no event), or, in a file `libinput record --autorestart` closed after a quiet time
+    /// (`# Closing after 2s inactivity`), that long after it (RecordingEnd.swift). 0 for a
+    /// file without events.
+    public var endTime: UInt64 = 0
+    /// From its first event to its end (µs): how long a replay at the recorded speed lasts
+    /// (a Replayer's clock starts at the first event).
+    public var duration: UInt64 {
+        guard let first = events.first?.time else { return 0 }
+        return endTime > first ? endTime - first : 0
+    }
     /// Keeps the descriptions the `deviceAdded` events carry while the recording lives, so
     /// it can be replayed again and again (DeviceDescription.swift).
     var descriptionHolds: [DeviceDescription.Hold] = []
@@ -44,7 +55,8 @@ public enum RecordingReader {
                 RecordingWarning(file: file, position: $0.0, message: $0.1)
             }
             return Recording(file: file, libinputVersion: version, devices: raw.map(\.device), events: events,
-                             warnings: warnings, descriptionHolds: DeviceDescription.holds(of: events))
+                             warnings: warnings, endTime: RecordingEnd.time(events: events, devices: raw, bytes: bytes),
+                             descriptionHolds: DeviceDescription.holds(of: events))
         } catch {
             throw positioned(error)
         }

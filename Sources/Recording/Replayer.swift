@@ -39,13 +39,24 @@ public struct Replayer: Sendable {
     /// handed out: a later event recorded with an earlier time is due no earlier.
     private var lastOffset: UInt64 = 0
 
-    /// A replay of `events`; throws for a bad `.multiple` factor. `start(at:)` sets the clock
+    /// When the recording ends, on the events' clock (µs): never before its last event.
+    public let endTime: UInt64
+
+    /// A replay of `events` that ends at `endTime` (µs, the events' clock; nil or earlier:
+    /// at the last event); throws for a bad `.multiple` factor. `start(at:)` sets the clock
     /// the first event is due at.
-    public init(events: [InputEvent], speed: Speed = .recorded) throws(InvalidSpeed) {
+    public init(events: [InputEvent], speed: Speed = .recorded, endTime: UInt64? = nil) throws(InvalidSpeed) {
         if case .multiple(let factor) = speed, !(factor.isFinite && factor > 0) { throw InvalidSpeed(factor: factor) }
         self.events = events
         self.speed = speed
+        self.endTime = max(endTime ?? 0, events.lazy.map(\.time).max() ?? 0)
         descriptionHolds = DeviceDescription.holds(of: events)
+    }
+
+    /// A replay of `recording`'s events that lasts until its end (`Recording.endTime`), so
+    /// the quiet time after its last event is played too.
+    public init(_ recording: Recording, speed: Speed = .recorded) throws(InvalidSpeed) {
+        try self.init(events: recording.events, speed: speed, endTime: recording.endTime)
     }
 
     /// Starts (or restarts) the replay: the first event is due at `clock` (µs).
@@ -78,6 +89,17 @@ public struct Replayer: Sendable {
         dueTime().map { $0 > now ? $0 - now : 0 }
     }
 
+    /// The clock value (µs) at which the recording ends: its end time, scaled by the speed
+    /// like the events' times, so never before the last event is due.
+    public func endDueTime() -> UInt64 {
+        let (sum, overflow) = startClock.addingReportingOverflow(scaled(recordedOffset(endTime)))
+        return overflow ? UInt64.max : sum
+    }
+
+    /// Whether every event has been handed out and the recording's end has come at `now`:
+    /// the replay is over, and the next one may begin.
+    public func isOver(now: UInt64) -> Bool { isFinished && endDueTime() <= now }
+
     /// The next event if it is due at `now`.
     public mutating func nextDue(now: UInt64) -> InputEvent? {
         guard let due = dueTime(), due <= now else { return nil }
@@ -94,16 +116,23 @@ public struct Replayer: Sendable {
     /// Offset of event `i` from the start, scaled by the speed and never before the
     /// previous event's (times may go backwards between devices).
     private func offset(of i: Int) -> UInt64 {
+        max(scaled(recordedOffset(events[i].time)), lastOffset)
+    }
+
+    /// `time` (the events' clock) as µs after the first event; 0 for earlier times.
+    private func recordedOffset(_ time: UInt64) -> UInt64 {
         guard let first = events.first else { return 0 }
-        let recorded = events[i].time > first.time ? events[i].time - first.time : 0
-        let scaled: UInt64
+        return time > first.time ? time - first.time : 0
+    }
+
+    /// A recorded span of time as it passes at the replay's speed.
+    private func scaled(_ recorded: UInt64) -> UInt64 {
         switch speed {
-        case .recorded: scaled = recorded
-        case .asFastAsPossible: scaled = 0
+        case .recorded: return recorded
+        case .asFastAsPossible: return 0
         case .multiple(let factor):
             let value = (Double(recorded) / factor).rounded()
-            scaled = value >= 1.8e19 ? UInt64.max : UInt64(max(0, value))
+            return value >= 1.8e19 ? UInt64.max : UInt64(max(0, value))
         }
-        return max(scaled, lastOffset)
     }
 }

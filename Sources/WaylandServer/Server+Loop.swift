@@ -43,6 +43,16 @@ extension WaylandServer {
         }
     }
 
+    /// The process id of the client whose toplevel `node` is (its socket's peer, as
+    /// `wl_client_get_credentials` reads it); nil when `node` is no toplevel. A program that
+    /// starts clients tells by it which of them mapped a window.
+    public func clientPID(ofToplevel node: NodeID) -> Int32? {
+        guard let t = toplevels.first(where: { $0.node == node }) else { return nil }
+        var pid: pid_t = 0
+        wl_client_get_credentials(t.owner.client, &pid, nil, nil)
+        return pid
+    }
+
     /// Gives the output a new size (a nested window was resized): the tree, the seat's
     /// absolute mapping if it followed the output, maximized windows and every `wl_output`.
     public func resizeOutput(width: Int32, height: Int32) {

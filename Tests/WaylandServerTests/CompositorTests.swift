@@ -8,10 +8,11 @@ import Testing
         .appendingPathComponent("../RecordingTests/Fixtures").standardized.path
 
     /// Runs ir-compositor to completion and returns its output lines; `onLine` sees each
-    /// line as it comes, with the compositor's pid.
-    func runCompositor(_ arguments: [String], environment: [String: String] = [:], status: Int32 = 0,
+    /// line as it comes, with the compositor's pid. `environment` is added to the test's
+    /// own (a nil value removes the variable).
+    func runCompositor(_ arguments: [String], environment: [String: String?] = [:], status: Int32 = 0,
                        onLine: ((String, Int32) -> Void)? = nil) throws -> [String] {
-        let compositor = try CompositorProcess(arguments, environment: environment.mapValues { $0 })
+        let compositor = try CompositorProcess(arguments, environment: environment)
         let process = compositor.process
         var data = Data()
         var seen = 0

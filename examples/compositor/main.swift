@@ -50,7 +50,10 @@ let usage = """
                                 follows the window's size; input from the parent's seat
       --input parent            (nested, the default there) the parent session's pointer, keyboard, touch
       --input libinput          real devices: the udev seat through libseat
-      --input replay:FILE       a `libinput record` file (repeat the flag to play several in turn)
+      --input replay:FILE       a `libinput record` file (repeat the flag to play several in turn;
+                                all are read before any client starts). Each plays to its end: its
+                                last frame, or the quiet time `libinput record --autorestart` noted
+                                after it; a later file's event times go on from there
       --seat NAME               the inputs after it belong to seat NAME (its own wl_seat, pointer,
                                 keyboard focus and grabs; libinput: the devices udev assigns to NAME)
       --speed N                 replay at N times the recorded speed (default 1; 0: as fast as possible)
@@ -61,8 +64,8 @@ let usage = """
       --layout LAYOUT           xkb layout, e.g. de or us,ru (default: XKB_DEFAULT_* or us)
       --keymap FILE             an xkb keymap file instead of a layout
       --record FILE             with --input libinput: write what the devices did as a recording
-      --exit-after-replay       quit once every replay has been played and every client showed it
-                                handled it: answered a ping sent after the last event (a client
+      --exit-after-replay       quit once every replay has been played to its end and every client
+                                showed it handled it: answered a ping sent then (a client
                                 without xdg_wm_base: read everything), or disconnected
       --settle-timeout SECONDS  how long --exit-after-replay waits for that (default 10); then it
                                 names the clients that did not answer and exits with status 1.
@@ -72,8 +75,12 @@ let usage = """
       --screenshot FILE.png     on exit, write what the output shows
       --hit-map FILE.png        on exit, write which surface each pixel's pointer events reach,
                                 with a legend (docs/rendering.md)
-      --client "COMMAND"        start a client once the socket is ready (repeatable); its
-                                output is printed with its number in front
+      --client "COMMAND"        start a client once the socket is ready (repeatable), each once the
+                                one before it mapped a window or exited (or after 3 s); the replay
+                                starts once every client still running mapped one (or 5 s after
+                                the last started). Its stdout is line-buffered (stdbuf -oL,
+                                PYTHONUNBUFFERED=1) and printed with its number in front, to the
+                                last line before the compositor exits (also on SIGINT, SIGTERM)
       -- command args...        the same, for one command given as separate arguments
       --help                    this text
     """
@@ -100,7 +107,7 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--input": o.inputs.append(value(a)); o.inputSeats.append(seatName)
         case "--seat": seatName = value(a)
         case "--speed":
-            guard let s = Double(value(a)), s >= 0 else { fail("--speed needs a number ≥ 0") }
+            guard let s = Double(value(a)), s >= 0, s.isFinite else { fail("--speed needs a number ≥ 0") }
             o.speed = s
         case "--socket": o.socket = value(a)
         case "--size":
@@ -139,7 +146,40 @@ func parseOptions(_ arguments: [String]) -> Options {
 }
 
 setvbuf(stdout, nil, _IOLBF, 0)  // one line at a time, also into a pipe
+// A parent may start it with signals blocked (Foundation's Process, run from a thread that
+// blocks them, passes its mask on): SIGINT and SIGTERM would never reach the handlers
+// below, and its clients would inherit the mask too.
+var noSignals = sigset_t()
+sigemptyset(&noSignals)
+pthread_sigmask(SIG_SETMASK, &noSignals, nil)
 let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
+
+/// A `--input replay:FILE`, read and ready to play on the seat named `seat`.
+struct LoadedReplay {
+    let path: String
+    let seat: String
+    let warnings: [RecordingWarning]
+    let replayer: Replayer
+}
+/// Every replay file, read before anything starts: one that cannot be read is reported
+/// (file, line and reason) while there is no client yet to leave behind.
+let loadedReplays: [LoadedReplay] = {
+    let speed: Replayer.Speed = options.speed == 0 ? .asFastAsPossible : (options.speed == 1 ? .recorded : .multiple(options.speed))
+    var deviceBase: UInt32 = 100  // each file's devices get ids of their own
+    var loaded: [LoadedReplay] = []
+    for (input, seat) in zip(options.inputs, options.inputSeats) where input.hasPrefix("replay:") {
+        let path = String(input.dropFirst(7))
+        do {
+            let recording = try RecordingReader.read(path: path, deviceIDBase: deviceBase)
+            deviceBase += UInt32(recording.devices.count)
+            loaded.append(LoadedReplay(path: path, seat: seat, warnings: recording.warnings,
+                                       replayer: try Replayer(recording, speed: speed)))
+        } catch {
+            fail("\(error)")
+        }
+    }
+    return loaded
+}()
 // The session we may be nested in: read before our own socket replaces WAYLAND_DISPLAY.
 let parentDisplay = ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"]
 
@@ -201,46 +241,54 @@ let renderer = OutputRenderer(
 
 // MARK: 3. Input
 
-/// Plays recordings one after the other on the event loop's clock.
+/// Plays recordings one after the other on the event loop's clock, each until its end.
 final class ReplayInput {
-    var pending: [(path: String, seat: Seat)]
+    var pending: [(replay: LoadedReplay, seat: Seat)]
     var seat: Seat
-    let speed: Replayer.Speed
     var replayer: Replayer?
     var finished = false
-    var deviceBase: UInt32 = 100
     /// After a new device: the ping that shows every client has seen the new capabilities
     /// (and bound the device), and until when the replay waits for it.
     var bindBarrier: (barrier: ClientBarrier, deadline: Date)?
+    /// The times clients see: the first recording's as recorded; each later one's moved to
+    /// go on from where the one before it ended (its own start again at about 0), so a
+    /// client never sees time go back (a double click across two files, a key repeat's
+    /// timing, an app's own velocity tracking).
+    var timeShift: (from: UInt64, to: UInt64)?
+    /// Where the next recording's first event lands on those times.
+    var nextStart: UInt64?
 
-    init(files: [(path: String, seat: Seat)], speed: Double) {
+    init(files: [(replay: LoadedReplay, seat: Seat)]) {
         pending = files
         seat = server.seat
-        self.speed = speed == 0 ? .asFastAsPossible : (speed == 1 ? .recorded : .multiple(speed))
     }
 
     static func now() -> UInt64 { UInt64(DispatchTime.now().uptimeNanoseconds / 1000) }
 
     /// Starts the next file; false when there is none left.
     func startNext() -> Bool {
-        guard let (path, seat) = pending.first else { finished = true; return false }
+        guard let (replay, seat) = pending.first else { finished = true; return false }
         pending.removeFirst()
         self.seat = seat
-        do {
-            let recording = try RecordingReader.read(path: path, deviceIDBase: deviceBase)
-            for w in recording.warnings { print("ir-compositor: \(w)") }
-            deviceBase += UInt32(recording.devices.count)
-            var r = try Replayer(events: recording.events, speed: speed)
-            r.start(at: Self.now())
-            replayer = r
-            print("ir-compositor: replaying \(path) (\(recording.events.count) events)")
-            return true
-        } catch {
-            fail("\(error)")
-        }
+        for w in replay.warnings { print("ir-compositor: \(w)") }
+        var r = replay.replayer
+        r.start(at: Self.now())
+        replayer = r
+        timeShift = nil
+        if let start = nextStart, let first = r.events.first?.time { timeShift = (first, start) }
+        print("ir-compositor: replaying \(replay.path) (\(r.events.count) events)")
+        return true
     }
 
-    /// Feeds what is due; returns the milliseconds until the next event, or nil when done.
+    /// A recorded time as clients see it (see `timeShift`).
+    func clientTime(_ recorded: UInt64) -> UInt64 {
+        guard let (from, to) = timeShift else { return recorded }
+        let (time, overflow) = to.addingReportingOverflow(recorded > from ? recorded - from : 0)
+        return overflow ? UInt64.max : time
+    }
+
+    /// Feeds what is due; returns the milliseconds until the next event (or the
+    /// recording's end), or nil when every recording has ended.
     func step() -> Int32? {
         if let (barrier, deadline) = bindBarrier {
             if !barrier.isPassed && Date() < deadline { return 5 }
@@ -250,7 +298,8 @@ final class ReplayInput {
             bindBarrier = nil
         }
         if replayer == nil, !startNext() { return nil }
-        while let event = replayer!.nextDue(now: Self.now()) {
+        while var event = replayer!.nextDue(now: Self.now()) {
+            event.time = clientTime(event.time)
             server.handle(event, seat: seat)
             // A new device changes the seat's capabilities: its first events wait until every
             // client answered a ping sent after them, so each could bind it first, as it would
@@ -261,6 +310,12 @@ final class ReplayInput {
             }
         }
         if replayer!.isFinished {
+            // The recording goes on after its last event until its end (the quiet time the
+            // user waited): what clients do then, a drag finished or a tooltip shown, is part
+            // of it, and --exit-after-replay must not cut it off.
+            let now = Self.now()
+            if !replayer!.isOver(now: now) { return Int32(clamping: (replayer!.endDueTime() - now) / 1000 + 1) }
+            nextStart = clientTime(replayer!.endTime)
             replayer = nil
             return startNext() ? 1 : nil
         }
@@ -274,10 +329,7 @@ func seat(named name: String) -> Seat {
     if let s = server.seat(named: name) { return s }
     do { return try server.addSeat(name: name) } catch { fail("seat \(name): \(error)") }
 }
-let replayFiles = zip(options.inputs, options.inputSeats).compactMap { input, name in
-    input.hasPrefix("replay:") ? (path: String(input.dropFirst(7)), seat: seat(named: name)) : nil
-}
-let replay = replayFiles.isEmpty ? nil : ReplayInput(files: replayFiles, speed: options.speed)
+let replay = loadedReplays.isEmpty ? nil : ReplayInput(files: loadedReplays.map { ($0, seat(named: $0.seat)) })
 /// One source per `--input libinput`, each feeding its own seat. All are kept: a source
 /// released ends its fd watches, and its seat's devices go silent.
 var liveSources: [LibinputSource] = []
@@ -335,20 +387,37 @@ final class LineSplitter: @unchecked Sendable {
     }
 }
 
+/// Runs each client with its standard output line-buffered: into a pipe, C's stdio (and
+/// so wev, GLib's g_print) and Python buffer it by the block, and a client stopped at the
+/// exit loses what it had not yet written (libstdbuf, which `stdbuf -oL` preloads, sets
+/// stdio's buffering in every program the client's shell starts).
+let lineBufferingLauncher = FileManager.default.isExecutableFile(atPath: "/usr/bin/stdbuf") ? ["/usr/bin/stdbuf", "-oL"] : []
+setenv("PYTHONUNBUFFERED", "1", 0)  // Python's own buffer; a value the user set stays
+
 /// A client started by the compositor, its output printed line by line with its number.
 final class Client {
     let process = Process()
     let number: Int
+    /// Whether one of its processes mapped a window (`noteMappedClients`).
+    var mapped = false
     /// Signalled once its output reached its end: every line it wrote has been printed.
     private let outputEnded = DispatchSemaphore(value: 0)
     init(number: Int, command: String) {
         self.number = number
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
+        let shell = lineBufferingLauncher + ["/bin/sh", "-c", command]
+        process.executableURL = URL(fileURLWithPath: shell[0])
+        process.arguments = Array(shell.dropFirst())
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        do { try process.run() } catch { fail("cannot start \(command): \(error)") }
+        do {
+            try process.run()
+        } catch {
+            // Counted as exited: the replay does not wait for it, and the others run on.
+            print("ir-compositor: client \(number): cannot start \(command): \(error)")
+            outputEnded.signal()
+            return
+        }
         // A thread of its own that reads until the end of the pipe (a readability handler
         // cannot be removed from inside itself: libdispatch crashed at the end of the output).
         let reader = pipe.fileHandleForReading
@@ -364,18 +433,20 @@ final class Client {
         }
     }
 
+    /// Whether it started and its shell has not exited: one that exited is not waited for.
+    var isRunning: Bool { process.processIdentifier > 0 && process.isRunning }
+
+    /// Mapped a window or exited: the next client may start, and the replay begin.
+    var isSettled: Bool { mapped || !isRunning }
+
     /// Its processes: the shell and every process under it. A `sh -c` may fork the
     /// program instead of becoming it, and a SIGTERM to the shell alone would leave the
     /// program running after the compositor (wev then spins on its closed socket).
     func processTree() -> [Int32] {
+        guard process.processIdentifier > 0 else { return [] }  // never started: no pid to signal
         var children: [Int32: [Int32]] = [:]
         for pid in (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap({ Int32($0) }) ?? [] {
-            // /proc/PID/stat: "pid (comm) state ppid ..."; comm may hold spaces, not ')'.
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { continue }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            if fields.count > 1, let parent = Int32(fields[1]) { children[parent, default: []].append(pid) }
+            if let parent = parentPID(pid) { children[parent, default: []].append(pid) }
         }
         var tree = [process.processIdentifier]
         var i = 0
@@ -390,43 +461,81 @@ final class Client {
     }
 
     /// Waits until `deadline` for the rest of its output (once asked to stop); then kills
-    /// what is left of it (a process that ignores SIGTERM would outlive the compositor).
+    /// what is left of it (a process that ignores SIGTERM would outlive the compositor) and
+    /// reads what it wrote before it was killed, still in the pipe.
     func waitForOutput(until deadline: DispatchTime) {
-        guard outputEnded.wait(timeout: deadline) == .timedOut, process.isRunning else { return }
-        for pid in processTree().reversed() { kill(pid, SIGKILL) }
+        guard outputEnded.wait(timeout: deadline) == .timedOut else { return }
+        if isRunning { for pid in processTree().reversed() { kill(pid, SIGKILL) } }
+        // A process it left behind may hold the pipe open for good: not longer than this.
+        _ = outputEnded.wait(timeout: .now() + 0.5)
     }
 }
 
 var clients: [Client] = []
 
-/// "client N" for the client whose process tree holds `pid`.
-func clientName(pid: Int32) -> String {
-    clients.first { $0.processTree().contains(pid) }.map { "client \($0.number)" } ?? "a client"
+/// The parent of process `pid` (/proc/PID/stat: "pid (comm) state ppid ..."; comm may
+/// hold spaces, not ')').
+func parentPID(_ pid: Int32) -> Int32? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return nil }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    return fields.count > 1 ? Int32(fields[1]) : nil
 }
 
-/// Clients start one after another, each once the previous one mapped a window (or after
-/// 3 s): windows are then placed in the order given, and a run is repeatable.
+/// The client whose process tree holds `pid`: its shell is `pid` or one of its ancestors.
+func client(owning pid: Int32) -> Client? {
+    var ancestor = pid
+    while ancestor > 1 {
+        if let c = clients.first(where: { $0.process.processIdentifier == ancestor }) { return c }
+        guard let parent = parentPID(ancestor) else { return nil }
+        ancestor = parent
+    }
+    return nil
+}
+
+/// "client N" for the client whose process tree holds `pid`.
+func clientName(pid: Int32) -> String {
+    client(owning: pid).map { "client \($0.number)" } ?? "a client"
+}
+
+/// Marks the clients with a window mapped now: those the toplevels' processes belong to.
+func noteMappedClients() {
+    for (node, _) in server.mappedToplevels {
+        if let pid = server.clientPID(ofToplevel: node) { client(owning: pid)?.mapped = true }
+    }
+}
+
+/// Clients start one after another, each once the one before it mapped a window or exited
+/// (or after 3 s): windows are then placed in the order given, and a run is repeatable.
 var lastStart = Date.distantPast
 server.schedule(afterMS: 1) {
     guard clients.count < options.clients.count else { return nil }
-    if clients.isEmpty || server.mappedToplevels.count >= clients.count || Date().timeIntervalSince(lastStart) > 3 {
-        clients.append(Client(number: clients.count + 1, command: options.clients[clients.count]))
-        lastStart = Date()
-    }
+    noteMappedClients()
+    if let previous = clients.last, !previous.isSettled, Date().timeIntervalSince(lastStart) <= 3 { return 20 }
+    clients.append(Client(number: clients.count + 1, command: options.clients[clients.count]))
+    lastStart = Date()
     return 20
 }
 
-signal(SIGINT) { _ in exit(0) }
-signal(SIGTERM) { _ in exit(0) }
+// Ctrl-C or a SIGTERM ends the loop, and the exit below stops the clients and prints what
+// they wrote (an exit() here left them running); a second one exits at once.
+signal(SIGINT) { _ in if !running { _exit(130) }; running = false }
+signal(SIGTERM) { _ in if !running { _exit(143) }; running = false }
 
-/// Replay starts once every started client has mapped a window (or after 5 s), so that
-/// what is replayed meets the scene the user meant.
+/// Replay starts once every client has started and each one still running has mapped a
+/// window (or 5 s after the last one started), so that what is replayed meets the scene
+/// the user meant. A client that exited is not waited for.
 if let replay {
-    let startedAt = Date()
-    server.schedule(afterMS: 50) {
-        let ready = (clients.count == options.clients.count && server.mappedToplevels.count >= clients.count)
-            || Date().timeIntervalSince(startedAt) > 8
-        if !ready { return 50 }
+    var replaying = false
+    server.schedule(afterMS: 20) {
+        if !replaying {
+            noteMappedClients()
+            guard clients.count == options.clients.count,
+                clients.allSatisfy(\.isSettled) || Date().timeIntervalSince(lastStart) > 5
+            else { return 20 }
+            replaying = true
+        }
         if let next = replay.step() { return next }
         if options.exitAfterReplay { exitOnceClientsSettled() }
         return nil
