@@ -60,7 +60,13 @@ extension WaylandServer {
         }
         addObjectGlobal("wl_data_device_manager", GlobalVersion.dataDeviceManager, DataDeviceManagerObject.init)
         addObjectGlobal("xdg_wm_base", GlobalVersion.xdgWmBase, XdgWmBase.init)
-        addObjectGlobal("zxdg_decoration_manager_v1", GlobalVersion.decorationManager, DecorationManagerObject.init)
+        // Offered only by a server that draws title bars, as weston and Mutter do: one that
+        // could only ever answer `client_side` tells a client nothing by offering it, and SDL
+        // 2.26 takes that answer for "the compositor forces client-side", unmaps its window
+        // and never maps it again; without the global it draws its own through libdecor.
+        if configuration.decorations != nil {
+            addObjectGlobal("zxdg_decoration_manager_v1", GlobalVersion.decorationManager, DecorationManagerObject.init)
+        }
         // Relative pointer and pointer constraints (RelativePointer.swift, PointerConstraints.swift).
         addObjectGlobal("zwp_relative_pointer_manager_v1", GlobalVersion.relativePointerManager, RelativePointerManagerObject.init)
         addObjectGlobal("zwp_pointer_constraints_v1", GlobalVersion.pointerConstraints, PointerConstraintsObject.init)

@@ -3,7 +3,8 @@
 // server's title bar (Decorations.swift); every other toplevel is drawn as it commits, with
 // no server decoration: a client that never binds the manager (as in sway), one that asks
 // for client-side, and one that binds it and asks nothing (configured `client_side`; sway
-// would choose server-side, but then a toolkit drawing its own frame could get two).
+// would choose server-side, but then a toolkit drawing its own frame could get two). The
+// manager is offered only by a server that draws title bars (Globals.swift).
 //
 // The mode is double-buffered like the rest of xdg-shell: `set_mode` is answered with
 // `zxdg_toplevel_decoration_v1.configure` followed by `xdg_surface.configure` (one pair for

@@ -86,6 +86,28 @@ import Testing
         #expect(lines.filter { $0.hasPrefix("button.down") } == ["button.down 100,50 button=1"])
     }
 
+    /// The same game on a server that draws no title bars (the library's default and
+    /// `.embedded`): no xdg-decoration is offered, so SDL draws its frame through libdecor
+    /// from the start, as under weston, and the game maps and takes clicks. Offered and
+    /// answered `client_side`, SDL 2.26 unmapped its window and never mapped it again.
+    @Test func anSDL2GameOnAServerWithoutTitleBarsDrawsItsOwnAndSeesAClick() throws {
+        let h = try ServerHarness()
+        let script = runtimeDirectory + "/click-game-plain-\(getpid()).py"
+        try clickGame.write(toFile: script, atomically: true, encoding: .utf8)
+        let game = try h.spawn("/usr/bin/python3", [script], environment: ["SDL_VIDEODRIVER": "wayland"])
+        let top = try #require(Self.mappedToplevel(h, timeout: 30), "the pygame game never mapped:\n\(game.lines.joined(separator: "\n"))")
+        h.wait(for: game, line: "ready")
+        let tree = h.server.router.tree
+        #expect(XdgDecorationTests.compositorNodes(h).isEmpty)
+        let at = try #require(tree.layoutPosition(of: top))
+        _ = game.take()
+        h.warp(at.x + 100, at.y + 50)
+        h.button(.pressed)
+        h.button(.released)
+        let lines = h.settle(game, until: "the game's MOUSEBUTTONDOWN") { $0.hasPrefix("button.down") }
+        #expect(lines.filter { $0.hasPrefix("button.down") } == ["button.down 100,50 button=1"])
+    }
+
     @Test func westonTerminalDrawsItsOwnFrameAndGetsNoTitleBar() throws {
         let h = try Self.decorated()
         let terminal = try h.spawn("/usr/bin/weston-terminal", ["--shell=/bin/sh"])
