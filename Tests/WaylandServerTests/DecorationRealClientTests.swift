@@ -64,10 +64,10 @@ import Testing
         #expect(tree.layoutPosition(of: top) == Point(140, 164))
     }
 
-    /// An SDL2 game as users run it: SDL's default environment (libdecor allowed, its cairo
-    /// plugin installed by the Makefile), clicked in its content, prints the click.
-    @Test func anSDL2GameMapsBelowOneTitleBarAndSeesAClick() throws {
-        let h = try Self.decorated()
+    /// An SDL2 game as users run it, SDL's default environment (libdecor allowed, its cairo
+    /// plugin installed by the Makefile): mapped, clicked in its content, it prints the click.
+    /// Returns the compositor's nodes around it (the title bar, when the server drew one).
+    func playClickGame(_ h: ServerHarness) throws -> [String] {
         let script = runtimeDirectory + "/click-game-\(getpid()).py"
         try clickGame.write(toFile: script, atomically: true, encoding: .utf8)
         let game = try h.spawn("/usr/bin/python3", [script], environment: ["SDL_VIDEODRIVER": "wayland"])
@@ -75,7 +75,6 @@ import Testing
         let top = try #require(Self.mappedToplevel(h, timeout: 30), "the pygame game never mapped:\n\(game.lines.joined(separator: "\n"))")
         h.wait(for: game, line: "ready")
         let tree = h.server.router.tree
-        #expect(XdgDecorationTests.compositorNodes(h) == ["close button", "title bar", "window"])
         #expect(tree.frame(of: top).map { ($0.width, $0.height) } ?? (0, 0) == (320, 240))
         let at = try #require(tree.layoutPosition(of: top))
         _ = game.take()
@@ -84,28 +83,20 @@ import Testing
         h.button(.released)
         let lines = h.settle(game, until: "the game's MOUSEBUTTONDOWN") { $0.hasPrefix("button.down") }
         #expect(lines.filter { $0.hasPrefix("button.down") } == ["button.down 100,50 button=1"])
+        return XdgDecorationTests.compositorNodes(h)
     }
 
-    /// The same game on a server that draws no title bars (the library's default and
-    /// `.embedded`): no xdg-decoration is offered, so SDL draws its frame through libdecor
-    /// from the start, as under weston, and the game maps and takes clicks. Offered and
-    /// answered `client_side`, SDL 2.26 unmapped its window and never mapped it again.
+    /// On a server that draws title bars, SDL asks for one and gets exactly one.
+    @Test func anSDL2GameMapsBelowOneTitleBarAndSeesAClick() throws {
+        #expect(try playClickGame(Self.decorated()) == ["close button", "title bar", "window"])
+    }
+
+    /// On a server that draws no title bars (the library's default and `.embedded`) no
+    /// xdg-decoration is offered, so SDL draws its frame through libdecor from the start, as
+    /// under weston. Offered and answered `client_side`, SDL 2.26 unmapped its window and
+    /// never mapped it again.
     @Test func anSDL2GameOnAServerWithoutTitleBarsDrawsItsOwnAndSeesAClick() throws {
-        let h = try ServerHarness()
-        let script = runtimeDirectory + "/click-game-plain-\(getpid()).py"
-        try clickGame.write(toFile: script, atomically: true, encoding: .utf8)
-        let game = try h.spawn("/usr/bin/python3", [script], environment: ["SDL_VIDEODRIVER": "wayland"])
-        let top = try #require(Self.mappedToplevel(h, timeout: 30), "the pygame game never mapped:\n\(game.lines.joined(separator: "\n"))")
-        h.wait(for: game, line: "ready")
-        let tree = h.server.router.tree
-        #expect(XdgDecorationTests.compositorNodes(h).isEmpty)
-        let at = try #require(tree.layoutPosition(of: top))
-        _ = game.take()
-        h.warp(at.x + 100, at.y + 50)
-        h.button(.pressed)
-        h.button(.released)
-        let lines = h.settle(game, until: "the game's MOUSEBUTTONDOWN") { $0.hasPrefix("button.down") }
-        #expect(lines.filter { $0.hasPrefix("button.down") } == ["button.down 100,50 button=1"])
+        #expect(try playClickGame(ServerHarness()) == [])
     }
 
     @Test func westonTerminalDrawsItsOwnFrameAndGetsNoTitleBar() throws {
