@@ -21,7 +21,8 @@ import WireClient
             var config = on ? WaylandServer.Configuration() : .embedded
             if on { config.decorations = DecorationStyle(titleHeight: 24) }
             let h = try ServerHarness(configuration: config, display: display)
-            let probe = try h.probe(["--toplevel", "win", "200x100", "--ssd"])
+            // Asks for server-side decorations where the server offers them.
+            let probe = try h.probe(["--toplevel", "win", "200x100"] + (on ? ["--ssd"] : []))
             h.wait(for: probe, line: "mapped win")
             let lines = h.settle(probe)
             let node = try #require(h.server.mappedToplevels.first?.node)
@@ -30,8 +31,10 @@ import WireClient
 
             // Placement: the cascade's first place, or the layout origin.
             #expect(tree.layoutPosition(of: window) == (on ? Point(x: 40, y: 40) : Point(x: 0, y: 0)))
-            // Decorations: asked for server-side, granted only when the embedder has them.
-            #expect(lines.contains("decoration.configure win \(on ? "server_side" : "client_side")"))
+            // Decorations: asked for server-side and granted when the embedder has them; with
+            // none, xdg-decoration is not offered (weston and Mutter offer none either).
+            #expect(lines.contains("decoration.configure win server_side") == on)
+            #expect(h.server.globals.contains { $0.interface == "zxdg_decoration_manager_v1" } == on)
             #expect((window != node) == on)
 
             // Focus-on-click: with the keyboard taken away, a click on the window gives it

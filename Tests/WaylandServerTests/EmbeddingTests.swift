@@ -48,7 +48,8 @@ import WireClient
         let offered = server.globals.map { "\($0.interface) \($0.version)" }
         #expect(offered == [
             "wl_shm 1", "wl_compositor 5", "wl_subcompositor 1", "wl_output 4", "wl_seat 8",
-            "wl_data_device_manager 3", "xdg_wm_base 5", "zxdg_decoration_manager_v1 1",
+            // No zxdg_decoration_manager_v1: this server draws no title bars.
+            "wl_data_device_manager 3", "xdg_wm_base 5",
             "zwp_relative_pointer_manager_v1 1", "zwp_pointer_constraints_v1 1",
             "zwp_pointer_gestures_v1 3", "zwp_keyboard_shortcuts_inhibit_manager_v1 1", "zwp_tablet_manager_v2 1",
             // Text input, activation, idle.

@@ -65,9 +65,17 @@ final class ClientProcess {
         if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
     }
 
-    /// Writes one command line to the client's stdin (wl-probe's Commands.swift).
+    /// Writes one command line to the client's stdin (wl-probe's Commands.swift). A client
+    /// that already exited fails the test that wrote to it: SIGPIPE ignored, the write's
+    /// error recorded. Delivered, SIGPIPE ended the whole test process and every suite's
+    /// results with it.
     func send(_ line: String) {
-        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+        } catch {
+            Issue.record("\(process.arguments ?? []) took no command '\(line)' (exited?): \(error)")
+        }
     }
 
     /// Reads whatever the client wrote since the last call.
