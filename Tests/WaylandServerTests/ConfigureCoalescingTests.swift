@@ -131,16 +131,23 @@ private let clientSide: UInt32 = 1, serverSide: UInt32 = 2
             if e.object == w.xdgSurface, e.opcode == 0 { serial = e.uint(at: 0) }
             return serial != nil
         }
-        w.wire.send(w.xdgSurface, Op.xdgSurfaceAckConfigure, [.uint(try #require(serial))])
-        let buffer = try #require(w.session.buffer(width: 100, height: 80))
+        let node = try acknowledgeAndCommitABuffer(w, try #require(serial))
+        let tree = w.server.router.tree
+        #expect(tree.parent(of: node).flatMap { tree.name(of: $0) } == "window")
+    }
+
+    /// Acknowledges `serial`, commits a 100×80 buffer, and returns the window's node, mapped
+    /// by that commit without a protocol error.
+    func acknowledgeAndCommitABuffer(_ w: Window, _ serial: UInt32, sourceLocation: SourceLocation = #_sourceLocation) throws -> NodeID {
+        w.wire.send(w.xdgSurface, Op.xdgSurfaceAckConfigure, [.uint(serial)])
+        let buffer = try #require(w.session.buffer(width: 100, height: 80), sourceLocation: sourceLocation)
         w.wire.send(w.surface, Op.surfaceAttach, [.uint(buffer), .int(0), .int(0)])
         w.wire.send(w.surface, Op.surfaceCommit)
-        #expect(w.session.roundtrip())
-        #expect(w.wire.error == nil)
-        let tree = w.server.router.tree
-        let node = try #require(w.server.node(ofSurface: w.surface, client: w.client))
-        #expect(tree.isMapped(node))
-        #expect(tree.parent(of: node).flatMap { tree.name(of: $0) } == "window")
+        #expect(w.session.roundtrip(), sourceLocation: sourceLocation)
+        #expect(w.wire.error == nil, sourceLocation: sourceLocation)
+        let node = try #require(w.server.node(ofSurface: w.surface, client: w.client), sourceLocation: sourceLocation)
+        #expect(w.server.router.tree.isMapped(node), sourceLocation: sourceLocation)
+        return node
     }
 
     /// A request in a later batch gets its own answer: every `set_mode` is answered.
@@ -172,15 +179,8 @@ private let clientSide: UInt32 = 1, serverSide: UInt32 = 2
         #expect(second.lines.contains("zxdg_toplevel_decoration_v1.configure server_side"))
         let firstSerial = try #require(first.serials.first), secondSerial = try #require(second.serials.first)
 
-        w.wire.send(w.xdgSurface, Op.xdgSurfaceAckConfigure, [.uint(firstSerial)])
-        let buffer = try #require(w.session.buffer(width: 100, height: 80))
-        w.wire.send(w.surface, Op.surfaceAttach, [.uint(buffer), .int(0), .int(0)])
-        w.wire.send(w.surface, Op.surfaceCommit)
-        #expect(w.session.roundtrip())
-        #expect(w.wire.error == nil)
+        let node = try acknowledgeAndCommitABuffer(w, firstSerial)
         let tree = w.server.router.tree
-        let node = try #require(w.server.node(ofSurface: w.surface, client: w.client))
-        #expect(tree.isMapped(node))
         #expect(tree.parent(of: node) == w.server.outputNode)  // client_side: no title bar
 
         w.wire.send(w.xdgSurface, Op.xdgSurfaceAckConfigure, [.uint(secondSerial)])
