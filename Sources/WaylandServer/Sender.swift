@@ -1,6 +1,12 @@
 // Deliveries out as protocol events (the wlroots `send_*` side). Each delivery names a
 // node; the node's surface and its client's resources are found by array index, and the
 // event goes to every resource of that kind the client holds, at the version it bound.
+//
+// Unsafe idioms, and why: this is the per-delivery path, so the sender holds the server
+// `unowned(unsafe)` and borrows clients and the server (`Unmanaged`,
+// `_withUnsafeGuaranteedRef`) instead of retaining them: each retain and release was tens
+// of instructions per delivery (the counts stand beside each use; docs/performance.md).
+// Everything borrowed is kept alive by the tables it was read from for the whole flush.
 import CWaylandServer
 import CXdgShellServer
 import InputRouter

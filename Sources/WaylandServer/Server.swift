@@ -5,6 +5,13 @@
 // `sendDeliveries()` writes what it decided (Sender.swift). Client requests flow the other
 // way into the tree (Surface.swift, XdgShell.swift...), and any re-pick they cause is sent
 // before the next request is read.
+//
+// Unsafe idiom, and why: the state the sender and the per-event follow-ups read on every
+// flush (the delivery tables, the scene generation last followed, the configuration) is
+// `@exclusivity(unchecked)`: it is touched only on the server's thread and never while an
+// access to it is open, and each dynamic check was a call per delivery (the counts stand
+// beside each property; docs/performance.md). State read once per click or less keeps its
+// checks.
 import CShim
 import CWaylandServer
 import Foundation
@@ -197,10 +204,10 @@ public final class WaylandServer {
     /// Focus on click (`Configuration.focusOnClick`) runs first; an embedder who focuses by
     /// hand calls `activate(_:seat:)` here, so the keyboard's enter goes out before the
     /// press and the newest serial the client saw is the press's.
-    @exclusivity(unchecked) public var beforePress: ((_ node: NodeID, _ seat: Seat) -> Void)?
+    public var beforePress: ((_ node: NodeID, _ seat: Seat) -> Void)?
     /// Set while a press's capture phase runs: `activate` then queues its focus change and
     /// leaves the sending to the flush that follows the event.
-    @exclusivity(unchecked) var deciding = false
+    var deciding = false
     /// Popups in the order they were made (so each comes after its parent), for placing
     /// them again when their parents move (XdgPositioner.swift).
     var popupObjects: [WeakPopup] = []
@@ -549,7 +556,7 @@ final class ClientState {
     var seatStates: ContiguousArray<ClientSeatState> = []
     /// The seat whose selections it is offered after the modifiers that follow its keyboard
     /// enter (Sender.swift); -1: none waiting.
-    @exclusivity(unchecked) var offerSelectionsAfterModifiers: Int32 = -1
+    var offerSelectionsAfterModifiers: Int32 = -1
     /// Whether this pointer frame already carried `axis_source` (once per frame), to its
     /// `wl_pointer`s of version 8 and to older ones (which may have been sent nothing yet).
     @exclusivity(unchecked) var axisSourceSent = false

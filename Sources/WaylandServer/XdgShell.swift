@@ -1,6 +1,12 @@
 // `xdg_wm_base`, `xdg_positioner` and `xdg_surface`: the window roles. A toplevel or a
 // popup gets its tree node when created, and is mapped once a configure was acknowledged
 // and a buffer committed.
+//
+// Unsafe idioms, and why: a scheduled configure's idle source hands libwayland the
+// xdg_surface as an unretained pointer (`Unmanaged`), since a C callback takes no Swift
+// reference; the source is removed before the object goes (`cancelScheduledConfigure`).
+// A configure's serial borrows the server (`_withUnsafeGuaranteedRef`): the call on the
+// `unowned(unsafe)` server retained and released it, on every configure of every click.
 import CWaylandServer
 import CXdgShellServer
 import InputRouter
@@ -75,7 +81,7 @@ final class XdgSurfaceObject: WaylandObject {
     @exclusivity(unchecked) var initialConfigureSent = false
     /// The event loop's idle source that sends a configure requests asked for, once the
     /// requests read with them are handled (`scheduleConfigure`); nil when none waits.
-    @exclusivity(unchecked) private var scheduledConfigure: OpaquePointer?
+    private var scheduledConfigure: OpaquePointer?
     var geometry: Rect?
 
     init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, surface: Surface, base: XdgWmBase) {
