@@ -34,44 +34,46 @@ import Testing
                 sourceLocation: sourceLocation)
     }
 
+    /// Starts `script`, waits until its MenuButton has the keyboard, opens the menu with
+    /// `key` (`open`), then Down and Return: the second item activates and the menu closes,
+    /// and GTK printed `shown` and `closed` around it, `activated` once.
+    func openWalkAndActivate(_ name: String, _ script: String, with key: UInt32, shown: String, closed: String,
+                             activated: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let path = try writeGtkScript(name, script)
+        let h = try ServerHarness()
+        let c = try h.spawn("/usr/bin/python3", [path], environment: gtkDebugEnvironment)
+        // The new window takes the keyboard; the MenuButton has the window's focus.
+        try #require(h.wait(for: c, timeout: 30, awaiting: "the MenuButton to have the keyboard",
+                            sourceLocation: sourceLocation) { $0 == "focused" })
+        _ = h.settleForeign(c)
+        try open(h, c, with: key, shown: shown, sourceLocation: sourceLocation)
+        h.tap(EvdevKey.down)
+        h.tap(EvdevKey.enter)
+        try #require(h.wait(for: c, awaiting: "an item to activate", sourceLocation: sourceLocation) { $0.hasPrefix("activated ") })
+        h.dispatch(until: "the menu to close", sourceLocation: sourceLocation) { c.lines.contains(closed) }
+        #expect(c.lines.filter { $0.hasPrefix("activated ") } == [activated], sourceLocation: sourceLocation)
+        let first = shown.split(separator: " ")[0] + " "
+        #expect(c.lines.filter { $0.hasPrefix(first) } == [shown, closed], sourceLocation: sourceLocation)
+        h.dispatch(until: "the popup to unmap", sourceLocation: sourceLocation) {
+            h.mappedPopups().isEmpty && h.server.seat.popupGrabStack.isEmpty
+        }
+    }
+
     /// GTK 3: Return or Space opens the menu; GTK selects its first item when a key opened
     /// it (gtkmenubutton.c, `gtk_menu_shell_select_first`), so Down goes to the second, and
     /// Return activates it and closes the menu.
     @Test(arguments: [EvdevKey.enter, EvdevKey.space])
     func gtk3MenuButtonOpenedFromTheKeyboardStaysOpen(key: UInt32) throws {
-        let script = try writeGtkScript("gtk3-menu-button", gtk3MenuButtonScript)
-        let h = try ServerHarness()
-        let c = try h.spawn("/usr/bin/python3", [script], environment: gtkDebugEnvironment)
-        // The new window takes the keyboard; the MenuButton has the window's focus.
-        try #require(h.wait(for: c, timeout: 30, awaiting: "the MenuButton to have the keyboard") { $0 == "focused" })
-        _ = h.settleForeign(c)
-        try open(h, c, with: key, shown: "menu shown")
-        h.tap(EvdevKey.down)
-        h.tap(EvdevKey.enter)
-        try #require(h.wait(for: c, awaiting: "an item to activate") { $0.hasPrefix("activated ") })
-        h.dispatch(until: "the menu to close") { c.lines.contains("menu hidden") }
-        #expect(c.lines.filter { $0.hasPrefix("activated ") } == ["activated Second"])
-        #expect(c.lines.filter { $0.hasPrefix("menu ") } == ["menu shown", "menu hidden"])
-        h.dispatch(until: "the popup to unmap") { h.mappedPopups().isEmpty && h.server.seat.popupGrabStack.isEmpty }
+        try openWalkAndActivate("gtk3-menu-button", gtk3MenuButtonScript, with: key, shown: "menu shown",
+                                closed: "menu hidden", activated: "activated Second")
     }
 
     /// GTK 4: Return opens the MenuButton's PopoverMenu (a Gio.Menu); the popover moves the
     /// focus into itself as it maps (its first item), Down goes to the second, and Return
     /// activates that item's action.
     @Test func gtk4MenuButtonPopoverOpenedWithReturnStaysOpen() throws {
-        let script = try writeGtkScript("gtk4-menu-button", gtk4MenuButtonScript)
-        let h = try ServerHarness()
-        let c = try h.spawn("/usr/bin/python3", [script], environment: gtkDebugEnvironment)
-        try #require(h.wait(for: c, timeout: 30, awaiting: "the MenuButton to have the keyboard") { $0 == "focused" })
-        _ = h.settleForeign(c)
-        try open(h, c, with: EvdevKey.enter, shown: "popover shown")
-        h.tap(EvdevKey.down)
-        h.tap(EvdevKey.enter)
-        try #require(h.wait(for: c, awaiting: "an item to activate") { $0.hasPrefix("activated ") })
-        h.dispatch(until: "the popover to close") { c.lines.contains("popover closed") }
-        #expect(c.lines.filter { $0.hasPrefix("activated ") } == ["activated second"])
-        #expect(c.lines.filter { $0.hasPrefix("popover ") } == ["popover shown", "popover closed"])
-        h.dispatch(until: "the popup to unmap") { h.mappedPopups().isEmpty && h.server.seat.popupGrabStack.isEmpty }
+        try openWalkAndActivate("gtk4-menu-button", gtk4MenuButtonScript, with: EvdevKey.enter, shown: "popover shown",
+                                closed: "popover closed", activated: "activated second")
     }
 }
 
