@@ -23,6 +23,10 @@
 #include "tablet-unstable-v2-server-protocol.h"
 /* Primary selection. */
 #include "primary-selection-unstable-v1-server-protocol.h"
+/* Panels, launchers and lock screens. */
+#include "wlr-layer-shell-unstable-v1-server-protocol.h"
+#include "ext-session-lock-v1-server-protocol.h"
+#include "xdg-output-unstable-v1-server-protocol.h"
 
 void ir_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message) {
     wl_resource_post_error(resource, code, "%s", message);
@@ -59,6 +63,11 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     /* Primary selection. */
     IR_INTERFACE(zwp_primary_selection_device_manager_v1), IR_INTERFACE(zwp_primary_selection_device_v1),
     IR_INTERFACE(zwp_primary_selection_source_v1), IR_INTERFACE(zwp_primary_selection_offer_v1),
+    /* Panels, launchers and lock screens. */
+    IR_INTERFACE(zwlr_layer_shell_v1), IR_INTERFACE(zwlr_layer_surface_v1),
+    IR_INTERFACE(ext_session_lock_manager_v1), IR_INTERFACE(ext_session_lock_v1),
+    IR_INTERFACE(ext_session_lock_surface_v1),
+    IR_INTERFACE(zxdg_output_manager_v1), IR_INTERFACE(zxdg_output_v1),
 };
 
 const struct wl_interface *ir_interface(const char *name) {

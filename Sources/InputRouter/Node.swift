@@ -11,9 +11,16 @@ public enum NodeKind: UInt8, Sendable, CustomStringConvertible {
     case toplevel
     case subsurface
     case popup
+    /// A panel, launcher, notification or wallpaper a client placed in one of the layers
+    /// above or below the windows (`zwlr_layer_surface_v1`).
+    case layer
+    /// A lock screen's surface on one output (`ext_session_lock_surface_v1`): while the
+    /// session is locked, the only client surfaces that take input.
+    case lock
 
-    /// Toplevels, subsurfaces and popups: nodes a client owns and is told about.
-    @inlinable @inline(__always) public var isClientSurface: Bool { self == .toplevel || self == .subsurface || self == .popup }
+    /// The surfaces a client owns and is told about: every kind but the root, outputs and
+    /// compositor nodes. The raw values keep them last, so the test is one comparison.
+    @inlinable @inline(__always) public var isClientSurface: Bool { rawValue >= NodeKind.toplevel.rawValue }
     /// The name used in traces and checker reports.
     public var description: String {
         switch self {
@@ -23,6 +30,8 @@ public enum NodeKind: UInt8, Sendable, CustomStringConvertible {
         case .toplevel: "toplevel"
         case .subsurface: "subsurface"
         case .popup: "popup"
+        case .layer: "layer"
+        case .lock: "lock"
         }
     }
 }

@@ -140,7 +140,7 @@ public final class SurfaceTree {
         r.client = client
         r.x = frame.x; r.y = frame.y; r.width = frame.width; r.height = frame.height
         r.clipsChildren = (kind == .output || kind == .compositor)
-        r.canBecomeFirstResponder = (kind == .toplevel || kind == .popup)
+        r.canBecomeFirstResponder = (kind == .toplevel || kind == .popup || kind == .layer || kind == .lock)
         nodes[i] = r
         names[i] = name
         let id = NodeID(index: index, generation: r.generation)
