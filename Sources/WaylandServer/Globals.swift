@@ -44,6 +44,8 @@ enum GlobalVersion {
     static let tabletManager: Int32 = 1
     // Primary selection (PrimarySelection.swift).
     static let primarySelectionManager: Int32 = 1
+    // Panels, launchers and lock screens (LayerShell.swift).
+    static let layerShell: Int32 = 4
 }
 
 extension WaylandServer {
@@ -74,6 +76,8 @@ extension WaylandServer {
         createTextInputActivationIdleGlobals()
         // Primary selection (PrimarySelection.swift).
         addObjectGlobal("zwp_primary_selection_device_manager_v1", GlobalVersion.primarySelectionManager, PrimarySelectionManagerObject.init)
+        // Panels, launchers, notifications and wallpapers (LayerShell.swift).
+        addObjectGlobal("zwlr_layer_shell_v1", GlobalVersion.layerShell, LayerShellObject.init)
     }
 
     /// A global whose bind makes one object of its interface, as most do: `make` gets the

@@ -122,6 +122,10 @@ extension WaylandServer {
         guard let i = servedOutputs.firstIndex(where: { $0.node == node }) else { return }
         let output = servedOutputs.remove(at: i)
         let removedFrame = outputFrame(output)
+        // Its panels and wallpapers will no longer be shown (LayerShell.swift).
+        for l in layerSurfaces where l.output === output { l.close(arrange: false) }
+        usableAreas[ObjectIdentifier(output)] = nil
+        layerKeyboardChanged()
         let left = OutputLayout(servedOutputs.map(outputFrame))
         let tree = router.tree
         tree.batchUpdates {
@@ -158,6 +162,7 @@ extension WaylandServer {
         guard width > 0, height > 0, let output = servedOutputs.first(where: { $0.node == node }) else { return }
         router.tree.resize(node, width: width, height: height)
         for r in output.resources { (WaylandObject.from(r) as? OutputObject)?.sendState() }
+        arrangeLayers(on: output)
         followSceneChanges()
         sendDeliveries()
     }

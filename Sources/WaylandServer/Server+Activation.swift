@@ -32,10 +32,18 @@ extension WaylandServer {
     }
 
     /// Raises `node`'s toplevel and gives it `seat`'s keyboard (the leave, enter and
-    /// modifiers queued); false when `node` belongs to no toplevel.
+    /// modifiers queued); false when `node` belongs to no toplevel. A layer surface that
+    /// takes the keyboard (LayerShell.swift) gets it the same way. While an exclusive layer
+    /// surface holds the keyboard, a window is raised and the keyboard stays.
     private func raiseAndFocus(_ node: NodeID, seat: Seat) -> Bool {
-        guard let top = toplevelNode(of: node) else { return false }
+        guard let top = toplevelNode(of: node) else {
+            guard let layer = layerSurfaceNode(of: node), exclusiveLayerNode == nil || exclusiveLayerNode == layer else {
+                return false
+            }
+            return raiseAndFocusLayer(layer, seat: seat)
+        }
         raiseWindowNode(windowNode(of: top))
+        if exclusiveLayerNode != nil { return false }
         seat.setKeyboardFocus(top)
         return true
     }

@@ -81,11 +81,13 @@ public final class WaylandServer {
         /// Whether the server calls `wl_display_init_shm`. An embedder whose display already
         /// offers `wl_shm` turns this off (libwayland would offer a second global).
         public var offersShm = true
-        /// Lets an xdg_surface commit a buffer before it acknowledged its first configure:
-        /// it maps with that buffer, acknowledged or not (Mir's leniency). The protocol
-        /// forbids it and the default posts `unconfigured_buffer`; only the conformance run
-        /// turns this on, because WLCS 1.5.0's window helper commits its buffer with the
-        /// role and never acknowledges (fixed upstream in 1.8.1).
+        /// Lets an xdg_surface or a layer surface commit a buffer before it acknowledged its
+        /// first configure: it maps with that buffer, acknowledged or not (Mir's leniency).
+        /// The protocols forbid it and the default posts `unconfigured_buffer` (xdg) or
+        /// `invalid_surface_state` (layer shell); only the conformance run turns this on,
+        /// because WLCS 1.5.0's window helper commits its buffer with the role and never
+        /// acknowledges (fixed upstream in 1.8.1), and its layer-surface tests attach their
+        /// buffer before the first commit (`LayerSurfaceLayerTest`'s `SurfaceOnLayer`).
         public var acceptsBufferBeforeFirstConfigure = false
         /// Lets `set_selection` take any serial (Mir's leniency): only the conformance run
         /// turns it on, because WLCS 1.5.0's copy-and-paste tests set the selection citing
@@ -169,6 +171,13 @@ public final class WaylandServer {
         deliveryTargets.set(surface.flatMap(DeliveryTarget.init), at: i)
     }
     var toplevelCount = 0
+    /// Layer shell (LayerShell.swift): the four layers' nodes (made when first used), the
+    /// layer surfaces in creation order, each output's usable area, and the exclusive layer
+    /// surface holding the keyboard.
+    var layerNodes: [NodeID?] = [nil, nil, nil, nil]
+    var layerSurfaces: [LayerSurfaceObject] = []
+    var usableAreas: [ObjectIdentifier: Rect] = [:]
+    var exclusiveLayerNode: NodeID?
 
     var frameCallbacks: [ResourcePointer] = []
     var frameTimer: OpaquePointer?

@@ -61,6 +61,7 @@ final class Surface: WaylandObject {
         case none, cursor, dragIcon
         case subsurface(SubsurfaceObject)
         case xdg(XdgSurfaceObject)
+        case layer(LayerSurfaceObject)
     }
     var role = Role.none {
         didSet { if case .xdg(let x) = role { xdgRef = Unmanaged.passUnretained(x) } else { xdgRef = nil } }
@@ -99,6 +100,7 @@ final class Surface: WaylandObject {
         case .dragIcon: "drag icon"
         case .subsurface: "wl_subsurface"
         case .xdg: "xdg_surface"
+        case .layer: "zwlr_layer_surface_v1"
         }
     }
 
@@ -107,6 +109,7 @@ final class Surface: WaylandObject {
         case 0: destroyResource()
         case 1:  // attach(buffer?, x, y)
             if case .xdg(let xdg) = role, args.resource(0) != nil, !xdg.mayAttachBuffer { return xdg.postUnconfiguredBuffer() }
+            if case .layer(let layer) = role, args.resource(0) != nil, !layer.mayAttachBuffer { return layer.postUnconfiguredBuffer() }
             pending.bufferAttached = true
             pending.buffer = args.resource(0)
             pending.bufferID = pending.buffer.map { wl_resource_get_id($0) } ?? 0
@@ -135,6 +138,7 @@ final class Surface: WaylandObject {
 
     func commit() {
         if case .xdg(let xdg) = role, !xdg.checkCommit(pending) { return }
+        if case .layer(let layer) = role, !layer.checkCommit(pending) { return }
         var state = pending
         pending = SurfaceState()
         pending.scale = state.scale
@@ -205,6 +209,7 @@ final class Surface: WaylandObject {
         switch role {
         case .subsurface: tree.setMapped(node, hasBuffer)
         case .xdg(let xdg): xdg.updateMapping()
+        case .layer(let layer): layer.committed()
         case .none, .cursor, .dragIcon: break
         }
         updateOutputs()
@@ -239,6 +244,7 @@ final class Surface: WaylandObject {
         pendingRestacks.removeAll()
         if case .subsurface(let sub) = role { sub.surfaceDestroyed() }
         if case .xdg(let xdg) = role { xdg.surfaceDestroyed() }
+        if case .layer(let layer) = role { layer.surfaceDestroyed() }
         for s in owner.seatStates where s.cursor?.surface === self { s.cursor = nil }
         for s in server.seatServices { s.textInput.surfaceDestroyed(self) }
         // Children stay alive as surfaces but leave the scene with their parent.

@@ -112,11 +112,15 @@ final class XdgSurfaceObject: WaylandObject {
             server.nameToplevelNode(top)
         case 2:  // get_popup(id, parent?, positioner)
             guard case .none = roleObject else { return alreadyConstructed() }
-            guard let parent = args.object(1, as: XdgSurfaceObject.self), let parentNode = parent.surface.node else {
+            // A null parent: another protocol gives it one before its first commit (a layer
+            // surface's `get_popup`, LayerShell.swift); until then it has no node.
+            let parent = args.object(1, as: XdgSurfaceObject.self)
+            if args.resource(1) != nil, parent?.surface.node == nil {
                 return postWmBaseError(XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT.rawValue, "a popup needs a toplevel or popup parent")
             }
             guard let positioner = args.object(2, as: XdgPositioner.self),
-                let rect = positioner.rules.placement(origin: server.popupOrigin(of: parent), bounds: server.popupBounds)
+                let rect = positioner.rules.placement(
+                    origin: parent.map(server.popupOrigin(of:)) ?? (0, 0), bounds: server.popupBounds)
             else {
                 return postWmBaseError(XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "positioner without size or anchor rect")
             }
@@ -126,6 +130,7 @@ final class XdgSurfaceObject: WaylandObject {
             }) else { return }
             roleObject = .popup(popup)
             server.popupObjects.append(WeakPopup(object: popup))
+            guard let parent, let parentNode = parent.surface.node else { return }
             let origin: (x: Int32, y: Int32) = parent.geometry.map { ($0.x, $0.y) } ?? (0, 0)
             let node = server.router.tree.createNode(
                 .popup, client: owner.id, parent: parentNode,

@@ -81,16 +81,19 @@ final class XdgToplevel: WaylandObject {
         }
     }
 
-    /// Maximized and fullscreen both fill the output here (there are no panels).
-    private func setMaximized(_ on: Bool, fullscreen isFullscreen: Bool) {
+    /// Fullscreen fills the first output; maximized fills its usable area, what the layer
+    /// shell's exclusive zones leave (LayerShell.swift).
+    func setMaximized(_ on: Bool, fullscreen isFullscreen: Bool) {
         if isFullscreen { fullscreen = on } else { maximized = on }
         let fills = maximized || fullscreen
         let tree = server.router.tree
         let title = serverTitleHeight
         if fills {
             if savedPosition == nil, let window = windowNode, let f = tree.frame(of: window) { savedPosition = (f.x, f.y) }
-            requestedSize = (server.configuration.outputWidth, server.configuration.outputHeight - title)
-            if let window = windowNode { tree.move(window, to: (0, 0)) }
+            let output = Rect(0, 0, server.configuration.outputWidth, server.configuration.outputHeight)
+            let area = fullscreen ? output : server.primaryUsableArea ?? output
+            requestedSize = (area.width, area.height - title)
+            if let window = windowNode { tree.move(window, to: (area.x, area.y)) }
         } else {
             requestedSize = (0, 0)
             if let window = windowNode, let p = savedPosition { tree.move(window, to: p) }
@@ -139,7 +142,10 @@ final class XdgToplevel: WaylandObject {
             let f = tree.frame(of: node) ?? Rect(0, 0, 0, 0)
             // The placement policy, when the embedder turned it on.
             if let place = server.configuration.placeToplevel {
-                let p = place(server.toplevelCount, f.width, f.height)
+                // Within the usable area: below a panel's exclusive zone, not under it.
+                let origin = server.primaryUsableArea.map { ($0.x, $0.y) } ?? (0, 0)
+                let placed = place(server.toplevelCount, f.width, f.height)
+                let p = (x: placed.x &+ origin.0, y: placed.y &+ origin.1)
                 server.toplevelCount += 1
                 if !(maximized || fullscreen || placedByEmbedder), let window = windowNode { tree.move(window, to: p) }
             }
@@ -156,6 +162,8 @@ final class XdgToplevel: WaylandObject {
             let seat = server.seatForNewWindow(of: owner.id)
             if !seat.popupGrabStack.isEmpty { seat.dismissPopups() }
             server.activate(node, seat: seat)
+            // While an exclusive layer surface holds the keyboard, the window is raised only.
+
         }
     }
 
@@ -170,6 +178,9 @@ final class XdgToplevel: WaylandObject {
 final class XdgPopup: WaylandObject {
     weak var xdg: XdgSurfaceObject?
     weak var parent: XdgSurfaceObject?
+    /// The layer surface that became its parent (`zwlr_layer_surface_v1.get_popup`), for a
+    /// popup made with a null parent.
+    weak var layerParent: LayerSurfaceObject?
     var placement: Rect
     /// The positioner's rules it was placed by (reactive popups are placed again).
     var rules: PositionerRules
@@ -179,7 +190,7 @@ final class XdgPopup: WaylandObject {
     var grabbed = false
 
     init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, xdg: XdgSurfaceObject,
-         parent: XdgSurfaceObject, placement: Rect, rules: PositionerRules) {
+         parent: XdgSurfaceObject?, placement: Rect, rules: PositionerRules) {
         self.rules = rules
         self.xdg = xdg
         self.parent = parent
