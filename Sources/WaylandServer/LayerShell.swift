@@ -227,10 +227,22 @@ final class LayerSurfaceObject: WaylandObject {
         if mapped != wasMapped || keyboardChanged { server.layerKeyboardChanged(mapped: mapped && !wasMapped ? node : nil) }
     }
 
+    /// Where the embedder put it (`placeWindow`): it stays there, and the arrangement only
+    /// sizes it.
+    private var placedByEmbedder: (x: Int32, y: Int32)?
+
+    func placeByEmbedder(x: Int32, y: Int32) -> Bool {
+        guard let node, !closed else { return false }
+        placedByEmbedder = (x, y)
+        server.router.tree.move(node, to: (x, y))
+        server.sendDeliveries()
+        return true
+    }
+
     /// Places it at `box` (layout coordinates) and configures it when its size changed.
     func place(_ box: Rect, width: UInt32, height: UInt32) {
         self.box = box
-        if let node { server.router.tree.move(node, to: (box.x, box.y)) }
+        if let node { server.router.tree.move(node, to: placedByEmbedder ?? (box.x, box.y)) }
         if let c = configuredSize, c == (width, height) { return }
         configuredSize = (width, height)
         let serial = server.nextSerial()

@@ -60,9 +60,12 @@ extension WaylandServer {
     /// Moves the window of the toplevel `node` so that its window geometry's top-left
     /// corner (the surface's, without geometry) lands at (`x`, `y`) in layout space. The
     /// window keeps that place when it first maps. Its reactive popups are placed again,
-    /// as after any move (SceneChanges.swift). False when `node` is not a toplevel.
+    /// as after any move (SceneChanges.swift). A layer surface (`zwlr_layer_surface_v1`)
+    /// moves its top-left corner there and stays, its layer arrangement then only sizing it.
+    /// False when `node` is neither.
     @discardableResult
     public func placeWindow(_ node: NodeID, x: Int32, y: Int32) -> Bool {
+        if let s = surface(for: node), case .layer(let layer) = s.role { return layer.placeByEmbedder(x: x, y: y) }
         guard let s = surface(for: node), case .xdg(let xdg) = s.role, case .toplevel(let top) = xdg.roleObject,
             let window = top.windowNode
         else { return false }
