@@ -78,6 +78,10 @@ final class ClientProcess {
         }
     }
 
+    /// Closes the client's stdin: a program that reads its input to the end (fuzzel's
+    /// `--dmenu`) goes on.
+    func closeInput() { try? input.fileHandleForWriting.close() }
+
     /// Reads whatever the client wrote since the last call.
     func poll() {
         var chunk = [UInt8](repeating: 0, count: 65536)

@@ -1,0 +1,87 @@
+// Panels and launchers from Debian on the layer shell (LayerShell.swift): fuzzel takes the
+// keyboard while it is open and gives it back, waybar reserves its strip of the output and
+// never takes the keyboard. Each starts the real program and fails when it is missing.
+import Foundation
+import InputRouter
+import Testing
+
+@testable import WaylandServer
+
+@Suite(.serialized) struct LayerShellRealClientTests {
+    /// evdev codes of the keys typed.
+    enum Key {
+        static let escape: UInt32 = 1, enter: UInt32 = 28, a: UInt32 = 30, b: UInt32 = 48, n: UInt32 = 49
+    }
+
+    func type(_ h: ServerHarness, _ keys: [UInt32]) {
+        for k in keys {
+            h.key(k, .pressed)
+            h.key(k, .released)
+        }
+    }
+
+    /// The layer surface of `client`'s program that holds the first seat's keyboard, once it does.
+    func layerHoldingKeyboard(_ h: ServerHarness, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) -> NodeID? {
+        var node: NodeID?
+        h.dispatch(until: "\(what)'s layer surface to take the keyboard", timeout: 20, sourceLocation: sourceLocation) {
+            node = h.server.seat.keyboardFirstResponder
+            return node.flatMap { h.server.router.tree.kind(of: $0) } == .layer
+        }
+        return node
+    }
+
+    /// fuzzel in dmenu mode over a focused window, offered three entries on stdin.
+    func openFuzzel(_ h: ServerHarness) throws -> ClientProcess {
+        #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/fuzzel"), "fuzzel is not installed (make deps)")
+        let fuzzel = try h.spawn("/usr/bin/fuzzel", ["--dmenu"])
+        for entry in ["apple", "banana", "cherry"] { fuzzel.send(entry) }
+        fuzzel.closeInput()
+        return fuzzel
+    }
+
+    func waitForExit(_ h: ServerHarness, _ c: ClientProcess, _ what: String) {
+        h.dispatch(until: "\(what) to exit", timeout: 20) { !c.process.isRunning }
+        c.poll()
+    }
+
+    @Test func fuzzelTakesTheKeyboardAndTypedLettersFilterItsList() throws {
+        let h = try ServerHarness()
+        let win = try h.mappedProbe(["--toplevel", "win", "200x200"])
+        #expect(h.server.router.tree.kind(of: try #require(h.server.seat.keyboardFirstResponder)) == .toplevel)
+        let fuzzel = try openFuzzel(h)
+        let layer = try #require(layerHoldingKeyboard(h, "fuzzel"))
+        #expect(h.server.router.tree.name(of: layer)?.contains("overlay layer") == true
+                    || h.server.router.tree.name(of: layer)?.contains("top layer") == true)
+        #expect(h.settle(win).filter { $0.hasPrefix("keyboard.") } == ["keyboard.leave win"])
+        // "ban" leaves only banana; Return picks it (without the filter it would be apple).
+        type(h, [Key.b, Key.a, Key.n, Key.enter])
+        waitForExit(h, fuzzel, "fuzzel")
+        #expect(fuzzel.process.terminationStatus == 0)
+        #expect(fuzzel.lines.filter { !$0.isEmpty && !$0.hasPrefix("info:") } == ["banana"])
+        // The keyboard is back on the window, which was sent none of the keys.
+        let back = h.settle(win).filter { $0.hasPrefix("keyboard.") }
+        #expect(back.first == "keyboard.enter win keys=[]")
+        #expect(!back.contains { $0.hasPrefix("keyboard.key") })
+        #expect(h.server.seat.keyboardFirstResponder.flatMap { h.server.router.tree.kind(of: $0) } == .toplevel)
+    }
+
+    @Test func escapeClosesFuzzelAndTheKeyboardReturnsToTheWindow() throws {
+        let h = try ServerHarness()
+        let win = try h.mappedProbe(["--toplevel", "win", "200x200"])
+        let fuzzel = try openFuzzel(h)
+        _ = try #require(layerHoldingKeyboard(h, "fuzzel"))
+        // A click on the window while fuzzel is open leaves the keyboard with fuzzel.
+        h.warp(60, 60)
+        h.button(.pressed)
+        h.button(.released)
+        #expect(h.server.router.tree.kind(of: try #require(h.server.seat.keyboardFirstResponder)) == .layer)
+        type(h, [Key.escape])
+        waitForExit(h, fuzzel, "fuzzel")
+        #expect(fuzzel.process.terminationStatus != 0)  // dmenu mode: nothing chosen
+        #expect(fuzzel.lines.filter { !$0.isEmpty && !$0.hasPrefix("info:") } == [])
+        let lines = h.settle(win).filter { $0.hasPrefix("keyboard.") }
+        #expect(lines.first == "keyboard.leave win")
+        #expect(lines.contains("keyboard.enter win keys=[]"))
+        #expect(!lines.contains { $0.hasPrefix("keyboard.key") })
+    }
+}
