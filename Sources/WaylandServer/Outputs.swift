@@ -157,7 +157,7 @@ extension WaylandServer {
     public func resizeOutput(_ node: NodeID, width: Int32, height: Int32) {
         guard width > 0, height > 0, let output = servedOutputs.first(where: { $0.node == node }) else { return }
         router.tree.resize(node, width: width, height: height)
-        for r in output.resources { (WaylandObject.from(r) as? OutputObject)?.sendState() }
+        for r in output.resources { (WaylandObject.from(r) as? OutputObject)?.sendState(onBind: false) }
         followSceneChanges()
         sendDeliveries()
     }
@@ -168,7 +168,7 @@ extension WaylandServer {
         }) else { return }
         guard !output.removed else { return }  // bound while its removal raced: inert
         output.resources.append(object.resource)
-        object.sendState()
+        object.sendState(onBind: true)
         // The client's surfaces already on this output are told so on the new resource.
         for case let s? in surfacesByNode where s.owner === client && s.outputMask & (1 << UInt64(output.bit)) != 0 {
             wl_surface_send_enter(s.resource, object.resource)
@@ -231,14 +231,17 @@ final class OutputObject: WaylandObject {
         super.init(server: server, owner: owner, resource: resource)
     }
 
-    func sendState() {
+    /// Geometry, mode and scale, then `done`. `name` and `description` only on bind: the
+    /// protocol sends the name once per `wl_output` object, the description after binding and
+    /// when it changes, which it never does here.
+    func sendState(onBind: Bool) {
         guard !output.removed, let f = server.router.tree.frame(of: output.node) else { return }
         wl_output_send_geometry(resource, f.x, f.y, 0, 0, Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue), "InputRouter", "output",
                                 Int32(WL_OUTPUT_TRANSFORM_NORMAL.rawValue))
         wl_output_send_mode(resource, WL_OUTPUT_MODE_CURRENT.rawValue | WL_OUTPUT_MODE_PREFERRED.rawValue,
                             f.width &* output.scale, f.height &* output.scale, 60000)
         if version >= 2 { wl_output_send_scale(resource, output.scale) }
-        if version >= 4 {
+        if onBind, version >= 4 {
             wl_output_send_name(resource, output.name)
             wl_output_send_description(resource, output.description)
         }
