@@ -47,7 +47,7 @@ import WireClient
         let (server, _, _, session) = try connect()
         let offered = server.globals.map { "\($0.interface) \($0.version)" }
         #expect(offered == [
-            "wl_shm 1", "wl_compositor 5", "wl_subcompositor 1", "wl_output 4", "wl_seat 8",
+            "wl_shm 1", "wl_compositor 5", "wl_subcompositor 1", "wl_output 4", "zxdg_output_manager_v1 3", "wl_seat 8",
             // No zxdg_decoration_manager_v1: this server draws no title bars.
             "wl_data_device_manager 3", "xdg_wm_base 5",
             "zwp_relative_pointer_manager_v1 1", "zwp_pointer_constraints_v1 1",
