@@ -44,6 +44,8 @@ enum GlobalVersion {
     static let tabletManager: Int32 = 1
     // Primary selection (PrimarySelection.swift).
     static let primarySelectionManager: Int32 = 1
+    // Outputs' logical place and size (XdgOutput.swift).
+    static let xdgOutputManager: Int32 = 3
     // Panels, launchers and lock screens (LayerShell.swift).
     static let layerShell: Int32 = 4
 }
@@ -53,6 +55,8 @@ extension WaylandServer {
         addObjectGlobal("wl_compositor", GlobalVersion.compositor, CompositorObject.init)
         addObjectGlobal("wl_subcompositor", GlobalVersion.subcompositor, SubcompositorObject.init)
         createConfiguredOutputs()  // wl_output, one per output (Outputs.swift)
+        // Right after them: a client reading the registry in order has the outputs to describe.
+        addObjectGlobal("zxdg_output_manager_v1", GlobalVersion.xdgOutputManager, XdgOutputManagerObject.init)
         addGlobal("wl_seat", GlobalVersion.seat) { server, client, version, id in
             guard let seat = server.createObject("wl_seat", client: client, version: version, id: id, {
                 SeatObject(server: server, owner: client, resource: $0)

@@ -2,8 +2,9 @@
 // the window layer: its own area is the background a press there hits) and a `wl_output`
 // global telling clients its position, mode, scale and name. Windows are not children of
 // an output: they live in one layer spanning the layout, so a window across two outputs
-// takes input and is drawn on both. Clients place nothing themselves (no xdg_output): the
-// compositor positions outputs, side by side left to right unless told otherwise.
+// takes input and is drawn on both. The compositor positions outputs, side by side left to
+// right unless told otherwise; clients learn where from `wl_output.geometry` and xdg-output
+// (XdgOutput.swift), and hear again when an output moves or is resized.
 //
 // `wl_surface.enter` and `leave` follow where each surface is: the outputs its frame
 // shares a pixel with. They are recomputed when the tree's scene generation moved (a
@@ -59,11 +60,17 @@ final class ServedOutput {
     /// Which bit of `Surface.outputMask` is this output's (reused after it is removed).
     let bit: Int
     var global: OpaquePointer?
+    /// Its `wl_output` resources, and the `zxdg_output_v1` ones made for them (XdgOutput.swift).
     var resources: [ResourcePointer] = []
+    var xdgOutputs: [ResourcePointer] = []
+    /// The frame clients were last told of: a scene change that moved or resized the
+    /// output's node is announced (`announceOutputFrames`).
+    var announcedFrame: Rect
     var removed = false
 
-    init(node: NodeID, name: String, description: String, scale: Int32, bit: Int) {
+    init(node: NodeID, name: String, description: String, scale: Int32, bit: Int, frame: Rect) {
         self.node = node; self.name = name; self.description = description; self.scale = scale; self.bit = bit
+        announcedFrame = frame
     }
 }
 
@@ -98,11 +105,12 @@ extension WaylandServer {
         let at = c.position.map { (x: Int32(clamping: Int64($0.x.rounded(.down))), y: Int32(clamping: Int64($0.y.rounded(.down)))) }
             ?? layout.nextPosition
         let tree = router.tree
-        let node = tree.createNode(.output, name: "output", frame: Rect(at.x, at.y, max(c.width, 1), max(c.height, 1)))
+        let frame = Rect(at.x, at.y, max(c.width, 1), max(c.height, 1))
+        let node = tree.createNode(.output, name: "output", frame: frame)
         _ = tree.place(node, below: outputNode)  // backgrounds under every window
         let output = ServedOutput(
             node: node, name: c.name ?? "OUT-\(outputCount)", description: "InputRouter output \(outputCount)",
-            scale: max(c.scale, 1), bit: bit)
+            scale: max(c.scale, 1), bit: bit, frame: frame)
         servedOutputs.append(output)
         let binding = GlobalBinding(server: self) { [unowned(unsafe) self] client, version, id in
             self.bindOutput(output, client: client, version: version, id: id)
@@ -136,6 +144,7 @@ extension WaylandServer {
             tree.destroy(output.node)
         }
         output.removed = true
+        output.xdgOutputs.removeAll()  // inert from now on: nothing more is sent to them
         for case let s? in surfacesByNode where s.outputMask & (1 << UInt64(output.bit)) != 0 {
             s.outputMask &= ~(1 << UInt64(output.bit))
             guard s.owner.alive else { continue }
@@ -157,14 +166,30 @@ extension WaylandServer {
         sendDeliveries()
     }
 
-    /// Gives an output a new logical size; its clients get the new mode.
+    /// Gives an output a new logical size; its clients get the new mode and logical size
+    /// (following the scene change: `announceOutputFrames`).
     public func resizeOutput(_ node: NodeID, width: Int32, height: Int32) {
-        guard width > 0, height > 0, let output = servedOutputs.first(where: { $0.node == node }) else { return }
+        guard width > 0, height > 0, servedOutputs.contains(where: { $0.node == node }) else { return }
         router.tree.resize(node, width: width, height: height)
-        for r in output.resources { (WaylandObject.from(r) as? OutputObject)?.sendState() }
-        arrangeLayers(on: output)
         followSceneChanges()
         sendDeliveries()
+    }
+
+    /// Tells clients of each output whose frame changed since they were last told (a
+    /// resize, or its node moved in the tree): each xdg output what changed (and, before
+    /// version 3, its own `done`), then each `wl_output` its geometry, mode and scale and
+    /// `done`, which also ends the version 3 xdg outputs' batch. Part of following the
+    /// scene (SceneChanges.swift), so a move of an output node by the embedder counts too.
+    func announceOutputFrames() {
+        for o in servedOutputs {
+            let frame = outputFrame(o), old = o.announcedFrame
+            guard frame != old else { continue }
+            o.announcedFrame = frame
+            for r in o.xdgOutputs { (WaylandObject.from(r) as? XdgOutputObject)?.sendChange(from: old, to: frame) }
+            for r in o.resources { (WaylandObject.from(r) as? OutputObject)?.sendState(onBind: false) }
+            // Its panels and wallpapers follow it (LayerShell.swift).
+            arrangeLayers(on: o)
+        }
     }
 
     private func bindOutput(_ output: ServedOutput, client: ClientState, version: Int32, id: UInt32) {
@@ -173,7 +198,7 @@ extension WaylandServer {
         }) else { return }
         guard !output.removed else { return }  // bound while its removal raced: inert
         output.resources.append(object.resource)
-        object.sendState()
+        object.sendState(onBind: true)
         // The client's surfaces already on this output are told so on the new resource.
         for case let s? in surfacesByNode where s.owner === client && s.outputMask & (1 << UInt64(output.bit)) != 0 {
             wl_surface_send_enter(s.resource, object.resource)
@@ -236,14 +261,17 @@ final class OutputObject: WaylandObject {
         super.init(server: server, owner: owner, resource: resource)
     }
 
-    func sendState() {
+    /// Geometry, mode and scale, then `done`. `name` and `description` only on bind: the
+    /// protocol sends the name once per `wl_output` object, the description after binding and
+    /// when it changes, which it never does here.
+    func sendState(onBind: Bool) {
         guard !output.removed, let f = server.router.tree.frame(of: output.node) else { return }
         wl_output_send_geometry(resource, f.x, f.y, 0, 0, Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue), "InputRouter", "output",
                                 Int32(WL_OUTPUT_TRANSFORM_NORMAL.rawValue))
         wl_output_send_mode(resource, WL_OUTPUT_MODE_CURRENT.rawValue | WL_OUTPUT_MODE_PREFERRED.rawValue,
                             f.width &* output.scale, f.height &* output.scale, 60000)
         if version >= 2 { wl_output_send_scale(resource, output.scale) }
-        if version >= 4 {
+        if onBind, version >= 4 {
             wl_output_send_name(resource, output.name)
             wl_output_send_description(resource, output.description)
         }

@@ -47,7 +47,7 @@ import WireClient
         let (server, _, _, session) = try connect()
         let offered = server.globals.map { "\($0.interface) \($0.version)" }
         #expect(offered == [
-            "wl_shm 1", "wl_compositor 5", "wl_subcompositor 1", "wl_output 4", "wl_seat 8",
+            "wl_shm 1", "wl_compositor 5", "wl_subcompositor 1", "wl_output 4", "zxdg_output_manager_v1 3", "wl_seat 8",
             // No zxdg_decoration_manager_v1: this server draws no title bars.
             "wl_data_device_manager 3", "xdg_wm_base 5",
             "zwp_relative_pointer_manager_v1 1", "zwp_pointer_constraints_v1 1",
@@ -55,6 +55,8 @@ import WireClient
             // Text input, activation, idle.
             "zwp_text_input_manager_v3 1", "xdg_activation_v1 1", "ext_idle_notifier_v1 1", "zwp_idle_inhibit_manager_v1 1",
             "zwp_primary_selection_device_manager_v1 1",
+            // Panels, launchers and lock screens.
+            "zwlr_layer_shell_v1 4",
         ])
         #expect(Set(session.globals.map { "\($0.interface) \($0.version)" }) == Set(offered))
     }

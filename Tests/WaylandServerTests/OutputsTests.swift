@@ -43,6 +43,17 @@ import Testing
             + Self.state("o2", x: 800, w: 1280, h: 960, scale: 2, n: 2) + ["enter win o1"])
     }
 
+    /// wayland.xml: `wl_output.name` "is only sent once per output object"; the description
+    /// is sent after binding and whenever it changes (it never does here). A resize sends
+    /// the new geometry, mode and scale, then done.
+    @Test func aResizedOutputTellsItsNewModeButNotItsNameAgain() throws {
+        let h = try ServerHarness(configuration: Self.twoOutputs())
+        let c = try h.mappedProbe(["--outputs", "--toplevel", "win", "200x100"])
+        h.server.resizeOutput(h.server.outputs[1].node, width: 1024, height: 768)
+        #expect(h.settle(c) == ["output o2 geometry 800,0 make=InputRouter model=output",
+                                "output o2 mode 2048x1536 60000 current,preferred", "output o2 scale 2", "output o2 done"])
+    }
+
     @Test func enterAndLeaveFollowAWindowAcrossOutputs() throws {
         let h = try ServerHarness(configuration: Self.twoOutputs())
         let c = try h.probe(["--outputs", "--toplevel", "win", "200x100", "--sub", "child", "win", "150,0", "100x50"])

@@ -20,12 +20,15 @@ import Testing
         }
         #expect(globals == [
             "wl_shm 1",  // libwayland's own (wl_display_init_shm)
-            "wl_compositor 5", "wl_subcompositor 1", "wl_output 4", "wl_seat 8", "wl_data_device_manager 3",
+            "wl_compositor 5", "wl_subcompositor 1", "wl_output 4", "zxdg_output_manager_v1 3", "wl_seat 8",
+            "wl_data_device_manager 3",
             "xdg_wm_base 5", "zxdg_decoration_manager_v1 1",
             "zwp_relative_pointer_manager_v1 1", "zwp_pointer_constraints_v1 1", "zwp_pointer_gestures_v1 3", "zwp_keyboard_shortcuts_inhibit_manager_v1 1", "zwp_tablet_manager_v2 1",
             // Text input, activation, idle.
             "zwp_text_input_manager_v3 1", "xdg_activation_v1 1", "ext_idle_notifier_v1 1", "zwp_idle_inhibit_manager_v1 1",
             "zwp_primary_selection_device_manager_v1 1",
+            // Panels, launchers and lock screens.
+            "zwlr_layer_shell_v1 4",
         ], "\(text)")
     }
 }

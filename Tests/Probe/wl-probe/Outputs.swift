@@ -15,6 +15,8 @@ final class ProbeOutput {
     let label: String
     let registryName: UInt32
     let proxy: OpaquePointer
+    /// Its zxdg_output_v1, with --xdg-output (XdgOutput.swift).
+    var xdgOutput: OpaquePointer?
     init(label: String, registryName: UInt32, proxy: OpaquePointer) {
         self.label = label; self.registryName = registryName; self.proxy = proxy
     }
@@ -27,8 +29,10 @@ func outputLabel(_ proxy: OpaquePointer?) -> String { probeOutputs.first { $0.pr
 func bindOutput(_ registry: OpaquePointer?, _ name: UInt32, _ version: UInt32) {
     guard watchOutputs, let proxy = bind(registry, name, "wl_output", min(version, 4)) else { return }
     outputsAnnounced += 1
-    probeOutputs.append(ProbeOutput(label: "o\(outputsAnnounced)", registryName: name, proxy: proxy))
+    let output = ProbeOutput(label: "o\(outputsAnnounced)", registryName: name, proxy: proxy)
+    probeOutputs.append(output)
     wl_output_add_listener(proxy, outputListener, nil)
+    makeXdgOutput(output)
 }
 
 /// Whether the removed global was an output (then it was printed and released).
@@ -36,6 +40,7 @@ func outputGlobalRemoved(_ name: UInt32) {
     guard let i = probeOutputs.firstIndex(where: { $0.registryName == name }) else { return }
     let o = probeOutputs.remove(at: i)
     say("output \(o.label) removed")
+    destroyXdgOutput(o)
     wl_output_release(o.proxy)
 }
 

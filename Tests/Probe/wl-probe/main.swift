@@ -9,7 +9,7 @@
 //            --popup-on-key NAME PARENT x,y WxH --move-after NAME PIXELS --move-on-release NAME
 //            --seat-version N --seat-index N (the Nth wl_seat advertised, from 0) --seat-name NAME
 //            --also-seat-index N (a second wl_seat's pointer: SecondSeat.swift)
-//            --relative (Constraints.swift)
+//            --relative (Constraints.swift) --xdg-output VERSION (XdgOutput.swift)
 //            --gestures (Gestures.swift) --inhibit-shortcuts NAME (ShortcutsInhibit.swift)
 //            --text-input --text-input-auto (TextInput.swift) --idle-notify MS (Idle.swift)
 //            --tablet (Tablet.swift)
@@ -114,6 +114,9 @@ while !argv.isEmpty {
     case "--decoration-unset": decorationRequest = .unset
     case "--maximized": startMaximized = true
     case "--outputs": watchOutputs = true  // Outputs.swift
+    case "--xdg-output":  // XdgOutput.swift
+        guard let v = UInt32(next()), (1...3).contains(v) else { fail("--xdg-output VERSION (1 to 3)") }
+        xdgOutputVersion = v; watchOutputs = true
     case "--relative": wantRelative = true
     // Input protocols (Gestures.swift, ShortcutsInhibit.swift).
     case "--gestures": wantGestures = true
@@ -172,6 +175,7 @@ registryListener.pointee.global = { _, registry, name, iface, version in
         if seatsSeen == otherSeatIndex { bindOtherSeat(registry, name, version) }
         seatsSeen += 1
     case "wl_output": bindOutput(registry, name, version)  // with --outputs (Outputs.swift)
+    case "zxdg_output_manager_v1": bindXdgOutputManager(registry, name, version)  // with --xdg-output
     case "zxdg_decoration_manager_v1": decorationManager = bind(registry, name, "zxdg_decoration_manager_v1", 1)
     case "zwp_relative_pointer_manager_v1": relativeManager = bind(registry, name, "zwp_relative_pointer_manager_v1", 1)
     case "zwp_pointer_constraints_v1": pointerConstraints = bind(registry, name, "zwp_pointer_constraints_v1", 1)
@@ -200,6 +204,7 @@ if let seatName { seat = bindSeat(named: seatName, registry) }
 guard compositor != nil, subcompositor != nil, shm != nil, wmBase != nil, seat != nil else {
     fail("the server lacks a global (compositor, subcompositor, shm, xdg_wm_base, seat)")
 }
+if xdgOutputVersion > 0, xdgOutputManager == nil { fail("the server lacks zxdg_output_manager_v1") }
 createTabletSeat()
 createDataDevices()
 
