@@ -35,6 +35,8 @@ APT_PACKAGES += python3-gi gir1.2-gtk-3.0
 APT_PACKAGES += gir1.2-gtk-4.0
 # Copy and paste between real clients: wl-copy/wl-paste and two GTK 3 processes (SelectionRealClientTests).
 APT_PACKAGES += wl-clipboard
+# Panels and launchers on the layer shell: fuzzel and waybar (LayerShellRealClientTests).
+APT_PACKAGES += fuzzel waybar
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 

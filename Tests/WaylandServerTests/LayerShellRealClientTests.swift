@@ -84,4 +84,55 @@ import Testing
         #expect(lines.contains("keyboard.enter win keys=[]"))
         #expect(!lines.contains { $0.hasPrefix("keyboard.key") })
     }
+
+    /// waybar with a minimal configuration: a 30-pixel bar on the top layer, anchored to the
+    /// top edge (waybar reserves its height as the exclusive zone), with one module whose
+    /// click writes `clicked`.
+    func startWaybar(_ h: ServerHarness, clicked: String) throws -> ClientProcess {
+        #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/waybar"), "waybar is not installed (make deps)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("waybar-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let config = """
+            {"layer": "top", "position": "top", "height": 30, "spacing": 0,
+             "modules-left": ["custom/hello"],
+             "custom/hello": {"format": "hello from the bar", "on-click": "touch \(clicked)"}}
+            """
+        let style = "* { font-size: 12px; min-height: 0; } #custom-hello { padding: 0 40px; }"
+        try config.write(to: dir.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+        try style.write(to: dir.appendingPathComponent("style.css"), atomically: true, encoding: .utf8)
+        return try h.spawn("/usr/bin/waybar", ["-c", dir.appendingPathComponent("config").path,
+                                               "-s", dir.appendingPathComponent("style.css").path],
+                           environment: ["GDK_BACKEND": "wayland", "XDG_CONFIG_HOME": dir.path])
+    }
+
+    @Test func waybarReservesTheTopOfTheOutputTakesClicksAndNeverTheKeyboard() throws {
+        let h = try ServerHarness()
+        let first = try h.mappedProbe(["--toplevel", "first", "200x200"])  // before the bar: at 40,40
+        let clicked = FileManager.default.temporaryDirectory.appendingPathComponent("waybar-clicked-\(getpid())").path
+        unlink(clicked)
+        let waybar = try startWaybar(h, clicked: clicked)
+        var bar: NodeID?
+        h.dispatch(until: "waybar's bar to map", timeout: 30) {
+            bar = h.server.router.tree.children(of: h.server.layerNode(.top)).first { h.server.router.tree.isMapped($0) }
+            return bar != nil
+        }
+        _ = try #require(bar, "waybar said:\n\(waybar.lines.joined(separator: "\n"))")
+        // A window mapped after the bar sits below it: the placement's corner is the usable
+        // area's, 30 pixels down. The pointer finds it there, not at y = 40.
+        let second = try h.mappedProbe(["--toplevel", "second", "100x100"])
+        _ = h.settle(first)
+        h.warp(75, 75)  // the cascade puts the second window at (72, 72 + 30)
+        #expect(h.settle(second).filter { $0.hasPrefix("pointer.enter") } == [])
+        h.warp(75, 105)
+        #expect(h.settle(second).filter { $0.hasPrefix("pointer.enter") } == ["pointer.enter second 3.00 3.00"])
+        // The bar takes the click over its module; the click runs the module's command.
+        h.warp(20, 15)
+        h.button(.pressed)
+        h.button(.released)
+        h.dispatch(until: "waybar's on-click command to run", timeout: 20) { FileManager.default.fileExists(atPath: clicked) }
+        // It never takes the keyboard: the newest window keeps it through all of this.
+        #expect(h.server.seat.keyboardFirstResponder.flatMap { h.server.router.tree.kind(of: $0) } == .toplevel)
+        #expect(!h.settle(second).contains { $0.hasPrefix("keyboard.leave") })
+        unlink(clicked)
+    }
 }
