@@ -40,3 +40,12 @@ public final class DefaultKeyboardGrab: KeyboardGrab {
     /// The empty grab; allocates one object, so make it at setup, not per event.
     public init() {}
 }
+
+/// What an input method's keyboard grab is offered (`Seat.inputMethodKeyboard`).
+public enum InputMethodKeyEvent: Sendable {
+    /// A key press no binding took, or the release of a press it took; `device` is the
+    /// keyboard it came from.
+    case key(time: UInt64, key: UInt32, state: KeyState, device: DeviceID)
+    /// The seat's modifiers changed.
+    case modifiers(Modifiers)
+}

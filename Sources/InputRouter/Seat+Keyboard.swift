@@ -124,6 +124,7 @@ extension Seat {
         let code = Int(key)
         guard code < Seat.codeCount else { drop(.key); return }
         lastTime = time
+        routedKeyDevice = device
         deviceKeys.track(device: device, code: key, pressed: state == .pressed)
         switch countTransition(keyCounts, code, pressed: state == .pressed) {
         case .unmatchedRelease: drop(.key); return
@@ -159,7 +160,7 @@ extension Seat {
     /// keyboard grab, or the input method (offered compose sequences only).
     @inline(__always) private func keyCaptured(_ meaning: KeyMeaning) -> Bool {
         escapeApplies || (!bindings.isEmpty && activeShortcutsInhibitor == nil) || keyboardGrab != nil
-            || (meaning.compose != .none && inputMethod != nil)
+            || (meaning.compose != .none && inputMethod != nil) || inputMethodKeyboard != nil
     }
 
     /// Compared here: most keys change no modifier, and the call cost more than the test.
@@ -195,6 +196,10 @@ extension Seat {
                 b.action()
                 return
             }
+        }
+        if let im = inputMethodKeyboard, im(.key(time: time, key: key, state: .pressed, device: routedKeyDevice)) {
+            keyRecipients[code] = .inputMethod
+            return
         }
         if let g = keyboardGrab {
             keyRecipients[code] = .grab  // unless the grab passes the press on
@@ -249,6 +254,8 @@ extension Seat {
             return
         case .grab:
             keyboardGrab?.key(self, time: time, key: key, state: .released, meaning: meaning)
+        case .inputMethod:
+            _ = inputMethodKeyboard?(.key(time: time, key: key, state: .released, device: routedKeyDevice))
         case .client(let c):
             // Only while that client still has the focus; after a leave it knows the key is up.
             if let f = keyboardFocus, keyboardEntered, keyboardFocusClient == c {
@@ -266,6 +273,7 @@ extension Seat {
     func updateModifiers(_ new: Modifiers) {
         guard new != modifiers else { return }
         modifiers = new
+        if let im = inputMethodKeyboard, im(.modifiers(new)) { return }
         if let g = keyboardGrab { g.modifiers(self) } else { defaultModifiers() }
     }
 

@@ -166,6 +166,15 @@ public final class Seat {
     /// routing them costs nothing. The Wayland layer sets it while a text input is enabled
     /// on the focus (TextInput.swift).
     @exclusivity(unchecked) public var inputMethod: ((_ focus: NodeID, _ key: UInt32, _ meaning: KeyMeaning) -> Bool)?
+    /// An input method program's keyboard grab (`zwp_input_method_keyboard_grab_v2`): while
+    /// set, it is offered every key press no binding took, before any keyboard grab and the
+    /// focus (a menu's popup grab included, as in wlroots), and takes it with its release by
+    /// returning true; and every change of the seat's modifiers, which then go to it
+    /// instead of the focus. It declines what it must not take: the keys of the input
+    /// method's own virtual keyboard, which it sends back to be typed (docs/keyboard.md).
+    @exclusivity(unchecked) public var inputMethodKeyboard: ((_ event: InputMethodKeyEvent) -> Bool)?
+    /// The device of the key being routed, for `inputMethodKeyboard`.
+    @exclusivity(unchecked) var routedKeyDevice = DeviceID(0)
     /// The capture phase of a button press that is going to a client's surface: called with
     /// the seat and that surface before the press's serial is taken and the press queued.
     /// Focus on click belongs here (weston's and sway's order): the keyboard's leave, enter
@@ -214,6 +223,8 @@ public final class Seat {
         case consumed
         /// A keyboard grab kept the press: the release goes to it too.
         case grab
+        /// The input method's keyboard grab took the press: the release goes to it too.
+        case inputMethod
     }
 
     enum GestureTarget: Equatable {

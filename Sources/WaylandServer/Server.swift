@@ -572,6 +572,9 @@ final class ClientState {
     @exclusivity(unchecked) var legacyAxisSourceSent = false
     /// Partial wheel clicks not yet sent to its `wl_pointer`s older than version 8.
     @exclusivity(unchecked) var wheelClicks = WheelClicks()
+    /// The devices of its virtual keyboards (VirtualKeyboard.swift): an input method's
+    /// keyboard grab lets their keys by (InputMethod.swift). Usually none or one: a scan.
+    var virtualKeyboards: [DeviceID] = []
     /// Unread bytes in its socket at the last check, and since when they did not shrink.
     var lastUnsent: Int32 = 0
     var stalledSince: UInt32?

@@ -62,6 +62,7 @@ final class Surface: WaylandObject {
         case subsurface(SubsurfaceObject)
         case xdg(XdgSurfaceObject)
         case layer(LayerSurfaceObject)
+        case inputPopup(InputPopupObject)
     }
     var role = Role.none {
         didSet { if case .xdg(let x) = role { xdgRef = Unmanaged.passUnretained(x) } else { xdgRef = nil } }
@@ -101,6 +102,7 @@ final class Surface: WaylandObject {
         case .subsurface: "wl_subsurface"
         case .xdg: "xdg_surface"
         case .layer: "zwlr_layer_surface_v1"
+        case .inputPopup: "zwp_input_popup_surface_v2"
         }
     }
 
@@ -210,6 +212,7 @@ final class Surface: WaylandObject {
         case .subsurface: tree.setMapped(node, hasBuffer)
         case .xdg(let xdg): xdg.updateMapping()
         case .layer(let layer): layer.committed()
+        case .inputPopup(let popup): popup.committed()
         case .none, .cursor, .dragIcon: break
         }
         updateOutputs()

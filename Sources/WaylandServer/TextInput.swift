@@ -1,8 +1,8 @@
 // `zwp_text_input_manager_v3` and `zwp_text_input_v3`: a client's text fields tell the
-// compositor when they take text, and the compositor's input method answers with preedit
-// and committed strings. The input method is the compositor's own compose (dead keys,
-// Multi_key sequences: TextInputMethod.swift); there is no external one, because Debian 12's
-// wayland-protocols has no input-method-v2.
+// compositor when they take text, and the input method answers with preedit and committed
+// strings: an input method program when one is bound (`zwp_input_method_v2`,
+// InputMethod.swift), else the compositor's own compose (dead keys, Multi_key sequences:
+// TextInputMethod.swift).
 //
 // Every text input of the client whose surface has the keyboard focus of the text input's
 // seat (the `wl_seat` of `get_text_input`) gets `enter`; the
@@ -117,6 +117,15 @@ final class TextInputObject: WaylandObject {
     func sendPreedit(_ text: String) {
         let end = Int32(text.utf8.count)
         zwp_text_input_v3_send_preedit_string(resource, text, end, end)
+    }
+
+    /// An input method program's preedit, with its cursor (bytes in `text`; -1, -1 hides it).
+    func sendPreedit(_ text: String, cursorBegin: Int32, cursorEnd: Int32) {
+        zwp_text_input_v3_send_preedit_string(resource, text, cursorBegin, cursorEnd)
+    }
+
+    func sendDeleteSurrounding(before: UInt32, after: UInt32) {
+        zwp_text_input_v3_send_delete_surrounding_text(resource, before, after)
     }
 
     func sendCommitString(_ text: String) { zwp_text_input_v3_send_commit_string(resource, text) }

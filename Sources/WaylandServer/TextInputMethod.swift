@@ -36,6 +36,12 @@ final class TextInputState {
     private(set) weak var active: TextInputObject?
     /// The preedit shown in `active`: the sequence typed so far.
     private var preedit = ""
+    /// The input method program serving the seat (InputMethod.swift), in place of compose.
+    private(set) weak var program: InputMethodObject?
+    /// Whether the program's last commit left a preedit in `active` (cleared if it goes).
+    private var programPreeditShown = false
+    /// The active text input, for the program's popups.
+    var activeInput: TextInputObject? { active }
 
     init(server: WaylandServer, seatIndex: Int) {
         self.server = server
@@ -93,19 +99,66 @@ final class TextInputState {
     /// A commit changed `input`'s state.
     func stateChanged(_ input: TextInputObject) {
         if input === active, !input.current.enabled { updateActive() } else if active == nil { updateActive() }
+        else if input === active, let program { program.sendState(of: input) }
+    }
+
+    // MARK: An input method program
+
+    /// `get_input_method`: the seat's program, unless it has a live one (then the new one is
+    /// told `unavailable`). Compose stops; an active text input is relayed at once.
+    func attach(_ method: InputMethodObject) {
+        if program != nil { return method.sendUnavailable() }
+        program = method
+        if seat.inputMethod != nil {
+            if keyboardState.compose?.isComposing == true { keyboardState.compose?.reset() }
+            if !preedit.isEmpty, let active {
+                preedit = ""
+                active.sendDone()  // no preedit: the half-typed sequence's preedit goes
+            }
+            seat.inputMethod = nil
+        }
+        if let active { method.sendActivation(active) }
+    }
+
+    /// The program went: a preedit it left is cleared, and compose serves again.
+    func detach(_ method: InputMethodObject) {
+        guard program === method || program == nil else { return }
+        program = nil
+        if programPreeditShown, let active { active.sendDone() }
+        programPreeditShown = false
+        updateActive(force: true)
+    }
+
+    /// The program's `commit`: relayed to the active text input, then its `done`.
+    func inputMethodCommitted(_ state: InputMethodObject.Pending) {
+        guard let input = active else { return }
+        if let p = state.preedit { input.sendPreedit(p.text, cursorBegin: p.begin, cursorEnd: p.end) }
+        if let d = state.delete { input.sendDeleteSurrounding(before: d.before, after: d.after) }
+        if let c = state.commitString { input.sendCommitString(c) }
+        programPreeditShown = !(state.preedit?.text.isEmpty ?? true)
+        input.sendDone()
     }
 
     /// Picks the active text input (the first enabled on the focus keeps it) and installs or
     /// removes the input method. A sequence half typed for the old one is dropped.
-    private func updateActive() {
-        let keeps = active.map { $0.current.enabled && $0.focus === focus && focus != nil } ?? false
+    private func updateActive(force: Bool = false) {
+        // A text input being destroyed is no longer in `inputs` (`remove`), but still alive.
+        let keeps = active.map { a in a.current.enabled && a.focus === focus && focus != nil && inputs.contains { $0 === a } } ?? false
         let next = keeps ? active : inputs.first { $0.current.enabled && $0.focus != nil && $0.focus === focus }
-        guard next !== active || (next != nil) != (seat.inputMethod != nil) else { return }
+        let composes = next != nil && program == nil
+        guard force || next !== active || composes != (seat.inputMethod != nil) else { return }
         if active != nil, keyboardState.compose?.isComposing == true { keyboardState.compose?.reset() }
         preedit = ""
+        let changed = next !== active
         active = next
-        seat.inputMethod = next == nil ? nil : { [unowned(unsafe) self] focus, _, meaning in
+        seat.inputMethod = !composes ? nil : { [unowned(unsafe) self] focus, _, meaning in
             self.handle(focus: focus, meaning: meaning)
+        }
+        // The program hears of each change of the active text input.
+        if let program, changed {
+            programPreeditShown = false
+            if program.isActive { program.sendActivation(nil) }
+            if let next { program.sendActivation(next) }
         }
     }
 
