@@ -44,6 +44,8 @@ enum GlobalVersion {
     static let tabletManager: Int32 = 1
     // Primary selection (PrimarySelection.swift).
     static let primarySelectionManager: Int32 = 1
+    // Session lock (SessionLock.swift).
+    static let sessionLockManager: Int32 = 1
 }
 
 extension WaylandServer {
@@ -74,6 +76,8 @@ extension WaylandServer {
         createTextInputActivationIdleGlobals()
         // Primary selection (PrimarySelection.swift).
         addObjectGlobal("zwp_primary_selection_device_manager_v1", GlobalVersion.primarySelectionManager, PrimarySelectionManagerObject.init)
+        // Lock screens (SessionLock.swift).
+        addObjectGlobal("ext_session_lock_manager_v1", GlobalVersion.sessionLockManager, SessionLockManagerObject.init)
     }
 
     /// A global whose bind makes one object of its interface, as most do: `make` gets the

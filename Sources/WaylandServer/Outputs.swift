@@ -111,6 +111,7 @@ extension WaylandServer {
         offeredGlobals.append(GlobalDescription(interface: "wl_output", version: GlobalVersion.output))
         output.global = wl_global_create(
             display, ir_interface("wl_output"), GlobalVersion.output, Unmanaged.passUnretained(binding).toOpaque(), outputBound)
+        sessionLockFollowOutputs()  // the lock node spans the new output too (SessionLock.swift)
         followSceneChanges()
         sendDeliveries()
         return node
@@ -132,6 +133,7 @@ extension WaylandServer {
             tree.destroy(output.node)
         }
         output.removed = true
+        sessionLockFollowOutputs()
         for case let s? in surfacesByNode where s.outputMask & (1 << UInt64(output.bit)) != 0 {
             s.outputMask &= ~(1 << UInt64(output.bit))
             guard s.owner.alive else { continue }
@@ -158,6 +160,7 @@ extension WaylandServer {
         guard width > 0, height > 0, let output = servedOutputs.first(where: { $0.node == node }) else { return }
         router.tree.resize(node, width: width, height: height)
         for r in output.resources { (WaylandObject.from(r) as? OutputObject)?.sendState() }
+        sessionLockFollowOutputs()
         followSceneChanges()
         sendDeliveries()
     }

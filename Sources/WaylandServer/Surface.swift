@@ -61,6 +61,7 @@ final class Surface: WaylandObject {
         case none, cursor, dragIcon
         case subsurface(SubsurfaceObject)
         case xdg(XdgSurfaceObject)
+        case lock(LockSurfaceObject)  // SessionLock.swift
     }
     var role = Role.none {
         didSet { if case .xdg(let x) = role { xdgRef = Unmanaged.passUnretained(x) } else { xdgRef = nil } }
@@ -99,6 +100,7 @@ final class Surface: WaylandObject {
         case .dragIcon: "drag icon"
         case .subsurface: "wl_subsurface"
         case .xdg: "xdg_surface"
+        case .lock: "ext_session_lock_surface_v1"
         }
     }
 
@@ -135,6 +137,7 @@ final class Surface: WaylandObject {
 
     func commit() {
         if case .xdg(let xdg) = role, !xdg.checkCommit(pending) { return }
+        if case .lock(let l) = role, !l.checkCommit(pending) { return }
         var state = pending
         pending = SurfaceState()
         pending.scale = state.scale
@@ -205,6 +208,7 @@ final class Surface: WaylandObject {
         switch role {
         case .subsurface: tree.setMapped(node, hasBuffer)
         case .xdg(let xdg): xdg.updateMapping()
+        case .lock(let l): l.updateMapping()
         case .none, .cursor, .dragIcon: break
         }
         updateOutputs()
@@ -245,6 +249,7 @@ final class Surface: WaylandObject {
         for child in children { child.parentDestroyed() }
         children.removeAll()
         destroyNode(surfaceStays: false)
+        if case .lock = role { server.giveKeyboardsToALockSurface() }
     }
 
     /// Takes the surface out of the scene. `surfaceStays`: only its role went away
