@@ -35,6 +35,9 @@ APT_PACKAGES += python3-gi gir1.2-gtk-3.0
 APT_PACKAGES += gir1.2-gtk-4.0
 # Copy and paste between real clients: wl-copy/wl-paste and two GTK 3 processes (SelectionRealClientTests).
 APT_PACKAGES += wl-clipboard
+# A lock screen on ext-session-lock-v1: swaylock run as a test user, unlocked with its
+# password through PAM (SwaylockRealClientTests).
+APT_PACKAGES += swaylock
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 

@@ -26,6 +26,7 @@ import Testing
             // Text input, activation, idle.
             "zwp_text_input_manager_v3 1", "xdg_activation_v1 1", "ext_idle_notifier_v1 1", "zwp_idle_inhibit_manager_v1 1",
             "zwp_primary_selection_device_manager_v1 1",
+            "ext_session_lock_manager_v1 1",  // lock screens (SessionLock.swift)
         ], "\(text)")
     }
 }
