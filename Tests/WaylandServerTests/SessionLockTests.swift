@@ -315,6 +315,14 @@ final class LockWireClient {
         click(server, at: Point(1600, 300))
         #expect(l.sync() == ["wl_pointer.motion", "wl_pointer.button", "wl_pointer.button"])
         #expect(window.sync() == [])
+        // A click on the first output's lock surface takes the keyboard there (before the
+        // press, as focus on click does for windows).
+        click(server, at: Point(100, 100))
+        #expect(l.sync() == [
+            "wl_pointer.leave", "wl_pointer.enter", "wl_pointer.motion",
+            "wl_keyboard.leave", "wl_keyboard.enter", "wl_pointer.button", "wl_pointer.button",
+        ])
+        #expect(window.sync() == [])
         #expect(l.error == nil)
     }
 
