@@ -37,6 +37,9 @@ APT_PACKAGES += gir1.2-gtk-4.0
 APT_PACKAGES += wl-clipboard
 # Panels and launchers on the layer shell: fuzzel and waybar (LayerShellRealClientTests).
 APT_PACKAGES += fuzzel waybar
+# A lock screen on ext-session-lock-v1: swaylock run as a test user, unlocked with its
+# password through PAM (SwaylockRealClientTests).
+APT_PACKAGES += swaylock
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 

@@ -19,6 +19,15 @@ public final class Router {
     /// carry across modules): here the read is unchecked, behind one call.
     public var hasDeliveries: Bool { !queue.isEmpty }
 
+    /// The subtree input is locked to (`lockInput(to:)`, InputLock.swift), nil when input is
+    /// not locked: while set, the keyboard focus of every seat stays inside it and only the
+    /// key bindings added `whileLocked` run. Read on focus changes and by the bindings, never
+    /// by a routed motion, key or touch.
+    @exclusivity(unchecked) public internal(set) var inputLockScope: NodeID?
+    /// Set while the lock's scope is raised back to the top from a scene change: the raise's
+    /// own report is not followed (the change that caused it is).
+    var raisingInputLockScope = false
+
     struct ClientRecord {
         var name: String
         var alive: Bool
@@ -213,9 +222,13 @@ public final class Router {
 
     /// `stackingOnly`: the tree's changes only restacked siblings (`SurfaceTree.sceneObserver`).
     func sceneDidChange(stackingOnly: Bool = false) {
+        if raisingInputLockScope { return }
         // Recorded before any seat reacts (a reaction may change the tree again, and the
         // seats after it then see that change's report before this one's).
         if !stackingOnly { reshapedGeneration = tree.generation }
+        // A node added or raised at the root while input is locked went above the scope:
+        // the scope goes back on top before any seat picks (InputLock.swift).
+        if inputLockScope != nil { keepInputLockScopeOnTop() }
         // By index, each seat borrowed: `for s in seats` retained and released the array's
         // buffer and each seat (every click's raise). A seat is never removed.
         var i = 0

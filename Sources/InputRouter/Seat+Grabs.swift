@@ -81,12 +81,13 @@ extension Seat {
     /// `xdg_popup.grab`: keyboard focus goes to the popup; pointer events reach only its
     /// client's surfaces; a press anywhere else dismisses every grabbing popup
     /// (`popup_done`, topmost first), and so does a touch down there. The caller checks the
-    /// serial first (`serialEntry(_:client:for: .popupGrab)`, SerialRecord.swift).
+    /// serial first (`serialEntry(_:client:for: .popupGrab)`, SerialRecord.swift). Refused
+    /// (false) for a popup outside the scope input is locked to (InputLock.swift).
     @discardableResult
     public func beginPopupGrab(_ popup: NodeID) -> Bool {
-        guard tree.kind(of: popup) == .popup, tree.canReceiveInput(popup), let client = tree.client(of: popup) else {
-            return false
-        }
+        guard tree.kind(of: popup) == .popup, tree.canReceiveInput(popup), mayTakeInput(popup),
+            let client = tree.client(of: popup)
+        else { return false }
         if let p = popupGrab, p.client != client { dismissPopups() }
         // A move, resize or an embedder's grab holds the pointer: no popup grab meanwhile.
         if let g = pointerGrab, g !== popupGrab { return false }
@@ -166,10 +167,13 @@ extension Seat {
     /// the request cites (`Press.position`). A client asks only after its drag threshold,
     /// when the cursor has already left that point; the node catches up at once, so a drag
     /// moves it by exactly the distance the pointer went since the press (as in weston).
-    /// nil: the cursor now (a compositor binding at the press itself).
+    /// nil: the cursor now (a compositor binding at the press itself). Refused for a node
+    /// outside the scope input is locked to.
     @discardableResult
     public func beginMove(_ node: NodeID, anchor: Point? = nil) -> Bool {
-        guard tree.isVisible(node), pointerGrab == nil || popupGrab != nil, let origin = tree.layoutPosition(of: node) else {
+        guard tree.isVisible(node), mayTakeInput(node), pointerGrab == nil || popupGrab != nil,
+            let origin = tree.layoutPosition(of: node)
+        else {
             return false
         }
         dismissPopups()
@@ -183,9 +187,12 @@ extension Seat {
     }
 
     /// `xdg_toplevel.resize`: motion produces `resizeRequest` deliveries until release.
+    /// Refused for a node outside the scope input is locked to.
     @discardableResult
     public func beginResize(_ node: NodeID, edges: ResizeEdges) -> Bool {
-        guard tree.isVisible(node), pointerGrab == nil || popupGrab != nil, let frame = tree.frame(of: node) else {
+        guard tree.isVisible(node), mayTakeInput(node), pointerGrab == nil || popupGrab != nil,
+            let frame = tree.frame(of: node)
+        else {
             return false
         }
         dismissPopups()

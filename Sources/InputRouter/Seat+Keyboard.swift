@@ -15,11 +15,12 @@ extension Seat {
     }
 
     /// What `setKeyboardFocus` does with no keyboard grab: the focus moves to `node` if it
-    /// can take it (leave to the old one, enter with the keys its client was sent).
+    /// can take it (leave to the old one, enter with the keys its client was sent). While
+    /// input is locked, only a node inside the lock's scope can (InputLock.swift).
     @discardableResult
     public func defaultKeyboardEnter(_ node: NodeID?) -> Bool {
         if let n = node {
-            guard tree.canBecomeFirstResponder(n), tree.isVisible(n) else { return false }
+            guard tree.canBecomeFirstResponder(n), tree.isVisible(n), mayTakeInput(n) else { return false }
         }
         moveKeyboardFocus(to: node)
         return true
@@ -32,7 +33,9 @@ extension Seat {
         moveKeyboardFocus(to: fallback)
     }
 
-    func moveKeyboardFocus(to node: NodeID?) {
+    func moveKeyboardFocus(to target: NodeID?) {
+        // Every focus change passes here: while input is locked, none leaves the scope.
+        let node = target.flatMap { mayTakeInput($0) ? $0 : nil }
         guard node != keyboardFocus else { return }
         defer { updateShortcutsInhibitor(); constraintKeyboardFocusDidChange(); padsFollowKeyboardFocus() }
         if let old = keyboardFocus, old != node {
@@ -85,11 +88,12 @@ extension Seat {
     func isClientNode(_ n: NodeID) -> Bool { tree.kind(of: n)?.isClientSurface ?? false }
 
     /// The surface focus falls back to: the most recently focused one of the same client
-    /// that can still take it, else the most recent of any client.
+    /// that can still take it, else the most recent of any client. While input is locked,
+    /// only one inside the lock's scope, else none: never a window under the lock.
     func fallbackFocus(excluding gone: NodeID?, client: ClientID) -> NodeID? {
-        if let top = popupGrab?.stack.last, top != gone { return top }
+        if let top = popupGrab?.stack.last, top != gone, mayTakeInput(top) { return top }
         let usable: (NodeID) -> Bool = { n in
-            n != gone && self.tree.canBecomeFirstResponder(n) && self.tree.isVisible(n)
+            n != gone && self.tree.canBecomeFirstResponder(n) && self.tree.isVisible(n) && self.mayTakeInput(n)
         }
         if let n = focusHistory.last(where: { usable($0) && self.tree.client(of: $0) == client }) { return n }
         return focusHistory.last(where: usable)
@@ -105,9 +109,12 @@ extension Seat {
     // MARK: Keys
 
     /// Adds a compositor key binding, checked on each press before the focus sees the key.
-    /// Allocates: call at setup, not per event.
-    public func addBinding(_ binding: KeyBinding, action: @escaping () -> Void) {
-        bindings.append((binding, action))
+    /// `whileLocked`: it also runs while input is locked (`Router.lockInput(to:)`), when no
+    /// other binding does, like sway's `bindsym --locked`. Keep such bindings to the one
+    /// escape a locked session needs (a VT switch, quitting the compositor): anything they
+    /// do happens with the screen locked. Allocates: call at setup, not per event.
+    public func addBinding(_ binding: KeyBinding, whileLocked: Bool = false, action: @escaping () -> Void) {
+        bindings.append((binding, whileLocked, action))
     }
 
     /// Forgets every key binding (e.g. before loading a new configuration).
@@ -190,7 +197,10 @@ extension Seat {
         // Tested first: the loop retained and released the array even when it was empty.
         // Matching is pure, so the inhibitor, which only an action could change, is read once.
         if !bindings.isEmpty && activeShortcutsInhibitor == nil {
-            for (i, b) in bindings.enumerated() where b.binding.matches(meaning, modifiersBefore: modifiersBefore) {
+            // While input is locked only the bindings added `whileLocked` run.
+            let locked = withRouter { $0.inputLockScope } != nil
+            for (i, b) in bindings.enumerated()
+            where (!locked || b.whileLocked) && b.binding.matches(meaning, modifiersBefore: modifiersBefore) {
                 keyRecipients[code] = .consumed
                 enqueue(.binding(id, index: Int32(i), key: key))
                 b.action()
@@ -231,8 +241,7 @@ extension Seat {
             keyRecipients[code] = .client(keyboardFocusClient)
             return
         }
-        let first: Responder = keyboardFocus.map { .node($0) } ?? .seat(id)
-        let taker = dispatch(from: first, device: .keyboard, handlersOnly: true, at: cursor) { _ in
+        let taker = dispatch(from: keyboardChainStart, device: .keyboard, handlersOnly: true, at: cursor) { _ in
             .key(key: key, state: .pressed, keysym: meaning.keysym)
         }
         if let t = taker {

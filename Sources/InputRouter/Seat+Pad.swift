@@ -200,8 +200,7 @@ extension Seat {
 
     /// No surface entered: the keyboard focus's chain of compositor handlers, then the seat.
     private func routePadToHandlers(_ event: NodeEvent, kind: EventKind) {
-        let first: Responder = keyboardFocus.map { .node($0) } ?? .seat(id)
-        if let t = dispatch(from: first, device: .tablet, handlersOnly: true, at: .zero, { _ in event }) {
+        if let t = dispatch(from: keyboardChainStart, device: .tablet, handlersOnly: true, at: .zero, { _ in event }) {
             enqueue(.handled(id, t, kind))
         } else {
             drop(kind)

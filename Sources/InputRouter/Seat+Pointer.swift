@@ -404,6 +404,8 @@ extension Seat {
 
     func resetRecognizersIfIdle() {
         guard !recognizers.isEmpty, touches.isEmpty, heldButtonCount == 0, pointerClaim == nil, touchClaim == nil else { return }
+        // While input is locked they stay failed, as the bindings stay off (InputLock.swift).
+        guard withRouter({ $0.inputLockScope }) == nil else { return }
         for i in recognizers.indices {
             recognizers[i].reset()
             recognizerStates[i] = .possible

@@ -155,7 +155,7 @@ public final class Seat {
     @exclusivity(unchecked) public internal(set) var modifiers = Modifiers.none
     @exclusivity(unchecked) var focusHistory: [NodeID] = []
     /// The compositor's key bindings, in the order added; a key press checks them in that order.
-    @exclusivity(unchecked) public internal(set) var bindings: [(binding: KeyBinding, action: () -> Void)] = []
+    @exclusivity(unchecked) public internal(set) var bindings: [(binding: KeyBinding, whileLocked: Bool, action: () -> Void)] = []
     // Keyboard shortcuts inhibition (Seat+ShortcutsInhibit.swift).
     @exclusivity(unchecked) var shortcutsInhibitors: [NodeID] = []
     @exclusivity(unchecked) var activeShortcutsInhibitor: NodeID?
@@ -522,7 +522,7 @@ public final class Seat {
     @discardableResult
     public func sendAction(_ name: String, from first: Responder? = nil) -> Responder? {
         let action = router.action(name)
-        let start = first ?? keyboardFocus.map { .node($0) } ?? .seat(id)
+        let start = first ?? keyboardChainStart
         var r: Responder? = start
         var steps = 0
         while let cur = r, steps < Router.maxChainLength {

@@ -27,6 +27,8 @@ public struct ActivationRecord: Sendable, Equatable {
         case noValidSerial = "no valid serial"
         /// The surface has no toplevel to activate.
         case notAToplevel = "not a toplevel"
+        /// The session is locked (SessionLock.swift): no window takes the keyboard.
+        case sessionLocked = "session locked"
     }
     /// The node asked for (nil for a surface without one).
     public var node: NodeID?
@@ -119,6 +121,7 @@ extension WaylandServer {
         var outcome = redeemed
         let top = surface.node.flatMap(toplevelNode(of:))
         if outcome == .granted, top == nil { outcome = .notAToplevel }
+        if outcome == .granted, sessionLock.isLocked { outcome = .sessionLocked }
         if outcome == .granted, let top { activate(top, seat: router.seats[seatIndex]) }
         activationLog.append(ActivationRecord(node: surface.node, outcome: outcome))
         if activationLog.count > 64 { activationLog.removeFirst() }

@@ -50,6 +50,8 @@ enum GlobalVersion {
     static let layerShell: Int32 = 4
     // Input method programs (InputMethod.swift).
     static let inputMethodManager: Int32 = 1
+    // Session lock (SessionLock.swift).
+    static let sessionLockManager: Int32 = 1
 }
 
 extension WaylandServer {
@@ -86,6 +88,8 @@ extension WaylandServer {
         addObjectGlobal("zwlr_layer_shell_v1", GlobalVersion.layerShell, LayerShellObject.init)
         // Input method programs: fcitx5, on-screen keyboards (InputMethod.swift).
         addObjectGlobal("zwp_input_method_manager_v2", GlobalVersion.inputMethodManager, InputMethodManagerObject.init)
+        // Lock screens (SessionLock.swift).
+        addObjectGlobal("ext_session_lock_manager_v1", GlobalVersion.sessionLockManager, SessionLockManagerObject.init)
     }
 
     /// A global whose bind makes one object of its interface, as most do: `make` gets the

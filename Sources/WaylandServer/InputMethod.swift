@@ -182,7 +182,9 @@ final class InputMethodKeyboardGrabObject: WaylandObject {
     private func offer(_ event: InputMethodKeyEvent) -> Bool {
         switch event {
         case .key(let time, let key, let state, let device):
-            if server.isVirtualKeyboard(device, of: owner) { return false }
+            // While the session is locked the lock screen gets the keys, a password among
+            // them: never an input method (SessionLock.swift).
+            if server.router.inputLockScope != nil || server.isVirtualKeyboard(device, of: owner) { return false }
             zwp_input_method_keyboard_grab_v2_send_key(
                 resource, server.nextSerial(), UInt32(truncatingIfNeeded: time / 1000), key, UInt32(state.rawValue))
         case .modifiers(let m):

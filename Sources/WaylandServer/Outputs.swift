@@ -119,6 +119,7 @@ extension WaylandServer {
         offeredGlobals.append(GlobalDescription(interface: "wl_output", version: GlobalVersion.output))
         output.global = wl_global_create(
             display, ir_interface("wl_output"), GlobalVersion.output, Unmanaged.passUnretained(binding).toOpaque(), outputBound)
+        sessionLockFollowOutputs()  // the lock node spans the new output too (SessionLock.swift)
         followSceneChanges()
         sendDeliveries()
         return node
@@ -145,6 +146,7 @@ extension WaylandServer {
         }
         output.removed = true
         output.xdgOutputs.removeAll()  // inert from now on: nothing more is sent to them
+        sessionLockFollowOutputs()
         for case let s? in surfacesByNode where s.outputMask & (1 << UInt64(output.bit)) != 0 {
             s.outputMask &= ~(1 << UInt64(output.bit))
             guard s.owner.alive else { continue }
@@ -171,6 +173,7 @@ extension WaylandServer {
     public func resizeOutput(_ node: NodeID, width: Int32, height: Int32) {
         guard width > 0, height > 0, servedOutputs.contains(where: { $0.node == node }) else { return }
         router.tree.resize(node, width: width, height: height)
+        sessionLockFollowOutputs()
         followSceneChanges()
         sendDeliveries()
     }

@@ -61,6 +61,8 @@ extension WaylandServer {
         { [unowned(unsafe) self] seat, node in
             deciding = true
             defer { deciding = false }
+            // While locked a press can only be on a lock surface: the keyboard follows it.
+            if sessionLock.isLocked { return lockSurfacePressed(node, seat: seat) }
             if configuration.focusOnClick { _ = raiseAndFocus(node, seat: seat) }
             if let decide = beforePress { decide(node, seat) }
         }

@@ -235,6 +235,8 @@ public final class WaylandServer {
     /// The first seat's text inputs (each seat has its own: `services(_:)`).
     var textInput: TextInputState { seatServices[0].textInput }
     let activationTokens = ActivationTokens()
+    /// Whether the session is locked, by whom, and its node (SessionLock.swift).
+    let sessionLock = SessionLockState()
     /// The last uses of activation tokens, newest last (bounded): what each one did.
     public internal(set) var activationLog: [ActivationRecord] = []
     private(set) lazy var idle = IdleState(server: self)

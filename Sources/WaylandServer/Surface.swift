@@ -63,6 +63,7 @@ final class Surface: WaylandObject {
         case xdg(XdgSurfaceObject)
         case layer(LayerSurfaceObject)
         case inputPopup(InputPopupObject)
+        case lock(LockSurfaceObject)  // SessionLock.swift
     }
     var role = Role.none {
         didSet { if case .xdg(let x) = role { xdgRef = Unmanaged.passUnretained(x) } else { xdgRef = nil } }
@@ -103,6 +104,7 @@ final class Surface: WaylandObject {
         case .xdg: "xdg_surface"
         case .layer: "zwlr_layer_surface_v1"
         case .inputPopup: "zwp_input_popup_surface_v2"
+        case .lock: "ext_session_lock_surface_v1"
         }
     }
 
@@ -141,6 +143,7 @@ final class Surface: WaylandObject {
     func commit() {
         if case .xdg(let xdg) = role, !xdg.checkCommit(pending) { return }
         if case .layer(let layer) = role, !layer.checkCommit(pending) { return }
+        if case .lock(let l) = role, !l.checkCommit(pending) { return }
         var state = pending
         pending = SurfaceState()
         pending.scale = state.scale
@@ -213,6 +216,7 @@ final class Surface: WaylandObject {
         case .xdg(let xdg): xdg.updateMapping()
         case .layer(let layer): layer.committed()
         case .inputPopup(let popup): popup.committed()
+        case .lock(let l): l.updateMapping()
         case .none, .cursor, .dragIcon: break
         }
         updateOutputs()
@@ -254,6 +258,7 @@ final class Surface: WaylandObject {
         for child in children { child.parentDestroyed() }
         children.removeAll()
         destroyNode(surfaceStays: false)
+        if case .lock = role { server.giveKeyboardsToALockSurface() }
     }
 
     /// Takes the surface out of the scene. `surfaceStays`: only its role went away

@@ -29,6 +29,8 @@ import Testing
             "zwp_primary_selection_device_manager_v1 1",
             // Panels, launchers and lock screens.
             "zwlr_layer_shell_v1 4",
+            "zwp_input_method_manager_v2 1",  // input method programs (InputMethod.swift)
+            "ext_session_lock_manager_v1 1",  // lock screens (SessionLock.swift)
         ], "\(text)")
     }
 }

@@ -226,9 +226,14 @@ if let path = options.tracePath {
 // What the output shows, drawn by the compositor: decorations are compositor nodes, and
 // client surfaces show the pixels `pixels` copies from each commit (the pixel policy).
 let pixels = SurfacePixels(server: server)
+// While the session is locked (ext-session-lock: swaylock), the lock node is drawn opaque
+// black over everything, and only the lock surfaces show on it. The compositor has no key
+// bindings, so none is marked to run while locked (`addBinding(_:whileLocked:action:)`):
+// quitting it is the way out of a lock whose locker died.
 let renderer = OutputRenderer(
-    compositorColor: { node in
-        switch server.decorationPart(of: node) {
+    compositorColor: { node -> UInt32? in
+        if node == server.sessionLockNode { return 0xff000000 }
+        return switch server.decorationPart(of: node) {
         case .titleBar(_, let active)?: active ? 0xff3a6ea5 : 0xff5a5f66
         case .closeButton?: 0xffc0392b
         case nil: nil
