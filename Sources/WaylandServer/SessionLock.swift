@@ -297,6 +297,9 @@ extension WaylandServer {
             if toplevelNode(of: f) != nil { activate(f, seat: seat) } else { seat.setKeyboardFocus(f) }
         }
         sessionLock.focusBeforeLock = []
+        // A launcher or prompt that opened with exclusive keyboard interactivity while the
+        // session was locked got no keyboard then (LayerShell.swift): it takes it now.
+        layerKeyboardChanged()
         sendDeliveries()
     }
 

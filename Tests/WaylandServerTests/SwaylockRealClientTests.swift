@@ -139,4 +139,42 @@ private func run(_ path: String, _ arguments: [String], input: String? = nil) th
         let typed = h.settle(wev, until: "wev to print the key after unlocking") { $0.contains("key: 53; state: 0 (released)") }
         #expect(keyboardLines(typed).contains { $0.contains("key: 53; state: 1 (pressed)") })
     }
+
+    /// A launcher opened while the session is locked (fuzzel: exclusive keyboard
+    /// interactivity on the overlay layer) gets no keyboard and no key: the password goes to
+    /// swaylock alone (the bug of sway PR #9172, swaylock#204). Once unlocked, it has the
+    /// keyboard it asked for.
+    @Test func aLauncherOpenedWhileLockedGetsNoKeyUntilUnlocked() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/swaylock"), "swaylock is not installed (make deps)")
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/fuzzel"), "fuzzel is not installed (make deps)")
+        let h = try ServerHarness()
+        try prepareUser(socket: h.socket)
+        var keyTargets: [NodeKind] = []
+        let tree = h.server.router.tree
+        h.server.deliveryObserver = { d, _ in
+            if case let .key(_, node, _, _, .pressed, _) = d { keyTargets.append(tree.kind(of: node) ?? .root) }
+        }
+        let swaylock = try startSwaylock(h)
+        try awaitLockSurfaceWithKeyboard(h, swaylock)
+        let fuzzel = try h.spawn("/usr/bin/fuzzel", ["--dmenu"])
+        for entry in ["apple", "banana"] { fuzzel.send(entry) }
+        fuzzel.closeInput()
+        try #require(h.dispatch(until: "fuzzel's layer surface to map", timeout: 20) {
+            tree.children(of: h.server.layerNode(.overlay)).contains { tree.isMapped($0) }
+                || tree.children(of: h.server.layerNode(.top)).contains { tree.isMapped($0) }
+        }, "fuzzel said:\n\(fuzzel.lines.joined(separator: "\n"))")
+        #expect(h.server.seat.keyboardFirstResponder.flatMap { tree.kind(of: $0) } == .lock)
+        keyTargets = []
+        type(h, lockPassword)
+        h.key(28, .pressed); h.key(28, .released)  // Return
+        #expect(keyTargets == Array(repeating: NodeKind.lock, count: lockPassword.count + 1))
+        try #require(h.dispatch(until: "swaylock to unlock and exit", timeout: 30) { !swaylock.process.isRunning },
+                     "swaylock said:\n\(swaylock.lines.joined(separator: "\n"))")
+        #expect(swaylock.process.terminationStatus == 0)
+        // Unlocked: the launcher that asked for the keyboard has it, and takes the next key.
+        #expect(h.server.seat.keyboardFirstResponder.flatMap { tree.kind(of: $0) } == .layer)
+        keyTargets = []
+        h.key(30, .pressed); h.key(30, .released)
+        #expect(keyTargets == [.layer])
+    }
 }
