@@ -54,7 +54,15 @@ import Testing
                     || h.server.router.tree.name(of: layer)?.contains("top layer") == true)
         #expect(h.settle(win).filter { $0.hasPrefix("keyboard.") } == ["keyboard.leave win"])
         // "ban" leaves only banana; Return picks it (without the filter it would be apple).
-        type(h, [Key.b, Key.a, Key.n, Key.enter])
+        // fuzzel filters off its main loop: Return waits for the frame drawn after the keys
+        // and a ping answered (pressed at once, it printed the typed "ban" as no match).
+        var frames = 0
+        h.server.bufferCommitted = { _, _ in frames += 1 }
+        type(h, [Key.b, Key.a, Key.n])
+        let before = frames
+        h.dispatch(until: "fuzzel to draw the filtered list", timeout: 20) { frames > before }
+        _ = h.settleForeign(fuzzel)
+        type(h, [Key.enter])
         waitForExit(h, fuzzel, "fuzzel")
         #expect(fuzzel.process.terminationStatus == 0)
         #expect(fuzzel.lines.filter { !$0.isEmpty && !$0.hasPrefix("info:") } == ["banana"])
@@ -107,6 +115,12 @@ import Testing
 
     @Test func waybarReservesTheTopOfTheOutputTakesClicksAndNeverTheKeyboard() throws {
         let h = try ServerHarness()
+        var enters: [String] = []
+        let router = h.server.router  // not the harness: deliveries go on while it is torn down
+        h.server.deliveryObserver = { d, q in
+            let line = TraceSink.line(d, queue: q, router: router)
+            if line.contains("pointer.enter") { enters.append(line) }
+        }
         let first = try h.mappedProbe(["--toplevel", "first", "200x200"])  // before the bar: at 40,40
         let clicked = FileManager.default.temporaryDirectory.appendingPathComponent("waybar-clicked-\(getpid())").path
         unlink(clicked)
@@ -130,6 +144,8 @@ import Testing
         h.button(.pressed)
         h.button(.released)
         h.dispatch(until: "waybar's on-click command to run", timeout: 20) { FileManager.default.fileExists(atPath: clicked) }
+        // The trace names the bar as it names windows: client, program, layer, namespace.
+        #expect(enters.last == "seat0 pointer.enter \"client2 waybar: top layer waybar\" at 20,15")
         // It never takes the keyboard: the newest window keeps it through all of this.
         #expect(h.server.seat.keyboardFirstResponder.flatMap { h.server.router.tree.kind(of: $0) } == .toplevel)
         #expect(!h.settle(second).contains { $0.hasPrefix("keyboard.leave") })
