@@ -243,7 +243,7 @@ final class InputPopupObject: WaylandObject {
         let cursor = input.current.cursorRectangle ?? Rect(0, 0, 0, 0)
         tree.move(node, to: (cursor.x, cursor.y &+ cursor.height))
         tree.setMapped(node, surface.hasBuffer)
-        let rectangle = Rect(0, -cursor.height, cursor.width, cursor.height)
+        let rectangle = Rect(0, 0 &- cursor.height, cursor.width, cursor.height)  // a client's numbers: no trap
         if rectangle != toldRectangle {
             toldRectangle = rectangle
             zwp_input_popup_surface_v2_send_text_input_rectangle(resource, rectangle.x, rectangle.y, rectangle.width, rectangle.height)

@@ -381,20 +381,26 @@ extension WaylandServer {
     /// both sides or on neither, else against its anchored edge, moved in by that edge's
     /// margin; a size of 0 spans the bounds less both margins. The configure's size is the
     /// box's. nil when the margins leave a negative size.
+    /// In 64 bits, clamped back: sizes and margins are whatever a client sent.
     static func layerBox(_ s: LayerState, in bounds: Rect) -> (box: Rect, width: UInt32, height: UInt32)? {
         func axis(size: UInt32, low: Bool, high: Bool, start: Int32, length: Int32, marginLow: Int32, marginHigh: Int32)
             -> (Int32, Int32)?
         {
+            let (start, length, marginLow, marginHigh) = (Int64(start), Int64(length), Int64(marginLow), Int64(marginHigh))
+            let placed: (Int64, Int64)
             if size == 0 {
                 let l = length - marginLow - marginHigh
-                return l < 0 ? nil : (start + marginLow, l)
+                guard l >= 0 else { return nil }
+                placed = (start + marginLow, l)
+            } else {
+                let w = Int64(size)
+                switch (low, high) {
+                case (true, false): placed = (start + marginLow, w)
+                case (false, true): placed = (start + length - w - marginHigh, w)
+                default: placed = (start + (length - w) / 2, w)  // both or neither: centred, margins ignored
+                }
             }
-            let w = Int32(clamping: size)
-            switch (low, high) {
-            case (true, false): return (start + marginLow, w)
-            case (false, true): return (start + length - w - marginHigh, w)
-            default: return (start + (length - w) / 2, w)  // both or neither: centred, margins ignored
-            }
+            return (Int32(clamping: placed.0), Int32(clamping: placed.1))
         }
         let a = s.anchor
         guard let (x, w) = axis(size: s.width, low: a & Anchor.left != 0, high: a & Anchor.right != 0,
@@ -410,18 +416,20 @@ extension WaylandServer {
     static func reserve(_ s: LayerState, from usable: inout Rect) {
         guard s.exclusiveZone > 0 else { return }
         let a = s.anchor
+        // The zone plus a margin, in 64 bits: both are whatever the client sent.
+        func band(_ margin: Int32) -> Int32 { Int32(clamping: max(Int64(s.exclusiveZone) + Int64(margin), 0)) }
         let across = (top: Anchor.left | Anchor.right, side: Anchor.top | Anchor.bottom)
         if a == Anchor.top || a == Anchor.top | across.top {
-            let d = max(s.exclusiveZone + s.margin.top, 0)
+            let d = min(band(s.margin.top), usable.height)
             usable = Rect(usable.x, usable.y + d, usable.width, max(usable.height - d, 0))
         } else if a == Anchor.bottom || a == Anchor.bottom | across.top {
-            let d = max(s.exclusiveZone + s.margin.bottom, 0)
+            let d = min(band(s.margin.bottom), usable.height)
             usable = Rect(usable.x, usable.y, usable.width, max(usable.height - d, 0))
         } else if a == Anchor.left || a == Anchor.left | across.side {
-            let d = max(s.exclusiveZone + s.margin.left, 0)
+            let d = min(band(s.margin.left), usable.width)
             usable = Rect(usable.x + d, usable.y, max(usable.width - d, 0), usable.height)
         } else if a == Anchor.right || a == Anchor.right | across.side {
-            let d = max(s.exclusiveZone + s.margin.right, 0)
+            let d = min(band(s.margin.right), usable.width)
             usable = Rect(usable.x, usable.y, max(usable.width - d, 0), usable.height)
         }
     }
