@@ -48,6 +48,8 @@ enum GlobalVersion {
     static let xdgOutputManager: Int32 = 3
     // Panels, launchers and lock screens (LayerShell.swift).
     static let layerShell: Int32 = 4
+    // Virtual keyboards (VirtualKeyboard.swift).
+    static let virtualKeyboardManager: Int32 = 1
 }
 
 extension WaylandServer {
@@ -82,6 +84,9 @@ extension WaylandServer {
         addObjectGlobal("zwp_primary_selection_device_manager_v1", GlobalVersion.primarySelectionManager, PrimarySelectionManagerObject.init)
         // Panels, launchers, notifications and wallpapers (LayerShell.swift).
         addObjectGlobal("zwlr_layer_shell_v1", GlobalVersion.layerShell, LayerShellObject.init)
+        // Typing tools, on-screen keyboards, remote desktops (VirtualKeyboard.swift); who may
+        // is the embedder's `mayCreateVirtualDevice` (VirtualDevicePolicy.swift).
+        addObjectGlobal("zwp_virtual_keyboard_manager_v1", GlobalVersion.virtualKeyboardManager, VirtualKeyboardManagerObject.init)
     }
 
     /// A global whose bind makes one object of its interface, as most do: `make` gets the
