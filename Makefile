@@ -37,6 +37,8 @@ APT_PACKAGES += gir1.2-gtk-4.0
 APT_PACKAGES += wl-clipboard
 # Panels and launchers on the layer shell: fuzzel and waybar (LayerShellRealClientTests).
 APT_PACKAGES += fuzzel waybar
+# Virtual keyboards: wtype 0.4 typing into foot and a GTK 3 entry (VirtualKeyboardRealClientTests).
+APT_PACKAGES += wtype
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 
