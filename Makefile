@@ -40,6 +40,8 @@ APT_PACKAGES += fuzzel waybar
 # A lock screen on ext-session-lock-v1: swaylock run as a test user, unlocked with its
 # password through PAM (SwaylockRealClientTests).
 APT_PACKAGES += swaylock
+# Virtual keyboards: wtype 0.4 typing into foot and a GTK 3 entry (VirtualKeyboardRealClientTests).
+APT_PACKAGES += wtype
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 

@@ -30,6 +30,11 @@ public enum Delivery: Hashable, Sendable {
     case keyboardLeave(SeatID, NodeID, serial: UInt32)
     case key(SeatID, NodeID, time: UInt64, key: UInt32, KeyState, serial: UInt32)
     case modifiers(SeatID, NodeID, Modifiers, serial: UInt32)
+    /// From here on the seat's keys and modifiers are in the keymap of `keyboard`, a device
+    /// with a keymap of its own (a virtual keyboard: Seat+KeyboardDevices.swift); nil: the
+    /// seat's own keymap. A client must have that keymap before the next key or modifiers
+    /// it is sent; `modifiers` to the focus follows this at once.
+    case keymapChanged(SeatID, keyboard: DeviceID?)
     // Touch (`wl_touch`). The touch id is libinput's seat slot.
     case touchDown(SeatID, NodeID, time: UInt64, slot: Int32, Point, serial: UInt32)
     case touchMotion(SeatID, NodeID, time: UInt64, slot: Int32, Point)
@@ -91,7 +96,7 @@ public enum Delivery: Hashable, Sendable {
         case .pointerEnter(let s, _, _, _), .pointerLeave(let s, _, _), .pointerMotion(let s, _, _, _),
             .pointerButton(let s, _, _, _, _, _), .pointerAxis(let s, _, _, _, _, _, _),
             .pointerAxisStop(let s, _, _, _), .pointerFrame(let s, _), .keyboardEnter(let s, _, _, _),
-            .keyboardLeave(let s, _, _), .key(let s, _, _, _, _, _), .modifiers(let s, _, _, _),
+            .keyboardLeave(let s, _, _), .key(let s, _, _, _, _, _), .modifiers(let s, _, _, _), .keymapChanged(let s, _),
             .touchDown(let s, _, _, _, _, _), .touchMotion(let s, _, _, _, _), .touchUp(let s, _, _, _, _),
             .touchFrame(let s, _), .touchCancel(let s, _), .touchReleased(let s, _, _, _, _), .gesture(let s, _, _, _), .handled(let s, _, _),
             .action(let s, _, _), .binding(let s, _, _), .claimed(let s, _), .switchToggled(let s, _, _),

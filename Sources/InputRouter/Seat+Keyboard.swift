@@ -139,6 +139,8 @@ extension Seat {
         case .forwarded:
             if state == .pressed { heldKeys.append(key) } else { heldKeys.remove(key) }
         }
+        // A key of another device may be in another keymap (Seat+KeyboardDevices.swift).
+        if device != lastKeyDevice { keyDeviceChanged(device) }
         let meaning = translate(key: key, state: state) ?? KeyMeaning(keysym: 0, baseKeysym: 0, modifiers: modifiers)
         // The commonest key, a plain one for the client with the focus, is sent here; every
         // other goes through the routing steps, out of line (inlined, their registers and
@@ -292,7 +294,4 @@ extension Seat {
             enqueue(.modifiers(id, f, modifiers, serial: recordedSerial(.modifiers, client: keyboardFocusClient, at: cursor)))
         }
     }
-
-    /// Sets the modifier state directly (the nested backend adopts the parent's).
-    public func notifyModifiers(_ new: Modifiers) { updateModifiers(new) }
 }

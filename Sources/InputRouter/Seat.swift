@@ -51,29 +51,35 @@ public final class Seat {
     /// Read once per event that reaches the seat (compositor motion, drops): unchecked, like
     /// the tree's handlers (a handler that replaces it has already been copied out).
     @exclusivity(unchecked) public var handler: NodeHandler?
-    /// The keyboard layer (xkbcommon). Without one, keys carry no keysym and modifiers
-    /// never change.
+    /// The keyboard layer (xkbcommon) of the seat's own keyboards. Without one, keys carry
+    /// no keysym and modifiers never change. A device with a keymap of its own (a virtual
+    /// keyboard) has its own translator (`setKeyTranslator(_:forDevice:modifiers:)`).
     @exclusivity(unchecked) public var keyTranslator: KeyTranslator? {
-        didSet {
-            translatorWords = nil
-            keyAnswers = nil
-            // `as any`: passed as it is, the existential would be opened, and only the
-            // object's word copied.
-            if let t = keyTranslator {
-                translatorWords = withUnsafeBytes(of: t as any KeyTranslator) { $0.load(as: TranslatorWords.self) }
-                keyAnswers = t.keyAnswers
-            }
-        }
+        didSet { if activeKeyboard == nil { useTranslator(keyTranslator) } }
     }
-    /// `keyTranslator`'s two words (object, witness table), which `translate` calls through
-    /// with nothing counted: called on the property, each key paid a retain and a release of
-    /// the translator (~40 instructions), since the call might replace it. The property keeps
-    /// it alive; a translator that replaces itself from inside `translate` is not supported.
+    /// The translator in use's two words (object, witness table), which `translate` calls
+    /// through with nothing counted: called on the property, each key paid a retain and a
+    /// release of the translator (~40 instructions), since the call might replace it.
+    /// `keyTranslator` or `ownKeyboards` keeps it alive; a translator that replaces itself
+    /// from inside `translate` is not supported.
     @exclusivity(unchecked) private var translatorWords: TranslatorWords?
     private typealias TranslatorWords = (object: UnsafeRawPointer, witnesses: UnsafeRawPointer)
 
-    /// `keyTranslator`'s answers (KeyTranslator.swift), kept with it: valid while it is set.
+    /// The answers of the translator in use (KeyTranslator.swift), kept with it: valid while
+    /// it is in use.
     @exclusivity(unchecked) private var keyAnswers: KeyAnswers?
+
+    /// Makes `translator` the one keys are translated with (the seat's own or a device's).
+    func useTranslator(_ translator: KeyTranslator?) {
+        translatorWords = nil
+        keyAnswers = nil
+        // `as any`: passed as it is, the existential would be opened, and only the
+        // object's word copied.
+        if let t = translator {
+            translatorWords = withUnsafeBytes(of: t as any KeyTranslator) { $0.load(as: TranslatorWords.self) }
+            keyAnswers = t.keyAnswers
+        }
+    }
 
     /// What `key` means: from the translator's answers when they hold it, else from the
     /// translator, borrowed (see `translatorWords`).
@@ -151,8 +157,18 @@ public final class Seat {
     let keyCounts = CodeTable<UInt8>(repeating: 0)
     let keyRecipients = CodeTable<KeyRecipient>(repeating: .none)
     @exclusivity(unchecked) var heldKeys = HeldCodes()
-    /// The modifier state the key translator last reported (depressed, latched, locked, group).
+    /// The modifier state the key translator in use last reported (depressed, latched,
+    /// locked, group): the seat's own keyboard's, or that of `activeKeyboard`.
     @exclusivity(unchecked) public internal(set) var modifiers = Modifiers.none
+    /// Devices with a keymap of their own (virtual keyboards), Seat+KeyboardDevices.swift.
+    @exclusivity(unchecked) var ownKeyboards: [OwnKeyboard] = []
+    /// The device whose key was routed last: a key from another device may change the keymap
+    /// in use, the same device never does (the one test a key pays for keyboards).
+    @exclusivity(unchecked) var lastKeyDevice = Seat.noKeyDevice
+    /// The device whose keymap keys and modifiers are in now; nil: the seat's own keymap.
+    @exclusivity(unchecked) public internal(set) var activeKeyboard: DeviceID?
+    /// The seat's own keyboard's modifiers, kept while a device's keymap is in use.
+    var seatKeyboardModifiers = Modifiers.none
     @exclusivity(unchecked) var focusHistory: [NodeID] = []
     /// The compositor's key bindings, in the order added; a key press checks them in that order.
     @exclusivity(unchecked) public internal(set) var bindings: [(binding: KeyBinding, whileLocked: Bool, action: () -> Void)] = []
@@ -411,7 +427,9 @@ public final class Seat {
     /// A device went away: whatever it held is released as if let go (the release reaches
     /// whoever got the press), its touches are cancelled, and nothing stays stuck. This
     /// holds for a device that sent events without ever being added, too (a broken
-    /// recording, a hostile source): what it pressed was forwarded, so it is released.
+    /// recording, a hostile source): what it pressed was forwarded, so it is released. A
+    /// device with a keymap of its own releases its keys in that keymap, and the seat's
+    /// own keymap and modifiers come back if its were in use.
     public func notifyDeviceRemoved(_ device: DeviceID, time: UInt64) {
         let i = Int(device.index)
         tabletDeviceRemoved(device, time: time)  // a tool needs no device-added to be in proximity
@@ -428,7 +446,12 @@ public final class Seat {
         deviceKeys.forget(device)
         deviceButtons.forget(device)
         padsFollowKeyboardFocus()  // the pads of a tablet that went leave
-        if heldKeys.isEmpty, let translator = keyTranslator { updateModifiers(translator.releaseAll()) }
+        if ownKeyboards.contains(where: { $0.device == device }) {
+            forgetOwnKeyboard(device)  // its keymap goes with it (Seat+KeyboardDevices.swift)
+        } else if heldKeys.isEmpty, let translator = keyTranslator {
+            let released = translator.releaseAll()
+            if activeKeyboard == nil { updateModifiers(released) } else { seatKeyboardModifiers = released }
+        }
     }
 
     /// A switch (lid, tablet mode) changed: queued as `switchToggled` and told to every switch

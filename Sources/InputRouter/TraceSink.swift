@@ -62,6 +62,7 @@ public struct TraceSink: DeliverySink {
         case .keyboardLeave(_, let n, _): return s + "keyboard.leave \(node(n))"
         case .key(_, let n, let t, let k, let st, _): return s + "keyboard.key \(node(n)) \(k) \(st)" + time(t)
         case .modifiers(_, let n, let m, _): return s + "keyboard.modifiers \(node(n)) \(m)"
+        case .keymapChanged(_, let k): return s + "keyboard.keymap \(k.map { "of \($0)" } ?? "of the seat")"
         case .touchDown(_, let n, let t, let slot, let p, _): return s + "touch.down \(node(n)) slot \(slot) \(at(p))" + time(t)
         case .touchMotion(_, let n, let t, let slot, let p): return s + "touch.motion \(node(n)) slot \(slot) \(at(p))" + time(t)
         case .touchUp(_, let n, let t, let slot, _): return s + "touch.up \(node(n)) slot \(slot)" + time(t)

@@ -52,6 +52,8 @@ enum GlobalVersion {
     static let inputMethodManager: Int32 = 1
     // Session lock (SessionLock.swift).
     static let sessionLockManager: Int32 = 1
+    // Virtual keyboards (VirtualKeyboard.swift).
+    static let virtualKeyboardManager: Int32 = 1
 }
 
 extension WaylandServer {
@@ -90,6 +92,9 @@ extension WaylandServer {
         addObjectGlobal("zwp_input_method_manager_v2", GlobalVersion.inputMethodManager, InputMethodManagerObject.init)
         // Lock screens (SessionLock.swift).
         addObjectGlobal("ext_session_lock_manager_v1", GlobalVersion.sessionLockManager, SessionLockManagerObject.init)
+        // Typing tools, on-screen keyboards, remote desktops (VirtualKeyboard.swift); who may
+        // is the embedder's `mayCreateVirtualDevice` (VirtualDevicePolicy.swift).
+        addObjectGlobal("zwp_virtual_keyboard_manager_v1", GlobalVersion.virtualKeyboardManager, VirtualKeyboardManagerObject.init)
     }
 
     /// A global whose bind makes one object of its interface, as most do: `make` gets the

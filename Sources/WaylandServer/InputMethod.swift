@@ -184,7 +184,7 @@ final class InputMethodKeyboardGrabObject: WaylandObject {
         case .key(let time, let key, let state, let device):
             // While the session is locked the lock screen gets the keys, a password among
             // them: never an input method (SessionLock.swift).
-            if server.router.inputLockScope != nil || server.isVirtualKeyboard(device, of: owner) { return false }
+            if server.router.inputLockScope != nil || server.isVirtualKeyboard(device, of: owner, seat: seatIndex) { return false }
             zwp_input_method_keyboard_grab_v2_send_key(
                 resource, server.nextSerial(), UInt32(truncatingIfNeeded: time / 1000), key, UInt32(state.rawValue))
         case .modifiers(let m):
@@ -273,7 +273,9 @@ final class InputPopupObject: WaylandObject {
 extension WaylandServer {
     /// Whether `device` is a virtual keyboard made by `client`: an input method types back
     /// through its own, and those keys must not come back to its grab.
-    func isVirtualKeyboard(_ device: DeviceID, of client: ClientState) -> Bool {
-        client.virtualKeyboards.contains(device)
+    /// A scan of the seat's virtual keyboards (usually one or none), only for keys offered
+    /// to a grabbing input method.
+    func isVirtualKeyboard(_ device: DeviceID, of client: ClientState, seat index: Int) -> Bool {
+        services(index).virtualKeyboards.contains { $0.device == device && $0.owner === client }
     }
 }

@@ -23,10 +23,10 @@ final class SeatObject: WaylandObject {
             }
         case 1:
             bindDevice("wl_keyboard", .keyboard, id, KeyboardObject.init(server:owner:resource:)) { [seatIndex] client, resource in
-                (WaylandObject.from(resource) as? KeyboardObject)?.sendKeymap()
                 if seatIndex == 0 { client.keyboards.append(resource) } else {
                     client.devices(on: SeatID(index: UInt32(seatIndex))).keyboards.append(resource)
                 }
+                (WaylandObject.from(resource) as? KeyboardObject)?.sendKeymapAtBind(seat: SeatID(index: UInt32(seatIndex)))
             }
         case 2:
             bindDevice("wl_touch", .touch, id, TouchObject.init(server:owner:resource:)) { [seatIndex] client, r in
@@ -107,9 +107,26 @@ final class PointerObject: SeatDeviceObject {
 }
 
 final class KeyboardObject: SeatDeviceObject {
+    /// The server's keymap (`setKeyboard` sends it to every keyboard).
     func sendKeymap() {
         let file = server.keymapFile
         wl_keyboard_send_keymap(resource, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, file.fd, UInt32(file.size))
+        sendRepeatInfo()
+    }
+
+    /// The keymap in use on its seat (a virtual keyboard's, while it typed last), which the
+    /// client's other keyboards of that seat are sent too if they hold another: a client's
+    /// keyboards of one seat hold one keymap (ClientKeymaps.swift). Already in its client's list.
+    func sendKeymapAtBind(seat sid: SeatID) {
+        if owner.keymapSent(on: sid) == server.keymapTagInUse(sid) {
+            server.sendKeymapInUse(to: resource, seat: sid)
+        } else {
+            server.sendKeymapInUse(to: owner, seat: sid)
+        }
+        sendRepeatInfo()
+    }
+
+    private func sendRepeatInfo() {
         if version >= 4 {
             let r = server.configuration.keyboard.repeatInfo
             wl_keyboard_send_repeat_info(resource, r.rate, r.delay)

@@ -22,6 +22,11 @@ final class SeatServices {
     let textInput: TextInputState
     /// This seat's tablets, tools and pads, as announced to its tablet seats (TabletManager.swift).
     var tablets = TabletRegistry()
+    /// The keymap this seat's keys and modifiers are in now; nil: the server's own
+    /// (ClientKeymaps.swift).
+    var keymapInUse: ServedKeymap?
+    /// The virtual keyboards made for this seat's `wl_seat` (VirtualKeyboard.swift).
+    var virtualKeyboards: [VirtualKeyboardObject] = []
 
     init(server: WaylandServer, seatIndex: Int) {
         self.seatIndex = seatIndex

@@ -14,6 +14,8 @@ final class SeatDevices {
     @exclusivity(unchecked) var pointers: [ResourcePointer] = []
     @exclusivity(unchecked) var keyboards: [ResourcePointer] = []
     @exclusivity(unchecked) var touches: [ResourcePointer] = []
+    /// The tag of the keymap its `wl_keyboard`s of this seat were sent last (ClientKeymaps.swift).
+    var keymapSent: UInt32 = 0
 }
 
 /// A seat after the first, as the server serves it.

@@ -110,6 +110,7 @@ struct WaylandSender: DeliverySink {
     @inline(never) private func sendKeyboardEnter(_ sid: SeatID, _ node: NodeID, _ keys: KeySpan, _ serial: UInt32,
                                                   _ queue: DeliveryQueue) {
         withTarget(node) { surface, c in
+            if !holdsKeymapInUse(c, sid) { sendKeymapInUse(to: c, sid) }
             // The selections are offered after the enter and its modifiers (`sendModifiers`),
             // as wlroots does: GTK 3 drops a primary-selection offer that comes before its
             // surface has the keyboard, and middle-click paste then pastes nothing.
@@ -209,9 +210,22 @@ struct WaylandSender: DeliverySink {
         }
     }
 
+    /// Whether `c`'s keyboards of seat `sid` hold the keymap its keys and modifiers are in
+    /// now (ClientKeymaps.swift): for the first seat, the key's one comparison.
+    @inline(__always) private func holdsKeymapInUse(_ c: ClientState, _ sid: SeatID) -> Bool {
+        sid.index == 0 ? c.keymapSent == server.firstSeatKeymapTag : server.keymapCurrent(c, otherSeat: sid)
+    }
+
+    /// Out of line, with the server borrowed: a call on `server` as it is retained and
+    /// released it, and the key's path would carry that.
+    @inline(never) private func sendKeymapInUse(to c: ClientState, _ sid: SeatID) {
+        Unmanaged.passUnretained(server)._withUnsafeGuaranteedRef { $0.sendKeymapInUse(to: c, seat: sid) }
+    }
+
     @inline(__always) private func sendKey(_ sid: SeatID, _ node: NodeID, _ time: UInt64, _ key: UInt32, _ state: KeyState,
                                            _ serial: UInt32) {
         withTarget(node) { _, c in
+            if !holdsKeymapInUse(c, sid) { sendKeymapInUse(to: c, sid) }
             c.eachKeyboard(on: sid) { r in wl_keyboard_send_key(r, serial, ms(time), key, UInt32(state.rawValue)) }
         }
     }
@@ -247,6 +261,7 @@ struct WaylandSender: DeliverySink {
 
     @inline(never) private func sendModifiers(_ sid: SeatID, _ node: NodeID, _ m: Modifiers, _ serial: UInt32) {
         withTarget(node) { _, c in
+            if !holdsKeymapInUse(c, sid) { sendKeymapInUse(to: c, sid) }
             c.eachKeyboard(on: sid) { r in wl_keyboard_send_modifiers(r, serial, m.depressed, m.latched, m.locked, m.group) }
             // The seat queues the modifiers right after each enter: the selections follow them.
             if c.offerSelectionsAfterModifiers == Int32(sid.index) {
@@ -324,6 +339,8 @@ struct WaylandSender: DeliverySink {
             sendKey(sid, node, time, key, state, serial)
         case let .modifiers(sid, node, m, serial):
             sendModifiers(sid, node, m, serial)
+        case let .keymapChanged(sid, keyboard):
+            server.keymapChanged(seat: sid, keyboard: keyboard)  // ClientKeymaps.swift
 
         case let .touchDown(sid, node, time, slot, p, serial):
             withTarget(node) { surface, c in

@@ -7,7 +7,8 @@ extension WaylandServer {
     /// Replaces the seat's keyboard: `state` becomes the seat's `keyTranslator`, its keymap
     /// is sealed into a new memfd, and every bound `wl_keyboard` gets `keymap` (and
     /// `repeat_info`) again. The client with the keyboard focus is then told the modifiers,
-    /// whose bits now mean what the new keymap says. Throws (and changes nothing) when the
+    /// whose bits now mean what the new keymap says; a virtual keyboard's keymap in use
+    /// gives way to the new one (Seat+KeyboardDevices.swift). Throws (and changes nothing) when the
     /// keymap file cannot be made.
     public func setKeyboard(_ state: KeyboardState) throws {
         let file = try state.keymap.clientFile()
@@ -18,6 +19,9 @@ extension WaylandServer {
             for resource in client.keyboards {
                 (WaylandObject.from(resource) as? KeyboardObject)?.sendKeymap()
             }
+            // Its keyboards now hold the server's keymap (ClientKeymaps.swift): a virtual
+            // keyboard's in use is sent again before the next key that needs it.
+            client.keymapSent = 0
         }
         // A client rebuilds its xkb state from a new keymap, with no modifiers in it: send
         // the current ones even when their value did not change.

@@ -93,6 +93,11 @@ public final class WaylandServer {
         /// turns it on, because WLCS 1.5.0's copy-and-paste tests set the selection citing
         /// serial 0. By default a selection needs a recent input serial (Selection.swift).
         public var acceptsSelectionWithAnySerial = false
+        /// The first `DeviceID` of the devices clients create (virtual keyboards): they count
+        /// up from here, and an id is used again once its device is gone. Keep it above the
+        /// ids the input sources give (libinput's count up from 1, the example compositor's
+        /// replays from 100).
+        public var firstVirtualDeviceID: UInt32 = 1000
 
         /// Every policy on that a standalone compositor wants (decorations stay opt-in).
         public init() {}
@@ -214,6 +219,16 @@ public final class WaylandServer {
     /// hand calls `activate(_:seat:)` here, so the keyboard's enter goes out before the
     /// press and the newest serial the client saw is the press's.
     public var beforePress: ((_ node: NodeID, _ seat: Seat) -> Void)?
+    /// Which clients may create virtual devices (VirtualDevicePolicy.swift); nil: every
+    /// client, as in wlroots. Asked once per device, when the client asks for it.
+    public var mayCreateVirtualDevice: ((_ client: ClientID, _ kind: VirtualDeviceKind) -> Bool)?
+    /// The virtual devices' ids in use (VirtualDevices.swift) and the last keymap tag given
+    /// to a virtual keyboard's keymap (ClientKeymaps.swift).
+    var virtualDeviceIDs: [DeviceID] = []
+    var lastKeymapTag: UInt32 = 0
+    /// The tag of the keymap in use on the first seat (`SeatServices.keymapInUse`), which
+    /// the sender compares with each key's client's (ClientKeymaps.swift).
+    @exclusivity(unchecked) var firstSeatKeymapTag: UInt32 = 0
     /// Set while a press's capture phase runs: `activate` then queues its focus change and
     /// leaves the sending to the flush that follows the event.
     var deciding = false
@@ -552,6 +567,9 @@ final class ClientState {
         }
     }
     @exclusivity(unchecked) var keyboards: [ResourcePointer] = [] { didSet { soloKeyboard = keyboards.count == 1 ? keyboards[0] : nil } }
+    /// The tag of the keymap its `wl_keyboard`s of the first seat were sent last (0: the
+    /// server's own), ClientKeymaps.swift.
+    @exclusivity(unchecked) var keymapSent: UInt32 = 0
     @exclusivity(unchecked) var touches: [ResourcePointer] = [] { didSet { soloTouch = touches.count == 1 ? touches[0] : nil } }
     /// The only resource of the list when it holds exactly one (the common case): the
     /// sender reads it without retaining the array (Sender.swift).
@@ -574,9 +592,6 @@ final class ClientState {
     @exclusivity(unchecked) var legacyAxisSourceSent = false
     /// Partial wheel clicks not yet sent to its `wl_pointer`s older than version 8.
     @exclusivity(unchecked) var wheelClicks = WheelClicks()
-    /// The devices of its virtual keyboards (VirtualKeyboard.swift): an input method's
-    /// keyboard grab lets their keys by (InputMethod.swift). Usually none or one: a scan.
-    var virtualKeyboards: [DeviceID] = []
     /// Unread bytes in its socket at the last check, and since when they did not shrink.
     var lastUnsent: Int32 = 0
     var stalledSince: UInt32?

@@ -59,6 +59,8 @@ import WireClient
             "zwlr_layer_shell_v1 4",
             "zwp_input_method_manager_v2 1",  // input method programs (InputMethod.swift)
             "ext_session_lock_manager_v1 1",  // lock screens (SessionLock.swift)
+            // Virtual keyboards.
+            "zwp_virtual_keyboard_manager_v1 1",
         ])
         #expect(Set(session.globals.map { "\($0.interface) \($0.version)" }) == Set(offered))
     }

@@ -16,6 +16,7 @@
 //            --data-device (DataDevice.swift)
 //            --slow MS (every line it prints takes MS more: a client on a loaded machine)
 //            --ignore-ping (never answers xdg_wm_base.ping: a hung client)
+//            --keymap-names (VirtualKeyboard.swift)
 import CProbeShim
 import CWaylandClient
 import CXdgShellClient
@@ -135,6 +136,7 @@ while !argv.isEmpty {
         guard let ms = UInt32(next()) else { fail("--slow MS") }
         slowMS = ms
     case "--ignore-ping": ignorePing = true
+    case "--keymap-names": showKeymapNames = true  // VirtualKeyboard.swift
     case let other: fail("unknown argument \(other)")
     }
 }
@@ -193,6 +195,8 @@ registryListener.pointee.global = { _, registry, name, iface, version in
     case "wl_data_device_manager": dataDeviceManager = bind(registry, name, "wl_data_device_manager", min(version, 3))
     case "zwp_primary_selection_device_manager_v1":
         primaryManager = bind(registry, name, "zwp_primary_selection_device_manager_v1", 1)
+    case "zwp_virtual_keyboard_manager_v1":  // VirtualKeyboard.swift
+        virtualKeyboardManager = bind(registry, name, "zwp_virtual_keyboard_manager_v1", 1)
     default: break
     }
 }
@@ -430,7 +434,7 @@ pointerListener.pointee.axis_value120 = { _, _, axis, v in say("pointer.axis_val
 let keyboardListener = UnsafeMutablePointer<wl_keyboard_listener>.allocate(capacity: 1)
 keyboardListener.initialize(to: wl_keyboard_listener())
 keyboardListener.pointee.keymap = { _, _, format, fd, size in
-    say("keyboard.keymap format=\(format) size>0=\(size > 0)")
+    say("keyboard.keymap format=\(format) size>0=\(size > 0)" + keymapNameSuffix(fd, size))
     close(fd)
 }
 var keyboardFocus = "?"

@@ -1,0 +1,36 @@
+// The devices clients create are devices of the core's seat, as libinput's are: a virtual
+// keyboard's keys go through the same routing, and when it goes, what it held is released
+// (the core's `notifyDeviceRemoved`). Their ids count up from
+// `Configuration.firstVirtualDeviceID` and are used again once their device is gone, so the
+// core's per-device tables stay as small as the number of devices alive at once.
+import CWaylandServer
+import InputRouter
+
+extension WaylandServer {
+    /// Adds a device that can do `kinds` to seat `index` and returns its id. Every `wl_seat`
+    /// of that seat is told the capabilities again, changed or not, as wlroots does for each
+    /// new device: wtype 0.4 waits for an event after sending its keymap, and with a keyboard
+    /// already present nothing else would come.
+    func addVirtualDevice(_ kinds: DeviceCapabilities, seat index: Int) -> DeviceID {
+        var candidate = configuration.firstVirtualDeviceID
+        while virtualDeviceIDs.contains(DeviceID(candidate)) { candidate += 1 }
+        let device = DeviceID(candidate)
+        virtualDeviceIDs.append(device)
+        let seat = routerSeat(index)
+        seat.notifyDeviceAdded(device, capabilities: kinds)
+        if let served = servedSeat(seat.id) {
+            served.capabilities = capabilities(of: seat)
+            for r in served.resources { wl_seat_send_capabilities(r, served.capabilities) }
+        } else {
+            sendCapabilities()
+        }
+        return device
+    }
+
+    /// Removes a device `addVirtualDevice` made: what it held is released (at `time`, on its
+    /// client's clock), the deliveries are sent, and its id is free again.
+    func removeVirtualDevice(_ device: DeviceID, seat index: Int, time: UInt64) {
+        handle(InputEvent(time: time, device: device, .deviceRemoved), seat: routerSeat(index))
+        virtualDeviceIDs.removeAll { $0 == device }
+    }
+}
