@@ -42,6 +42,8 @@ APT_PACKAGES += fuzzel waybar
 APT_PACKAGES += swaylock
 # Virtual keyboards: wtype 0.4 typing into foot and a GTK 3 entry (VirtualKeyboardRealClientTests).
 APT_PACKAGES += wtype
+# An input method program: fcitx5 with pinyin, under dbus-run-session (FcitxRealClientTests).
+APT_PACKAGES += fcitx5 fcitx5-chinese-addons dbus-daemon
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 

@@ -39,7 +39,7 @@ final class TextInputState {
     /// The input method program serving the seat (InputMethod.swift), in place of compose.
     private(set) weak var program: InputMethodObject?
     /// Whether the program's last commit left a preedit in `active` (cleared if it goes).
-    private var programPreeditShown = false
+    private(set) var programPreeditShown = false
     /// The active text input, for the program's popups.
     var activeInput: TextInputObject? { active }
 

@@ -26,7 +26,7 @@ private enum GermanKey {
 
 /// A foot window whose shell reads `lines` lines and writes them to a file, and the
 /// harness waiting for it.
-private struct FootReader {
+struct FootReader {
     let foot: ClientProcess
     let outFile: String
 

@@ -1,0 +1,141 @@
+// fcitx5 5.0.21 (Debian 12) with pinyin (fcitx5-chinese-addons) as the seat's input method
+// program (InputMethod.swift), under dbus-run-session, typing into a real GTK 3 entry
+// through zwp_text_input_v3: the keys go to fcitx5's keyboard grab, its preedit shows in
+// the entry, its committed Chinese text arrives; after the focus goes away and comes back
+// it still composes; killed mid-preedit, it leaves the entry clean and usable with plain
+// keys (the compositor's compose serves again).
+import Foundation
+import InputRouter
+import Testing
+
+@testable import WaylandServer
+
+/// The GTK 3 entry of TextInputRealClientTests, also printing its preedit.
+private let gtkPreeditEntryScript = gtkEntryScript.replacingOccurrences(
+    of: "entry.connect(\"changed\"",
+    with: "entry.connect(\"preedit-changed\", lambda e, p: print(\"preedit \" + p, flush=True))\nentry.connect(\"changed\"")
+
+/// evdev codes of the letters typed.
+private let letterCodes: [Character: UInt32] = [
+    "n": 49, "i": 23, "h": 35, "a": 30, "o": 24, " ": 57, "\n": 28,
+]
+
+@Suite(.serialized) struct FcitxRealClientTests {
+    /// A configuration with pinyin as the active input method from the start.
+    func fcitxHome() throws -> String {
+        let home = runtimeDirectory + "/fcitx-home-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let dir = home + "/.config/fcitx5"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try """
+            [Groups/0]
+            Name=Default
+            Default Layout=us
+            DefaultIM=pinyin
+
+            [Groups/0/Items/0]
+            Name=keyboard-us
+            Layout=
+
+            [Groups/0/Items/1]
+            Name=pinyin
+            Layout=
+
+            [GroupOrder]
+            0=Default
+
+            """.write(toFile: dir + "/profile", atomically: true, encoding: .utf8)
+        // Active in every text field from the start, one state shared by all of them.
+        try "[Behavior]\nActiveByDefault=True\nShareInputState=All\n".write(
+            toFile: dir + "/config", atomically: true, encoding: .utf8)
+        return home
+    }
+
+    func type(_ h: ServerHarness, _ text: String) {
+        for c in text {
+            h.key(letterCodes[c]!, .pressed)
+            h.key(letterCodes[c]!, .released)
+        }
+    }
+
+    @Test func pinyinTypedThroughFcitx5ArrivesInAGtkEntryAndSurvivesFocusChangesAndItsDeath() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/fcitx5"), "fcitx5 is not installed (make deps)")
+        try #require(FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/fcitx5/libpinyin.so"),
+                     "fcitx5-chinese-addons is not installed (make deps)")
+        let h = try ServerHarness()
+        let home = try fcitxHome()
+        let fcitx = try h.spawn("/usr/bin/dbus-run-session", ["--", "/usr/bin/fcitx5", "--disable=xcb,xim"],
+                                environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/.config"])
+        try #require(h.dispatch(until: "fcitx5 to become the seat's input method", timeout: 30) {
+            h.server.services(0).textInput.program != nil
+        }, "fcitx5 said:\n\(fcitx.lines.joined(separator: "\n"))")
+
+        let script = runtimeDirectory + "/gtk-preedit-entry-\(getpid()).py"
+        try gtkPreeditEntryScript.write(toFile: script, atomically: true, encoding: .utf8)
+        let entry = try h.spawn("/usr/bin/python3", [script], environment: [
+            "GDK_BACKEND": "wayland", "GTK_IM_MODULE": "wayland", "NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory",
+        ])
+        h.wait(for: entry, timeout: 30, awaiting: "'ready'") { $0 == "ready" }
+        try #require(h.dispatch(until: "fcitx5 to grab the keyboard for the entry", timeout: 20) {
+            h.server.textInput.active != nil && h.server.seat.inputMethodKeyboard != nil
+        }, "fcitx5 said:\n\(fcitx.lines.joined(separator: "\n"))")
+
+        // nihao, a preedit while typing; space takes the first candidate: 你好.
+        type(h, "nihao")
+        h.wait(for: entry, awaiting: "a preedit") { $0.hasPrefix("preedit ") && $0 != "preedit " }
+        type(h, " ")
+        h.wait(for: entry, line: "text 你好")
+
+        // The keyboard goes to another window and comes back: fcitx5 is activated again.
+        let other = try h.mappedProbe(["--toplevel", "other", "100x100"])
+        _ = other
+        let entryWindow = try #require(h.server.mappedToplevels.first { $0.title == "entry" }?.node)
+        h.server.activate(entryWindow)
+        try #require(h.dispatch(until: "fcitx5 to grab the keyboard again", timeout: 20) {
+            h.server.textInput.active != nil && h.server.seat.inputMethodKeyboard != nil
+        })
+        type(h, "ni ")
+        h.wait(for: entry, line: "text 你好你")
+
+        // Killed mid-preedit: the entry's preedit is cleared and plain keys type again.
+        type(h, "ni")
+        h.wait(for: entry, awaiting: "a preedit") { $0.hasPrefix("preedit ") && $0 != "preedit " }
+        let sinceKill = entry.lines.count
+        let kill = Process()
+        kill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+        kill.arguments = ["-9", "-x", "fcitx5"]
+        try kill.run()
+        kill.waitUntilExit()
+        try #require(h.dispatch(until: "the server to see fcitx5 gone", timeout: 20) {
+            h.server.services(0).textInput.program == nil
+        })
+        // Its preedit is cleared (the line may have come while the server saw fcitx5 go).
+        h.dispatch(until: "the entry's preedit to be cleared") { entry.lines[sinceKill...].contains("preedit ") }
+        type(h, "a")
+        h.wait(for: entry, line: "text 你好你a")
+    }
+
+    /// The same in foot, whose shell reads the line: the committed 你好, then Return, which
+    /// fcitx5 does not compose and types back through its virtual keyboard.
+    @Test func pinyinTypedThroughFcitx5ArrivesInFoot() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/fcitx5"), "fcitx5 is not installed (make deps)")
+        let h = try ServerHarness()
+        let home = try fcitxHome()
+        let fcitx = try h.spawn("/usr/bin/dbus-run-session", ["--", "/usr/bin/fcitx5", "--disable=xcb,xim"],
+                                environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/.config"])
+        try #require(h.dispatch(until: "fcitx5 to become the seat's input method", timeout: 30) {
+            h.server.services(0).textInput.program != nil
+        }, "fcitx5 said:\n\(fcitx.lines.joined(separator: "\n"))")
+        let foot = try FootReader(h, lines: 1)
+        try #require(h.dispatch(until: "fcitx5 to grab the keyboard for foot", timeout: 20) {
+            h.server.seat.inputMethodKeyboard != nil
+        }, "fcitx5 said:\n\(fcitx.lines.joined(separator: "\n"))")
+        // Return only once the commit went to foot: fcitx5 answers keys on its own time.
+        type(h, "nihao")
+        h.dispatch(until: "fcitx5's preedit in foot") { h.server.textInput.programPreeditShown }
+        type(h, " ")
+        h.dispatch(until: "fcitx5's commit to foot") { !h.server.textInput.programPreeditShown }
+        type(h, "\n")
+        let typed = try foot.typed(h)
+        #expect(typed == "你好\n")
+    }
+}
