@@ -31,6 +31,9 @@ final class InputMethodManagerObject: WaylandObject {
             guard let method = server.createObject("zwp_input_method_v2", client: owner, version: version, id: args.newID(1), {
                 InputMethodObject(server: server, owner: owner, resource: $0, seatIndex: seatIndex)
             }) else { return }
+            // Not allowed (`mayCreateVirtualDevice`): the XML names no error, and
+            // `unavailable` is its word for an input method that cannot serve.
+            guard server.mayCreateVirtualDevice(.inputMethod, client: owner) else { return method.sendUnavailable() }
             server.services(seatIndex).textInput.attach(method)
         case 1: destroyResource()  // its input methods live on
         default: break

@@ -3,7 +3,8 @@
 // click into every other client, so a compositor may want only some programs to have them.
 // The embedder decides through `WaylandServer.mayCreateVirtualDevice`, asked when a client
 // asks for the device; without it every client may (as in wlroots). A denied client gets
-// the protocol's error for it, which disconnects it (docs/wayland.md lists them).
+// the protocol's error for it, which disconnects it (docs/wayland.md lists them); a denied
+// input method, whose protocol has no error, is told `unavailable` and stays inert.
 import InputRouter
 
 /// The kind of input device a client asks the server to create for it.

@@ -138,4 +138,33 @@ private let letterCodes: [Character: UInt32] = [
         let typed = try foot.typed(h)
         #expect(typed == "你好\n")
     }
+
+    /// The embedder's policy may refuse input methods (`mayCreateVirtualDevice`): fcitx5 is
+    /// told `unavailable`, serves nothing, and the entry gets plain keys.
+    @Test func aDeniedInputMethodServesNothingAndKeysStayPlain() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/fcitx5"), "fcitx5 is not installed (make deps)")
+        let h = try ServerHarness()
+        var asked: [VirtualDeviceKind] = []
+        h.server.mayCreateVirtualDevice = { _, kind in
+            asked.append(kind)
+            return kind != .inputMethod
+        }
+        let home = try fcitxHome()
+        let fcitx = try h.spawn("/usr/bin/dbus-run-session", ["--", "/usr/bin/fcitx5", "--disable=xcb,xim"],
+                                environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/.config"])
+        try #require(h.dispatch(until: "fcitx5 to ask for the input method", timeout: 30) { asked.contains(.inputMethod) },
+                     "fcitx5 said:\n\(fcitx.lines.joined(separator: "\n"))")
+        #expect(h.server.services(0).textInput.program == nil)
+        let script = runtimeDirectory + "/gtk-preedit-entry-denied-\(getpid()).py"
+        try gtkPreeditEntryScript.write(toFile: script, atomically: true, encoding: .utf8)
+        let entry = try h.spawn("/usr/bin/python3", [script], environment: [
+            "GDK_BACKEND": "wayland", "GTK_IM_MODULE": "wayland", "NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory",
+        ])
+        h.wait(for: entry, timeout: 30, awaiting: "'ready'") { $0 == "ready" }
+        h.dispatch(until: "the GTK entry to enable its text input") { h.server.textInput.active != nil }
+        #expect(h.server.seat.inputMethodKeyboard == nil)
+        type(h, "ni")
+        h.wait(for: entry, line: "text ni")
+        #expect(!entry.lines.contains { $0.hasPrefix("preedit ") && $0 != "preedit " })
+    }
 }
