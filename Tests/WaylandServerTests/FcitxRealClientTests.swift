@@ -82,6 +82,20 @@ private let letterCodes: [Character: UInt32] = [
         // nihao, a preedit while typing; space takes the first candidate: 你好.
         type(h, "nihao")
         h.wait(for: entry, awaiting: "a preedit") { $0.hasPrefix("preedit ") && $0 != "preedit " }
+        // fcitx5's candidate list: its input popup, mapped on the entry's window just below
+        // the text cursor rectangle GTK reported.
+        let tree = h.server.router.tree
+        var popupNode: NodeID?
+        h.dispatch(until: "fcitx5's candidate popup to map", timeout: 20) {
+            popupNode = h.server.services(0).textInput.program?.popups.compactMap(\.surface.node).first { tree.isMapped($0) }
+            return popupNode != nil
+        }
+        let input = try #require(h.server.textInput.activeInput)
+        let cursor = try #require(input.current.cursorRectangle)
+        let popup = try #require(popupNode)
+        #expect(tree.parent(of: popup) == input.focus?.node)
+        let at = try #require(tree.frame(of: popup))
+        #expect(at.x == cursor.x && at.y == cursor.y + cursor.height, "popup at \(at), cursor \(cursor)")
         type(h, " ")
         h.wait(for: entry, line: "text 你好")
 
