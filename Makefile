@@ -40,6 +40,9 @@ APT_PACKAGES += fuzzel waybar
 # A lock screen on ext-session-lock-v1: swaylock run as a test user, unlocked with its
 # password through PAM (SwaylockRealClientTests).
 APT_PACKAGES += swaylock
+# Cursors by name (cursor-shape-v1): the system's Xcursor theme the renderer draws them
+# from, Adwaita, which /usr/share/icons/default inherits (CursorShapeRenderingTests).
+APT_PACKAGES += adwaita-icon-theme
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 

@@ -18,6 +18,7 @@
 //   text ..., token, activate, idle-inhibit, idle-uninhibit   TextInput.swift, Activation.swift, Idle.swift
 //   copy, clear, paste, destroy-source...   the selections (DataDevice.swift)
 //   cursor main|other main|other   set_cursor on a seat's pointer citing a seat's enter (SecondSeat.swift)
+//   shape SHAPE [stale], tool-shape SHAPE   cursor-shape-v1's set_shape (CursorShape.swift)
 import CWaylandClient
 import CXdgShellClient
 import Foundation
@@ -29,7 +30,7 @@ func runCommand(_ line: String) {
         return announceAfterServerSaw("done \(line)")
     }
     if runSelectionCommand(words) { return announceAfterServerSaw("done \(line)") }  // DataDevice.swift
-    if runCursorCommand(words) { return announceAfterServerSaw("done \(line)") }  // SecondSeat.swift
+    if runCursorCommand(words) || runShapeCommand(words) { return announceAfterServerSaw("done \(line)") }  // SecondSeat.swift, CursorShape.swift
     guard words.count >= 2, let p = probe(words[1]) else { return say("bad command: \(line)") }
     switch words[0] {
     case "region" where words.count == 3:
