@@ -44,6 +44,9 @@ APT_PACKAGES += swaylock
 APT_PACKAGES += wtype
 # An input method program: fcitx5 with pinyin, under dbus-run-session (FcitxRealClientTests).
 APT_PACKAGES += fcitx5 fcitx5-chinese-addons dbus-daemon
+# Cursors by name (cursor-shape-v1): the system's Xcursor theme the renderer draws them
+# from, Adwaita, which /usr/share/icons/default inherits (CursorShapeRenderingTests).
+APT_PACKAGES += adwaita-icon-theme
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 

@@ -31,6 +31,8 @@
 #include "input-method-unstable-v2-server-protocol.h"
 /* Virtual keyboards. */
 #include "virtual-keyboard-unstable-v1-server-protocol.h"
+/* Cursor shapes. */
+#include "cursor-shape-v1-server-protocol.h"
 
 void ir_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message) {
     wl_resource_post_error(resource, code, "%s", message);
@@ -77,6 +79,8 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     IR_INTERFACE(zwp_input_popup_surface_v2), IR_INTERFACE(zwp_input_method_keyboard_grab_v2),
     /* Virtual keyboards. */
     IR_INTERFACE(zwp_virtual_keyboard_manager_v1), IR_INTERFACE(zwp_virtual_keyboard_v1),
+    /* Cursor shapes. */
+    IR_INTERFACE(wp_cursor_shape_manager_v1), IR_INTERFACE(wp_cursor_shape_device_v1),
 };
 
 const struct wl_interface *ir_interface(const char *name) {

@@ -176,7 +176,9 @@ extension Seat {
         guard let new = target else { return true }
         tablets[i].focusIsClient = clientSurface(new, device: .tablet) != nil
         if let (node, client) = toolClient(i) {
-            enqueue(.tabletProximityIn(id, node, tablets[i].device, tablets[i].tool, serial: nextSerial()))
+            // A cursor shape for the tool cites it (`.setToolCursor`).
+            let serial = recordedSerial(.tabletProximityIn, client: client, at: tablets[i].position)
+            enqueue(.tabletProximityIn(id, node, tablets[i].device, tablets[i].tool, serial: serial))
             markTabletFrame(client)
         } else {
             enqueue(.handled(id, new, .tabletProximity))

@@ -2,7 +2,8 @@
 // that says which requests may cite it (docs/routing.md, "Serials").
 //
 // A client cites a serial to prove that the user just did something to it: xdg_toplevel.move
-// and resize, wl_data_device.start_drag, xdg_popup.grab, wl_pointer.set_cursor,
+// and resize, wl_data_device.start_drag, xdg_popup.grab, wl_pointer.set_cursor (and
+// cursor-shape's set_shape, for a pointer or a tablet tool),
 // set_selection and xdg_activation_token_v1.set_serial all carry one. The seat writes an
 // entry at the one place a serial is made for a client (`recordedSerial`, when it queues
 // the delivery that carries it), and a request is checked at one place
@@ -40,6 +41,8 @@ public enum SerialAction: UInt8, Sendable, CaseIterable {
     case tabletDown, tabletButtonPress
     case pointerEnter
     case keyboardEnter
+    /// A tablet tool's `proximity_in`: the tool's enter.
+    case tabletProximityIn
 }
 
 /// A request that must cite a serial.
@@ -52,12 +55,14 @@ public enum SerialRequest: Sendable, CaseIterable {
     case drag
     /// `xdg_popup.grab`.
     case popupGrab
-    /// `wl_pointer.set_cursor`.
+    /// `wl_pointer.set_cursor`, and `wp_cursor_shape_device_v1.set_shape` on a pointer.
     case setCursor
     /// `wl_data_device.set_selection` and `zwp_primary_selection_device_v1.set_selection`.
     case selection
     /// `xdg_activation_token_v1.set_serial`.
     case activation
+    /// `wp_cursor_shape_device_v1.set_shape` on a tablet tool.
+    case setToolCursor
 }
 
 /// One serial a seat sent a client: what it came with, and where (in layout space: the
@@ -87,7 +92,7 @@ public enum SerialRules {
         // A menu opens on a press or a release, of a button, a key (GTK's MenuButton opens
         // on the key's release), a finger or a tablet; a nested menu opened from the
         // keyboard cites the keyboard enter its parent menu received.
-        case (.popupGrab, .modifiers), (.popupGrab, .pointerEnter):
+        case (.popupGrab, .modifiers), (.popupGrab, .pointerEnter), (.popupGrab, .tabletProximityIn):
             return false
         case (.popupGrab, _):
             return true
@@ -96,15 +101,21 @@ public enum SerialRules {
             return true
         case (.setCursor, _):
             return false
+        // A tool's cursor is set by the client the tool came into proximity of, citing that.
+        case (.setToolCursor, .tabletProximityIn):
+            return true
+        case (.setToolCursor, _):
+            return false
         // A copy cites the newest serial the client saw: a key or its release, the
         // modifiers after them, a click, a touch, or the keyboard enter of a focus it holds.
-        case (.selection, .pointerEnter):
+        case (.selection, .pointerEnter), (.selection, .tabletProximityIn):
             return false
         case (.selection, _):
             return true
         // Activation is passed on by a user action: presses and releases, not the focus's
         // events (a window must not pass on focus it was merely given).
-        case (.activation, .pointerEnter), (.activation, .keyboardEnter), (.activation, .modifiers):
+        case (.activation, .pointerEnter), (.activation, .keyboardEnter), (.activation, .modifiers),
+             (.activation, .tabletProximityIn):
             return false
         case (.activation, _):
             return true
@@ -122,15 +133,17 @@ struct SerialRecord {
     private var entries = InlineArray<128, SerialEntry>(
         repeating: SerialEntry(serial: Serial(0), client: .compositor, action: .buttonPress, position: .zero))
     private var next = 0
-    /// The seat's newest `wl_pointer.enter` and `wl_keyboard.enter`.
+    /// The seat's newest `wl_pointer.enter`, `wl_keyboard.enter` and tool `proximity_in`.
     private(set) var pointerEnter: SerialEntry?
     private(set) var keyboardEnter: SerialEntry?
+    private(set) var toolProximityIn: SerialEntry?
 
     @inline(__always) mutating func record(_ entry: SerialEntry) {
         entries[next] = entry
         next = (next + 1) & (SerialRecord.size - 1)
         if entry.action == .pointerEnter { pointerEnter = entry }
         if entry.action == .keyboardEnter { keyboardEnter = entry }
+        if entry.action == .tabletProximityIn { toolProximityIn = entry }
     }
 
     /// The entry of `serial`, if it went to `client` and is still recorded.
@@ -138,6 +151,7 @@ struct SerialRecord {
         guard serial != 0 else { return nil }
         if let e = pointerEnter, e.serial.rawValue == serial, e.client == client { return e }
         if let e = keyboardEnter, e.serial.rawValue == serial, e.client == client { return e }
+        if let e = toolProximityIn, e.serial.rawValue == serial, e.client == client { return e }
         for i in 0..<SerialRecord.size where entries[i].serial.rawValue == serial && entries[i].client == client {
             return entries[i]
         }
@@ -154,12 +168,13 @@ struct SerialRecord {
     }
 
     /// The newest user action sent to `client`, or to anyone when nil: a button, key, touch
-    /// or tablet event, not an enter nor the modifiers (sent with every keyboard enter too).
+    /// or tablet event, not an enter (nor a tool's proximity) nor the modifiers (sent with
+    /// every keyboard enter too).
     func newestAction(client: ClientID?) -> SerialEntry? {
         for i in 1...SerialRecord.size {
             let e = entries[(next - i + SerialRecord.size) & (SerialRecord.size - 1)]
             if e.serial.rawValue == 0 { continue }  // never written, or its client went
-            if e.action != .pointerEnter, e.action != .keyboardEnter, e.action != .modifiers,
+            if e.action != .pointerEnter, e.action != .keyboardEnter, e.action != .modifiers, e.action != .tabletProximityIn,
                client == nil || e.client == client { return e }
         }
         return nil
@@ -171,6 +186,7 @@ struct SerialRecord {
         for i in 0..<SerialRecord.size where entries[i].client == client { entries[i].serial = Serial(0) }
         if pointerEnter?.client == client { pointerEnter = nil }
         if keyboardEnter?.client == client { keyboardEnter = nil }
+        if toolProximityIn?.client == client { toolProximityIn = nil }
     }
 }
 
@@ -196,6 +212,7 @@ extension Seat {
     /// - move, resize and drag from a button press: the client's newest press, with a button
     ///   still held (one begun after the release would follow a cursor with no button down);
     /// - set_cursor: the seat's newest pointer enter, and it was this client's;
+    /// - a tool's set_shape: the seat's newest tool proximity-in, and it was this client's;
     /// - a keyboard enter: the seat's newest, and the client still has the keyboard.
     public func serialEntry(_ serial: UInt32, client: ClientID, for request: SerialRequest) -> SerialEntry? {
         guard let e = serials.find(serial, client: client), SerialRules.permits(request, citing: e.action) else { return nil }
@@ -204,6 +221,8 @@ extension Seat {
             guard heldButtonCount > 0, serials.newest(.buttonPress, client: client)?.serial == e.serial else { return nil }
         case .pointerEnter:
             guard serials.pointerEnter == e else { return nil }
+        case .tabletProximityIn:
+            guard serials.toolProximityIn == e else { return nil }
         case .keyboardEnter:
             guard serials.keyboardEnter == e, keyboardFocus != nil, keyboardFocusClient == client else { return nil }
         default:

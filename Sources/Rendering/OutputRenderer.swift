@@ -23,6 +23,10 @@ public struct OutputRenderer {
             case image(SurfaceImage, hotspotX: Int32, hotspotY: Int32)
             /// The client asked for no cursor.
             case hidden
+            /// A cursor by name (cursor-shape-v1), drawn from `OutputRenderer.cursorTheme`
+            /// with its hotspot at `position`: `auto` is `default`, `none` draws nothing, and
+            /// a shape the theme lacks is the built-in arrow.
+            case named(CursorShape)
         }
         /// Layout coordinates of the hotspot.
         public var position: Point
@@ -44,6 +48,9 @@ public struct OutputRenderer {
     public var titleBarHeight = 16
     /// Straight-alpha 0xAARRGGBB of titles.
     public var titleColor: UInt32
+    /// Where named cursors (`Cursor.Shape.named`) are drawn from: the system's theme, as
+    /// XCURSOR_THEME, XCURSOR_SIZE and XCURSOR_PATH say (XCursorTheme.swift).
+    public var cursorTheme = XCursorTheme()
 
     /// A renderer with these colours; every parameter is also a `var`.
     public init(
@@ -140,8 +147,9 @@ public struct OutputRenderer {
     /// The server's layout as its user sees it: the bounding box of its outputs, client
     /// buffers as `pixels` kept them, each seat's pointer where that seat has it (the first
     /// seat's always, the others' while they have a pointer device), shaped as the client
-    /// with that seat's pointer focus asked (or the built-in arrow), and each seat's drag
-    /// icon under the cursors. With one output, that output's picture.
+    /// with that seat's pointer focus asked (a surface, or a shape from `cursorTheme`; else
+    /// the built-in arrow), and each seat's drag icon under the cursors. With one output,
+    /// that output's picture.
     public func render(_ server: WaylandServer, pixels: SurfacePixels) -> SurfaceImage {
         render(server, pixels: pixels, area: OutputLayout(server.outputs.map(\.frame)).boundingBox)
     }
@@ -275,13 +283,23 @@ private struct Painter {
         case .hidden:
             return
         case .arrow:
-            let arrow = BuiltinCursor.arrow
-            composite(arrow, into: PixelRect(x: p.x, y: p.y, width: arrow.width, height: arrow.height),
-                      clip: PixelRect(x: p.x, y: p.y, width: arrow.width, height: arrow.height).intersection(all), opacity: 1)
+            paintArrow(at: p)
         case .image(let image, let hx, let hy):
             let r = PixelRect(x: p.x - Int(hx), y: p.y - Int(hy), width: image.width, height: image.height)
             composite(image, into: r, clip: r.intersection(all), opacity: 1)
+        case .named(let shape):
+            if shape == .none { return }
+            guard let themed = renderer.cursorTheme.image(for: shape) else { return paintArrow(at: p) }
+            let image = themed.image
+            let r = PixelRect(x: p.x - Int(themed.hotspotX), y: p.y - Int(themed.hotspotY), width: image.width, height: image.height)
+            composite(image, into: r, clip: r.intersection(all), opacity: 1)
         }
+    }
+
+    private func paintArrow(at p: (x: Int, y: Int)) {
+        let arrow = BuiltinCursor.arrow
+        let r = PixelRect(x: p.x, y: p.y, width: arrow.width, height: arrow.height)
+        composite(arrow, into: r, clip: r.intersection(canvas.bounds), opacity: 1)
     }
 }
 

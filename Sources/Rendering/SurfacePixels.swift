@@ -43,8 +43,14 @@ public final class SurfacePixels {
     /// The cursor the client with the pointer focus set, as `OutputRenderer` draws it.
     public var clientCursor: OutputRenderer.Cursor.Shape { clientCursor(on: server.seat) }
 
-    /// The cursor the client with `seat`'s pointer focus set on that seat's pointer.
+    /// The cursor the client with `seat`'s pointer focus chose on that seat's pointer: its
+    /// cursor surface's pixels, hidden, a named shape, or (none chosen) the built-in arrow.
     public func clientCursor(on seat: Seat) -> OutputRenderer.Cursor.Shape {
-        .init(clientCursor: server.clientCursor(on: seat).map { c in (c.surface.flatMap { images[$0] }, c.hotspotX, c.hotspotY, c.hidden) })
+        switch server.clientCursor(on: seat) {
+        case nil: .arrow
+        case .hidden: .hidden
+        case .surface(let surface, let x, let y): .init(clientCursor: (images[surface], x, y, false))
+        case .shape(let shape): .named(shape)
+        }
     }
 }

@@ -22,7 +22,8 @@ private let globalBound: wl_global_bind_func_t = { client, data, version, id in
     binding.server.sendDeliveries()
 }
 
-/// The versions offered: the highest libwayland 1.21 and wayland-protocols 1.31 define.
+/// The versions offered: the highest libwayland 1.21 and wayland-protocols 1.31 define (and
+/// the vendored protocols in protocols/).
 enum GlobalVersion {
     static let compositor: Int32 = 5
     static let subcompositor: Int32 = 1
@@ -42,6 +43,9 @@ enum GlobalVersion {
     static let idleNotifier: Int32 = 1
     static let idleInhibitManager: Int32 = 1
     static let tabletManager: Int32 = 1
+    // Cursors by name (CursorShape.swift): cursor-shape-v1 from wayland-protocols 1.32,
+    // vendored in protocols/.
+    static let cursorShapeManager: Int32 = 2
     // Primary selection (PrimarySelection.swift).
     static let primarySelectionManager: Int32 = 1
     // Outputs' logical place and size (XdgOutput.swift).
@@ -133,6 +137,7 @@ extension WaylandServer {
         addObjectGlobal("zwp_pointer_gestures_v1", GlobalVersion.pointerGestures, PointerGesturesObject.init)
         addObjectGlobal("zwp_keyboard_shortcuts_inhibit_manager_v1", GlobalVersion.shortcutsInhibitManager, ShortcutsInhibitManagerObject.init)
         addObjectGlobal("zwp_tablet_manager_v2", GlobalVersion.tabletManager, TabletManagerObject.init)
+        addObjectGlobal("wp_cursor_shape_manager_v1", GlobalVersion.cursorShapeManager, CursorShapeManagerObject.init)
     }
 }
 

@@ -84,9 +84,7 @@ final class PointerObject: SeatDeviceObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         switch opcode {
         case 0:  // set_cursor(serial, surface?, hotspot_x, hotspot_y)
-            // Only the client this seat's pointer entered last, citing that enter, may set it:
-            // an enter of another seat's pointer is refused.
-            guard server.router.seats[seatIndex].serialEntry(args.uint(0), client: owner.id, for: .setCursor) != nil else { return }
+            guard mayChooseCursor(citing: args.uint(0)) else { return }
             let surface = args.object(1, as: Surface.self)
             if let surface {
                 switch surface.role {
@@ -97,10 +95,17 @@ final class PointerObject: SeatDeviceObject {
                                      "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName)")
                 }
             }
-            owner.onSeat(seatIndex).cursor = (surface, args.int(2), args.int(3))
+            owner.onSeat(seatIndex).cursor = .surface(surface, hotspotX: args.int(2), hotspotY: args.int(3))
         case 1: destroyResource()  // release
         default: break
         }
+    }
+
+    /// Whether a request citing `serial` may choose this pointer's cursor (`set_cursor`, and
+    /// cursor-shape's `set_shape`: CursorShape.swift). Only the client this seat's pointer
+    /// entered last, citing that enter, may: an enter of another seat's pointer is refused.
+    func mayChooseCursor(citing serial: UInt32) -> Bool {
+        server.router.seats[seatIndex].serialEntry(serial, client: owner.id, for: .setCursor) != nil
     }
 
     override func resourceDestroyed() { unbind(.pointer, \.pointers, first: \.pointers) }

@@ -39,8 +39,8 @@ final class ClientSeatState {
     @exclusivity(unchecked) var relativePointers: [ResourcePointer] = []
     /// Its pointer-gesture objects (PointerGestures.swift).
     @exclusivity(unchecked) var gestures = ClientGestures()
-    /// The cursor it set on this seat's pointer.
-    var cursor: (surface: Surface?, hotspotX: Int32, hotspotY: Int32)?
+    /// The cursor it chose for this seat's pointer: a surface or a shape (CursorShape.swift).
+    var cursor: ChosenCursor?
     /// Its tablet-unstable-v2 objects of this seat (TabletManager.swift).
     @exclusivity(unchecked) var tablet = ClientTablet()
 }

@@ -99,22 +99,23 @@ extension WaylandServer {
         surface(for: node)?.resource
     }
 
-    /// The cursor the client with the pointer focus set (`wl_pointer.set_cursor`): its
-    /// surface and hotspot; nil when that client set none (the compositor draws its own),
-    /// `hidden` when it asked for no cursor. The pixels are the renderer's to keep
-    /// (`bufferCommitted`; Rendering's `SurfacePixels`).
-    public var clientCursor: (surface: UnsafeMutablePointer<wl_resource>?, hotspotX: Int32, hotspotY: Int32, hidden: Bool)? {
-        clientCursor(on: seat)
-    }
+    /// The cursor the client with the first seat's pointer focus chose there: a surface
+    /// (`wl_pointer.set_cursor`), hidden, or a named shape (cursor-shape-v1); nil when that
+    /// client chose none (the compositor draws its own). A surface's pixels are the
+    /// renderer's to keep (`bufferCommitted`; Rendering's `SurfacePixels`).
+    public var clientCursor: ClientCursor? { clientCursor(on: seat) }
 
-    /// The cursor the client with `seat`'s pointer focus set on that seat's `wl_pointer`
+    /// The cursor the client with `seat`'s pointer focus chose on that seat's pointer
     /// (each seat's pointer has its own: `clientCursor` is the first seat's).
-    public func clientCursor(on seat: Seat) -> (surface: UnsafeMutablePointer<wl_resource>?, hotspotX: Int32, hotspotY: Int32, hidden: Bool)? {
+    public func clientCursor(on seat: Seat) -> ClientCursor? {
         guard let focus = seat.pointerFocusNode, let s = surface(for: focus),
             let cursor = s.owner.onSeat(Int(seat.id.index)).cursor
         else { return nil }
-        guard let surface = cursor.surface else { return (nil, 0, 0, true) }
-        return (surface.resource, cursor.hotspotX, cursor.hotspotY, false)
+        switch cursor {
+        case .surface(let surface, let x, let y): return surface.map { .surface($0.resource, hotspotX: x, hotspotY: y) } ?? .hidden
+        case .shape(.none): return .hidden
+        case .shape(let shape): return .shape(shape)
+        }
     }
 
     // MARK: Clients

@@ -64,10 +64,20 @@ final class TabletObject: TabletSeatBoundObject {
 }
 
 /// `zwp_tablet_tool_v2`, made by the server in `tool_added`. `set_cursor` is accepted and
-/// not shown (the server draws no cursor of its own for tools).
+/// not shown (the server draws no cursor of its own for tools); a cursor shape is checked
+/// and kept (CursorShape.swift), and not shown either.
 final class TabletToolObject: TabletSeatBoundObject {
+    /// The shape its client chose for this tool (`wp_cursor_shape_device_v1.set_shape`).
+    var cursor: ChosenCursor?
+
     override func request(_ opcode: UInt32, _ args: Arguments) {
         if opcode == 1 { destroyResource() }  // 0 is set_cursor
+    }
+
+    /// Whether a request citing `serial` may choose this tool's cursor: the seat's newest
+    /// tool `proximity_in`, sent to this client.
+    func mayChooseCursor(citing serial: UInt32) -> Bool {
+        server.routerSeat(seatIndex).serialEntry(serial, client: owner.id, for: .setToolCursor) != nil
     }
 
     override func resourceDestroyed() {

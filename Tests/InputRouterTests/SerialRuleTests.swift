@@ -7,7 +7,10 @@
 //   finger or tablet; a nested menu may cite the keyboard enter its parent menu received;
 // - wl_pointer.set_cursor: "serial number of the enter event";
 // - set_selection: the serial of an input event, or the enter of a keyboard focus still held;
-// - xdg_activation_token_v1.set_serial: a user action (press or release), not focus events.
+// - xdg_activation_token_v1.set_serial: a user action (press or release), not focus events;
+// - wp_cursor_shape_device_v1.set_shape on a tablet tool: "the latest
+//   zwp_tablet_tool_v2.proximity_in serial number sent to the client" (on a pointer it is
+//   set_cursor's rule).
 import InputRouter
 import Testing
 
@@ -19,30 +22,32 @@ import Testing
     /// (0,0,100,100), and how to make it; the button, finger and tip stay down.
     enum Made: String, CaseIterable {
         case pointerEnter, buttonPress, buttonRelease, keyboardEnter, keyPress, keyRelease, modifiers
-        case touchDown, touchUp, tabletDown
+        case touchDown, touchUp, tabletDown, tabletProximityIn
     }
 
     /// Requests in `SerialRequest.allCases` order: move, resize, drag, popupGrab, setCursor,
-    /// selection, activation. "Y" where a request may cite the delivery's serial.
+    /// selection, activation, setToolCursor. "Y" where a request may cite the delivery's serial.
     static let expected: [Made: String] = [
-        .pointerEnter:  "....Y..",
-        .buttonPress:   "YYYY.YY",
-        .buttonRelease: "...Y.YY",
-        .keyboardEnter: "...Y.Y.",
-        .keyPress:      "...Y.YY",
-        .keyRelease:    "...Y.YY",
-        .modifiers:     ".....Y.",
-        .touchDown:     "YYYY.YY",
-        .touchUp:       "...Y.YY",
-        .tabletDown:    "YYYY.YY",
+        .pointerEnter:  "....Y...",
+        .buttonPress:   "YYYY.YY.",
+        .buttonRelease: "...Y.YY.",
+        .keyboardEnter: "...Y.Y..",
+        .keyPress:      "...Y.YY.",
+        .keyRelease:    "...Y.YY.",
+        .modifiers:     ".....Y..",
+        .touchDown:     "YYYY.YY.",
+        .touchUp:       "...Y.YY.",
+        .tabletDown:    "YYYY.YY.",
+        .tabletProximityIn: ".......Y",
     ]
 
     /// After 70 more keys typed into A (140 entries, past the record's 128), with A still
-    /// under the pointer and holding the keyboard: only the enters of the focus A still has
-    /// may be cited, everything else is forgotten.
+    /// under the pointer and the tool, and holding the keyboard: only the enters (and the
+    /// tool's proximity) of the focus A still has may be cited, everything else is forgotten.
     static let expectedWhenStale: [Made: String] = [
-        .pointerEnter: "....Y..",
-        .keyboardEnter: "...Y.Y.",
+        .pointerEnter: "....Y...",
+        .keyboardEnter: "...Y.Y..",
+        .tabletProximityIn: ".......Y",
     ]
 
     func setUp() -> (Harness, a: ClientID, b: ClientID, other: Seat) {
@@ -71,6 +76,7 @@ import Testing
             case (.touchDown, .touchDown(_, _, _, _, _, let s)): s
             case (.touchUp, .touchUp(_, _, _, _, let s)): s
             case (.tabletDown, .tabletDown(_, _, _, _, let s)): s
+            case (.tabletProximityIn, .tabletProximityIn(_, _, _, _, let s)): s
             default: nil
             }
         }.first
@@ -105,13 +111,13 @@ import Testing
         case .touchDown, .touchUp:
             step { seat.notifyTouchDown(time: h.tick(), slot: 0, at: Point(10, 10)); seat.notifyTouchFrame() }
             if made == .touchUp { step { seat.notifyTouchUp(time: h.tick(), slot: 0); seat.notifyTouchFrame() } }
-        case .tabletDown:
+        case .tabletDown, .tabletProximityIn:
             let axes = TabletAxes(x: 0.01, y: 0.01)
             step {
                 seat.notifyTabletProximity(time: h.tick(), device: Self.pen, tool: TabletTool(type: .pen, serial: 7),
                                            inProximity: true, axes: axes)
             }
-            step { seat.notifyTabletTip(time: h.tick(), device: Self.pen, down: true, axes: axes) }
+            if made == .tabletDown { step { seat.notifyTabletTip(time: h.tick(), device: Self.pen, down: true, axes: axes) } }
         }
         return serial(of: made, in: queued)
     }
@@ -125,8 +131,8 @@ import Testing
         let (h, a, b, other) = setUp()
         let serial = try #require(make(made, h), "no \(made) delivered")
         #expect(row(h.seat, serial, a) == Self.expected[made], "A citing its own \(made)")
-        #expect(row(h.seat, serial, b) == ".......", "B citing A's \(made)")
-        #expect(row(other, serial, a) == ".......", "A citing its \(made) of seat0 on seat1")
+        #expect(row(h.seat, serial, b) == "........", "B citing A's \(made)")
+        #expect(row(other, serial, a) == "........", "A citing its \(made) of seat0 on seat1")
         // The record keeps the newest 128 entries: 70 keys (a press and a release each) later,
         // only the enters of a focus A still holds are left.
         h.seat.setKeyboardFocus(h.tree.hitTest(Point(10, 10))!.node)
@@ -135,30 +141,40 @@ import Testing
             h.seat.notifyKey(time: h.tick(), key: UInt32(40 + i % 2), state: .released)
         }
         _ = h.flush()
-        #expect(row(h.seat, serial, a) == Self.expectedWhenStale[made, default: "......."], "A citing a stale \(made)")
+        #expect(row(h.seat, serial, a) == Self.expectedWhenStale[made, default: "........"], "A citing a stale \(made)")
     }
 
     /// A serial stops being citable when what it stood for is over: a move needs the button
-    /// still held; set_cursor the newest enter; a keyboard enter the focus still held.
+    /// still held; set_cursor the newest enter; a keyboard enter the focus still held; a
+    /// tool's cursor the newest proximity_in.
     @Test func aSerialEndsWithWhatItStoodFor() throws {
         let (h, a, _, _) = setUp()
         let press = try #require(make(.buttonPress, h))
-        #expect(row(h.seat, press, a) == "YYYY.YY")
+        #expect(row(h.seat, press, a) == "YYYY.YY.")
         h.seat.notifyPointerButton(time: h.tick(), button: 0x110, state: .released)
         _ = h.flush()
-        #expect(row(h.seat, press, a) == "...Y.YY")  // a menu may still open on it; no move
+        #expect(row(h.seat, press, a) == "...Y.YY.")  // a menu may still open on it; no move
 
         _ = h.warp(250, 10)  // out of A, so the warp back sends a new enter
         let enter = try #require(make(.pointerEnter, h))
-        #expect(row(h.seat, enter, a) == "....Y..")
+        #expect(row(h.seat, enter, a) == "....Y...")
         _ = h.warp(250, 10)  // into B: A's enter is no longer the newest
-        #expect(row(h.seat, enter, a) == ".......")
+        #expect(row(h.seat, enter, a) == "........")
 
         let focus = try #require(make(.keyboardEnter, h))
-        #expect(row(h.seat, focus, a) == "...Y.Y.")
+        #expect(row(h.seat, focus, a) == "...Y.Y..")
         h.seat.setKeyboardFocus(nil)
         _ = h.flush()
-        #expect(row(h.seat, focus, a) == ".......")
+        #expect(row(h.seat, focus, a) == "........")
+
+        // A tool's proximity_in, until the tool comes into proximity again.
+        let proximity = try #require(make(.tabletProximityIn, h))
+        #expect(row(h.seat, proximity, a) == ".......Y")
+        let tool = TabletTool(type: .pen, serial: 7), at = TabletAxes(x: 0.01, y: 0.01)
+        h.seat.notifyTabletProximity(time: h.tick(), device: Self.pen, tool: tool, inProximity: false, axes: at)
+        h.seat.notifyTabletProximity(time: h.tick(), device: Self.pen, tool: tool, inProximity: true, axes: at)
+        _ = h.flush()
+        #expect(row(h.seat, proximity, a) == "........")
     }
 
     /// The serial of a client that went is forgotten with it.
@@ -167,7 +183,7 @@ import Testing
         let key = try #require(make(.keyPress, h))
         h.router.removeClient(a)
         _ = h.flush()
-        #expect(row(h.seat, key, a) == ".......")
+        #expect(row(h.seat, key, a) == "........")
     }
 
     /// Serials order across the 32-bit wrap: the display's counter goes on past zero.

@@ -24,6 +24,7 @@ import Testing
             "wl_data_device_manager 3",
             "xdg_wm_base 5", "zxdg_decoration_manager_v1 1",
             "zwp_relative_pointer_manager_v1 1", "zwp_pointer_constraints_v1 1", "zwp_pointer_gestures_v1 3", "zwp_keyboard_shortcuts_inhibit_manager_v1 1", "zwp_tablet_manager_v2 1",
+            "wp_cursor_shape_manager_v1 2",  // cursors by name (CursorShape.swift)
             // Text input, activation, idle.
             "zwp_text_input_manager_v3 1", "xdg_activation_v1 1", "ext_idle_notifier_v1 1", "zwp_idle_inhibit_manager_v1 1",
             "zwp_primary_selection_device_manager_v1 1",

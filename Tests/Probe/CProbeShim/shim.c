@@ -20,6 +20,8 @@
 #include "xdg-output-unstable-v1-client-protocol.h"
 /* Virtual keyboards (VirtualKeyboard.swift). */
 #include "virtual-keyboard-unstable-v1-client-protocol.h"
+/* Cursors by name (CursorShape.swift). */
+#include "cursor-shape-v1-client-protocol.h"
 
 #define PROBE_INTERFACE(n) { #n, &n##_interface }
 static const struct { const char *name; const struct wl_interface *interface; } probe_interfaces[] = {
@@ -39,6 +41,8 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     PROBE_INTERFACE(zxdg_output_manager_v1),
     /* Virtual keyboards (VirtualKeyboard.swift). */
     PROBE_INTERFACE(zwp_virtual_keyboard_manager_v1),
+    /* Cursors by name (CursorShape.swift). */
+    PROBE_INTERFACE(wp_cursor_shape_manager_v1),
 };
 
 const struct wl_interface *probe_interface(const char *name) {

@@ -19,6 +19,7 @@
 //   copy, clear, paste, destroy-source...   the selections (DataDevice.swift)
 //   cursor main|other main|other   set_cursor on a seat's pointer citing a seat's enter (SecondSeat.swift)
 //   vk create|keymap|key|modifiers|destroy   a virtual keyboard (VirtualKeyboard.swift)
+//   shape SHAPE [stale], tool-shape SHAPE   cursor-shape-v1's set_shape (CursorShape.swift)
 import CWaylandClient
 import CXdgShellClient
 import Foundation
@@ -30,7 +31,7 @@ func runCommand(_ line: String) {
         return announceAfterServerSaw("done \(line)")
     }
     if runSelectionCommand(words) { return announceAfterServerSaw("done \(line)") }  // DataDevice.swift
-    if runCursorCommand(words) { return announceAfterServerSaw("done \(line)") }  // SecondSeat.swift
+    if runCursorCommand(words) || runShapeCommand(words) { return announceAfterServerSaw("done \(line)") }  // SecondSeat.swift, CursorShape.swift
     if runVirtualKeyboardCommand(words) { return announceAfterServerSaw("done \(line)") }  // VirtualKeyboard.swift
     guard words.count >= 2, let p = probe(words[1]) else { return say("bad command: \(line)") }
     switch words[0] {

@@ -51,6 +51,7 @@ let toolListener = heapListener(zwp_tablet_tool_v2_listener()) { l in
     l.done = { _, t in say("tool.done \(toolName(t))") }
     l.removed = { _, t in say("tool.removed \(toolName(t))") }
     l.proximity_in = { _, t, serial, tablet, surface in
+        proximitySerials[t!, default: []] = (proximitySerials[t!] ?? []).suffix(1) + [serial]  // CursorShape.swift cites them
         say("tool.proximity_in \(toolName(t)) \(named(surface)) \(tabletName(tablet)) serial=\(serial)")
     }
     l.proximity_out = { _, t in say("tool.proximity_out \(toolName(t))") }

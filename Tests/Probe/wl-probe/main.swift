@@ -13,6 +13,7 @@
 //            --gestures (Gestures.swift) --inhibit-shortcuts NAME (ShortcutsInhibit.swift)
 //            --text-input --text-input-auto (TextInput.swift) --idle-notify MS (Idle.swift)
 //            --tablet (Tablet.swift)
+//            --cursor-shape VERSION --cursor-shape-on-enter SHAPE (CursorShape.swift)
 //            --data-device (DataDevice.swift)
 //            --slow MS (every line it prints takes MS more: a client on a loaded machine)
 //            --ignore-ping (never answers xdg_wm_base.ping: a hung client)
@@ -122,6 +123,13 @@ while !argv.isEmpty {
     // Input protocols (Gestures.swift, ShortcutsInhibit.swift).
     case "--gestures": wantGestures = true
     case "--tablet": wantTablet = true  // Tablet.swift
+    // Cursors by name (CursorShape.swift).
+    case "--cursor-shape":
+        guard let v = UInt32(next()), (1...2).contains(v) else { fail("--cursor-shape VERSION (1 or 2)") }
+        cursorShapeVersion = v
+    case "--cursor-shape-on-enter":
+        shapeOnEnter = shapeValue(next())
+        if cursorShapeVersion == 0 { cursorShapeVersion = 2 }
     case "--inhibit-shortcuts": inhibitShortcutsOf.insert(next())
     // Text input, activation, idle (TextInput.swift, Activation.swift, Idle.swift).
     case "--text-input": wantTextInput = true
@@ -191,6 +199,7 @@ registryListener.pointee.global = { _, registry, name, iface, version in
     case "ext_idle_notifier_v1": idleNotifier = bind(registry, name, "ext_idle_notifier_v1", 1)
     case "zwp_idle_inhibit_manager_v1": idleInhibitManager = bind(registry, name, "zwp_idle_inhibit_manager_v1", 1)
     case "zwp_tablet_manager_v2": tabletManager = bind(registry, name, "zwp_tablet_manager_v2", 1)  // Tablet.swift
+    case "wp_cursor_shape_manager_v1": bindCursorShapeManager(registry, name, version)  // CursorShape.swift
     // Selections (DataDevice.swift).
     case "wl_data_device_manager": dataDeviceManager = bind(registry, name, "wl_data_device_manager", min(version, 3))
     case "zwp_primary_selection_device_manager_v1":
@@ -384,10 +393,12 @@ var pendingDrag: (surface: String, serial: UInt32, x: Double, y: Double)?
 let pointerListener = UnsafeMutablePointer<wl_pointer_listener>.allocate(capacity: 1)
 pointerListener.initialize(to: wl_pointer_listener())
 pointerListener.pointee.enter = { _, _, serial, surface, x, y in
+    previousEnterSerial = lastEnterSerial
     lastEnterSerial = serial
     pointerFocus = named(surface)
     pointerAt = (wl_fixed_to_double(x), wl_fixed_to_double(y))
     say("pointer.enter \(pointerFocus) \(fixed(x)) \(fixed(y))")
+    setShapeOnEnter(serial)  // CursorShape.swift
 }
 pointerListener.pointee.leave = { _, _, _, surface in say("pointer.leave \(named(surface))") }
 pointerListener.pointee.motion = { _, _, _, x, y in
