@@ -27,6 +27,8 @@
 #include "wlr-layer-shell-unstable-v1-server-protocol.h"
 #include "ext-session-lock-v1-server-protocol.h"
 #include "xdg-output-unstable-v1-server-protocol.h"
+/* Virtual input devices. */
+#include "wlr-virtual-pointer-unstable-v1-server-protocol.h"
 
 void ir_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message) {
     wl_resource_post_error(resource, code, "%s", message);
@@ -68,6 +70,8 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     IR_INTERFACE(ext_session_lock_manager_v1), IR_INTERFACE(ext_session_lock_v1),
     IR_INTERFACE(ext_session_lock_surface_v1),
     IR_INTERFACE(zxdg_output_manager_v1), IR_INTERFACE(zxdg_output_v1),
+    /* Virtual input devices. */
+    IR_INTERFACE(zwlr_virtual_pointer_manager_v1), IR_INTERFACE(zwlr_virtual_pointer_v1),
 };
 
 const struct wl_interface *ir_interface(const char *name) {
