@@ -48,6 +48,8 @@ enum GlobalVersion {
     static let xdgOutputManager: Int32 = 3
     // Panels, launchers and lock screens (LayerShell.swift).
     static let layerShell: Int32 = 4
+    // Virtual input devices (VirtualPointer.swift).
+    static let virtualPointerManager: Int32 = 2
 }
 
 extension WaylandServer {
@@ -82,6 +84,8 @@ extension WaylandServer {
         addObjectGlobal("zwp_primary_selection_device_manager_v1", GlobalVersion.primarySelectionManager, PrimarySelectionManagerObject.init)
         // Panels, launchers, notifications and wallpapers (LayerShell.swift).
         addObjectGlobal("zwlr_layer_shell_v1", GlobalVersion.layerShell, LayerShellObject.init)
+        // Virtual input devices (VirtualPointer.swift; who may: VirtualDevicePolicy.swift).
+        addObjectGlobal("zwlr_virtual_pointer_manager_v1", GlobalVersion.virtualPointerManager, VirtualPointerManagerObject.init)
     }
 
     /// A global whose bind makes one object of its interface, as most do: `make` gets the

@@ -238,6 +238,16 @@ public final class WaylandServer {
     /// The last uses of activation tokens, newest last (bounded): what each one did.
     public internal(set) var activationLog: [ActivationRecord] = []
     private(set) lazy var idle = IdleState(server: self)
+
+    // Virtual devices (VirtualDevicePolicy.swift, VirtualDeviceIDs.swift, VirtualPointer.swift).
+    /// Which clients may make virtual input devices: asked with the client and the kind each
+    /// time one asks for a virtual pointer, a virtual keyboard or an input method. nil (the
+    /// default): every client may, as on wlroots. A refused request fails with a protocol
+    /// error and the client is disconnected (docs/wayland.md, Virtual devices). Set it
+    /// before clients connect; it is never asked on the input path.
+    public var mayCreateVirtualDevice: ((VirtualDeviceClient, VirtualDeviceKind) -> Bool)?
+    /// The ids of the virtual devices present.
+    var virtualDeviceIDs = VirtualDeviceIDs()
     /// `idle.watching`, mirrored here: reading `idle` (a lazy class reference) on every
     /// event was a retain and a release.
     @exclusivity(unchecked) var idleWatching = false

@@ -18,6 +18,8 @@
 #include "primary-selection-unstable-v1-client-protocol.h"
 /* Outputs' logical place and size (XdgOutput.swift). */
 #include "xdg-output-unstable-v1-client-protocol.h"
+/* Virtual input devices (VirtualPointer.swift). */
+#include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
 
 #define PROBE_INTERFACE(n) { #n, &n##_interface }
 static const struct { const char *name; const struct wl_interface *interface; } probe_interfaces[] = {
@@ -35,6 +37,8 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     PROBE_INTERFACE(wl_data_device_manager), PROBE_INTERFACE(zwp_primary_selection_device_manager_v1),
     /* Outputs' logical place and size (XdgOutput.swift). */
     PROBE_INTERFACE(zxdg_output_manager_v1),
+    /* Virtual input devices (VirtualPointer.swift). */
+    PROBE_INTERFACE(zwlr_virtual_pointer_manager_v1),
 };
 
 const struct wl_interface *probe_interface(const char *name) {

@@ -18,6 +18,8 @@
 //   text ..., token, activate, idle-inhibit, idle-uninhibit   TextInput.swift, Activation.swift, Idle.swift
 //   copy, clear, paste, destroy-source...   the selections (DataDevice.swift)
 //   cursor main|other main|other   set_cursor on a seat's pointer citing a seat's enter (SecondSeat.swift)
+//   vpointer create|motion|absolute|button|axis|discrete|stop|source|frame|destroy ...
+//                          a virtual pointer (VirtualPointer.swift)
 import CWaylandClient
 import CXdgShellClient
 import Foundation
@@ -30,6 +32,7 @@ func runCommand(_ line: String) {
     }
     if runSelectionCommand(words) { return announceAfterServerSaw("done \(line)") }  // DataDevice.swift
     if runCursorCommand(words) { return announceAfterServerSaw("done \(line)") }  // SecondSeat.swift
+    if runVirtualPointerCommand(words) { return announceAfterServerSaw("done \(line)") }  // VirtualPointer.swift
     guard words.count >= 2, let p = probe(words[1]) else { return say("bad command: \(line)") }
     switch words[0] {
     case "region" where words.count == 3:

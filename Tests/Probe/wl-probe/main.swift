@@ -14,6 +14,7 @@
 //            --text-input --text-input-auto (TextInput.swift) --idle-notify MS (Idle.swift)
 //            --tablet (Tablet.swift)
 //            --data-device (DataDevice.swift)
+//            stdin commands `vpointer ...` drive a virtual pointer (VirtualPointer.swift)
 //            --slow MS (every line it prints takes MS more: a client on a loaded machine)
 //            --ignore-ping (never answers xdg_wm_base.ping: a hung client)
 import CProbeShim
@@ -193,6 +194,8 @@ registryListener.pointee.global = { _, registry, name, iface, version in
     case "wl_data_device_manager": dataDeviceManager = bind(registry, name, "wl_data_device_manager", min(version, 3))
     case "zwp_primary_selection_device_manager_v1":
         primaryManager = bind(registry, name, "zwp_primary_selection_device_manager_v1", 1)
+    // Virtual input devices (VirtualPointer.swift).
+    case "zwlr_virtual_pointer_manager_v1": bindVirtualPointerManager(registry, name, version)
     default: break
     }
 }
