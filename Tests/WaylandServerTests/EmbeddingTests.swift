@@ -57,6 +57,8 @@ import WireClient
             "zwp_primary_selection_device_manager_v1 1",
             // Panels, launchers and lock screens.
             "zwlr_layer_shell_v1 4",
+            // Virtual input devices.
+            "zwlr_virtual_pointer_manager_v1 2",
         ])
         #expect(Set(session.globals.map { "\($0.interface) \($0.version)" }) == Set(offered))
     }

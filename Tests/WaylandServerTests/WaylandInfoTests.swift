@@ -29,6 +29,8 @@ import Testing
             "zwp_primary_selection_device_manager_v1 1",
             // Panels, launchers and lock screens.
             "zwlr_layer_shell_v1 4",
+            // Virtual input devices.
+            "zwlr_virtual_pointer_manager_v1 2",
         ], "\(text)")
     }
 }
