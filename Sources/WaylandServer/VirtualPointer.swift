@@ -9,7 +9,9 @@
 // - Frames: nothing a virtual pointer sends takes effect before its `frame`: then its
 //   motions and buttons are routed in the order they came, each as a mouse's event (each
 //   ends with its own `wl_pointer.frame`), and then its scrolling, gathered into one scroll
-//   event: what wlroots sends for it, without sending anything early.
+//   event: what wlroots sends for it, without sending anything early. A client that sends
+//   1024 motions and buttons without a frame has them routed then, as if it had framed
+//   them: the server holds no more for it.
 // - Relative motion moves the seat's cursor, relative-pointer clients get the deltas (both
 //   the accelerated and the raw ones are the client's).
 // - Absolute motion: x / x_extent and y / y_extent (clamped to 0...1) across the output
@@ -83,6 +85,8 @@ final class VirtualPointerObject: WaylandObject {
     private var scroll = PendingScroll()
     /// The time of the newest request: the removal's, so releases carry the client's clock.
     private var lastTime: UInt64 = 0
+    /// Its resource was destroyed (and its device removed): nothing more is routed.
+    private var gone = false
 
     init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, seat: Seat, device: DeviceID,
          output: ServedOutput?) {
@@ -148,18 +152,24 @@ final class VirtualPointerObject: WaylandObject {
     private func add(_ ms: UInt32, _ p: Pending) {
         note(ms)
         pending.append((lastTime, p))
+        // A client that never frames would grow this without end: past the limit, what it
+        // sent is routed as if it had framed it.
+        if pending.count >= Self.pendingLimit { routeFrame() }
     }
+
+    /// Motions and buttons held for a frame at most.
+    static let pendingLimit = 1024
 
     /// `frame`: what waited for it goes through the seat, scrolling last.
     private func routeFrame() {
-        for (time, p) in pending {
+        for (time, p) in pending where !gone {
             switch p {
             case .event(let kind): server.handle(InputEvent(time: time, device: device, kind), seat: seat)
             case .absolute(let x, let y): server.warpVirtualPointer(seat, to: OutputLayout.map(x: x, y: y, onto: absoluteFrame), time: time)
             }
         }
         pending.removeAll(keepingCapacity: true)
-        if let kind = scroll.event() {
+        if !gone, let kind = scroll.event() {
             server.handle(InputEvent(time: scroll.time ?? lastTime, device: device, kind), seat: seat)
         }
         scroll = PendingScroll()
@@ -172,6 +182,7 @@ final class VirtualPointerObject: WaylandObject {
     }
 
     override func resourceDestroyed() {
+        gone = true
         defer { server.virtualDeviceIDs.give(back: device) }
         guard !server.shuttingDown else { return }
         // The seat releases what it still holds, to whoever got each press.
@@ -179,34 +190,37 @@ final class VirtualPointerObject: WaylandObject {
     }
 }
 
-/// One frame's scrolling: per axis a value, the value120 of its discrete steps and whether
-/// it stopped; the frame's source.
+/// One frame's scrolling: per axis a value (with the value120 of its discrete steps) and
+/// whether it stopped; the frame's source.
 private struct PendingScroll {
     var source: AxisSource?
     var time: UInt64?
-    private var values: [AxisValue?] = [nil, nil]
-    private var stops: [Bool] = [false, false]
+    private var vertical: AxisValue?
+    private var horizontal: AxisValue?
+    private var verticalStop = false
+    private var horizontalStop = false
 
     mutating func add(_ axis: Axis, value: Double, value120: Int32) {
-        let i = Int(axis.rawValue)
-        var v = values[i] ?? AxisValue(value: 0)
+        var v = (axis == .vertical ? vertical : horizontal) ?? AxisValue(value: 0)
         v.value += value
         v.value120 = v.value120.addingReportingOverflow(value120).partialValue
-        values[i] = v
+        if axis == .vertical { vertical = v } else { horizontal = v }
     }
 
-    mutating func stop(_ axis: Axis) { stops[Int(axis.rawValue)] = true }
+    mutating func stop(_ axis: Axis) {
+        if axis == .vertical { verticalStop = true } else { horizontalStop = true }
+    }
 
     /// The scroll event of the frame; nil when it had none (or only stops in a wheel frame).
     func event() -> InputEvent.Kind? {
-        guard values[0] != nil || values[1] != nil || stops[0] || stops[1] else { return nil }
-        let stopped = stops[0] || stops[1]
+        let stopped = verticalStop || horizontalStop
+        guard vertical != nil || horizontal != nil || stopped else { return nil }
         let source = self.source ?? (stopped ? .finger : .wheel)
-        let hasStops = source == .finger || source == .continuous
-        func axisValue(_ i: Int) -> AxisValue? { values[i] ?? (stops[i] && hasStops ? AxisValue(value: 0) : nil) }
-        let vertical = axisValue(Int(Axis.vertical.rawValue)), horizontal = axisValue(Int(Axis.horizontal.rawValue))
-        guard vertical != nil || horizontal != nil else { return nil }
-        return .pointerAxis(source: source, vertical: vertical, horizontal: horizontal)
+        let stops = source == .finger || source == .continuous
+        let v = vertical ?? (verticalStop && stops ? AxisValue(value: 0) : nil)
+        let h = horizontal ?? (horizontalStop && stops ? AxisValue(value: 0) : nil)
+        guard v != nil || h != nil else { return nil }
+        return .pointerAxis(source: source, vertical: v, horizontal: h)
     }
 }
 

@@ -103,6 +103,19 @@ import Testing
         #expect(h.settle(window) == ["pointer.axis_stop 0", "pointer.frame"])
     }
 
+    /// A client that never frames: its 1024th held event routes what it sent, so the
+    /// server never holds more than that for it.
+    @Test func nothingHeldPastTheLimit() throws {
+        let h = try ServerHarness()
+        let (window, sender) = try Self.windowAndSender(h)
+        h.command(sender, "vpointer motion 0.0625 0 \(VirtualPointerObject.pendingLimit - 1)")
+        #expect(h.settle(window) == [])
+        h.command(sender, "vpointer motion 0.0625 0")
+        let lines = h.settle(window)
+        #expect(lines.count == 2 * VirtualPointerObject.pendingLimit)
+        #expect(lines.suffix(4) == ["pointer.motion 73.94 10.00", "pointer.frame", "pointer.motion 74.00 10.00", "pointer.frame"])
+    }
+
     /// A virtual pointer destroyed with a button down: the window gets the release, and the
     /// seat's own mouse clicks normally afterwards (a stuck press would swallow its press,
     /// one button held on two devices being sent once).

@@ -5,7 +5,7 @@
 //   vpointer create [seat] [output oN]   create_virtual_pointer (null seat), or with `seat`
 //                                        the probe's wl_seat; with `output oN` (needs
 //                                        --outputs) create_virtual_pointer_with_output
-//   vpointer motion DX DY                relative motion (wl_fixed)
+//   vpointer motion DX DY [COUNT]        relative motion (wl_fixed), COUNT requests of it
 //   vpointer absolute X Y XEXT YEXT      absolute motion
 //   vpointer button CODE pressed|released|N
 //   vpointer axis AXIS VALUE / vpointer discrete AXIS VALUE STEPS / vpointer stop AXIS
@@ -51,7 +51,11 @@ func runVirtualPointerCommand(_ words: [String]) -> Bool {
     virtualPointerTime += 1
     let t = virtualPointerTime
     switch words[1] {
-    case "motion": zwlr_virtual_pointer_v1_motion(pointer, t, wl_fixed_from_double(number(2)), wl_fixed_from_double(number(3)))
+    case "motion":
+        // An optional count: that many requests at once (a client that never frames).
+        for k in 0..<(words.count > 4 ? uint(4) : 1) {
+            zwlr_virtual_pointer_v1_motion(pointer, t &+ k, wl_fixed_from_double(number(2)), wl_fixed_from_double(number(3)))
+        }
     case "absolute": zwlr_virtual_pointer_v1_motion_absolute(pointer, t, uint(2), uint(3), uint(4), uint(5))
     case "button":
         let state: UInt32 = words.count > 3 && words[3] == "pressed" ? 1 : words.count > 3 && words[3] == "released" ? 0 : uint(3)
