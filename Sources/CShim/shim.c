@@ -33,6 +33,8 @@
 #include "virtual-keyboard-unstable-v1-server-protocol.h"
 /* Cursor shapes. */
 #include "cursor-shape-v1-server-protocol.h"
+/* Virtual input devices. */
+#include "wlr-virtual-pointer-unstable-v1-server-protocol.h"
 
 void ir_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message) {
     wl_resource_post_error(resource, code, "%s", message);
@@ -81,6 +83,8 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     IR_INTERFACE(zwp_virtual_keyboard_manager_v1), IR_INTERFACE(zwp_virtual_keyboard_v1),
     /* Cursor shapes. */
     IR_INTERFACE(wp_cursor_shape_manager_v1), IR_INTERFACE(wp_cursor_shape_device_v1),
+    /* Virtual input devices. */
+    IR_INTERFACE(zwlr_virtual_pointer_manager_v1), IR_INTERFACE(zwlr_virtual_pointer_v1),
 };
 
 const struct wl_interface *ir_interface(const char *name) {

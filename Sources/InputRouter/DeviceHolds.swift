@@ -47,7 +47,7 @@ struct CodeList {
     func deallocate() { base.deallocate() }
 }
 
-/// Every device's `CodeList`, indexed by `DeviceID.index`; the first
+/// Every device's `CodeList`, indexed by `DeviceID.slot`; the first
 /// `Seat.preallocatedDevices` made up front. A device first seen by a press gets its list
 /// then (a release from a device that pressed nothing has nothing to remove).
 struct DeviceHolds {
@@ -61,7 +61,7 @@ struct DeviceHolds {
     }
 
     @inline(__always) mutating func track(device: DeviceID, code: UInt32, pressed: Bool) {
-        let i = Int(device.index)
+        let i = device.slot
         if i >= count {
             guard pressed else { return }
             grow(to: i + 1)
@@ -80,12 +80,12 @@ struct DeviceHolds {
 
     /// What `device` holds, oldest first (a copy).
     func held(by device: DeviceID) -> [UInt32] {
-        let i = Int(device.index)
+        let i = device.slot
         return i < count ? lists[i].codes : []
     }
 
     mutating func forget(_ device: DeviceID) {
-        let i = Int(device.index)
+        let i = device.slot
         if i < count { lists[i].removeAll() }
     }
 

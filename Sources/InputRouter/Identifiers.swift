@@ -46,6 +46,21 @@ public struct DeviceID: Hashable, Sendable, CustomStringConvertible {
     @inlinable public init(_ index: UInt32) { self.index = index }
     /// "devN", for traces.
     public var description: String { "dev\(index)" }
+
+    /// The first id of the devices a server makes itself (virtual pointers and keyboards,
+    /// input methods), counting up from here. Sources number their devices from 0 up
+    /// (libinput from its `deviceIDBase`, recordings, the nested backend), and no source
+    /// reaches 2³¹ devices, so the two ranges never meet.
+    public static let firstServerMade: UInt32 = 1 << 31
+
+    /// Whether the id is in the server's range (`firstServerMade` on).
+    @inlinable public var isServerMade: Bool { index >= DeviceID.firstServerMade }
+
+    /// The device's place in a seat's per-device tables: the id rotated left by one bit.
+    /// Source ids (0, 1, 2...) take the even places and server-made ids (2³¹, 2³¹ + 1...)
+    /// the odd ones, so both stay dense, a table grows only as far as the devices
+    /// present reach, and the two ranges never share a place. One instruction.
+    @inline(__always) var slot: Int { Int(index << 1 | index >> 31) }
 }
 
 /// An interned action name ("close", "copy"...), so deliveries stay trivial values.

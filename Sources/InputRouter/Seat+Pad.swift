@@ -147,8 +147,8 @@ extension Seat {
     /// Where the pad belongs: the keyboard focus, when it is a mapped client surface whose
     /// client bound the tablet, and the pad's tablet is present.
     private func padTarget(_ i: Int) -> NodeID? {
-        guard let tablet = pads[i].layout.tablet, Int(tablet.index) < devices.count,
-            devices[Int(tablet.index)].present, devices[Int(tablet.index)].capabilities.contains(.tabletTool),
+        guard let tablet = pads[i].layout.tablet, tablet.slot < devices.count,
+            devices[tablet.slot].present, devices[tablet.slot].capabilities.contains(.tabletTool),
             let f = keyboardFocus, isClientNode(f), tree.canReceiveInput(f),
             boundDevices(of: keyboardFocusClient).contains(.tablet)
         else { return nil }

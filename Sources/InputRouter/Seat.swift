@@ -97,6 +97,7 @@ public final class Seat {
         var present = false
         var capabilities: DeviceCapabilities = []
     }
+    /// By `DeviceID.slot` (Identifiers.swift).
     @exclusivity(unchecked) var devices: [DeviceState] = []
     /// The present devices' descriptions, off the per-event path (Seat+DeviceDescriptions.swift).
     let deviceDescriptions = DeviceDescriptionTable()
@@ -282,7 +283,9 @@ public final class Seat {
     }
 
     static let historyLimit = 64
-    static let preallocatedDevices = 16
+    /// Per-device records made up front, by `DeviceID.slot`: the first 16 source ids and
+    /// the first 16 server-made ones (virtual devices) take them.
+    static let preallocatedDevices = 32
 
     // MARK: Clients' devices
 
@@ -406,7 +409,7 @@ public final class Seat {
     public func notifyDeviceAdded(_ device: DeviceID, capabilities: DeviceCapabilities,
                                   description: DeviceDescription.Reference = .none) {
         deviceDescriptions.deviceAdded(device, description)
-        let i = Int(device.index)
+        let i = device.slot
         while devices.count <= i { devices.append(DeviceState()) }
         devices[i].present = true
         devices[i].capabilities = capabilities
@@ -431,7 +434,7 @@ public final class Seat {
     /// device with a keymap of its own releases its keys in that keymap, and the seat's
     /// own keymap and modifiers come back if its were in use.
     public func notifyDeviceRemoved(_ device: DeviceID, time: UInt64) {
-        let i = Int(device.index)
+        let i = device.slot
         tabletDeviceRemoved(device, time: time)  // a tool needs no device-added to be in proximity
         padDeviceRemoved(device, time: time)
         for key in deviceKeys.held(by: device).reversed() { notifyKey(time: time, key: key, state: .released, device: device) }

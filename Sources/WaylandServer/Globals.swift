@@ -58,6 +58,8 @@ enum GlobalVersion {
     static let sessionLockManager: Int32 = 1
     // Virtual keyboards (VirtualKeyboard.swift).
     static let virtualKeyboardManager: Int32 = 1
+    // Virtual input devices (VirtualPointer.swift).
+    static let virtualPointerManager: Int32 = 2
 }
 
 extension WaylandServer {
@@ -99,6 +101,8 @@ extension WaylandServer {
         // Typing tools, on-screen keyboards, remote desktops (VirtualKeyboard.swift); who may
         // is the embedder's `mayCreateVirtualDevice` (VirtualDevicePolicy.swift).
         addObjectGlobal("zwp_virtual_keyboard_manager_v1", GlobalVersion.virtualKeyboardManager, VirtualKeyboardManagerObject.init)
+        // Virtual input devices (VirtualPointer.swift; who may: VirtualDevicePolicy.swift).
+        addObjectGlobal("zwlr_virtual_pointer_manager_v1", GlobalVersion.virtualPointerManager, VirtualPointerManagerObject.init)
     }
 
     /// A global whose bind makes one object of its interface, as most do: `make` gets the

@@ -33,7 +33,7 @@ final class InputMethodManagerObject: WaylandObject {
             }) else { return }
             // Not allowed (`mayCreateVirtualDevice`): the XML names no error, and
             // `unavailable` is its word for an input method that cannot serve.
-            guard server.mayCreateVirtualDevice(.inputMethod, client: owner) else { return method.sendUnavailable() }
+            guard server.allowsVirtualDevice(.inputMethod, for: owner) else { return method.sendUnavailable() }
             server.services(seatIndex).textInput.attach(method)
         case 1: destroyResource()  // its input methods live on
         default: break

@@ -93,11 +93,6 @@ public final class WaylandServer {
         /// turns it on, because WLCS 1.5.0's copy-and-paste tests set the selection citing
         /// serial 0. By default a selection needs a recent input serial (Selection.swift).
         public var acceptsSelectionWithAnySerial = false
-        /// The first `DeviceID` of the devices clients create (virtual keyboards): they count
-        /// up from here, and an id is used again once its device is gone. Keep it above the
-        /// ids the input sources give (libinput's count up from 1, the example compositor's
-        /// replays from 100).
-        public var firstVirtualDeviceID: UInt32 = 1000
 
         /// Every policy on that a standalone compositor wants (decorations stay opt-in).
         public init() {}
@@ -219,12 +214,7 @@ public final class WaylandServer {
     /// hand calls `activate(_:seat:)` here, so the keyboard's enter goes out before the
     /// press and the newest serial the client saw is the press's.
     public var beforePress: ((_ node: NodeID, _ seat: Seat) -> Void)?
-    /// Which clients may create virtual devices (VirtualDevicePolicy.swift); nil: every
-    /// client, as in wlroots. Asked once per device, when the client asks for it.
-    public var mayCreateVirtualDevice: ((_ client: ClientID, _ kind: VirtualDeviceKind) -> Bool)?
-    /// The virtual devices' ids in use (VirtualDevices.swift) and the last keymap tag given
-    /// to a virtual keyboard's keymap (ClientKeymaps.swift).
-    var virtualDeviceIDs: [DeviceID] = []
+    /// The last keymap tag given to a virtual keyboard's keymap (ClientKeymaps.swift).
     var lastKeymapTag: UInt32 = 0
     /// The tag of the keymap in use on the first seat (`SeatServices.keymapInUse`), which
     /// the sender compares with each key's client's (ClientKeymaps.swift).
@@ -255,6 +245,17 @@ public final class WaylandServer {
     /// The last uses of activation tokens, newest last (bounded): what each one did.
     public internal(set) var activationLog: [ActivationRecord] = []
     private(set) lazy var idle = IdleState(server: self)
+
+    // Virtual devices (VirtualDevicePolicy.swift, VirtualDeviceIDs.swift, VirtualPointer.swift).
+    /// Which clients may make virtual input devices: asked with the client and the kind each
+    /// time one asks for a virtual pointer, a virtual keyboard or an input method. nil (the
+    /// default): every client may, as on wlroots. A refused request fails with a protocol
+    /// error and the client is disconnected (docs/wayland.md, Virtual devices); a refused
+    /// input method is told `unavailable` (its protocol has no error). Set it
+    /// before clients connect; it is never asked on the input path.
+    public var mayCreateVirtualDevice: ((VirtualDeviceClient, VirtualDeviceKind) -> Bool)?
+    /// The ids of the virtual devices present.
+    var virtualDeviceIDs = VirtualDeviceIDs()
     /// `idle.watching`, mirrored here: reading `idle` (a lazy class reference) on every
     /// event was a retain and a release.
     @exclusivity(unchecked) var idleWatching = false

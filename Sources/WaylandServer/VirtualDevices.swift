@@ -1,8 +1,7 @@
 // The devices clients create are devices of the core's seat, as libinput's are: a virtual
 // keyboard's keys go through the same routing, and when it goes, what it held is released
-// (the core's `notifyDeviceRemoved`). Their ids count up from
-// `Configuration.firstVirtualDeviceID` and are used again once their device is gone, so the
-// core's per-device tables stay as small as the number of devices alive at once.
+// (the core's `notifyDeviceRemoved`). Their ids are the server's own range
+// (VirtualDeviceIDs.swift), used again once their device is gone.
 import CWaylandServer
 import InputRouter
 
@@ -12,10 +11,7 @@ extension WaylandServer {
     /// new device: wtype 0.4 waits for an event after sending its keymap, and with a keyboard
     /// already present nothing else would come.
     func addVirtualDevice(_ kinds: DeviceCapabilities, seat index: Int) -> DeviceID {
-        var candidate = configuration.firstVirtualDeviceID
-        while virtualDeviceIDs.contains(DeviceID(candidate)) { candidate += 1 }
-        let device = DeviceID(candidate)
-        virtualDeviceIDs.append(device)
+        let device = virtualDeviceIDs.take()
         let seat = routerSeat(index)
         seat.notifyDeviceAdded(device, capabilities: kinds)
         if let served = servedSeat(seat.id) {
@@ -31,6 +27,6 @@ extension WaylandServer {
     /// client's clock), the deliveries are sent, and its id is free again.
     func removeVirtualDevice(_ device: DeviceID, seat index: Int, time: UInt64) {
         handle(InputEvent(time: time, device: device, .deviceRemoved), seat: routerSeat(index))
-        virtualDeviceIDs.removeAll { $0 == device }
+        virtualDeviceIDs.give(back: device)
     }
 }

@@ -23,7 +23,7 @@ import Keyboard
 final class VirtualKeyboardManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard opcode == 0 else { return }  // create_virtual_keyboard(seat, id)
-        guard server.mayCreateVirtualDevice(.keyboard, client: owner) else {
+        guard server.allowsVirtualDevice(.keyboard, for: owner) else {
             return postError(ZWP_VIRTUAL_KEYBOARD_MANAGER_V1_ERROR_UNAUTHORIZED.rawValue,
                              "this client may not create virtual keyboards")
         }

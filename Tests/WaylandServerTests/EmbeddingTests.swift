@@ -62,6 +62,8 @@ import WireClient
             "ext_session_lock_manager_v1 1",  // lock screens (SessionLock.swift)
             // Virtual keyboards.
             "zwp_virtual_keyboard_manager_v1 1",
+            // Virtual input devices.
+            "zwlr_virtual_pointer_manager_v1 2",
         ])
         #expect(Set(session.globals.map { "\($0.interface) \($0.version)" }) == Set(offered))
     }

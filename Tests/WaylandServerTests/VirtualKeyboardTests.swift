@@ -155,7 +155,7 @@ func keymapFile(layout: String) throws -> String {
 
     @Test func aClientTheEmbedderDeniesGetsUnauthorized() throws {
         let h = try ServerHarness()
-        var asked: [(ClientID, VirtualDeviceKind)] = []
+        var asked: [(VirtualDeviceClient, VirtualDeviceKind)] = []
         h.server.mayCreateVirtualDevice = { client, kind in asked.append((client, kind)); return kind != .keyboard }
         let window = try h.mappedProbe(["--toplevel", "win", "100x100", "--keymap-names"])
         let typist = try h.probe(["--no-pointer", "--no-keyboard", "--no-touch"])
@@ -166,7 +166,7 @@ func keymapFile(layout: String) throws -> String {
             $0.hasPrefix("protocol-error zwp_virtual_keyboard_manager_v1@") && $0.hasSuffix(" code=0")
         } == true, "\(typist.lines)")
         #expect(asked.map(\.1) == [.keyboard])
-        #expect(asked.first.map { h.server.router.name(of: $0.0) } == "wl-probe")
+        #expect(asked.first?.0.program == "wl-probe")
         // No keyboard was added: nobody is told anything.
         #expect(h.settle(window) == [])
     }

@@ -34,6 +34,8 @@ import Testing
             "ext_session_lock_manager_v1 1",  // lock screens (SessionLock.swift)
             // Virtual keyboards.
             "zwp_virtual_keyboard_manager_v1 1",
+            // Virtual input devices.
+            "zwlr_virtual_pointer_manager_v1 2",
         ], "\(text)")
     }
 }

@@ -22,6 +22,8 @@
 #include "virtual-keyboard-unstable-v1-client-protocol.h"
 /* Cursors by name (CursorShape.swift). */
 #include "cursor-shape-v1-client-protocol.h"
+/* Virtual input devices (VirtualPointer.swift). */
+#include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
 
 #define PROBE_INTERFACE(n) { #n, &n##_interface }
 static const struct { const char *name; const struct wl_interface *interface; } probe_interfaces[] = {
@@ -43,6 +45,8 @@ static const struct { const char *name; const struct wl_interface *interface; } 
     PROBE_INTERFACE(zwp_virtual_keyboard_manager_v1),
     /* Cursors by name (CursorShape.swift). */
     PROBE_INTERFACE(wp_cursor_shape_manager_v1),
+    /* Virtual input devices (VirtualPointer.swift). */
+    PROBE_INTERFACE(zwlr_virtual_pointer_manager_v1),
 };
 
 const struct wl_interface *probe_interface(const char *name) {

@@ -20,6 +20,8 @@
 //   cursor main|other main|other   set_cursor on a seat's pointer citing a seat's enter (SecondSeat.swift)
 //   vk create|keymap|key|modifiers|destroy   a virtual keyboard (VirtualKeyboard.swift)
 //   shape SHAPE [stale], tool-shape SHAPE   cursor-shape-v1's set_shape (CursorShape.swift)
+//   vpointer create|motion|absolute|button|axis|discrete|stop|source|frame|destroy ...
+//                          a virtual pointer (VirtualPointer.swift)
 import CWaylandClient
 import CXdgShellClient
 import Foundation
@@ -33,6 +35,7 @@ func runCommand(_ line: String) {
     if runSelectionCommand(words) { return announceAfterServerSaw("done \(line)") }  // DataDevice.swift
     if runCursorCommand(words) || runShapeCommand(words) { return announceAfterServerSaw("done \(line)") }  // SecondSeat.swift, CursorShape.swift
     if runVirtualKeyboardCommand(words) { return announceAfterServerSaw("done \(line)") }  // VirtualKeyboard.swift
+    if runVirtualPointerCommand(words) { return announceAfterServerSaw("done \(line)") }  // VirtualPointer.swift
     guard words.count >= 2, let p = probe(words[1]) else { return say("bad command: \(line)") }
     switch words[0] {
     case "region" where words.count == 3:

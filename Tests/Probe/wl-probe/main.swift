@@ -15,6 +15,7 @@
 //            --tablet (Tablet.swift)
 //            --cursor-shape VERSION --cursor-shape-on-enter SHAPE (CursorShape.swift)
 //            --data-device (DataDevice.swift)
+//            stdin commands `vpointer ...` drive a virtual pointer (VirtualPointer.swift)
 //            --slow MS (every line it prints takes MS more: a client on a loaded machine)
 //            --ignore-ping (never answers xdg_wm_base.ping: a hung client)
 //            --keymap-names (VirtualKeyboard.swift)
@@ -206,6 +207,8 @@ registryListener.pointee.global = { _, registry, name, iface, version in
         primaryManager = bind(registry, name, "zwp_primary_selection_device_manager_v1", 1)
     case "zwp_virtual_keyboard_manager_v1":  // VirtualKeyboard.swift
         virtualKeyboardManager = bind(registry, name, "zwp_virtual_keyboard_manager_v1", 1)
+    // Virtual input devices (VirtualPointer.swift).
+    case "zwlr_virtual_pointer_manager_v1": bindVirtualPointerManager(registry, name, version)
     default: break
     }
 }
