@@ -74,6 +74,8 @@ let package = Package(
         .target(name: "LibinputSource", dependencies: ["InputRouter", "Recording", "CLibinput", "CUdev", "CSeat", "CShim"]),
         .testTarget(name: "LibinputSourceTests", dependencies: ["LibinputSource", "InputRouter", "Recording"]),
         .executableTarget(name: "libinput-trace", dependencies: ["LibinputSource", "InputRouter", "Recording"], path: "tools/libinput-trace"),
+        // A synthetic (or hostile) log as a `libinput record` file (docs/recordings.md).
+        .executableTarget(name: "ir-synthetic", dependencies: ["Recording"], path: "tools/ir-synthetic"),
 
         // Pictures of an output: composited frames, hit maps, PNG files (docs/rendering.md).
         systemLibrary("CZlib", pkgConfig: "zlib", apt: ["zlib1g-dev"]),

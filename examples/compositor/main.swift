@@ -5,7 +5,8 @@
 //   2. the server: a WaylandServer (the surface tree, the seat, the protocol) with
 //      server-side decorations for the clients that ask for them (xdg-decoration);
 //   3. input: one source among libinput (real devices), replay (a `libinput record`
-//      file) and, nested, the parent session's seat; every source hands InputEvent values
+//      file, or a synthetic log generated from a seed and played the same way) and, nested,
+//      the parent session's seat; every source hands InputEvent values
 //      to `server.handle`, and nothing after it knows which source it was;
 //   4. the loop: clients are started once the socket is ready, the server dispatches, and
 //      at the end the pictures are written.
@@ -54,6 +55,11 @@ let usage = """
                                 all are read before any client starts). Each plays to its end: its
                                 last frame, or the quiet time `libinput record --autorestart` noted
                                 after it; a later file's event times go on from there
+      --input synthetic:SEED[,devices=KIND+KIND...][,frames=N]
+                                a synthetic log, generated from SEED and replayed exactly as
+                                replay:FILE of `ir-synthetic SEED` (same --speed, same trace).
+                                KIND: keyboard, mouse, touchscreen, switches (default all four,
+                                in that order); N input frames 1 to 40 ms apart (default 200)
       --seat NAME               the inputs after it belong to seat NAME (its own wl_seat, pointer,
                                 keyboard focus and grabs; libinput: the devices udev assigns to NAME)
       --speed N                 replay at N times the recorded speed (default 1; 0: as fast as possible)
@@ -154,7 +160,10 @@ sigemptyset(&noSignals)
 pthread_sigmask(SIG_SETMASK, &noSignals, nil)
 let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
 
-/// A `--input replay:FILE`, read and ready to play on the seat named `seat`.
+/// Whether an `--input` is played from a log: a recording file or a synthetic log.
+func isReplay(_ input: String) -> Bool { input.hasPrefix("replay:") || input.hasPrefix("synthetic:") }
+
+/// A `--input replay:FILE` or `synthetic:SPEC`, read and ready to play on the seat named `seat`.
 struct LoadedReplay {
     let path: String
     let seat: String
@@ -162,15 +171,23 @@ struct LoadedReplay {
     let replayer: Replayer
 }
 /// Every replay file, read before anything starts: one that cannot be read is reported
-/// (file, line and reason) while there is no client yet to leave behind.
+/// (file, line and reason) while there is no client yet to leave behind. A synthetic log
+/// is generated as text and read by the same reader, so it plays exactly as its file would.
 let loadedReplays: [LoadedReplay] = {
     let speed: Replayer.Speed = options.speed == 0 ? .asFastAsPossible : (options.speed == 1 ? .recorded : .multiple(options.speed))
     var deviceBase: UInt32 = 100  // each file's devices get ids of their own
     var loaded: [LoadedReplay] = []
-    for (input, seat) in zip(options.inputs, options.inputSeats) where input.hasPrefix("replay:") {
-        let path = String(input.dropFirst(7))
+    for (input, seat) in zip(options.inputs, options.inputSeats) where isReplay(input) {
+        let path = input.hasPrefix("replay:") ? String(input.dropFirst(7)) : input
         do {
-            let recording = try RecordingReader.read(path: path, deviceIDBase: deviceBase)
+            let recording: Recording
+            if input.hasPrefix("synthetic:") {
+                let request: SyntheticRequest
+                do { request = try SyntheticRequest(parsing: String(input.dropFirst(10))) } catch { fail("\(input): \(error)") }
+                recording = try RecordingReader.parse(request.generator.generate().yaml, file: input, deviceIDBase: deviceBase)
+            } else {
+                recording = try RecordingReader.read(path: path, deviceIDBase: deviceBase)
+            }
             deviceBase += UInt32(recording.devices.count)
             loaded.append(LoadedReplay(path: path, seat: seat, warnings: recording.warnings,
                                        replayer: try Replayer(recording, speed: speed)))
@@ -362,8 +379,8 @@ if options.backend == "nested" {
 // Real devices. `start` puts libinput's fd (and libseat's) on the server's loop for as
 // long as the source lives, and hands over at once the devices already plugged in, so a
 // client that connects sees the seat's capabilities before anyone touches a key.
-for (input, seatName) in zip(options.inputs, options.inputSeats) where !input.hasPrefix("replay:") && input != "parent" {
-    guard input == "libinput" else { fail("unknown input \(input) (libinput, replay:FILE, parent)") }
+for (input, seatName) in zip(options.inputs, options.inputSeats) where !isReplay(input) && input != "parent" {
+    guard input == "libinput" else { fail("unknown input \(input) (libinput, replay:FILE, synthetic:SEED, parent)") }
     do {
         // libinput's seat assignment picks the devices (udev's ID_SEAT); the session
         // (libseat) stays the one this process runs in.
