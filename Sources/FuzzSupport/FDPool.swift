@@ -23,6 +23,31 @@ final class FDPool: @unchecked Sendable {
             add(p[0], "pipe read end")
             add(p[1], "pipe write end")
         }
+        // Last, so that the older seeds' fd choices keep their meaning: a keymap
+        // (zwp_virtual_keyboard_v1.keymap), NUL-terminated as a wl_keyboard keymap is.
+        add(Self.file(holding: Array(Self.keymapText.utf8) + [0]), "xkb keymap")
+    }
+
+    /// A small xkb keymap (xkbcommon resolves the includes), for virtual keyboards.
+    static let keymapText = """
+        xkb_keymap {
+            xkb_keycodes { include "evdev" };
+            xkb_types { include "complete" };
+            xkb_compat { include "complete" };
+            xkb_symbols { include "pc+us" };
+        };
+        """
+    /// The size a `keymap` request gives for `keymapText`: the text and its NUL.
+    public static var keymapSize: UInt32 { UInt32(keymapText.utf8.count + 1) }
+    /// The keymap's index in `fds`.
+    public static let keymapIndex = 5
+
+    private static func file(holding bytes: [UInt8]) -> Int32 {
+        let fd = WireSession.memfd(size: 0)
+        guard fd >= 0 else { return -1 }
+        let written = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        guard written == bytes.count else { close(fd); return -1 }
+        return fd
     }
 
     private func add(_ fd: Int32, _ name: String) {

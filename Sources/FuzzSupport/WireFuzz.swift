@@ -63,6 +63,10 @@ public enum WireFuzz {
             if world.problems.isEmpty { world.finish() }
             problems = world.problems
         }
+        // A locker that went without unlocking leaves the session locked, as it must
+        // (SessionLock.swift), and nothing a client can do unlocks it but a new lock: the
+        // next input gets a server of its own, so that each input means the same alone.
+        if let shared, shared.server.isSessionLocked { Host.shared = nil }
         let fdsAfter = openFDCount()
         if checksFileDescriptors, problems.isEmpty, fdsAfter > fdsBefore {
             problems.append("\(fdsAfter - fdsBefore) file descriptors still open after every client left")
@@ -604,7 +608,14 @@ public enum WireFuzz {
         }
     }
 
-    static let strings = ["wl_compositor", "wl_seat", "xdg_wm_base", "text/plain", "text/plain;charset=utf-8", "title", "org.example.app", "wl_output"]
+    /// Strings for string arguments (`(choice >> 3) % count`: 32 at most). New ones go at
+    /// the end, so that the old seeds keep their meaning.
+    static let strings = [
+        "wl_compositor", "wl_seat", "xdg_wm_base", "text/plain", "text/plain;charset=utf-8", "title", "org.example.app", "wl_output",
+        // Layer shell namespaces, text for the input method.
+        "panel", "wallpaper", "notifications", "é€😀", "zwlr_layer_shell_v1", "ext_session_lock_manager_v1",
+        "zwp_input_method_manager_v2", "zwp_virtual_keyboard_manager_v1", "wp_cursor_shape_manager_v1", "zxdg_output_manager_v1",
+    ]
     static let integers: [UInt32] = [
         UInt32.max, 0x7fff_ffff, 0x8000_0000, 1 << 16, 0xff00_0000, 0xffff, 2, 3, 4, 5, 6, 7, 8, 15, 16, 0x7fff, 0x8000,
         UInt32(bitPattern: -1), UInt32(bitPattern: -100), 1_000_000, 4096, 4097, 65536, 1 << 24, 1 << 30,

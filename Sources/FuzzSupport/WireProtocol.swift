@@ -107,5 +107,12 @@ enum WireProtocol {
         "wl_subsurface", "wl_output", "wl_seat", "wl_pointer", "wl_keyboard", "wl_touch", "wl_shm", "wl_shm_pool",
         "wl_buffer", "wl_data_device_manager", "wl_data_device", "wl_data_source", "wl_data_offer", "xdg_wm_base",
         "xdg_positioner", "xdg_surface", "xdg_toplevel", "xdg_popup",
+        // Added with this round's globals (after the old ones, so old seeds keep their meaning).
+        "zwlr_layer_shell_v1", "zwlr_layer_surface_v1", "ext_session_lock_manager_v1", "ext_session_lock_v1",
+        "ext_session_lock_surface_v1", "zxdg_output_manager_v1", "zxdg_output_v1", "zwp_input_method_manager_v2",
+        "zwp_input_method_v2", "zwp_input_popup_surface_v2", "zwp_input_method_keyboard_grab_v2",
+        "zwp_virtual_keyboard_manager_v1", "zwp_virtual_keyboard_v1", "wp_cursor_shape_manager_v1",
+        "wp_cursor_shape_device_v1", "zwp_text_input_manager_v3", "zwp_text_input_v3", "zwp_tablet_manager_v2",
+        "zwp_tablet_seat_v2", "zwp_tablet_tool_v2",
     ]
 }

@@ -5,11 +5,14 @@
 public enum WireSeeds {
     /// Connects, gets the registry, binds every global, maps a toplevel and gets the
     /// seat's devices.
-    static func session(_ s: inout WireScript, client: Int, size: UInt8 = 60) {
+    /// `globals`: how many of the registry's globals are bound, in the order announced (the
+    /// first seeds bound 12; `everyGlobal` reaches this round's layer shell, session lock,
+    /// xdg output, input method, virtual keyboard and cursor shape ones too).
+    static func session(_ s: inout WireScript, client: Int, size: UInt8 = 60, globals: Int = 12) {
         s.connect()
         s.request(client: client, "wl_display", "get_registry", [.new])
         s.request(client: client, "wl_display", "sync", [.new])
-        s.bindEverything(client: client)
+        s.bindEverything(client: client, globals: globals)
         s.mapToplevel(client: client, size: size)
         s.request(client: client, "wl_seat", "get_pointer", [.new])
         s.request(client: client, "wl_seat", "get_keyboard", [.new])
@@ -113,6 +116,198 @@ public enum WireSeeds {
         bad.raw(client: 2, [1, 0, 0, 0, 12, 0, 1, 0, 9, 0, 0, 0], withFD: true)
         bad.key(30, true); bad.key(30, false)
         seeds.append(Seed(name: "bad-beside-good", bytes: bad.bytes))
+        return seeds + newProtocols
+    }
+
+    /// More than the server announces (the indices wrap: some are bound twice, as a client may).
+    static let everyGlobal = 32
+
+    /// This round's globals: a few sessions per protocol, each reaching every request.
+    static var newProtocols: [Seed] {
+        var seeds: [Seed] = []
+
+        // A panel with an exclusive zone, clicked and typed into; then numbers no output
+        // has room for, another layer, a popup, and the layer surface destroyed.
+        var layer = WireScript()
+        session(&layer, client: 0, globals: everyGlobal)
+        layer.request(client: 0, "wl_compositor", "create_surface", [.new])
+        layer.request(client: 0, "zwlr_layer_shell_v1", "get_layer_surface", [.new, .object(0), .null, .uint(2), .string("panel")])
+        layer.request(client: 0, "zwlr_layer_surface_v1", "set_size", [.uint(0), .uint(30)])
+        layer.request(client: 0, "zwlr_layer_surface_v1", "set_anchor", [.uint(13)])
+        layer.request(client: 0, "zwlr_layer_surface_v1", "set_exclusive_zone", [.int(30)])
+        layer.request(client: 0, "zwlr_layer_surface_v1", "set_margin", [.int(4), .int(8), .int(0), .int(8)])
+        layer.request(client: 0, "zwlr_layer_surface_v1", "set_keyboard_interactivity", [.uint(2)])
+        layer.request(client: 0, "wl_surface", "commit")
+        layer.request(client: 0, "zwlr_layer_surface_v1", "ack_configure", [.serial(0)])
+        layer.request(client: 0, "wl_surface", "attach", [.object(0), .int(0), .int(0)])
+        layer.request(client: 0, "wl_surface", "commit")
+        layer.pointer(to: 0.5, 0.02); layer.click()
+        layer.key(30, true); layer.key(30, false)
+        layer.request(client: 0, "zwlr_layer_surface_v1", "set_margin", [.int(.min), .int(.max), .int(.min), .int(.max)])
+        layer.request(client: 0, "zwlr_layer_surface_v1", "set_exclusive_zone", [.int(.max)])
+        layer.request(client: 0, "zwlr_layer_surface_v1", "set_size", [.uint(.max), .uint(0x8000_0000)])
+        layer.request(client: 0, "wl_surface", "commit")
+        layer.request(client: 0, "zwlr_layer_surface_v1", "set_anchor", [.uint(2)])
+        layer.request(client: 0, "zwlr_layer_surface_v1", "set_exclusive_zone", [.int(-1)])
+        layer.request(client: 0, "zwlr_layer_surface_v1", "set_keyboard_interactivity", [.uint(1)])
+        layer.request(client: 0, "wl_surface", "commit")
+        layer.request(client: 0, "xdg_wm_base", "create_positioner", [.new])
+        layer.request(client: 0, "xdg_positioner", "set_size", [.int(20), .int(20)])
+        layer.request(client: 0, "xdg_positioner", "set_anchor_rect", [.int(0), .int(0), .int(10), .int(10)])
+        layer.request(client: 0, "wl_compositor", "create_surface", [.new])
+        layer.request(client: 0, "xdg_wm_base", "get_xdg_surface", [.new, .object(0)])
+        layer.request(client: 0, "xdg_surface", "get_popup", [.new, .null, .object(0)])
+        layer.request(client: 0, "zwlr_layer_surface_v1", "get_popup", [.object(0)])
+        layer.request(client: 0, "wl_surface", "commit")
+        layer.request(client: 0, "zwlr_layer_surface_v1", "set_layer", [.uint(3)])
+        layer.request(client: 0, "wl_surface", "commit", object: 1)
+        layer.key(31, true); layer.key(31, false)
+        layer.request(client: 0, "zwlr_layer_surface_v1", "destroy")
+        layer.request(client: 0, "zwlr_layer_shell_v1", "destroy")
+        seeds.append(Seed(name: "layer-shell", bytes: layer.bytes))
+
+        // A lock screen beside a window: locked, a lock surface configured, input that
+        // must reach no window, unlocked; locked again by a locker that then dies; a
+        // second client locks the dead locker's session and unlocks it.
+        var lock = WireScript()
+        session(&lock, client: 0, size: 100, globals: everyGlobal)
+        session(&lock, client: 1, globals: everyGlobal)
+        lock.pointer(to: 0.06, 0.1); lock.click()
+        lock.request(client: 1, "ext_session_lock_manager_v1", "lock", [.new])
+        lock.request(client: 1, "wl_compositor", "create_surface", [.new])
+        lock.request(client: 1, "ext_session_lock_v1", "get_lock_surface", [.new, .object(0), .object(0)])
+        lock.request(client: 1, "ext_session_lock_surface_v1", "ack_configure", [.serial(0)])
+        lock.pointer(to: 0.07, 0.11); lock.click()
+        lock.key(30, true); lock.key(30, false)
+        lock.touch(down: 0, 0.06, 0.1); lock.touch(up: 0)
+        lock.request(client: 1, "ext_session_lock_v1", "unlock_and_destroy")
+        lock.key(31, true); lock.key(31, false)
+        lock.request(client: 1, "ext_session_lock_manager_v1", "lock", [.new])
+        lock.request(client: 0, "ext_session_lock_manager_v1", "lock", [.new])
+        lock.disconnect(client: 1)
+        lock.key(32, true); lock.key(32, false)
+        lock.request(client: 0, "ext_session_lock_manager_v1", "lock", [.new])
+        lock.request(client: 0, "ext_session_lock_v1", "unlock_and_destroy")
+        lock.pointer(to: 0.06, 0.1); lock.click()
+        seeds.append(Seed(name: "session-lock", bytes: lock.bytes))
+
+        // A lock surface whose buffer is not the output's size: the locker is disconnected
+        // for it and the session stays locked, blank.
+        var deadLocker = WireScript()
+        session(&deadLocker, client: 0, globals: everyGlobal)
+        deadLocker.request(client: 0, "ext_session_lock_manager_v1", "lock", [.new])
+        deadLocker.request(client: 0, "wl_compositor", "create_surface", [.new])
+        deadLocker.request(client: 0, "ext_session_lock_v1", "get_lock_surface", [.new, .object(0), .object(0)])
+        deadLocker.request(client: 0, "ext_session_lock_v1", "get_lock_surface", [.new, .object(1), .object(0)])
+        deadLocker.request(client: 0, "ext_session_lock_surface_v1", "ack_configure", [.serial(0)])
+        deadLocker.request(client: 0, "wl_surface", "attach", [.object(0), .int(0), .int(0)])
+        deadLocker.request(client: 0, "wl_surface", "commit")
+        deadLocker.connect()
+        deadLocker.key(30, true); deadLocker.key(30, false)
+        seeds.append(Seed(name: "session-lock-dead-locker", bytes: deadLocker.bytes))
+
+        // xdg-output for the output, at the version bound, destroyed; the manager destroyed
+        // before its outputs.
+        var output = WireScript()
+        session(&output, client: 0, globals: everyGlobal)
+        output.request(client: 0, "zxdg_output_manager_v1", "get_xdg_output", [.new, .object(0)])
+        output.request(client: 0, "zxdg_output_manager_v1", "get_xdg_output", [.new, .object(0)])
+        output.request(client: 0, "zxdg_output_v1", "destroy")
+        output.request(client: 0, "zxdg_output_manager_v1", "destroy")
+        output.request(client: 0, "wl_display", "sync", [.new])
+        seeds.append(Seed(name: "xdg-output", bytes: output.bytes))
+
+        // An input method for a window's text input: activated, a keyboard grab, a popup
+        // under the text cursor, a commit with text, preedit and deletion (numbers at the
+        // edges), keys through the grab, typing back through its own virtual keyboard; a
+        // second input method is unavailable and inert.
+        var im = WireScript()
+        session(&im, client: 0, size: 100, globals: everyGlobal)
+        session(&im, client: 1, globals: everyGlobal)
+        im.request(client: 0, "zwp_text_input_manager_v3", "get_text_input", [.new, .object(0)])
+        im.request(client: 1, "zwp_input_method_manager_v2", "get_input_method", [.object(0), .new])
+        im.request(client: 1, "zwp_input_method_v2", "grab_keyboard", [.new])
+        im.pointer(to: 0.06, 0.1); im.click()
+        im.request(client: 0, "zwp_text_input_v3", "enable")
+        im.request(client: 0, "zwp_text_input_v3", "set_surrounding_text", [.string("title"), .int(1), .int(3)])
+        im.request(client: 0, "zwp_text_input_v3", "set_cursor_rectangle", [.int(10), .int(10), .int(4), .int(.max)])
+        im.request(client: 0, "zwp_text_input_v3", "commit")
+        im.request(client: 1, "wl_compositor", "create_surface", [.new])
+        im.request(client: 1, "zwp_input_method_v2", "get_input_popup_surface", [.new, .object(0)])
+        im.request(client: 1, "wl_surface", "attach", [.object(0), .int(0), .int(0)])
+        im.request(client: 1, "wl_surface", "commit")
+        im.request(client: 1, "zwp_input_method_v2", "commit_string", [.string("é€😀")])
+        im.request(client: 1, "zwp_input_method_v2", "set_preedit_string", [.string("title"), .int(.min), .int(.max)])
+        im.request(client: 1, "zwp_input_method_v2", "delete_surrounding_text", [.uint(.max), .uint(4)])
+        im.request(client: 1, "zwp_input_method_v2", "commit", [.uint(1)])
+        im.key(30, true); im.key(30, false)
+        im.request(client: 1, "zwp_virtual_keyboard_manager_v1", "create_virtual_keyboard", [.object(0), .new])
+        im.request(client: 1, "zwp_virtual_keyboard_v1", "keymap", [.uint(1), .fd(FDPool.keymapIndex), .uint(FDPool.keymapSize)])
+        im.request(client: 1, "zwp_virtual_keyboard_v1", "key", [.uint(5), .uint(30), .uint(1)])
+        im.request(client: 1, "zwp_virtual_keyboard_v1", "key", [.uint(6), .uint(30), .uint(0)])
+        im.request(client: 0, "zwp_input_method_manager_v2", "get_input_method", [.object(0), .new])
+        im.request(client: 0, "zwp_input_method_v2", "grab_keyboard", [.new])
+        im.request(client: 0, "wl_compositor", "create_surface", [.new])
+        im.request(client: 0, "zwp_input_method_v2", "get_input_popup_surface", [.new, .object(0)])
+        im.request(client: 0, "zwp_input_method_keyboard_grab_v2", "release")
+        im.request(client: 0, "zwp_input_popup_surface_v2", "destroy")
+        im.request(client: 0, "zwp_input_method_v2", "destroy")
+        im.request(client: 0, "zwp_text_input_v3", "disable")
+        im.request(client: 0, "zwp_text_input_v3", "commit")
+        im.request(client: 1, "zwp_input_method_keyboard_grab_v2", "release")
+        im.key(31, true); im.key(31, false)
+        im.request(client: 1, "zwp_input_method_v2", "destroy")
+        im.request(client: 1, "zwp_input_method_manager_v2", "destroy")
+        seeds.append(Seed(name: "input-method", bytes: im.bytes))
+
+        // Virtual keyboards typing into another client's window: a keymap from an fd, keys
+        // and modifiers, one destroyed with a key held; one with no_keymap; then keys
+        // before any keymap (no_keymap error) and a keymap bigger than its file.
+        var vk = WireScript()
+        session(&vk, client: 0, size: 100, globals: everyGlobal)
+        session(&vk, client: 1, globals: everyGlobal)
+        vk.pointer(to: 0.06, 0.1); vk.click()
+        vk.request(client: 1, "zwp_virtual_keyboard_manager_v1", "create_virtual_keyboard", [.object(0), .new])
+        vk.request(client: 1, "zwp_virtual_keyboard_v1", "keymap", [.uint(1), .fd(FDPool.keymapIndex), .uint(FDPool.keymapSize)])
+        vk.request(client: 1, "zwp_virtual_keyboard_v1", "key", [.uint(1), .uint(42), .uint(1)])
+        vk.request(client: 1, "zwp_virtual_keyboard_v1", "modifiers", [.uint(1), .uint(0), .uint(2), .uint(0)])
+        vk.request(client: 1, "zwp_virtual_keyboard_v1", "key", [.uint(2), .uint(30), .uint(1)])
+        vk.request(client: 1, "zwp_virtual_keyboard_v1", "key", [.uint(.max), .uint(.max), .uint(1)])
+        vk.key(48, true); vk.key(48, false)
+        vk.request(client: 1, "zwp_virtual_keyboard_v1", "destroy")
+        vk.key(30, true); vk.key(30, false)
+        vk.request(client: 1, "zwp_virtual_keyboard_manager_v1", "create_virtual_keyboard", [.object(0), .new])
+        vk.request(client: 1, "zwp_virtual_keyboard_v1", "keymap", [.uint(0), .fd(2), .uint(0)])
+        vk.request(client: 1, "zwp_virtual_keyboard_v1", "key", [.uint(3), .uint(30), .uint(1)])
+        vk.request(client: 1, "zwp_virtual_keyboard_v1", "keymap", [.uint(1), .fd(FDPool.keymapIndex), .uint(.max)])
+        vk.connect()
+        vk.request(client: 1, "wl_display", "get_registry", [.new])
+        vk.bindEverything(client: 1, globals: everyGlobal)
+        vk.request(client: 1, "zwp_virtual_keyboard_manager_v1", "create_virtual_keyboard", [.object(0), .new])
+        vk.request(client: 1, "zwp_virtual_keyboard_v1", "key", [.uint(3), .uint(30), .uint(1)])
+        seeds.append(Seed(name: "virtual-keyboard", bytes: vk.bytes))
+
+        // Cursor shapes on a pointer and a tablet tool, citing the enter's and the
+        // proximity's serials, older ones, and a shape that does not exist.
+        var cursor = WireScript()
+        session(&cursor, client: 0, size: 100, globals: everyGlobal)
+        cursor.request(client: 0, "zwp_tablet_manager_v2", "get_tablet_seat", [.new, .object(0)])
+        cursor.pointer(to: 0.06, 0.1)
+        cursor.request(client: 0, "wp_cursor_shape_manager_v1", "get_pointer", [.new, .object(0)])
+        cursor.request(client: 0, "wp_cursor_shape_device_v1", "set_shape", [.serial(0), .uint(9)])
+        cursor.request(client: 0, "wp_cursor_shape_device_v1", "set_shape", [.serial(1), .uint(0)])
+        cursor.request(client: 0, "wp_cursor_shape_device_v1", "set_shape", [.serial(2), .uint(35)])
+        cursor.pointer(to: 0.07, 0.11)
+        cursor.tablet(proximity: true, 0.06, 0.1)
+        cursor.request(client: 0, "wp_cursor_shape_manager_v1", "get_tablet_tool_v2", [.new, .object(0)])
+        cursor.request(client: 0, "wp_cursor_shape_device_v1", "set_shape", [.serial(0), .uint(4)])
+        cursor.request(client: 0, "wp_cursor_shape_device_v1", "set_shape", [.serial(1), .uint(13)])
+        cursor.tablet(proximity: false, 0.06, 0.1)
+        cursor.request(client: 0, "wp_cursor_shape_device_v1", "destroy")
+        cursor.request(client: 0, "wl_pointer", "release")
+        cursor.request(client: 0, "wp_cursor_shape_device_v1", "set_shape", [.serial(0), .uint(2)])
+        cursor.request(client: 0, "wp_cursor_shape_device_v1", "set_shape", [.serial(0), .uint(1000)])
+        seeds.append(Seed(name: "cursor-shape", bytes: cursor.bytes))
         return seeds
     }
 }

@@ -68,7 +68,7 @@ final class InputMethodObject: WaylandObject {
     private var textInput: TextInputState { server.services(seatIndex).textInput }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        if inert && opcode != 6 { return }
+        if inert { return inertRequest(opcode, args) }
         switch opcode {
         case 0: pending.commitString = args.string(0) ?? ""  // commit_string(text)
         case 1: pending.preedit = (args.string(0) ?? "", args.int(1), args.int(2))  // set_preedit_string
@@ -99,6 +99,26 @@ final class InputMethodObject: WaylandObject {
             keyboardGrab?.end()
             keyboardGrab = grab
             grab.begin()
+        case 6: destroyResource()
+        default: break
+        }
+    }
+
+    /// An unavailable input method does nothing, but the objects its requests make must
+    /// exist: the client made them, and libwayland refuses its next new id, or any request
+    /// on them, if the server skipped one (WireFindingTests). They are inert too: a
+    /// popup with no role and never shown, a grab that gets no key.
+    private func inertRequest(_ opcode: UInt32, _ args: Arguments) {
+        switch opcode {
+        case 4:  // get_input_popup_surface(id, surface)
+            guard let surface = args.object(1, as: Surface.self) else { return }
+            server.createObject("zwp_input_popup_surface_v2", client: owner, version: version, id: args.newID(0)) {
+                InputPopupObject(server: server, owner: owner, resource: $0, surface: surface, method: nil)
+            }
+        case 5:  // grab_keyboard(keyboard)
+            server.createObject("zwp_input_method_keyboard_grab_v2", client: owner, version: version, id: args.newID(0)) {
+                InputMethodKeyboardGrabObject(server: server, owner: owner, resource: $0, method: self)
+            }
         case 6: destroyResource()
         default: break
         }
@@ -219,7 +239,7 @@ final class InputPopupObject: WaylandObject {
     /// The text cursor rectangle last told (`text_input_rectangle`), in the popup's coordinates.
     private var toldRectangle: Rect?
 
-    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, surface: Surface, method: InputMethodObject) {
+    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, surface: Surface, method: InputMethodObject?) {
         self.surface = surface
         self.method = method
         super.init(server: server, owner: owner, resource: resource)

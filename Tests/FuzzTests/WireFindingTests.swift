@@ -77,4 +77,31 @@ import WireClient
         c.disconnect()
         #expect(parentSurface == nil, "the parent wl_surface outlived its client")
     }
+
+    /// A second input method on a seat is sent `unavailable` and is inert, but what its
+    /// requests make must still exist (input-method-unstable-v2 has the client destroy it,
+    /// not its objects vanish): the server skipped the new ids of `grab_keyboard` and
+    /// `get_input_popup_surface`, so the client's release of its grab was
+    /// `wl_display.invalid_object`, and its next new id `invalid_method`.
+    @Test func anUnavailableInputMethodStillMakesItsObjects() throws {
+        let c = try Connection()
+        let seat = c.bind("wl_seat", version: 8)
+        let compositor = c.bind("wl_compositor", version: 5)
+        let manager = c.bind("zwp_input_method_manager_v2", version: 1)
+        let first = c.wire.newID("zwp_input_method_v2"), second = c.wire.newID("zwp_input_method_v2")
+        c.send(manager, 0, [.uint(seat), .uint(first)])  // get_input_method(seat, id)
+        c.send(manager, 0, [.uint(seat), .uint(second)])
+        let grab = c.wire.newID("zwp_input_method_keyboard_grab_v2")
+        c.send(second, 5, [.uint(grab)])  // grab_keyboard(id)
+        let surface = c.wire.newID("wl_surface"), popup = c.wire.newID("zwp_input_popup_surface_v2")
+        c.send(compositor, Op.compositorCreateSurface, [.uint(surface)])
+        c.send(second, 4, [.uint(popup), .uint(surface)])  // get_input_popup_surface(id, surface)
+        c.send(grab, 0)  // release
+        c.send(popup, 0)  // destroy
+        let callback = c.wire.newID("wl_callback")
+        c.send(1, Op.displaySync, [.uint(callback)])
+        #expect(c.wire.error == nil, "\(c.wire.error.map { "\($0)" } ?? "")")
+        #expect(!c.wire.closed)
+        c.disconnect()
+    }
 }

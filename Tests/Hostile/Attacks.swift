@@ -8,7 +8,7 @@ enum Mode: String, CaseIterable {
     case unknownID = "unknown-id", destroyedID = "destroyed-id", newIDCollision = "new-id-collision"
     case wrongType = "wrong-type", badSize = "bad-size", unknownOpcode = "unknown-opcode", badEnum = "bad-enum"
     case subsurfaceCycle = "subsurface-cycle", region = "region", badShm = "bad-shm", grab = "grab"
-    case flood = "flood", neverRead = "never-read", garbage = "garbage"
+    case flood = "flood", neverRead = "never-read", garbage = "garbage", newGlobals = "new-globals"
 }
 
 struct Plan {
@@ -133,6 +133,7 @@ struct Attacker {
         case .flood: return flood()
         case .neverRead: return neverRead()
         case .garbage: return garbage()
+        case .newGlobals: return newGlobals()
         }
     }
 
@@ -535,5 +536,117 @@ struct Attacker {
         }
         wire.write(bytes)
         return Plan(variant: "\(bytes.count)-bytes", expect: "any")
+    }
+}
+
+extension Attacker {
+    // MARK: Layer shell, virtual keyboards, cursor shapes, input methods, xdg-output
+
+    var layerShell: UInt32 { session.bound["zwlr_layer_shell_v1"] ?? 0 }
+    var virtualKeyboards: UInt32 { session.bound["zwp_virtual_keyboard_manager_v1"] ?? 0 }
+    var cursorShapes: UInt32 { session.bound["wp_cursor_shape_manager_v1"] ?? 0 }
+    var inputMethods: UInt32 { session.bound["zwp_input_method_manager_v2"] ?? 0 }
+    var xdgOutputs: UInt32 { session.bound["zxdg_output_manager_v1"] ?? 0 }
+    var output: UInt32 { session.bound["wl_output"] ?? 0 }
+
+    /// The numbers a client may send where the protocol says nothing about their range.
+    mutating func edgeInt() -> Int32 { rng.pick([Int32.min, Int32.max, -1, 0, 1 << 30, -(1 << 30), Int32.min + 1]) }
+    mutating func edgeUInt() -> UInt32 { rng.pick([UInt32.max, 0x8000_0000, 0x7fff_ffff, 0, 1, 0xffff_fff8]) }
+
+    /// A virtual keyboard with a small keymap (xkbcommon resolves its includes).
+    mutating func virtualKeyboard() -> UInt32 {
+        let vk = wire.newID("zwp_virtual_keyboard_v1")
+        wire.send(virtualKeyboards, 0, [.uint(seat), .uint(vk)])  // create_virtual_keyboard(seat, id)
+        let keymap = "xkb_keymap { xkb_keycodes { include \"evdev\" }; xkb_types { include \"complete\" };"
+            + " xkb_compat { include \"complete\" }; xkb_symbols { include \"pc+us\" }; };"
+        let text = Array(keymap.utf8) + [0]
+        let fd = WireSession.memfd(size: 0)
+        _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        wire.send(vk, 0, [.uint(1), .fd(fd), .uint(UInt32(text.count))])  // keymap(xkb_v1, fd, size)
+        close(fd)
+        return vk
+    }
+
+    /// This round's globals with a client's worst numbers: what the protocol forbids gets
+    /// its error; what it allows (any margin, size, zone, key code) must not trap the server.
+    mutating func newGlobals() -> Plan {
+        switch variant(8) {
+        case 0:
+            // Sizes, margins and a zone no output has room for, committed and arranged; then
+            // an anchor that is not a set of edges.
+            let s = newSurface()
+            let l = wire.newID("zwlr_layer_surface_v1")
+            wire.send(layerShell, 0, [.uint(l), .uint(s), .uint(0), .uint(UInt32(rng.int(4))), .string("hostile")])
+            for _ in 0..<1 + rng.int(4) {
+                wire.send(l, 0, [.uint(edgeUInt()), .uint(edgeUInt())])  // set_size
+                wire.send(l, 1, [.uint(UInt32(rng.int(16)))])  // set_anchor
+                wire.send(l, 2, [.int(edgeInt())])  // set_exclusive_zone
+                wire.send(l, 3, [.int(edgeInt()), .int(edgeInt()), .int(edgeInt()), .int(edgeInt())])  // set_margin
+                wire.send(l, 1, [.uint(15)])  // every edge: a size of 0 is valid
+                wire.send(s, Op.surfaceCommit)
+            }
+            session.roundtrip(timeoutMS: 2000)
+            wire.send(l, 1, [.uint(16 + UInt32(rng.int(1000)))])
+            return Plan(variant: "layer-numbers", expect: "zwlr_layer_surface_v1:2")
+        case 1:
+            let s = newSurface()
+            let l = wire.newID("zwlr_layer_surface_v1")
+            wire.send(layerShell, 0, [.uint(l), .uint(s), .uint(output), .uint(4 + UInt32(rng.int(1000))), .string("x")])
+            return Plan(variant: "layer-invalid-layer", expect: "zwlr_layer_shell_v1:1")
+        case 2:
+            // A keymap size past the end of its file: read, never mapped (a mapping would fault).
+            let vk = wire.newID("zwp_virtual_keyboard_v1")
+            wire.send(virtualKeyboards, 0, [.uint(seat), .uint(vk)])
+            let fd = WireSession.memfd(size: 4096)
+            wire.send(vk, 0, [.uint(1), .fd(fd), .uint(rng.pick([4097, 1 << 20, UInt32.max, 0x8000_0000]))])
+            close(fd)
+            return Plan(variant: "keymap-size", expect: "wl_display:1")
+        case 3:
+            let vk = wire.newID("zwp_virtual_keyboard_v1")
+            wire.send(virtualKeyboards, 0, [.uint(seat), .uint(vk)])
+            wire.send(vk, 1, [.uint(edgeUInt()), .uint(30), .uint(1)])  // key before a keymap
+            return Plan(variant: "key-before-keymap", expect: "zwp_virtual_keyboard_v1:0")
+        case 4:
+            // Keys and modifiers with any code, held when the keyboard goes: they go to the
+            // keyboard focus (the good client) and are released there.
+            let vk = virtualKeyboard()
+            for i in 0..<UInt32(2 + rng.int(6)) {
+                wire.send(vk, 1, [.uint(edgeUInt()), .uint(rng.pick([UInt32.max, 0x8000_0000, 0xffff_fff8, 0x300, 42, 30])), .uint(1)])
+                wire.send(vk, 2, [.uint(edgeUInt()), .uint(edgeUInt()), .uint(edgeUInt()), .uint(edgeUInt())])  // modifiers
+                if i % 2 == 0 { session.roundtrip(timeoutMS: 2000) }
+            }
+            wire.send(vk, 3)  // destroy
+            session.roundtrip(timeoutMS: 2000)
+            return Plan(variant: "virtual-keys", expect: "none")
+        case 5:
+            let pointer = wire.newID("wl_pointer")
+            wire.send(seat, Op.seatGetPointer, [.uint(pointer)])
+            let device = wire.newID("wp_cursor_shape_device_v1")
+            wire.send(cursorShapes, 1, [.uint(device), .uint(pointer)])  // get_pointer
+            wire.send(device, 1, [.uint(edgeUInt()), .uint(rng.int(2) == 0 ? 9 : 0)])  // set_shape, a stale serial
+            wire.send(device, 1, [.uint(edgeUInt()), .uint(35 + 1 + UInt32(rng.int(1000)))])
+            return Plan(variant: "cursor-shape", expect: "wp_cursor_shape_device_v1:1")
+        case 6:
+            // A candidate popup on a surface that already has a role (a subsurface).
+            let method = wire.newID("zwp_input_method_v2")
+            wire.send(inputMethods, 0, [.uint(seat), .uint(method)])
+            let parent = newSurface(), child = newSurface()
+            _ = subsurface(child, of: parent)
+            let popup = wire.newID("zwp_input_popup_surface_v2")
+            wire.send(method, 4, [.uint(popup), .uint(child)])
+            return Plan(variant: "input-popup-role", expect: "wl_display:0")
+        default:
+            // xdg outputs outliving their manager, destroyed in any order.
+            var made: [UInt32] = []
+            for _ in 0..<1 + rng.int(5) {
+                let x = wire.newID("zxdg_output_v1")
+                wire.send(xdgOutputs, 1, [.uint(x), .uint(output)])  // get_xdg_output(id, output)
+                made.append(x)
+            }
+            wire.send(xdgOutputs, 0)  // destroy
+            for x in made.shuffled(using: &rng) { wire.send(x, 0) }
+            session.roundtrip(timeoutMS: 2000)
+            return Plan(variant: "xdg-output", expect: "none")
+        }
     }
 }

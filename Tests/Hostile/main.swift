@@ -49,7 +49,10 @@ do { wire = try WireConnection() } catch { print("fatal: cannot connect: \(error
 let session = WireSession(wire)
 guard session.start() else { print("fatal: no registry"); exit(2) }
 for (interface, version) in [("wl_compositor", 5), ("wl_subcompositor", 1), ("wl_shm", 1), ("wl_seat", 8),
-                             ("xdg_wm_base", 5), ("wl_output", 4), ("wl_data_device_manager", 3)] {
+                             ("xdg_wm_base", 5), ("wl_output", 4), ("wl_data_device_manager", 3),
+                             // This round's globals (mode new-globals).
+                             ("zwlr_layer_shell_v1", 4), ("zxdg_output_manager_v1", 3), ("zwp_input_method_manager_v2", 1),
+                             ("zwp_virtual_keyboard_manager_v1", 1), ("wp_cursor_shape_manager_v1", 2)] {
     session.bind(interface, version: UInt32(version))
 }
 session.roundtrip()

@@ -162,7 +162,7 @@ func parseResult(_ line: String) -> [String: String] {
 }
 
 let allModes = ["unknown-id", "destroyed-id", "new-id-collision", "wrong-type", "bad-size", "unknown-opcode", "bad-enum",
-             "subsurface-cycle", "region", "bad-shm", "grab", "flood", "never-read", "garbage"]
+             "subsurface-cycle", "region", "bad-shm", "grab", "flood", "never-read", "garbage", "new-globals"]
 
 /// Sessions that found bugs, kept as they were: (mode, variant, what the offender must get).
 let regressions: [(mode: String, variant: Int, expect: String)] = [
