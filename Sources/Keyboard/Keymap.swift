@@ -103,14 +103,14 @@ public final class Keymap {
     /// The keysyms of an evdev key at one layout and shift level, regardless of state.
     public func keysyms(key: UInt32, layout: UInt32, level: UInt32) -> [UInt32] {
         var syms: UnsafePointer<xkb_keysym_t>?
-        let count = xkb_keymap_key_get_syms_by_level(pointer, key + evdevOffset, layout, level, &syms)
+        let count = xkb_keymap_key_get_syms_by_level(pointer, key &+ evdevOffset, layout, level, &syms)
         guard count > 0, let syms else { return [] }
         return Array(UnsafeBufferPointer(start: syms, count: Int(count)))
     }
 
     /// Whether the keymap says this evdev key repeats when held.
     public func keyRepeats(key: UInt32) -> Bool {
-        xkb_keymap_key_repeats(pointer, key + evdevOffset) == 1
+        xkb_keymap_key_repeats(pointer, key &+ evdevOffset) == 1  // any code a client sent: xkb refuses the wrapped ones
     }
 }
 
