@@ -108,8 +108,15 @@ func monotonicSeconds() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
-/// Resident memory of this process (the server is in it), in kB.
+/// Resident memory of this process (the server is in it), in kB, once glibc gave back the
+/// free memory it keeps: `malloc_trim(0)` returns only free pages, so memory still held
+/// (a leak) counts in full, and the arenas' high-water marks do not. Beside the other
+/// suites, untrimmed, the RSS grew 5.6 and 16 MB in 20 s while malloc's bytes in use
+/// stayed near 9 MB (malloc_stats) and no server outlived its test.
 func residentKB() -> Int {
+    // Not in Glibc's Swift module (malloc.h): found in the process, as it always is with glibc.
+    typealias MallocTrim = @convention(c) (Int) -> Int32
+    if let trim = dlsym(nil, "malloc_trim") { _ = unsafeBitCast(trim, to: MallocTrim.self)(0) }
     guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
     let fields = statm.split(separator: " ")
     return (Int(fields.count > 1 ? fields[1] : "0") ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
