@@ -131,7 +131,6 @@ extension Seat {
         let code = Int(key)
         guard code < Seat.codeCount else { drop(.key); return }
         lastTime = time
-        routedKeyDevice = device
         deviceKeys.track(device: device, code: key, pressed: state == .pressed)
         switch countTransition(keyCounts, code, pressed: state == .pressed) {
         case .unmatchedRelease: drop(.key); return
@@ -209,7 +208,7 @@ extension Seat {
                 return
             }
         }
-        if let im = inputMethodKeyboard, im(.key(time: time, key: key, state: .pressed, device: routedKeyDevice)) {
+        if let im = inputMethodKeyboard, im(.key(time: time, key: key, state: .pressed, device: lastKeyDevice)) {
             keyRecipients[code] = .inputMethod
             return
         }
@@ -266,7 +265,7 @@ extension Seat {
         case .grab:
             keyboardGrab?.key(self, time: time, key: key, state: .released, meaning: meaning)
         case .inputMethod:
-            _ = inputMethodKeyboard?(.key(time: time, key: key, state: .released, device: routedKeyDevice))
+            _ = inputMethodKeyboard?(.key(time: time, key: key, state: .released, device: lastKeyDevice))
         case .client(let c):
             // Only while that client still has the focus; after a leave it knows the key is up.
             if let f = keyboardFocus, keyboardEntered, keyboardFocusClient == c {

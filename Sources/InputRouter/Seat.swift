@@ -164,7 +164,8 @@ public final class Seat {
     /// Devices with a keymap of their own (virtual keyboards), Seat+KeyboardDevices.swift.
     @exclusivity(unchecked) var ownKeyboards: [OwnKeyboard] = []
     /// The device whose key was routed last: a key from another device may change the keymap
-    /// in use, the same device never does (the one test a key pays for keyboards).
+    /// in use, the same device never does (the one test a key pays for keyboards). Also the
+    /// device `inputMethodKeyboard` is told a key came from.
     @exclusivity(unchecked) var lastKeyDevice = Seat.noKeyDevice
     /// The device whose keymap keys and modifiers are in now; nil: the seat's own keymap.
     @exclusivity(unchecked) public internal(set) var activeKeyboard: DeviceID?
@@ -190,8 +191,6 @@ public final class Seat {
     /// instead of the focus. It declines what it must not take: the keys of the input
     /// method's own virtual keyboard, which it sends back to be typed (docs/keyboard.md).
     @exclusivity(unchecked) public var inputMethodKeyboard: ((_ event: InputMethodKeyEvent) -> Bool)?
-    /// The device of the key being routed, for `inputMethodKeyboard`.
-    @exclusivity(unchecked) var routedKeyDevice = DeviceID(0)
     /// The capture phase of a button press that is going to a client's surface: called with
     /// the seat and that surface before the press's serial is taken and the press queued.
     /// Focus on click belongs here (weston's and sway's order): the keyboard's leave, enter

@@ -197,7 +197,7 @@ final class InputMethodKeyboardGrabObject: WaylandObject {
         let m = seat.modifiers
         zwp_input_method_keyboard_grab_v2_send_modifiers(resource, server.nextSerial(), m.depressed, m.latched, m.locked, m.group)
         installed = true
-        seat.inputMethodKeyboard = { [unowned(unsafe) self] event in self.offer(event) }
+        seat.inputMethodKeyboard = { [unowned self] event in self.offer(event) }
     }
 
     /// The seat offers a key or a modifier change; a key of the input method's own virtual

@@ -33,7 +33,7 @@ final class SessionLockState {
     var node: NodeID?
     /// Whether the session is locked: input is locked to `node`. Read on every press (the
     /// capture phase, `pressHook`): no dynamic exclusivity check (one thread, no access open).
-    @exclusivity(unchecked) var isLocked = false
+    var isLocked = false
     /// The lock object that was sent `locked` while its client lives; nil while unlocked
     /// and once that client is gone (the session then stays locked).
     weak var locker: SessionLockObject?
