@@ -101,6 +101,9 @@ extension WaylandServer {
     /// `description` is ignored for any other event, so a source's sink may pass it always.
     public func handle(_ event: InputEvent, description: DeviceDescription?, seat: Seat? = nil) {
         guard let seat, seat.id.index != 0 else {
+            // Only a deviceAdded takes the description: every other event keeps the first
+            // seat's own path (its commonest kinds first).
+            guard case .deviceAdded = event.kind else { return handle(event) }
             route(event, description: description)
             if idleWatching { idle.inputArrived(seat: 0) }
             return
