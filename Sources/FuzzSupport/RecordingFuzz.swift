@@ -29,7 +29,11 @@ public enum RecordingFuzz {
         let descriptions = recording.descriptions
         // Bounded, so one input cannot make one run take minutes.
         for event in recording.events.prefix(20_000) {
-            if case .deviceAdded = event.kind { seat.handle(event, description: descriptions[event.device]) } else { seat.handle(event) }
+            if case .deviceAdded = event.kind {
+                seat.handle(event, description: descriptions[event.device])
+            } else {
+                seat.handle(event)
+            }
             router.flush(into: &sink)
         }
         for d in 0..<UInt32(recording.devices.count + 1) { seat.notifyDeviceRemoved(DeviceID(d), time: UInt64.max) }

@@ -109,7 +109,8 @@ extension WaylandServer {
             return
         }
         switch event.kind {
-        case .deviceAdded, .deviceRemoved, .tabletPadAdded: routeDeviceChange(event, description, on: seat)  // Tablet+Announce.swift
+        case .deviceAdded, .deviceRemoved, .tabletPadAdded:
+            routeDeviceChange(event, description, on: seat)  // Tablet+Announce.swift
         case .touchMotion: seat.handle(event)  // waits for its frame, as on the first seat
         default:
             seat.handle(event)

@@ -31,7 +31,9 @@ extension WaylandServer {
     func routeDeviceChange(_ event: InputEvent, _ description: DeviceDescription?, on seat: Seat) {
         let index = Int(seat.id.index)
         seat.handle(event, description: description)
-        if case .deviceAdded(let caps) = event.kind, caps.contains(.tabletTool) { tabletDeviceAdded(event.device, seat: index) }
+        if case .deviceAdded(let caps) = event.kind, caps.contains(.tabletTool) {
+            tabletDeviceAdded(event.device, seat: index)
+        }
         if case .tabletPadAdded(let layout) = event.kind { tabletPadAdded(event.device, layout, seat: index) }
         if case .deviceRemoved = event.kind { tabletDeviceRemoved(event.device, seat: index) }
         sendDeliveries()

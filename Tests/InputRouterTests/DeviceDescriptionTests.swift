@@ -51,7 +51,8 @@ struct DeviceDescriptionTests {
         let router = Router()
         let seat = router.addSeat()
         let device = DeviceID(4)
-        let moved = DeviceDescription(name: Self.pen.name, path: "/dev/input/event9", sysPath: "/sys/devices/usb2/input9/event9")
+        let moved = DeviceDescription(name: Self.pen.name, path: "/dev/input/event9",
+                                      sysPath: "/sys/devices/usb2/input9/event9")
         seat.handle(InputEvent(time: 1, device: device, .deviceAdded([.tabletTool])), description: Self.pen)
         seat.handle(InputEvent(time: 2, device: device, .deviceAdded([.tabletTool])), description: moved)
         #expect(seat.deviceDescription(of: device) == moved)

@@ -107,9 +107,9 @@ import Testing
     @Test func twoSeatsTabletsOfOneDeviceNumberKeepTheirOwnNames() throws {
         let (h, second, a, b) = try TabletSeatTests.twoSeats(bAbove: true)
         let pen = DeviceID(40)
-        h.server.handle(InputEvent(time: 1000, device: pen, .deviceAdded([.tabletTool])), description: DeviceDescription(name: "A Pen"))
-        h.server.handle(InputEvent(time: 1000, device: pen, .deviceAdded([.tabletTool])), description: DeviceDescription(name: "B Pen"),
-                        seat: second)
+        let added = InputEvent(time: 1000, device: pen, .deviceAdded([.tabletTool]))
+        h.server.handle(added, description: DeviceDescription(name: "A Pen"))
+        h.server.handle(added, description: DeviceDescription(name: "B Pen"), seat: second)
         #expect(h.settle(a).filter { $0.hasPrefix("tablet.") } == ["tablet.added T0", "tablet.name T0 A Pen", "tablet.done T0"])
         #expect(h.settle(b).filter { $0.hasPrefix("tablet.") } == ["tablet.added T0", "tablet.name T0 B Pen", "tablet.done T0"])
     }
