@@ -21,7 +21,7 @@ public struct RouterScript {
     public mutating func event(_ e: InputEvent, seat: Int = 0) {
         let d = e.device.index
         switch e.kind {
-        case .deviceAdded(let caps, _): op(.deviceAdded, seat: seat, device: d, UInt8(truncatingIfNeeded: caps.rawValue))
+        case .deviceAdded(let caps): op(.deviceAdded, seat: seat, device: d, UInt8(truncatingIfNeeded: caps.rawValue))
         case .deviceRemoved: op(.deviceRemoved, seat: seat, device: d)
         case .pointerMotion(let dx, let dy, _, _): op(.motion, seat: seat, device: d, Self.delta(dx), Self.delta(dy))
         case .pointerMotionAbsolute(let x, let y): op(.motionAbsolute, seat: seat, device: d, Self.unit(x), Self.unit(y))

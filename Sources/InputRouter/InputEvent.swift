@@ -97,9 +97,10 @@ public struct InputEvent: Hashable, Sendable {
 
     /// The events a seat accepts, mirroring libinput's event types.
     public enum Kind: Hashable, Sendable {
-        /// A device appeared with these capabilities; its source's description of it (name,
-        /// node, ids: `InputEvent.deviceDescription`), when the source gave one.
-        case deviceAdded(DeviceCapabilities, DeviceDescription.Reference = .none)
+        /// A device appeared with these capabilities. Its source's description of it (name,
+        /// node, ids) travels beside the event, handed to the seat in the call that routes
+        /// it (`Seat.handle(_:description:)`), so the event stays trivial.
+        case deviceAdded(DeviceCapabilities)
         case deviceRemoved
         /// Relative motion: accelerated deltas and the raw ones (`wp_relative_pointer`).
         case pointerMotion(dx: Double, dy: Double, unacceleratedDX: Double, unacceleratedDY: Double)

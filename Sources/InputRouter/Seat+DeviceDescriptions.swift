@@ -1,33 +1,26 @@
-// A seat's device table of descriptions: a `deviceAdded` routed on the seat takes its
-// description out of flight (DeviceDescriptionCatalogue.swift), and the device's removal
-// lets it go. Only device arrival and removal come here.
+// A seat's device table of descriptions. The call that routes a device's `deviceAdded`
+// hands the seat its description (DeviceDescription.swift); the seat keeps it until the
+// device's `deviceRemoved`, a new `deviceAdded` of the same device, or the seat's end, and
+// nothing else keeps it for the seat. Only device arrival and removal come here: the
+// per-event path never reads the table.
 
 extension Seat {
-    /// What the source said of `device` (a present device's `deviceAdded` description).
-    public func deviceDescription(of device: DeviceID) -> DeviceDescription? { deviceDescriptions[device] }
-}
+    /// What the source said of `device` when it was added; nil for a device not present or
+    /// added without a description.
+    public func deviceDescription(of device: DeviceID) -> DeviceDescription? { deviceDescriptions[device.index] }
 
-/// A seat's descriptions of its devices present: taken from their `deviceAdded`, let go at
-/// their `deviceRemoved`, a new `deviceAdded` of the same device, or the seat's end.
-final class DeviceDescriptionTable {
-    private var held: [UInt32: (reference: DeviceDescription.Reference, description: DeviceDescription)] = [:]
+    /// The present devices that came with a description, in no order.
+    public var describedDevices: [DeviceID] { deviceDescriptions.keys.map { DeviceID($0) } }
 
-    subscript(_ device: DeviceID) -> DeviceDescription? { held[device.index]?.description }
-
-    func deviceAdded(_ device: DeviceID, _ reference: DeviceDescription.Reference) {
-        deviceRemoved(device)
-        guard reference != .none,
-              let d = DeviceDescriptionCatalogue.shared.withLock({ $0.take(reference) }) else { return }
-        held[device.index] = (reference, d)
-    }
-
-    func deviceRemoved(_ device: DeviceID) {
-        guard let gone = held.removeValue(forKey: device.index) else { return }
-        DeviceDescriptionCatalogue.shared.withLock { $0.release(gone.reference) }
-    }
-
-    deinit {
-        let references = held.values.map(\.reference)
-        DeviceDescriptionCatalogue.shared.withLock { c in for r in references { c.release(r) } }
+    /// Routes `event`; when it is a `deviceAdded`, the seat keeps `description` for the
+    /// device while it is present. For a source whose descriptions travel beside its events
+    /// (a replay, libinput): device arrival is rare, so this is off the per-event path, but
+    /// any event may go through it.
+    public func handle(_ event: InputEvent, description: DeviceDescription?) {
+        if case .deviceAdded(let capabilities) = event.kind {
+            notifyDeviceAdded(event.device, capabilities: capabilities, description: description)
+        } else {
+            handle(event)
+        }
     }
 }

@@ -99,8 +99,9 @@ public final class Seat {
     }
     /// By `DeviceID.slot` (Identifiers.swift).
     @exclusivity(unchecked) var devices: [DeviceState] = []
-    /// The present devices' descriptions, off the per-event path (Seat+DeviceDescriptions.swift).
-    let deviceDescriptions = DeviceDescriptionTable()
+    /// The present devices' descriptions by `DeviceID.index`, off the per-event path
+    /// (Seat+DeviceDescriptions.swift).
+    var deviceDescriptions: [UInt32: DeviceDescription] = [:]
     /// The keys and the buttons each device holds (DeviceHolds.swift), apart from `devices`:
     /// a key's or a button's bookkeeping there paid two uniqueness checks.
     @exclusivity(unchecked) var deviceKeys = DeviceHolds(devices: Seat.preallocatedDevices)
@@ -368,7 +369,7 @@ public final class Seat {
     @inline(never) private func handleOtherEvent(_ event: InputEvent) {
         let t = event.time
         switch event.kind {
-        case .deviceAdded(let caps, let d): notifyDeviceAdded(event.device, capabilities: caps, description: d)
+        case .deviceAdded(let caps): notifyDeviceAdded(event.device, capabilities: caps)
         case .deviceRemoved: notifyDeviceRemoved(event.device, time: t)
         case .pointerMotion(let dx, let dy, let udx, let udy):
             notifyPointerMotion(time: t, dx: dx, dy: dy, unacceleratedDX: udx, unacceleratedDY: udy)
@@ -402,12 +403,13 @@ public final class Seat {
         routeKeyEvent(time: event.time, key: k, state: s, device: event.device)
     }
 
-    /// A device appeared: its capabilities are recorded, and its description kept until it
-    /// goes (`deviceDescription(of:)`). Allocates only for a device index beyond those
-    /// preallocated; call on hot-plug, not per event.
+    /// A device appeared: its capabilities are recorded, and its source's description (if
+    /// any) kept until it goes (`deviceDescription(of:)`), replacing what an earlier
+    /// `deviceAdded` of the same device left. Allocates only for a device index beyond those
+    /// preallocated, and for the description; call on hot-plug, not per event.
     public func notifyDeviceAdded(_ device: DeviceID, capabilities: DeviceCapabilities,
-                                  description: DeviceDescription.Reference = .none) {
-        deviceDescriptions.deviceAdded(device, description)
+                                  description: DeviceDescription? = nil) {
+        deviceDescriptions[device.index] = description
         let i = device.slot
         while devices.count <= i { devices.append(DeviceState()) }
         devices[i].present = true
@@ -444,7 +446,7 @@ public final class Seat {
         for t in touches where t.device == device { cancelledAny = true; cancelTouch(slot: t.slot) }
         if cancelledAny { touches.removeAll { $0.device == device }; touchSequenceMaybeEnded() }
         if i < devices.count { devices[i] = DeviceState() }
-        deviceDescriptions.deviceRemoved(device)
+        deviceDescriptions[device.index] = nil
         deviceKeys.forget(device)
         deviceButtons.forget(device)
         padsFollowKeyboardFocus()  // the pads of a tablet that went leave

@@ -15,13 +15,13 @@ extension LibinputSource {
     /// Puts the source on an event loop and delivers, before returning, the devices
     /// already present (and whatever else libinput has queued) to `sink`.
     ///
-    ///     try source.start(watching: server.watchReadable) { server.handle($0) }
+    ///     try source.start(watching: server.watchReadable) { server.handle($0, description: $1) }
     ///
     /// `watch` adds an fd to the loop (`WaylandServer.watchReadable(fd:_:)` does); the
     /// source keeps what it returns, so the fds stay watched as long as the source lives
     /// and nothing is left for the caller to hold. Later dispatch errors go to the
     /// source's log handler. Calling it again replaces the earlier watches.
-    public func start(watching watch: WatchReadable, sink: @escaping (InputEvent) -> Void) throws(LibinputError) {
+    public func start(watching watch: WatchReadable, sink: @escaping Sink) throws(LibinputError) {
         watches.removeAll()
         watches.append(watch(fd) { [weak self] in self?.dispatchLogging(sink) })
         if let seatFD {
@@ -30,7 +30,7 @@ extension LibinputSource {
         try dispatch(sink)
     }
 
-    private func dispatchLogging(_ sink: (InputEvent) -> Void) {
+    private func dispatchLogging(_ sink: Sink) {
         do { try dispatch(sink) } catch { log(error: error) }
     }
 

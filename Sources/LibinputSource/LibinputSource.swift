@@ -8,7 +8,7 @@
 // Everything runs on that one thread.
 //
 //     let source = try LibinputSource(devices: .udev(seat: "seat0"), access: .libseat(seat: "seat0"))
-//     try source.start(watching: server.watchReadable) { server.handle($0) }
+//     try source.start(watching: server.watchReadable) { server.handle($0, description: $1) }
 
 import CLibinput
 import CUdev
@@ -40,7 +40,8 @@ public struct LibinputDeviceInfo: Sendable, Hashable {
     public var path: String? = nil
     public var sysPath: String? = nil
 
-    /// What the source's `deviceAdded` carries: the name, node, sysfs path and ids.
+    /// What the source says of the device beside its `deviceAdded`: the name, node, sysfs
+    /// path and ids.
     public var deviceDescription: DeviceDescription {
         DeviceDescription(name: name, path: path, sysPath: sysPath, vendor: vendor, product: product)
     }
@@ -63,9 +64,6 @@ public final class LibinputSource {
         var info: LibinputDeviceInfo
         var reportedUnrouted: Set<String> = []
         var recorderIndex: Int?
-        /// Keeps the description its `deviceAdded` carried while the device is present (an
-        /// embedder may route that event late); dropped with the device.
-        var description: DeviceDescription.Hold
     }
     /// Indexed by DeviceID.index - deviceIDBase; ids are never reused by one source.
     private var devices: [Device?] = []
@@ -147,8 +145,15 @@ public final class LibinputSource {
     /// Reads libseat's messages (seat enabled or disabled on a VT switch).
     public func dispatchSeat() throws(LibinputError) { try backing.session?.dispatch() }
 
+    /// Where the source hands its events, in order: each with the description of the device
+    /// it adds when it is a `deviceAdded` (its name, node, sysfs path and ids), nil for
+    /// every other event. Route both in one call, `server.handle(event, description:)` or
+    /// `seat.handle(event, description:)`: the seat keeps the description while the device
+    /// is present, and the source keeps none for anyone else.
+    public typealias Sink = (_ event: InputEvent, _ deviceAdded: DeviceDescription?) -> Void
+
     /// Reads what libinput has and hands every event, translated, to `sink`, in order.
-    public func dispatch(_ sink: (InputEvent) -> Void) throws(LibinputError) {
+    public func dispatch(_ sink: Sink) throws(LibinputError) {
         guard let context else { return }
         let rc = libinput_dispatch(context)
         if rc < 0 { throw LibinputError.errno("libinput_dispatch", rc) }
@@ -160,6 +165,7 @@ public final class LibinputSource {
 
     /// The devices present now.
     public var currentDevices: [LibinputDeviceInfo] { devices.compactMap { $0?.info } }
+
 
     /// Path backend only: opens one more device node. Throws with libinput's reason.
     public func addDevice(path: String) throws(LibinputError) {
@@ -183,7 +189,7 @@ public final class LibinputSource {
 
     // MARK: Events
 
-    private func handle(_ event: OpaquePointer, _ sink: (InputEvent) -> Void) {
+    private func handle(_ event: OpaquePointer, _ sink: Sink) {
         let type = libinput_event_get_type(event)
         guard let handle = libinput_event_get_device(event) else { return }
         switch type {
@@ -193,7 +199,7 @@ public final class LibinputSource {
             guard let index = index(of: handle), let device = devices[index] else { return }
             let event = InputEvent(time: Self.now(), device: device.info.id, .deviceRemoved)
             record(event, index: index)
-            sink(event)
+            sink(event, nil)
             libinput_device_set_user_data(handle, nil)
             libinput_device_unref(handle)
             devices[index] = nil
@@ -206,7 +212,7 @@ public final class LibinputSource {
             case .event(let time, let kind):
                 let event = InputEvent(time: time, device: DeviceID(deviceIDBase &+ UInt32(index)), kind)
                 record(event, index: index)
-                sink(event)
+                sink(event, nil)
             case .unrouted(let what):
                 guard let device = devices[index] else { return }
                 if devices[index]?.reportedUnrouted.insert(what).inserted == true {
@@ -220,7 +226,7 @@ public final class LibinputSource {
         }
     }
 
-    private func deviceAdded(_ handle: OpaquePointer, _ sink: (InputEvent) -> Void) {
+    private func deviceAdded(_ handle: OpaquePointer, _ sink: Sink) {
         let index = devices.count
         let id = DeviceID(deviceIDBase &+ UInt32(index))
         libinput_device_ref(handle)
@@ -242,12 +248,12 @@ public final class LibinputSource {
         }
         if info.path == nil { info.path = "/dev/input/" + sysname }
         if info.capabilities.contains(.tabletPad) { info.padLayout = PadLayoutQuery.layout(of: handle, tablet: tablet(grouped: handle)) }
-        devices.append(Device(handle: handle, info: info, description: DeviceDescription.Hold(info.deviceDescription)))
+        devices.append(Device(handle: handle, info: info))
         if recorder != nil { devices[index]?.recorderIndex = recorder?.addDevice(handle, info: info) }
-        let event = InputEvent(time: Self.now(), device: id, .deviceAdded(info.capabilities, info.deviceDescription.reference))
+        let event = InputEvent(time: Self.now(), device: id, .deviceAdded(info.capabilities))
         record(event, index: index)
-        sink(event)
-        if let layout = info.padLayout { sink(InputEvent(time: event.time, device: id, .tabletPadAdded(layout))) }
+        sink(event, info.deviceDescription)
+        if let layout = info.padLayout { sink(InputEvent(time: event.time, device: id, .tabletPadAdded(layout)), nil) }
         if info.capabilities.contains(.tabletTool) { bindWaitingPads(to: handle, id: id, sink) }
     }
 
@@ -261,14 +267,14 @@ public final class LibinputSource {
     }
 
     /// A tablet came after its pads: they are described again, now bound to it.
-    private func bindWaitingPads(to handle: OpaquePointer, id: DeviceID, _ sink: (InputEvent) -> Void) {
+    private func bindWaitingPads(to handle: OpaquePointer, id: DeviceID, _ sink: Sink) {
         let group = libinput_device_get_device_group(handle)
         for i in devices.indices {
             guard let d = devices[i], var layout = d.info.padLayout, layout.tablet == nil,
                 libinput_device_get_device_group(d.handle) == group else { continue }
             layout.tablet = id
             devices[i]?.info.padLayout = layout
-            sink(InputEvent(time: Self.now(), device: d.info.id, .tabletPadAdded(layout)))
+            sink(InputEvent(time: Self.now(), device: d.info.id, .tabletPadAdded(layout)), nil)
         }
     }
 

@@ -52,8 +52,8 @@ extension NestedBackend {
         return lastTime
     }
 
-    func emit(_ device: Device, _ kind: InputEvent.Kind, time: UInt64? = nil) {
-        sink(InputEvent(time: time ?? lastTime, device: id(device), kind))
+    func emit(_ device: Device, _ kind: InputEvent.Kind, time: UInt64? = nil, description: DeviceDescription? = nil) {
+        sink(InputEvent(time: time ?? lastTime, device: id(device), kind), description)
     }
 
     // MARK: Seat capabilities
@@ -83,7 +83,7 @@ extension NestedBackend {
             wl_touch_add_listener(touch, listeners.touch, selfPointer)
         }
         // All the parent tells of its devices is that its seat has them.
-        emit(device, .deviceAdded(device.capabilities, DeviceDescription(name: "parent seat \(device)").reference))
+        emit(device, .deviceAdded(device.capabilities), description: DeviceDescription(name: "parent seat \(device)"))
     }
 
     /// The parent's seat lost the device (or the connection ended): the core releases what

@@ -54,10 +54,11 @@ public final class NestedBackend {
     /// The compositor the input goes to; its keyboard is replaced by the parent's.
     public let server: WaylandServer
 
-    /// Where input events go. By default `server.handle`; a compositor may look at them
-    /// first. Nothing is delivered before the server's loop runs, so it can be set after init. Modifier changes are pushed into the server's seat directly (they are state,
+    /// Where input events go, each `deviceAdded` with its device's description (nil for
+    /// every other event). By default `server.handle(_:description:)`; a compositor may
+    /// look at them first. Nothing is delivered before the server's loop runs, so it can be set after init. Modifier changes are pushed into the server's seat directly (they are state,
     /// not events): a sink that delays events should deliver them before returning.
-    public var sink: (InputEvent) -> Void
+    public var sink: (_ event: InputEvent, _ deviceAdded: DeviceDescription?) -> Void
 
     /// The parent's configure gave the window a new size (also on the first configure): the
     /// output should become `width`×`height` logical pixels.
@@ -132,7 +133,7 @@ public final class NestedBackend {
         self.configuration = configuration
         width = configuration.defaultWidth
         height = configuration.defaultHeight
-        sink = { [unowned server] event in server.handle(event) }
+        sink = { [unowned server] event, description in server.handle(event, description: description) }
         guard let display = wl_display_connect(name) else {
             let shown = name ?? ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "wayland-0"
             throw NestedBackendError(description: "cannot connect to the parent compositor at \(shown): \(String(cString: strerror(errno)))")

@@ -26,7 +26,7 @@ public struct DebugEventsFormatter {
         let type: String
         var body: String
         switch event.kind {
-        case .deviceAdded(let capabilities, _):
+        case .deviceAdded(let capabilities):
             type = "DEVICE_ADDED"
             body = Self.device(name, capabilities)
         case .deviceRemoved:

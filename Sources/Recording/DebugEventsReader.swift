@@ -53,8 +53,9 @@ public struct DebugEventsLog: Sendable {
     public var warnings: [RecordingWarning]
     /// The sysname of each event's device, parallel to `events`.
     public var sysnames: [String]
-    /// Keeps the descriptions the `deviceAdded` events carry while the log lives.
-    var descriptionHolds: [DeviceDescription.Hold] = []
+    /// What each DEVICE_ADDED line says of its device (its name, and its node from the
+    /// sysname): what a replay hands the seat with that `deviceAdded`.
+    public var descriptions: [DeviceID: DeviceDescription]
 }
 
 /// Turns a pasted `libinput debug-events` log into events a seat can replay. Reads the
@@ -70,7 +71,7 @@ public enum DebugEventsReader {
             try state.read(Array(line.utf8), line: lineNumber)
         }
         return DebugEventsLog(file: file, devices: state.devices, events: state.events, warnings: state.warnings,
-                              sysnames: state.sysnames, descriptionHolds: DeviceDescription.holds(of: state.events))
+                              sysnames: state.sysnames, descriptions: state.descriptions)
     }
 
     /// Reads the log at `path`; the error for an unreadable file points at 1:1.
@@ -99,6 +100,7 @@ struct DebugEventsParser {
     var devices: [DebugEventsDevice] = []
     var events: [InputEvent] = []
     var sysnames: [String] = []
+    var descriptions: [DeviceID: DeviceDescription] = [:]
     var warnings: [RecordingWarning] = []
     private var current: [String: Int] = [:]
     private var lastTime: UInt64 = 0
@@ -188,8 +190,8 @@ struct DebugEventsParser {
         if type == "DEVICE_ADDED" {
             let id = addDevice(sysname: sysname, name: name, capabilities: capabilities)
             // debug-events names the device and its node's sysname (`event4`), nothing more.
-            let description = DeviceDescription(name: name, path: "/dev/input/" + sysname)
-            events.append(InputEvent(time: lastTime, device: id, .deviceAdded(capabilities, description.reference)))
+            descriptions[id] = DeviceDescription(name: name, path: "/dev/input/" + sysname)
+            events.append(InputEvent(time: lastTime, device: id, .deviceAdded(capabilities)))
         } else {
             guard let index = current.removeValue(forKey: sysname) else {
                 warn(s.line, 1, "DEVICE_REMOVED for \(sysname), which was never added; skipped")

@@ -14,7 +14,7 @@ public enum EventText {
     /// The event's kind and fields, with fixed decimals so the text is the same on every platform.
     public static func describe(_ kind: InputEvent.Kind) -> String {
         switch kind {
-        case .deviceAdded(let capabilities, _): return "added \(names(capabilities))"
+        case .deviceAdded(let capabilities): return "added \(names(capabilities))"
         case .deviceRemoved: return "removed"
         case .pointerMotion(let dx, let dy, let ux, let uy):
             return "motion \(fixed(dx, 2)) \(fixed(dy, 2)) unaccel \(fixed(ux, 2)) \(fixed(uy, 2))"

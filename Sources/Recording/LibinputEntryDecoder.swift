@@ -29,7 +29,7 @@ struct LibinputEntryDecoder {
         let kind: InputEvent.Kind
         switch type {
         case "DEVICE_ADDED":
-            kind = .deviceAdded(device.libinputCapabilities ?? DeviceClassifier.capabilities(device), device.deviceDescription.reference)
+            kind = .deviceAdded(device.libinputCapabilities ?? DeviceClassifier.capabilities(device))
         case "DEVICE_REMOVED":
             kind = .deviceRemoved
         case "POINTER_MOTION":

@@ -96,8 +96,8 @@ public struct RecordedDevice: Hashable, Sendable {
         self.deviceClass = deviceClass; self.position = position
     }
 
-    /// What a replay's `deviceAdded` says of the device: its name, node and ids, as the
-    /// file gives them (a compositor tells clients of a tablet with them).
+    /// What the recording says of the device beside its `deviceAdded`: its name, node and
+    /// ids, as the file gives them (a compositor tells clients of a tablet with them).
     public var deviceDescription: DeviceDescription {
         DeviceDescription(name: name, path: node, bus: identity?.bus ?? 0, vendor: identity?.vendor ?? 0,
                           product: identity?.product ?? 0, version: identity?.version ?? 0)

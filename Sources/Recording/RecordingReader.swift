@@ -31,9 +31,12 @@ public struct Recording: Sendable {
         guard let first = events.first?.time else { return 0 }
         return endTime > first ? endTime - first : 0
     }
-    /// Keeps the descriptions the `deviceAdded` events carry while the recording lives, so
-    /// it can be replayed again and again (DeviceDescription.swift).
-    var descriptionHolds: [DeviceDescription.Hold] = []
+    /// What the file says of each device (its name, node and ids): what a replay hands the
+    /// seat with the device's `deviceAdded` (`Replayer.description(of:)`).
+    /// Made on each read: keep it rather than read it per event.
+    public var descriptions: [DeviceID: DeviceDescription] {
+        Dictionary(devices.map { ($0.id, $0.deviceDescription) }, uniquingKeysWith: { first, _ in first })
+    }
 }
 
 /// Reads `libinput record` files into events a seat can replay. Parses and translates
@@ -55,8 +58,7 @@ public enum RecordingReader {
                 RecordingWarning(file: file, position: $0.0, message: $0.1)
             }
             return Recording(file: file, libinputVersion: version, devices: raw.map(\.device), events: events,
-                             warnings: warnings, endTime: RecordingEnd.time(events: events, devices: raw, bytes: bytes),
-                             descriptionHolds: DeviceDescription.holds(of: events))
+                             warnings: warnings, endTime: RecordingEnd.time(events: events, devices: raw, bytes: bytes))
         } catch {
             throw positioned(error)
         }

@@ -27,9 +27,9 @@ public struct Replayer: Sendable {
 
     /// The events to play, in the order they are handed out.
     public let events: [InputEvent]
-    /// Keeps the descriptions its `deviceAdded` events carry while it lives: made from a
-    /// recording's `events` alone, it still announces its devices described.
-    private let descriptionHolds: [DeviceDescription.Hold]
+    /// What the source said of each device its `deviceAdded` events add (a recording's
+    /// `descriptions`): handed to the seat with that event (`description(of:)`).
+    public let descriptions: [DeviceID: DeviceDescription]
     /// The speed they are played at.
     public let speed: Speed
     /// How many events have been handed out (since the last `start(at:)`, if any).
@@ -43,20 +43,32 @@ public struct Replayer: Sendable {
     public let endTime: UInt64
 
     /// A replay of `events` that ends at `endTime` (µs, the events' clock; nil or earlier:
-    /// at the last event); throws for a bad `.multiple` factor. `start(at:)` sets the clock
-    /// the first event is due at.
-    public init(events: [InputEvent], speed: Speed = .recorded, endTime: UInt64? = nil) throws(InvalidSpeed) {
+    /// at the last event), its devices described by `descriptions`; throws for a bad
+    /// `.multiple` factor. `start(at:)` sets the clock the first event is due at.
+    public init(events: [InputEvent], descriptions: [DeviceID: DeviceDescription] = [:], speed: Speed = .recorded,
+                endTime: UInt64? = nil) throws(InvalidSpeed) {
         if case .multiple(let factor) = speed, !(factor.isFinite && factor > 0) { throw InvalidSpeed(factor: factor) }
         self.events = events
+        self.descriptions = descriptions
         self.speed = speed
         self.endTime = max(endTime ?? 0, events.lazy.map(\.time).max() ?? 0)
-        descriptionHolds = DeviceDescription.holds(of: events)
     }
 
-    /// A replay of `recording`'s events that lasts until its end (`Recording.endTime`), so
-    /// the quiet time after its last event is played too.
+    /// A replay of `recording`'s events, its devices described as the file describes them,
+    /// that lasts until its end (`Recording.endTime`), so the quiet time after its last
+    /// event is played too.
     public init(_ recording: Recording, speed: Speed = .recorded) throws(InvalidSpeed) {
-        try self.init(events: recording.events, speed: speed, endTime: recording.endTime)
+        try self.init(events: recording.events, descriptions: recording.descriptions, speed: speed,
+                      endTime: recording.endTime)
+    }
+
+    /// What to hand the seat with `event`: for a `deviceAdded`, its device's description;
+    /// nil for any other event, with no lookup (cheap enough to ask for every event).
+    ///
+    ///     while let event = replayer.next() { server.handle(event, description: replayer.description(of: event)) }
+    public func description(of event: InputEvent) -> DeviceDescription? {
+        guard case .deviceAdded = event.kind else { return nil }
+        return descriptions[event.device]
     }
 
     /// Starts (or restarts) the replay: the first event is due at `clock` (µs).

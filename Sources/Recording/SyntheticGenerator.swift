@@ -12,8 +12,12 @@ public struct SyntheticLog: Sendable {
     public var devices: [RecordedDevice]
     /// The events reading `yaml` must give back, exactly.
     public var events: [InputEvent]
-    /// Keeps the descriptions the `deviceAdded` events carry while the log lives.
-    var descriptionHolds: [DeviceDescription.Hold] = []
+    /// What the file says of each device (its name, node and ids), as the reader gives it
+    /// back in `Recording.descriptions`.
+    /// Made on each read: keep it rather than read it per event.
+    public var descriptions: [DeviceID: DeviceDescription] {
+        Dictionary(devices.map { ($0.id, $0.deviceDescription) }, uniquingKeysWith: { first, _ in first })
+    }
 }
 
 /// Makes valid recordings from a seed, with the events they encode, for round-trip tests
@@ -63,8 +67,7 @@ public struct SyntheticGenerator: Sendable {
                 time += UInt64(rng.int(1000...40000))
                 let id = DeviceID(UInt32(index))
                 if started.insert(index).inserted {
-                    let added = InputEvent(time: time, device: id, .deviceAdded(recorded[index].libinputCapabilities ?? [],
-                                                                           recorded[index].deviceDescription.reference))
+                    let added = InputEvent(time: time, device: id, .deviceAdded(recorded[index].libinputCapabilities ?? []))
                     writer.append(device: index, evdev: [], libinput: [added])
                     expected.append(added)
                 }
@@ -74,7 +77,6 @@ public struct SyntheticGenerator: Sendable {
                 expected += frame.expected.map { InputEvent(time: time, device: id, $0) }
             }
         }
-        return SyntheticLog(yaml: writer.yaml(), devices: recorded, events: expected,
-                            descriptionHolds: DeviceDescription.holds(of: expected))
+        return SyntheticLog(yaml: writer.yaml(), devices: recorded, events: expected)
     }
 }

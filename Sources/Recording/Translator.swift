@@ -41,7 +41,7 @@ struct Translator {
             let id = streams[index].device.id
             switch unit {
             case .added(let capabilities):
-                events.append(InputEvent(time: time, device: id, .deviceAdded(capabilities, streams[index].device.deviceDescription.reference)))
+                events.append(InputEvent(time: time, device: id, .deviceAdded(capabilities)))
             case .frame(let frame):
                 for (eventTime, kind) in try translate(frame, time: time, stream: &streams[index]) {
                     events.append(InputEvent(time: eventTime, device: id, kind))

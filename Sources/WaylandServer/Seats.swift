@@ -88,11 +88,29 @@ extension WaylandServer {
     public func seat(named name: String) -> Seat? { router.seats.first { $0.name == name } }
 
     /// Routes one input event on `seat` and sends what it produced; a device added or
-    /// removed there updates that seat's `wl_seat` capabilities.
+    /// removed there updates that seat's `wl_seat` capabilities. A device added this way
+    /// has no description: its source's goes with `handle(_:description:seat:)`.
     public func handle(_ event: InputEvent, seat: Seat) {
-        guard seat.id.index != 0 else { return handle(event) }
+        handle(event, description: nil, seat: seat)
+    }
+
+    /// Routes one input event on `seat` (nil: the first seat) and sends what it produced;
+    /// a `deviceAdded` comes with what its source said of the device (name, node, ids; nil
+    /// when it said nothing), which the seat keeps while the device is present
+    /// (`Seat.deviceDescription(of:)`) and a tablet's or pad's announcement tells clients.
+    /// `description` is ignored for any other event, so a source's sink may pass it always.
+    public func handle(_ event: InputEvent, description: DeviceDescription?, seat: Seat? = nil) {
+        guard let seat, seat.id.index != 0 else {
+            // Only a deviceAdded takes the description: every other event keeps the first
+            // seat's own path (its commonest kinds first).
+            guard case .deviceAdded = event.kind else { return handle(event) }
+            route(event, description: description)
+            if idleWatching { idle.inputArrived(seat: 0) }
+            return
+        }
         switch event.kind {
-        case .deviceAdded, .deviceRemoved, .tabletPadAdded: routeDeviceChange(event, on: seat)  // Tablet+Announce.swift
+        case .deviceAdded, .deviceRemoved, .tabletPadAdded:
+            routeDeviceChange(event, description, on: seat)  // Tablet+Announce.swift
         case .touchMotion: seat.handle(event)  // waits for its frame, as on the first seat
         default:
             seat.handle(event)

@@ -438,15 +438,16 @@ public final class WaylandServer {
         if idleWatching { idle.inputArrived(seat: 0) }
     }
 
-    @inline(never) private func route(_ event: InputEvent) {
+    /// `description`: what the source said of the device a `deviceAdded` adds.
+    @inline(never) func route(_ event: InputEvent, description: DeviceDescription? = nil) {
         switch event.kind {
         case .deviceAdded, .deviceRemoved:
             // Only these change the capabilities; other events skip the check (hot path).
             let before = seatCapabilities
-            routeDeviceChange(event, on: seat)  // Tablet+Announce.swift
+            routeDeviceChange(event, description, on: seat)  // Tablet+Announce.swift
             if seatCapabilities != before { sendCapabilities() }
         case .tabletPadAdded:
-            routeDeviceChange(event, on: seat)
+            routeDeviceChange(event, nil, on: seat)
         case .touchMotion:
             // Held for the frame that follows (touchFrameMotionsGoOutWithTheirFrame).
             seat.handle(event)

@@ -23,24 +23,21 @@ extension WaylandServer {
         if mine.tablet.seats.isEmpty, c.alive { router.seats[index].setBound([.tablet], for: c.id, false) }
     }
 
-    /// Routes a device added or removed, or a pad's layout, on `seat`, keeping the seat's
-    /// tablets and pads announced in step: a tablet is announced before the core's first
-    /// event of it, a pad's layout before its enter, and a removed pad's objects go after
-    /// its leave was sent.
-    func routeDeviceChange(_ event: InputEvent, on seat: Seat) {
+    /// Routes a device added (with its source's `description`) or removed, or a pad's
+    /// layout, on `seat`, keeping the seat's tablets and pads announced in step: a tablet is
+    /// announced (with the name, id and path of the description the seat now keeps) before
+    /// the core's first delivery of it goes out, a pad's layout before its enter, and a
+    /// removed pad's objects go after its leave was sent.
+    func routeDeviceChange(_ event: InputEvent, _ description: DeviceDescription?, on seat: Seat) {
         let index = Int(seat.id.index)
-        if case .deviceAdded(let caps, let description) = event.kind {
-            services(index).tablets.descriptions[event.device] = description.resolved
-            if caps.contains(.tabletTool) { tabletDeviceAdded(event.device, seat: index) }
+        seat.handle(event, description: description)
+        if case .deviceAdded(let caps) = event.kind, caps.contains(.tabletTool) {
+            tabletDeviceAdded(event.device, seat: index)
         }
-        seat.handle(event)
         if case .tabletPadAdded(let layout) = event.kind { tabletPadAdded(event.device, layout, seat: index) }
         if case .deviceRemoved = event.kind { tabletDeviceRemoved(event.device, seat: index) }
         sendDeliveries()
-        if case .deviceRemoved = event.kind {
-            padDeviceRemoved(event.device, seat: index)  // TabletPad.swift
-            services(index).tablets.descriptions[event.device] = nil
-        }
+        if case .deviceRemoved = event.kind { padDeviceRemoved(event.device, seat: index) }  // TabletPad.swift
     }
 
     /// A device with the tablet-tool capability was added on seat `index`: that seat's
@@ -94,9 +91,9 @@ extension WaylandServer {
         }) else { return }
         c.onSeat(index).tablet.tablets.append((device, seatResource, t.resource))
         zwp_tablet_seat_v2_send_tablet_added(seatResource, t.resource)
-        // What the tablet's source described with its deviceAdded (GTK names its devices after
-        // `name`, and gives `id` as their vendor and product).
-        if let d = services(index).tablets.descriptions[device] {
+        // What the tablet's source said of it with its deviceAdded, kept by the seat (GTK
+        // names its devices after `name`, and gives `id` as their vendor and product).
+        if let d = router.seats[index].deviceDescription(of: device) {
             if !d.name.isEmpty { zwp_tablet_v2_send_name(t.resource, d.name) }
             if d.hasHardwareID { zwp_tablet_v2_send_id(t.resource, d.vendor, d.product) }
             if let path = d.path { zwp_tablet_v2_send_path(t.resource, path) }

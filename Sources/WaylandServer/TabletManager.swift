@@ -97,10 +97,6 @@ struct TabletRegistry {
     var current: [(device: DeviceID, tool: Int)] = []
     /// Pads whose layout arrived (`tabletPadAdded`), in that order (TabletPad.swift).
     var pads: [DeviceID] = []
-    /// What the sources said of this seat's devices with their `deviceAdded` (name, node,
-    /// ids): a tablet announces its `name`, `id` and `path` from it, a pad its `path`.
-    /// Per seat, so two seats' devices of the same number do not mix.
-    var descriptions: [DeviceID: DeviceDescription] = [:]
 
     func toolIndex(_ tool: TabletTool, device: DeviceID) -> Int? {
         tools.firstIndex { $0.tool.type == tool.type && (tool.serial != 0 ? $0.tool.serial == tool.serial : $0.tool.serial == 0 && $0.device == device) }

@@ -126,7 +126,7 @@ extension WaylandServer {
                               rings: Array(repeating: nil, count: Int(layout.ringCount)),
                               strips: Array(repeating: nil, count: Int(layout.stripCount)))
         zwp_tablet_seat_v2_send_pad_added(seatResource, pad.resource)
-        if let path = services(index).tablets.descriptions[device]?.path { zwp_tablet_pad_v2_send_path(pad.resource, path) }
+        if let path = router.seats[index].deviceDescription(of: device)?.path { zwp_tablet_pad_v2_send_path(pad.resource, path) }
         if layout.buttonCount > 0 { zwp_tablet_pad_v2_send_buttons(pad.resource, UInt32(layout.buttonCount)) }
         for group in layout.groups {
             guard let g = createObject("zwp_tablet_pad_group_v2", client: c, version: version, id: 0, {

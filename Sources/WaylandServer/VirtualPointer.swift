@@ -63,7 +63,8 @@ final class VirtualPointerManagerObject: WaylandObject {
             return
         }
         let name = DeviceDescription(name: "virtual pointer of \(server.router.name(of: owner.id))")
-        server.handle(InputEvent(time: 0, device: pointer.device, .deviceAdded([.pointer], name.reference)), seat: seat)
+        server.handle(InputEvent(time: 0, device: pointer.device, .deviceAdded([.pointer])), description: name,
+                      seat: seat)
     }
 }
 

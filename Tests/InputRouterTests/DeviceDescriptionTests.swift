@@ -1,130 +1,107 @@
 import InputRouter
 import Testing
 
+/// A device's description is handed to the seat with its `deviceAdded` and owned by that
+/// seat's device table until its `deviceRemoved` (Seat+DeviceDescriptions.swift): nothing
+/// else keeps it, so nothing is left behind and no clock decides.
 struct DeviceDescriptionTests {
-    /// The description rides on `deviceAdded` as a catalogue number: the event stays a
-    /// trivial value no bigger than it was without it (89 bytes, stride 96), so routing one
-    /// copies bytes and retains nothing.
-    @Test func anEventCarryingADescriptionStaysTrivialAndKeepsItsSize() {
+    static let pen = DeviceDescription(name: "Wacom Intuos5 M Pen", path: "/dev/input/event4", bus: 3,
+                                       vendor: 0x056a, product: 0x002a)
+
+    /// The description travels beside the event: `deviceAdded` carries its capabilities
+    /// only, so every event stays a trivial value of at most 89 bytes (stride 96), and
+    /// routing one copies bytes and retains nothing.
+    @Test func theEventStaysTrivialAndSmall() {
         #expect(_isPOD(InputEvent.self))
         #expect(MemoryLayout<InputEvent>.size <= 89)
         #expect(MemoryLayout<InputEvent>.stride <= 96)
-        let d = DeviceDescription(name: "Wacom Intuos5 M Pen", path: "/dev/input/event4", vendor: 0x056a, product: 0x002a)
-        let e = InputEvent(time: 1, device: DeviceID(4), .deviceAdded([.tabletTool], d.reference))
-        #expect(e.deviceDescription == d)
-        #expect(InputEvent(time: 1, device: DeviceID(4), .deviceAdded([.tabletTool])).deviceDescription == nil)
-        #expect(InputEvent(time: 1, device: DeviceID(4), .deviceRemoved).deviceDescription == nil)
     }
 
-    /// Equal descriptions get one number, so a device plugged in again does not grow the
-    /// catalogue, and two events describing one device compare equal.
-    @Test func equalDescriptionsShareOneReference() {
-        let a = DeviceDescription(name: "USB Mouse", path: "/dev/input/event7", bus: 3, vendor: 0x046d, product: 0xc077)
-        var b = a
-        #expect(a.reference == b.reference)
-        b.product = 0xc078
-        #expect(a.reference != b.reference)
-        #expect(b.reference.resolved == b)
-        #expect(DeviceDescription.Reference.none.resolved == nil)
-    }
-}
-
-/// The catalogue forgets: a description goes once no seat, source or reader refers to it
-/// (DeviceDescription.swift). Each test names its devices with a token of its own, so
-/// suites running at the same time, with devices of their own, do not count.
-@Suite(.serialized) struct DeviceDescriptionForgettingTests {
-    static func token() -> String { "t\(UInt64.random(in: 0...UInt64.max))" }
-    static func mine(_ token: String) -> [DeviceDescription] { DeviceDescription.catalogued.filter { $0.name.contains(token) } }
-    /// Counted, so a failure says how many, not every description.
-    static func count(_ token: String) -> Int { mine(token).count }
-
-    /// A long session replugs a tablet 1,000 times, each time under a new sysfs path: the
-    /// seat takes each description at deviceAdded and lets it go at deviceRemoved, so the
-    /// catalogue ends as it began; while present, the device's description is the seat's.
-    @Test func aThousandReplugsUnderNewPathsLeaveTheCatalogueAsItWas() {
-        let token = Self.token()
+    /// From the `deviceAdded` routed with it until the device's `deviceRemoved`, the seat
+    /// answers the description; other events of the device leave it; after the removal,
+    /// and for a device added again without one, the answer is nil (never a stale one).
+    @Test func aDescriptionIsTheSeatsFromDeviceAddedUntilDeviceRemoved() {
         let router = Router()
         let seat = router.addSeat()
-        var references: [DeviceDescription.Reference] = []
+        let device = DeviceID(4)
+        #expect(seat.deviceDescription(of: device) == nil)
+        seat.handle(InputEvent(time: 1, device: device, .deviceAdded([.tabletTool])), description: Self.pen)
+        #expect(seat.deviceDescription(of: device) == Self.pen)
+        seat.handle(InputEvent(time: 2, device: device, .tabletToolAxis(TabletAxes(x: 0.5, y: 0.5))))
+        // Any event may go through the describing call: only a deviceAdded takes the description.
+        seat.handle(InputEvent(time: 3, device: device, .tabletToolAxis(TabletAxes(x: 0.6, y: 0.5))),
+                    description: DeviceDescription(name: "not a device arrival"))
+        #expect(seat.deviceDescription(of: device) == Self.pen)
+        #expect(seat.describedDevices == [device])
+        seat.handle(InputEvent(time: 4, device: device, .deviceRemoved))
+        #expect(seat.deviceDescription(of: device) == nil)
+        #expect(seat.describedDevices.isEmpty)
+        seat.handle(InputEvent(time: 5, device: device, .deviceAdded([.tabletTool])))
+        #expect(seat.deviceDescription(of: device) == nil)
+        // The wlroots-style verb says the same.
+        seat.notifyDeviceAdded(device, capabilities: [.tabletTool], description: Self.pen)
+        #expect(seat.deviceDescription(of: device) == Self.pen)
+        seat.notifyDeviceRemoved(device, time: 6)
+        #expect(seat.deviceDescription(of: device) == nil)
+    }
+
+    /// A device added again without a removal between (a source that lost track) is
+    /// described by its newest `deviceAdded`, not its first.
+    @Test func aSecondDeviceAddedReplacesTheDescription() {
+        let router = Router()
+        let seat = router.addSeat()
+        let device = DeviceID(4)
+        let moved = DeviceDescription(name: Self.pen.name, path: "/dev/input/event9",
+                                      sysPath: "/sys/devices/usb2/input9/event9")
+        seat.handle(InputEvent(time: 1, device: device, .deviceAdded([.tabletTool])), description: Self.pen)
+        seat.handle(InputEvent(time: 2, device: device, .deviceAdded([.tabletTool])), description: moved)
+        #expect(seat.deviceDescription(of: device) == moved)
+        seat.handle(InputEvent(time: 3, device: device, .deviceAdded([.tabletTool])), description: nil)
+        #expect(seat.deviceDescription(of: device) == nil)
+        #expect(seat.describedDevices.isEmpty)
+    }
+
+    /// A long session replugs three tablets 1,000 times in all, each time under a new sysfs
+    /// path, while a keyboard stays: while plugged, each has its own plug's description;
+    /// at the end the seat's table holds the keyboard's alone.
+    @Test func aThousandReplugsUnderNewPathsLeaveNothingBehindInTheSeatsTable() {
+        let router = Router()
+        let seat = router.addSeat()
+        let keyboard = DeviceID(1)
+        let keyboardDescription = DeviceDescription(name: "AT Translated Set 2 keyboard", path: "/dev/input/event2")
+        seat.handle(InputEvent(time: 0, device: keyboard, .deviceAdded(.keyboard)), description: keyboardDescription)
+        var wrong = 0
         for i in 0..<1000 {
             let pen = DeviceID(UInt32(40 + i % 3))
-            let d = DeviceDescription(name: "Replug Pen \(token)", path: "/dev/input/event\(4 + i % 3)",
+            let d = DeviceDescription(name: "Replug Pen", path: "/dev/input/event\(4 + i % 3)",
                                       sysPath: "/sys/devices/usb1/1-1/1-1:1.\(i)/input/input\(100 + i)/event\(4 + i % 3)",
                                       bus: 3, vendor: 0x056a, product: 0x002a)
-            let r = d.reference
-            references.append(r)
-            seat.handle(InputEvent(time: UInt64(i * 10), device: pen, .deviceAdded([.tabletTool], r)))
-            #expect(seat.deviceDescription(of: pen) == d)
+            seat.handle(InputEvent(time: UInt64(i * 10), device: pen, .deviceAdded([.tabletTool])), description: d)
+            if seat.deviceDescription(of: pen) != d { wrong += 1 }
             seat.handle(InputEvent(time: UInt64(i * 10 + 5), device: pen, .deviceRemoved))
+            if seat.deviceDescription(of: pen) != nil { wrong += 1 }
             router.queue.removeAll()
         }
-        let kept = Self.count(token)
-        #expect(kept == 0, "\(kept) of the replugs' descriptions stayed")
-        #expect(references.allSatisfy { $0.resolved == nil })
+        #expect(wrong == 0, "\(wrong) answers of 2,000 were not the plug's own")
+        #expect(seat.describedDevices == [keyboard])
+        #expect(seat.deviceDescription(of: keyboard) == keyboardDescription)
     }
 
-    /// Events posted and never routed (an embedder that drops them) cost a bounded amount:
-    /// past `inFlightLimit` hand-outs, those `inFlightGrace` old go. A device present keeps
-    /// its description in the seat's table all the same, and it goes with the device.
-    @Test func unroutedDeviceAddedEventsAreBoundedAndAPresentDeviceKeepsItsOwn() async throws {
-        let token = Self.token()
+    /// Two seats with a device of the same number, described differently: each answers its
+    /// own, and a removal on one leaves the other's.
+    @Test func twoSeatsEachOwnTheirDescriptions() {
         let router = Router()
-        let seat = router.addSeat()
-        let kept = DeviceDescription(name: "Kept Mouse \(token)", path: "/dev/input/event7")
-        seat.handle(InputEvent(time: 1, device: DeviceID(7), .deviceAdded([.pointer], kept.reference)))
-        for i in 0..<(DeviceDescription.inFlightLimit + 50) {
-            _ = DeviceDescription(name: "Dropped \(token)", sysPath: "/sys/x/input\(i)").reference
-        }
-        try await Task.sleep(for: DeviceDescription.inFlightGrace + .milliseconds(100))
-        _ = DeviceDescription(name: "Dropped \(token)", sysPath: "/sys/x/last").reference  // the old ones make room
-        let dropped = Self.mine(token).filter { $0.name.hasPrefix("Dropped") }.count
-        #expect(dropped <= DeviceDescription.inFlightLimit, "\(dropped) of \(DeviceDescription.inFlightLimit + 51) kept")
-        #expect(seat.deviceDescription(of: DeviceID(7)) == kept)
-        let present = Self.mine(token).contains(kept)
-        #expect(present)
-        seat.handle(InputEvent(time: 2, device: DeviceID(7), .deviceRemoved))
-        let after = Self.mine(token).contains(kept)
-        #expect(!after, "the removed device's description stayed")
-    }
-
-    /// A deviceAdded on its way to a seat keeps its description however many other
-    /// hand-outs are made meanwhile (another thread reading files while this one is
-    /// preempted): none of them is `inFlightGrace` old.
-    @Test func anEventOnItsWayKeepsItsDescriptionThroughAFlood() {
-        let token = Self.token()
-        let router = Router()
-        let seat = router.addSeat()
-        let d = DeviceDescription(name: "On Its Way \(token)", path: "/dev/input/event9")
-        let r = d.reference
-        for i in 0...DeviceDescription.inFlightLimit { _ = DeviceDescription(name: "Flood \(token) \(i)").reference }
-        seat.handle(InputEvent(time: 1, device: DeviceID(9), .deviceAdded([.keyboard], r)))
-        #expect(seat.deviceDescription(of: DeviceID(9)) == d)
-    }
-
-    /// A hold keeps its description while it lives; holds of one description share its
-    /// reference, and it goes with the last.
-    @Test func aHoldKeepsItsDescriptionUntilItGoes() {
-        let d = DeviceDescription(name: "Held Pad \(Self.token())", path: "/dev/input/event5")
-        var first: DeviceDescription.Hold? = DeviceDescription.Hold(d)
-        let reference = first!.reference
-        var second: DeviceDescription.Hold? = DeviceDescription.Hold(reference)
-        #expect(reference.resolved == d)
-        #expect(DeviceDescription.Hold(d).reference == reference)
-        first = nil
-        #expect(second?.reference.resolved == d)
-        second = nil
-        #expect(reference.resolved == nil)
-        #expect(DeviceDescription.Hold(reference) == nil)
-    }
-
-    /// A seat that goes with devices still present lets their descriptions go.
-    @Test func aSeatThatGoesLetsItsDevicesDescriptionsGo() {
-        let token = Self.token()
-        var router: Router? = Router()
-        let r = DeviceDescription(name: "Seat End Keyboard \(token)").reference
-        router!.addSeat().handle(InputEvent(time: 1, device: DeviceID(3), .deviceAdded([.keyboard], r)))
-        #expect(r.resolved != nil)
-        router = nil
-        #expect(r.resolved == nil)
+        let first = router.addSeat(name: "seat0")
+        let second = router.addSeat(name: "seat1")
+        let device = DeviceID(40)
+        let a = DeviceDescription(name: "A Pen", path: "/dev/input/event4")
+        let b = DeviceDescription(name: "B Pen", path: "/dev/input/event14")
+        first.handle(InputEvent(time: 1, device: device, .deviceAdded([.tabletTool])), description: a)
+        second.handle(InputEvent(time: 1, device: device, .deviceAdded([.tabletTool])), description: b)
+        #expect(first.deviceDescription(of: device) == a)
+        #expect(second.deviceDescription(of: device) == b)
+        first.handle(InputEvent(time: 2, device: device, .deviceRemoved))
+        #expect(first.deviceDescription(of: device) == nil)
+        #expect(second.deviceDescription(of: device) == b)
     }
 }

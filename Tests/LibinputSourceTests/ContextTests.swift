@@ -65,7 +65,7 @@ final class Collected: Sendable {
         #expect(source.fd >= 0)
         #expect(source.seatFD == nil)
         var events: [InputEvent] = []
-        for _ in 0..<3 { try source.dispatch { events.append($0) } }
+        for _ in 0..<3 { try source.dispatch { event, _ in events.append(event) } }
         #expect(events.isEmpty)
         #expect(source.currentDevices.isEmpty)
     }
@@ -74,7 +74,7 @@ final class Collected: Sendable {
         let source = try LibinputSource(devices: .paths([]), access: .direct, log: Collected().handler)
         #expect(source.fd >= 0)
         var count = 0
-        try source.dispatch { _ in count += 1 }
+        try source.dispatch { _, _ in count += 1 }
         #expect(count == 0)
     }
 
@@ -97,7 +97,7 @@ final class Collected: Sendable {
                 watchedFDs.append(fd)
                 kept = w
                 return w
-            }, sink: { events.append($0) })
+            }, sink: { event, _ in events.append(event) })
             #expect(kept != nil)
             kept?.onReadable()  // what the loop calls when the fd is readable: a dispatch
             #expect(events.isEmpty)

@@ -65,14 +65,10 @@ import Recording
         times[0].time = expected[1].time
         times[pad.count].time = expected[pad.count + 1].time
         #expect(recording.events.count == times.count)
-        // Read back, each DEVICE_ADDED carries the device's description from the header.
-        for i in times.indices {
-            guard case .deviceAdded(let caps, _) = times[i].kind,
-                  let d = recording.devices.first(where: { $0.id == times[i].device }) else { continue }
-            times[i].kind = .deviceAdded(caps, d.deviceDescription.reference)
-        }
-        #expect(recording.events.first?.deviceDescription?.name == "Touchpad \"T\"")
-        #expect(recording.events.first?.deviceDescription?.path == "/dev/input/event4")
+        // Read back, each device is described as the header describes it.
+        let first = try #require(recording.events.first)
+        #expect(recording.descriptions[first.device]?.name == "Touchpad \"T\"")
+        #expect(recording.descriptions[first.device]?.path == "/dev/input/event4")
         for (got, want) in zip(recording.events, times) { #expect(got == want) }
     }
 

@@ -72,4 +72,41 @@ import InputRouter
         #expect(stepped == recording.events)
         #expect(clock == recording.events.last!.time - recording.events.first!.time)
     }
+
+    /// A replay hands each `deviceAdded` the file's description of its device (the header's
+    /// name, node and ids) and nothing with any other event; two seats fed the same replay
+    /// one after the other each own the description from then on.
+    @Test func aReplayDescribesEachDeviceAddedAsTheFileDoes() throws {
+        let recording = try RecordingReader.read(path: Paths.fixture("mouse.yml"), deviceIDBase: 100)
+        let mouse = DeviceDescription(name: "Synthetic Fixture Mouse", path: "/dev/input/event4", bus: 3, vendor: 4617,
+                                      product: 1, version: 273)
+        let router = Router()
+        for seat in [router.addSeat(name: "seat0"), router.addSeat(name: "seat1")] {
+            var replayer = try Replayer(recording, speed: .asFastAsPossible)
+            var described: [DeviceID: DeviceDescription] = [:]
+            var others = 0
+            while let event = replayer.next() {
+                let d = replayer.description(of: event)
+                if case .deviceAdded = event.kind { described[event.device] = d } else if d != nil { others += 1 }
+                seat.handle(event, description: d)
+                router.queue.removeAll()
+            }
+            #expect(described == [DeviceID(100): mouse])
+            #expect(others == 0)
+            #expect(seat.deviceDescription(of: DeviceID(100)) == mouse)
+        }
+        // Made from events alone, a replay describes nothing unless told.
+        let bare = try Replayer(events: recording.events)
+        #expect(bare.events.first.flatMap(bare.description(of:)) == nil)
+        let told = try Replayer(events: recording.events, descriptions: recording.descriptions)
+        #expect(told.events.first.flatMap(told.description(of:)) == mouse)
+    }
+
+    /// A generated log's descriptions are what reading its text gives back.
+    @Test func aSyntheticLogsDescriptionsReadBack() throws {
+        let log = SyntheticGenerator(seed: 7, frames: 20).generate()
+        let recording = try RecordingReader.parse(log.yaml, file: "synthetic.yml")
+        #expect(!log.descriptions.isEmpty)
+        #expect(recording.descriptions == log.descriptions)
+    }
 }

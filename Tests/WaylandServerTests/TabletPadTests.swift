@@ -61,7 +61,7 @@ func expectedPadLines(recording path: String) throws -> [String] {
         let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
         let recording = try RecordingReader.read(path: tabletRecording, deviceIDBase: 100)
         #expect(recording.warnings.map(\.description) == [])
-        for event in recording.events { h.server.handle(event) }
+        try h.server.handle(recording)
         // The recording stops with both devices plugged in: unplugging the pad ends it.
         let pad = try #require(recording.devices.first { $0.padLayout != nil })
         h.server.handle(InputEvent(time: (recording.events.last?.time ?? 0) + 1000, device: pad.id, .deviceRemoved))
@@ -109,7 +109,7 @@ func expectedPadLines(recording path: String) throws -> [String] {
         let recording = try RecordingReader.parse(writer.yaml(), file: "pad.yml")
         #expect(recording.warnings.map(\.description) == [])
         #expect(recording.devices[1].padLayout?.tablet == recording.devices[0].id)
-        for event in recording.events { h.server.handle(event) }
+        try h.server.handle(recording)
         let lines = Self.withoutSerials(h.settle(c).filter {
             $0.hasPrefix("pad.") || $0.hasPrefix("group.") || $0.hasPrefix("ring.") || $0.hasPrefix("strip.")
         }, h)

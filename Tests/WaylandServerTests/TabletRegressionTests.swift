@@ -14,7 +14,7 @@ import Testing
     @Test func aClientWithoutAPointerGetsTheTool() throws {
         let h = try ServerHarness()
         let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--tablet", "--no-pointer", "--no-touch"])
-        for event in try TabletTests.recording().events { h.server.handle(event) }
+        try h.server.handle(TabletTests.recording())
         // The tool's stroke without its axes and serials (TabletTests checks those).
         let lines = h.settle(c).map { $0.split(separator: " ").filter { !$0.hasPrefix("serial=") }.joined(separator: " ") }
             .filter { ["tool.proximity_in", "tool.proximity_out", "tool.down", "tool.up", "tool.button"].contains($0.split(separator: " ")[0]) }
@@ -47,7 +47,7 @@ import Testing
 }
 
 @Suite(.serialized) struct TabletNameTests {
-    /// An embedder posts a tablet's deviceAdded with its description, and nothing else: a
+    /// An embedder routes a tablet's deviceAdded with its description, and nothing else: a
     /// real client is told the name, id and node before the tablet's `done` (GTK names its
     /// tablet and pad devices after the name: "(null)" without it).
     @Test func aTabletIsAnnouncedWithTheNameAndIdsItsDeviceAddedDescribes() throws {
@@ -56,9 +56,8 @@ import Testing
         let pen = DeviceID(40)
         let description = DeviceDescription(name: "Wacom Intuos5 M Pen", path: "/dev/input/event4", bus: 3,
                                             vendor: 0x056a, product: 0x002a)
-        let added = InputEvent(time: 1000, device: pen, .deviceAdded([.tabletTool], description.reference))
-        #expect(added.deviceDescription == description)
-        h.server.handle(added)
+        h.server.handle(InputEvent(time: 1000, device: pen, .deviceAdded([.tabletTool])), description: description)
+        #expect(h.server.seat.deviceDescription(of: pen) == description)
         let lines = h.settle(c).filter { $0.hasPrefix("tablet.") }
         #expect(lines == ["tablet.added T0", "tablet.name T0 Wacom Intuos5 M Pen", "tablet.id T0 1386 42",
                           "tablet.path T0 /dev/input/event4", "tablet.done T0"], "\(lines)")
@@ -69,10 +68,10 @@ import Testing
     @Test func aTabletWithoutADescriptionIsAnnouncedBare() throws {
         let h = try ServerHarness()
         let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
-        let named = DeviceDescription(name: "Named Pen", path: "/dev/input/event9", vendor: 1, product: 2).reference
-        h.server.handle(InputEvent(time: 1000, device: DeviceID(41), .deviceAdded([.tabletTool], named)))
+        let named = DeviceDescription(name: "Named Pen", path: "/dev/input/event9", vendor: 1, product: 2)
+        h.server.handle(InputEvent(time: 1000, device: DeviceID(41), .deviceAdded([.tabletTool])), description: named)
         h.server.handle(InputEvent(time: 2000, device: DeviceID(41), .deviceRemoved))
-        h.server.handle(InputEvent(time: 3000, device: DeviceID(42), .deviceAdded([.keyboard], named)))
+        h.server.handle(InputEvent(time: 3000, device: DeviceID(42), .deviceAdded([.keyboard])), description: named)
         h.server.handle(InputEvent(time: 4000, device: DeviceID(41), .deviceAdded([.tabletTool])))
         let lines = h.settle(c).filter { $0.hasPrefix("tablet.") }
         #expect(lines == ["tablet.added T0", "tablet.name T0 Named Pen", "tablet.id T0 1 2", "tablet.path T0 /dev/input/event9",
@@ -80,26 +79,27 @@ import Testing
     }
 
     /// A tablet replugged 1,000 times, under a new sysfs path and node each time: the client
-    /// is told each plug's name and node, and the catalogue of descriptions ends as it began
-    /// (the seat lets each go at deviceRemoved; it used to keep every one for good).
-    @Test func aThousandReplugsAreEachAnnouncedAndLeaveTheCatalogueAsItWas() throws {
+    /// is told each plug's name and node, and the seat's device table ends as it began (the
+    /// seat lets each description go at deviceRemoved).
+    @Test func aThousandReplugsAreEachAnnouncedAndLeaveTheSeatsTableAsItWas() throws {
         let h = try ServerHarness()
         let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
-        let token = "r\(UInt64.random(in: 0...UInt64.max))"
+        let before = h.server.seat.describedDevices
         var paths: [String] = []
         for i in 0..<1000 {
-            let d = DeviceDescription(name: "Replug Pen \(token)", path: "/dev/input/event\(100 + i)",
+            let d = DeviceDescription(name: "Replug Pen", path: "/dev/input/event\(100 + i)",
                                       sysPath: "/sys/devices/pci0000:00/usb1/1-1/input/input\(200 + i)/event\(100 + i)",
                                       bus: 3, vendor: 0x056a, product: 0x002a)
-            h.server.handle(InputEvent(time: UInt64(1000 + 10 * i), device: DeviceID(40), .deviceAdded([.tabletTool], d.reference)))
+            h.server.handle(InputEvent(time: UInt64(1000 + 10 * i), device: DeviceID(40), .deviceAdded([.tabletTool])),
+                            description: d)
             h.server.handle(InputEvent(time: UInt64(1005 + 10 * i), device: DeviceID(40), .deviceRemoved))
             // Read as it goes: a client reading nothing of 1,000 tablets would fill its socket.
             if i % 25 == 24 { paths += h.settle(c).filter { $0.hasPrefix("tablet.path ") } }
         }
         #expect(paths.count == 1000)
         #expect(paths.last?.hasSuffix(" /dev/input/event1099") == true, "\(paths.last ?? "")")
-        let kept = DeviceDescription.catalogued.filter { $0.name.contains(token) }.count
-        #expect(kept == 0, "\(kept) of the replugs' descriptions stayed")
+        #expect(h.server.seat.describedDevices == before)
+        #expect(h.server.seat.deviceDescription(of: DeviceID(40)) == nil)
     }
 
     /// Two seats each have a tablet of the same device number, described differently: each
@@ -107,9 +107,9 @@ import Testing
     @Test func twoSeatsTabletsOfOneDeviceNumberKeepTheirOwnNames() throws {
         let (h, second, a, b) = try TabletSeatTests.twoSeats(bAbove: true)
         let pen = DeviceID(40)
-        h.server.handle(InputEvent(time: 1000, device: pen, .deviceAdded([.tabletTool], DeviceDescription(name: "A Pen").reference)))
-        h.server.handle(InputEvent(time: 1000, device: pen, .deviceAdded([.tabletTool], DeviceDescription(name: "B Pen").reference)),
-                        seat: second)
+        let added = InputEvent(time: 1000, device: pen, .deviceAdded([.tabletTool]))
+        h.server.handle(added, description: DeviceDescription(name: "A Pen"))
+        h.server.handle(added, description: DeviceDescription(name: "B Pen"), seat: second)
         #expect(h.settle(a).filter { $0.hasPrefix("tablet.") } == ["tablet.added T0", "tablet.name T0 A Pen", "tablet.done T0"])
         #expect(h.settle(b).filter { $0.hasPrefix("tablet.") } == ["tablet.added T0", "tablet.name T0 B Pen", "tablet.done T0"])
     }

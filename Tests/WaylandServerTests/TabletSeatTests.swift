@@ -120,7 +120,7 @@ func closeLines(_ got: String, _ want: String) -> Bool {
     static func replay(_ h: ServerHarness, on seat: Seat) throws -> DeviceID {
         let recording = try RecordingReader.read(path: tabletRecording, deviceIDBase: 100)
         #expect(recording.warnings.map(\.description) == [])
-        for event in recording.events { h.server.handle(event, seat: seat) }
+        try h.server.handle(recording, seat: seat)
         let pad = try #require(recording.devices.first { $0.padLayout != nil })
         h.time = (recording.events.last?.time ?? 0) + 1000
         h.server.handle(InputEvent(time: h.time, device: pad.id, .deviceRemoved), seat: seat)

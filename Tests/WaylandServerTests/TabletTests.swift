@@ -46,7 +46,7 @@ import Testing
         let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--tablet", "--no-touch"])
         let recording = try Self.recording()
         #expect(recording.warnings.map(\.description) == [])
-        for event in recording.events { h.server.handle(event) }
+        try h.server.handle(recording)
         let lines = h.settle(c).filter { $0.hasPrefix("tablet.") || $0.hasPrefix("tool.") }
         // Serials are the display's: the test checks each is one the server gave out for
         // input, then compares the lines without them.
@@ -79,7 +79,7 @@ import Testing
     @Test func aClientWithoutATabletSeatGetsNothingAndTheToolPassesThrough() throws {
         let h = try ServerHarness()
         let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--no-touch"])
-        for event in try Self.recording().events { h.server.handle(event) }
+        try h.server.handle(Self.recording())
         #expect(!h.settle(c).contains { $0.hasPrefix("tool.") || $0.hasPrefix("tablet.") })
         #expect(h.server.seat.tabletToolsInProximity == 0)
     }

@@ -322,7 +322,7 @@ final class ReplayInput {
         if replayer == nil, !startNext() { return nil }
         while var event = replayer!.nextDue(now: Self.now()) {
             event.time = clientTime(event.time)
-            server.handle(event, seat: seat)
+            server.handle(event, description: replayer!.description(of: event), seat: seat)
             // A new device changes the seat's capabilities: its first events wait until every
             // client answered a ping sent after them, so each could bind it first, as it would
             // have with a real hotplug (a fixed 200 ms was too short on a loaded machine).
@@ -387,7 +387,7 @@ for (input, seatName) in zip(options.inputs, options.inputSeats) where !isReplay
         let target = seat(named: seatName)
         let source = try LibinputSource(devices: .udev(seat: seatName), access: .libseat(seat: "seat0"))
         if let path = options.recordPath { source.recorder = LiveRecorder(path: path) }
-        try source.start(watching: server.watchReadable) { server.handle($0, seat: target) }
+        try source.start(watching: server.watchReadable) { server.handle($0, description: $1, seat: target) }
         liveSources.append(source)
     } catch {
         fail("libinput: \(error)")

@@ -70,11 +70,18 @@ while let a = arguments.popFirst() {
 }
 setvbuf(stdout, nil, _IOLBF, 0)
 
-/// The input to play: every event of the file, in order. Devices come first (see below).
-func loadInput(_ spec: String) -> [InputEvent] {
+/// The input to play: every event of the file, in order, and what the file says of each
+/// device (handed to the seat with its `deviceAdded`). Devices come first (see below).
+func loadInput(_ spec: String) -> (events: [InputEvent], descriptions: [DeviceID: DeviceDescription]) {
     do {
-        if spec.hasPrefix("replay:") { return try RecordingReader.read(path: String(spec.dropFirst(7))).events }
-        if spec.hasPrefix("debug-events:") { return try DebugEventsReader.read(path: String(spec.dropFirst(13))).events }
+        if spec.hasPrefix("replay:") {
+            let recording = try RecordingReader.read(path: String(spec.dropFirst(7)))
+            return (recording.events, recording.descriptions)
+        }
+        if spec.hasPrefix("debug-events:") {
+            let log = try DebugEventsReader.read(path: String(spec.dropFirst(13)))
+            return (log.events, log.descriptions)
+        }
     } catch { fail("\(error)") }
     fail("unknown input \(spec) (replay:FILE, debug-events:FILE)")
 }
@@ -91,12 +98,16 @@ final class EmbedCompositor {
     /// What each client surface shows: our own copy of its last buffer, as a pixman image.
     var images: [NodeID: OpaquePointer] = [:]
     var pending: [InputEvent]
+    /// What the input file says of its devices, by id.
+    let descriptions: [DeviceID: DeviceDescription]
     var running = true
 
-    init(display: OpaquePointer, options: Options, input: [InputEvent]) throws {
+    init(display: OpaquePointer, options: Options,
+         input: (events: [InputEvent], descriptions: [DeviceID: DeviceDescription])) throws {
         self.display = display
         (width, height) = (options.width, options.height)
-        pending = input
+        pending = input.events
+        descriptions = input.descriptions
 
         // The server on our display. `.embedded` turns every policy off: no placement, no
         // decorations, no focus-on-click, no frame timer, no pixel copies. We offer wl_shm
@@ -117,7 +128,9 @@ final class EmbedCompositor {
         // Devices first, as a real seat has them before any client connects: a client
         // binds wl_pointer and wl_keyboard when it sees the seat's capabilities, and
         // events sent before it bound them would reach nobody.
-        while let first = pending.first, case .deviceAdded = first.kind { server.handle(pending.removeFirst()) }
+        while let first = pending.first, case .deviceAdded = first.kind {
+            server.handle(pending.removeFirst(), description: descriptions[first.device])
+        }
     }
 
     // MARK: The scene
@@ -166,7 +179,10 @@ final class EmbedCompositor {
             print("embed: press on \(describe(hit.node)) at \(Int(hit.local.x)),\(Int(hit.local.y)); chain: "
                   + chain.map { if case .node(let n) = $0 { describe(n) } else { "\($0)" } }.joined(separator: " → "))
         }
-        server.handle(event)  // seat → hit-test / focus owner → responder chain → deliveries sent
+        // seat → hit-test / focus owner → responder chain → deliveries sent; a device added
+        // later comes with what the file says of it.
+        if case .deviceAdded = event.kind { return server.handle(event, description: descriptions[event.device]) }
+        server.handle(event)
     }
 
     /// The focus policy we chose (focus follows click), tinywl's way: a press on a window
@@ -292,7 +308,7 @@ final class EmbedCompositor {
 guard let display = wl_display_create() else { fail("wl_display_create failed") }
 wl_display_init_shm(display)
 guard wl_display_add_socket(display, options.socket) == 0 else { fail("cannot listen on \(options.socket)") }
-let input = options.input.map(loadInput) ?? []
+let input = options.input.map(loadInput) ?? ([], [:])
 
 do {
     let compositor: EmbedCompositor

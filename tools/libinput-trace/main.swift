@@ -165,7 +165,7 @@ func run(_ options: Options) -> Int32 {
     var pfd = pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0)
     while true {
         do {
-            try source.dispatch { event in
+            try source.dispatch { event, description in
                 if case .deviceAdded = event.kind,
                    let info = source.currentDevices.first(where: { $0.id == event.device }) {
                     names[event.device] = (info.sysname, info.name)
@@ -173,7 +173,7 @@ func run(_ options: Options) -> Int32 {
                 let (sysname, name) = names[event.device] ?? ("event?", "?")
                 if let line = formatter.line(event, sysname: sysname, name: name) { pending += line + "\n" }
                 live.append(event)
-                seat.handle(event)
+                seat.handle(event, description: description)
                 for delivery in router.queue.deliveries { held.observe(delivery) }
                 router.queue.removeAll()
                 lastEvent = monotonicMicroseconds()
