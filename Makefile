@@ -89,18 +89,18 @@ test: deps
 # listed test that passes (Tests/Conformance/README.md). WLCS_TSAN=1: under wlcs.tsan.
 WLCS_RUNNER = /usr/lib/x86_64-linux-gnu/wlcs/wlcs$(if $(WLCS_TSAN),.tsan)
 conformance: deps
-	$(SWIFT) build --product WlcsIntegration
+	$(SWIFT) build --product InputRouterWLCS
 	Tests/Conformance/run-wlcs.py --runner $(WLCS_RUNNER) \
-		$$($(SWIFT) build --show-bin-path)/libWlcsIntegration.so --expected Tests/Conformance/expected-failures.txt
+		$$($(SWIFT) build --show-bin-path)/libInputRouterWLCS.so --expected Tests/Conformance/expected-failures.txt
 
 # The module built with ThreadSanitizer (the Swift toolchain's runtime, preloaded into the
 # plain runner: wlcs.tsan carries GCC's, which cannot share a process with it). Fails on any
 # report (Tests/Conformance/README.md). Not part of make test: about 4 minutes.
 SWIFT_TOOLCHAIN = $(dir $(shell which $(SWIFT)))..
 conformance-tsan: deps
-	$(SWIFT) build --sanitize=thread --product WlcsIntegration --scratch-path .build/tsan
+	$(SWIFT) build --sanitize=thread --product InputRouterWLCS --scratch-path .build/tsan
 	LD_PRELOAD="$(wildcard $(SWIFT_TOOLCHAIN)/lib/clang/*/lib/linux/libclang_rt.tsan-x86_64.so) $(SWIFT_TOOLCHAIN)/lib/swift/linux/libdispatch.so" \
-		Tests/Conformance/run-wlcs.py .build/tsan/debug/libWlcsIntegration.so --logs .build/wlcs-tsan-logs \
+		Tests/Conformance/run-wlcs.py .build/tsan/debug/libInputRouterWLCS.so --logs .build/wlcs-tsan-logs \
 		--sanitizer-reports --expected Tests/Conformance/expected-failures.txt
 
 # The benchmark alone needs wlroots (for the side-by-side C harness, never the library),

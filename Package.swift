@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 // InputRouter: input routing for Wayland compositors. See README.md and docs/design.md.
 import PackageDescription
 
@@ -11,16 +11,16 @@ let package = Package(
     name: "InputRouter",
     products: [
         .library(name: "InputRouter", targets: ["InputRouter"]),
-        .library(name: "Keyboard", targets: ["Keyboard"]),
-        .library(name: "Recording", targets: ["Recording"]),
-        .library(name: "WaylandServer", targets: ["WaylandServer"]),
+        .library(name: "InputRouterKeyboard", targets: ["InputRouterKeyboard"]),
+        .library(name: "InputRouterRecording", targets: ["InputRouterRecording"]),
+        .library(name: "InputRouterWayland", targets: ["InputRouterWayland"]),
 
-        .library(name: "LibinputSource", targets: ["LibinputSource"]),
-        .library(name: "Rendering", targets: ["Rendering"]),
-        .library(name: "NestedBackend", targets: ["NestedBackend"]),
-        .library(name: "FuzzSupport", targets: ["FuzzSupport"]),
+        .library(name: "InputRouterLibinput", targets: ["InputRouterLibinput"]),
+        .library(name: "InputRouterRendering", targets: ["InputRouterRendering"]),
+        .library(name: "InputRouterNested", targets: ["InputRouterNested"]),
+        .library(name: "InputRouterFuzzing", targets: ["InputRouterFuzzing"]),
         // The module Mir's Wayland Conformance Suite loads (`make conformance`).
-        .library(name: "WlcsIntegration", type: .dynamic, targets: ["WlcsIntegration"]),
+        .library(name: "InputRouterWLCS", type: .dynamic, targets: ["InputRouterWLCS"]),
     ],
     targets: [
         // C libraries (Debian packages), one system library target each.
@@ -39,23 +39,23 @@ let package = Package(
         .target(name: "InputRouter", dependencies: ["CPixman"], linkerSettings: [.linkedLibrary("m")]),
         .testTarget(name: "InputRouterTests", dependencies: ["InputRouter"]),
 
-        // Keyboard layer (xkbcommon). Owned by the keyboard work; see Sources/Keyboard.
-        .target(name: "Keyboard", dependencies: ["InputRouter", "CXKBCommon"]),
-        .testTarget(name: "KeyboardTests", dependencies: ["Keyboard", "InputRouter"]),
+        // Keyboard layer (xkbcommon). Owned by the keyboard work; see Sources/InputRouterKeyboard.
+        .target(name: "InputRouterKeyboard", dependencies: ["InputRouter", "CXKBCommon"]),
+        .testTarget(name: "KeyboardTests", dependencies: ["InputRouterKeyboard", "InputRouter"]),
 
         // Input sources: `libinput record` replay and synthetic logs (libyaml).
-        .target(name: "Recording", dependencies: ["InputRouter", "CYAML"]),
-        .testTarget(name: "RecordingTests", dependencies: ["Recording", "InputRouter"], exclude: ["Fixtures"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["InputRouter", "Keyboard", "Recording"]),
+        .target(name: "InputRouterRecording", dependencies: ["InputRouter", "CYAML"]),
+        .testTarget(name: "RecordingTests", dependencies: ["InputRouterRecording", "InputRouter"], exclude: ["Fixtures"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["InputRouter", "InputRouterKeyboard", "InputRouterRecording"]),
 
         // Wayland protocol code generated from protocols/*.xml (tools/generate-protocols.sh).
         .target(name: "CXdgShell"),
         // The Wayland layer: libwayland-server objects in, deliveries out as protocol events.
-        .target(name: "WaylandServer", dependencies: ["InputRouter", "Keyboard", "CWaylandServer", "CXdgShell", "CShim"]),
+        .target(name: "InputRouterWayland", dependencies: ["InputRouter", "InputRouterKeyboard", "CWaylandServer", "CXdgShell", "CShim"]),
 
         .testTarget(
             name: "WaylandServerTests",
-            dependencies: ["WaylandServer", "InputRouter", "Keyboard", "CWaylandServer", "Recording", "WireClient", "Rendering"]),
+            dependencies: ["InputRouterWayland", "InputRouter", "InputRouterKeyboard", "CWaylandServer", "InputRouterRecording", "InputRouterWireClient", "InputRouterRendering"]),
         // The test client: a real Wayland client process that builds scenes and prints
         // every input event it receives (Tests/Probe/README.md).
         .target(name: "CProbeShim", dependencies: ["CWaylandClient", "CXdgShell"], path: "Tests/Probe/CProbeShim"),
@@ -65,33 +65,33 @@ let package = Package(
 
         // Hostile clients (docs/hostile-clients.md): a client library that writes the wire
         // format itself, wl-hostile on it, and the test that runs many sessions at the server.
-        .target(name: "WireClient", path: "Tests/WireClient"),
+        .target(name: "InputRouterWireClient"),
         .executableTarget(
-            name: "wl-hostile", dependencies: ["WireClient"], path: "Tests/Hostile", swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "HostileClientTests", dependencies: ["WaylandServer", "InputRouter", "CWaylandServer", "Rendering"]),
+            name: "wl-hostile", dependencies: ["InputRouterWireClient"], path: "Tests/Hostile", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "HostileClientTests", dependencies: ["InputRouterWayland", "InputRouter", "CWaylandServer", "InputRouterRendering"]),
 
         // The live libinput backend (udev seat through libseat, or single device nodes).
-        .target(name: "LibinputSource", dependencies: ["InputRouter", "Recording", "CLibinput", "CUdev", "CSeat", "CShim"]),
-        .testTarget(name: "LibinputSourceTests", dependencies: ["LibinputSource", "InputRouter", "Recording"]),
-        .executableTarget(name: "libinput-trace", dependencies: ["LibinputSource", "InputRouter", "Recording"], path: "tools/libinput-trace"),
+        .target(name: "InputRouterLibinput", dependencies: ["InputRouter", "InputRouterRecording", "CLibinput", "CUdev", "CSeat", "CShim"]),
+        .testTarget(name: "LibinputSourceTests", dependencies: ["InputRouterLibinput", "InputRouter", "InputRouterRecording"]),
+        .executableTarget(name: "libinput-trace", dependencies: ["InputRouterLibinput", "InputRouter", "InputRouterRecording"], path: "tools/libinput-trace"),
         // A synthetic (or hostile) log as a `libinput record` file (docs/recordings.md).
-        .executableTarget(name: "ir-synthetic", dependencies: ["Recording"], path: "tools/ir-synthetic"),
+        .executableTarget(name: "ir-synthetic", dependencies: ["InputRouterRecording"], path: "tools/ir-synthetic"),
 
         // Pictures of an output: composited frames, hit maps, PNG files (docs/rendering.md).
         systemLibrary("CZlib", pkgConfig: "zlib", apt: ["zlib1g-dev"]),
-        .target(name: "Rendering", dependencies: ["InputRouter", "WaylandServer", "CWaylandServer", "CPixman", "CZlib"]),
-        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "InputRouter", "WaylandServer", "CWaylandServer", "CZlib"]),
+        .target(name: "InputRouterRendering", dependencies: ["InputRouter", "InputRouterWayland", "CWaylandServer", "CPixman", "CZlib"]),
+        .testTarget(name: "RenderingTests", dependencies: ["InputRouterRendering", "InputRouter", "InputRouterWayland", "CWaylandServer", "CZlib"]),
         // The nested backend: the compositor as a window of the session it runs in (docs/nested.md).
         .target(name: "CNestedShim", dependencies: ["CWaylandClient", "CXdgShell"]),
-        .target(name: "NestedBackend", dependencies: ["InputRouter", "Keyboard", "WaylandServer", "CWaylandClient", "CXdgShell", "CNestedShim"]),
-        .testTarget(name: "NestedBackendTests", dependencies: ["NestedBackend", "WaylandServer", "InputRouter", "Keyboard", "Rendering"]),
+        .target(name: "InputRouterNested", dependencies: ["InputRouter", "InputRouterKeyboard", "InputRouterWayland", "CWaylandClient", "CXdgShell", "CNestedShim"]),
+        .testTarget(name: "NestedBackendTests", dependencies: ["InputRouterNested", "InputRouterWayland", "InputRouter", "InputRouterKeyboard", "InputRouterRendering"]),
         // Fuzzing: the byte decoders and checks of the fuzz targets (fuzz/, docs/fuzzing.md),
         // shared with the regression tests that replay the corpus and findings without libFuzzer.
-        .target(name: "FuzzSupport", dependencies: [
-            "InputRouter", "Keyboard", "Recording", "WaylandServer", "WireClient", "CWaylandServer", "CShim",
+        .target(name: "InputRouterFuzzing", dependencies: [
+            "InputRouter", "InputRouterKeyboard", "InputRouterRecording", "InputRouterWayland", "InputRouterWireClient", "CWaylandServer", "CShim",
         ]),
         .testTarget(
-            name: "FuzzTests", dependencies: ["FuzzSupport", "InputRouter", "Recording", "WaylandServer", "WireClient", "CWaylandServer"],
+            name: "FuzzTests", dependencies: ["InputRouterFuzzing", "InputRouter", "InputRouterRecording", "InputRouterWayland", "InputRouterWireClient", "CWaylandServer"],
             exclude: ["Regressions"]),
 
         // WLCS (Debian's wlcs): the vtables in C, the harness in Swift on the public API
@@ -99,14 +99,14 @@ let package = Package(
         // WLCS creates it on to the server's thread once, which Swift 6 cannot express.
         .target(name: "CWlcs", dependencies: ["CWaylandClient"], linkerSettings: [.linkedLibrary("wayland-client")]),
         .target(
-            name: "WlcsIntegration", dependencies: ["WaylandServer", "InputRouter", "Rendering", "CWaylandServer", "CWlcs"],
+            name: "InputRouterWLCS", dependencies: ["InputRouterWayland", "InputRouter", "InputRouterRendering", "CWaylandServer", "CWlcs"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // Programs.
         .executableTarget(
             name: "ir-compositor",
             dependencies: [
-                "WaylandServer", "InputRouter", "Keyboard", "Recording", "LibinputSource", "Rendering", "NestedBackend",
+                "InputRouterWayland", "InputRouter", "InputRouterKeyboard", "InputRouterRecording", "InputRouterLibinput", "InputRouterRendering", "InputRouterNested",
             ],
             path: "examples/compositor", exclude: ["demo.sh"],
             // Top-level script style (tinywl-like) on one thread: Swift 5 mode spares the
@@ -115,14 +115,14 @@ let package = Package(
         // The tinywl counterpart: its own wl_display, loop and pixman drawing, the core's path
         // in plain sight (docs/embedding.md).
         .executableTarget(
-            name: "ir-embed", dependencies: ["WaylandServer", "InputRouter", "Recording", "CPixman", "CWaylandServer"],
+            name: "ir-embed", dependencies: ["InputRouterWayland", "InputRouter", "InputRouterRecording", "CPixman", "CWaylandServer"],
             path: "examples/embed", swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(name: "route-demo", dependencies: ["InputRouter"], path: "examples/route-demo", exclude: ["scene.txt"]),
         .target(name: "CAllocCounter", path: "benchmarks/CAllocCounter"),
         .executableTarget(
-            name: "core-bench", dependencies: ["InputRouter", "Keyboard", "CAllocCounter"], path: "benchmarks/core-bench"),
+            name: "core-bench", dependencies: ["InputRouter", "InputRouterKeyboard", "CAllocCounter"], path: "benchmarks/core-bench"),
         .executableTarget(
-            name: "wayland-bench", dependencies: ["WaylandServer", "InputRouter", "WireClient", "CWaylandServer", "CXdgShell", "CAllocCounter"],
+            name: "wayland-bench", dependencies: ["InputRouterWayland", "InputRouter", "InputRouterWireClient", "CWaylandServer", "CXdgShell", "CAllocCounter"],
             path: "benchmarks/wayland-bench"),
     ],
     swiftLanguageModes: [.v6]
@@ -133,7 +133,7 @@ let package = Package(
 // and nested backends, rendering and WLCS: about half the compile time of each.
 if Context.environment["IR_SANITIZER_SUBSET"] != nil {
     let kept: Set<String> = [
-        "InputRouter", "Keyboard", "Recording", "WaylandServer", "WireClient", "FuzzSupport", "CShim", "CXdgShell",
+        "InputRouter", "InputRouterKeyboard", "InputRouterRecording", "InputRouterWayland", "InputRouterWireClient", "InputRouterFuzzing", "CShim", "CXdgShell",
         "CPixman", "CWaylandServer", "CLibinput", "CSeat", "CXKBCommon", "CYAML",
         "InputRouterTests", "KeyboardTests", "RecordingTests", "IntegrationTests", "FuzzTests",
     ]

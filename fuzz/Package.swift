@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 // libFuzzer targets for InputRouter, kept out of the main package so that a plain
 // `swift build` there never links an executable without a `main`. Build and run with
 // `make fuzz` from the repository root; see docs/fuzzing.md.
@@ -10,7 +10,7 @@ let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingL
 let rootIdentity = root.lastPathComponent
 
 func fuzzer(_ name: String) -> Target {
-    .executableTarget(name: name, dependencies: [.product(name: "FuzzSupport", package: rootIdentity)])
+    .executableTarget(name: name, dependencies: [.product(name: "InputRouterFuzzing", package: rootIdentity)])
 }
 
 let package = Package(
@@ -20,7 +20,7 @@ let package = Package(
         fuzzer("RouterFuzzer"), fuzzer("RecordingFuzzer"), fuzzer("KeyboardFuzzer"), fuzzer("WireFuzzer"),
         // Writes the seed corpus; built without sanitizers (`make fuzz-seeds`).
         .executableTarget(name: "make-seeds", dependencies: [
-            .product(name: "FuzzSupport", package: rootIdentity), .product(name: "Recording", package: rootIdentity),
+            .product(name: "InputRouterFuzzing", package: rootIdentity), .product(name: "InputRouterRecording", package: rootIdentity),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Which lines of the core (Sources/InputRouter) and of the Wayland layer
-# (Sources/WaylandServer) the fuzzers reach over their corpus (docs/fuzzing.md).
+# (Sources/InputRouterWayland) the fuzzers reach over their corpus (docs/fuzzing.md).
 #   tools/fuzz-coverage.sh
 # Builds the targets with source-based coverage (the flags OSS-Fuzz's precompile_swift
 # uses for SANITIZER=coverage), runs each once over its corpus (the working corpus in
@@ -36,7 +36,7 @@ for t in $targets; do
         "$binary" -runs=0 -max_len=32768 "$corpus" >"$out/$t.log" 2>&1 || echo "$t: the corpus run stopped early (see $out/$t.log)"
     "$bindir/llvm-profdata" merge -sparse "$out/$t.profraw" -o "$out/$t.profdata"
     echo "$t over $(ls "$corpus" | wc -l) inputs of $corpus:"
-    for dir in Sources/InputRouter Sources/WaylandServer; do
+    for dir in Sources/InputRouter Sources/InputRouterWayland; do
         "$bindir/llvm-cov" report "$binary" -instr-profile="$out/$t.profdata" "$dir" | tail -1 |
             awk -v d="$dir" '{ printf "    %-22s lines %s of %s (%s), functions %s\n", d, $8 - $9, $8, $10, $7 }'
     done
@@ -46,11 +46,11 @@ rm -rf "$runtime"
 "$bindir/llvm-profdata" merge -sparse "$out"/*.profdata -o "$out/all.profdata"
 first=$scratch/debug/RouterFuzzer
 echo "all targets:"
-for dir in Sources/InputRouter Sources/WaylandServer; do
+for dir in Sources/InputRouter Sources/InputRouterWayland; do
     # shellcheck disable=SC2086
     "$bindir/llvm-cov" report "$first" $objects -instr-profile="$out/all.profdata" "$dir" | tail -1 |
         awk -v d="$dir" '{ printf "    %-22s lines %s of %s (%s), functions %s\n", d, $8 - $9, $8, $10, $7 }'
 done
 # shellcheck disable=SC2086
-"$bindir/llvm-cov" report "$first" $objects -instr-profile="$out/all.profdata" Sources/InputRouter Sources/WaylandServer >"$out/report.txt"
+"$bindir/llvm-cov" report "$first" $objects -instr-profile="$out/all.profdata" Sources/InputRouter Sources/InputRouterWayland >"$out/report.txt"
 echo "per file: $out/report.txt (llvm-cov show $first $objects -instr-profile=$out/all.profdata FILE for the lines)"

@@ -1,6 +1,6 @@
 import Foundation
-import FuzzSupport
-import Recording
+import InputRouterFuzzing
+import InputRouterRecording
 import Testing
 
 /// The fuzz targets' own code, run without libFuzzer: every committed seed and every

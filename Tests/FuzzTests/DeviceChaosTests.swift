@@ -1,6 +1,6 @@
-import FuzzSupport
+import InputRouterFuzzing
 import InputRouter
-import Recording
+import InputRouterRecording
 import Testing
 
 /// Devices come and go while keys, buttons and touch points are held, on three seats,

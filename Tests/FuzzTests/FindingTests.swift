@@ -1,4 +1,4 @@
-import FuzzSupport
+import InputRouterFuzzing
 import InputRouter
 import Testing
 

@@ -1,11 +1,11 @@
 import CWaylandServer
 import Foundation
-import FuzzSupport
+import InputRouterFuzzing
 import InputRouter
 import Testing
-import WireClient
+import InputRouterWireClient
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 /// WireFuzzer's findings in the server, each reduced to the requests that cause it, on
 /// the real server with a client in this process speaking the wire format.

@@ -2,7 +2,7 @@
 // which rule it breaks and the error the protocol names for it (interface:code), where
 // the protocol names one.
 import Foundation
-import WireClient
+import InputRouterWireClient
 
 enum Mode: String, CaseIterable {
     case unknownID = "unknown-id", destroyedID = "destroyed-id", newIDCollision = "new-id-collision"

@@ -15,7 +15,7 @@
 // expect: `I:C` (that error), `error` (some error), `disconnect` (an error or a close),
 // `none` (nothing wrong was sent), `any` (no prediction: only the server's survival counts).
 import Foundation
-import WireClient
+import InputRouterWireClient
 
 setvbuf(stdout, nil, _IOLBF, 0)
 

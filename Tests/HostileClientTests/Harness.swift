@@ -3,9 +3,9 @@
 import CWaylandServer
 import Foundation
 import InputRouter
-import Rendering
+import InputRouterRendering
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 /// A private runtime directory (0700) for these tests' sockets. It is handed to the clients
 /// in their environment only: this process's XDG_RUNTIME_DIR belongs to the other test

@@ -9,7 +9,7 @@ import Foundation
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 /// What one run saw, printed at the end.
 struct HostileStats {

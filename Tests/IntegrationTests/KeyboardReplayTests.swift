@@ -2,8 +2,8 @@
 // whose key translator is xkbcommon on `us`, into a focused toplevel, with a Ctrl+c binding.
 
 import InputRouter
-import Keyboard
-import Recording
+import InputRouterKeyboard
+import InputRouterRecording
 import Testing
 
 @Suite struct KeyboardReplayTests {

@@ -2,8 +2,8 @@
 // toplevels side by side on a 1280×720 output, checked by the InvariantChecker.
 
 import InputRouter
-import Keyboard
-import Recording
+import InputRouterKeyboard
+import InputRouterRecording
 import Testing
 
 /// Output 1280×720; "left" (client "alpha") and "right" (client "beta") split it in two.

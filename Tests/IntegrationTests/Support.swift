@@ -2,8 +2,8 @@
 // keyboard layer (Keyboard), every delivery checked by the InvariantChecker.
 
 import InputRouter
-import Keyboard
-import Recording
+import InputRouterKeyboard
+import InputRouterRecording
 import Testing
 
 enum Fixtures {

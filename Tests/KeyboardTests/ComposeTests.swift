@@ -1,6 +1,6 @@
 import Testing
 import InputRouter
-@testable import Keyboard
+@testable import InputRouterKeyboard
 
 struct ComposeTests {
     /// Dead keys on layouts that have them, then a letter: the dead key types nothing,

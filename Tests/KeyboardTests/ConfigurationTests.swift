@@ -1,6 +1,6 @@
 import Testing
 import Glibc
-@testable import Keyboard
+@testable import InputRouterKeyboard
 
 struct ConfigurationTests {
     @Test func defaults() {

@@ -1,6 +1,6 @@
 import Testing
 import Glibc
-@testable import Keyboard
+@testable import InputRouterKeyboard
 
 /// Unknown names and broken files are errors that say what is wrong, never a fallback.
 struct ErrorTests {

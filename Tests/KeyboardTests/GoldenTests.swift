@@ -1,6 +1,6 @@
 import Testing
 import InputRouter
-@testable import Keyboard
+@testable import InputRouterKeyboard
 
 /// A sentence typed on the German layout with Shift, AltGr and a dead key, recorded per
 /// key transition and compared with the expected text exactly.

@@ -1,6 +1,6 @@
 import Testing
 import Glibc
-@testable import Keyboard
+@testable import InputRouterKeyboard
 
 /// The keymap clients map: sealed so no client can change it for the others.
 struct KeymapFileTests {

@@ -1,6 +1,6 @@
 import Testing
 import InputRouter
-@testable import Keyboard
+@testable import InputRouterKeyboard
 
 /// What the same physical keys mean in four layouts, plain and with Shift.
 struct LayoutTests {

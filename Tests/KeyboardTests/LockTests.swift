@@ -1,6 +1,6 @@
 import Testing
 import InputRouter
-@testable import Keyboard
+@testable import InputRouterKeyboard
 
 struct LockTests {
     /// Caps Lock locks Lock; letters capitalise, digits do not, Shift reverses letters.

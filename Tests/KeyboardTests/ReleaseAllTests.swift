@@ -1,6 +1,6 @@
 import Testing
 import InputRouter
-@testable import Keyboard
+@testable import InputRouterKeyboard
 
 /// A keyboard vanishing with keys held: nothing stays stuck, locks survive.
 struct ReleaseAllTests {

@@ -1,5 +1,5 @@
 import InputRouter
-@testable import Keyboard
+@testable import InputRouterKeyboard
 
 /// Linux evdev key codes (linux/input-event-codes.h) the tests type with.
 enum K {

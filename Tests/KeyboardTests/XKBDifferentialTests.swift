@@ -2,7 +2,7 @@ import CXKBCommon
 import Foundation
 import Testing
 import InputRouter
-@testable import Keyboard
+@testable import InputRouterKeyboard
 
 /// `KeyboardState.translate` skips xkbcommon for keys that provably change nothing and
 /// remembers keysyms between state changes. Held against a plain `xkb_state` fed every

@@ -2,7 +2,7 @@
 // over every combination of what a device supports.
 
 import Testing
-@testable import LibinputSource
+@testable import InputRouterLibinput
 
 @Suite struct ConfigurationTests {
     @Test func defaults() {

@@ -8,7 +8,7 @@ import InputRouter
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import LibinputSource
+@testable import InputRouterLibinput
 
 /// Collects log messages from any thread.
 final class Collected: Sendable {

@@ -3,8 +3,8 @@
 
 import Testing
 import InputRouter
-import Recording
-@testable import LibinputSource
+import InputRouterRecording
+@testable import InputRouterLibinput
 
 @Suite struct RecorderTests {
     @Test func liveEventsReadBack() throws {

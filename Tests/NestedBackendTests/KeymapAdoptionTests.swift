@@ -3,11 +3,11 @@
 // starts with a US one. KEY_Y (evdev 21) is 'y' in us and 'z' in de.
 import Foundation
 import InputRouter
-import Keyboard
-import NestedBackend
+import InputRouterKeyboard
+import InputRouterNested
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 extension WithParentSession {
     @Suite struct KeymapAdoptionTests {

@@ -4,12 +4,12 @@
 // for a frame and something changed.
 import Foundation
 import InputRouter
-import Keyboard
-import NestedBackend
-import Rendering
+import InputRouterKeyboard
+import InputRouterNested
+import InputRouterRendering
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 final class NestedCompositor {
     let parent: ParentSession

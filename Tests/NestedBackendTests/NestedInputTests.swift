@@ -7,10 +7,10 @@
 // nested server places its first toplevel at (40, 40).
 import Foundation
 import InputRouter
-import NestedBackend
+import InputRouterNested
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 extension WithParentSession {
     @Suite struct NestedInputTests {

@@ -6,7 +6,7 @@
 
 import Testing
 import InputRouter
-@testable import Recording
+@testable import InputRouterRecording
 
 @Suite struct DebugEventsRealOutputTests {
     static func read(_ name: String) throws -> (DebugEventsLog, [InputEvent]) {

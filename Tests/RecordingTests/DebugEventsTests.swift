@@ -4,7 +4,7 @@
 
 import Testing
 import InputRouter
-@testable import Recording
+@testable import InputRouterRecording
 
 @Suite struct DebugEventsTests {
     /// Lines as libinput 1.22's tool prints them (tabs after the time, '-' on device change).

@@ -3,7 +3,7 @@
 
 import Testing
 import InputRouter
-@testable import Recording
+@testable import InputRouterRecording
 
 /// A minimal file with one keyboard device; events follow.
 let keyboardHeader = """

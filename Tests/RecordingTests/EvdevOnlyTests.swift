@@ -3,7 +3,7 @@
 
 import Testing
 import InputRouter
-@testable import Recording
+@testable import InputRouterRecording
 
 /// A one-device evdev-only recording with the given evdev block and frames.
 func evdevOnly(_ evdev: String, udev: [String] = [], frames: [[String]]) -> String {

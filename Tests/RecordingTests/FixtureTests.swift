@@ -3,7 +3,7 @@
 
 import Testing
 import InputRouter
-@testable import Recording
+@testable import InputRouterRecording
 
 @Suite struct FixtureTests {
     func read(_ name: String) throws -> Recording { try RecordingReader.read(path: Paths.fixture(name)) }

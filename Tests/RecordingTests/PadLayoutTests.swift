@@ -4,7 +4,7 @@
 
 import Foundation
 import InputRouter
-@testable import Recording
+@testable import InputRouterRecording
 import Testing
 
 @Suite struct PadLayoutTests {

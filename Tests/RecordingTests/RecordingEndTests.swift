@@ -5,7 +5,7 @@
 import Foundation
 import InputRouter
 import Testing
-@testable import Recording
+@testable import InputRouterRecording
 
 @Suite struct RecordingEndTests {
     /// mouse.yml's device with `events` (the lines after its `events:`) instead of its own.

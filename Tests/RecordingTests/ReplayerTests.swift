@@ -2,7 +2,7 @@
 
 import Testing
 import InputRouter
-@testable import Recording
+@testable import InputRouterRecording
 
 @Suite struct ReplayerTests {
     func events(_ times: [UInt64]) -> [InputEvent] {

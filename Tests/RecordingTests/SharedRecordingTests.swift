@@ -3,7 +3,7 @@
 
 import Testing
 import InputRouter
-@testable import Recording
+@testable import InputRouterRecording
 
 @Suite struct SharedRecordingTests {
     /// The recording, or nil after printing why the test is skipped.

@@ -3,7 +3,7 @@
 // live beside the package in ../shared/fixtures/recordings/.
 
 import InputRouter
-@testable import Recording
+@testable import InputRouterRecording
 
 enum Paths {
     static let testsDirectory: String = {

@@ -3,7 +3,7 @@
 // of getting it wrong.
 
 import Testing
-import Recording
+import InputRouterRecording
 
 @Suite struct SyntheticRequestTests {
     @Test func aSeedAloneNamesEveryDeviceAndTwoHundredFrames() throws {

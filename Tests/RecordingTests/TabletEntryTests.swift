@@ -3,7 +3,7 @@
 
 import Testing
 import InputRouter
-@testable import Recording
+@testable import InputRouterRecording
 
 @Suite struct TabletEntryTests {
     /// A 100 × 50 mm tablet (absinfo [min, max, fuzz, flat, resolution]).

@@ -4,7 +4,7 @@
 
 import Testing
 import InputRouter
-@testable import Recording
+@testable import InputRouterRecording
 
 @Suite struct ToleranceTests {
     @Test func quirkyButValidFile() throws {

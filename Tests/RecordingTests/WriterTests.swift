@@ -3,7 +3,7 @@
 
 import Testing
 import InputRouter
-@testable import Recording
+@testable import InputRouterRecording
 
 @Suite struct WriterTests {
     @Test func roundTripsOtherKinds() throws {

@@ -5,9 +5,9 @@
 import Foundation
 import InputRouter
 import Testing
-import WaylandServer
+import InputRouterWayland
 
-@testable import Rendering
+@testable import InputRouterRendering
 
 /// The first image of nominal size `size` in an Xcursor file, read plainly: the header's
 /// table of contents, then the image chunk's width, height, hotspot and ARGB words.

@@ -3,9 +3,9 @@
 import Foundation
 import InputRouter
 import Testing
-import WaylandServer
+import InputRouterWayland
 
-@testable import Rendering
+@testable import InputRouterRendering
 
 @Suite(.serialized) struct DecorationHitMapTests {
     static let style = DecorationStyle(titleHeight: 24)

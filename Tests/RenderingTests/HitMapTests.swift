@@ -1,9 +1,9 @@
 import Foundation
 import InputRouter
 import Testing
-import WaylandServer
+import InputRouterWayland
 
-@testable import Rendering
+@testable import InputRouterRendering
 
 /// Output 60x40 at layout (200, 100): a toplevel with an input-region hole, a subsurface
 /// sticking out of it, and a clipping decoration whose child sticks out of it.

@@ -1,8 +1,8 @@
 import InputRouter
 import Testing
-import WaylandServer
+import InputRouterWayland
 
-@testable import Rendering
+@testable import InputRouterRendering
 
 /// Two outputs: the screenshot and the hit map cover the layout's bounding box (a gap
 /// shows the background, and takes no input); one output's picture is that part of it,

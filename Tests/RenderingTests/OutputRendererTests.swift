@@ -1,8 +1,8 @@
 import InputRouter
 import Testing
-import WaylandServer
+import InputRouterWayland
 
-@testable import Rendering
+@testable import InputRouterRendering
 
 private let black: UInt32 = 0xff00_0000
 private let red: UInt32 = 0xffff_0000

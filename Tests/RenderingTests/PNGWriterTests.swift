@@ -1,9 +1,9 @@
 import Foundation
 import InputRouter
 import Testing
-import WaylandServer
+import InputRouterWayland
 
-@testable import Rendering
+@testable import InputRouterRendering
 
 @Suite struct PNGWriterTests {
     @Test func roundTripThroughZlibInflate() throws {

@@ -4,9 +4,9 @@ import Foundation
 import InputRouter
 import CWaylandServer
 import Testing
-import WaylandServer
+import InputRouterWayland
 
-@testable import Rendering
+@testable import InputRouterRendering
 
 /// Runs wl-probe with `arguments` against a fresh server, dispatching the server until
 /// the probe printed `until`; returns the server, or nil after recording why not. The

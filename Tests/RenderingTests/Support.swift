@@ -1,9 +1,9 @@
 import CZlib
 import InputRouter
 import Testing
-import WaylandServer
+import InputRouterWayland
 
-@testable import Rendering
+@testable import InputRouterRendering
 
 /// A solid image of `width` x `height` premultiplied pixels.
 func solid(_ width: Int, _ height: Int, _ color: UInt32) -> SurfaceImage {

@@ -5,7 +5,7 @@
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct ActivationTests {
     /// A launcher `a` at (40, 40) and an app `b` at (72, 72) that mapped last (so it had the

@@ -6,7 +6,7 @@ import Foundation
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct ClickFocusOrderTests {
     /// Watched, every delivery goes through the sender's `deliverAny`; unwatched, the click's

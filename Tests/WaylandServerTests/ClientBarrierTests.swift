@@ -4,9 +4,9 @@
 import Foundation
 import InputRouter
 import Testing
-import WireClient
+import InputRouterWireClient
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct ClientBarrierTests {
     /// Dispatches until `barrier` passes; false, with whom it waited for, after `timeout`.

@@ -3,7 +3,7 @@
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct CommitTests {
     @Test func inputRegionTakesEffectOnCommitAndRepicks() throws {

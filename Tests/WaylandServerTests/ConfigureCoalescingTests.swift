@@ -9,9 +9,9 @@
 import Foundation
 import InputRouter
 import Testing
-import WireClient
+import InputRouterWireClient
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 /// Request opcodes this suite sends beyond `Op` (xdg-decoration-unstable-v1.xml, xdg-shell.xml).
 private enum DecorationOp {

@@ -4,9 +4,9 @@
 import Foundation
 import InputRouter
 import Testing
-import WireClient
+import InputRouterWireClient
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite struct ConfigureSerialTests {
     /// A server with one wire client holding two mapped toplevels, and their nodes.

@@ -6,7 +6,7 @@ import Foundation
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 /// Records the constraint and relative-motion deliveries the server sends.
 final class ConstraintLog {

@@ -9,7 +9,7 @@ import Foundation
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct CursorShapeTests {
     /// The first window maps at (40, 40), the second at (72, 72) (the cascade).

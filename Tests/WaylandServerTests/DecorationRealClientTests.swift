@@ -7,7 +7,7 @@ import Foundation
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct DecorationRealClientTests {
     static func decorated() throws -> ServerHarness {

@@ -4,10 +4,10 @@
 // the cancels (a forged serial, the source's client gone, the grab broken).
 import Foundation
 import InputRouter
-import Rendering
+import InputRouterRendering
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct DragTests {
     func dragLines(_ lines: [String]) -> [String] {

@@ -6,9 +6,9 @@ import Foundation
 import Glibc
 import InputRouter
 import Testing
-import WireClient
+import InputRouterWireClient
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite struct EmbeddedServerTests {
     /// The same client and the same click, with every policy on (`Configuration()` and

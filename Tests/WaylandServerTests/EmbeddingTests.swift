@@ -5,8 +5,8 @@ import CWaylandServer
 import Glibc
 import InputRouter
 import Testing
-import WaylandServer
-import WireClient
+import InputRouterWayland
+import InputRouterWireClient
 
 @Suite struct EmbeddingTests {
     /// A server and a wire-level client on a socket pair handed to `connectClient`.

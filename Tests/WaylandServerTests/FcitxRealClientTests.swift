@@ -8,7 +8,7 @@ import Foundation
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 /// The GTK 3 entry of TextInputRealClientTests, also printing its preedit.
 private let gtkPreeditEntryScript = gtkEntryScript.replacingOccurrences(

@@ -4,7 +4,7 @@
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct FocusLeaveTests {
     /// A window at (40, 40) whose surface starts below a 24-pixel title bar, with a header

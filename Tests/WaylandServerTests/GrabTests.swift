@@ -3,7 +3,7 @@
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct GrabProtocolTests {
     @Test func popupGrabIsDismissedByAClickOutsideTheClient() throws {

@@ -10,7 +10,7 @@ import Foundation
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct GtkActivationTests {
     static let scripts = ["3": gtk3PresentScript, "4": gtk4PresentScript]

@@ -5,7 +5,7 @@ import Foundation
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 /// GTK on Wayland only, without the accessibility bus or dconf, printing its protocol.
 let gtkDebugEnvironment = ["GDK_BACKEND": "wayland", "GTK_A11Y": "none", "NO_AT_BRIDGE": "1",

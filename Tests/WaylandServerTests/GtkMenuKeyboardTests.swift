@@ -8,7 +8,7 @@ import Foundation
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct GtkMenuKeyboardTests {
     /// Opens the focused MenuButton with `key` and checks the menu stayed open: GTK showed

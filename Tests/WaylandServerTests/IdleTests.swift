@@ -5,7 +5,7 @@
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct IdleTests {
     /// Dispatches for `ms` of real time: the proof that nothing happens within it.

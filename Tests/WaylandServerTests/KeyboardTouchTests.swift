@@ -4,7 +4,7 @@ import Foundation
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct KeyboardProtocolTests {
     @Test func mappedWindowGetsKeymapEnterKeysAndModifiers() throws {

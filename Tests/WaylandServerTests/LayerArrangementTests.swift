@@ -4,7 +4,7 @@
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 struct LayerArrangementTests {
     let output = Rect(0, 0, 1280, 720)

@@ -5,7 +5,7 @@ import Foundation
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct LayerShellRealClientTests {
     /// evdev codes of the keys typed.

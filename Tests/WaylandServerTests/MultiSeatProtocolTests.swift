@@ -7,7 +7,7 @@ import Foundation
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct MultiSeatProtocolTests {
     /// a (200x100) at 40,40 on the first seat and b (200x100) at 72,72 on seat1, each probe

@@ -5,7 +5,7 @@ import Foundation
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct MultiSeatTests {
     /// a (200x100) lands at 40,40 and b (200x100) at 72,72 (the cascade); the second seat

@@ -5,7 +5,7 @@ import Foundation
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct OutputsTests {
     /// 800×600 at the origin, and 640×480 at scale 2 to its right.

@@ -3,7 +3,7 @@
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct PointerConstraintTests {
     /// The first toplevel maps at (40, 40): layout = surface-local + 40.

@@ -4,7 +4,7 @@
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct PointerFocusRealClientTests {
     func pointerLines(_ h: ServerHarness, _ c: ClientProcess) -> [String] {

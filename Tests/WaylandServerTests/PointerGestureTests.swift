@@ -3,10 +3,10 @@
 // that takes a gesture at its begin or half-way.
 import Foundation
 import InputRouter
-import Recording
+import InputRouterRecording
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 /// The shared fixture (a copy of /work/shared/fixtures/recordings/generated/touchpad.yml).
 let touchpadRecording = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

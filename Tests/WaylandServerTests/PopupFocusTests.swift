@@ -4,7 +4,7 @@
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct PopupFocusTests {
     static let menu = ["--toplevel", "win", "200x100", "--popup-on-press", "menu", "win", "10,10", "80x40"]

@@ -4,7 +4,7 @@ import CXdgShellServer
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite struct PositionerTests {
     static let bounds = Rect(0, 0, 1000, 800)

@@ -3,7 +3,7 @@
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct ProtocolErrorTests {
     /// mode → the error line wl-probe prints (interface@id code).

@@ -7,9 +7,9 @@
 // is not reactive keeps its place relative to the parent and is told nothing.
 import InputRouter
 import Testing
-import WireClient
+import InputRouterWireClient
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite struct ReactivePopupTests {
     /// A server with one pointer and a wire client holding a 100×80 toplevel whose window

@@ -5,7 +5,7 @@ import Foundation
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 extension ServerHarness {
     /// Dispatches until a client toplevel is mapped, and returns its node and layout frame.

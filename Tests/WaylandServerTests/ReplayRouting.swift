@@ -1,8 +1,8 @@
 // Recordings routed as a compositor replays them: each device added with what the file says
 // of it, handed beside its `deviceAdded` (a tablet is announced with its name, id and path).
 import InputRouter
-import Recording
-import WaylandServer
+import InputRouterRecording
+import InputRouterWayland
 
 extension WaylandServer {
     /// Routes every event of `recording` in order on `seat` (nil: the first), as a `Replayer`

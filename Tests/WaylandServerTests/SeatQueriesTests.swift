@@ -4,10 +4,10 @@
 import CWaylandServer
 import Foundation
 import InputRouter
-import Rendering
+import InputRouterRendering
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct SeatQueriesTests {
     static func interfaces(_ resources: [UnsafeMutablePointer<wl_resource>]) -> [String] {

@@ -6,7 +6,7 @@ import Foundation
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct SelectionRealClientTests {
     static let wlCopy = "/usr/bin/wl-copy", wlPaste = "/usr/bin/wl-paste"

@@ -5,7 +5,7 @@
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct SelectionTests {
     static let keyA: UInt32 = 30

@@ -7,9 +7,9 @@ import Foundation
 import Glibc
 import InputRouter
 import Testing
-import WireClient
+import InputRouterWireClient
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite struct SerialRecordTests {
     /// A server (on `display`, or its own) with one wire client bound to the seat's pointer

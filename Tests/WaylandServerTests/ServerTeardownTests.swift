@@ -1,7 +1,7 @@
 import Foundation
 import InputRouter
 import Testing
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 /// A server an embedder drops is freed with everything it made: its router, tree and
 /// seats. Each test holds only weak references once the harness is gone.

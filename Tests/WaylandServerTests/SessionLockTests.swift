@@ -5,9 +5,9 @@
 import Foundation
 import InputRouter
 import Testing
-import WireClient
+import InputRouterWireClient
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 /// A wire client on `server` with the seat's pointer and keyboard, reading everything it is
 /// sent into `log`, named ("wl_keyboard.key 30 pressed").

@@ -4,7 +4,7 @@
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct ShortcutsInhibitTests {
     static let superKey: UInt32 = 125, q: UInt32 = 16, escape: UInt32 = 1

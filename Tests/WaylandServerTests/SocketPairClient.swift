@@ -3,10 +3,10 @@
 // configure, embedding and barrier tests start from.
 import Glibc
 import InputRouter
-import Keyboard
+import InputRouterKeyboard
 import Testing
-import WaylandServer
-import WireClient
+import InputRouterWayland
+import InputRouterWireClient
 
 /// The keymap most tests use: plain `us`, without compose.
 let usKeyboard = KeyboardConfiguration(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)

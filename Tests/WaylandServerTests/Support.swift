@@ -2,10 +2,10 @@
 // from one thread: the test dispatches the server while it waits for a client's output.
 import Foundation
 import InputRouter
-import Keyboard
+import InputRouterKeyboard
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 /// One private XDG_RUNTIME_DIR (0700) for the whole test process; sockets get unique names.
 let runtimeDirectory: String = {

@@ -8,7 +8,7 @@ import Glibc
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 /// The test user swaylock runs as, and its password (lowercase letters and digits: typed as
 /// evdev codes on the `us` keymap).

@@ -3,7 +3,7 @@
 // from the written text by the test (the format's fields), not from the reader.
 import Foundation
 import InputRouter
-import Recording
+import InputRouterRecording
 import Testing
 
 /// One run of ir-synthetic: its status, standard output (bytes) and standard error.

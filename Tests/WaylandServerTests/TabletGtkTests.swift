@@ -8,7 +8,7 @@
 // reader nor its server plays a part in what is expected.
 import Foundation
 import InputRouter
-@testable import Recording
+@testable import InputRouterRecording
 import Testing
 
 /// A maximized undecorated window (so surface, window and widget coordinates agree) with a

@@ -7,10 +7,10 @@
 // LEDs gives one mode) and switches them.
 import Foundation
 import InputRouter
-@testable import Recording
+@testable import InputRouterRecording
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 let tabletRecording = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("../RecordingTests/Fixtures/tablet.yml").standardized.path

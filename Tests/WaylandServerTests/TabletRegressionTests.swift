@@ -2,10 +2,10 @@
 // so that the failing case is small and fast.
 import Foundation
 import InputRouter
-@testable import Recording
+@testable import InputRouterRecording
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct TabletRegressionTests {
     /// A client that has a tablet seat but no wl_pointer (GTK on a seat whose only devices

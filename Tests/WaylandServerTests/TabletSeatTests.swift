@@ -6,10 +6,10 @@
 // project's reader.
 import Foundation
 import InputRouter
-@testable import Recording
+@testable import InputRouterRecording
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 /// Every line wl-probe must print for the recording's tool entries (pen tool0 on tablet T0)
 /// when the pen maps onto an `output`-sized output and the window is at `origin` with

@@ -5,10 +5,10 @@
 // libinput exists for tablets yet.)
 import Foundation
 import InputRouter
-@testable import Recording
+@testable import InputRouterRecording
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct TabletTests {
     /// A pen with pressure and tilt, 1023×511 units at 8 per mm, over the window's

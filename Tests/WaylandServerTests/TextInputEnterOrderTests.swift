@@ -4,7 +4,7 @@
 // before the corresponding keyboard_enter() event") when the keyboard's has not come yet.
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct TextInputEnterOrderTests {
     /// The position of the first line starting with `prefix`, or nil.

@@ -5,7 +5,7 @@ import Foundation
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 /// A window with one entry, which has the focus; prints `text TEXT` on every change.
 let gtkEntryScript = """

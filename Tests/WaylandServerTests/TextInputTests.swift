@@ -4,10 +4,10 @@
 // wl_keyboard), every done carries the client's commit count, and the state requests are
 // applied on commit.
 import InputRouter
-import Keyboard
+import InputRouterKeyboard
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 /// `us(intl)`: the apostrophe key is dead_acute. Compose from en_US.UTF-8's table.
 let deadKeyKeyboard = KeyboardConfiguration(

@@ -4,10 +4,10 @@
 // read back: the line foot's shell read, the text GTK's entry holds.
 import Foundation
 import InputRouter
-import Keyboard
+import InputRouterKeyboard
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 /// The seat's keyboard in these tests: German, without compose.
 let germanKeyboard = KeyboardConfiguration(keymap: .names(RuleNames(layout: "de")), compose: false)

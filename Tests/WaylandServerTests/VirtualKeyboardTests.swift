@@ -7,10 +7,10 @@
 // keyboard held released when it goes, however it goes (niri#3274).
 import Foundation
 import InputRouter
-import Keyboard
+import InputRouterKeyboard
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 /// A keymap file of `layout` (evdev rules, pc105), for a virtual keyboard to send.
 func keymapFile(layout: String) throws -> String {

@@ -7,7 +7,7 @@ import Foundation
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct VirtualPointerTests {
     /// A window at (40, 40) with the seat's own pointer over it at (50, 50), and a sender

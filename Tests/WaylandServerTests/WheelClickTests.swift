@@ -2,10 +2,10 @@
 // whole axis_discrete steps before it, however libinput split the click into hi-res events.
 import Foundation
 import InputRouter
-import Recording
+import InputRouterRecording
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct WheelClickTests {
     /// Tests/WaylandServerTests → Tests/RecordingTests/Fixtures (the shared generated mouse.yml).

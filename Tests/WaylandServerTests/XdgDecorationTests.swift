@@ -5,7 +5,7 @@
 import InputRouter
 import Testing
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct XdgDecorationTests {
     static func decorated() throws -> ServerHarness {

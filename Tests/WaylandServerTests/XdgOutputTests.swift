@@ -5,9 +5,9 @@
 import Foundation
 import InputRouter
 import Testing
-import WireClient
+import InputRouterWireClient
 
-@testable import WaylandServer
+@testable import InputRouterWayland
 
 @Suite(.serialized) struct XdgOutputTests {
     /// 800×600 at the origin, and 640×480 at scale 2 to its right, 120 pixels lower.

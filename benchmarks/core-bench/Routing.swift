@@ -2,7 +2,7 @@
 // keyboard and touch, a real xkb keymap (the Keyboard module) and a null delivery sink.
 import Foundation
 import InputRouter
-import Keyboard
+import InputRouterKeyboard
 
 enum EventKind: String, CaseIterable {
     case pointer = "pointer motion (re-pick each event)"

@@ -3,8 +3,8 @@
 import CWaylandServer
 import Foundation
 import InputRouter
-import WaylandServer
-import WireClient
+import InputRouterWayland
+import InputRouterWireClient
 
 func now() -> UInt64 {
     var ts = timespec()

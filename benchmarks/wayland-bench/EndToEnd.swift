@@ -11,8 +11,8 @@ import CXdgShellServer
 import Foundation
 import InputRouter
 import Synchronization
-import WaylandServer
-import WireClient
+import InputRouterWayland
+import InputRouterWireClient
 
 /// Bytes read on the measured client's end, by the reader thread.
 final class ByteCounter: @unchecked Sendable {

@@ -7,8 +7,8 @@ import CWaylandServer
 import Foundation
 import InputRouter
 import Synchronization
-import WaylandServer
-import WireClient
+import InputRouterWayland
+import InputRouterWireClient
 
 final class LoadSamples: @unchecked Sendable {
     let capacity = 1 << 16

@@ -13,8 +13,8 @@
 import CWaylandServer
 import Foundation
 import InputRouter
-import WaylandServer
-import WireClient
+import InputRouterWayland
+import InputRouterWireClient
 
 let args = CommandLine.arguments
 func progress(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }

@@ -12,12 +12,12 @@
 //      at the end the pictures are written.
 import Foundation
 import InputRouter
-import Keyboard
-import LibinputSource
-import NestedBackend
-import Recording
-import Rendering
-import WaylandServer
+import InputRouterKeyboard
+import InputRouterLibinput
+import InputRouterNested
+import InputRouterRecording
+import InputRouterRendering
+import InputRouterWayland
 
 // MARK: 1. Options
 

@@ -18,8 +18,8 @@ import CPixman
 import CWaylandServer
 import Foundation
 import InputRouter
-import Recording
-import WaylandServer
+import InputRouterRecording
+import InputRouterWayland
 
 // MARK: Options
 

@@ -8,7 +8,7 @@
 // --hostile writes HostileGenerator's variant instead: a synthetic log broken on purpose
 // (1 to 3 mutations, named on standard error), to try a reader on.
 
-import Recording
+import InputRouterRecording
 #if canImport(Glibc)
 import Glibc
 #endif

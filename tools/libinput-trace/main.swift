@@ -11,8 +11,8 @@
 //   libinput-trace --compare EXPECTED.txt ACTUAL.txt     (both debug-events text)
 
 import InputRouter
-import LibinputSource
-import Recording
+import InputRouterLibinput
+import InputRouterRecording
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,6 @@
 // The WLCS integration's C side: the vtables WLCS calls (wlcs/display_server.h,
 // pointer.h, touch.h) forward to these functions, which the Swift module
-// WlcsIntegration defines (@_cdecl). Arguments are plain C values: the client-side
+// InputRouterWLCS defines (@_cdecl). Arguments are plain C values: the client-side
 // wl_display and wl_surface are turned into the fd and object id the server knows.
 #pragma once
 #include <stddef.h>

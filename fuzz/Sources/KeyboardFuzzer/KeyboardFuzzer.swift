@@ -1,6 +1,6 @@
 // libFuzzer entry point (no main: libFuzzer supplies it). The decoding and the checks
 // live in FuzzSupport, where the regression tests run them without the fuzzer.
-import FuzzSupport
+import InputRouterFuzzing
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

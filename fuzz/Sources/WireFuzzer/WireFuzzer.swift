@@ -1,6 +1,6 @@
 // libFuzzer entry point (no main: libFuzzer supplies it). The decoding and the checks
 // live in FuzzSupport (WireFuzz), where the regression tests run them without the fuzzer.
-import FuzzSupport
+import InputRouterFuzzing
 
 nonisolated(unsafe) var silenced = false
 

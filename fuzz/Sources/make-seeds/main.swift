@@ -1,9 +1,9 @@
 // Writes the committed seed corpus (fuzz/corpus/<target>/) from the synthetic and hostile
 // generators and the router script encoder. Deterministic: same seeds, same files.
 //   swift run --scratch-path .build/plain make-seeds corpus
-import FuzzSupport
+import InputRouterFuzzing
 import Foundation
-import Recording
+import InputRouterRecording
 
 let arguments = CommandLine.arguments
 // `make-seeds explain router|recording|keyboard|wire FILE`: what an input does and what is wrong.

@@ -2,7 +2,7 @@
 // with PNG's "Up" filter and deflated by zlib. zlib also supplies the chunks' CRC-32.
 import CZlib
 import Foundation
-import WaylandServer
+import InputRouterWayland
 
 /// Writing a PNG failed; `path` is the file (empty when encoding in memory).
 public struct PNGError: Error, CustomStringConvertible {

@@ -6,7 +6,7 @@
 // `Inherits`. A shape is looked up by its CSS name, then by the older X names themes also
 // carry (Adwaita 43 has both; older themes only the X names).
 import Foundation
-import WaylandServer
+import InputRouterWayland
 
 /// A cursor theme on disk, read on first use of each cursor and kept.
 public final class XCursorTheme {

@@ -4,7 +4,7 @@
 // told exactly the parent's masks, in the parent's order.
 import Foundation
 import InputRouter
-import Keyboard
+import InputRouterKeyboard
 
 /// The seat's key translator while nested: keysyms come from the parent's keymap at the
 /// parent's modifiers; the modifiers never change because of a key, only when the parent

@@ -15,8 +15,8 @@ import CWaylandClient
 import CXdgShellClient
 import Foundation
 import InputRouter
-import Keyboard
-import WaylandServer
+import InputRouterKeyboard
+import InputRouterWayland
 
 /// Why the backend could not connect to the parent or set up its window.
 public struct NestedBackendError: Error, CustomStringConvertible {

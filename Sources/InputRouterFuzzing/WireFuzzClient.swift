@@ -4,7 +4,7 @@
 // (WireClient), so the fuzzer can also send what libwayland-client would refuse to.
 import CWaylandServer
 import InputRouter
-import WireClient
+import InputRouterWireClient
 
 final class WireFuzzClient {
     let number: Int

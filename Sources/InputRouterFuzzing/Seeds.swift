@@ -1,5 +1,5 @@
 import InputRouter
-import Recording
+import InputRouterRecording
 
 /// Writes bytes in `KeyboardFuzz`'s format (for seeds and regression scripts).
 public struct KeyboardScript {

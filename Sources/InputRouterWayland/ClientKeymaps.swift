@@ -11,7 +11,7 @@
 import CWaylandServer
 import Glibc
 import InputRouter
-import Keyboard
+import InputRouterKeyboard
 
 /// A keymap as clients are sent it in `wl_keyboard.keymap`.
 struct ServedKeymap {

@@ -9,8 +9,8 @@ import Dispatch
 import Foundation
 import Glibc
 import InputRouter
-import Rendering
-import WaylandServer
+import InputRouterRendering
+import InputRouterWayland
 
 enum HarnessError: Error { case pipe(Int32) }
 

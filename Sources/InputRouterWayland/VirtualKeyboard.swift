@@ -18,7 +18,7 @@ import CWaylandServer
 import CXdgShellServer
 import Glibc
 import InputRouter
-import Keyboard
+import InputRouterKeyboard
 
 final class VirtualKeyboardManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {

@@ -12,7 +12,7 @@
 // reach `wl_keyboard`; every other key does, as before, and clients without an active text
 // input get raw keys and compose themselves.
 import InputRouter
-import Keyboard
+import InputRouterKeyboard
 
 /// One seat's text inputs (those made with its `wl_seat`) and their focus.
 final class TextInputState {

@@ -1,9 +1,9 @@
 import CWaylandServer
 import Foundation
 import InputRouter
-import Keyboard
-import WaylandServer
-import WireClient
+import InputRouterKeyboard
+import InputRouterWayland
+import InputRouterWireClient
 
 /// The wire fuzz target: bytes decode into Wayland requests (any interface, opcode and
 /// arguments, fds from a small pool, old and new object ids, and now and then what the

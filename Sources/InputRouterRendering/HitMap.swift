@@ -4,7 +4,7 @@
 // of whatever takes the point instead; a child's frame outline is dashed where a clipping
 // ancestor cuts it off, so the area it loses is plain to see.
 import InputRouter
-import WaylandServer
+import InputRouterWayland
 
 /// Which node each pixel of an output sends pointer events to, as a picture with a legend:
 /// each pixel is hit-tested through the router (one hit-test per pixel: a debugging tool,

@@ -7,7 +7,7 @@
 // What the other protocols keep per seat is in SeatServices.swift.
 import CWaylandServer
 import InputRouter
-import Keyboard
+import InputRouterKeyboard
 
 /// One client's device resources on a seat after the first.
 final class SeatDevices {

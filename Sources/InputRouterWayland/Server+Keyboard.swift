@@ -1,7 +1,7 @@
 // Swapping the keyboard while clients are connected: a nested compositor adopts its
 // parent's keymap whenever the parent sends one (docs/nested.md).
 import CWaylandServer
-import Keyboard
+import InputRouterKeyboard
 
 extension WaylandServer {
     /// Replaces the seat's keyboard: `state` becomes the seat's `keyTranslator`, its keymap

@@ -10,7 +10,7 @@
 import CLibinput
 import CUdev
 import InputRouter
-import Recording
+import InputRouterRecording
 #if canImport(Glibc)
 import Glibc
 #endif

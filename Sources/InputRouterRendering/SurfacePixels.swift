@@ -4,7 +4,7 @@
 // an embedder with its own renderer copies buffers itself and needs none.
 import CWaylandServer
 import InputRouter
-import WaylandServer
+import InputRouterWayland
 
 /// The pixels of every client surface of one server, by `wl_surface` resource.
 public final class SurfacePixels {

@@ -8,7 +8,7 @@
 // multiplies down the tree and applies to each surface separately (no group opacity).
 import CPixman
 import InputRouter
-import WaylandServer
+import InputRouterWayland
 
 /// A software renderer of one output: composites the tree bottom to top with pixman into a
 /// new image each call (a pass over every visible pixel; not on the input path).

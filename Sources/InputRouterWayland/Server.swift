@@ -16,7 +16,7 @@ import CShim
 import CWaylandServer
 import Foundation
 import InputRouter
-import Keyboard
+import InputRouterKeyboard
 
 /// Why the server could not start or do what was asked: the display, a socket, the keymap.
 public struct ServerError: Error, CustomStringConvertible {

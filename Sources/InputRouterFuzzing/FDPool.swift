@@ -1,5 +1,5 @@
 import Foundation
-import WireClient
+import InputRouterWireClient
 
 /// The file descriptors the wire fuzzer's clients pass (SCM_RIGHTS): made once per
 /// process, so that a run can check it leaves as many fds open as it found.

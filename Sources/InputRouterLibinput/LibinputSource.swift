@@ -13,7 +13,7 @@
 import CLibinput
 import CUdev
 import InputRouter
-import Recording
+import InputRouterRecording
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,6 @@
 import Foundation
 import InputRouter
-import Keyboard
+import InputRouterKeyboard
 
 /// The keyboard layer fuzz target: bytes pick a keymap (several layouts, layout-switch
 /// options, dead keys and a compose key) and a sequence of key transitions, releases of

@@ -1,5 +1,5 @@
 import InputRouter
-import Recording
+import InputRouterRecording
 
 /// The `libinput record` reader fuzz target: bytes are a file. It must read them or throw
 /// a positioned error; what it reads is then routed through a seat under the invariant
