@@ -33,7 +33,7 @@ let package = Package(
         systemLibrary("CXKBCommon", pkgConfig: "xkbcommon", apt: ["libxkbcommon-dev", "xkb-data"]),
         systemLibrary("CYAML", pkgConfig: "yaml-0.1", apt: ["libyaml-dev"]),
         // What Swift cannot call directly (variadics, va_list).
-        .target(name: "CShim", dependencies: ["CWaylandServer", "CXdgShell", "CLibinput", "CSeat"]),
+        .target(name: "CShim", dependencies: ["CWaylandServer", "CLibinput", "CSeat"]),
 
         // The routing core: no I/O; pixman for regions and nothing else from C.
         .target(name: "InputRouter", dependencies: ["CPixman"], linkerSettings: [.linkedLibrary("m")]),
@@ -82,13 +82,13 @@ let package = Package(
         .target(name: "Rendering", dependencies: ["InputRouter", "WaylandServer", "CWaylandServer", "CPixman", "CZlib"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "InputRouter", "WaylandServer", "CWaylandServer", "CZlib"]),
         // The nested backend: the compositor as a window of the session it runs in (docs/nested.md).
-        .target(name: "CNestedShim", dependencies: ["CWaylandClient", "CXdgShell"]),
+        .target(name: "CNestedShim", dependencies: ["CWaylandClient"]),
         .target(name: "NestedBackend", dependencies: ["InputRouter", "Keyboard", "WaylandServer", "CWaylandClient", "CXdgShell", "CNestedShim"]),
         .testTarget(name: "NestedBackendTests", dependencies: ["NestedBackend", "WaylandServer", "InputRouter", "Keyboard", "Rendering"]),
         // Fuzzing: the byte decoders and checks of the fuzz targets (fuzz/, docs/fuzzing.md),
         // shared with the regression tests that replay the corpus and findings without libFuzzer.
         .target(name: "FuzzSupport", dependencies: [
-            "InputRouter", "Keyboard", "Recording", "WaylandServer", "WireClient", "CWaylandServer", "CShim",
+            "InputRouter", "Keyboard", "Recording", "WaylandServer", "WireClient", "CWaylandServer", "CShim", "CXdgShell",
         ]),
         .testTarget(
             name: "FuzzTests", dependencies: ["FuzzSupport", "InputRouter", "Recording", "WaylandServer", "WireClient", "CWaylandServer"],
