@@ -4,8 +4,9 @@
 // dispatcher (`wl_resource_set_dispatcher`) instead of a per-interface table of function
 // pointers: libwayland has already checked the argument types and resolved object ids, so
 // each class decodes the request once into its interface's generated enum
-// (ProtocolRequests.swift, from the XML) and switches over it. The resource's user data
-// holds a retained reference to the object, released when libwayland destroys the resource.
+// (ProtocolRequests.swift, generated at build time from the XML by Plugins/WaylandProtocols)
+// and switches over it. The resource's user data holds a retained reference to the object,
+// released when libwayland destroys the resource.
 import CShim
 import CWaylandServer
 
@@ -69,8 +70,8 @@ class WaylandObject {
     }
 }
 
-/// A generated request enum (ProtocolRequests.swift): its decoder is the only place that
-/// numbers the interface's opcodes.
+/// A generated request enum (ProtocolRequests.swift, Plugins/WaylandProtocols): its decoder
+/// is the only place that numbers the interface's opcodes.
 protocol WaylandRequest {
     init?(opcode: UInt32, _ args: Arguments)
     /// The interface version the request appeared in.
