@@ -1,4 +1,4 @@
-// swift-tools-version:6.2
+// swift-tools-version:6.3;(experimentalCGen)
 // InputRouter: input routing for Wayland compositors. See README.md and docs/design.md.
 import PackageDescription
 
@@ -33,7 +33,7 @@ let package = Package(
         systemLibrary("CXKBCommon", pkgConfig: "xkbcommon", apt: ["libxkbcommon-dev", "xkb-data"]),
         systemLibrary("CYAML", pkgConfig: "yaml-0.1", apt: ["libyaml-dev"]),
         // What Swift cannot call directly (variadics, va_list).
-        .target(name: "CShim", dependencies: ["CWaylandServer", "CXdgShell", "CLibinput", "CSeat"]),
+        .target(name: "CShim", dependencies: ["CWaylandServer", "CLibinput", "CSeat"]),
 
         // The routing core: no I/O; pixman for regions and nothing else from C.
         .target(name: "InputRouter", dependencies: ["CPixman"], linkerSettings: [.linkedLibrary("m")]),
@@ -48,19 +48,24 @@ let package = Package(
         .testTarget(name: "RecordingTests", dependencies: ["InputRouterRecording", "InputRouter"], exclude: ["Fixtures"]),
         .testTarget(name: "IntegrationTests", dependencies: ["InputRouter", "InputRouterKeyboard", "InputRouterRecording"]),
 
-        // Wayland protocol code generated from protocols/*.xml (tools/generate-protocols.sh).
-        .target(name: "CXdgShell"),
+        // The Wayland protocols of protocols/*.xml in C, generated at build time by the plugin
+        // (wayland-scanner), and from the same XML the typed request enums of WaylandServer.
+        // C from a plugin is what `experimentalCGen` in the tools-version line enables.
+        .plugin(name: "WaylandProtocols", capability: .buildTool()),
+        .target(name: "CWaylandProtocols", plugins: ["WaylandProtocols"]),
         // The Wayland layer: libwayland-server objects in, deliveries out as protocol events.
-        .target(name: "InputRouterWayland", dependencies: ["InputRouter", "InputRouterKeyboard", "CWaylandServer", "CXdgShell", "CShim"]),
+        .target(
+            name: "InputRouterWayland", dependencies: ["InputRouter", "InputRouterKeyboard", "CWaylandServer", "CWaylandProtocols", "CShim"],
+            plugins: ["WaylandProtocols"]),
 
         .testTarget(
             name: "WaylandServerTests",
             dependencies: ["InputRouterWayland", "InputRouter", "InputRouterKeyboard", "CWaylandServer", "InputRouterRecording", "InputRouterWireClient", "InputRouterRendering"]),
         // The test client: a real Wayland client process that builds scenes and prints
         // every input event it receives (Tests/Probe/README.md).
-        .target(name: "CProbeShim", dependencies: ["CWaylandClient", "CXdgShell"], path: "Tests/Probe/CProbeShim"),
+        .target(name: "CProbeShim", dependencies: ["CWaylandClient", "CWaylandProtocols"], path: "Tests/Probe/CProbeShim"),
         .executableTarget(
-            name: "wl-probe", dependencies: ["CWaylandClient", "CXdgShell", "CProbeShim"], path: "Tests/Probe/wl-probe",
+            name: "wl-probe", dependencies: ["CWaylandClient", "CWaylandProtocols", "CProbeShim"], path: "Tests/Probe/wl-probe",
             swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // Hostile clients (docs/hostile-clients.md): a client library that writes the wire
@@ -82,13 +87,13 @@ let package = Package(
         .target(name: "InputRouterRendering", dependencies: ["InputRouter", "InputRouterWayland", "CWaylandServer", "CPixman", "CZlib"]),
         .testTarget(name: "RenderingTests", dependencies: ["InputRouterRendering", "InputRouter", "InputRouterWayland", "CWaylandServer", "CZlib"]),
         // The nested backend: the compositor as a window of the session it runs in (docs/nested.md).
-        .target(name: "CNestedShim", dependencies: ["CWaylandClient", "CXdgShell"]),
-        .target(name: "InputRouterNested", dependencies: ["InputRouter", "InputRouterKeyboard", "InputRouterWayland", "CWaylandClient", "CXdgShell", "CNestedShim"]),
+        .target(name: "CNestedShim", dependencies: ["CWaylandClient"]),
+        .target(name: "InputRouterNested", dependencies: ["InputRouter", "InputRouterKeyboard", "InputRouterWayland", "CWaylandClient", "CWaylandProtocols", "CNestedShim"]),
         .testTarget(name: "NestedBackendTests", dependencies: ["InputRouterNested", "InputRouterWayland", "InputRouter", "InputRouterKeyboard", "InputRouterRendering"]),
         // Fuzzing: the byte decoders and checks of the fuzz targets (fuzz/, docs/fuzzing.md),
         // shared with the regression tests that replay the corpus and findings without libFuzzer.
         .target(name: "InputRouterFuzzing", dependencies: [
-            "InputRouter", "InputRouterKeyboard", "InputRouterRecording", "InputRouterWayland", "InputRouterWireClient", "CWaylandServer", "CShim",
+            "InputRouter", "InputRouterKeyboard", "InputRouterRecording", "InputRouterWayland", "InputRouterWireClient", "CWaylandServer", "CShim", "CWaylandProtocols",
         ]),
         .testTarget(
             name: "FuzzTests", dependencies: ["InputRouterFuzzing", "InputRouter", "InputRouterRecording", "InputRouterWayland", "InputRouterWireClient", "CWaylandServer"],
@@ -122,7 +127,7 @@ let package = Package(
         .executableTarget(
             name: "core-bench", dependencies: ["InputRouter", "InputRouterKeyboard", "CAllocCounter"], path: "benchmarks/core-bench"),
         .executableTarget(
-            name: "wayland-bench", dependencies: ["InputRouterWayland", "InputRouter", "InputRouterWireClient", "CWaylandServer", "CXdgShell", "CAllocCounter"],
+            name: "wayland-bench", dependencies: ["InputRouterWayland", "InputRouter", "InputRouterWireClient", "CWaylandServer", "CWaylandProtocols", "CAllocCounter"],
             path: "benchmarks/wayland-bench"),
     ],
     swiftLanguageModes: [.v6]
@@ -133,7 +138,8 @@ let package = Package(
 // and nested backends, rendering and WLCS: about half the compile time of each.
 if Context.environment["IR_SANITIZER_SUBSET"] != nil {
     let kept: Set<String> = [
-        "InputRouter", "InputRouterKeyboard", "InputRouterRecording", "InputRouterWayland", "InputRouterWireClient", "InputRouterFuzzing", "CShim", "CXdgShell",
+        "InputRouter", "InputRouterKeyboard", "InputRouterRecording", "InputRouterWayland", "InputRouterWireClient", "InputRouterFuzzing", "CShim", "CWaylandProtocols",
+        "WaylandProtocols",
         "CPixman", "CWaylandServer", "CLibinput", "CSeat", "CXKBCommon", "CYAML",
         "InputRouterTests", "KeyboardTests", "RecordingTests", "IntegrationTests", "FuzzTests",
     ]

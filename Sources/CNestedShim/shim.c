@@ -5,23 +5,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <wayland-client.h>
-#include "xdg-shell-client-protocol.h"
 
-static const struct wl_interface *interface_named(const char *name) {
-    static const struct { const char *name; const struct wl_interface *interface; } known[] = {
-        { "wl_compositor", &wl_compositor_interface },
-        { "wl_shm", &wl_shm_interface },
-        { "wl_seat", &wl_seat_interface },
-        { "xdg_wm_base", &xdg_wm_base_interface },
-    };
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-        if (strcmp(known[i].name, name) == 0) return known[i].interface;
-    return NULL;
-}
-
-void *nested_bind(struct wl_registry *registry, uint32_t name, const char *interface, uint32_t version) {
-    const struct wl_interface *i = interface_named(interface);
-    return i ? wl_registry_bind(registry, name, i, version) : NULL;
+void *nested_bind(struct wl_registry *registry, uint32_t name, const struct wl_interface *interface,
+                  uint32_t version) {
+    return wl_registry_bind(registry, name, interface, version);
 }
 
 int nested_shm_file(size_t size) {

@@ -3,7 +3,7 @@
 // into Swift values. The wire fuzzer builds requests from these, so every interface the
 // server offers, today's and those added later, is fuzzed with the exact signatures
 // libwayland checks, without a hand-kept list of opcodes.
-import CShim
+import CWaylandInterfaces
 import CWaylandServer
 import Foundation
 
@@ -89,12 +89,20 @@ enum WireProtocol {
     /// The interface a global announces by this name, if the server knows it.
     static func spec(named name: String) -> WireInterfaceSpec? {
         if let known = known(name) { return known }
-        if let p = name.withCString({ ir_interface($0) }) { return spec(p) }
+        if let p = interfaceTable(named: name) { return spec(p) }
         // Interfaces the server does not register itself (libwayland's wl_shm) are
         // found by their symbol, `<name>_interface`, in the libraries linked in.
         guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }),
               let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "\(name)_interface") else { return nil }
         return spec(symbol.assumingMemoryBound(to: wl_interface.self))
+    }
+
+    /// The table of an interface of wayland.xml or protocols/ (CWaylandInterfaces), by the
+    /// name written in it.
+    private static func interfaceTable(named name: String) -> UnsafePointer<wl_interface>? {
+        var count: UInt32 = 0
+        let all = ir_all_interfaces(&count)
+        return (0..<Int(count)).lazy.compactMap { all[$0] }.first { String(cString: $0.pointee.name) == name }
     }
 
     static var display: WireInterfaceSpec { spec(named: "wl_display")! }

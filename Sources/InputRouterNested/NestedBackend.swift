@@ -12,6 +12,7 @@
 // AdoptedKeyboard.swift (the parent's keymap and modifiers).
 import CNestedShim
 import CWaylandClient
+import CWaylandInterfaces
 import CXdgShellClient
 import Foundation
 import InputRouter
@@ -216,12 +217,14 @@ public final class NestedBackend {
     // MARK: Globals
 
     func global(name: UInt32, interface: String, version: UInt32) {
-        func bind(_ v: UInt32) -> OpaquePointer? { OpaquePointer(nested_bind(registry, name, interface, v)) }
+        func bind(_ i: UnsafePointer<wl_interface>, _ v: UInt32) -> OpaquePointer? {
+            OpaquePointer(nested_bind(registry, name, i, v))
+        }
         switch interface {
-        case "wl_compositor" where version >= 4 && compositor == nil: compositor = bind(4)
-        case "wl_shm" where shm == nil: shm = bind(1)
+        case "wl_compositor" where version >= 4 && compositor == nil: compositor = bind(ir_wl_compositor_interface(), 4)
+        case "wl_shm" where shm == nil: shm = bind(ir_wl_shm_interface(), 1)
         case "xdg_wm_base" where wmBase == nil:
-            wmBase = bind(1)
+            wmBase = bind(ir_xdg_wm_base_interface(), 1)
             xdg_wm_base_add_listener(wmBase, listeners.wmBase, selfPointer)
         case "wl_seat" where seatGlobal == nil:
             // Bound after the roundtrip (bindSeat), so its devices arrive through the
@@ -234,7 +237,7 @@ public final class NestedBackend {
     func bindSeat() {
         guard let (name, version) = seatGlobal else { return }
         // v5 brings pointer frames and axis sources; v8 axis_value120 (libwayland 1.21).
-        seat = OpaquePointer(nested_bind(registry, name, "wl_seat", min(version, 8)))
+        seat = OpaquePointer(nested_bind(registry, name, ir_wl_seat_interface(), min(version, 8)))
         wl_seat_add_listener(seat, listeners.seat, selfPointer)
     }
 

@@ -72,16 +72,16 @@ final class ActivationTokens {
 
 final class ActivationObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()  // tokens made with it live on
-        case 1:  // get_activation_token(id)
-            server.createObject("xdg_activation_token_v1", client: owner, version: version, id: args.newID(0)) {
+        guard let request: XdgActivationV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()  // tokens made with it live on
+        case .getActivationToken(let id):  // get_activation_token(id)
+            server.createObject(.xdgActivationTokenV1, client: owner, version: version, id: id) {
                 ActivationTokenObject(server: server, owner: owner, resource: $0)
             }
-        case 2:  // activate(token, surface)
-            guard let surface = args.object(1, as: Surface.self) else { return }
-            server.activate(surface: surface, token: args.string(0) ?? "")
-        default: break
+        case .activate(let token, let surface):  // activate(token, surface)
+            guard let surface = surface.object(as: Surface.self) else { return }
+            server.activate(surface: surface, token: token ?? "")
         }
     }
 }
@@ -92,23 +92,24 @@ final class ActivationTokenObject: WaylandObject {
     private var committed = false
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 4 { return destroyResource() }
+        guard let request: XdgActivationTokenV1Request = decode(opcode, args) else { return }
+        if case .destroy = request { return destroyResource() }
         if committed {
             return postError(XDG_ACTIVATION_TOKEN_V1_ERROR_ALREADY_USED.rawValue,
                              "xdg_activation_token_v1@\(wl_resource_get_id(resource)) was committed already")
         }
-        switch opcode {
-        case 0:  // set_serial(serial, seat)
-            serial = args.uint(0)
-            seatIndex = server.seatIndex(from: args.object(1, as: SeatObject.self))
-        case 1, 2: break  // set_app_id, set_surface: for launch feedback, which there is none of
-        case 3:  // commit
+        switch request {
+        case .setSerial(let serial, let seat):  // set_serial(serial, seat)
+            self.serial = serial
+            seatIndex = server.seatIndex(from: seat.object(as: SeatObject.self))
+        case .setAppId, .setSurface: break  // set_app_id, set_surface: for launch feedback, which there is none of
+        case .commit:  // commit
             committed = true
             let seat = server.router.seats[seatIndex]
             let valid = serial.map { seat.serialEntry($0, client: owner.id, for: .activation) != nil } ?? false
             let token = server.activationTokens.issue(validSerial: valid, seat: seatIndex)
             xdg_activation_token_v1_send_done(resource, token)
-        default: break
+        case .destroy: break
         }
     }
 }

@@ -7,10 +7,10 @@ import InputRouter
 
 final class ConfinedPointerObject: ConstraintObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()  // destroy
-        case 1: setRegion(args, at: 0)  // set_region(region?)
-        default: break
+        guard let request: ZwpConfinedPointerV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()  // destroy
+        case .setRegion(let region): setRegion(region)  // set_region(region?)
         }
     }
 

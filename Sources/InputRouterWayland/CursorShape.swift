@@ -85,19 +85,19 @@ public enum CursorShape: UInt32, CaseIterable, Sendable {
 
 final class CursorShapeManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()  // devices made with it live on
-        case 1:  // get_pointer(cursor_shape_device, pointer)
-            let pointer = args.object(1, as: PointerObject.self)
-            server.createObject("wp_cursor_shape_device_v1", client: owner, version: version, id: args.newID(0)) {
+        guard let request: WpCursorShapeManagerV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()  // devices made with it live on
+        case .getPointer(let cursorShapeDevice, let pointer):  // get_pointer(cursor_shape_device, pointer)
+            let pointer = pointer.object(as: PointerObject.self)
+            server.createObject(.wpCursorShapeDeviceV1, client: owner, version: version, id: cursorShapeDevice) {
                 CursorShapeDeviceObject(server: server, owner: owner, resource: $0, pointer: pointer, tool: nil)
             }
-        case 2:  // get_tablet_tool_v2(cursor_shape_device, tablet_tool)
-            let tool = args.object(1, as: TabletToolObject.self)
-            server.createObject("wp_cursor_shape_device_v1", client: owner, version: version, id: args.newID(0)) {
+        case .getTabletToolV2(let cursorShapeDevice, let tabletTool):  // get_tablet_tool_v2(cursor_shape_device, tablet_tool)
+            let tool = tabletTool.object(as: TabletToolObject.self)
+            server.createObject(.wpCursorShapeDeviceV1, client: owner, version: version, id: cursorShapeDevice) {
                 CursorShapeDeviceObject(server: server, owner: owner, resource: $0, pointer: nil, tool: tool)
             }
-        default: break
         }
     }
 }
@@ -115,11 +115,11 @@ final class CursorShapeDeviceObject: WaylandObject {
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()  // the shape chosen stays
-        case 1:  // set_shape(serial, shape)
-            guard let shape = validShape(args.uint(1)) else { return }
-            let serial = args.uint(0)
+        guard let request: WpCursorShapeDeviceV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()  // the shape chosen stays
+        case .setShape(let serial, let shape):  // set_shape(serial, shape)
+            guard let shape = validShape(shape) else { return }
             if let pointer {
                 guard pointer.seat.presentCapabilities.contains(.pointer), pointer.mayChooseCursor(citing: serial) else { return }
                 owner.onSeat(pointer.seatIndex).cursor = .shape(shape)
@@ -127,7 +127,6 @@ final class CursorShapeDeviceObject: WaylandObject {
                 guard tool.mayChooseCursor(citing: serial) else { return }
                 tool.cursor = .shape(shape)
             }
-        default: break
         }
     }
 

@@ -5,18 +5,18 @@ import Foundation
 
 final class DataDeviceManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0:  // create_data_source(id)
-            server.createObject("wl_data_source", client: owner, version: version, id: args.newID(0)) {
+        guard let request: WlDataDeviceManagerRequest = decode(opcode, args) else { return }
+        switch request {
+        case .createDataSource(let id):  // create_data_source(id)
+            server.createObject(.wlDataSource, client: owner, version: version, id: id) {
                 DataSourceObject(server: server, owner: owner, resource: $0)
             }
-        case 1:  // get_data_device(id, seat): the device of that seat's selection and drags
-            guard let device = server.createObject("wl_data_device", client: owner, version: version, id: args.newID(0), {
+        case .getDataDevice(let id, let seat):  // get_data_device(id, seat): the device of that seat's selection and drags
+            guard let device = server.createObject(.wlDataDevice, client: owner, version: version, id: id, {
                 DataDeviceObject(server: server, owner: owner, resource: $0)
             }) else { return }
-            device.seatIndex = server.seatIndex(from: args.object(1, as: SeatObject.self))
+            device.seatIndex = server.seatIndex(from: seat.object(as: SeatObject.self))
             server.addSelectionDevice(.clipboard, device, seat: device.seatIndex)
-        default: break
         }
     }
 }
@@ -36,12 +36,13 @@ final class DataSourceObject: WaylandObject, SelectionSource {
     private(set) var cancelled = false
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0:  // offer(mime_type)
-            if let m = args.string(0), !mimeTypes.contains(m) { mimeTypes.append(m) }
-        case 1: destroyResource()
-        case 2:  // set_actions(dnd_actions)
-            let mask = args.uint(0)
+        guard let request: WlDataSourceRequest = decode(opcode, args) else { return }
+        switch request {
+        case .offer(let mimeType):  // offer(mime_type)
+            if let m = mimeType, !mimeTypes.contains(m) { mimeTypes.append(m) }
+        case .destroy: destroyResource()
+        case .setActions(let dndActions):  // set_actions(dnd_actions)
+            let mask = dndActions
             if mask & ~DndAction.all != 0 {
                 return postError(WL_DATA_SOURCE_ERROR_INVALID_ACTION_MASK.rawValue, "invalid dnd action mask \(mask)")
             }
@@ -52,7 +53,6 @@ final class DataSourceObject: WaylandObject, SelectionSource {
                 return postError(WL_DATA_SOURCE_ERROR_INVALID_SOURCE.rawValue, "set_actions after the source was used")
             }
             actions = mask
-        default: break
         }
     }
 
@@ -82,9 +82,10 @@ final class DataDeviceObject: WaylandObject, SelectionDevice {
     var seatIndex = 0
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 1:  // set_selection(source?, serial)
-            let source = args.object(0, as: DataSourceObject.self)
+        guard let request: WlDataDeviceRequest = decode(opcode, args) else { return }
+        switch request {
+        case .setSelection(let source, let serial):  // set_selection(source?, serial)
+            let source = source.object(as: DataSourceObject.self)
             if let source {
                 // A source whose drag actions were set is for drag and drop only.
                 if source.actions != nil {
@@ -93,19 +94,18 @@ final class DataDeviceObject: WaylandObject, SelectionDevice {
                 }
                 source.used = true
             }
-            server.setSelection(.clipboard, source, serial: args.uint(1), from: owner, seat: seatIndex)
-        case 0: startDrag(args)
-        case 2: destroyResource()  // release
-        default: break
+            server.setSelection(.clipboard, source, serial: serial, from: owner, seat: seatIndex)
+        case .startDrag(let source, let origin, let icon, let serial): startDrag(source, origin: origin, icon: icon, serial: serial)
+        case .release: destroyResource()  // release
         }
     }
 
     /// start_drag(source?, origin, icon?, serial): the serial must be a press of this client
     /// that still holds (a button held down, or a touch point). Refused otherwise: the
     /// source is told `cancelled`, as wlroots does.
-    private func startDrag(_ args: Arguments) {
-        let source = args.object(0, as: DataSourceObject.self)
-        let icon = args.object(2, as: Surface.self)
+    private func startDrag(_ source: ResourcePointer?, origin: ResourcePointer?, icon: ResourcePointer?, serial: UInt32) {
+        let source = source.object(as: DataSourceObject.self)
+        let icon = icon.object(as: Surface.self)
         if let icon {
             switch icon.role {
             case .none: icon.role = .dragIcon
@@ -115,8 +115,8 @@ final class DataDeviceObject: WaylandObject, SelectionDevice {
                                  "wl_surface@\(wl_resource_get_id(icon.resource)) already has the role \(icon.roleName)")
             }
         }
-        guard let origin = args.object(1, as: Surface.self), origin.owner === owner,
-            let press = server.router.seats[seatIndex].serialEntry(args.uint(3), client: owner.id, for: .drag)
+        guard let origin = origin.object(as: Surface.self), origin.owner === owner,
+            let press = server.router.seats[seatIndex].serialEntry(serial, client: owner.id, for: .drag)
         else { source?.cancel(); return }
         source?.used = true
         server.startDrag(origin: owner, source: source, icon: icon, press: press, seat: seatIndex)
@@ -124,7 +124,7 @@ final class DataDeviceObject: WaylandObject, SelectionDevice {
 
     func sendSelection(_ source: SelectionSource?) {
         guard let source = source as? DataSourceObject else { return wl_data_device_send_selection(resource, nil) }
-        guard let offer = server.createObject("wl_data_offer", client: owner, version: version, id: 0, {
+        guard let offer = server.createObject(.wlDataOffer, client: owner, version: version, id: 0, {
             DataOfferObject(server: server, owner: owner, resource: $0, source: source)
         }) else { return }
         wl_data_device_send_data_offer(resource, offer.resource)
@@ -161,16 +161,15 @@ final class DataOfferObject: WaylandObject {
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: drag?.accepted(self, args.string(1))  // accept(serial, mime_type?)
-        case 1:  // receive(mime_type, fd)
-            let fd = args.fd(1)
-            if let source, let m = args.string(0) { source.send(m, fd: fd) }
+        guard let request: WlDataOfferRequest = decode(opcode, args) else { return }
+        switch request {
+        case .accept(_, let mimeType): drag?.accepted(self, mimeType)  // accept(serial, mime_type?)
+        case .receive(let mimeType, let fd):  // receive(mime_type, fd)
+            if let source, let m = mimeType { source.send(m, fd: fd) }
             close(fd)
-        case 2: destroyResource()
-        case 3: finish()
-        case 4: setActions(args.uint(0), preferred: args.uint(1))
-        default: break
+        case .destroy: destroyResource()
+        case .finish: finish()
+        case .setActions(let dndActions, let preferredAction): setActions(dndActions, preferred: preferredAction)
         }
     }
 }

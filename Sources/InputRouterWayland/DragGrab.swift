@@ -68,7 +68,7 @@ final class DragGrab: PointerGrab, TouchGrab {
         for case let device as DataDeviceObject in server.services(seatIndex).selections.clipboard.devices where device.owner === surface.owner {
             var offer: DataOfferObject?
             if let source {
-                offer = server.createObject("wl_data_offer", client: device.owner, version: device.version, id: 0) {
+                offer = server.createObject(.wlDataOffer, client: device.owner, version: device.version, id: 0) {
                     DataOfferObject(server: server, owner: device.owner, resource: $0, source: source)
                 }
                 if let offer {

@@ -64,51 +64,52 @@ enum GlobalVersion {
 
 extension WaylandServer {
     func createGlobals() {
-        addObjectGlobal("wl_compositor", GlobalVersion.compositor, CompositorObject.init)
-        addObjectGlobal("wl_subcompositor", GlobalVersion.subcompositor, SubcompositorObject.init)
+        addObjectGlobal(.wlCompositor, GlobalVersion.compositor, CompositorObject.init)
+        addObjectGlobal(.wlSubcompositor, GlobalVersion.subcompositor, SubcompositorObject.init)
         createConfiguredOutputs()  // wl_output, one per output (Outputs.swift)
         // Right after them: a client reading the registry in order has the outputs to describe.
-        addObjectGlobal("zxdg_output_manager_v1", GlobalVersion.xdgOutputManager, XdgOutputManagerObject.init)
-        addGlobal("wl_seat", GlobalVersion.seat) { server, client, version, id in
-            guard let seat = server.createObject("wl_seat", client: client, version: version, id: id, {
+        addObjectGlobal(.zxdgOutputManagerV1, GlobalVersion.xdgOutputManager, XdgOutputManagerObject.init)
+        addGlobal(.wlSeat, GlobalVersion.seat) { server, client, version, id in
+            guard let seat = server.createObject(.wlSeat, client: client, version: version, id: id, {
                 SeatObject(server: server, owner: client, resource: $0)
             }) else { return }
             server.seatResources.append(seat.resource)
             seat.sendState()
         }
-        addObjectGlobal("wl_data_device_manager", GlobalVersion.dataDeviceManager, DataDeviceManagerObject.init)
-        addObjectGlobal("xdg_wm_base", GlobalVersion.xdgWmBase, XdgWmBase.init)
+        addObjectGlobal(.wlDataDeviceManager, GlobalVersion.dataDeviceManager, DataDeviceManagerObject.init)
+        addObjectGlobal(.xdgWmBase, GlobalVersion.xdgWmBase, XdgWmBase.init)
         // Offered only by a server that draws title bars, as weston and Mutter do: one that
         // could only ever answer `client_side` tells a client nothing by offering it, and SDL
         // 2.26 takes that answer for "the compositor forces client-side", unmaps its window
         // and never maps it again; without the global it draws its own through libdecor.
         if configuration.decorations != nil {
-            addObjectGlobal("zxdg_decoration_manager_v1", GlobalVersion.decorationManager, DecorationManagerObject.init)
+            addObjectGlobal(.zxdgDecorationManagerV1, GlobalVersion.decorationManager, DecorationManagerObject.init)
         }
         // Relative pointer and pointer constraints (RelativePointer.swift, PointerConstraints.swift).
-        addObjectGlobal("zwp_relative_pointer_manager_v1", GlobalVersion.relativePointerManager, RelativePointerManagerObject.init)
-        addObjectGlobal("zwp_pointer_constraints_v1", GlobalVersion.pointerConstraints, PointerConstraintsObject.init)
+        addObjectGlobal(.zwpRelativePointerManagerV1, GlobalVersion.relativePointerManager, RelativePointerManagerObject.init)
+        addObjectGlobal(.zwpPointerConstraintsV1, GlobalVersion.pointerConstraints, PointerConstraintsObject.init)
         createInputProtocolGlobals()
         createTextInputActivationIdleGlobals()
         // Primary selection (PrimarySelection.swift).
-        addObjectGlobal("zwp_primary_selection_device_manager_v1", GlobalVersion.primarySelectionManager, PrimarySelectionManagerObject.init)
+        addObjectGlobal(.zwpPrimarySelectionDeviceManagerV1, GlobalVersion.primarySelectionManager, PrimarySelectionManagerObject.init)
         // Panels, launchers, notifications and wallpapers (LayerShell.swift).
-        addObjectGlobal("zwlr_layer_shell_v1", GlobalVersion.layerShell, LayerShellObject.init)
+        addObjectGlobal(.zwlrLayerShellV1, GlobalVersion.layerShell, LayerShellObject.init)
         // Input method programs: fcitx5, on-screen keyboards (InputMethod.swift).
-        addObjectGlobal("zwp_input_method_manager_v2", GlobalVersion.inputMethodManager, InputMethodManagerObject.init)
+        addObjectGlobal(.zwpInputMethodManagerV2, GlobalVersion.inputMethodManager, InputMethodManagerObject.init)
         // Lock screens (SessionLock.swift).
-        addObjectGlobal("ext_session_lock_manager_v1", GlobalVersion.sessionLockManager, SessionLockManagerObject.init)
+        addObjectGlobal(.extSessionLockManagerV1, GlobalVersion.sessionLockManager, SessionLockManagerObject.init)
         // Typing tools, on-screen keyboards, remote desktops (VirtualKeyboard.swift); who may
         // is the embedder's `mayCreateVirtualDevice` (VirtualDevicePolicy.swift).
-        addObjectGlobal("zwp_virtual_keyboard_manager_v1", GlobalVersion.virtualKeyboardManager, VirtualKeyboardManagerObject.init)
+        addObjectGlobal(.zwpVirtualKeyboardManagerV1, GlobalVersion.virtualKeyboardManager, VirtualKeyboardManagerObject.init)
         // Virtual input devices (VirtualPointer.swift; who may: VirtualDevicePolicy.swift).
-        addObjectGlobal("zwlr_virtual_pointer_manager_v1", GlobalVersion.virtualPointerManager, VirtualPointerManagerObject.init)
+        addObjectGlobal(.zwlrVirtualPointerManagerV1, GlobalVersion.virtualPointerManager, VirtualPointerManagerObject.init)
     }
 
     /// A global whose bind makes one object of its interface, as most do: `make` gets the
     /// server, the binding client and the new resource.
     func addObjectGlobal<T: WaylandObject>(
-        _ interface: String, _ version: Int32, _ make: @escaping (WaylandServer, ClientState, ResourcePointer) -> T
+        _ interface: UnsafePointer<wl_interface>, _ version: Int32,
+        _ make: @escaping (WaylandServer, ClientState, ResourcePointer) -> T
     ) {
         addGlobal(interface, version) { server, client, version, id in
             server.createObject(interface, client: client, version: version, id: id) { make(server, client, $0) }
@@ -116,13 +117,14 @@ extension WaylandServer {
     }
 
     func addGlobal(
-        _ interface: String, _ version: Int32, _ bind: @escaping (WaylandServer, ClientState, Int32, UInt32) -> Void
+        _ interface: UnsafePointer<wl_interface>, _ version: Int32,
+        _ bind: @escaping (WaylandServer, ClientState, Int32, UInt32) -> Void
     ) {
         let binding = GlobalBinding(server: self) { [unowned(unsafe) self] client, version, id in bind(self, client, version, id) }
         globalBindings.append(binding)
-        offeredGlobals.append(GlobalDescription(interface: interface, version: version))
+        offeredGlobals.append(GlobalDescription(interface: String(cString: interface.pointee.name), version: version))
         if let global = wl_global_create(
-            display, ir_interface(interface), version, Unmanaged.passUnretained(binding).toOpaque(), globalBound)
+            display, interface, version, Unmanaged.passUnretained(binding).toOpaque(), globalBound)
         {
             createdGlobals.append(global)
         }
@@ -138,10 +140,10 @@ extension WaylandServer {
 
 extension WaylandServer {
     func createInputProtocolGlobals() {
-        addObjectGlobal("zwp_pointer_gestures_v1", GlobalVersion.pointerGestures, PointerGesturesObject.init)
-        addObjectGlobal("zwp_keyboard_shortcuts_inhibit_manager_v1", GlobalVersion.shortcutsInhibitManager, ShortcutsInhibitManagerObject.init)
-        addObjectGlobal("zwp_tablet_manager_v2", GlobalVersion.tabletManager, TabletManagerObject.init)
-        addObjectGlobal("wp_cursor_shape_manager_v1", GlobalVersion.cursorShapeManager, CursorShapeManagerObject.init)
+        addObjectGlobal(.zwpPointerGesturesV1, GlobalVersion.pointerGestures, PointerGesturesObject.init)
+        addObjectGlobal(.zwpKeyboardShortcutsInhibitManagerV1, GlobalVersion.shortcutsInhibitManager, ShortcutsInhibitManagerObject.init)
+        addObjectGlobal(.zwpTabletManagerV2, GlobalVersion.tabletManager, TabletManagerObject.init)
+        addObjectGlobal(.wpCursorShapeManagerV1, GlobalVersion.cursorShapeManager, CursorShapeManagerObject.init)
     }
 }
 
@@ -149,9 +151,9 @@ extension WaylandServer {
 
 extension WaylandServer {
     func createTextInputActivationIdleGlobals() {
-        addObjectGlobal("zwp_text_input_manager_v3", GlobalVersion.textInputManager, TextInputManagerObject.init)
-        addObjectGlobal("xdg_activation_v1", GlobalVersion.activation, ActivationObject.init)
-        addObjectGlobal("ext_idle_notifier_v1", GlobalVersion.idleNotifier, IdleNotifierObject.init)
-        addObjectGlobal("zwp_idle_inhibit_manager_v1", GlobalVersion.idleInhibitManager, IdleInhibitManagerObject.init)
+        addObjectGlobal(.zwpTextInputManagerV3, GlobalVersion.textInputManager, TextInputManagerObject.init)
+        addObjectGlobal(.xdgActivationV1, GlobalVersion.activation, ActivationObject.init)
+        addObjectGlobal(.extIdleNotifierV1, GlobalVersion.idleNotifier, IdleNotifierObject.init)
+        addObjectGlobal(.zwpIdleInhibitManagerV1, GlobalVersion.idleInhibitManager, IdleInhibitManagerObject.init)
     }
 }

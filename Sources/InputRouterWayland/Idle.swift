@@ -148,17 +148,17 @@ private let idleTimerFired: wl_event_loop_timer_func_t = { data in
 
 final class IdleNotifierObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()
-        case 1:  // get_idle_notification(id, timeout, seat)
-            let timeout = UInt64(args.uint(1))
-            let seatIndex = server.seatIndex(from: args.object(2, as: SeatObject.self))
-            guard let n = server.createObject("ext_idle_notification_v1", client: owner, version: version, id: args.newID(0), {
+        guard let request: ExtIdleNotifierV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()
+        case .getIdleNotification(let id, let timeout, let seat):  // get_idle_notification(id, timeout, seat)
+            let timeout = UInt64(timeout)
+            let seatIndex = server.seatIndex(from: seat.object(as: SeatObject.self))
+            guard let n = server.createObject(.extIdleNotificationV1, client: owner, version: version, id: id, {
                 IdleNotificationObject(server: server, owner: owner, resource: $0, timeoutMS: timeout,
                                        createdMS: server.idle.clock(), seatIndex: seatIndex)
             }) else { return }
             server.idle.add(n)
-        default: break
         }
     }
 }
@@ -184,7 +184,10 @@ final class IdleNotificationObject: WaylandObject {
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 0 { destroyResource() }
+        guard let request: ExtIdleNotificationV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()
+        }
     }
 
     override func resourceDestroyed() { server.idle.remove(self) }
@@ -192,16 +195,16 @@ final class IdleNotificationObject: WaylandObject {
 
 final class IdleInhibitManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()  // inhibitors made with it live on
-        case 1:  // create_inhibitor(id, surface)
-            guard let surface = args.object(1, as: Surface.self),
-                let inhibitor = server.createObject("zwp_idle_inhibitor_v1", client: owner, version: version, id: args.newID(0), {
+        guard let request: ZwpIdleInhibitManagerV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()  // inhibitors made with it live on
+        case .createInhibitor(let id, let surface):  // create_inhibitor(id, surface)
+            guard let surface = surface.object(as: Surface.self),
+                let inhibitor = server.createObject(.zwpIdleInhibitorV1, client: owner, version: version, id: id, {
                     IdleInhibitorObject(server: server, owner: owner, resource: $0, surface: surface)
                 })
             else { return }
             server.idle.add(inhibitor)
-        default: break
         }
     }
 }
@@ -216,7 +219,10 @@ final class IdleInhibitorObject: WaylandObject {
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 0 { destroyResource() }
+        guard let request: ZwpIdleInhibitorV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()
+        }
     }
 
     override func resourceDestroyed() { server.idle.remove(self) }

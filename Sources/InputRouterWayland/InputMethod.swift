@@ -25,18 +25,18 @@ import InputRouter
 
 final class InputMethodManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0:  // get_input_method(seat, id)
-            let seatIndex = server.seatIndex(from: args.object(0, as: SeatObject.self))
-            guard let method = server.createObject("zwp_input_method_v2", client: owner, version: version, id: args.newID(1), {
+        guard let request: ZwpInputMethodManagerV2Request = decode(opcode, args) else { return }
+        switch request {
+        case .getInputMethod(let seat, let inputMethod):  // get_input_method(seat, id)
+            let seatIndex = server.seatIndex(from: seat.object(as: SeatObject.self))
+            guard let method = server.createObject(.zwpInputMethodV2, client: owner, version: version, id: inputMethod, {
                 InputMethodObject(server: server, owner: owner, resource: $0, seatIndex: seatIndex)
             }) else { return }
             // Not allowed (`mayCreateVirtualDevice`): the XML names no error, and
             // `unavailable` is its word for an input method that cannot serve.
             guard server.allowsVirtualDevice(.inputMethod, for: owner) else { return method.sendUnavailable() }
             server.services(seatIndex).textInput.attach(method)
-        case 1: destroyResource()  // its input methods live on
-        default: break
+        case .destroy: destroyResource()  // its input methods live on
         }
     }
 }
@@ -68,39 +68,39 @@ final class InputMethodObject: WaylandObject {
     private var textInput: TextInputState { server.services(seatIndex).textInput }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        if inert { return inertRequest(opcode, args) }
-        switch opcode {
-        case 0: pending.commitString = args.string(0) ?? ""  // commit_string(text)
-        case 1: pending.preedit = (args.string(0) ?? "", args.int(1), args.int(2))  // set_preedit_string
-        case 2: pending.delete = (args.uint(0), args.uint(1))  // delete_surrounding_text(before, after)
-        case 3:  // commit(serial)
+        guard let request: ZwpInputMethodV2Request = decode(opcode, args) else { return }
+        if inert { return inertRequest(request) }
+        switch request {
+        case .commitString(let text): pending.commitString = text ?? ""  // commit_string(text)
+        case .setPreeditString(let text, let cursorBegin, let cursorEnd): pending.preedit = (text ?? "", cursorBegin, cursorEnd)  // set_preedit_string
+        case .deleteSurroundingText(let beforeLength, let afterLength): pending.delete = (beforeLength, afterLength)  // delete_surrounding_text(before, after)
+        case .commit:  // commit(serial)
             let state = pending
             pending = Pending()
             // Relayed even with a stale serial: the protocol asks only that the input method's
             // own state not change, and the text input counts on every commit it was promised.
             if isActive { textInput.inputMethodCommitted(state) }
-        case 4:  // get_input_popup_surface(id, surface)
-            guard let surface = args.object(1, as: Surface.self) else { return }
+        case .getInputPopupSurface(let id, let surface):  // get_input_popup_surface(id, surface)
+            guard let surface = surface.object(as: Surface.self) else { return }
             guard case .none = surface.role else {
                 // The XML names no error of its own: the role is taken, as for any role.
                 return postDisplayError(WL_DISPLAY_ERROR_INVALID_OBJECT.rawValue,
                                         "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName)")
             }
-            guard let popup = server.createObject("zwp_input_popup_surface_v2", client: owner, version: version, id: args.newID(0), {
+            guard let popup = server.createObject(.zwpInputPopupSurfaceV2, client: owner, version: version, id: id, {
                 InputPopupObject(server: server, owner: owner, resource: $0, surface: surface, method: self)
             }) else { return }
             surface.role = .inputPopup(popup)
             popups.append(popup)
             popup.place()
-        case 5:  // grab_keyboard(keyboard)
-            guard let grab = server.createObject("zwp_input_method_keyboard_grab_v2", client: owner, version: version, id: args.newID(0), {
+        case .grabKeyboard(let keyboard):  // grab_keyboard(keyboard)
+            guard let grab = server.createObject(.zwpInputMethodKeyboardGrabV2, client: owner, version: version, id: keyboard, {
                 InputMethodKeyboardGrabObject(server: server, owner: owner, resource: $0, method: self)
             }) else { return }
             keyboardGrab?.end()
             keyboardGrab = grab
             grab.begin()
-        case 6: destroyResource()
-        default: break
+        case .destroy: destroyResource()
         }
     }
 
@@ -108,19 +108,19 @@ final class InputMethodObject: WaylandObject {
     /// exist: the client made them, and libwayland refuses its next new id, or any request
     /// on them, if the server skipped one (WireFindingTests). They are inert too: a
     /// popup with no role and never shown, a grab that gets no key.
-    private func inertRequest(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 4:  // get_input_popup_surface(id, surface)
-            guard let surface = args.object(1, as: Surface.self) else { return }
-            server.createObject("zwp_input_popup_surface_v2", client: owner, version: version, id: args.newID(0)) {
+    private func inertRequest(_ request: ZwpInputMethodV2Request) {
+        switch request {
+        case .getInputPopupSurface(let id, let surface):
+            guard let surface = surface.object(as: Surface.self) else { return }
+            server.createObject(.zwpInputPopupSurfaceV2, client: owner, version: version, id: id) {
                 InputPopupObject(server: server, owner: owner, resource: $0, surface: surface, method: nil)
             }
-        case 5:  // grab_keyboard(keyboard)
-            server.createObject("zwp_input_method_keyboard_grab_v2", client: owner, version: version, id: args.newID(0)) {
+        case .grabKeyboard(let keyboard):
+            server.createObject(.zwpInputMethodKeyboardGrabV2, client: owner, version: version, id: keyboard) {
                 InputMethodKeyboardGrabObject(server: server, owner: owner, resource: $0, method: self)
             }
-        case 6: destroyResource()
-        default: break
+        case .destroy: destroyResource()
+        case .commitString, .setPreeditString, .deleteSurroundingText, .commit: break
         }
     }
 
@@ -226,7 +226,10 @@ final class InputMethodKeyboardGrabObject: WaylandObject {
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 0 { destroyResource() }  // release
+        guard let request: ZwpInputMethodKeyboardGrabV2Request = decode(opcode, args) else { return }
+        switch request {
+        case .release: destroyResource()  // release
+        }
     }
 
     override func resourceDestroyed() { end() }
@@ -282,7 +285,10 @@ final class InputPopupObject: WaylandObject {
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 0 { destroyResource() }
+        guard let request: ZwpInputPopupSurfaceV2Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()
+        }
     }
 
     override func resourceDestroyed() {

@@ -68,26 +68,27 @@ enum Anchor {
 
 final class LayerShellObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0:  // get_layer_surface(id, surface, output?, layer, namespace)
-            guard let surface = args.object(1, as: Surface.self) else { return }
+        guard let request: ZwlrLayerShellV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .getLayerSurface(let id, let surface, let output, let layer, let namespace):  // get_layer_surface(id, surface, output?, layer, namespace)
+            guard let surface = surface.object(as: Surface.self) else { return }
             guard case .none = surface.role else {
                 return postError(ZWLR_LAYER_SHELL_V1_ERROR_ROLE.rawValue,
                                  "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName)")
             }
-            guard let layer = ShellLayer(rawValue: args.uint(3)) else {
-                return postError(ZWLR_LAYER_SHELL_V1_ERROR_INVALID_LAYER.rawValue, "layer \(args.uint(3)) is not a zwlr_layer_shell_v1.layer")
+            guard let layer = ShellLayer(rawValue: layer) else {
+                return postError(ZWLR_LAYER_SHELL_V1_ERROR_INVALID_LAYER.rawValue, "layer \(layer) is not a zwlr_layer_shell_v1.layer")
             }
             guard !surface.hasBuffer, !surface.pending.bufferAttached || surface.pending.buffer == nil else {
                 return postError(ZWLR_LAYER_SHELL_V1_ERROR_ALREADY_CONSTRUCTED.rawValue,
                                  "wl_surface@\(wl_resource_get_id(surface.resource)) already has a buffer")
             }
             // A null output, or one removed meanwhile: the compositor's choice.
-            let named = args.object(2, as: OutputObject.self)?.output
+            let named = output.object(as: OutputObject.self)?.output
             let output = named.flatMap { $0.removed ? nil : $0 } ?? server.outputForNewLayerSurface()
-            guard let layerSurface = server.createObject("zwlr_layer_surface_v1", client: owner, version: version, id: args.newID(0), {
+            guard let layerSurface = server.createObject(.zwlrLayerSurfaceV1, client: owner, version: version, id: id, {
                 LayerSurfaceObject(server: server, owner: owner, resource: $0, surface: surface, output: output,
-                                   layer: layer, namespace: args.string(4) ?? "")
+                                   layer: layer, namespace: namespace ?? "")
             }) else { return }
             surface.role = .layer(layerSurface)
             server.layerSurfaces.append(layerSurface)
@@ -97,8 +98,7 @@ final class LayerShellObject: WaylandObject {
             server.router.tree.setName(node, "\(owner.id) \(server.router.name(of: owner.id)): \(layer.name) layer \(layerSurface.namespace)")
             // Made on an output already gone (removed between the bind and this request).
             if output == nil || named?.removed == true { layerSurface.close() }
-        case 1: destroyResource()  // destroy (v3)
-        default: break
+        case .destroy: destroyResource()  // destroy (v3)
         }
     }
 }
@@ -138,43 +138,41 @@ final class LayerSurfaceObject: WaylandObject {
     var isMapped: Bool { node.map { server.router.tree.isMapped($0) } ?? false }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0:  // set_size(width, height)
-            pending.width = args.uint(0)
-            pending.height = args.uint(1)
-        case 1:  // set_anchor(anchor)
-            let anchor = args.uint(0)
+        guard let request: ZwlrLayerSurfaceV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .setSize(let width, let height):  // set_size(width, height)
+            pending.width = width
+            pending.height = height
+        case .setAnchor(let anchor):  // set_anchor(anchor)
             guard anchor <= Anchor.all else {
                 return postError(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_ANCHOR.rawValue, "anchor \(anchor) is not a set of edges")
             }
             pending.anchor = anchor
-        case 2: pending.exclusiveZone = args.int(0)  // set_exclusive_zone(zone)
-        case 3: pending.margin = (args.int(0), args.int(1), args.int(2), args.int(3))  // set_margin
-        case 4:  // set_keyboard_interactivity(keyboard_interactivity)
-            let value = args.uint(0)
+        case .setExclusiveZone(let zone): pending.exclusiveZone = zone  // set_exclusive_zone(zone)
+        case .setMargin(let top, let right, let bottom, let left): pending.margin = (top, right, bottom, left)  // set_margin
+        case .setKeyboardInteractivity(let keyboardInteractivity):  // set_keyboard_interactivity(keyboard_interactivity)
+            let value = keyboardInteractivity
             guard let k = KeyboardInteractivity(rawValue: value), k != .onDemand || version >= 4 else {
                 return postError(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_KEYBOARD_INTERACTIVITY.rawValue,
                                  "keyboard interactivity \(value) is not valid at version \(version)")
             }
             pending.keyboard = k
-        case 5:  // get_popup(popup)
-            guard let popup = args.object(0, as: XdgPopup.self) else { return }
+        case .getPopup(let popup):  // get_popup(popup)
+            guard let popup = popup.object(as: XdgPopup.self) else { return }
             adoptPopup(popup)
-        case 6:  // ack_configure(serial)
-            let serial = args.uint(0)
+        case .ackConfigure(let serial):  // ack_configure(serial)
             guard sentConfigures.acknowledge(serial) else {
                 return postError(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE.rawValue,
                                  "serial \(serial) was not sent in a configure")
             }
             acknowledged = true
-        case 7: destroyResource()
-        case 8:  // set_layer(layer) (v2)
-            guard let layer = ShellLayer(rawValue: args.uint(0)) else {
+        case .destroy: destroyResource()
+        case .setLayer(let layer):  // set_layer(layer) (v2)
+            guard let layer = ShellLayer(rawValue: layer) else {
                 // The enum is the layer shell's; wlroots and Mir post it on this object.
-                return postError(ZWLR_LAYER_SHELL_V1_ERROR_INVALID_LAYER.rawValue, "layer \(args.uint(0)) is not a zwlr_layer_shell_v1.layer")
+                return postError(ZWLR_LAYER_SHELL_V1_ERROR_INVALID_LAYER.rawValue, "layer \(layer) is not a zwlr_layer_shell_v1.layer")
             }
             pending.layer = layer
-        default: break
         }
     }
 

@@ -8,11 +8,11 @@ import InputRouter
 
 final class LockedPointerObject: ConstraintObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()  // destroy
-        case 1: pendingHint = Point(args.fixed(0), args.fixed(1))  // set_cursor_position_hint(x, y)
-        case 2: setRegion(args, at: 0)  // set_region(region?)
-        default: break
+        guard let request: ZwpLockedPointerV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()  // destroy
+        case .setCursorPositionHint(let surfaceX, let surfaceY): pendingHint = Point(surfaceX, surfaceY)  // set_cursor_position_hint(x, y)
+        case .setRegion(let region): setRegion(region)  // set_region(region?)
         }
     }
 

@@ -3,8 +3,10 @@
 // Every protocol object is a `WaylandObject` subclass. Its resource gets one shared C
 // dispatcher (`wl_resource_set_dispatcher`) instead of a per-interface table of function
 // pointers: libwayland has already checked the argument types and resolved object ids, so
-// each class only switches on the request's opcode. The resource's user data holds a
-// retained reference to the object, released when libwayland destroys the resource.
+// each class decodes the request once into its interface's generated enum
+// (ProtocolRequests.swift, generated at build time from the XML by Plugins/WaylandProtocols)
+// and switches over it. The resource's user data holds a retained reference to the object,
+// released when libwayland destroys the resource.
 import CShim
 import CWaylandServer
 
@@ -21,8 +23,17 @@ class WaylandObject {
         self.resource = resource
     }
 
-    /// One request from the client. `args` follow the request's signature in the XML.
+    /// One request from the client. `args` follow the request's signature in the XML;
+    /// an override decodes them with `decode` into its interface's request enum.
     func request(_ opcode: UInt32, _ args: Arguments) {}
+
+    /// The request as its interface's enum, or nil after posting `invalid_method` for an
+    /// opcode the interface does not have (libwayland refuses those before they get here).
+    func decode<Request: WaylandRequest>(_ opcode: UInt32, _ args: Arguments) -> Request? {
+        if let request = Request(opcode: opcode, args) { return request }
+        postDisplayError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue, "no request \(opcode) on this interface")
+        return nil
+    }
 
     /// libwayland destroyed the resource: a destructor request, the client's disconnect,
     /// or the compositor. Nothing may be sent to it afterwards.
@@ -59,7 +70,16 @@ class WaylandObject {
     }
 }
 
-/// A request's arguments (libwayland's `union wl_argument` array), read by position.
+/// A generated request enum (ProtocolRequests.swift, Plugins/WaylandProtocols): its decoder
+/// is the only place that numbers the interface's opcodes.
+protocol WaylandRequest {
+    init?(opcode: UInt32, _ args: Arguments)
+    /// The interface version the request appeared in.
+    var since: Int32 { get }
+}
+
+/// A request's arguments (libwayland's `union wl_argument` array), read by position by
+/// the generated decoders.
 struct Arguments {
     let raw: UnsafeMutablePointer<wl_argument>
     func int(_ i: Int) -> Int32 { raw[i].i }
@@ -68,12 +88,17 @@ struct Arguments {
     func newID(_ i: Int) -> UInt32 { raw[i].n }
     func fd(_ i: Int) -> Int32 { raw[i].h }
     func string(_ i: Int) -> String? { raw[i].s.map { String(cString: $0) } }
+    func array(_ i: Int) -> UnsafeMutablePointer<wl_array>? { raw[i].a }
     /// An object argument (nil when the protocol allows null and the client sent it).
     func resource(_ i: Int) -> ResourcePointer? {
         raw[i].o.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: wl_resource.self) }
     }
-    func object<T: WaylandObject>(_ i: Int, as: T.Type = T.self) -> T? {
-        WaylandObject.from(resource(i)) as? T
+}
+
+extension Optional where Wrapped == ResourcePointer {
+    /// The object behind a decoded object argument, when it is one of ours of class `T`.
+    func object<T: WaylandObject>(as: T.Type = T.self) -> T? {
+        WaylandObject.from(self) as? T
     }
 }
 
@@ -107,10 +132,10 @@ extension WaylandServer {
     /// On allocation failure the client gets `no_memory` and nil is returned.
     @discardableResult
     func createObject<T: WaylandObject>(
-        _ interface: String, client: ClientState, version: Int32, id: UInt32,
+        _ interface: UnsafePointer<wl_interface>, client: ClientState, version: Int32, id: UInt32,
         _ make: (ResourcePointer) -> T
     ) -> T? {
-        guard let resource = wl_resource_create(client.client, ir_interface(interface), version, id) else {
+        guard let resource = wl_resource_create(client.client, interface, version, id) else {
             wl_client_post_no_memory(client.client)
             return nil
         }

@@ -118,7 +118,7 @@ extension WaylandServer {
         globalBindings.append(binding)
         offeredGlobals.append(GlobalDescription(interface: "wl_output", version: GlobalVersion.output))
         output.global = wl_global_create(
-            display, ir_interface("wl_output"), GlobalVersion.output, Unmanaged.passUnretained(binding).toOpaque(), outputBound)
+            display, .wlOutput, GlobalVersion.output, Unmanaged.passUnretained(binding).toOpaque(), outputBound)
         sessionLockFollowOutputs()  // the lock node spans the new output too (SessionLock.swift)
         followSceneChanges()
         sendDeliveries()
@@ -196,7 +196,7 @@ extension WaylandServer {
     }
 
     private func bindOutput(_ output: ServedOutput, client: ClientState, version: Int32, id: UInt32) {
-        guard let object = createObject("wl_output", client: client, version: version, id: id, {
+        guard let object = createObject(.wlOutput, client: client, version: version, id: id, {
             OutputObject(server: self, owner: client, resource: $0, output: output)
         }) else { return }
         guard !output.removed else { return }  // bound while its removal raced: inert
@@ -282,7 +282,10 @@ final class OutputObject: WaylandObject {
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 0 { destroyResource() }  // release (v3)
+        guard let request: WlOutputRequest = decode(opcode, args) else { return }
+        switch request {
+        case .release: destroyResource()  // release (v3)
+        }
     }
 
     override func resourceDestroyed() { output.resources.removeAll { $0 == resource } }

@@ -14,21 +14,23 @@ import InputRouter
 
 final class PointerConstraintsObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()  // constraints made with the manager live on
-        case 1, 2:  // lock_pointer / confine_pointer(id, surface, pointer, region?, lifetime)
-            guard let surface = args.object(1, as: Surface.self) else { return }
-            let seatIndex = args.object(2, as: PointerObject.self)?.seatIndex ?? 0
-            let kind: PointerConstraintKind = opcode == 1 ? .lock : .confine
+        guard let request: ZwpPointerConstraintsV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()  // constraints made with the manager live on
+        case .lockPointer(let id, let surface, let pointer, let region, let lifetime),
+            .confinePointer(let id, let surface, let pointer, let region, let lifetime):
+            guard let surface = surface.object(as: Surface.self) else { return }
+            let seatIndex = pointer.object(as: PointerObject.self)?.seatIndex ?? 0
+            let kind: PointerConstraintKind = if case .lockPointer = request { .lock } else { .confine }
             if surface.pointerConstraint(seat: seatIndex) != nil {
                 return postError(ZWP_POINTER_CONSTRAINTS_V1_ERROR_ALREADY_CONSTRAINED.rawValue,
                                  "wl_surface@\(wl_resource_get_id(surface.resource)) already has a pointer constraint on this seat")
             }
-            guard let lifetime = ConstraintLifetime(rawValue: args.uint(4)) else {
+            guard let lifetime = ConstraintLifetime(rawValue: lifetime) else {
                 // The protocol names no error for this; wl_display's is the generic one.
-                return postError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue, "\(args.uint(4)) is not a constraint lifetime")
+                return postError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue, "\(lifetime) is not a constraint lifetime")
             }
-            let region = args.object(3, as: RegionObject.self)?.region
+            let region = region.object(as: RegionObject.self)?.region
             let make: (ResourcePointer) -> ConstraintObject = { [server, owner] in
                 kind == .lock
                     ? LockedPointerObject(server: server, owner: owner, resource: $0, surface: surface, seatIndex: seatIndex,
@@ -36,12 +38,11 @@ final class PointerConstraintsObject: WaylandObject {
                     : ConfinedPointerObject(server: server, owner: owner, resource: $0, surface: surface, seatIndex: seatIndex,
                                             kind: kind, lifetime: lifetime, region: region)
             }
-            let interface = kind == .lock ? "zwp_locked_pointer_v1" : "zwp_confined_pointer_v1"
-            guard let constraint = server.createObject(interface, client: owner, version: version, id: args.newID(0), make)
+            let interface: UnsafePointer<wl_interface> = kind == .lock ? .zwpLockedPointerV1 : .zwpConfinedPointerV1
+            guard let constraint = server.createObject(interface, client: owner, version: version, id: id, make)
             else { return }
             surface.pointerConstraints.append(constraint)
             constraint.register()
-        default: break
         }
     }
 }
@@ -91,8 +92,8 @@ class ConstraintObject: WaylandObject {
         pendingHint = nil
     }
 
-    func setRegion(_ args: Arguments, at index: Int) {
-        pendingRegion = .some(args.object(index, as: RegionObject.self)?.region)
+    func setRegion(_ region: ResourcePointer?) {
+        pendingRegion = .some(region.object(as: RegionObject.self)?.region)
     }
 
     /// `locked`/`confined` or `unlocked`/`unconfined`.

@@ -13,18 +13,20 @@ import InputRouter
 
 final class PointerGesturesObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: makeGesture("zwp_pointer_gesture_swipe_v1", .swipe, args)  // get_swipe_gesture(id, pointer)
-        case 1: makeGesture("zwp_pointer_gesture_pinch_v1", .pinch, args)  // get_pinch_gesture(id, pointer)
-        case 2: destroyResource()  // release (v2); gesture objects live on
-        case 3: makeGesture("zwp_pointer_gesture_hold_v1", .hold, args)  // get_hold_gesture(id, pointer) (v3)
-        default: break
+        guard let request: ZwpPointerGesturesV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .getSwipeGesture(let id, let pointer): makeGesture(.zwpPointerGestureSwipeV1, .swipe, id, pointer)
+        case .getPinchGesture(let id, let pointer): makeGesture(.zwpPointerGesturePinchV1, .pinch, id, pointer)
+        case .release: destroyResource()  // release (v2); gesture objects live on
+        case .getHoldGesture(let id, let pointer): makeGesture(.zwpPointerGestureHoldV1, .hold, id, pointer)  // (v3)
         }
     }
 
-    private func makeGesture(_ interface: String, _ kind: GestureKind, _ args: Arguments) {
-        let seatIndex = args.object(1, as: PointerObject.self)?.seatIndex ?? 0
-        guard let gesture = server.createObject(interface, client: owner, version: version, id: args.newID(0), {
+    private func makeGesture(
+        _ interface: UnsafePointer<wl_interface>, _ kind: GestureKind, _ id: UInt32, _ pointer: ResourcePointer?
+    ) {
+        let seatIndex = pointer.object(as: PointerObject.self)?.seatIndex ?? 0
+        guard let gesture = server.createObject(interface, client: owner, version: version, id: id, {
             PointerGestureObject(server: server, owner: owner, resource: $0, kind: kind, seatIndex: seatIndex)
         }) else { return }
         owner.onSeat(seatIndex).gestures.append(gesture.resource, kind)
@@ -42,8 +44,13 @@ final class PointerGestureObject: WaylandObject {
         super.init(server: server, owner: owner, resource: resource)
     }
 
+    /// Swipe, pinch and hold share their one request, `destroy` (opcode 0 of each): the
+    /// swipe's enum decodes all three.
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 0 { destroyResource() }
+        guard let request: ZwpPointerGestureSwipeV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()
+        }
     }
 
     override func resourceDestroyed() { owner.onSeat(seatIndex).gestures.remove(resource, kind) }

@@ -6,20 +6,20 @@ import Foundation
 
 final class PrimarySelectionManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0:  // create_source(id)
-            server.createObject("zwp_primary_selection_source_v1", client: owner, version: version, id: args.newID(0)) {
+        guard let request: ZwpPrimarySelectionDeviceManagerV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .createSource(let id):  // create_source(id)
+            server.createObject(.zwpPrimarySelectionSourceV1, client: owner, version: version, id: id) {
                 PrimarySourceObject(server: server, owner: owner, resource: $0)
             }
-        case 1:  // get_device(id, seat)
+        case .getDevice(let id, let seat):  // get_device(id, seat)
             guard let device = server.createObject(
-                "zwp_primary_selection_device_v1", client: owner, version: version, id: args.newID(0), {
+                .zwpPrimarySelectionDeviceV1, client: owner, version: version, id: id, {
                     PrimaryDeviceObject(server: server, owner: owner, resource: $0)
                 }) else { return }
-            device.seatIndex = server.seatIndex(from: args.object(1, as: SeatObject.self))
+            device.seatIndex = server.seatIndex(from: seat.object(as: SeatObject.self))
             server.addSelectionDevice(.primary, device, seat: device.seatIndex)
-        case 2: destroyResource()
-        default: break
+        case .destroy: destroyResource()
         }
     }
 }
@@ -29,11 +29,11 @@ final class PrimarySourceObject: WaylandObject, SelectionSource {
     private var cancelled = false
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0:  // offer(mime_type)
-            if let m = args.string(0), !mimeTypes.contains(m) { mimeTypes.append(m) }
-        case 1: destroyResource()
-        default: break
+        guard let request: ZwpPrimarySelectionSourceV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .offer(let mimeType):  // offer(mime_type)
+            if let m = mimeType, !mimeTypes.contains(m) { mimeTypes.append(m) }
+        case .destroy: destroyResource()
         }
     }
 
@@ -59,11 +59,11 @@ final class PrimaryDeviceObject: WaylandObject, SelectionDevice {
     var seatIndex = 0
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0:  // set_selection(source?, serial)
-            server.setSelection(.primary, args.object(0, as: PrimarySourceObject.self), serial: args.uint(1), from: owner, seat: seatIndex)
-        case 1: destroyResource()
-        default: break
+        guard let request: ZwpPrimarySelectionDeviceV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .setSelection(let source, let serial):  // set_selection(source?, serial)
+            server.setSelection(.primary, source.object(as: PrimarySourceObject.self), serial: serial, from: owner, seat: seatIndex)
+        case .destroy: destroyResource()
         }
     }
 
@@ -71,7 +71,7 @@ final class PrimaryDeviceObject: WaylandObject, SelectionDevice {
         guard let source = source as? PrimarySourceObject else {
             return zwp_primary_selection_device_v1_send_selection(resource, nil)
         }
-        guard let offer = server.createObject("zwp_primary_selection_offer_v1", client: owner, version: version, id: 0, {
+        guard let offer = server.createObject(.zwpPrimarySelectionOfferV1, client: owner, version: version, id: 0, {
             PrimaryOfferObject(server: server, owner: owner, resource: $0, source: source)
         }) else { return }
         zwp_primary_selection_device_v1_send_data_offer(resource, offer.resource)
@@ -91,13 +91,12 @@ final class PrimaryOfferObject: WaylandObject {
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0:  // receive(mime_type, fd)
-            let fd = args.fd(1)
-            if let source, let m = args.string(0) { source.send(m, fd: fd) }
+        guard let request: ZwpPrimarySelectionOfferV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .receive(let mimeType, let fd):  // receive(mime_type, fd)
+            if let source, let m = mimeType { source.send(m, fd: fd) }
             close(fd)
-        case 1: destroyResource()
-        default: break
+        case .destroy: destroyResource()
         }
     }
 }

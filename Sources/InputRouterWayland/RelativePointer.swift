@@ -11,18 +11,18 @@ import InputRouter
 
 final class RelativePointerManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()  // relative pointers made with the manager live on
-        case 1:  // get_relative_pointer(id, pointer)
-            let seatIndex = args.object(1, as: PointerObject.self)?.seatIndex ?? 0
+        guard let request: ZwpRelativePointerManagerV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()  // relative pointers made with the manager live on
+        case .getRelativePointer(let id, let pointer):  // get_relative_pointer(id, pointer)
+            let seatIndex = pointer.object(as: PointerObject.self)?.seatIndex ?? 0
             guard let pointer = server.createObject(
-                "zwp_relative_pointer_v1", client: owner, version: version, id: args.newID(0), {
+                .zwpRelativePointerV1, client: owner, version: version, id: id, {
                     RelativePointerObject(server: server, owner: owner, resource: $0, seatIndex: seatIndex)
                 })
             else { return }
             owner.onSeat(seatIndex).relativePointers.append(pointer.resource)
             server.router.seats[seatIndex].setBound(.relativePointer, for: owner.id, true)
-        default: break
         }
     }
 }
@@ -36,7 +36,10 @@ final class RelativePointerObject: WaylandObject {
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 0 { destroyResource() }  // destroy
+        guard let request: ZwpRelativePointerV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()  // destroy
+        }
     }
 
     override func resourceDestroyed() {

@@ -15,32 +15,31 @@ final class SeatObject: WaylandObject {
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        let id = args.newID(0)
-        switch opcode {
-        case 0:
-            bindDevice("wl_pointer", .pointer, id, PointerObject.init(server:owner:resource:)) { [seatIndex] client, r in
+        guard let request: WlSeatRequest = decode(opcode, args) else { return }
+        switch request {
+        case .getPointer(let id):
+            bindDevice(.wlPointer, .pointer, id, PointerObject.init(server:owner:resource:)) { [seatIndex] client, r in
                 if seatIndex == 0 { client.pointers.append(r) } else { client.devices(on: SeatID(index: UInt32(seatIndex))).pointers.append(r) }
             }
-        case 1:
-            bindDevice("wl_keyboard", .keyboard, id, KeyboardObject.init(server:owner:resource:)) { [seatIndex] client, resource in
+        case .getKeyboard(let id):
+            bindDevice(.wlKeyboard, .keyboard, id, KeyboardObject.init(server:owner:resource:)) { [seatIndex] client, resource in
                 if seatIndex == 0 { client.keyboards.append(resource) } else {
                     client.devices(on: SeatID(index: UInt32(seatIndex))).keyboards.append(resource)
                 }
                 (WaylandObject.from(resource) as? KeyboardObject)?.sendKeymapAtBind(seat: SeatID(index: UInt32(seatIndex)))
             }
-        case 2:
-            bindDevice("wl_touch", .touch, id, TouchObject.init(server:owner:resource:)) { [seatIndex] client, r in
+        case .getTouch(let id):
+            bindDevice(.wlTouch, .touch, id, TouchObject.init(server:owner:resource:)) { [seatIndex] client, r in
                 if seatIndex == 0 { client.touches.append(r) } else { client.devices(on: SeatID(index: UInt32(seatIndex))).touches.append(r) }
             }
-        case 3: destroyResource()  // release
-        default: break
+        case .release: destroyResource()  // release
         }
     }
 
     /// Creates the device resource, records it with its client, and tells the core the
     /// client's surfaces now take that kind of event.
     private func bindDevice<T: SeatDeviceObject>(
-        _ interface: String, _ kind: BoundDevices, _ id: UInt32,
+        _ interface: UnsafePointer<wl_interface>, _ kind: BoundDevices, _ id: UInt32,
         _ make: (WaylandServer, ClientState, ResourcePointer) -> T, record: (ClientState, ResourcePointer) -> Void
     ) {
         guard let object = server.createObject(interface, client: owner, version: version, id: id, {
@@ -82,10 +81,11 @@ class SeatDeviceObject: WaylandObject {
 
 final class PointerObject: SeatDeviceObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0:  // set_cursor(serial, surface?, hotspot_x, hotspot_y)
-            guard mayChooseCursor(citing: args.uint(0)) else { return }
-            let surface = args.object(1, as: Surface.self)
+        guard let request: WlPointerRequest = decode(opcode, args) else { return }
+        switch request {
+        case .setCursor(let serial, let surface, let hotspotX, let hotspotY):  // set_cursor(serial, surface?, hotspot_x, hotspot_y)
+            guard mayChooseCursor(citing: serial) else { return }
+            let surface = surface.object(as: Surface.self)
             if let surface {
                 switch surface.role {
                 case .none: surface.role = .cursor
@@ -95,9 +95,8 @@ final class PointerObject: SeatDeviceObject {
                                      "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName)")
                 }
             }
-            owner.onSeat(seatIndex).cursor = .surface(surface, hotspotX: args.int(2), hotspotY: args.int(3))
-        case 1: destroyResource()  // release
-        default: break
+            owner.onSeat(seatIndex).cursor = .surface(surface, hotspotX: hotspotX, hotspotY: hotspotY)
+        case .release: destroyResource()  // release
         }
     }
 
@@ -139,7 +138,10 @@ final class KeyboardObject: SeatDeviceObject {
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 0 { destroyResource() }  // release
+        guard let request: WlKeyboardRequest = decode(opcode, args) else { return }
+        switch request {
+        case .release: destroyResource()  // release
+        }
     }
 
     override func resourceDestroyed() { unbind(.keyboard, \.keyboards, first: \.keyboards) }
@@ -147,7 +149,10 @@ final class KeyboardObject: SeatDeviceObject {
 
 final class TouchObject: SeatDeviceObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 0 { destroyResource() }  // release
+        guard let request: WlTouchRequest = decode(opcode, args) else { return }
+        switch request {
+        case .release: destroyResource()  // release
+        }
     }
 
     override func resourceDestroyed() { unbind(.touch, \.touches, first: \.touches) }

@@ -70,8 +70,8 @@ extension WaylandServer {
         seat.beforePress = pressHook  // focus on click, as on the first seat (Server+Activation.swift)
         let served = ServedSeat(seat: seat, keyboardState: state)
         extraSeats.append(served)
-        addGlobal("wl_seat", GlobalVersion.seat) { server, client, version, id in
-            guard let object = server.createObject("wl_seat", client: client, version: version, id: id, {
+        addGlobal(.wlSeat, GlobalVersion.seat) { server, client, version, id in
+            guard let object = server.createObject(.wlSeat, client: client, version: version, id: id, {
                 SeatObject(server: server, owner: client, resource: $0)
             }) else { return }
             object.seatIndex = Int(seat.id.index)

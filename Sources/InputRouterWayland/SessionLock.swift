@@ -47,14 +47,14 @@ final class SessionLockState {
 /// `ext_session_lock_manager_v1`: asks for the session to be locked.
 final class SessionLockManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()  // locks made with it live on
-        case 1:  // lock(id)
-            guard let lock = server.createObject("ext_session_lock_v1", client: owner, version: version, id: args.newID(0), {
+        guard let request: ExtSessionLockManagerV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()  // locks made with it live on
+        case .lock(let id):  // lock(id)
+            guard let lock = server.createObject(.extSessionLockV1, client: owner, version: version, id: id, {
                 SessionLockObject(server: server, owner: owner, resource: $0)
             }) else { return }
             server.lockSession(lock)
-        default: break
         }
     }
 }
@@ -67,15 +67,16 @@ final class SessionLockObject: WaylandObject {
     var surfaces: [WeakLockSurface] = []
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0:  // destroy
+        guard let request: ExtSessionLockV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy:  // destroy
             guard !lockedSent else {
                 return postError(EXT_SESSION_LOCK_V1_ERROR_INVALID_DESTROY.rawValue,
                                  "ext_session_lock_v1 destroyed while the session is locked: unlock_and_destroy ends a lock")
             }
             destroyResource()
-        case 1:  // get_lock_surface(id, surface, output)
-            guard let surface = args.object(1, as: Surface.self), let output = args.object(2, as: OutputObject.self)?.output else {
+        case .getLockSurface(let id, let surface, let output):  // get_lock_surface(id, surface, output)
+            guard let surface = surface.object(as: Surface.self), let output = output.object(as: OutputObject.self)?.output else {
                 return
             }
             guard case .none = surface.role else {
@@ -91,22 +92,21 @@ final class SessionLockObject: WaylandObject {
                 return postError(EXT_SESSION_LOCK_V1_ERROR_DUPLICATE_OUTPUT.rawValue,
                                  "output \(output.name) already has a lock surface from this lock")
             }
-            guard let lockSurface = server.createObject("ext_session_lock_surface_v1", client: owner, version: version,
-                                                        id: args.newID(0), {
+            guard let lockSurface = server.createObject(.extSessionLockSurfaceV1, client: owner, version: version,
+                                                        id: id, {
                 LockSurfaceObject(server: server, owner: owner, resource: $0, lock: self, surface: surface, output: output)
             }) else { return }
             surface.role = .lock(lockSurface)
             surfaces.append(WeakLockSurface(object: lockSurface))
             if isLocker { lockSurface.placeInScene() }
             lockSurface.sendConfigure()
-        case 2:  // unlock_and_destroy
+        case .unlockAndDestroy:  // unlock_and_destroy
             guard lockedSent else {
                 return postError(EXT_SESSION_LOCK_V1_ERROR_INVALID_UNLOCK.rawValue,
                                  "unlock_and_destroy on an ext_session_lock_v1 that was never sent locked: destroy it instead")
             }
             server.unlockSession(by: self)
             destroyResource()
-        default: break
         }
     }
 
@@ -150,17 +150,16 @@ final class LockSurfaceObject: WaylandObject {
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()
-        case 1:  // ack_configure(serial)
-            let serial = args.uint(0)
+        guard let request: ExtSessionLockSurfaceV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()
+        case .ackConfigure(let serial):  // ack_configure(serial)
             guard let i = sentConfigures.firstIndex(where: { $0.serial == serial }) else {
                 return postError(EXT_SESSION_LOCK_SURFACE_V1_ERROR_INVALID_SERIAL.rawValue,
                                  "serial \(serial) was not sent in a configure, or was acknowledged already")
             }
             acknowledgedSize = (sentConfigures[i].width, sentConfigures[i].height)
             sentConfigures.removeFirst(i + 1)  // it and every older one
-        default: break
         }
     }
 

@@ -23,7 +23,8 @@ import CWaylandServer
 
 /// Installs the check on `display`; returns the logger, to destroy before the display.
 func installShmStrideCheck(on display: OpaquePointer) -> OpaquePointer? {
-    guard let pool = ir_interface("wl_shm_pool"), let createBuffer = pool.pointee.methods else { return nil }
+    let pool: UnsafePointer<wl_interface> = .wlShmPool
+    guard let createBuffer = pool.pointee.methods else { return nil }
     return wl_display_add_protocol_logger(display, shmStrideCheck, UnsafeMutableRawPointer(mutating: createBuffer))
 }
 

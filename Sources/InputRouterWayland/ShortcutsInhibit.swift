@@ -11,25 +11,25 @@ import InputRouter
 
 final class ShortcutsInhibitManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()  // inhibitors made with it live on
-        case 1:  // inhibit_shortcuts(id, surface, seat)
-            guard let surface = args.object(1, as: Surface.self) else { return }
+        guard let request: ZwpKeyboardShortcutsInhibitManagerV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()  // inhibitors made with it live on
+        case .inhibitShortcuts(let id, let surface, let seat):  // inhibit_shortcuts(id, surface, seat)
+            guard let surface = surface.object(as: Surface.self) else { return }
             // One inhibitor per surface and seat: it inhibits the bindings of the seat named.
-            let seatIndex = server.seatIndex(from: args.object(2, as: SeatObject.self))
+            let seatIndex = server.seatIndex(from: seat.object(as: SeatObject.self))
             if surface.shortcutsInhibitor(seat: seatIndex) != nil {
                 return postError(ZWP_KEYBOARD_SHORTCUTS_INHIBIT_MANAGER_V1_ERROR_ALREADY_INHIBITED.rawValue,
                                  "wl_surface@\(wl_resource_get_id(surface.resource)) already inhibits the shortcuts of this seat")
             }
             guard let inhibitor = server.createObject(
-                "zwp_keyboard_shortcuts_inhibitor_v1", client: owner, version: version, id: args.newID(0), {
+                .zwpKeyboardShortcutsInhibitorV1, client: owner, version: version, id: id, {
                     ShortcutsInhibitorObject(server: server, owner: owner, resource: $0, surface: surface, seatIndex: seatIndex)
                 })
             else { return }
             surface.shortcutsInhibitors.append(inhibitor)
             // A surface without a role has no node yet: it is registered when it gets one.
             if let node = surface.node { inhibitor.seat.addShortcutsInhibitor(node) }
-        default: break
         }
     }
 }
@@ -46,7 +46,10 @@ final class ShortcutsInhibitorObject: WaylandObject {
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 0 { destroyResource() }  // destroy
+        guard let request: ZwpKeyboardShortcutsInhibitorV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()  // destroy
+        }
     }
 
     func send(active: Bool) {

@@ -5,10 +5,11 @@ import InputRouter
 
 final class SubcompositorObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()
-        case 1:  // get_subsurface(id, surface, parent)
-            guard let surface = args.object(1, as: Surface.self), let parent = args.object(2, as: Surface.self) else { return }
+        guard let request: WlSubcompositorRequest = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()
+        case .getSubsurface(let id, let surface, let parent):  // get_subsurface(id, surface, parent)
+            guard let surface = surface.object(as: Surface.self), let parent = parent.object(as: Surface.self) else { return }
             guard case .none = surface.role else {
                 return postError(WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE.rawValue,
                                  "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName)")
@@ -17,13 +18,12 @@ final class SubcompositorObject: WaylandObject {
                 return postError(WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE.rawValue,
                                  "wl_surface@\(wl_resource_get_id(parent.resource)) is wl_surface@\(wl_resource_get_id(surface.resource)) or its descendant")
             }
-            guard let sub = server.createObject("wl_subsurface", client: owner, version: 1, id: args.newID(0), {
+            guard let sub = server.createObject(.wlSubsurface, client: owner, version: 1, id: id, {
                 SubsurfaceObject(server: server, owner: owner, resource: $0, surface: surface, parent: parent)
             }) else { return }
             surface.role = .subsurface(sub)
             parent.children.append(sub)
             if parent.node != nil { sub.createNode() }
-        default: break
         }
     }
 }
@@ -62,25 +62,26 @@ final class SubsurfaceObject: WaylandObject {
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()
-        case 1: pendingPosition = (args.int(0), args.int(1))  // set_position
-        case 2, 3:  // place_above / place_below (sibling)
-            guard let sibling = args.object(0, as: Surface.self), let parent else { return }
+        guard let request: WlSubsurfaceRequest = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()
+        case .setPosition(let x, let y): pendingPosition = (x, y)  // set_position
+        case .placeAbove(let sibling), .placeBelow(let sibling):  // place_above / place_below (sibling)
+            guard let sibling = sibling.object(as: Surface.self), let parent else { return }
             let isSibling = sibling === parent || parent.children.contains { $0.surface === sibling && $0 !== self }
             guard isSibling else {
                 return postError(WL_SUBSURFACE_ERROR_BAD_SURFACE.rawValue,
                                  "wl_surface@\(wl_resource_get_id(sibling.resource)) is neither the parent nor a sibling")
             }
-            parent.pendingRestacks.append((self, opcode == 2, sibling))
-        case 4: synchronized = true
-        case 5:  // set_desync: a held commit is applied now
+            let above = if case .placeAbove = request { true } else { false }
+            parent.pendingRestacks.append((self, above, sibling))
+        case .setSync: synchronized = true
+        case .setDesync:  // set_desync: a held commit is applied now
             synchronized = false
             if !isEffectivelySynchronized, let held = surface.cached {
                 surface.cached = nil
                 surface.apply(held)
             }
-        default: break
         }
     }
 

@@ -7,16 +7,16 @@ import InputRouter
 
 final class CompositorObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0:  // create_surface(id)
-            server.createObject("wl_surface", client: owner, version: version, id: args.newID(0)) {
+        guard let request: WlCompositorRequest = decode(opcode, args) else { return }
+        switch request {
+        case .createSurface(let id):  // create_surface(id)
+            server.createObject(.wlSurface, client: owner, version: version, id: id) {
                 Surface(server: server, owner: owner, resource: $0)
             }
-        case 1:  // create_region(id)
-            server.createObject("wl_region", client: owner, version: 1, id: args.newID(0)) {
+        case .createRegion(let id):  // create_region(id)
+            server.createObject(.wlRegion, client: owner, version: 1, id: id) {
                 RegionObject(server: server, owner: owner, resource: $0)
             }
-        default: break
         }
     }
 }
@@ -25,22 +25,21 @@ final class RegionObject: WaylandObject {
     var region = Region()
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()
-        case 1, 2:  // add / subtract (x, y, width, height)
-            let (x, y, w, h) = (args.int(0), args.int(1), args.int(2), args.int(3))
+        guard let request: WlRegionRequest = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()
+        case .add(let x, let y, let w, let h), .subtract(let x, let y, let w, let h):  // (x, y, width, height)
             guard w >= 0, h >= 0, x.addingReportingOverflow(w).overflow == false,
                 y.addingReportingOverflow(h).overflow == false
             else {
                 // wl_region names no errors: the request is malformed, which is
                 // wl_display.invalid_method, posted on the display object (its codes are
                 // wl_display's; on the wl_region they would mean nothing).
-                let name = opcode == 1 ? "add" : "subtract"
+                let name = if case .add = request { "add" } else { "subtract" }
                 return postDisplayError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue,
                     "wl_region@\(wl_resource_get_id(resource)).\(name)(\(x), \(y), \(w), \(h)): sizes must be ≥ 0 and the far edge must fit in 32 bits")
             }
-            if opcode == 1 { region.add(Rect(x, y, w, h)) } else { region.subtract(Rect(x, y, w, h)) }
-        default: break
+            if case .add = request { region.add(Rect(x, y, w, h)) } else { region.subtract(Rect(x, y, w, h)) }
         }
     }
 }
@@ -109,34 +108,35 @@ final class Surface: WaylandObject {
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()
-        case 1:  // attach(buffer?, x, y)
-            if case .xdg(let xdg) = role, args.resource(0) != nil, !xdg.mayAttachBuffer { return xdg.postUnconfiguredBuffer() }
-            if case .layer(let layer) = role, args.resource(0) != nil, !layer.mayAttachBuffer { return layer.postUnconfiguredBuffer() }
+        guard let request: WlSurfaceRequest = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()
+        case .attach(let buffer, _, _):  // attach(buffer?, x, y)
+            if case .xdg(let xdg) = role, buffer != nil, !xdg.mayAttachBuffer { return xdg.postUnconfiguredBuffer() }
+            if case .layer(let layer) = role, buffer != nil, !layer.mayAttachBuffer { return layer.postUnconfiguredBuffer() }
             pending.bufferAttached = true
-            pending.buffer = args.resource(0)
+            pending.buffer = buffer
             pending.bufferID = pending.buffer.map { wl_resource_get_id($0) } ?? 0
-        case 3:  // frame(callback)
-            guard let cb = wl_resource_create(owner.client, ir_interface("wl_callback"), 1, args.newID(0)) else {
+        case .frame(let callback):  // frame(callback)
+            guard let cb = wl_resource_create(owner.client, .wlCallback, 1, callback) else {
                 return wl_client_post_no_memory(owner.client)
             }
             pending.frameCallbacks.append(cb)
             wl_resource_set_implementation(cb, nil, Unmanaged.passUnretained(server).toOpaque(), frameCallbackDestroyed)
-        case 5:  // set_input_region(region?)
+        case .setInputRegion(let region):  // set_input_region(region?)
             pending.inputRegionSet = true
-            pending.inputRegion = args.object(0, as: RegionObject.self)?.region
-        case 6: commit()
-        case 7:  // set_buffer_transform(transform): no effect on input, but checked
-            let t = args.int(0)
+            pending.inputRegion = region.object(as: RegionObject.self)?.region
+        case .commit: commit()
+        case .setBufferTransform(let transform):  // set_buffer_transform(transform): no effect on input, but checked
+            let t = transform
             guard (0...7).contains(t) else {
                 return postError(WL_SURFACE_ERROR_INVALID_TRANSFORM.rawValue, "buffer transform \(t) is not a wl_output.transform")
             }
-        case 8:  // set_buffer_scale(scale)
-            let s = args.int(0)
+        case .setBufferScale(let scale):  // set_buffer_scale(scale)
+            let s = scale
             guard s >= 1 else { return postError(WL_SURFACE_ERROR_INVALID_SCALE.rawValue, "buffer scale \(s) is not positive") }
             pending.scale = s
-        default: break  // damage, opaque region, damage_buffer, offset: no effect on input
+        case .damage, .setOpaqueRegion, .damageBuffer, .offset: break  // damage, opaque region, damage_buffer, offset: no effect on input
         }
     }
 

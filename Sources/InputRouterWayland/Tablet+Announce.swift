@@ -86,7 +86,7 @@ extension WaylandServer {
     }
 
     private func announceTablet(_ device: DeviceID, on seatResource: ResourcePointer, _ c: ClientState, seat index: Int) {
-        guard let t = createObject("zwp_tablet_v2", client: c, version: wl_resource_get_version(seatResource), id: 0, {
+        guard let t = createObject(.zwpTabletV2, client: c, version: wl_resource_get_version(seatResource), id: 0, {
             TabletObject(server: self, owner: c, resource: $0, seatIndex: index)
         }) else { return }
         c.onSeat(index).tablet.tablets.append((device, seatResource, t.resource))
@@ -102,7 +102,7 @@ extension WaylandServer {
     }
 
     private func announceTool(_ i: Int, on seatResource: ResourcePointer, _ c: ClientState, seat index: Int) {
-        guard let t = createObject("zwp_tablet_tool_v2", client: c, version: wl_resource_get_version(seatResource), id: 0, {
+        guard let t = createObject(.zwpTabletToolV2, client: c, version: wl_resource_get_version(seatResource), id: 0, {
             TabletToolObject(server: self, owner: c, resource: $0, seatIndex: index)
         }) else { return }
         c.onSeat(index).tablet.tools.append((i, seatResource, t.resource))

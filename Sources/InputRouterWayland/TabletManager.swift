@@ -18,15 +18,15 @@ import InputRouter
 
 final class TabletManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0:  // get_tablet_seat(tablet_seat, seat)
-            let index = server.seatIndex(from: args.object(1, as: SeatObject.self))
-            guard let seat = server.createObject("zwp_tablet_seat_v2", client: owner, version: version, id: args.newID(0), {
+        guard let request: ZwpTabletManagerV2Request = decode(opcode, args) else { return }
+        switch request {
+        case .getTabletSeat(let tabletSeat, let seat):  // get_tablet_seat(tablet_seat, seat)
+            let index = server.seatIndex(from: seat.object(as: SeatObject.self))
+            guard let seat = server.createObject(.zwpTabletSeatV2, client: owner, version: version, id: tabletSeat, {
                 TabletSeatObject(server: server, owner: owner, resource: $0, seatIndex: index)
             }) else { return }
             server.tabletSeatCreated(seat.resource, owner, seat: index)
-        case 1: destroyResource()
-        default: break
+        case .destroy: destroyResource()
         }
     }
 }
@@ -48,7 +48,10 @@ class TabletSeatBoundObject: WaylandObject {
 /// `zwp_tablet_seat_v2`: its one request is `destroy`; the tablets and tools it announced live on.
 final class TabletSeatObject: TabletSeatBoundObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 0 { destroyResource() }
+        guard let request: ZwpTabletSeatV2Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()
+        }
     }
 
     override func resourceDestroyed() { server.tabletSeatDestroyed(resource, owner, seat: seatIndex) }
@@ -57,7 +60,10 @@ final class TabletSeatObject: TabletSeatBoundObject {
 /// `zwp_tablet_v2`, made by the server in `tablet_added`: its one request is `destroy`.
 final class TabletObject: TabletSeatBoundObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 0 { destroyResource() }
+        guard let request: ZwpTabletV2Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()
+        }
     }
 
     override func resourceDestroyed() { seatState.tablet.tablets.removeAll { $0.resource == resource } }
@@ -71,7 +77,11 @@ final class TabletToolObject: TabletSeatBoundObject {
     var cursor: ChosenCursor?
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 1 { destroyResource() }  // 0 is set_cursor
+        guard let request: ZwpTabletToolV2Request = decode(opcode, args) else { return }
+        switch request {
+        case .setCursor: break  // a tool's cursor is chosen with wp_cursor_shape_device_v1
+        case .destroy: destroyResource()
+        }
     }
 
     /// Whether a request citing `serial` may choose this tool's cursor: the seat's newest

@@ -13,7 +13,11 @@ import InputRouter
 /// `zwp_tablet_pad_v2`: `set_feedback` (accepted, nothing shown) and `destroy`.
 final class TabletPadObject: TabletSeatBoundObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 1 { destroyResource() }  // 0 is set_feedback(button, description, serial)
+        guard let request: ZwpTabletPadV2Request = decode(opcode, args) else { return }
+        switch request {
+        case .setFeedback: break  // no feedback to show
+        case .destroy: destroyResource()
+        }
     }
 
     override func resourceDestroyed() { seatState.tablet.pads.removeAll { $0.resource == resource } }
@@ -22,7 +26,10 @@ final class TabletPadObject: TabletSeatBoundObject {
 /// `zwp_tablet_pad_group_v2`: its one request is `destroy`.
 final class TabletPadGroupObject: TabletSeatBoundObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 0 { destroyResource() }
+        guard let request: ZwpTabletPadGroupV2Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()
+        }
     }
 
     override func resourceDestroyed() {
@@ -40,7 +47,7 @@ final class TabletPadGroupObject: TabletSeatBoundObject {
 enum PadControlKind {
     case ring, strip
 
-    var interface: String { self == .ring ? "zwp_tablet_pad_ring_v2" : "zwp_tablet_pad_strip_v2" }
+    var interface: UnsafePointer<wl_interface> { self == .ring ? .zwpTabletPadRingV2 : .zwpTabletPadStripV2 }
 }
 
 /// `zwp_tablet_pad_ring_v2` or `zwp_tablet_pad_strip_v2`: `set_feedback` (accepted) and `destroy`.
@@ -52,8 +59,14 @@ final class TabletPadControlObject: TabletSeatBoundObject {
         super.init(server: server, owner: owner, resource: resource, seatIndex: seatIndex)
     }
 
+    /// A ring's and a strip's requests are the same two, in the same order: the ring's enum
+    /// decodes both.
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 1 { destroyResource() }  // 0 is set_feedback(description, serial)
+        guard let request: ZwpTabletPadRingV2Request = decode(opcode, args) else { return }
+        switch request {
+        case .setFeedback: break  // no feedback to show
+        case .destroy: destroyResource()
+        }
     }
 
     override func resourceDestroyed() {
@@ -119,7 +132,7 @@ extension WaylandServer {
     private func announcePad(_ device: DeviceID, _ layout: TabletPadLayout, on seatResource: ResourcePointer, _ c: ClientState,
                              seat index: Int) {
         let version = wl_resource_get_version(seatResource)
-        guard let pad = createObject("zwp_tablet_pad_v2", client: c, version: version, id: 0, {
+        guard let pad = createObject(.zwpTabletPadV2, client: c, version: version, id: 0, {
             TabletPadObject(server: self, owner: c, resource: $0, seatIndex: index)
         }) else { return }
         var entry = ClientPad(device: device, seat: seatResource, resource: pad.resource, groups: [],
@@ -129,7 +142,7 @@ extension WaylandServer {
         if let path = router.seats[index].deviceDescription(of: device)?.path { zwp_tablet_pad_v2_send_path(pad.resource, path) }
         if layout.buttonCount > 0 { zwp_tablet_pad_v2_send_buttons(pad.resource, UInt32(layout.buttonCount)) }
         for group in layout.groups {
-            guard let g = createObject("zwp_tablet_pad_group_v2", client: c, version: version, id: 0, {
+            guard let g = createObject(.zwpTabletPadGroupV2, client: c, version: version, id: 0, {
                 TabletPadGroupObject(server: self, owner: c, resource: $0, seatIndex: index)
             }) else { return }
             entry.groups.append(g.resource)

@@ -15,15 +15,15 @@ import InputRouter
 
 final class TextInputManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()  // text inputs made with it live on
-        case 1:  // get_text_input(id, seat)
-            guard let input = server.createObject("zwp_text_input_v3", client: owner, version: version, id: args.newID(0), {
+        guard let request: ZwpTextInputManagerV3Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()  // text inputs made with it live on
+        case .getTextInput(let id, let seat):  // get_text_input(id, seat)
+            guard let input = server.createObject(.zwpTextInputV3, client: owner, version: version, id: id, {
                 TextInputObject(server: server, owner: owner, resource: $0)
             }) else { return }
-            input.seatIndex = server.seatIndex(from: args.object(1, as: SeatObject.self))
+            input.seatIndex = server.seatIndex(from: seat.object(as: SeatObject.self))
             server.services(input.seatIndex).textInput.add(input)
-        default: break
         }
     }
 }
@@ -60,16 +60,16 @@ final class TextInputObject: WaylandObject {
     weak var focus: Surface?
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()
-        case 1: pending = Pending(enable: true)  // enable: resets everything requested before it
-        case 2: pending.enable = false  // disable
-        case 3: pending.surrounding = (args.string(0) ?? "", args.int(1), args.int(2))  // set_surrounding_text
-        case 4: pending.changeCause = args.uint(0)  // set_text_change_cause(cause)
-        case 5: pending.contentType = (args.uint(0), args.uint(1))  // set_content_type(hint, purpose)
-        case 6: pending.cursorRectangle = Rect(args.int(0), args.int(1), args.int(2), args.int(3))
-        case 7: commit()
-        default: break
+        guard let request: ZwpTextInputV3Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()
+        case .enable: pending = Pending(enable: true)  // enable: resets everything requested before it
+        case .disable: pending.enable = false  // disable
+        case .setSurroundingText(let text, let cursor, let anchor): pending.surrounding = (text ?? "", cursor, anchor)  // set_surrounding_text
+        case .setTextChangeCause(let cause): pending.changeCause = cause  // set_text_change_cause(cause)
+        case .setContentType(let hint, let purpose): pending.contentType = (hint, purpose)  // set_content_type(hint, purpose)
+        case .setCursorRectangle(let x, let y, let width, let height): pending.cursorRectangle = Rect(x, y, width, height)
+        case .commit: commit()
         }
     }
 

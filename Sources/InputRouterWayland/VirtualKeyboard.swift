@@ -22,13 +22,14 @@ import InputRouterKeyboard
 
 final class VirtualKeyboardManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        guard opcode == 0 else { return }  // create_virtual_keyboard(seat, id)
+        guard let request: ZwpVirtualKeyboardManagerV1Request = decode(opcode, args) else { return }
+        guard case .createVirtualKeyboard(let seat, let id) = request else { return }
         guard server.allowsVirtualDevice(.keyboard, for: owner) else {
             return postError(ZWP_VIRTUAL_KEYBOARD_MANAGER_V1_ERROR_UNAUTHORIZED.rawValue,
                              "this client may not create virtual keyboards")
         }
-        let seatIndex = server.seatIndex(from: args.object(0, as: SeatObject.self))
-        guard let keyboard = server.createObject("zwp_virtual_keyboard_v1", client: owner, version: version, id: args.newID(1), {
+        let seatIndex = server.seatIndex(from: seat.object(as: SeatObject.self))
+        guard let keyboard = server.createObject(.zwpVirtualKeyboardV1, client: owner, version: version, id: id, {
             VirtualKeyboardObject(server: server, owner: owner, resource: $0, seatIndex: seatIndex)
         }) else { return }
         keyboard.device = server.addVirtualDevice(.keyboard, seat: seatIndex)
@@ -54,28 +55,28 @@ final class VirtualKeyboardObject: WaylandObject {
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: setKeymap(format: args.uint(0), fd: args.fd(1), size: args.uint(2))
-        case 1:  // key(time, key, state)
+        guard let request: ZwpVirtualKeyboardV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .keymap(let format, let fd, let size): setKeymap(format: format, fd: fd, size: size)
+        case .key(let time, let key, let state):  // key(time, key, state)
             guard keymap != nil else {
                 return postError(ZWP_VIRTUAL_KEYBOARD_V1_ERROR_NO_KEYMAP.rawValue, "key before a keymap was set")
             }
             // wl_keyboard.key_state has no other values in this protocol's time: nothing to type.
-            guard let state = KeyState(rawValue: UInt8(truncatingIfNeeded: args.uint(2))), args.uint(2) <= 1 else { return }
+            guard let keyState = KeyState(rawValue: UInt8(truncatingIfNeeded: state)), state <= 1 else { return }
             // Sent on as the client timed it (wlroots does too), in the core's microseconds.
-            lastTime = UInt64(args.uint(0)) * 1000
-            let event = InputEvent(time: lastTime, device: device, .keyboardKey(key: args.uint(1), state: state))
+            lastTime = UInt64(time) * 1000
+            let event = InputEvent(time: lastTime, device: device, .keyboardKey(key: key, state: keyState))
             server.handle(event, seat: server.routerSeat(seatIndex))
-        case 2:  // modifiers(depressed, latched, locked, group)
+        case .modifiers(let modsDepressed, let modsLatched, let modsLocked, let group):  // modifiers(depressed, latched, locked, group)
             guard keymap != nil else {
                 return postError(ZWP_VIRTUAL_KEYBOARD_V1_ERROR_NO_KEYMAP.rawValue, "modifiers before a keymap was set")
             }
-            var m = Modifiers(depressed: args.uint(0), latched: args.uint(1), locked: args.uint(2), group: args.uint(3))
+            var m = Modifiers(depressed: modsDepressed, latched: modsLatched, locked: modsLocked, group: group)
             // What its xkb state makes of them is what its next keys are translated with.
             if let state { m = state.adoptModifiers(m) }
             server.routerSeat(seatIndex).notifyModifiers(m, device: device)
-        case 3: destroyResource()
-        default: break
+        case .destroy: destroyResource()
         }
     }
 

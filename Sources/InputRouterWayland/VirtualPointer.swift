@@ -39,14 +39,14 @@ import InputRouter
 /// `zwlr_virtual_pointer_manager_v1`: makes virtual pointers.
 final class VirtualPointerManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0:  // create_virtual_pointer(seat, id)
-            createPointer(seat: args.object(0, as: SeatObject.self), output: nil, id: args.newID(1))
-        case 1: destroyResource()  // destroy: the virtual pointers made with it live on
-        case 2:  // create_virtual_pointer_with_output(seat, output, id), since version 2
-            let output = args.object(1, as: OutputObject.self)?.output
-            createPointer(seat: args.object(0, as: SeatObject.self), output: output, id: args.newID(2))
-        default: break
+        guard let request: ZwlrVirtualPointerManagerV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .createVirtualPointer(let seat, let id):  // create_virtual_pointer(seat, id)
+            createPointer(seat: seat.object(as: SeatObject.self), output: nil, id: id)
+        case .destroy: destroyResource()  // destroy: the virtual pointers made with it live on
+        case .createVirtualPointerWithOutput(let seat, let output, let id):  // create_virtual_pointer_with_output(seat, output, id), since version 2
+            let output = output.object(as: OutputObject.self)?.output
+            createPointer(seat: seat.object(as: SeatObject.self), output: output, id: id)
         }
     }
 
@@ -56,7 +56,7 @@ final class VirtualPointerManagerObject: WaylandObject {
         }
         let seat = server.seat(from: seatObject)
         let device = server.virtualDeviceIDs.take()
-        guard let pointer = server.createObject("zwlr_virtual_pointer_v1", client: owner, version: version, id: id, {
+        guard let pointer = server.createObject(.zwlrVirtualPointerV1, client: owner, version: version, id: id, {
             VirtualPointerObject(server: server, owner: owner, resource: $0, seat: seat, device: device, output: output)
         }) else {
             server.virtualDeviceIDs.give(back: device)
@@ -98,40 +98,39 @@ final class VirtualPointerObject: WaylandObject {
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0:  // motion(time, dx, dy)
-            let dx = args.fixed(1), dy = args.fixed(2)
-            add(args.uint(0), .event(.pointerMotion(dx: dx, dy: dy, unacceleratedDX: dx, unacceleratedDY: dy)))
-        case 1:  // motion_absolute(time, x, y, x_extent, y_extent)
-            let xExtent = args.uint(3), yExtent = args.uint(4)
+        guard let request: ZwlrVirtualPointerV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .motion(let time, let dx, let dy):  // motion(time, dx, dy)
+            let dx = dx, dy = dy
+            add(time, .event(.pointerMotion(dx: dx, dy: dy, unacceleratedDX: dx, unacceleratedDY: dy)))
+        case .motionAbsolute(let time, let x, let y, let xExtent, let yExtent):  // motion_absolute(time, x, y, x_extent, y_extent)
             guard xExtent > 0, yExtent > 0 else { return }  // no frame to map onto
-            add(args.uint(0), .absolute(x: Double(args.uint(1)) / Double(xExtent), y: Double(args.uint(2)) / Double(yExtent)))
-        case 2:  // button(time, button, state)
-            guard args.uint(2) <= 1, let state = ButtonState(rawValue: UInt8(args.uint(2))) else {
-                return postDisplayError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue, "button state \(args.uint(2)) is neither released nor pressed")
+            add(time, .absolute(x: Double(x) / Double(xExtent), y: Double(y) / Double(yExtent)))
+        case .button(let time, let button, let state):  // button(time, button, state)
+            guard state <= 1, let state = ButtonState(rawValue: UInt8(state)) else {
+                return postDisplayError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue, "button state \(state) is neither released nor pressed")
             }
-            add(args.uint(0), .event(.pointerButton(button: args.uint(1), state: state)))
-        case 3:  // axis(time, axis, value)
-            guard let axis = checkedAxis(args.uint(1)) else { return }
-            noteScroll(args.uint(0))
-            scroll.add(axis, value: args.fixed(2), value120: 0)
-        case 4: routeFrame()  // frame
-        case 5:  // axis_source(axis_source)
-            guard args.uint(0) <= 3, let source = AxisSource(rawValue: UInt8(args.uint(0))) else {
+            add(time, .event(.pointerButton(button: button, state: state)))
+        case .axis(let time, let axis, let value):  // axis(time, axis, value)
+            guard let axis = checkedAxis(axis) else { return }
+            noteScroll(time)
+            scroll.add(axis, value: value, value120: 0)
+        case .frame: routeFrame()  // frame
+        case .axisSource(let axisSource):  // axis_source(axis_source)
+            guard axisSource <= 3, let source = AxisSource(rawValue: UInt8(axisSource)) else {
                 return postError(ZWLR_VIRTUAL_POINTER_V1_ERROR_INVALID_AXIS_SOURCE.rawValue,
-                                 "axis source \(args.uint(0)) is not a wl_pointer.axis_source")
+                                 "axis source \(axisSource) is not a wl_pointer.axis_source")
             }
             scroll.source = source
-        case 6:  // axis_stop(time, axis)
-            guard let axis = checkedAxis(args.uint(1)) else { return }
-            noteScroll(args.uint(0))
+        case .axisStop(let time, let axis):  // axis_stop(time, axis)
+            guard let axis = checkedAxis(axis) else { return }
+            noteScroll(time)
             scroll.stop(axis)
-        case 7:  // axis_discrete(time, axis, value, discrete)
-            guard let axis = checkedAxis(args.uint(1)) else { return }
-            noteScroll(args.uint(0))
-            scroll.add(axis, value: args.fixed(2), value120: args.int(3).multipliedReportingOverflow(by: 120).partialValue)
-        case 8: destroyResource()  // destroy
-        default: break
+        case .axisDiscrete(let time, let axis, let value, let discrete):  // axis_discrete(time, axis, value, discrete)
+            guard let axis = checkedAxis(axis) else { return }
+            noteScroll(time)
+            scroll.add(axis, value: value, value120: discrete.multipliedReportingOverflow(by: 120).partialValue)
+        case .destroy: destroyResource()  // destroy
         }
     }
 

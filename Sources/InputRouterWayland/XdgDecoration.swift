@@ -24,10 +24,11 @@ public enum DecorationMode: UInt32, Sendable {
 
 final class DecorationManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()  // objects made with the manager live on
-        case 1:  // get_toplevel_decoration(id, toplevel)
-            guard let toplevel = args.object(1, as: XdgToplevel.self) else { return }
+        guard let request: ZxdgDecorationManagerV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()  // objects made with the manager live on
+        case .getToplevelDecoration(let id, let toplevel):  // get_toplevel_decoration(id, toplevel)
+            guard let toplevel = toplevel.object(as: XdgToplevel.self) else { return }
             // The errors belong to zxdg_toplevel_decoration_v1's enum; like wlroots and KWin,
             // they go on the object the request was made on (the new one does not exist yet).
             if toplevel.decoration?.alive == true {
@@ -41,13 +42,12 @@ final class DecorationManagerObject: WaylandObject {
                                  "wl_surface@\(wl_resource_get_id(surface.resource)) has a buffer: decorations are chosen before the first one")
             }
             guard let decoration = server.createObject(
-                "zxdg_toplevel_decoration_v1", client: owner, version: version, id: args.newID(0), {
+                .zxdgToplevelDecorationV1, client: owner, version: version, id: id, {
                     ToplevelDecorationObject(server: server, owner: owner, resource: $0, toplevel: toplevel)
                 })
             else { return }
             toplevel.decoration = decoration
             decoration.decide()
-        default: break
         }
     }
 }
@@ -75,22 +75,22 @@ final class ToplevelDecorationObject: WaylandObject {
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0:  // destroy: no server-side decoration from the next commit on
+        guard let request: ZxdgToplevelDecorationV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy:  // destroy: no server-side decoration from the next commit on
             scheduled = .clientSide
             alive = false
             destroyResource()
-        case 1:  // set_mode(mode)
-            guard let mode = DecorationMode(rawValue: args.uint(0)) else {
+        case .setMode(let mode):  // set_mode(mode)
+            guard let mode = DecorationMode(rawValue: mode) else {
                 // wayland-protocols 1.31 names no error for this; wl_display's is the generic one.
-                return postError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue, "\(args.uint(0)) is not a decoration mode")
+                return postError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue, "\(mode) is not a decoration mode")
             }
             requested = mode
             decide()
-        case 2:  // unset_mode
+        case .unsetMode:  // unset_mode
             requested = nil
             decide()
-        default: break
         }
     }
 

@@ -23,10 +23,10 @@ import InputRouter
 /// `zxdg_output_manager_v1`: makes an xdg output for a `wl_output`.
 final class XdgOutputManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()  // destroy: the xdg outputs made through it stay
-        case 1: getXdgOutput(id: args.newID(0), for: args.resource(1))
-        default: break
+        guard let request: ZxdgOutputManagerV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()  // destroy: the xdg outputs made through it stay
+        case .getXdgOutput(let id, let output): getXdgOutput(id: id, for: output)
         }
     }
 
@@ -34,7 +34,7 @@ final class XdgOutputManagerObject: WaylandObject {
         // libwayland checked the argument is a wl_output; all of them are OutputObjects.
         let served = (WaylandObject.from(wlOutput) as? OutputObject)?.output
         let output = served.flatMap { $0.removed ? nil : $0 }
-        guard let object = server.createObject("zxdg_output_v1", client: owner, version: version, id: id, {
+        guard let object = server.createObject(.zxdgOutputV1, client: owner, version: version, id: id, {
             XdgOutputObject(server: server, owner: owner, resource: $0, output: output)
         }), let output, let wlOutput else { return }
         output.xdgOutputs.append(object.resource)
@@ -75,7 +75,10 @@ final class XdgOutputObject: WaylandObject {
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        if opcode == 0 { destroyResource() }  // destroy
+        guard let request: ZxdgOutputV1Request = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()  // destroy
+        }
     }
 
     override func resourceDestroyed() { output?.xdgOutputs.removeAll { $0 == resource } }

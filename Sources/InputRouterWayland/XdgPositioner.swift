@@ -116,28 +116,29 @@ final class XdgPositioner: WaylandObject {
     var rules = PositionerRules()
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()
-        case 1:  // set_size
-            guard args.int(0) > 0, args.int(1) > 0 else {
+        guard let request: XdgPositionerRequest = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()
+        case .setSize(let width, let height):  // set_size
+            guard width > 0, height > 0 else {
                 return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "positioner size must be positive")
             }
-            rules.size = (args.int(0), args.int(1))
-        case 2:  // set_anchor_rect
-            guard args.int(2) >= 0, args.int(3) >= 0 else {
+            rules.size = (width, height)
+        case .setAnchorRect(let x, let y, let width, let height):  // set_anchor_rect
+            guard width >= 0, height >= 0 else {
                 return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "anchor rect size must not be negative")
             }
-            rules.anchorRect = Rect(args.int(0), args.int(1), args.int(2), args.int(3))
-        case 3:
-            guard args.uint(0) <= 8 else { return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "invalid anchor") }
-            rules.anchor = args.uint(0)
-        case 4:
-            guard args.uint(0) <= 8 else { return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "invalid gravity") }
-            rules.gravity = args.uint(0)
-        case 5: rules.adjustment = args.uint(0)  // set_constraint_adjustment
-        case 6: rules.offset = (args.int(0), args.int(1))
-        case 7: rules.reactive = true  // set_reactive (v3)
-        default: break  // set_parent_size, set_parent_configure: the parent's current state is used
+            rules.anchorRect = Rect(x, y, width, height)
+        case .setAnchor(let anchor):
+            guard anchor <= 8 else { return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "invalid anchor") }
+            rules.anchor = anchor
+        case .setGravity(let gravity):
+            guard gravity <= 8 else { return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "invalid gravity") }
+            rules.gravity = gravity
+        case .setConstraintAdjustment(let constraintAdjustment): rules.adjustment = constraintAdjustment  // set_constraint_adjustment
+        case .setOffset(let x, let y): rules.offset = (x, y)
+        case .setReactive: rules.reactive = true  // set_reactive (v3)
+        case .setParentSize, .setParentConfigure: break  // set_parent_size, set_parent_configure: the parent's current state is used
         }
     }
 }

@@ -23,19 +23,20 @@ final class XdgWmBase: WaylandObject {
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0:  // destroy
+        guard let request: XdgWmBaseRequest = decode(opcode, args) else { return }
+        switch request {
+        case .destroy:  // destroy
             guard surfaceCount == 0 else {
                 return postError(XDG_WM_BASE_ERROR_DEFUNCT_SURFACES.rawValue,
                                  "xdg_wm_base destroyed while \(surfaceCount) xdg_surface objects exist")
             }
             destroyResource()
-        case 1:  // create_positioner(id)
-            server.createObject("xdg_positioner", client: owner, version: version, id: args.newID(0)) {
+        case .createPositioner(let id):  // create_positioner(id)
+            server.createObject(.xdgPositioner, client: owner, version: version, id: id) {
                 XdgPositioner(server: server, owner: owner, resource: $0)
             }
-        case 2:  // get_xdg_surface(id, surface)
-            guard let surface = args.object(1, as: Surface.self) else { return }
+        case .getXdgSurface(let id, let surface):  // get_xdg_surface(id, surface)
+            guard let surface = surface.object(as: Surface.self) else { return }
             guard case .none = surface.role else {
                 return postError(XDG_WM_BASE_ERROR_ROLE.rawValue,
                                  "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName)")
@@ -44,14 +45,13 @@ final class XdgWmBase: WaylandObject {
                 return postError(XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue,
                                  "wl_surface@\(wl_resource_get_id(surface.resource)) already has a buffer")
             }
-            guard let xdg = server.createObject("xdg_surface", client: owner, version: version, id: args.newID(0), {
+            guard let xdg = server.createObject(.xdgSurface, client: owner, version: version, id: id, {
                 XdgSurfaceObject(server: server, owner: owner, resource: $0, surface: surface, base: self)
             }) else { return }
             surface.role = .xdg(xdg)
             surfaceCount += 1
-        case 3:  // pong(serial)
-            lastPong = args.uint(0)
-        default: break
+        case .pong(let serial):  // pong(serial)
+            lastPong = serial
         }
     }
 }
@@ -91,16 +91,17 @@ final class XdgSurfaceObject: WaylandObject {
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0:  // destroy
+        guard let request: XdgSurfaceRequest = decode(opcode, args) else { return }
+        switch request {
+        case .destroy:  // destroy
             if case .none = roleObject {} else {
                 return postError(XDG_SURFACE_ERROR_DEFUNCT_ROLE_OBJECT.rawValue,
                                  "xdg_surface destroyed before its role object")
             }
             destroyResource()
-        case 1:  // get_toplevel(id)
+        case .getToplevel(let id):  // get_toplevel(id)
             guard case .none = roleObject else { return alreadyConstructed() }
-            guard let top = server.createObject("xdg_toplevel", client: owner, version: version, id: args.newID(0), {
+            guard let top = server.createObject(.xdgToplevel, client: owner, version: version, id: id, {
                 XdgToplevel(server: server, owner: owner, resource: $0, xdg: self)
             }) else { return }
             roleObject = .toplevel(top)
@@ -110,21 +111,21 @@ final class XdgSurfaceObject: WaylandObject {
             let node = server.router.tree.createNode(.toplevel, name: "toplevel", client: owner.id, parent: server.outputNode)
             surface.attachNode(node)
             server.nameToplevelNode(top)
-        case 2:  // get_popup(id, parent?, positioner)
+        case .getPopup(let id, let parentResource, let positioner):  // get_popup(id, parent?, positioner)
             guard case .none = roleObject else { return alreadyConstructed() }
             // A null parent: another protocol gives it one before its first commit (a layer
             // surface's `get_popup`, LayerShell.swift); until then it has no node.
-            let parent = args.object(1, as: XdgSurfaceObject.self)
-            if args.resource(1) != nil, parent?.surface.node == nil {
+            let parent = parentResource.object(as: XdgSurfaceObject.self)
+            if parentResource != nil, parent?.surface.node == nil {
                 return postWmBaseError(XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT.rawValue, "a popup needs a toplevel or popup parent")
             }
-            guard let positioner = args.object(2, as: XdgPositioner.self),
+            guard let positioner = positioner.object(as: XdgPositioner.self),
                 let rect = positioner.rules.placement(
                     origin: parent.map(server.popupOrigin(of:)) ?? (0, 0), bounds: server.popupBounds)
             else {
                 return postWmBaseError(XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "positioner without size or anchor rect")
             }
-            guard let popup = server.createObject("xdg_popup", client: owner, version: version, id: args.newID(0), {
+            guard let popup = server.createObject(.xdgPopup, client: owner, version: version, id: id, {
                 XdgPopup(server: server, owner: owner, resource: $0, xdg: self, parent: parent, placement: rect,
                          rules: positioner.rules)
             }) else { return }
@@ -137,18 +138,16 @@ final class XdgSurfaceObject: WaylandObject {
                 frame: Rect(origin.x + rect.x, origin.y + rect.y, 0, 0))
             server.router.tree.setNextResponder(node, parentNode)
             surface.attachNode(node)
-        case 3:  // set_window_geometry
-            guard args.int(2) > 0, args.int(3) > 0 else {
+        case .setWindowGeometry(let x, let y, let width, let height):  // set_window_geometry
+            guard width > 0, height > 0 else {
                 return postError(XDG_SURFACE_ERROR_INVALID_SIZE.rawValue, "window geometry must have a positive size")
             }
-            geometry = Rect(args.int(0), args.int(1), args.int(2), args.int(3))
-        case 4:  // ack_configure(serial)
-            let serial = args.uint(0)
+            geometry = Rect(x, y, width, height)
+        case .ackConfigure(let serial):  // ack_configure(serial)
             guard sentConfigures.acknowledge(serial) else {
                 return postError(XDG_SURFACE_ERROR_INVALID_SERIAL.rawValue, "serial \(serial) was not sent in a configure")
             }
             acknowledged = true
-        default: break
         }
     }
 

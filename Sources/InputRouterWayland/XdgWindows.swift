@@ -37,10 +37,11 @@ final class XdgToplevel: WaylandObject {
     var windowNode: NodeID? { frame?.container ?? node }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0: destroyResource()
-        case 1:  // set_parent(parent?)
-            let parent = args.object(0, as: XdgToplevel.self)
+        guard let request: XdgToplevelRequest = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()
+        case .setParent(let parent):  // set_parent(parent?)
+            let parent = parent.object(as: XdgToplevel.self)
             // "a toplevel cannot be its own parent" — nor its own ancestor's: no loops.
             var ancestor = parent
             while let a = ancestor {
@@ -51,33 +52,32 @@ final class XdgToplevel: WaylandObject {
                 ancestor = a.parentToplevel
             }
             parentToplevel = parent
-        case 2: title = args.string(0) ?? ""; server.nameToplevelNode(self)
-        case 3: appID = args.string(0) ?? ""; server.nameToplevelNode(self)
-        case 5:  // move(seat, serial)
+        case .setTitle(let title): self.title = title ?? ""; server.nameToplevelNode(self)
+        case .setAppId(let appId): appID = appId ?? ""; server.nameToplevelNode(self)
+        case .move(let seat, let serial):  // move(seat, serial)
             if maximized || fullscreen { return }  // refused, as weston does (docs/wayland.md)
-            let seat = server.seat(from: args.object(0, as: SeatObject.self))
-            guard let window = windowNode, let press = seat.serialEntry(args.uint(1), client: owner.id, for: .move)
+            let seat = server.seat(from: seat.object(as: SeatObject.self))
+            guard let window = windowNode, let press = seat.serialEntry(serial, client: owner.id, for: .move)
             else { return }
             // Anchored at the press, not where the pointer is now: clients ask after their drag
             // threshold. A touch's point is not the cursor the move follows, so it anchors there.
             seat.beginMove(window, anchor: press.action == .buttonPress ? press.position : nil)
-        case 6:  // resize(seat, serial, edges)
-            let edges = args.uint(2)
+        case .resize(let seat, let serial, let edges):  // resize(seat, serial, edges)
             guard [0, 1, 2, 4, 5, 6, 8, 9, 10].contains(edges) else {
                 return postError(XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE.rawValue, "invalid resize edge \(edges)")
             }
-            let seat = server.seat(from: args.object(0, as: SeatObject.self))
-            guard let node, seat.serialEntry(args.uint(1), client: owner.id, for: .resize) != nil else { return }
+            let seat = server.seat(from: seat.object(as: SeatObject.self))
+            guard let node, seat.serialEntry(serial, client: owner.id, for: .resize) != nil else { return }
             seat.beginResize(node, edges: ResizeEdges(rawValue: edges))
-        case 7, 8:  // set_max_size / set_min_size
-            guard args.int(0) >= 0, args.int(1) >= 0 else {
+        case .setMaxSize(let width, let height), .setMinSize(let width, let height):  // set_max_size / set_min_size
+            guard width >= 0, height >= 0 else {
                 return postError(XDG_TOPLEVEL_ERROR_INVALID_SIZE.rawValue, "sizes must not be negative")
             }
-        case 9: setMaximized(true, fullscreen: false)
-        case 10: setMaximized(false, fullscreen: false)
-        case 11: setMaximized(true, fullscreen: true)
-        case 12: setMaximized(false, fullscreen: true)
-        default: break  // show_window_menu, set_minimized
+        case .setMaximized: setMaximized(true, fullscreen: false)
+        case .unsetMaximized: setMaximized(false, fullscreen: false)
+        case .setFullscreen: setMaximized(true, fullscreen: true)
+        case .unsetFullscreen: setMaximized(false, fullscreen: true)
+        case .showWindowMenu, .setMinimized: break  // show_window_menu, set_minimized
         }
     }
 
@@ -201,29 +201,30 @@ final class XdgPopup: WaylandObject {
     var node: NodeID? { xdg?.surface.node }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
-        switch opcode {
-        case 0:  // destroy: only the topmost grabbing popup may go
+        guard let request: XdgPopupRequest = decode(opcode, args) else { return }
+        switch request {
+        case .destroy:  // destroy: only the topmost grabbing popup may go
             if let node, let stack = server.seats.lazy.map(\.popupGrabStack).first(where: { $0.contains(node) }),
                 stack.last != node {
                 return postWmBaseError(XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP.rawValue, "destroyed a popup below another grabbing popup")
             }
             destroyResource()
-        case 1:  // grab(seat, serial)
+        case .grab(let seat, let serial):  // grab(seat, serial)
             guard let node, !server.router.tree.isMapped(node) else {
                 return postError(XDG_POPUP_ERROR_INVALID_GRAB.rawValue, "xdg_popup.grab after the popup was mapped")
             }
             // A recent press or release of a button, key, finger or tablet tool: menus open on
             // a release too, and GTK's MenuButton on a key's (docs/routing.md, "Serials").
             // The serial must be one the seat named sent: another seat's is refused.
-            grabSeat = server.seat(from: args.object(0, as: SeatObject.self))
-            if grabSeat!.serialEntry(args.uint(1), client: owner.id, for: .popupGrab) != nil {
+            grabSeat = server.seat(from: seat.object(as: SeatObject.self))
+            if grabSeat!.serialEntry(serial, client: owner.id, for: .popupGrab) != nil {
                 grabRequested = true
             } else {
                 // An invalid serial: the popup is dismissed at once, as the protocol allows.
                 xdg_popup_send_popup_done(resource)
             }
-        case 2:  // reposition(positioner, token)
-            guard let positioner = args.object(0, as: XdgPositioner.self),
+        case .reposition(let positioner, let token):  // reposition(positioner, token)
+            guard let positioner = positioner.object(as: XdgPositioner.self),
                 let rect = parent.map({ positioner.rules.placement(origin: server.popupOrigin(of: $0), bounds: server.popupBounds) })
                     ?? positioner.rules.unconstrained
             else {
@@ -235,9 +236,8 @@ final class XdgPopup: WaylandObject {
                 let origin: (x: Int32, y: Int32) = parent.geometry.map { ($0.x, $0.y) } ?? (0, 0)
                 server.router.tree.move(node, to: (origin.x + rect.x, origin.y + rect.y))
             }
-            if version >= 3 { xdg_popup_send_repositioned(resource, args.uint(1)) }
+            if version >= 3 { xdg_popup_send_repositioned(resource, token) }
             xdg?.sendConfigure()
-        default: break
         }
     }
 
