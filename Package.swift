@@ -32,8 +32,10 @@ let package = Package(
         systemLibrary("CSeat", pkgConfig: "libseat", apt: ["libseat-dev"]),
         systemLibrary("CXKBCommon", pkgConfig: "xkbcommon", apt: ["libxkbcommon-dev", "xkb-data"]),
         systemLibrary("CYAML", pkgConfig: "yaml-0.1", apt: ["libyaml-dev"]),
-        // What Swift cannot call directly (variadics, va_list).
-        .target(name: "CShim", dependencies: ["CWaylandServer", "CLibinput", "CSeat"]),
+        // What Swift cannot call directly: libwayland-server's variadics, an ioctl (CShim);
+        // libinput's and libseat's va_list log handlers (CLibinputShim).
+        .target(name: "CShim", dependencies: ["CWaylandServer"]),
+        .target(name: "CLibinputShim", dependencies: ["CLibinput", "CSeat"]),
 
         // The routing core: no I/O; pixman for regions and nothing else from C.
         .target(name: "InputRouter", dependencies: ["CPixman"], linkerSettings: [.linkedLibrary("m")]),
@@ -76,7 +78,7 @@ let package = Package(
         .testTarget(name: "HostileClientTests", dependencies: ["InputRouterWayland", "InputRouter", "CWaylandServer", "InputRouterRendering"]),
 
         // The live libinput backend (udev seat through libseat, or single device nodes).
-        .target(name: "InputRouterLibinput", dependencies: ["InputRouter", "InputRouterRecording", "CLibinput", "CUdev", "CSeat", "CShim"]),
+        .target(name: "InputRouterLibinput", dependencies: ["InputRouter", "InputRouterRecording", "CLibinput", "CUdev", "CSeat", "CLibinputShim"]),
         .testTarget(name: "LibinputSourceTests", dependencies: ["InputRouterLibinput", "InputRouter", "InputRouterRecording"]),
         .executableTarget(name: "libinput-trace", dependencies: ["InputRouterLibinput", "InputRouter", "InputRouterRecording"], path: "tools/libinput-trace"),
         // A synthetic (or hostile) log as a `libinput record` file (docs/recordings.md).

@@ -2,7 +2,7 @@
 // context's user data; libseat's handler is process-wide, so its target is a global.
 
 import CLibinput
-import CShim
+import CLibinputShim
 import Synchronization
 
 enum LogForwarding {

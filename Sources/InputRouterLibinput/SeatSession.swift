@@ -8,7 +8,7 @@
 // the seat, which seatd does not admit on its VT-bound seat0 (one client per VT).
 
 import CSeat
-import CShim
+import CLibinputShim
 #if canImport(Glibc)
 import Glibc
 #endif

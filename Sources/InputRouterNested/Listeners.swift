@@ -3,7 +3,7 @@
 // method named after the event. Every entry is set: libwayland aborts on an event whose
 // listener entry is NULL.
 import CWaylandClient
-import CXdgShellClient
+import CWaylandProtocolsClient
 import Foundation
 
 private func backend(_ data: UnsafeMutableRawPointer?) -> NestedBackend {

@@ -2,7 +2,7 @@
 // frames shown through two wl_shm buffers, paced by the parent's frame callbacks.
 import CNestedShim
 import CWaylandClient
-import CXdgShellClient
+import CWaylandProtocolsClient
 import Foundation
 import InputRouter
 

@@ -13,7 +13,7 @@
 import CNestedShim
 import CWaylandClient
 import CWaylandInterfaces
-import CXdgShellClient
+import CWaylandProtocolsClient
 import Foundation
 import InputRouter
 import InputRouterKeyboard

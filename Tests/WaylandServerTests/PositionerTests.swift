@@ -1,6 +1,6 @@
 // xdg_positioner constraint adjustment: flip, slide and resize, each axis on its own, in
 // the order xdg-shell gives, against the output's bounds.
-import CXdgShellServer
+import CWaylandProtocolsServer
 import InputRouter
 import Testing
 

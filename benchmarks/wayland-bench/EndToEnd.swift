@@ -7,7 +7,7 @@
 // The scene: a 1920×1080 output with 28 background windows (one client each) and, on top,
 // the measured client's windows A at (40, 40) and B at (240, 40), 400×300 each.
 import CWaylandServer
-import CXdgShellServer
+import CWaylandProtocolsServer
 import Foundation
 import InputRouter
 import Synchronization

@@ -6,7 +6,7 @@
 //   token-again                    set_serial on the last committed token (already_used)
 import CProbeShim
 import CWaylandClient
-import CXdgShellClient
+import CWaylandProtocolsClient
 import Foundation
 
 var activation: OpaquePointer?

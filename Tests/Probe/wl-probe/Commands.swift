@@ -23,7 +23,7 @@
 //   vpointer create|motion|absolute|button|axis|discrete|stop|source|frame|destroy ...
 //                          a virtual pointer (VirtualPointer.swift)
 import CWaylandClient
-import CXdgShellClient
+import CWaylandProtocolsClient
 import Foundation
 
 func runCommand(_ line: String) {

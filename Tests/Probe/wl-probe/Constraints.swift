@@ -12,7 +12,7 @@
 // `unconfined NAME`. The hostile mode `constraint-twice` locks one surface twice.
 import CProbeShim
 import CWaylandClient
-import CXdgShellClient
+import CWaylandProtocolsClient
 import Foundation
 
 var wantRelative = false

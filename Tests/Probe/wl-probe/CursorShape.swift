@@ -11,7 +11,7 @@
 // Devices are made on first use.
 import CProbeShim
 import CWaylandClient
-import CXdgShellClient
+import CWaylandProtocolsClient
 import Foundation
 
 var cursorShapeVersion: UInt32 = 0

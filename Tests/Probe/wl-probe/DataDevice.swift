@@ -32,7 +32,7 @@
 // enter, and on drop reads it ("dropped TEXT") and finishes.
 import CProbeShim
 import CWaylandClient
-import CXdgShellClient
+import CWaylandProtocolsClient
 import Foundation
 
 var wantDataDevice = false

@@ -5,7 +5,7 @@
 // the protocol's rules each.
 import CProbeShim
 import CWaylandClient
-import CXdgShellClient
+import CWaylandProtocolsClient
 import Foundation
 
 enum DecorationRequest { case serverSide, clientSide, unset }

@@ -5,7 +5,7 @@
 //   gesture.pinch.end cancelled=C          gesture.hold.begin NAME fingers N     gesture.hold.end cancelled=C
 import CProbeShim
 import CWaylandClient
-import CXdgShellClient
+import CWaylandProtocolsClient
 import Foundation
 
 var wantGestures = false

@@ -2,7 +2,7 @@
 // the server's verdict (main.swift prints the protocol error it receives).
 import CProbeShim
 import CWaylandClient
-import CXdgShellClient
+import CWaylandProtocolsClient
 import Foundation
 
 /// An ARGB8888 buffer with the stride and pool size given, whatever they are.

@@ -4,7 +4,7 @@
 // surface NAME, `idle-uninhibit NAME` destroys it.
 import CProbeShim
 import CWaylandClient
-import CXdgShellClient
+import CWaylandProtocolsClient
 import Foundation
 
 var idleNotifier: OpaquePointer?

@@ -9,7 +9,7 @@
 //   strip.source S0 finger   strip.position S0 P   strip.stop S0   strip.frame S0
 import CProbeShim
 import CWaylandClient
-import CXdgShellClient
+import CWaylandProtocolsClient
 import Foundation
 
 var probePads: [OpaquePointer] = []

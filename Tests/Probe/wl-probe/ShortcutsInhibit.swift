@@ -4,7 +4,7 @@
 // printed as `inhibitor.active NAME` and `inhibitor.inactive NAME`.
 import CProbeShim
 import CWaylandClient
-import CXdgShellClient
+import CWaylandProtocolsClient
 import Foundation
 
 var shortcutsInhibitManager: OpaquePointer?

@@ -11,7 +11,7 @@
 // and pads' lines (Pad.swift).
 import CProbeShim
 import CWaylandClient
-import CXdgShellClient
+import CWaylandProtocolsClient
 import Foundation
 
 var wantTablet = false

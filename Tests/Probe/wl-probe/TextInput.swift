@@ -10,7 +10,7 @@
 // N being the commits this client sent so far (the serial must equal it).
 import CProbeShim
 import CWaylandClient
-import CXdgShellClient
+import CWaylandProtocolsClient
 import Foundation
 
 var textInputManager: OpaquePointer?

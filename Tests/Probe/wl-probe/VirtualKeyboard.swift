@@ -9,7 +9,7 @@
 // (`layout=English (US)`), so a test sees which keymap a client was sent.
 import CProbeShim
 import CWaylandClient
-import CXdgShellClient
+import CWaylandProtocolsClient
 import Foundation
 
 var virtualKeyboardManager: OpaquePointer?

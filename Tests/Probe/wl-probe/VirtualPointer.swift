@@ -12,7 +12,7 @@
 //   vpointer source N                    axis_source (raw numbers: errors are tested too)
 //   vpointer frame / vpointer destroy
 import CWaylandClient
-import CXdgShellClient
+import CWaylandProtocolsClient
 import Foundation
 
 var virtualPointerManager: OpaquePointer?

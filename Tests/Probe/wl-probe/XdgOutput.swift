@@ -5,7 +5,7 @@
 //   xdg-output o1 logical_position 0,0 / xdg-output o1 logical_size 800x600
 //   xdg-output o1 name OUT-1 / xdg-output o1 description … / xdg-output o1 done
 import CWaylandClient
-import CXdgShellClient
+import CWaylandProtocolsClient
 
 var xdgOutputVersion: UInt32 = 0
 var xdgOutputManager: OpaquePointer?

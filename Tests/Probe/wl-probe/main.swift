@@ -21,7 +21,7 @@
 //            --keymap-names (VirtualKeyboard.swift)
 import CProbeShim
 import CWaylandClient
-import CXdgShellClient
+import CWaylandProtocolsClient
 import Foundation
 
 setvbuf(stdout, nil, _IOLBF, 0)

@@ -1,0 +1,299 @@
+// `xdg_toplevel` and `xdg_popup`: interactive move and resize become the seat's grabs,
+// a popup's grab becomes the seat's popup grab, both only for a serial the seat recorded
+// (a move or resize: a held button's press or a touch; a popup: any press, keys included).
+import CWaylandServer
+import CWaylandProtocolsServer
+import Foundation
+import InputRouter
+
+final class XdgToplevel: WaylandObject {
+    weak var xdg: XdgSurfaceObject?
+    var title = ""
+    var appID = ""
+    var everMapped = false
+    /// `set_parent`'s toplevel, for refusing loops.
+    weak var parentToplevel: XdgToplevel?
+    var wmCapabilitiesSent = false
+    /// Placed by `placeWindow` before it mapped: the first map keeps that place.
+    var placedByEmbedder = false
+    var maximized = false
+    var fullscreen = false
+    var savedPosition: (x: Int32, y: Int32)?
+    /// The size the next configure asks for (0: the client decides).
+    var requestedSize: (width: Int32, height: Int32) = (0, 0)
+    var resizing = false
+    /// The decoration around it, when the server draws them.
+    var frame: WindowFrame?
+    /// Its `zxdg_toplevel_decoration_v1`, kept after destruction until the next commit.
+    var decoration: ToplevelDecorationObject?
+
+    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, xdg: XdgSurfaceObject) {
+        self.xdg = xdg
+        super.init(server: server, owner: owner, resource: resource)
+    }
+
+    var node: NodeID? { xdg?.surface.node }
+    /// What moves and restacks: the decoration container, or the toplevel itself.
+    var windowNode: NodeID? { frame?.container ?? node }
+
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        guard let request: XdgToplevelRequest = decode(opcode, args) else { return }
+        switch request {
+        case .destroy: destroyResource()
+        case .setParent(let parent):  // set_parent(parent?)
+            let parent = parent.object(as: XdgToplevel.self)
+            // "a toplevel cannot be its own parent" — nor its own ancestor's: no loops.
+            var ancestor = parent
+            while let a = ancestor {
+                if a === self {
+                    return postError(XDG_TOPLEVEL_ERROR_INVALID_PARENT.rawValue,
+                                     parent === self ? "a toplevel cannot be its own parent" : "set_parent would make a loop of parents")
+                }
+                ancestor = a.parentToplevel
+            }
+            parentToplevel = parent
+        case .setTitle(let title): self.title = title ?? ""; server.nameToplevelNode(self)
+        case .setAppId(let appId): appID = appId ?? ""; server.nameToplevelNode(self)
+        case .move(let seat, let serial):  // move(seat, serial)
+            if maximized || fullscreen { return }  // refused, as weston does (docs/wayland.md)
+            let seat = server.seat(from: seat.object(as: SeatObject.self))
+            guard let window = windowNode, let press = seat.serialEntry(serial, client: owner.id, for: .move)
+            else { return }
+            // Anchored at the press, not where the pointer is now: clients ask after their drag
+            // threshold. A touch's point is not the cursor the move follows, so it anchors there.
+            seat.beginMove(window, anchor: press.action == .buttonPress ? press.position : nil)
+        case .resize(let seat, let serial, let edges):  // resize(seat, serial, edges)
+            guard [0, 1, 2, 4, 5, 6, 8, 9, 10].contains(edges) else {
+                return postError(XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE.rawValue, "invalid resize edge \(edges)")
+            }
+            let seat = server.seat(from: seat.object(as: SeatObject.self))
+            guard let node, seat.serialEntry(serial, client: owner.id, for: .resize) != nil else { return }
+            seat.beginResize(node, edges: ResizeEdges(rawValue: edges))
+        case .setMaxSize(let width, let height), .setMinSize(let width, let height):  // set_max_size / set_min_size
+            guard width >= 0, height >= 0 else {
+                return postError(XDG_TOPLEVEL_ERROR_INVALID_SIZE.rawValue, "sizes must not be negative")
+            }
+        case .setMaximized: setMaximized(true, fullscreen: false)
+        case .unsetMaximized: setMaximized(false, fullscreen: false)
+        case .setFullscreen: setMaximized(true, fullscreen: true)
+        case .unsetFullscreen: setMaximized(false, fullscreen: true)
+        case .showWindowMenu, .setMinimized: break  // show_window_menu, set_minimized
+        }
+    }
+
+    /// Fullscreen fills the first output; maximized fills its usable area, what the layer
+    /// shell's exclusive zones leave (LayerShell.swift).
+    func setMaximized(_ on: Bool, fullscreen isFullscreen: Bool) {
+        if isFullscreen { fullscreen = on } else { maximized = on }
+        let fills = maximized || fullscreen
+        let tree = server.router.tree
+        let title = serverTitleHeight
+        if fills {
+            if savedPosition == nil, let window = windowNode, let f = tree.frame(of: window) { savedPosition = (f.x, f.y) }
+            let output = Rect(0, 0, server.configuration.outputWidth, server.configuration.outputHeight)
+            let area = fullscreen ? output : server.primaryUsableArea ?? output
+            requestedSize = (area.width, area.height - title)
+            if let window = windowNode { tree.move(window, to: (area.x, area.y)) }
+        } else {
+            requestedSize = (0, 0)
+            if let window = windowNode, let p = savedPosition { tree.move(window, to: p) }
+            savedPosition = nil
+        }
+        // Scheduled: `unset_fullscreen` then `set_maximized`, sent together, get one
+        // configure saying maximized, not one saying neither first.
+        if xdg?.initialConfigureSent == true { xdg?.scheduleConfigure() }
+    }
+
+    /// Its `xdg_toplevel.configure` (and first the capabilities), for the xdg_surface's
+    /// configure, which passes its surface's `node` (read here through the weak `xdg`, it
+    /// cost a retain and release of both objects per configure).
+    func sendConfigure(node: NodeID?) {
+        // The flag first: every configure after the first skips libwayland's version call.
+        if !wmCapabilitiesSent, version >= 5 {
+            // Before the first configure (xdg_wm_base 5): what the window menu could offer.
+            // Maximize and fullscreen are served; no window menu, no minimize.
+            wmCapabilitiesSent = true
+            let caps = [XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE.rawValue, XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN.rawValue]
+            withWaylandArray(caps) { xdg_toplevel_send_wm_capabilities(resource, $0) }
+        }
+        var states = ToplevelStates()
+        if maximized { states.append(XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue) }
+        if fullscreen { states.append(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) }
+        if resizing { states.append(XDG_TOPLEVEL_STATE_RESIZING.rawValue) }
+        // The unowned(unsafe) server borrowed: a plain call retained and released it.
+        if let node, Unmanaged.passUnretained(server)._withUnsafeGuaranteedRef({ $0.isActivated(node) }) {
+            states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue)
+        }
+        states.withArray { xdg_toplevel_send_configure(resource, requestedSize.width, requestedSize.height, $0) }
+    }
+
+    /// A resize grab asked for a size.
+    func requestSize(width: Int32, height: Int32) {
+        requestedSize = (max(width, 1), max(height, 1))
+        resizing = true
+        xdg?.sendConfigure()
+    }
+
+    func setMapped(_ mapped: Bool) {
+        guard let node else { return }
+        let tree = server.router.tree
+        if mapped && !everMapped {
+            everMapped = true
+            let f = tree.frame(of: node) ?? Rect(0, 0, 0, 0)
+            // The placement policy, when the embedder turned it on.
+            if let place = server.configuration.placeToplevel {
+                // Within the usable area: below a panel's exclusive zone, not under it.
+                let origin = server.primaryUsableArea.map { ($0.x, $0.y) } ?? (0, 0)
+                let placed = place(server.toplevelCount, f.width, f.height)
+                let p = (x: placed.x &+ origin.0, y: placed.y &+ origin.1)
+                server.toplevelCount += 1
+                if !(maximized || fullscreen || placedByEmbedder), let window = windowNode { tree.move(window, to: p) }
+            }
+        }
+        let wasMapped = tree.isMapped(node)
+        tree.setMapped(node, mapped)
+        if let frame, let style = server.configuration.decorations {
+            server.layoutWindowFrame(frame, toplevel: node, style: style)
+        }
+        if mapped && !wasMapped {
+            // A new window takes the keyboard of the seat whose action it answers, and the
+            // other seats' keyboards stay where they are (sway#7190). On that seat an open
+            // popup grab ends (popup_done), as in Mir.
+            let seat = server.seatForNewWindow(of: owner.id)
+            if !seat.popupGrabStack.isEmpty { seat.dismissPopups() }
+            server.activate(node, seat: seat)
+            // While an exclusive layer surface holds the keyboard, the window is raised only.
+
+        }
+    }
+
+    override func resourceDestroyed() {
+        decoration?.toplevelDestroyed()
+        if let xdg, case .toplevel(let t) = xdg.roleObject, t === self { xdg.roleDestroyed() }
+        if let frame { server.router.tree.destroy(frame.container) }
+        frame = nil
+    }
+}
+
+final class XdgPopup: WaylandObject {
+    weak var xdg: XdgSurfaceObject?
+    weak var parent: XdgSurfaceObject?
+    /// The layer surface that became its parent (`zwlr_layer_surface_v1.get_popup`), for a
+    /// popup made with a null parent.
+    weak var layerParent: LayerSurfaceObject?
+    var placement: Rect
+    /// The positioner's rules it was placed by (reactive popups are placed again).
+    var rules: PositionerRules
+    var grabRequested = false
+    /// The seat `grab` named: the popup grabs that seat only.
+    var grabSeat: Seat?
+    var grabbed = false
+
+    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, xdg: XdgSurfaceObject,
+         parent: XdgSurfaceObject?, placement: Rect, rules: PositionerRules) {
+        self.rules = rules
+        self.xdg = xdg
+        self.parent = parent
+        self.placement = placement
+        super.init(server: server, owner: owner, resource: resource)
+    }
+
+    var node: NodeID? { xdg?.surface.node }
+
+    override func request(_ opcode: UInt32, _ args: Arguments) {
+        guard let request: XdgPopupRequest = decode(opcode, args) else { return }
+        switch request {
+        case .destroy:  // destroy: only the topmost grabbing popup may go
+            if let node, let stack = server.seats.lazy.map(\.popupGrabStack).first(where: { $0.contains(node) }),
+                stack.last != node {
+                return postWmBaseError(XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP.rawValue, "destroyed a popup below another grabbing popup")
+            }
+            destroyResource()
+        case .grab(let seat, let serial):  // grab(seat, serial)
+            guard let node, !server.router.tree.isMapped(node) else {
+                return postError(XDG_POPUP_ERROR_INVALID_GRAB.rawValue, "xdg_popup.grab after the popup was mapped")
+            }
+            // A recent press or release of a button, key, finger or tablet tool: menus open on
+            // a release too, and GTK's MenuButton on a key's (docs/routing.md, "Serials").
+            // The serial must be one the seat named sent: another seat's is refused.
+            grabSeat = server.seat(from: seat.object(as: SeatObject.self))
+            if grabSeat!.serialEntry(serial, client: owner.id, for: .popupGrab) != nil {
+                grabRequested = true
+            } else {
+                // An invalid serial: the popup is dismissed at once, as the protocol allows.
+                xdg_popup_send_popup_done(resource)
+            }
+        case .reposition(let positioner, let token):  // reposition(positioner, token)
+            guard let positioner = positioner.object(as: XdgPositioner.self),
+                let rect = parent.map({ positioner.rules.placement(origin: server.popupOrigin(of: $0), bounds: server.popupBounds) })
+                    ?? positioner.rules.unconstrained
+            else {
+                return postWmBaseError(XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "positioner without size or anchor rect")
+            }
+            placement = rect
+            rules = positioner.rules
+            if let node, let parent {
+                let origin: (x: Int32, y: Int32) = parent.geometry.map { ($0.x, $0.y) } ?? (0, 0)
+                server.router.tree.move(node, to: (origin.x + rect.x, origin.y + rect.y))
+            }
+            if version >= 3 { xdg_popup_send_repositioned(resource, token) }
+            xdg?.sendConfigure()
+        }
+    }
+
+    /// See `XdgSurfaceObject.postWmBaseError`.
+    private func postWmBaseError(_ code: UInt32, _ message: String) {
+        if let xdg { xdg.postWmBaseError(code, message) } else { postError(code, message) }
+    }
+
+    func sendConfigure() {
+        xdg_popup_send_configure(resource, placement.x, placement.y, placement.width, placement.height)
+    }
+
+    func setMapped(_ mapped: Bool) {
+        guard let node else { return }
+        server.router.tree.setMapped(node, mapped)
+        if mapped, grabRequested, !grabbed {
+            grabbed = true
+            if !(grabSeat ?? server.seat).beginPopupGrab(node) { xdg_popup_send_popup_done(resource) }
+        }
+    }
+
+    override func resourceDestroyed() {
+        if let xdg, case .popup(let p) = xdg.roleObject, p === self { xdg.roleDestroyed() }
+    }
+}
+
+/// Calls `body` with a `wl_array` holding `values` (for configure states and enter keys).
+/// The bytes are not copied (libwayland only reads them while marshalling).
+func withWaylandArray<T>(_ values: UnsafeBufferPointer<UInt32>, _ body: (UnsafeMutablePointer<wl_array>) -> T) -> T {
+    let size = values.count * MemoryLayout<UInt32>.stride
+    var array = wl_array(size: size, alloc: size, data: values.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) })
+    return body(&array)
+}
+
+func withWaylandArray<T>(_ values: [UInt32], _ body: (UnsafeMutablePointer<wl_array>) -> T) -> T {
+    values.withUnsafeBufferPointer { withWaylandArray($0, body) }
+}
+
+/// A configure's states (at most these four) on the stack: an array per configure was a
+/// heap allocation on every click that focuses a window.
+struct ToplevelStates {
+    private var storage: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+    private var count = 0
+
+    mutating func append(_ state: UInt32) {
+        let i = count
+        precondition(i < 4, "more xdg_toplevel states than ToplevelStates holds")
+        withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: state, toByteOffset: i * 4, as: UInt32.self) }
+        count = i + 1
+    }
+
+    func withArray<T>(_ body: (UnsafeMutablePointer<wl_array>) -> T) -> T {
+        var copy = storage
+        let n = count
+        return withUnsafeBytes(of: &copy) { bytes in
+            withWaylandArray(UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt32.self), count: n), body)
+        }
+    }
+}
