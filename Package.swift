@@ -116,7 +116,7 @@ let package = Package(
         // in plain sight (docs/embedding.md).
         .executableTarget(
             name: "ir-embed", dependencies: ["WaylandServer", "InputRouter", "Recording", "CPixman", "CWaylandServer"],
-            path: "examples/embed", swiftSettings: [.swiftLanguageMode(.v5)]),
+            path: "examples/embed"),
         .executableTarget(name: "route-demo", dependencies: ["InputRouter"], path: "examples/route-demo", exclude: ["scene.txt"]),
         .target(name: "CAllocCounter", path: "benchmarks/CAllocCounter"),
         .executableTarget(

@@ -206,14 +206,15 @@ var configuration = WaylandServer.Configuration()
 configuration.outputWidth = options.width
 configuration.outputHeight = options.height
 if let first = options.outputs.first {
-    // Maximized and fullscreen windows get the first output's size.
     configuration.outputs = options.outputs
     configuration.outputWidth = first.width
     configuration.outputHeight = first.height
 }
-configuration.decorations = DecorationStyle(titleHeight: 24)
+// The library's standalone policy (Sources/WaylandServer/Policies): cascade placement,
+// focus on click, title bars for the clients that ask, frame callbacks at 60 Hz.
+configuration.policy = .standalone(decorations: DecorationStyle(titleHeight: 24))
 // Nested, clients draw at the pace of the parent's frames, not of a timer.
-configuration.answersFrameCallbacksOnTimer = options.backend != "nested"
+if options.backend == "nested" { configuration.policy.framePacing = .onPresent }
 if let file = options.keymapFile {
     configuration.keyboard.keymap = .file(file)
 } else if let layout = options.layout {
