@@ -108,10 +108,7 @@ let package = Package(
             dependencies: [
                 "WaylandServer", "InputRouter", "Keyboard", "Recording", "LibinputSource", "Rendering", "NestedBackend",
             ],
-            path: "examples/compositor", exclude: ["demo.sh"],
-            // Top-level script style (tinywl-like) on one thread: Swift 5 mode spares the
-            // reader main-actor annotations that would say nothing here.
-            swiftSettings: [.swiftLanguageMode(.v5)]),
+            path: "examples/compositor", exclude: ["demo.sh"]),
         // The tinywl counterpart: its own wl_display, loop and pixman drawing, the core's path
         // in plain sight (docs/embedding.md).
         .executableTarget(
