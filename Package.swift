@@ -115,15 +115,12 @@ let package = Package(
             dependencies: [
                 "InputRouterWayland", "InputRouter", "InputRouterKeyboard", "InputRouterRecording", "InputRouterLibinput", "InputRouterRendering", "InputRouterNested",
             ],
-            path: "examples/compositor", exclude: ["demo.sh"],
-            // Top-level script style (tinywl-like) on one thread: Swift 5 mode spares the
-            // reader main-actor annotations that would say nothing here.
-            swiftSettings: [.swiftLanguageMode(.v5)]),
+            path: "examples/compositor", exclude: ["demo.sh"]),
         // The tinywl counterpart: its own wl_display, loop and pixman drawing, the core's path
         // in plain sight (docs/embedding.md).
         .executableTarget(
             name: "ir-embed", dependencies: ["InputRouterWayland", "InputRouter", "InputRouterRecording", "CPixman", "CWaylandServer"],
-            path: "examples/embed", swiftSettings: [.swiftLanguageMode(.v5)]),
+            path: "examples/embed"),
         .executableTarget(name: "route-demo", dependencies: ["InputRouter"], path: "examples/route-demo", exclude: ["scene.txt"]),
         .target(name: "CAllocCounter", path: "benchmarks/CAllocCounter"),
         .executableTarget(

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Typed requests from the protocol XML, for Sources/WaylandServer.
+"""Typed requests from the protocol XML, for Sources/InputRouterWayland.
 
 Writes, from libwayland's wayland.xml and protocols/*.xml, each when asked for:
 

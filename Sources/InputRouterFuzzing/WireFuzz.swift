@@ -92,7 +92,7 @@ public enum WireFuzz {
             config.keyboard = .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
             // Nothing may depend on the clock: no stalled-client timeout, no frame timer.
             config.unresponsiveTimeoutMS = 0
-            config.answersFrameCallbacksOnTimer = false
+            config.policy.framePacing = .onPresent
             server = try WaylandServer(configuration: config)
         }
 

@@ -131,7 +131,7 @@ func makeServer(socketName: String) throws -> WaylandServer {
     _ = runtimeDirectory
     var config = WaylandServer.Configuration()
     config.keyboard = .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
-    config.placeToplevel = { n, _, _ in n == 0 ? (0, 0) : (600, 300) }
+    config.policy.placeToplevel = MapOrderPlacement { n in n == 0 ? (0, 0) : (600, 300) }.place
     config.unresponsiveTimeoutMS = 1000
     let server = try WaylandServer(configuration: config)
     // Read every committed buffer, as a compositor's renderer does: a client whose shm file

@@ -17,7 +17,7 @@ func serverWithProbe(
 ) throws -> (WaylandServer, Process, SurfacePixels)? {
     var config = WaylandServer.Configuration()
     config.outputWidth = 320; config.outputHeight = 200   // small: hit maps test every pixel
-    config.decorations = decorations
+    config.policy.decorationStyle = decorations
     let server = try WaylandServer(configuration: config)
     let pixels = SurfacePixels(server: server)
     server.handle(InputEvent(time: 0, device: DeviceID(1), .deviceAdded(.pointer)))

@@ -39,7 +39,7 @@ private let clientSide: UInt32 = 1, serverSide: UInt32 = 2
         var config = WaylandServer.Configuration()
         config.keyboard = usKeyboard
         config.unresponsiveTimeoutMS = 0
-        if decorations { config.decorations = DecorationStyle(titleHeight: 24) }
+        if decorations { config.policy.decorationStyle = DecorationStyle(titleHeight: 24) }
         let server = try WaylandServer(configuration: config)
         let (client, wire, session) = try server.connectWireClient(
             binding: [("wl_compositor", 5), ("wl_shm", 1), ("xdg_wm_base", 5)] + (decorations ? [("zxdg_decoration_manager_v1", 1)] : []))
@@ -197,7 +197,7 @@ private let clientSide: UInt32 = 1, serverSide: UInt32 = 2
         let plain = try WaylandServer(configuration: .embedded)
         #expect(!plain.offeredGlobals.contains { $0.interface == "zxdg_decoration_manager_v1" })
         var config = WaylandServer.Configuration.embedded
-        config.decorations = DecorationStyle(titleHeight: 24)
+        config.policy.decorationStyle = DecorationStyle(titleHeight: 24)
         let decorated = try WaylandServer(configuration: config)
         #expect(decorated.offeredGlobals.contains { $0.interface == "zxdg_decoration_manager_v1" })
     }

@@ -12,7 +12,7 @@ import Testing
 @Suite(.serialized) struct DecorationRealClientTests {
     static func decorated() throws -> ServerHarness {
         var config = WaylandServer.Configuration()
-        config.decorations = DecorationStyle(titleHeight: 24)
+        config.policy.decorationStyle = DecorationStyle(titleHeight: 24)
         return try ServerHarness(configuration: config)
     }
 

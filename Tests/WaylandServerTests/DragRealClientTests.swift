@@ -21,7 +21,7 @@ import Testing
 
     @Test func gtkDragsTextFromOneProcessAndDropsItInAnother() throws {
         var config = WaylandServer.Configuration()
-        config.placeToplevel = { n, _, _ in (n == 0 ? 0 : 600, 0) }  // apart: CSD shadows take input
+        config.policy.placeToplevel = MapOrderPlacement { n in (n == 0 ? 0 : 600, 0) }.place  // apart: CSD shadows take input
         try dragAndDrop(in: ServerHarness(configuration: config))
     }
 
@@ -31,8 +31,8 @@ import Testing
     /// callbacks) and places the windows apart.
     @Test func gtkDragsUnderAnEmbedderThatFocusesInBeforePress() throws {
         var config = WaylandServer.Configuration.embedded
-        config.placeToplevel = { n, _, _ in (n == 0 ? 0 : 600, 0) }
-        config.answersFrameCallbacksOnTimer = true
+        config.policy.placeToplevel = MapOrderPlacement { n in (n == 0 ? 0 : 600, 0) }.place
+        config.policy.framePacing = .timer(milliseconds: 16)
         let h = try ServerHarness(configuration: config)
         h.server.beforePress = { [unowned server = h.server] node, seat in server.activate(node, seat: seat) }
         try dragAndDrop(in: h)

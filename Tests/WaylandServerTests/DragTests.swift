@@ -161,7 +161,7 @@ import Testing
     /// (wl_data_offer.receive, then finish: the first gets dnd_finished).
     @Test func westonDndDragsAFlowerFromOneWindowToAnother() throws {
         var config = WaylandServer.Configuration()
-        config.placeToplevel = { n, _, _ in (n == 0 ? 0 : 700, 0) }  // apart: their shadows take input
+        config.policy.placeToplevel = MapOrderPlacement { n in (n == 0 ? 0 : 700, 0) }.place  // apart: their shadows take input
         let h = try ServerHarness(configuration: config)
         let env = ["WAYLAND_DEBUG": "client"]
         let a = try h.spawn("/usr/bin/weston-dnd", environment: env)

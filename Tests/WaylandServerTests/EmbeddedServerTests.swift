@@ -19,7 +19,7 @@ import InputRouterWireClient
         defer { wl_display_destroy(display) }
         do {
             var config = on ? WaylandServer.Configuration() : .embedded
-            if on { config.decorations = DecorationStyle(titleHeight: 24) }
+            if on { config.policy.decorationStyle = DecorationStyle(titleHeight: 24) }
             let h = try ServerHarness(configuration: config, display: display)
             // Asks for server-side decorations where the server offers them.
             let probe = try h.probe(["--toplevel", "win", "200x100"] + (on ? ["--ssd"] : []))
@@ -73,7 +73,7 @@ import InputRouterWireClient
         defer { wl_display_destroy(display) }
         do {
             var config = WaylandServer.Configuration.embedded
-            config.answersFrameCallbacksOnTimer = timer
+            config.policy.framePacing = timer ? .timer(milliseconds: 16) : .onPresent
             config.keyboard = .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
             let server = try WaylandServer(display: display, configuration: config)
             let (wire, session) = try connect(server)

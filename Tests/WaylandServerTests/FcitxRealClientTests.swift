@@ -159,7 +159,7 @@ private let letterCodes: [Character: UInt32] = [
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/fcitx5"), "fcitx5 is not installed (make deps)")
         let h = try ServerHarness()
         var asked: [VirtualDeviceKind] = []
-        h.server.mayCreateVirtualDevice = { _, kind in
+        h.server.policy.mayCreateVirtualDevice = { _, kind in
             asked.append(kind)
             return kind != .inputMethod
         }

@@ -11,7 +11,7 @@ import Testing
     /// subsurface that sticks 30 pixels out above it: 6 rows above the title bar, 24 over it.
     static func headerWindow() throws -> (ServerHarness, ClientProcess) {
         var config = WaylandServer.Configuration()
-        config.decorations = DecorationStyle(titleHeight: 24)
+        config.policy.decorationStyle = DecorationStyle(titleHeight: 24)
         let h = try ServerHarness(configuration: config)
         let c = try h.mappedProbe(["--ssd", "--toplevel", "win", "200x100", "--sub", "header", "win", "0,-30", "200x30"])
         return (h, c)
@@ -66,7 +66,7 @@ import Testing
 
     @Test func aTitleBarPressStartsTheMoveAndTheWindowStaysOnTheOutput() throws {
         var config = WaylandServer.Configuration()
-        config.decorations = DecorationStyle(titleHeight: 24)
+        config.policy.decorationStyle = DecorationStyle(titleHeight: 24)
         let h = try ServerHarness(configuration: config)
         let c = try h.mappedProbe(["--ssd", "--toplevel", "win", "200x100"])
         let tree = h.server.router.tree

@@ -39,7 +39,7 @@ import Testing
     @Test(arguments: ["3", "4"]) func presentFromAClickedHandlerActivatesTheOtherWindow(gtk: String) throws {
         let script = try writeGtkScript("gtk\(gtk)-present", Self.scripts[gtk]!)
         var config = WaylandServer.Configuration()
-        config.placeToplevel = { n, _, _ in (n == 0 ? 600 : 0, 0) }  // apart: CSD shadows take input
+        config.policy.placeToplevel = MapOrderPlacement { n in (n == 0 ? 600 : 0, 0) }.place  // apart: CSD shadows take input
         let h = try ServerHarness(configuration: config)
         let c = try h.spawn("/usr/bin/python3", [script], environment: gtkDebugEnvironment)
         // `other` takes the keyboard first, then `launcher`, whose button has the focus.

@@ -97,7 +97,7 @@ import Testing
         let script = runtimeDirectory + "/gtk-primary-\(getpid()).py"
         try gtkEntry.write(toFile: script, atomically: true, encoding: .utf8)
         var config = WaylandServer.Configuration()
-        config.placeToplevel = { n, _, _ in (n == 0 ? 0 : 600, 0) }  // apart: CSD shadows take input
+        config.policy.placeToplevel = MapOrderPlacement { n in (n == 0 ? 0 : 600, 0) }.place  // apart: CSD shadows take input
         let h = try ServerHarness(configuration: config)
         let text = "Grüße per middle click: 1 + 1 = 2"
         let paster = try h.spawn("/usr/bin/python3", [script, "paster", ""], environment: gtkDebugEnvironment)

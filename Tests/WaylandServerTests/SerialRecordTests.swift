@@ -20,7 +20,7 @@ import InputRouterWireClient
         var config = display == nil ? WaylandServer.Configuration() : .embedded
         config.keyboard = usKeyboard
         config.unresponsiveTimeoutMS = 0
-        config.focusOnClick = true
+        config.policy.pressed = CompositorPolicy.focusOnClick
         let server = try display.map { try WaylandServer(display: $0, configuration: config) } ?? WaylandServer(configuration: config)
         server.handle(InputEvent(time: 0, device: DeviceID(1), .deviceAdded(.pointer)))
         server.handle(InputEvent(time: 0, device: DeviceID(2), .deviceAdded(.keyboard)))

@@ -156,7 +156,7 @@ func keymapFile(layout: String) throws -> String {
     @Test func aClientTheEmbedderDeniesGetsUnauthorized() throws {
         let h = try ServerHarness()
         var asked: [(VirtualDeviceClient, VirtualDeviceKind)] = []
-        h.server.mayCreateVirtualDevice = { client, kind in asked.append((client, kind)); return kind != .keyboard }
+        h.server.policy.mayCreateVirtualDevice = { client, kind in asked.append((client, kind)); return kind != .keyboard }
         let window = try h.mappedProbe(["--toplevel", "win", "100x100", "--keymap-names"])
         let typist = try h.probe(["--no-pointer", "--no-keyboard", "--no-touch"])
         h.wait(for: typist, line: "ready")

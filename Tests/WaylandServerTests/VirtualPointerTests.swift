@@ -39,7 +39,7 @@ import Testing
     @Test func absoluteMotionMapsOntoTheOutputItWasMadeForOrTheWholeLayout() throws {
         var config = WaylandServer.Configuration()
         config.outputs = [OutputConfiguration(width: 800, height: 600), OutputConfiguration(width: 800, height: 600)]
-        config.placeToplevel = { _, _, _ in (900, 100) }
+        config.policy.placeToplevel = MapOrderPlacement { _ in (900, 100) }.place
         let h = try ServerHarness(configuration: config)
         let window = try h.mappedProbe(["--toplevel", "win", "200x100"])
         let sender = try h.probe(["--outputs", "--no-pointer", "--no-keyboard", "--no-touch"])
@@ -188,7 +188,7 @@ import Testing
         h.wait(for: refused, line: "ready")
         var asked: [VirtualDeviceClient] = []
         let refusedPID = refused.process.processIdentifier
-        h.server.mayCreateVirtualDevice = { client, kind in
+        h.server.policy.mayCreateVirtualDevice = { client, kind in
             #expect(kind == .pointer)
             asked.append(client)
             return client.pid != refusedPID

@@ -10,7 +10,7 @@ import Testing
 @Suite(.serialized) struct XdgDecorationTests {
     static func decorated() throws -> ServerHarness {
         var config = WaylandServer.Configuration()
-        config.decorations = DecorationStyle(titleHeight: 24)
+        config.policy.decorationStyle = DecorationStyle(titleHeight: 24)
         return try ServerHarness(configuration: config)
     }
 

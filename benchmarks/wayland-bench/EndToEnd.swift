@@ -51,9 +51,9 @@ final class EndToEnd {
         config.keyboard = .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
         config.unresponsiveTimeoutMS = 0
         let n = Self.backgroundWindows
-        config.placeToplevel = { i, _, _ in
+        config.policy.placeToplevel = MapOrderPlacement { i in
             i < n ? (Int32(i % 7) * 260, 100 + Int32(i / 7) * 240) : i == n ? (40, 40) : (240, 40)
-        }
+        }.place
         server = try WaylandServer(configuration: config)
         for (i, caps) in [DeviceCapabilities.pointer, .keyboard, .touch].enumerated() {
             server.handle(InputEvent(time: 0, device: DeviceID(UInt32(i + 1)), .deviceAdded(caps)))

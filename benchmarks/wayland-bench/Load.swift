@@ -38,9 +38,9 @@ final class LoadBench {
         config.outputWidth = 1920
         config.outputHeight = 1080
         config.keyboard = .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
-        config.placeToplevel = { i, _, _ in
+        config.policy.placeToplevel = MapOrderPlacement { i in
             (Int32(i % LoadBench.columns) * LoadBench.cellW + 5, Int32(i / LoadBench.columns) * LoadBench.cellH + 5)
-        }
+        }.place
         server = try WaylandServer(configuration: config)
         server.handle(InputEvent(time: 0, device: DeviceID(1), .deviceAdded(.pointer)))
         for _ in 0..<Self.clientCount {

@@ -91,6 +91,10 @@ let usage = """
       --help                    this text
     """
 
+/// One line of output, written at once (also into a pipe: tests read it as it comes) and
+/// whole (clients' lines are relayed from the pipes' threads).
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("ir-compositor: \(message)\n".utf8))
     exit(2)
@@ -106,7 +110,7 @@ func parseOptions(_ arguments: [String]) -> Options {
     }
     while let a = args.popFirst() {
         switch a {
-        case "--help", "-h": print(usage); exit(0)
+        case "--help", "-h": say(usage); exit(0)
         case "--backend":
             o.backend = value(a)
             guard o.backend == "headless" || o.backend == "nested" else { fail("unknown backend \(o.backend) (headless, nested)") }
@@ -151,7 +155,6 @@ func parseOptions(_ arguments: [String]) -> Options {
     return o
 }
 
-setvbuf(stdout, nil, _IOLBF, 0)  // one line at a time, also into a pipe
 // A parent may start it with signals blocked (Foundation's Process, run from a thread that
 // blocks them, passes its mask on): SIGINT and SIGTERM would never reach the handlers
 // below, and its clients would inherit the mask too.
@@ -206,14 +209,15 @@ var configuration = WaylandServer.Configuration()
 configuration.outputWidth = options.width
 configuration.outputHeight = options.height
 if let first = options.outputs.first {
-    // Maximized and fullscreen windows get the first output's size.
     configuration.outputs = options.outputs
     configuration.outputWidth = first.width
     configuration.outputHeight = first.height
 }
-configuration.decorations = DecorationStyle(titleHeight: 24)
+// The library's standalone policy (Sources/InputRouterWayland/Policies): cascade placement,
+// focus on click, title bars for the clients that ask, frame callbacks at 60 Hz.
+configuration.policy = .standalone(decorations: DecorationStyle(titleHeight: 24))
 // Nested, clients draw at the pace of the parent's frames, not of a timer.
-configuration.answersFrameCallbacksOnTimer = options.backend != "nested"
+if options.backend == "nested" { configuration.policy.framePacing = .onPresent }
 if let file = options.keymapFile {
     configuration.keyboard.keymap = .file(file)
 } else if let layout = options.layout {
@@ -226,7 +230,7 @@ let socket: String
 do { socket = try server.addSocket(options.socket) } catch { fail("\(error)") }
 setenv("WAYLAND_DISPLAY", socket, 1)
 let outputList = server.outputs.map { "\($0.name) \($0.frame.width)x\($0.frame.height)@\($0.scale) at \($0.frame.x),\($0.frame.y)" }
-print("ir-compositor: listening on \(socket), output\(outputList.count == 1 ? "" : "s") \(outputList.joined(separator: ", "))")
+say("ir-compositor: listening on \(socket), output\(outputList.count == 1 ? "" : "s") \(outputList.joined(separator: ", "))")
 
 // Every decision the router makes can be written out, as the trace format says.
 var traceFile: FileHandle?
@@ -264,7 +268,7 @@ let renderer = OutputRenderer(
 // MARK: 3. Input
 
 /// Plays recordings one after the other on the event loop's clock, each until its end.
-final class ReplayInput {
+@MainActor final class ReplayInput {
     var pending: [(replay: LoadedReplay, seat: Seat)]
     var seat: Seat
     var replayer: Replayer?
@@ -292,13 +296,13 @@ final class ReplayInput {
         guard let (replay, seat) = pending.first else { finished = true; return false }
         pending.removeFirst()
         self.seat = seat
-        for w in replay.warnings { print("ir-compositor: \(w)") }
+        for w in replay.warnings { say("ir-compositor: \(w)") }
         var r = replay.replayer
         r.start(at: Self.now())
         replayer = r
         timeShift = nil
         if let start = nextStart, let first = r.events.first?.time { timeShift = (first, start) }
-        print("ir-compositor: replaying \(replay.path) (\(r.events.count) events)")
+        say("ir-compositor: replaying \(replay.path) (\(r.events.count) events)")
         return true
     }
 
@@ -315,7 +319,7 @@ final class ReplayInput {
         if let (barrier, deadline) = bindBarrier {
             if !barrier.isPassed && Date() < deadline { return 5 }
             for w in barrier.waiting {
-                print("ir-compositor: \(clientName(pid: w.pid)), \(w), did not answer after a new device; replaying on")
+                say("ir-compositor: \(clientName(pid: w.pid)), \(w), did not answer after a new device; replaying on")
             }
             bindBarrier = nil
         }
@@ -347,7 +351,7 @@ final class ReplayInput {
 }
 
 // Each seat named by --seat, created once, in the order first named.
-func seat(named name: String) -> Seat {
+@MainActor func seat(named name: String) -> Seat {
     if let s = server.seat(named: name) { return s }
     do { return try server.addSeat(name: name) } catch { fail("seat \(name): \(error)") }
 }
@@ -436,7 +440,7 @@ final class Client {
             try process.run()
         } catch {
             // Counted as exited: the replay does not wait for it, and the others run on.
-            print("ir-compositor: client \(number): cannot start \(command): \(error)")
+            say("ir-compositor: client \(number): cannot start \(command): \(error)")
             outputEnded.signal()
             return
         }
@@ -447,10 +451,10 @@ final class Client {
         Thread.detachNewThread {
             let lines = LineSplitter()
             while case let data = reader.availableData, !data.isEmpty {
-                for line in lines.complete(adding: data) { print("client \(number) | \(line)") }
+                for line in lines.complete(adding: data) { say("client \(number) | \(line)") }
             }
             // The end: the client and whatever it started closed the pipe.
-            for line in lines.complete(adding: Data("\n".utf8)) where !line.isEmpty { print("client \(number) | \(line)") }
+            for line in lines.complete(adding: Data("\n".utf8)) where !line.isEmpty { say("client \(number) | \(line)") }
             ended.signal()
         }
     }
@@ -506,7 +510,7 @@ func parentPID(_ pid: Int32) -> Int32? {
 }
 
 /// The client whose process tree holds `pid`: its shell is `pid` or one of its ancestors.
-func client(owning pid: Int32) -> Client? {
+@MainActor func client(owning pid: Int32) -> Client? {
     var ancestor = pid
     while ancestor > 1 {
         if let c = clients.first(where: { $0.process.processIdentifier == ancestor }) { return c }
@@ -517,12 +521,12 @@ func client(owning pid: Int32) -> Client? {
 }
 
 /// "client N" for the client whose process tree holds `pid`.
-func clientName(pid: Int32) -> String {
+@MainActor func clientName(pid: Int32) -> String {
     client(owning: pid).map { "client \($0.number)" } ?? "a client"
 }
 
 /// Marks the clients with a window mapped now: those the toplevels' processes belong to.
-func noteMappedClients() {
+@MainActor func noteMappedClients() {
     for (node, _) in server.mappedToplevels {
         if let pid = server.clientPID(ofToplevel: node) { client(owning: pid)?.mapped = true }
     }
@@ -569,14 +573,14 @@ if let replay {
 /// printed what it prints); a machine under load only makes this take longer. Clients that
 /// never answer are named after --settle-timeout, and the run fails.
 var exitStatus: Int32 = 0
-func exitOnceClientsSettled() {
+@MainActor func exitOnceClientsSettled() {
     let barrier = server.barrier()
     let deadline = Date().addingTimeInterval(options.settleTimeout)
     server.schedule(afterMS: 1) {
         if barrier.isPassed { running = false; return nil }
         guard Date() >= deadline else { return 5 }
         for w in barrier.waiting {
-            print("ir-compositor: \(clientName(pid: w.pid)), \(w), did not settle within \(options.settleTimeout) s (--settle-timeout)")
+            say("ir-compositor: \(clientName(pid: w.pid)), \(w), did not settle within \(options.settleTimeout) s (--settle-timeout)")
         }
         exitStatus = 1
         running = false
@@ -588,16 +592,16 @@ while running { server.dispatch(timeoutMS: 100) }
 
 // The pictures.
 if let path = options.screenshotPath {
-    do { try PNGWriter.write(renderer.render(server, pixels: pixels), to: path); print("ir-compositor: wrote \(path)") }
-    catch { print("ir-compositor: \(error)") }
+    do { try PNGWriter.write(renderer.render(server, pixels: pixels), to: path); say("ir-compositor: wrote \(path)") }
+    catch { say("ir-compositor: \(error)") }
 }
 if let path = options.hitMapPath {
-    do { try HitMap(server).writePNG(to: path); print("ir-compositor: wrote \(path)") }
-    catch { print("ir-compositor: \(error)") }
+    do { try HitMap(server).writePNG(to: path); say("ir-compositor: wrote \(path)") }
+    catch { say("ir-compositor: \(error)") }
 }
 
 if let recorder = liveSources.first?.recorder {
-    do { try recorder.write() } catch { print("ir-compositor: \(error)") }
+    do { try recorder.write() } catch { say("ir-compositor: \(error)") }
 }
 traceFile?.closeFile()
 // Every line a client wrote is printed before "done": each is stopped and its output read
@@ -605,5 +609,5 @@ traceFile?.closeFile()
 let outputDeadline = DispatchTime.now() + 2
 for c in clients { c.terminate() }
 for c in clients { c.waitForOutput(until: outputDeadline) }
-print("ir-compositor: done")
+say("ir-compositor: done")
 exit(exitStatus)

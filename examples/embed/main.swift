@@ -2,8 +2,8 @@
 //
 // `examples/compositor` lets the library run everything. This program is what a compositor
 // author with their own display, loop and renderer writes: it creates the `wl_display`,
-// hands it to a `WaylandServer` that only adds the protocol to it, turns on no policy of the
-// library's, and does by hand, visibly, what the policies would hide:
+// hands it to a `WaylandServer` that only adds the protocol to it, starts from the library's
+// minimal policy (which decides nothing), and does by hand, visibly, what a policy would hide:
 //
 //   input event in → hit-test (what is under the cursor) → responder chain (who may take
 //   it: the surface, its parents, its client, the seat) → deliveries out (protocol events
@@ -32,6 +32,9 @@ struct Options {
     var screenshot: String?
 }
 
+/// One line of output, written at once (also into a pipe: a test reads it as it comes).
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("ir-embed: \(message)\n".utf8))
     exit(2)
@@ -47,7 +50,7 @@ let usage = """
 
 var options = Options()
 var arguments = CommandLine.arguments.dropFirst()
-func value(_ flag: String) -> String {
+@MainActor func value(_ flag: String) -> String {
     guard let v = arguments.popFirst() else { fail("\(flag) needs a value") }
     return v
 }
@@ -64,11 +67,10 @@ while let a = arguments.popFirst() {
         options.windows = n
     case "--exit-after-input": options.exitAfterInput = true
     case "--screenshot": options.screenshot = value(a)
-    case "--help", "-h": print(usage); exit(0)
+    case "--help", "-h": say(usage); exit(0)
     default: fail("unknown option \(a)\n\(usage)")
     }
 }
-setvbuf(stdout, nil, _IOLBF, 0)
 
 /// The input to play: every event of the file, in order, and what the file says of each
 /// device (handed to the seat with its `deviceAdded`). Devices come first (see below).
@@ -90,7 +92,7 @@ func loadInput(_ spec: String) -> (events: [InputEvent], descriptions: [DeviceID
 
 /// Everything the compositor holds, like tinywl's `struct tinywl_server`.
 final class EmbedCompositor {
-    let display: OpaquePointer
+    let display: WaylandDisplay
     let server: WaylandServer
     let width: Int32, height: Int32
     var tree: SurfaceTree { server.router.tree }
@@ -102,23 +104,25 @@ final class EmbedCompositor {
     let descriptions: [DeviceID: DeviceDescription]
     var running = true
 
-    init(display: OpaquePointer, options: Options,
+    init(display: WaylandDisplay, options: Options,
          input: (events: [InputEvent], descriptions: [DeviceID: DeviceDescription])) throws {
         self.display = display
         (width, height) = (options.width, options.height)
         pending = input.events
         descriptions = input.descriptions
 
-        // The server on our display. `.embedded` turns every policy off: no placement, no
-        // decorations, no focus-on-click, no frame timer, no pixel copies. We offer wl_shm
-        // ourselves (below), so the server must not add a second one.
+        // The server on our display. `.embedded` starts from `CompositorPolicy.minimal`:
+        // no placement, no decorations, no focus-on-click, no frame timer, no pixel copies.
+        // We offer wl_shm ourselves (below), so the server must not add a second one.
         var configuration = WaylandServer.Configuration.embedded
         configuration.outputWidth = options.width
         configuration.outputHeight = options.height
         configuration.offersShm = false
-        // The one policy we take, written here: windows tile in a grid of 320x240 cells,
-        // in the order they first map. The closure runs once per toplevel.
-        configuration.placeToplevel = { n, _, _ in (Int32(n % 2) * 320 + 20, Int32(n / 2) * 240 + 20) }
+        // The one policy decision we take, written here: windows tile in a grid of
+        // 320x240 cells, each in the first free cell; a cell frees when its window closes.
+        let grid = GridPlacement()
+        configuration.policy.placeToplevel = { _, toplevel, usable in grid.place(toplevel, in: usable) }
+        configuration.policy.toplevelClosed = { _, toplevel in grid.free(toplevel) }
         server = try WaylandServer(display: display, configuration: configuration)
 
         buildScene()
@@ -130,6 +134,24 @@ final class EmbedCompositor {
         // events sent before it bound them would reach nobody.
         while let first = pending.first, case .deviceAdded = first.kind {
             server.handle(pending.removeFirst(), description: descriptions[first.device])
+        }
+    }
+
+    // MARK: Placement
+
+    /// Two columns of 320x240 cells from the usable area's corner (20 pixels in). The
+    /// policy sees each toplevel's node, so a closed window's cell is found again.
+    final class GridPlacement {
+        var cells: [NodeID?] = []
+
+        func place(_ toplevel: ToplevelInfo, in usable: Rect) -> (x: Int32, y: Int32) {
+            let cell = cells.firstIndex(of: nil) ?? cells.count
+            if cell == cells.count { cells.append(toplevel.node) } else { cells[cell] = toplevel.node }
+            return (usable.x + Int32(cell % 2) * 320 + 20, usable.y + Int32(cell / 2) * 240 + 20)
+        }
+
+        func free(_ toplevel: ToplevelInfo) {
+            if let cell = cells.firstIndex(of: toplevel.node) { cells[cell] = nil }
         }
     }
 
@@ -149,7 +171,7 @@ final class EmbedCompositor {
             switch event {
             case .pointerEnter, .pointerMotion: return .handled
             case .pointerButton(let button, .pressed, let at):
-                print("embed: desktop took button \(button) at \(Int(at.x)),\(Int(at.y)); no window has the keyboard")
+                say("embed: desktop took button \(button) at \(Int(at.x)),\(Int(at.y)); no window has the keyboard")
                 _ = self.seat.setKeyboardFocus(nil)
                 return .handled
             case .pointerButton(_, .released, _): return .handled
@@ -165,7 +187,7 @@ final class EmbedCompositor {
     /// in the trace format (docs/trace.md) so a reader sees the decisions next to the input.
     func watchDeliveries() {
         server.deliveryObserver = { [unowned self] delivery, queue in
-            print("deliver: " + TraceSink.line(delivery, queue: queue, router: self.server.router))
+            say("deliver: " + TraceSink.line(delivery, queue: queue, router: self.server.router))
         }
     }
 
@@ -176,7 +198,7 @@ final class EmbedCompositor {
     func route(_ event: InputEvent) {
         if case .pointerButton(_, .pressed) = event.kind, let hit = tree.hitTest(seat.cursor) {
             let chain = server.router.responderChain(from: .node(hit.node), seat: seat.id)
-            print("embed: press on \(describe(hit.node)) at \(Int(hit.local.x)),\(Int(hit.local.y)); chain: "
+            say("embed: press on \(describe(hit.node)) at \(Int(hit.local.x)),\(Int(hit.local.y)); chain: "
                   + chain.map { if case .node(let n) = $0 { describe(n) } else { "\($0)" } }.joined(separator: " → "))
         }
         // seat → hit-test / focus owner → responder chain → deliveries sent; a device added
@@ -263,7 +285,7 @@ final class EmbedCompositor {
             bytes += [UInt8(truncatingIfNeeded: p >> 16), UInt8(truncatingIfNeeded: p >> 8), UInt8(truncatingIfNeeded: p)]
         }
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { fail("cannot write \(path)") }
-        print("embed: wrote \(path)")
+        say("embed: wrote \(path)")
     }
 
     // MARK: The loop
@@ -272,13 +294,12 @@ final class EmbedCompositor {
     /// the server's timers), feed input, answer frame callbacks, flush. The server needs
     /// nothing else from us.
     func run(windows: Int, exitAfterInput: Bool) {
-        let loop = wl_display_get_event_loop(display)
         var finishedAt: Date?
         while running {
-            wl_display_flush_clients(display)
+            display.flushClients()
             // Client requests: the server handles each, and sends what it changed (a
             // window mapped under the cursor gets its enter) before the next is read.
-            wl_event_loop_dispatch(loop, 10)
+            display.dispatch(timeoutMS: 10)
             // Input waits until the scene the input was recorded for is there.
             if server.mappedToplevels.count >= windows {
                 // One event per turn: clients read and answer between events, as they would
@@ -293,7 +314,7 @@ final class EmbedCompositor {
             // Frame callbacks: no timer of the library's; we "present" every turn.
             if server.hasWaitingFrameCallbacks { server.sendFrameCallbacks() }
         }
-        wl_display_flush_clients(display)
+        display.flushClients()
     }
 
     func releaseImages() {
@@ -304,22 +325,25 @@ final class EmbedCompositor {
 
 // MARK: main
 
-// The display is ours: we create it, listen on it, offer wl_shm on it, and destroy it last.
-guard let display = wl_display_create() else { fail("wl_display_create failed") }
-wl_display_init_shm(display)
-guard wl_display_add_socket(display, options.socket) == 0 else { fail("cannot listen on \(options.socket)") }
 let input = options.input.map(loadInput) ?? ([], [:])
 
 do {
+    // The display is ours: we create it, listen on it and offer wl_shm on it. The server
+    // holds it while it lives; it is destroyed when both of us let it go.
+    let display: WaylandDisplay
+    do {
+        display = try WaylandDisplay()
+        display.offerShm()
+        try display.addSocket(options.socket)
+    } catch { fail("\(error)") }
     let compositor: EmbedCompositor
     do { compositor = try EmbedCompositor(display: display, options: options, input: input) } catch { fail("\(error)") }
-    print("embed: listening on \(options.socket), output \(options.width)x\(options.height)")
+    say("embed: listening on \(options.socket), output \(options.width)x\(options.height)")
     signal(SIGTERM) { _ in exit(0) }
     compositor.run(windows: options.windows, exitAfterInput: options.exitAfterInput)
     if let path = options.screenshot { compositor.writeScreenshot(path) }
     compositor.releaseImages()
 }
-// The server went with the compositor: its globals are gone and its clients disconnected;
-// the display (and its wl_shm) is still ours to destroy.
-wl_display_destroy(display)
-print("embed: done")
+// The server went with the compositor (its globals gone, its clients disconnected), and
+// the display with the last reference to it.
+say("embed: done")

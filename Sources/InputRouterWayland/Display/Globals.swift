@@ -82,7 +82,7 @@ extension WaylandServer {
         // could only ever answer `client_side` tells a client nothing by offering it, and SDL
         // 2.26 takes that answer for "the compositor forces client-side", unmaps its window
         // and never maps it again; without the global it draws its own through libdecor.
-        if configuration.decorations != nil {
+        if drawsTitleBars {
             addObjectGlobal(.zxdgDecorationManagerV1, GlobalVersion.decorationManager, DecorationManagerObject.init)
         }
         // Relative pointer and pointer constraints (RelativePointer.swift, PointerConstraints.swift).
@@ -99,7 +99,7 @@ extension WaylandServer {
         // Lock screens (SessionLock.swift).
         addObjectGlobal(.extSessionLockManagerV1, GlobalVersion.sessionLockManager, SessionLockManagerObject.init)
         // Typing tools, on-screen keyboards, remote desktops (VirtualKeyboard.swift); who may
-        // is the embedder's `mayCreateVirtualDevice` (VirtualDevicePolicy.swift).
+        // is the policy's `mayCreateVirtualDevice` (VirtualDevicePolicy.swift).
         addObjectGlobal(.zwpVirtualKeyboardManagerV1, GlobalVersion.virtualKeyboardManager, VirtualKeyboardManagerObject.init)
         // Virtual input devices (VirtualPointer.swift; who may: VirtualDevicePolicy.swift).
         addObjectGlobal(.zwlrVirtualPointerManagerV1, GlobalVersion.virtualPointerManager, VirtualPointerManagerObject.init)

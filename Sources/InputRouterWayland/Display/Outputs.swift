@@ -77,9 +77,11 @@ final class ServedOutput {
 extension WaylandServer {
     /// The outputs, in layout order (the order they were added).
     public var outputs: [OutputInfo] {
-        servedOutputs.map { o in
-            OutputInfo(node: o.node, name: o.name, frame: outputFrame(o), scale: o.scale)
-        }
+        servedOutputs.map(outputInfo)
+    }
+
+    func outputInfo(_ o: ServedOutput) -> OutputInfo {
+        OutputInfo(node: o.node, name: o.name, frame: outputFrame(o), scale: o.scale)
     }
 
     /// An output node's frame is its layout rectangle: it is a child of the root.

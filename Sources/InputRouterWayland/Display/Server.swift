@@ -30,11 +30,9 @@ public struct ServerError: Error, CustomStringConvertible {
 /// event), out as `wl_pointer`/`wl_keyboard`/`wl_touch` events. One thread: the
 /// display's. docs/wayland.md; for embedding in a compositor, docs/embedding.md.
 public final class WaylandServer {
-    /// What the server serves and which policies it applies. The policies (window
-    /// placement, server-side decorations, focus-on-click, the frame timer, keeping buffer
-    /// pixels) are separate pieces: `Configuration()` turns on the ones a standalone
-    /// compositor wants, `Configuration.embedded` none of them, for an embedder who brings
-    /// its own (docs/embedding.md). None of them costs anything on the routing hot path.
+    /// What the server serves and the policy it applies (`policy`): `Configuration()`
+    /// has the one a standalone compositor wants, `Configuration.embedded` one that decides
+    /// nothing, for an embedder who brings its own (docs/embedding.md).
     public struct Configuration {
         /// The output's size in logical pixels; it sits at (0, 0) of the layout. The
         /// one-output shorthand for `outputs`, and the size maximized windows get.
@@ -50,25 +48,11 @@ public final class WaylandServer {
 
         // MARK: Policies
 
-        /// Window placement: where the n-th toplevel (counted from 0) goes when it first
-        /// maps. The default cascades from (40, 40) in steps of 32 pixels, wrapping every 10
-        /// windows. nil: no placement; a toplevel maps at the layout origin, or where
-        /// `placeWindow(_:x:y:)` put it. Runs once per toplevel, at its first map.
-        public var placeToplevel: ((_ index: Int, _ width: Int32, _ height: Int32) -> (x: Int32, y: Int32))? =
-            Configuration.cascade
-        /// A button press on a toplevel's surfaces gives it the keyboard and raises it.
-        /// Off: presses reach the client and change no focus; the embedder calls
-        /// `activate(_:)` itself.
-        public var focusOnClick = true
-        /// Server-side decorations (title bar with close button) around the toplevels whose
-        /// clients ask for them through xdg-decoration (XdgDecoration.swift); nil: none, every
-        /// client is told to draw its own.
-        public var decorations: DecorationStyle?
-        /// The frame timer: frame callbacks are answered on a 60 Hz timer. Off (a backend
-        /// with its own pacing: the nested window on the parent's frames, an embedder on its
-        /// output's vblank), no timer is created and callbacks wait until
-        /// `sendFrameCallbacks()`.
-        public var answersFrameCallbacksOnTimer = true
+        /// Every decision the server makes for a compositor: placement, what a press does,
+        /// decorations, frame pacing, maximize and fullscreen geometry, the client's window
+        /// requests, virtual devices (Policies/CompositorPolicy.swift). `Configuration()`
+        /// starts from `.standalone()`, `.embedded` from `.minimal`.
+        public var policy: CompositorPolicy = .standalone()
         // Keeping buffer pixels is not the server's: Rendering's `SurfacePixels` copies
         // committed buffers through `bufferCommitted` for the renderers that want them.
 
@@ -94,25 +78,16 @@ public final class WaylandServer {
         /// serial 0. By default a selection needs a recent input serial (Selection.swift).
         public var acceptsSelectionWithAnySerial = false
 
-        /// Every policy on that a standalone compositor wants (decorations stay opt-in).
+        /// The standalone policy (`CompositorPolicy.standalone()`: decorations stay opt-in).
         public init() {}
 
-        /// No policy at all: no placement, no decorations, no focus-on-click, no frame timer,
-        /// no pixel copies (the server never makes any: see `SurfacePixels`). The protocol,
-        /// the seat and the routing are all there.
+        /// The minimal policy (`CompositorPolicy.minimal`): no placement, no decorations, no
+        /// focus-on-click, no frame timer, no pixel copies (the server never makes any: see
+        /// `SurfacePixels`). The protocol, the seat and the routing are all there.
         public static var embedded: Configuration {
             var c = Configuration()
-            c.placeToplevel = nil
-            c.focusOnClick = false
-            c.decorations = nil
-            c.answersFrameCallbacksOnTimer = false
+            c.policy = .minimal
             return c
-        }
-
-        /// The default placement: a cascade from (40, 40) in steps of 32, every 10 windows.
-        public static func cascade(_ index: Int, _ width: Int32, _ height: Int32) -> (x: Int32, y: Int32) {
-            let step = Int32(index % 10) * 32
-            return (40 + step, 40 + step)
         }
     }
 
@@ -140,7 +115,7 @@ public final class WaylandServer {
     /// (SceneChanges.swift).
     @exclusivity(unchecked) var sceneGenerationFollowed: UInt64 = .max
     /// The configuration it was made with (the output size follows `resizeOutput`).
-    /// Unchecked: the sender reads `focusOnClick` on every button press.
+    /// Unchecked: a press's capture phase reads `policy.pressed` on every button press.
     @exclusivity(unchecked) public internal(set) var configuration: Configuration
     var keyboardState: KeyboardState
     var keymapFile: KeymapFile
@@ -170,7 +145,6 @@ public final class WaylandServer {
         surfacesByNode[i] = surface
         deliveryTargets.set(surface.flatMap(DeliveryTarget.init), at: i)
     }
-    var toplevelCount = 0
     /// Layer shell (LayerShell.swift): the four layers' nodes (made when first used), the
     /// layer surfaces in creation order, each output's usable area, and the exclusive layer
     /// surface holding the keyboard.
@@ -181,6 +155,8 @@ public final class WaylandServer {
 
     var frameCallbacks: [ResourcePointer] = []
     var frameTimer: OpaquePointer?
+    /// The frame timer's period (`CompositorPolicy.framePacing`), read when the server starts.
+    var frameTimerInterval: Int32 = 16
     private var clientCreatedListener: ListenerBox?
     /// The check libwayland's wl_shm lacks (ShmStrideCheck.swift).
     private var shmStrideCheck: OpaquePointer?
@@ -210,7 +186,7 @@ public final class WaylandServer {
     var toplevelObjects: [WeakToplevel] = []
     /// What an embedder does when a button press on a client's surface is about to be
     /// delivered: the capture phase, before the press's serial is taken (Server+Activation.swift).
-    /// Focus on click (`Configuration.focusOnClick`) runs first; an embedder who focuses by
+    /// The policy's press actions (`CompositorPolicy.pressed`) run first; an embedder who focuses by
     /// hand calls `activate(_:seat:)` here, so the keyboard's enter goes out before the
     /// press and the newest serial the client saw is the press's.
     public var beforePress: ((_ node: NodeID, _ seat: Seat) -> Void)?
@@ -246,14 +222,8 @@ public final class WaylandServer {
     public internal(set) var activationLog: [ActivationRecord] = []
     private(set) lazy var idle = IdleState(server: self)
 
-    // Virtual devices (VirtualDevicePolicy.swift, VirtualDeviceIDs.swift, VirtualPointer.swift).
-    /// Which clients may make virtual input devices: asked with the client and the kind each
-    /// time one asks for a virtual pointer, a virtual keyboard or an input method. nil (the
-    /// default): every client may, as on wlroots. A refused request fails with a protocol
-    /// error and the client is disconnected (docs/wayland.md, Virtual devices); a refused
-    /// input method is told `unavailable` (its protocol has no error). Set it
-    /// before clients connect; it is never asked on the input path.
-    public var mayCreateVirtualDevice: ((VirtualDeviceClient, VirtualDeviceKind) -> Bool)?
+    // Virtual devices (VirtualDevicePolicy.swift, VirtualDeviceIDs.swift, VirtualPointer.swift):
+    // who may make them is `policy.mayCreateVirtualDevice`.
     /// The ids of the virtual devices present.
     var virtualDeviceIDs = VirtualDeviceIDs()
     /// `idle.watching`, mirrored here: reading `idle` (a lazy class reference) on every
@@ -311,7 +281,8 @@ public final class WaylandServer {
         wl_display_add_client_created_listener(display, clientCreatedListener!.listener)
         _ = services(0)
         createGlobals()
-        if configuration.answersFrameCallbacksOnTimer {
+        if let period = frameTimerPeriod {
+            frameTimerInterval = period
             frameTimer = wl_event_loop_add_timer(eventLoop, frameTimerFired, Unmanaged.passUnretained(self).toOpaque())
         }
         if configuration.unresponsiveTimeoutMS > 0 {
@@ -506,11 +477,11 @@ public final class WaylandServer {
 
     // MARK: Frame callbacks
 
-    /// Frame callbacks are answered on a 60 Hz timer while any are waiting, so clients keep
-    /// drawing at the pace a real output would set.
+    /// Frame callbacks are answered on the policy's timer while any are waiting, so clients
+    /// keep drawing at the pace a real output would set (`FramePacing.timer`).
     func queueFrameCallbacks(_ callbacks: [ResourcePointer]) {
         if let frameTimer, frameCallbacks.isEmpty, !callbacks.isEmpty {
-            wl_event_source_timer_update(frameTimer, 16)
+            wl_event_source_timer_update(frameTimer, frameTimerInterval)
         }
         frameCallbacks.append(contentsOf: callbacks)
     }

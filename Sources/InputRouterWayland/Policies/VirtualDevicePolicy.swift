@@ -3,7 +3,7 @@
 // (wayvnc), a typing tool (wtype), an on-screen keyboard or an input method (fcitx5) needs
 // it, and nothing else should have it. wlroots offers the globals to every client and
 // leaves the choice to the compositor; here the compositor answers one question, asked when
-// a client asks for such a device (`WaylandServer.mayCreateVirtualDevice`). With no answer
+// a client asks for such a device (`CompositorPolicy.mayCreateVirtualDevice`). With no answer
 // set, every client may, as on wlroots.
 //
 // A refused request fails with the protocol's error for it when the protocol names one
@@ -38,7 +38,7 @@ extension WaylandServer {
     /// Whether `client` may make a virtual device of `kind`: asked once per request, never
     /// on the input path.
     func allowsVirtualDevice(_ kind: VirtualDeviceKind, for client: ClientState) -> Bool {
-        guard let policy = mayCreateVirtualDevice else { return true }
+        guard let policy = virtualDevicePolicy else { return true }
         var pid: pid_t = 0
         wl_client_get_credentials(client.client, &pid, nil, nil)
         return policy(VirtualDeviceClient(id: client.id, pid: pid, program: router.name(of: client.id)), kind)

@@ -1,14 +1,14 @@
 // Server-side decorations as compositor nodes, for the toplevels in server-side mode
 // (XdgDecoration.swift): the toplevel sits in a window container under a title bar with a
 // close button. The title bar is the toplevel's next responder, so what the client's
-// surfaces do not take travels up to it. A press hit-tested on the title bar itself moves
-// the window (not when it is maximized or fullscreen: refused, as in weston); a press that
-// only bubbled up from the content gives the window the keyboard and raises it
-// (`focusOnClick`) but never moves it. A press on the close button asks the client to close.
+// surfaces do not take travels up to it. What a press on the title bar does, or one that
+// only bubbled up from the content, is the policy's (`CompositorPolicy.pressed`; the
+// standalone one moves the window from its title bar unless it is maximized or fullscreen,
+// as weston does). A press on the close button asks the client to close.
 import CWaylandProtocolsServer
 import InputRouter
 
-/// The look of server-side decorations (`Configuration.decorations`): what the title bar adds
+/// The look of server-side decorations (`CompositorPolicy.decorationStyle`): what the title bar adds
 /// around a toplevel. Read when a frame is made or laid out, never per event.
 public struct DecorationStyle: Sendable {
     /// Height of the title bar in logical pixels; the close button is a square of this size.
@@ -56,11 +56,14 @@ extension WaylandServer {
             // What is under the cursor tells a press on the bar from one that bubbled up
             // from a client surface that did not take it.
             let onTitleBar = tree.hitTest(self.seat.cursor)?.node == titleBar
-            guard onTitleBar || self.configuration.focusOnClick else { return .notHandled }
+            guard let node = toplevel.node else { return .notHandled }
+            let actions = self.askPressActions(PressContext(
+                node: onTitleBar ? titleBar : node, seat: self.seat, target: onTitleBar ? .titleBar(toplevel: node) : .clientSurface))
+            guard !actions.isEmpty else { return .notHandled }
             // Not from inside the seat's dispatch: after the deliveries are sent.
             self.afterDeliveries.append {
-                if let node = toplevel.node { self.activate(node) }
-                if onTitleBar, !toplevel.maximized, !toplevel.fullscreen { self.seat.beginMove(container) }
+                if actions.contains(.activate), let node = toplevel.node { self.activate(node) }
+                if actions.contains(.beginMove) { self.seat.beginMove(container) }
             }
             return .handled
         }
@@ -81,7 +84,7 @@ extension WaylandServer {
         guard let node = toplevel.node else { return }
         let tree = router.tree
         let fills = toplevel.maximized || toplevel.fullscreen
-        if on, toplevel.frame == nil, let style = configuration.decorations {
+        if on, toplevel.frame == nil, let style = decorationStyle {
             let t = style.titleHeight
             let at = tree.frame(of: node) ?? Rect(0, 0, 0, 0)
             let frame = makeWindowFrame(for: toplevel, style: style)

@@ -341,13 +341,12 @@ extension WaylandServer {
     }
 
     /// What windows may cover on `output`: its frame less the exclusive zones of its layer
-    /// surfaces. New windows are placed in it and maximized ones fill it.
+    /// surfaces. The policy places new windows in it and, by default, fills it with the
+    /// maximized ones (Policies/AskingThePolicy.swift).
     func usableArea(of output: ServedOutput) -> Rect {
         usableAreas[ObjectIdentifier(output)] ?? outputFrame(output)
     }
 
-    /// The usable area of the first output: where the placement policy puts new windows.
-    var primaryUsableArea: Rect? { servedOutputs.first.map(usableArea(of:)) }
 
     /// Places the layer surfaces of `output` and configures those whose size changed; then
     /// maximized windows follow the usable area if it changed.

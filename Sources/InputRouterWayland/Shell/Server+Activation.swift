@@ -49,7 +49,7 @@ extension WaylandServer {
     }
 
     /// The seat's capture phase for a press on a client's surface (`Seat.beforePress`), on
-    /// every seat the server serves: focus on click when configured, then the embedder's
+    /// every seat the server serves: what the policy's `pressed` decides, then the embedder's
     /// `beforePress`. The text-input enter and the activated configures follow the flush
     /// that sends the press (`followKeyboardFocus`).
     ///
@@ -63,8 +63,22 @@ extension WaylandServer {
             defer { deciding = false }
             // While locked a press can only be on a lock surface: the keyboard follows it.
             if sessionLock.isLocked { return lockSurfacePressed(node, seat: seat) }
-            if configuration.focusOnClick { _ = raiseAndFocus(node, seat: seat) }
+            // The policy's question (CompositorPolicy.pressed): one closure call, no existential.
+            if let pressed = configuration.policy.pressed {
+                let actions = pressed(self, PressContext(node: node, seat: seat, target: .clientSurface))
+                if !actions.isEmpty { carryOut(actions, pressOn: node, seat: seat) }
+            }
             if let decide = beforePress { decide(node, seat) }
+        }
+    }
+
+    /// What the policy decided for a press on a client's surface: the focus now (queued
+    /// before the press), a move once the press was sent.
+    private func carryOut(_ actions: PressActions, pressOn node: NodeID, seat: Seat) {
+        if actions.contains(.activate) { _ = raiseAndFocus(node, seat: seat) }
+        if actions.contains(.beginMove), let top = toplevelNode(of: node) {
+            let window = windowNode(of: top)
+            afterDeliveries.append { seat.beginMove(window) }
         }
     }
 

@@ -101,13 +101,12 @@ final class ToplevelDecorationObject: WaylandObject {
     /// batch are answered with the mode it asked for alone, never `client_side` first
     /// (`XdgSurfaceObject.scheduleConfigure`).
     func decide() {
-        scheduled = server.decorationMode(requested: requested)
+        scheduled = server.decorationMode(for: toplevel, requested: requested)
         needsConfigure = true
         guard let toplevel, let xdg = toplevel.xdg else { return }
         if toplevel.maximized || toplevel.fullscreen {
-            // The window fills the output; the title bar takes its height from the client's.
-            toplevel.requestedSize = (server.configuration.outputWidth,
-                                      server.configuration.outputHeight - toplevel.serverTitleHeight)
+            // The window fills its area; the title bar takes its height from the client's.
+            toplevel.fillRequestedSize()
         }
         if xdg.initialConfigureSent { xdg.scheduleConfigure() }
     }
@@ -160,21 +159,12 @@ final class ToplevelDecorationObject: WaylandObject {
     }
 }
 
-extension WaylandServer {
-    /// The policy: server-side exactly when the client asks for it and the server draws
-    /// decorations at all (`Configuration.decorations`); client-side otherwise, also for a
-    /// client that leaves the choice to the server.
-    func decorationMode(requested: DecorationMode?) -> DecorationMode {
-        configuration.decorations != nil && requested == .serverSide ? .serverSide : .clientSide
-    }
-}
-
 extension XdgToplevel {
     /// The height of the title bar the server draws above it, counting a server-side mode
     /// already sent but not yet acknowledged: a maximized window's configure leaves room
     /// for it.
     var serverTitleHeight: Int32 {
         let serverSide = decoration.map { $0.scheduled == .serverSide } ?? (frame != nil)
-        return serverSide ? server.configuration.decorations?.titleHeight ?? 0 : 0
+        return serverSide ? server.decorationStyle?.titleHeight ?? 0 : 0
     }
 }

@@ -290,7 +290,9 @@ final class XdgSurfaceObject: WaylandObject {
     func surfaceDestroyed() {
         cancelScheduledConfigure()
         switch roleObject {
-        case .toplevel(let t): t.xdg = nil
+        case .toplevel(let t):
+            t.closing()  // while its node is there for the policy to see
+            t.xdg = nil
         case .popup(let p): p.xdg = nil
         case .none: break
         }

@@ -18,6 +18,11 @@ final class XdgToplevel: WaylandObject {
     var placedByEmbedder = false
     var maximized = false
     var fullscreen = false
+    /// The output `set_fullscreen` named (nil: the one the window is on).
+    var fullscreenOutput: ServedOutput?
+    /// Whether the policy was told it mapped (and so will be told it unmapped), and closed.
+    var toldMapped = false
+    var toldClosed = false
     var savedPosition: (x: Int32, y: Int32)?
     /// The size the next configure asks for (0: the client decides).
     var requestedSize: (width: Int32, height: Int32) = (0, 0)
@@ -61,28 +66,54 @@ final class XdgToplevel: WaylandObject {
             else { return }
             // Anchored at the press, not where the pointer is now: clients ask after their drag
             // threshold. A touch's point is not the cursor the move follows, so it anchors there.
+            guard server.asksGrant(.move(seat: seat), for: self) else { return }
             seat.beginMove(window, anchor: press.action == .buttonPress ? press.position : nil)
         case .resize(let seat, let serial, let edges):  // resize(seat, serial, edges)
             guard [0, 1, 2, 4, 5, 6, 8, 9, 10].contains(edges) else {
                 return postError(XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE.rawValue, "invalid resize edge \(edges)")
             }
             let seat = server.seat(from: seat.object(as: SeatObject.self))
-            guard let node, seat.serialEntry(serial, client: owner.id, for: .resize) != nil else { return }
+            guard let node, seat.serialEntry(serial, client: owner.id, for: .resize) != nil,
+                server.asksGrant(.resize(seat: seat, edges: ResizeEdges(rawValue: edges)), for: self)
+            else { return }
             seat.beginResize(node, edges: ResizeEdges(rawValue: edges))
         case .setMaxSize(let width, let height), .setMinSize(let width, let height):  // set_max_size / set_min_size
             guard width >= 0, height >= 0 else {
                 return postError(XDG_TOPLEVEL_ERROR_INVALID_SIZE.rawValue, "sizes must not be negative")
             }
-        case .setMaximized: setMaximized(true, fullscreen: false)
-        case .unsetMaximized: setMaximized(false, fullscreen: false)
-        case .setFullscreen: setMaximized(true, fullscreen: true)
-        case .unsetFullscreen: setMaximized(false, fullscreen: true)
-        case .showWindowMenu, .setMinimized: break  // show_window_menu, set_minimized
+        case .setMaximized: requestState(.maximize)
+        case .unsetMaximized: requestState(.unmaximize)
+        case .setFullscreen(let output): requestState(.fullscreen(output: output.object(as: OutputObject.self)?.output.node))
+        case .unsetFullscreen: requestState(.unfullscreen)
+        case .setMinimized: requestState(.minimize)
+        case .showWindowMenu: break  // show_window_menu
         }
     }
 
-    /// Fullscreen fills the first output; maximized fills its usable area, what the layer
-    /// shell's exclusive zones leave (LayerShell.swift).
+    /// A client's state request, carried out when the policy grants it
+    /// (`CompositorPolicy.toplevelRequest`). A refused maximize or fullscreen is answered
+    /// with a configure of the state unchanged, as the protocol asks of every such request.
+    /// Minimize is the policy's alone: xdg-shell has no minimized state to send.
+    func requestState(_ request: ToplevelRequest) {
+        guard server.asksGrant(request, for: self) else {
+            if case .minimize = request { return }
+            if xdg?.initialConfigureSent == true { xdg?.scheduleConfigure() }
+            return
+        }
+        switch request {
+        case .maximize: setMaximized(true, fullscreen: false)
+        case .unmaximize: setMaximized(false, fullscreen: false)
+        case .fullscreen(let output):
+            fullscreenOutput = output.flatMap { n in server.servedOutputs.first { $0.node == n } }
+            setMaximized(true, fullscreen: true)
+        case .unfullscreen: setMaximized(false, fullscreen: true)
+        case .move, .resize, .minimize: break
+        }
+    }
+
+    /// Fills what the policy says (`CompositorPolicy.fillArea`): by default the usable area
+    /// of the output the window is on when maximized (what the layer shell's exclusive zones
+    /// leave, LayerShell.swift), the whole output (or the one it named) when fullscreen.
     func setMaximized(_ on: Bool, fullscreen isFullscreen: Bool) {
         if isFullscreen { fullscreen = on } else { maximized = on }
         let fills = maximized || fullscreen
@@ -90,11 +121,10 @@ final class XdgToplevel: WaylandObject {
         let title = serverTitleHeight
         if fills {
             if savedPosition == nil, let window = windowNode, let f = tree.frame(of: window) { savedPosition = (f.x, f.y) }
-            let output = Rect(0, 0, server.configuration.outputWidth, server.configuration.outputHeight)
-            let area = fullscreen ? output : server.primaryUsableArea ?? output
-            requestedSize = (area.width, area.height - title)
+            let area = fillRequestedSize(titleHeight: title)
             if let window = windowNode { tree.move(window, to: (area.x, area.y)) }
         } else {
+            fullscreenOutput = nil
             requestedSize = (0, 0)
             if let window = windowNode, let p = savedPosition { tree.move(window, to: p) }
             savedPosition = nil
@@ -104,6 +134,17 @@ final class XdgToplevel: WaylandObject {
         if xdg?.initialConfigureSent == true { xdg?.scheduleConfigure() }
     }
 
+    /// Asks the policy what the window fills now and asks the client for that size, less
+    /// the title bar. Returns the area.
+    @discardableResult
+    func fillRequestedSize(titleHeight: Int32? = nil) -> Rect {
+        let output = fullscreen ? fullscreenOutput.flatMap { $0.removed ? nil : $0 } : nil
+        let area = server.askFillArea(for: self, fullscreen ? .fullscreen : .maximized, output: output)
+            ?? Rect(0, 0, server.configuration.outputWidth, server.configuration.outputHeight)
+        requestedSize = (area.width, area.height - (titleHeight ?? serverTitleHeight))
+        return area
+    }
+
     /// Its `xdg_toplevel.configure` (and first the capabilities), for the xdg_surface's
     /// configure, which passes its surface's `node` (read here through the weak `xdg`, it
     /// cost a retain and release of both objects per configure).
@@ -111,7 +152,8 @@ final class XdgToplevel: WaylandObject {
         // The flag first: every configure after the first skips libwayland's version call.
         if !wmCapabilitiesSent, version >= 5 {
             // Before the first configure (xdg_wm_base 5): what the window menu could offer.
-            // Maximize and fullscreen are served; no window menu, no minimize.
+            // Maximize and fullscreen are served; no window menu, no minimize (a policy may
+            // act on set_minimized, but nothing tells the client it did).
             wmCapabilitiesSent = true
             let caps = [XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE.rawValue, XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN.rawValue]
             withWaylandArray(caps) { xdg_toplevel_send_wm_capabilities(resource, $0) }
@@ -139,20 +181,15 @@ final class XdgToplevel: WaylandObject {
         let tree = server.router.tree
         if mapped && !everMapped {
             everMapped = true
-            let f = tree.frame(of: node) ?? Rect(0, 0, 0, 0)
-            // The placement policy, when the embedder turned it on.
-            if let place = server.configuration.placeToplevel {
-                // Within the usable area: below a panel's exclusive zone, not under it.
-                let origin = server.primaryUsableArea.map { ($0.x, $0.y) } ?? (0, 0)
-                let placed = place(server.toplevelCount, f.width, f.height)
-                let p = (x: placed.x &+ origin.0, y: placed.y &+ origin.1)
-                server.toplevelCount += 1
-                if !(maximized || fullscreen || placedByEmbedder), let window = windowNode { tree.move(window, to: p) }
+            // The policy's placement (CompositorPolicy.placeToplevel), asked for every first map.
+            if let p = server.askPlacement(for: self), !(maximized || fullscreen || placedByEmbedder),
+                let window = windowNode {
+                tree.move(window, to: p)
             }
         }
         let wasMapped = tree.isMapped(node)
         tree.setMapped(node, mapped)
-        if let frame, let style = server.configuration.decorations {
+        if let frame, let style = server.decorationStyle {
             server.layoutWindowFrame(frame, toplevel: node, style: style)
         }
         if mapped && !wasMapped {
@@ -163,12 +200,33 @@ final class XdgToplevel: WaylandObject {
             if !seat.popupGrabStack.isEmpty { seat.dismissPopups() }
             server.activate(node, seat: seat)
             // While an exclusive layer surface holds the keyboard, the window is raised only.
+        }
+        if mapped && !toldMapped {
+            toldMapped = true
+            server.tellToplevelMapped(self)
+        } else if !mapped && toldMapped {
+            toldMapped = false
+            server.tellToplevelUnmapped(self)
+        }
+    }
 
+    /// Its node is about to go (the xdg_toplevel, its xdg_surface's or its wl_surface, or
+    /// its client): the policy hears of the unmap, then of the close.
+    func closing() {
+        guard !server.shuttingDown, node != nil else { return }
+        if toldMapped {
+            toldMapped = false
+            server.tellToplevelUnmapped(self)
+        }
+        if everMapped && !toldClosed {
+            toldClosed = true
+            server.tellToplevelClosed(self)
         }
     }
 
     override func resourceDestroyed() {
         decoration?.toplevelDestroyed()
+        closing()
         if let xdg, case .toplevel(let t) = xdg.roleObject, t === self { xdg.roleDestroyed() }
         if let frame { server.router.tree.destroy(frame.container) }
         frame = nil

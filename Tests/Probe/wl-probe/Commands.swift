@@ -10,6 +10,8 @@
 //                          "frame.done NAME" when the server answers, "buffer.release NAME"
 //                          when it gives the buffer back
 //   decoration NAME server|client|unset|destroy   NAME's zxdg_toplevel_decoration_v1 (Decoration.swift)
+//   maximize NAME / unmaximize NAME / fullscreen NAME / minimize NAME   xdg_toplevel's requests
+//   unmap NAME             attach no buffer and commit: NAME unmaps
 //   unrole NAME            destroy NAME's role object (wl_subsurface, or xdg_toplevel and
 //                          xdg_surface), keeping the wl_surface
 //   roundtrip TAG          nothing but the answer: a barrier for "what was sent by now"
@@ -70,6 +72,12 @@ func runCommand(_ line: String) {
         }
         if let top = p.toplevel { xdg_toplevel_destroy(top); p.toplevel = nil }
         if let x = p.xdgSurface { xdg_surface_destroy(x); p.xdgSurface = nil }
+    // Window-management requests, for the compositor's policy to grant or refuse.
+    case "maximize": xdg_toplevel_set_maximized(p.toplevel)
+    case "unmaximize": xdg_toplevel_unset_maximized(p.toplevel)
+    case "fullscreen": xdg_toplevel_set_fullscreen(p.toplevel, nil)
+    case "minimize": xdg_toplevel_set_minimized(p.toplevel)
+    case "unmap": wl_surface_attach(p.surface, nil, 0, 0); wl_surface_commit(p.surface)
     default:
         guard runDecorationCommand(words, p) || runConstraintCommand(words, p) || runActivationCommand(words, p)
             || runIdleCommand(words, p)
