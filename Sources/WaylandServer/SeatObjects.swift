@@ -10,7 +10,7 @@ final class SeatObject: WaylandObject {
     var seat: Seat { server.router.seats[seatIndex] }
 
     func sendState() {
-        wl_seat_send_capabilities(resource, seatIndex == 0 ? server.seatCapabilities : server.capabilities(of: seat))
+        wl_seat_send_capabilities(resource, server.capabilities(of: seat))
         if version >= 2 { wl_seat_send_name(resource, seat.name) }
     }
 
@@ -19,18 +19,16 @@ final class SeatObject: WaylandObject {
         switch opcode {
         case 0:
             bindDevice("wl_pointer", .pointer, id, PointerObject.init(server:owner:resource:)) { [seatIndex] client, r in
-                if seatIndex == 0 { client.pointers.append(r) } else { client.devices(on: SeatID(index: UInt32(seatIndex))).pointers.append(r) }
+                client.withDevices(on: SeatID(index: UInt32(seatIndex))) { $0.pointers.append(r) }
             }
         case 1:
             bindDevice("wl_keyboard", .keyboard, id, KeyboardObject.init(server:owner:resource:)) { [seatIndex] client, resource in
-                if seatIndex == 0 { client.keyboards.append(resource) } else {
-                    client.devices(on: SeatID(index: UInt32(seatIndex))).keyboards.append(resource)
-                }
+                client.withDevices(on: SeatID(index: UInt32(seatIndex))) { $0.keyboards.append(resource) }
                 (WaylandObject.from(resource) as? KeyboardObject)?.sendKeymapAtBind(seat: SeatID(index: UInt32(seatIndex)))
             }
         case 2:
             bindDevice("wl_touch", .touch, id, TouchObject.init(server:owner:resource:)) { [seatIndex] client, r in
-                if seatIndex == 0 { client.touches.append(r) } else { client.devices(on: SeatID(index: UInt32(seatIndex))).touches.append(r) }
+                client.withDevices(on: SeatID(index: UInt32(seatIndex))) { $0.touches.append(r) }
             }
         case 3: destroyResource()  // release
         default: break
@@ -52,7 +50,6 @@ final class SeatObject: WaylandObject {
     }
 
     override func resourceDestroyed() {
-        server.seatResources.removeAll { $0 == resource }
         server.servedSeat(SeatID(index: UInt32(seatIndex)))?.resources.removeAll { $0 == resource }
     }
 }
@@ -65,16 +62,10 @@ class SeatDeviceObject: WaylandObject {
 
     /// Forgets `resource` from the client's list for this seat and kind; with none left,
     /// the client's surfaces stop taking that kind of event on this seat.
-    func unbind(_ kind: BoundDevices, _ list: ReferenceWritableKeyPath<SeatDevices, [ResourcePointer]>,
-                first: ReferenceWritableKeyPath<ClientState, [ResourcePointer]>) {
-        let empty: Bool
-        if seatIndex == 0 {
-            owner[keyPath: first].removeAll { $0 == resource }
-            empty = owner[keyPath: first].isEmpty
-        } else {
-            let d = owner.devices(on: seatID)
+    func unbind(_ kind: BoundDevices, _ list: WritableKeyPath<SeatDevices, [ResourcePointer]>) {
+        let empty = owner.withDevices(on: seatID) { d in
             d[keyPath: list].removeAll { $0 == resource }
-            empty = d[keyPath: list].isEmpty
+            return d[keyPath: list].isEmpty
         }
         if owner.alive, empty { seat.setBound(kind, for: owner.id, false) }
     }
@@ -108,7 +99,7 @@ final class PointerObject: SeatDeviceObject {
         server.router.seats[seatIndex].serialEntry(serial, client: owner.id, for: .setCursor) != nil
     }
 
-    override func resourceDestroyed() { unbind(.pointer, \.pointers, first: \.pointers) }
+    override func resourceDestroyed() { unbind(.pointer, \.pointers) }
 }
 
 final class KeyboardObject: SeatDeviceObject {
@@ -142,7 +133,7 @@ final class KeyboardObject: SeatDeviceObject {
         if opcode == 0 { destroyResource() }  // release
     }
 
-    override func resourceDestroyed() { unbind(.keyboard, \.keyboards, first: \.keyboards) }
+    override func resourceDestroyed() { unbind(.keyboard, \.keyboards) }
 }
 
 final class TouchObject: SeatDeviceObject {
@@ -150,5 +141,5 @@ final class TouchObject: SeatDeviceObject {
         if opcode == 0 { destroyResource() }  // release
     }
 
-    override func resourceDestroyed() { unbind(.touch, \.touches, first: \.touches) }
+    override func resourceDestroyed() { unbind(.touch, \.touches) }
 }
