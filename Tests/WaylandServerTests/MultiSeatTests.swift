@@ -128,4 +128,20 @@ import Testing
         #expect(!out.contains { $0.hasPrefix("client 1 | keyboard.key ") })
         #expect(out.last == "ir-compositor: done")
     }
+
+    /// A device going or coming tells its own seat's wl_seat the new capabilities, and no
+    /// other seat's: the first seat's and the second's through the same code (Seats.swift).
+    @Test func eachSeatsWlSeatHearsOfItsOwnDevicesOnly() throws {
+        let (h, second, a, b) = try Self.twoSeats()
+        // The touch screens are device 3 on each seat (pointer 1, keyboard 2, touch 4).
+        Self.on(h, h.server.seat, .deviceRemoved, device: 3)
+        #expect(h.settle(a) == ["seat.capabilities 3"])
+        #expect(h.settle(b) == [])
+        Self.on(h, second, .deviceRemoved, device: 3)
+        #expect(h.settle(b) == ["seat.capabilities 3"])
+        #expect(h.settle(a) == [])
+        Self.on(h, second, .deviceAdded(.touch), device: 3)
+        #expect(h.settle(b) == ["seat.capabilities 7"])
+        #expect(h.settle(a) == [])
+    }
 }

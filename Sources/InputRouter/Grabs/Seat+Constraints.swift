@@ -97,7 +97,7 @@ extension Seat {
     }
 
     private func deliverRelativeMotionToFocus(time: UInt64, _ motion: RelativeMotion) {
-        if pointerClaim == nil, let (node, client) = clientSurface(pointerFocus),
+        if pointerClaim == nil, let (node, client) = clientSurface(pointer.focus),
             boundDevices(of: client).contains(.relativePointer)
         {
             enqueue(.relativeMotion(id, node, time: time, motion))
@@ -141,7 +141,7 @@ extension Seat {
     }
 
     private func updateConstraintState() {
-        var focus = clientSurface(pointerFocus)?.0
+        var focus = clientSurface(pointer.focus)?.0
         if let f = focus, !windowSelected(f) { focus = nil }
         if let a = constraints.active {
             let c = constraints.items[a]
@@ -165,7 +165,7 @@ extension Seat {
     /// parents finds it. Runs only while some surface has a constraint.
     func windowSelected(_ node: NodeID) -> Bool {
         guard constraintsNeedKeyboardFocus else { return true }
-        guard let k = keyboardFocus else { return false }
+        guard let k = keyboard.focus else { return false }
         return window(of: k) == window(of: node)
     }
 
@@ -235,10 +235,10 @@ extension Seat {
     /// Puts the cursor where the client's hint says (surface-local), when the surface
     /// still has the pointer and the hint is on it; the surface is told where it is.
     private func warpToHint(_ c: PointerConstraint) {
-        guard let hint = c.hint, c.node == clientSurface(pointerFocus)?.0, let origin = tree.layoutPosition(of: c.node),
+        guard let hint = c.hint, c.node == clientSurface(pointer.focus)?.0, let origin = tree.layoutPosition(of: c.node),
             let frame = tree.frame(of: c.node), hint.x >= 0, hint.y >= 0, hint.x < Double(frame.width), hint.y < Double(frame.height)
         else { return }
         cursor = clampToLayout(Point(origin.x + hint.x, origin.y + hint.y))
-        if heldButtonCount > 0 { deliverMotion(time: lastTime, hit: nil) } else { repick(time: lastTime, motion: true) }
+        if pointer.heldButtonCount > 0 { deliverMotion(time: lastTime, hit: nil) } else { repick(time: lastTime, motion: true) }
     }
 }

@@ -38,5 +38,5 @@ extension Seat {
     public func hitTest(_ point: Point) -> Hit? { tree.hitTest(point) }
 
     /// How many buttons are held across the seat's devices (a drag drops at zero).
-    public var heldButtons: Int { heldButtonCount }
+    public var heldButtons: Int { pointer.heldButtonCount }
 }

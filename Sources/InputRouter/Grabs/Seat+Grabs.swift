@@ -16,7 +16,7 @@ extension Seat {
     public func beginPointerGrab(_ grab: any PointerGrab) {
         cancelPointerGrab()
         pointerGrab = grab
-        lastFirstResponder = nil
+        pointer.lastFirstResponder = nil
     }
 
     /// The grab ends itself (a drop, a finished move). Only `grab` is ended: a stale grab
@@ -24,7 +24,7 @@ extension Seat {
     public func endPointerGrab(_ grab: any PointerGrab) {
         guard pointerGrab === grab else { return }
         clearPointerGrab()
-        if heldButtonCount == 0 && pointerClaim == nil { repick(time: lastTime, motion: false) }
+        if pointer.heldButtonCount == 0 && pointerClaim == nil { repick(time: lastTime, motion: false) }
         flushPointerFrames()
     }
 
@@ -37,7 +37,7 @@ extension Seat {
 
     func clearPointerGrab() {
         pointerGrab = nil
-        lastFirstResponder = nil
+        pointer.lastFirstResponder = nil
     }
 
     /// Installs `grab` for touch; the grab in force before is cancelled first.
@@ -106,14 +106,14 @@ extension Seat {
         }
         grab.stack.append(popup)
         moveKeyboardFocus(to: popup)
-        if heldButtonCount == 0 { lastFirstResponder = nil; repick(time: lastTime, motion: false) }
+        if pointer.heldButtonCount == 0 { pointer.lastFirstResponder = nil; repick(time: lastTime, motion: false) }
         flushPointerFrames()
         return true
     }
 
     /// Breaks the popup grab: `popup_done` to each popup, topmost first.
     public func dismissPopups() {
-        lastFirstResponder = nil
+        pointer.lastFirstResponder = nil
         guard let grab = popupGrab else { return }
         // Taken out, not copied, and handed back below: its buffer stays unique and is kept.
         var stack: [NodeID] = []
@@ -124,16 +124,16 @@ extension Seat {
             if idlePopupGrab === grab { grab.stack = stack }
         }
         for p in stack.reversed() where tree.isAlive(p) { enqueue(.popupDone(id, p)) }
-        if let f = keyboardFocus, stack.contains(f) {
+        if let f = keyboard.focus, stack.contains(f) {
             // Back to the popup chain's xdg parent, else the usual fallback.
             let parent = stack.first.flatMap(tree.nextResponderOverride(of:))
             if let p = parent, tree.canBecomeFirstResponder(p), tree.isVisible(p) {
                 moveKeyboardFocus(to: p)
             } else {
-                moveKeyboardFocus(to: fallbackFocus(excluding: f, client: keyboardFocusClient))
+                moveKeyboardFocus(to: fallbackFocus(excluding: f, client: keyboard.focusClient))
             }
         }
-        lastFirstResponder = nil
+        pointer.lastFirstResponder = nil
     }
 
     /// Uninstalls the popup grab from every slot it holds, telling nobody.

@@ -104,7 +104,7 @@ extension Seat {
     /// Where a key, a pad event or an action starts when no node has the keyboard: the lock's
     /// scope while input is locked (whose handler takes it), else the seat.
     var keyboardChainStart: Responder {
-        if let f = keyboardFocus { return .node(f) }
+        if let f = keyboard.focus { return .node(f) }
         if let scope = withRouter({ $0.inputLockScope }) { return .node(scope) }
         return .seat(id)
     }
@@ -124,20 +124,20 @@ extension Seat {
         endRecognizersForLock()
         endGestureOutsideLock()
         cancelTouchesOutsideLock()
-        for i in tablets.indices where tablets[i].active {
-            if let f = tablets[i].focus, !responderInsideLock(f) { leaveTool(i, time: lastTime) }
+        for i in tablet.tools.indices where tablet.tools[i].active {
+            if let f = tablet.tools[i].focus, !responderInsideLock(f) { leaveTool(i, time: lastTime) }
         }
-        if let f = keyboardFocus, !mayTakeInput(f) {
-            moveKeyboardFocus(to: fallbackFocus(excluding: f, client: keyboardFocusClient))
+        if let f = keyboard.focus, !mayTakeInput(f) {
+            moveKeyboardFocus(to: fallbackFocus(excluding: f, client: keyboard.focusClient))
         }
         // A held button's implicit grab would keep sending motion to the window it was
         // pressed on: the focus leaves it now, the releases of the buttons held go nowhere,
         // and the pointer is picked again under the lock whatever is held.
-        if heldButtonCount > 0 {
-            for code in 0..<Seat.codeCount where buttonCounts[code] > 0 { consumedButtons[code] = true }
+        if pointer.heldButtonCount > 0 {
+            for code in 0..<Seat.codeCount where pointer.buttonCounts[code] > 0 { pointer.consumedButtons[code] = true }
         }
-        if let f = pointerFocus, !responderInsideLock(f) { setPointerFocus(nil) }
-        lastFirstResponder = nil
+        if let f = pointer.focus, !responderInsideLock(f) { setPointerFocus(nil) }
+        pointer.lastFirstResponder = nil
         repick(time: lastTime, motion: false)
         flushPointerFrames()
         tabletSceneDidChange()
@@ -147,12 +147,12 @@ extension Seat {
     /// is with nobody, the recognizers start afresh once idle, and the pointer is picked again.
     func inputLockEnded() {
         refocusKeyboardIfNeeded()
-        if keyboardFocus == nil, let n = fallbackFocus(excluding: nil, client: keyboardFocusClient) {
+        if keyboard.focus == nil, let n = fallbackFocus(excluding: nil, client: keyboard.focusClient) {
             moveKeyboardFocus(to: n)
         }
         resetRecognizersIfIdle()
-        lastFirstResponder = nil
-        if heldButtonCount == 0 && pointerClaim == nil { repick(time: lastTime, motion: false) }
+        pointer.lastFirstResponder = nil
+        if pointer.heldButtonCount == 0 && pointerClaim == nil { repick(time: lastTime, motion: false) }
         flushPointerFrames()
         tabletSceneDidChange()
     }
@@ -170,8 +170,8 @@ extension Seat {
         guard !recognizers.isEmpty else { return }
         if pointerClaim != nil { pointerClaim = nil }
         touchClaim = nil
-        for i in touches.indices {
-            if case .recognizer = touches[i].owner { touches[i].owner = .cancelled }
+        for i in touch.points.indices {
+            if case .recognizer = touch.points[i].owner { touch.points[i].owner = .cancelled }
         }
         for i in recognizerStates.indices { recognizerStates[i] = .failed }
     }
@@ -180,7 +180,7 @@ extension Seat {
     /// cancelled (pointer-gestures' way to take a gesture back); a compositor responder or a
     /// recognizer gets nothing more.
     private func endGestureOutsideLock() {
-        switch gestureTarget {
+        switch pointer.gestureTarget {
         case .none:
             return
         case .client(let node, let kind, let fingers):
@@ -193,22 +193,22 @@ extension Seat {
         case .recognizer:
             break
         }
-        gestureTarget = .none
+        pointer.gestureTarget = .none
     }
 
     /// Touch points owned outside the scope: their clients get `wl_touch.cancel` (all of a
     /// client's points at once, the protocol's only way), compositor responders `touchCancel`;
     /// the rest of each point goes nowhere.
     private func cancelTouchesOutsideLock() {
-        for i in touches.indices {
-            switch touches[i].owner {
+        for i in touch.points.indices {
+            switch touch.points[i].owner {
             case .client(let n) where !mayTakeInput(n):
-                cancelClientTouches(touches[i].client)
+                cancelClientTouches(touch.points[i].client)
             case .responder(let r) where !responderInsideLock(r):
                 if responderCanReceive(r) { _ = callHandler(r, .touchCancel) }
-                touches[i].owner = .cancelled
+                touch.points[i].owner = .cancelled
             case .grab where touchGrab == nil:  // the grab that kept it was cancelled above
-                touches[i].owner = .cancelled
+                touch.points[i].owner = .cancelled
             default:
                 break
             }

@@ -3,7 +3,7 @@
 // are still held; a release goes to whoever got the press, or nowhere.
 extension Seat {
     /// The node that has the keyboard focus (the first responder for keys and actions), if any.
-    public var keyboardFirstResponder: NodeID? { keyboardFocus }
+    public var keyboardFirstResponder: NodeID? { keyboard.focus }
 
     /// `becomeFirstResponder`: gives `node` the keyboard focus if it can take it (alive,
     /// visible, not a subsurface, allowed to). During a popup grab the topmost popup keeps
@@ -28,27 +28,27 @@ extension Seat {
 
     /// `resignFirstResponder`: `node` gives up the focus; it falls back like a destroyed one.
     public func resignKeyboardFocus(_ node: NodeID) {
-        guard keyboardFocus == node else { return }
-        let fallback = fallbackFocus(excluding: node, client: keyboardFocusClient)
+        guard keyboard.focus == node else { return }
+        let fallback = fallbackFocus(excluding: node, client: keyboard.focusClient)
         moveKeyboardFocus(to: fallback)
     }
 
     func moveKeyboardFocus(to target: NodeID?) {
         // Every focus change passes here: while input is locked, none leaves the scope.
         let node = target.flatMap { mayTakeInput($0) ? $0 : nil }
-        guard node != keyboardFocus else { return }
+        guard node != keyboard.focus else { return }
         defer { updateShortcutsInhibitor(); constraintKeyboardFocusDidChange(); padsFollowKeyboardFocus() }
-        if let old = keyboardFocus, old != node {
-            if keyboardEntered, tree.isAlive(old) {
+        if let old = keyboard.focus, old != node {
+            if keyboard.entered, tree.isAlive(old) {
                 enqueue(.keyboardLeave(id, old, serial: nextSerial()))
             } else if !isClientNode(old), tree.isAlive(old) {
                 _ = callHandler(.node(old), .keyboardLeave)
             }
         }
-        keyboardEntered = false
-        keyboardFocus = node
+        keyboard.entered = false
+        keyboard.focus = node
         guard let n = node else { return }
-        keyboardFocusClient = tree.client(of: n) ?? .compositor
+        keyboard.focusClient = tree.client(of: n) ?? .compositor
         noteFocused(n)
         if isClientNode(n) { enterKeyboard(n) } else { _ = callHandler(.node(n), .keyboardEnter) }
     }
@@ -60,8 +60,8 @@ extension Seat {
     /// A node already there moves in place, the newer ones each one step down: removing it
     /// and appending it paid two uniqueness checks, a bounds check and a capacity check.
     @inline(__always) func noteFocused(_ n: NodeID) {
-        if let old = focusHistory.lastIndex(of: n) {
-            focusHistory.withUnsafeMutableBufferPointer { h in
+        if let old = keyboard.focusHistory.lastIndex(of: n) {
+            keyboard.focusHistory.withUnsafeMutableBufferPointer { h in
                 // One memmove: an element at a time, a history of 30 cost ~90 more.
                 let base = h.baseAddress.unsafelyUnwrapped
                 (base + old).update(from: base + old + 1, count: h.count - old - 1)
@@ -69,20 +69,20 @@ extension Seat {
             }
             return
         }
-        if focusHistory.count >= Seat.historyLimit { focusHistory.removeFirst() }
-        focusHistory.append(n)
+        if keyboard.focusHistory.count >= Seat.historyLimit { keyboard.focusHistory.removeFirst() }
+        keyboard.focusHistory.append(n)
     }
 
     func enterKeyboard(_ n: NodeID) {
-        let client = keyboardFocusClient
+        let client = keyboard.focusClient
         guard boundDevices(of: client).contains(.keyboard) else { return }
         // A loop, not a filtered sequence: its closure would capture `self` in a box. Through
         // `withRouter`: each `router.queue` retained and released the router.
         var keys = withRouter { $0.queue.startKeys() }
-        for k in heldKeys where keyRecipients[Int(k)] == .client(client) { withRouter { $0.queue.appendKey(k, to: &keys) } }
+        for k in keyboard.heldKeys where keyboard.keyRecipients[Int(k)] == .client(client) { withRouter { $0.queue.appendKey(k, to: &keys) } }
         enqueue(.keyboardEnter(id, n, keys: keys, serial: recordedSerial(.keyboardEnter, client: client, at: cursor)))
         enqueue(.modifiers(id, n, modifiers, serial: recordedSerial(.modifiers, client: client, at: cursor)))
-        keyboardEntered = true
+        keyboard.entered = true
     }
 
     func isClientNode(_ n: NodeID) -> Bool { tree.kind(of: n)?.isClientSurface ?? false }
@@ -95,15 +95,15 @@ extension Seat {
         let usable: (NodeID) -> Bool = { n in
             n != gone && self.tree.canBecomeFirstResponder(n) && self.tree.isVisible(n) && self.mayTakeInput(n)
         }
-        if let n = focusHistory.last(where: { usable($0) && self.tree.client(of: $0) == client }) { return n }
-        return focusHistory.last(where: usable)
+        if let n = keyboard.focusHistory.last(where: { usable($0) && self.tree.client(of: $0) == client }) { return n }
+        return keyboard.focusHistory.last(where: usable)
     }
 
     func refocusKeyboardIfNeeded() {
-        focusHistory.removeAll { !tree.isAlive($0) }
-        if let top = popupGrab?.stack.last, keyboardFocus != top { moveKeyboardFocus(to: top); return }
-        guard let f = keyboardFocus, !tree.isVisible(f) else { return }
-        moveKeyboardFocus(to: fallbackFocus(excluding: f, client: keyboardFocusClient))
+        keyboard.focusHistory.removeAll { !tree.isAlive($0) }
+        if let top = popupGrab?.stack.last, keyboard.focus != top { moveKeyboardFocus(to: top); return }
+        guard let f = keyboard.focus, !tree.isVisible(f) else { return }
+        moveKeyboardFocus(to: fallbackFocus(excluding: f, client: keyboard.focusClient))
     }
 
     // MARK: Keys
@@ -132,11 +132,11 @@ extension Seat {
         guard code < Seat.codeCount else { drop(.key); return }
         lastTime = time
         deviceKeys.track(device: device, code: key, pressed: state == .pressed)
-        switch countTransition(keyCounts, code, pressed: state == .pressed) {
+        switch countTransition(keyboard.keyCounts, code, pressed: state == .pressed) {
         case .unmatchedRelease: drop(.key); return
         case .counted: return
         case .forwarded:
-            if state == .pressed { heldKeys.append(key) } else { heldKeys.remove(key) }
+            if state == .pressed { keyboard.heldKeys.append(key) } else { keyboard.heldKeys.remove(key) }
         }
         // A key of another device may be in another keymap (Seat+KeyboardDevices.swift).
         if device != lastKeyDevice { keyDeviceChanged(device) }
@@ -144,17 +144,17 @@ extension Seat {
         // The commonest key, a plain one for the client with the focus, is sent here; every
         // other goes through the routing steps, out of line (inlined, their registers and
         // stack made every key's frame larger; the compiler also stopped inlining them).
-        if let f = keyboardFocus, keyboardEntered {
+        if let f = keyboard.focus, keyboard.entered {
             if state == .pressed {
                 if !keyCaptured(meaning) {
                     // A menu opened from the keyboard cites this serial in xdg_popup.grab.
-                    let serial = recordedSerial(.keyPress, client: keyboardFocusClient, at: cursor)
+                    let serial = recordedSerial(.keyPress, client: keyboard.focusClient, at: cursor)
                     enqueue(.key(id, f, time: time, key: key, .pressed, serial: serial))
-                    keyRecipients[code] = .client(keyboardFocusClient)
+                    keyboard.keyRecipients[code] = .client(keyboard.focusClient)
                     return finishKey(meaning)
                 }
-            } else if case .client(let c) = keyRecipients[code], c == keyboardFocusClient {
-                keyRecipients[code] = .none
+            } else if case .client(let c) = keyboard.keyRecipients[code], c == keyboard.focusClient {
+                keyboard.keyRecipients[code] = .none
                 // GTK opens a MenuButton's menu on the key's release and cites this serial.
                 enqueue(.key(id, f, time: time, key: key, .released, serial: recordedSerial(.keyRelease, client: c, at: cursor)))
                 return finishKey(meaning)
@@ -189,7 +189,7 @@ extension Seat {
     private func routePress(time: UInt64, key: UInt32, meaning: KeyMeaning, modifiersBefore: Modifiers) {
         let code = Int(key)
         if escapeApplies, let escape = escapeBinding, escape.matches(meaning, modifiersBefore: modifiersBefore) {
-            keyRecipients[code] = .consumed
+            keyboard.keyRecipients[code] = .consumed
             runEscape(key: key)
             return
         }
@@ -202,18 +202,18 @@ extension Seat {
             let locked = withRouter { $0.inputLockScope } != nil
             for (i, b) in bindings.enumerated()
             where (!locked || b.whileLocked) && b.binding.matches(meaning, modifiersBefore: modifiersBefore) {
-                keyRecipients[code] = .consumed
+                keyboard.keyRecipients[code] = .consumed
                 enqueue(.binding(id, index: Int32(i), key: key))
                 b.action()
                 return
             }
         }
         if let im = inputMethodKeyboard, im(.key(time: time, key: key, state: .pressed, device: lastKeyDevice)) {
-            keyRecipients[code] = .inputMethod
+            keyboard.keyRecipients[code] = .inputMethod
             return
         }
         if let g = keyboardGrab {
-            keyRecipients[code] = .grab  // unless the grab passes the press on
+            keyboard.keyRecipients[code] = .grab  // unless the grab passes the press on
             g.key(self, time: time, key: key, state: .pressed, meaning: meaning)
             return
         }
@@ -230,26 +230,26 @@ extension Seat {
     @inline(__always)
     private func routeToFocus(time: UInt64, key: UInt32, meaning: KeyMeaning) {
         let code = Int(key)
-        if meaning.compose != .none, let f = keyboardFocus, isClientNode(f), let im = inputMethod, im(f, key, meaning) {
-            keyRecipients[code] = .consumed
+        if meaning.compose != .none, let f = keyboard.focus, isClientNode(f), let im = inputMethod, im(f, key, meaning) {
+            keyboard.keyRecipients[code] = .consumed
             enqueue(.inputMethodKey(id, f, key: key))
             return
         }
-        if let f = keyboardFocus, keyboardEntered {
+        if let f = keyboard.focus, keyboard.entered {
             // A menu opened from the keyboard cites this serial in xdg_popup.grab.
-            let serial = recordedSerial(.keyPress, client: keyboardFocusClient, at: cursor)
+            let serial = recordedSerial(.keyPress, client: keyboard.focusClient, at: cursor)
             enqueue(.key(id, f, time: time, key: key, .pressed, serial: serial))
-            keyRecipients[code] = .client(keyboardFocusClient)
+            keyboard.keyRecipients[code] = .client(keyboard.focusClient)
             return
         }
         let taker = dispatch(from: keyboardChainStart, device: .keyboard, handlersOnly: true, at: cursor) { _ in
             .key(key: key, state: .pressed, keysym: meaning.keysym)
         }
         if let t = taker {
-            keyRecipients[code] = .responder(t)
+            keyboard.keyRecipients[code] = .responder(t)
             enqueue(.handled(id, t, .key))
         } else {
-            keyRecipients[code] = .none
+            keyboard.keyRecipients[code] = .none
             drop(.key)
         }
     }
@@ -257,8 +257,8 @@ extension Seat {
     @inline(__always)
     private func routeRelease(time: UInt64, key: UInt32, meaning: KeyMeaning) {
         let code = Int(key)
-        let recipient = keyRecipients[code]
-        keyRecipients[code] = .none
+        let recipient = keyboard.keyRecipients[code]
+        keyboard.keyRecipients[code] = .none
         switch recipient {
         case .consumed, .none:
             return
@@ -268,7 +268,7 @@ extension Seat {
             _ = inputMethodKeyboard?(.key(time: time, key: key, state: .released, device: lastKeyDevice))
         case .client(let c):
             // Only while that client still has the focus; after a leave it knows the key is up.
-            if let f = keyboardFocus, keyboardEntered, keyboardFocusClient == c {
+            if let f = keyboard.focus, keyboard.entered, keyboard.focusClient == c {
                 enqueue(.key(id, f, time: time, key: key, .released, serial: recordedSerial(.keyRelease, client: c, at: cursor)))
             }
         case .responder(let r):
@@ -289,8 +289,8 @@ extension Seat {
 
     /// Sends `modifiers` to the keyboard focus, if its client was told of the focus.
     public func defaultModifiers() {
-        if let f = keyboardFocus, keyboardEntered {
-            enqueue(.modifiers(id, f, modifiers, serial: recordedSerial(.modifiers, client: keyboardFocusClient, at: cursor)))
+        if let f = keyboard.focus, keyboard.entered {
+            enqueue(.modifiers(id, f, modifiers, serial: recordedSerial(.modifiers, client: keyboard.focusClient, at: cursor)))
         }
     }
 }

@@ -8,48 +8,18 @@
 // stays down. With no client surface entered, pad events go to the keyboard focus's chain
 // of compositor handlers, then the seat, else they are dropped.
 
-/// One pad of the seat, from its `tabletPadAdded` until its device is removed.
-struct PadState {
-    var device: DeviceID
-    var layout: TabletPadLayout
-    /// The surface the pad entered (told `padEnter`).
-    var focus: NodeID?
-    /// The current mode of each group, as the pad's events last reported it.
-    var modes: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
-    /// The buttons the focus was told were pressed (bit per button index): owed releases.
-    var sentButtons: UInt64 = 0
-
-    func mode(_ g: Int) -> UInt32 {
-        switch g {
-        case 0: modes.0
-        case 1: modes.1
-        case 2: modes.2
-        default: modes.3
-        }
-    }
-
-    mutating func setMode(_ g: Int, _ m: UInt32) {
-        switch g {
-        case 0: modes.0 = m
-        case 1: modes.1 = m
-        case 2: modes.2 = m
-        default: modes.3 = m
-        }
-    }
-}
-
 extension Seat {
     /// The layout of the pad `device`, if the seat has one.
-    public func padLayout(_ device: DeviceID) -> TabletPadLayout? { padIndex(device).map { pads[$0].layout } }
+    public func padLayout(_ device: DeviceID) -> TabletPadLayout? { padIndex(device).map { pads.records[$0].layout } }
 
     /// The surface the pad `device` is focused on (entered), if any.
-    public func padFocus(device: DeviceID) -> NodeID? { padIndex(device).flatMap { pads[$0].focus } }
+    public func padFocus(device: DeviceID) -> NodeID? { padIndex(device).flatMap { pads.records[$0].focus } }
 
     /// The current mode of a pad's group, as its events last reported it.
-    public func padMode(device: DeviceID, group: Int) -> UInt32? { padIndex(device).map { pads[$0].mode(group) } }
+    public func padMode(device: DeviceID, group: Int) -> UInt32? { padIndex(device).map { pads.records[$0].mode(group) } }
 
     func padIndex(_ device: DeviceID) -> Int? {
-        for i in pads.indices where pads[i].device == device { return i }
+        for i in pads.records.indices where pads.records[i].device == device { return i }
         return nil
     }
 
@@ -60,24 +30,24 @@ extension Seat {
     /// Allocates: call on hot-plug, not per event.
     public func notifyPadAdded(_ device: DeviceID, layout: TabletPadLayout, time: UInt64) {
         lastTime = time
-        if let i = padIndex(device) { leavePad(i, time: time); pads.remove(at: i) }
-        var pad = PadState(device: device, layout: layout)
+        if let i = padIndex(device) { leavePad(i, time: time); pads.records.remove(at: i) }
+        var pad = PadRecord(device: device, layout: layout)
         for g in 0..<Int(layout.groupCount) { pad.setMode(g, layout.mode(ofGroup: g)) }
-        pads.append(pad)
-        syncPad(pads.count - 1, time: time)
+        pads.records.append(pad)
+        syncPad(pads.records.count - 1, time: time)
     }
 
     /// The pad's device went: its held buttons are released to the focus, then it leaves.
     func padDeviceRemoved(_ device: DeviceID, time: UInt64) {
         guard let i = padIndex(device) else { return }
         leavePad(i, time: time)
-        pads.remove(at: i)
+        pads.records.remove(at: i)
     }
 
     /// Keyboard focus, bindings, the scene or the devices present changed: each pad moves
     /// to where it belongs now. No allocation.
     func padsFollowKeyboardFocus() {
-        for i in pads.indices { syncPad(i, time: lastTime) }
+        for i in pads.records.indices { syncPad(i, time: lastTime) }
     }
 
     // MARK: Events
@@ -92,17 +62,17 @@ extension Seat {
         }
         syncPad(i, time: time)
         let bit: UInt64 = button < 64 ? 1 << button : 0
-        let group = pads[i].layout.group(ofButton: button)
+        let group = pads.records[i].layout.group(ofButton: button)
         if let g = group { switchMode(i, group: g, to: mode, time: time) }
-        if let n = pads[i].focus {
+        if let n = pads.records[i].focus {
             if state == .pressed {
                 // A button in none of the groups the client was told of is not sent: GTK
                 // aborts on one (its pad code asserts that every button has a group).
-                guard bit != 0, group != nil, pads[i].sentButtons & bit == 0 else { drop(.padButton); return }
-                pads[i].sentButtons |= bit
+                guard bit != 0, group != nil, pads.records[i].sentButtons & bit == 0 else { drop(.padButton); return }
+                pads.records[i].sentButtons |= bit
             } else {
-                guard bit != 0, pads[i].sentButtons & bit != 0 else { drop(.padButton); return }
-                pads[i].sentButtons &= ~bit
+                guard bit != 0, pads.records[i].sentButtons & bit != 0 else { drop(.padButton); return }
+                pads.records[i].sentButtons &= ~bit
             }
             enqueue(.padButton(id, n, device, time: time, button: button, state))
         } else {
@@ -133,10 +103,10 @@ extension Seat {
             : .padStrip(strip: number, position: position, source: source)
         guard let i = padIndex(device) else { routePadToHandlers(event, kind: .padRingStrip); return }
         syncPad(i, time: time)
-        if let g = control == .ring ? pads[i].layout.group(ofRing: number) : pads[i].layout.group(ofStrip: number) {
+        if let g = control == .ring ? pads.records[i].layout.group(ofRing: number) : pads.records[i].layout.group(ofStrip: number) {
             switchMode(i, group: g, to: mode, time: time)
         }
-        if let n = pads[i].focus {
+        if let n = pads.records[i].focus {
             enqueue(control == .ring ? .padRing(id, n, device, time: time, ring: number, position: position, source)
                 : .padStrip(id, n, device, time: time, strip: number, position: position, source))
         } else {
@@ -147,24 +117,24 @@ extension Seat {
     /// Where the pad belongs: the keyboard focus, when it is a mapped client surface whose
     /// client bound the tablet, and the pad's tablet is present.
     private func padTarget(_ i: Int) -> NodeID? {
-        guard let tablet = pads[i].layout.tablet, tablet.slot < devices.count,
+        guard let tablet = pads.records[i].layout.tablet, tablet.slot < devices.count,
             devices[tablet.slot].present, devices[tablet.slot].capabilities.contains(.tabletTool),
-            let f = keyboardFocus, isClientNode(f), tree.canReceiveInput(f),
-            boundDevices(of: keyboardFocusClient).contains(.tablet)
+            let f = keyboard.focus, isClientNode(f), tree.canReceiveInput(f),
+            boundDevices(of: keyboard.focusClient).contains(.tablet)
         else { return nil }
         return f
     }
 
     private func syncPad(_ i: Int, time: UInt64) {
         let target = padTarget(i)
-        guard target != pads[i].focus else { return }
+        guard target != pads.records[i].focus else { return }
         leavePad(i, time: time)
         guard let n = target else { return }
-        pads[i].focus = n
-        let dev = pads[i].device
+        pads.records[i].focus = n
+        let dev = pads.records[i].device
         enqueue(.padEnter(id, n, dev, serial: nextSerial()))
-        for g in 0..<Int(pads[i].layout.groupCount) {
-            enqueue(.padModeSwitch(id, n, dev, time: time, group: UInt8(g), mode: pads[i].mode(g),
+        for g in 0..<Int(pads.records[i].layout.groupCount) {
+            enqueue(.padModeSwitch(id, n, dev, time: time, group: UInt8(g), mode: pads.records[i].mode(g),
                                                serial: nextSerial()))
         }
     }
@@ -172,11 +142,11 @@ extension Seat {
     /// Releases what the focus holds (unless it is unmapped), then the leave (unless it was
     /// destroyed: nothing can name it any more).
     private func leavePad(_ i: Int, time: UInt64) {
-        guard let old = pads[i].focus else { return }
-        let dev = pads[i].device
+        guard let old = pads.records[i].focus else { return }
+        let dev = pads.records[i].device
         if tree.isAlive(old) {
             if tree.isVisible(old) {
-                var held = pads[i].sentButtons
+                var held = pads.records[i].sentButtons
                 while held != 0 {
                     let b = UInt32(held.trailingZeroBitCount)
                     held &= held - 1
@@ -185,15 +155,15 @@ extension Seat {
             }
             enqueue(.padLeave(id, old, dev, serial: nextSerial()))
         }
-        pads[i].focus = nil
-        pads[i].sentButtons = 0
+        pads.records[i].focus = nil
+        pads.records[i].sentButtons = 0
     }
 
     private func switchMode(_ i: Int, group g: Int, to mode: UInt32, time: UInt64) {
-        guard pads[i].mode(g) != mode else { return }
-        pads[i].setMode(g, mode)
-        if let n = pads[i].focus {
-            enqueue(.padModeSwitch(id, n, pads[i].device, time: time, group: UInt8(g), mode: mode,
+        guard pads.records[i].mode(g) != mode else { return }
+        pads.records[i].setMode(g, mode)
+        if let n = pads.records[i].focus {
+            enqueue(.padModeSwitch(id, n, pads.records[i].device, time: time, group: UInt8(g), mode: mode,
                                                serial: nextSerial()))
         }
     }

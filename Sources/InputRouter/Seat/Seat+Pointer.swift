@@ -43,7 +43,7 @@ extension Seat {
     public func defaultPointerMotion(time: UInt64) { moveWithoutGrab(time: time) }
 
     @inline(__always) private func moveWithoutGrab(time: UInt64) {
-        if heldButtonCount > 0 { return enqueueMotion(time: time, hit: nil) }
+        if pointer.heldButtonCount > 0 { return enqueueMotion(time: time, hit: nil) }
         // Not through `repick`: the commonest motion pays one call less.
         enqueueMotion(time: time, hit: pickUnderCursor(time: time))
     }
@@ -56,16 +56,16 @@ extension Seat {
         guard code < Seat.codeCount else { drop(.pointerButton); return }
         lastTime = time
         deviceButtons.track(device: device, code: button, pressed: state == .pressed)
-        switch countTransition(buttonCounts, code, pressed: state == .pressed) {
+        switch countTransition(pointer.buttonCounts, code, pressed: state == .pressed) {
         case .unmatchedRelease: drop(.pointerButton); return
         case .counted: return
-        case .forwarded: heldButtonCount += state == .pressed ? 1 : -1
+        case .forwarded: pointer.heldButtonCount += state == .pressed ? 1 : -1
         }
         defer {
-            if heldButtonCount == 0 { buttonSequenceEnded(time: time) }
+            if pointer.heldButtonCount == 0 { buttonSequenceEnded(time: time) }
             flushPointerFrames()
         }
-        if state == .released && consumedButtons[code] { consumedButtons[code] = false; return }
+        if state == .released && pointer.consumedButtons[code] { pointer.consumedButtons[code] = false; return }
 
         // Capture phase: recognizers, then explicit grabs.
         if let r = pointerClaim {
@@ -75,7 +75,7 @@ extension Seat {
             return
         }
         feedPointerRecognizers { $0.pointerButton(button, state, at: cursor, modifiers: modifiers.effective, time: time) }
-        if pointerClaim != nil { consumedButtons[code] = state == .pressed; return }
+        if pointerClaim != nil { pointer.consumedButtons[code] = state == .pressed; return }
         if let g = pointerGrab { g.button(self, time: time, button: button, state: state) } else {
             deliverButton(time: time, button: button, state: state)
         }
@@ -130,17 +130,17 @@ extension Seat {
         if g.phase == .begin {
             // A begin before the last gesture's end (libinput never does this; a hostile
             // recording may): the client's gesture ends cancelled first.
-            if case .client(let old, let kind, let fingers) = gestureTarget, tree.canReceiveInput(old) {
+            if case .client(let old, let kind, let fingers) = pointer.gestureTarget, tree.canReceiveInput(old) {
                 enqueue(.gesture(id, old, time: time, GestureEvent(kind: kind, phase: .end, fingers: fingers, cancelled: true)))
             }
-            gestureTarget = .none
+            pointer.gestureTarget = .none
             feedPointerRecognizers { $0.gesture(g, time: time) }
             if let r = pointerClaim ?? recognizerStates.firstIndex(of: .recognized) {
-                gestureTarget = .recognizer(r)
-            } else if let (node, _) = clientSurface(pointerFocus) {
-                gestureTarget = .client(node, g.kind, fingers: g.fingers)
-            } else if let f = pointerFocus, callHandler(f, .gesture(g)) == .handled {
-                gestureTarget = .responder(f)
+                pointer.gestureTarget = .recognizer(r)
+            } else if let (node, _) = clientSurface(pointer.focus) {
+                pointer.gestureTarget = .client(node, g.kind, fingers: g.fingers)
+            } else if let f = pointer.focus, callHandler(f, .gesture(g)) == .handled {
+                pointer.gestureTarget = .responder(f)
                 enqueue(.handled(id, f, .gesture))
                 return
             } else {
@@ -148,14 +148,14 @@ extension Seat {
                 return
             }
         }
-        switch gestureTarget {
+        switch pointer.gestureTarget {
         case .none:
             drop(.gesture)
         case .recognizer(let r):
             _ = recognizers[r].gesture(g, time: time)
         case .client(let node, _, _):
             if g.phase == .update, let r = claimGestureMidway(g, time: time, from: node) {
-                gestureTarget = .recognizer(r)
+                pointer.gestureTarget = .recognizer(r)
                 return
             }
             if tree.canReceiveInput(node) { enqueue(.gesture(id, node, time: time, g)) }
@@ -163,9 +163,9 @@ extension Seat {
             if g.phase != .begin { _ = callHandler(r, .gesture(g)) }
         }
         if g.phase == .end {
-            let claimed = if case .recognizer = gestureTarget { true } else { false }
-            gestureTarget = .none
-            guard heldButtonCount == 0 else { return }
+            let claimed = if case .recognizer = pointer.gestureTarget { true } else { false }
+            pointer.gestureTarget = .none
+            guard pointer.heldButtonCount == 0 else { return }
             // A claim lasts as long as the gesture; then the pointer goes back to what is
             // under it, and recognizers that only watched start afresh with the next one.
             if claimed { pointerClaim = nil }
@@ -194,7 +194,7 @@ extension Seat {
         pointerClaim = r
         enqueue(.claimed(id, recognizer: Int32(r)))
         setPointerFocus(nil)
-        lastFirstResponder = nil
+        pointer.lastFirstResponder = nil
         return r
     }
 
@@ -211,9 +211,9 @@ extension Seat {
     }
 
     func repick(time: UInt64, motion: Bool) {
-        let previous = pointerFocus
+        let previous = pointer.focus
         let hit = pickUnderCursor(time: time)
-        let target = pointerFocus
+        let target = pointer.focus
         if motion {
             deliverMotion(time: time, hit: hit)
         } else if target == previous, let (node, client) = pointerFocusSurface() {
@@ -221,8 +221,8 @@ extension Seat {
             // position changed, so the client is told with a motion (as wlroots' rebase does).
             // A locked pointer sends no wl_pointer.motion at all (pointer-constraints).
             let local = localCursor(in: node, hit: hit)
-            if local != pointerLocal {
-                pointerLocal = local
+            if local != pointer.local {
+                pointer.local = local
                 if let c = activePointerConstraint, c.node == node, c.kind == .lock { return }
                 enqueue(.pointerMotion(id, node, time: time, local))
                 markFrame(client)
@@ -238,28 +238,28 @@ extension Seat {
         // The common case: same surface under the cursor, and the focus stays. Also when
         // nobody took the enter there: the chain is not offered it again on every motion
         // (the cache is reset by each scene or handler change, which may change the answer).
-        if first == lastFirstResponder { return }
+        if first == pointer.lastFirstResponder { return }
         pickPointerFocus(from: first, hit: hit)
     }
 
     private func pickPointerFocus(from first: Responder, hit: Hit?) {
-        let target = dispatch(from: first, device: .pointer, stopAt: pointerFocus, at: cursor) { .pointerEnter($0) }
-        lastFirstResponder = first
-        if target != pointerFocus { movePointerFocus(target, hit: hit) }
+        let target = dispatch(from: first, device: .pointer, stopAt: pointer.focus, at: cursor) { .pointerEnter($0) }
+        pointer.lastFirstResponder = first
+        if target != pointer.focus { movePointerFocus(target, hit: hit) }
     }
 
     /// Moves the pointer focus: leave to the old one (unless destroyed), enter to the new.
     /// Moved from outside a pick (a grab, a claim, a client's pointer going), the focus is
     /// no longer the chain's answer for `lastFirstResponder`: the next pick asks again.
     func setPointerFocus(_ target: Responder?, hit: Hit? = nil) {
-        guard target != pointerFocus else { return }
-        lastFirstResponder = nil
+        guard target != pointer.focus else { return }
+        pointer.lastFirstResponder = nil
         movePointerFocus(target, hit: hit)
     }
 
     private func movePointerFocus(_ target: Responder?, hit: Hit?) {
         constraintFocusWillChange(to: target)
-        if let old = pointerFocus {
+        if let old = pointer.focus {
             if let (node, client) = clientSurface(old) {
                 enqueue(.pointerLeave(id, node, serial: nextSerial()))
                 markFrame(client)
@@ -268,12 +268,12 @@ extension Seat {
                 enqueue(.handled(id, old, .pointerLeave))
             }
         }
-        pointerFocus = target
+        pointer.focus = target
         let entered = resolvePointerFocusSurface()
         guard let new = target else { return }
         if let (node, client) = entered {
             let local = localCursor(in: node, hit: hit)
-            pointerLocal = local
+            pointer.local = local
             enqueue(.pointerEnter(id, node, local, serial: recordedSerial(.pointerEnter, client: client, at: cursor)))
             markFrame(client)
         } else {
@@ -289,7 +289,7 @@ extension Seat {
     @inline(__always) private func enqueueMotion(time: UInt64, hit: Hit?) {
         if let (node, client) = pointerFocusSurface() {
             let local = localCursor(in: node, hit: hit)
-            pointerLocal = local
+            pointer.local = local
             enqueue(.pointerMotion(id, node, time: time, local))
             markFrame(client)
         } else {
@@ -310,7 +310,7 @@ extension Seat {
 
     /// The focus is a compositor responder (or nothing): ask it, then its chain's handlers.
     func deliverToCompositor(_ event: NodeEvent, kind: EventKind) {
-        let taker = dispatch(from: pointerFocus ?? .seat(id), device: .pointer, handlersOnly: true, at: cursor) { local in
+        let taker = dispatch(from: pointer.focus ?? .seat(id), device: .pointer, handlersOnly: true, at: cursor) { local in
             switch event {
             case .pointerMotion: .pointerMotion(local)
             case .pointerButton(let b, let s, _): .pointerButton(button: b, state: s, at: local)
@@ -339,13 +339,13 @@ extension Seat {
     /// batch too; a node's kind and client never change) and on whether its client has
     /// bound a pointer (a change of that ends the focus: `setBound` calls `setPointerFocus`).
     @inline(__always) func pointerFocusSurface() -> (NodeID, ClientID)? {
-        if focusSurface.treeGeneration == tree.generation { return focusSurface.surface }
+        if pointer.focusSurface.treeGeneration == tree.generation { return pointer.focusSurface.surface }
         return resolvePointerFocusSurface()
     }
 
     fileprivate func resolvePointerFocusSurface() -> (NodeID, ClientID)? {
-        let surface = clientSurface(pointerFocus)
-        focusSurface = FocusSurfaceCache(surface: surface, treeGeneration: tree.generation)
+        let surface = clientSurface(pointer.focus)
+        pointer.focusSurface = FocusSurfaceCache(surface: surface, treeGeneration: tree.generation)
         return surface
     }
 
@@ -361,27 +361,27 @@ extension Seat {
     /// handler that had the enter; the scene change that follows picks again. A client
     /// surface its client has the pointer of keeps it: delivery, not a handler, took it.
     func handlerWillChange(_ r: Responder) {
-        guard pointerFocus == r, clientSurface(r) == nil else { return }
+        guard pointer.focus == r, clientSurface(r) == nil else { return }
         setPointerFocus(nil)
-        lastFirstResponder = nil
+        pointer.lastFirstResponder = nil
         flushPointerFrames()
     }
 
     // MARK: Frames
 
     @inline(__always) func markFrame(_ client: ClientID) {
-        if pendingFrame.0 == nil || pendingFrame.0 == client { pendingFrame.0 = client }
-        else if pendingFrame.1 == nil || pendingFrame.1 == client { pendingFrame.1 = client }
-        else { flushPointerFrames(); pendingFrame.0 = client }
+        if pointer.pendingFrame.0 == nil || pointer.pendingFrame.0 == client { pointer.pendingFrame.0 = client }
+        else if pointer.pendingFrame.1 == nil || pointer.pendingFrame.1 == client { pointer.pendingFrame.1 = client }
+        else { flushPointerFrames(); pointer.pendingFrame.0 = client }
     }
 
     /// One `wl_pointer.frame` per client that got pointer events from the last input event.
     func flushPointerFrames() { enqueuePointerFrames() }
 
     @inline(__always) private func enqueuePointerFrames() {
-        if let c = pendingFrame.0 { enqueue(.pointerFrame(id, c)) }
-        if let c = pendingFrame.1 { enqueue(.pointerFrame(id, c)) }
-        pendingFrame = (nil, nil)
+        if let c = pointer.pendingFrame.0 { enqueue(.pointerFrame(id, c)) }
+        if let c = pointer.pendingFrame.1 { enqueue(.pointerFrame(id, c)) }
+        pointer.pendingFrame = (nil, nil)
     }
 
     // MARK: Recognizers
@@ -396,14 +396,14 @@ extension Seat {
                 pointerClaim = i
                 enqueue(.claimed(id, recognizer: Int32(i)))
                 setPointerFocus(nil)
-                lastFirstResponder = nil
+                pointer.lastFirstResponder = nil
                 return
             }
         }
     }
 
     func resetRecognizersIfIdle() {
-        guard !recognizers.isEmpty, touches.isEmpty, heldButtonCount == 0, pointerClaim == nil, touchClaim == nil else { return }
+        guard !recognizers.isEmpty, touch.points.isEmpty, pointer.heldButtonCount == 0, pointerClaim == nil, touchClaim == nil else { return }
         // While input is locked they stay failed, as the bindings stay off (InputLock.swift).
         guard withRouter({ $0.inputLockScope }) == nil else { return }
         for i in recognizers.indices {
@@ -419,7 +419,7 @@ extension Seat {
     }
 
     func gestureTargetGone() -> Bool {
-        switch gestureTarget {
+        switch pointer.gestureTarget {
         case .client(let n, _, _): !tree.canReceiveInput(n)
         case .responder(let r): !responderCanReceive(r)
         default: false

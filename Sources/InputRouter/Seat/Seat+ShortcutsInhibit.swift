@@ -30,9 +30,9 @@ extension Seat {
     func updateShortcutsInhibitor() {
         // No inhibitor anywhere (most sessions): every keyboard focus change asks.
         if activeShortcutsInhibitor == nil && escapedShortcutsInhibitor == nil && shortcutsInhibitors.isEmpty { return }
-        if let e = escapedShortcutsInhibitor, e != keyboardFocus { escapedShortcutsInhibitor = nil }
+        if let e = escapedShortcutsInhibitor, e != keyboard.focus { escapedShortcutsInhibitor = nil }
         var next: NodeID?
-        if let f = keyboardFocus, f != escapedShortcutsInhibitor, shortcutsInhibitors.contains(f), tree.isAlive(f) {
+        if let f = keyboard.focus, f != escapedShortcutsInhibitor, shortcutsInhibitors.contains(f), tree.isAlive(f) {
             next = f
         }
         guard next != activeShortcutsInhibitor else { return }

@@ -3,41 +3,18 @@
 // per surface; while its tip is down the surface under the tip keeps it (implicit grab).
 // Pads have no position: they follow the keyboard focus (Seat+Pad.swift).
 
-/// One tool in proximity, one per tablet device. Slots are reused, never removed, so a tool
-/// coming and going allocates nothing once the seat has seen it.
-struct TabletToolState {
-    var active = false
-    var device = DeviceID(0)
-    var tool = TabletTool(type: .pen)
-    var position = Point.zero
-    var axes = TabletAxes(x: 0, y: 0)
-    /// The responder that took proximity in: a client surface or a compositor responder.
-    var focus: Responder?
-    /// The focus took the tool as a client surface (its client had bound the tablet on this
-    /// seat), not through a handler: its client is told the rest, proximity out included.
-    var focusIsClient = false
-    /// The first responder of the last pick (skips the chain walk when it did not change).
-    var lastFirst: Responder?
-    /// The tip is down on the tablet (hardware state).
-    var tipDown = false
-    /// The focus was told the tip went down: it is owed an up.
-    var tipSent = false
-    /// Buttons the focus was told were pressed: it is owed their releases.
-    var sentButtons: [UInt32] = []
-}
-
 extension Seat {
     /// How many tools are in proximity.
-    public var tabletToolsInProximity: Int { tablets.reduce(0) { $0 + ($1.active ? 1 : 0) } }
+    public var tabletToolsInProximity: Int { tablet.tools.reduce(0) { $0 + ($1.active ? 1 : 0) } }
 
     /// The client surface that has the tool of `device` in proximity, if any.
     public func tabletFocus(device: DeviceID) -> NodeID? {
-        guard let i = tabletIndex(device), case .node(let n)? = tablets[i].focus else { return nil }
+        guard let i = tabletIndex(device), case .node(let n)? = tablet.tools[i].focus else { return nil }
         return n
     }
 
     func tabletIndex(_ device: DeviceID) -> Int? {
-        tablets.firstIndex { $0.active && $0.device == device }
+        tablet.tools.firstIndex { $0.active && $0.device == device }
     }
 
     // MARK: Tools
@@ -51,21 +28,21 @@ extension Seat {
             if let j = tabletIndex(device) {
                 i = j
             } else {
-                if let free = tablets.firstIndex(where: { !$0.active }) { i = free } else {
-                    tablets.append(TabletToolState())
-                    tablets[tablets.count - 1].sentButtons.reserveCapacity(8)
-                    i = tablets.count - 1
+                if let free = tablet.tools.firstIndex(where: { !$0.active }) { i = free } else {
+                    tablet.tools.append(TabletToolState())
+                    tablet.tools[tablet.tools.count - 1].sentButtons.reserveCapacity(8)
+                    i = tablet.tools.count - 1
                 }
-                tablets[i].active = true
-                tablets[i].device = device
-                tablets[i].focus = nil
-                tablets[i].focusIsClient = false
-                tablets[i].lastFirst = nil
-                tablets[i].tipDown = false
-                tablets[i].tipSent = false
-                tablets[i].sentButtons.removeAll(keepingCapacity: true)
+                tablet.tools[i].active = true
+                tablet.tools[i].device = device
+                tablet.tools[i].focus = nil
+                tablet.tools[i].focusIsClient = false
+                tablet.tools[i].lastFirst = nil
+                tablet.tools[i].tipDown = false
+                tablet.tools[i].tipSent = false
+                tablet.tools[i].sentButtons.removeAll(keepingCapacity: true)
             }
-            tablets[i].tool = tool
+            tablet.tools[i].tool = tool
             moveTool(i, time: time, axes: axes)
         } else {
             guard let i = tabletIndex(device) else { drop(.tabletProximity); return }
@@ -87,28 +64,28 @@ extension Seat {
     /// until the tip lifts (implicit grab). No allocation in steady state.
     public func notifyTabletTip(time: UInt64, device: DeviceID, down: Bool, axes: TabletAxes) {
         lastTime = time
-        guard let i = tabletIndex(device), tablets[i].tipDown != down else { drop(.tabletTip); return }
+        guard let i = tabletIndex(device), tablet.tools[i].tipDown != down else { drop(.tabletTip); return }
         defer { flushTabletFrames(time: time) }
         moveTool(i, time: time, axes: axes)
-        let dev = tablets[i].device
+        let dev = tablet.tools[i].device
         if down {
-            tablets[i].tipDown = true
-            guard let f = tablets[i].focus else { drop(.tabletTip); return }
+            tablet.tools[i].tipDown = true
+            guard let f = tablet.tools[i].focus else { drop(.tabletTip); return }
             if let (node, client) = toolClient(i) {
-                let serial = recordedSerial(.tabletDown, client: client, at: tablets[i].position)  // grabs may cite it
+                let serial = recordedSerial(.tabletDown, client: client, at: tablet.tools[i].position)  // grabs may cite it
                 enqueue(.tabletDown(id, node, dev, time: time, serial: serial))
                 markTabletFrame(client)
-                tablets[i].tipSent = true
+                tablet.tools[i].tipSent = true
             } else if callHandler(f, .tabletTip(down: true, at: toolLocal(i, f))) == .handled {
                 enqueue(.handled(id, f, .tabletTip))
-                tablets[i].tipSent = true
+                tablet.tools[i].tipSent = true
             } else {
                 drop(.tabletTip)
             }
         } else {
-            tablets[i].tipDown = false
-            if tablets[i].tipSent, let f = tablets[i].focus {
-                tablets[i].tipSent = false
+            tablet.tools[i].tipDown = false
+            if tablet.tools[i].tipSent, let f = tablet.tools[i].focus {
+                tablet.tools[i].tipSent = false
                 if let (node, client) = toolClient(i) {
                     enqueue(.tabletUp(id, node, dev, time: time))
                     markTabletFrame(client)
@@ -125,23 +102,23 @@ extension Seat {
     /// A tool button: to the tool's focus; a release goes only where its press went. No hit test.
     public func notifyTabletButton(time: UInt64, device: DeviceID, button: UInt32, state: ButtonState) {
         lastTime = time
-        guard let i = tabletIndex(device), let f = tablets[i].focus else { drop(.tabletButton); return }
+        guard let i = tabletIndex(device), let f = tablet.tools[i].focus else { drop(.tabletButton); return }
         defer { flushTabletFrames(time: time) }
-        let sent = tablets[i].sentButtons.firstIndex(of: button)
+        let sent = tablet.tools[i].sentButtons.firstIndex(of: button)
         if state == .pressed {
             guard sent == nil else { drop(.tabletButton); return }
         } else {
             guard let k = sent else { drop(.tabletButton); return }
-            tablets[i].sentButtons.remove(at: k)
+            tablet.tools[i].sentButtons.remove(at: k)
         }
         if let (node, client) = toolClient(i) {
             let serial = state == .pressed
-                ? recordedSerial(.tabletButtonPress, client: client, at: tablets[i].position) : nextSerial()
-            if state == .pressed { tablets[i].sentButtons.append(button) }
-            enqueue(.tabletButton(id, node, tablets[i].device, time: time, button: button, state, serial: serial))
+                ? recordedSerial(.tabletButtonPress, client: client, at: tablet.tools[i].position) : nextSerial()
+            if state == .pressed { tablet.tools[i].sentButtons.append(button) }
+            enqueue(.tabletButton(id, node, tablet.tools[i].device, time: time, button: button, state, serial: serial))
             markTabletFrame(client)
         } else if callHandler(f, .tabletButton(button: button, state: state)) == .handled || state == .released {
-            if state == .pressed { tablets[i].sentButtons.append(button) }
+            if state == .pressed { tablet.tools[i].sentButtons.append(button) }
             enqueue(.handled(id, f, .tabletButton))
         } else {
             drop(.tabletButton)
@@ -153,32 +130,32 @@ extension Seat {
     /// Moves the tool; re-picks unless the tip is down (the implicit grab), then tells the
     /// focus where the tool is.
     func moveTool(_ i: Int, time: UInt64, axes: TabletAxes) {
-        tablets[i].axes = axes
-        tablets[i].position = mapAbsolute(axes.x, axes.y)
-        if !tablets[i].tipDown { _ = repickTool(i, time: time) }
+        tablet.tools[i].axes = axes
+        tablet.tools[i].position = mapAbsolute(axes.x, axes.y)
+        if !tablet.tools[i].tipDown { _ = repickTool(i, time: time) }
         deliverToolMotion(i, time: time)
     }
 
     /// Finds who takes the tool where it is and moves the proximity there. Returns whether
     /// the focus changed.
     func repickTool(_ i: Int, time: UInt64) -> Bool {
-        let p = tablets[i].position
+        let p = tablet.tools[i].position
         let hit = tree.hitTest(p)
         let first: Responder = hit.map { .node($0.node) } ?? .seat(id)
-        if first == tablets[i].lastFirst, tablets[i].focus != nil { return false }
-        tablets[i].lastFirst = first
-        let target = dispatch(from: first, device: .tablet, stopAt: tablets[i].focus, at: p) {
+        if first == tablet.tools[i].lastFirst, tablet.tools[i].focus != nil { return false }
+        tablet.tools[i].lastFirst = first
+        let target = dispatch(from: first, device: .tablet, stopAt: tablet.tools[i].focus, at: p) {
             .tabletProximity(inProximity: true, at: $0)
         }
-        guard target != tablets[i].focus else { return false }
+        guard target != tablet.tools[i].focus else { return false }
         leaveTool(i, time: time)
-        tablets[i].focus = target
+        tablet.tools[i].focus = target
         guard let new = target else { return true }
-        tablets[i].focusIsClient = clientSurface(new, device: .tablet) != nil
+        tablet.tools[i].focusIsClient = clientSurface(new, device: .tablet) != nil
         if let (node, client) = toolClient(i) {
             // A cursor shape for the tool cites it (`.setToolCursor`).
-            let serial = recordedSerial(.tabletProximityIn, client: client, at: tablets[i].position)
-            enqueue(.tabletProximityIn(id, node, tablets[i].device, tablets[i].tool, serial: serial))
+            let serial = recordedSerial(.tabletProximityIn, client: client, at: tablet.tools[i].position)
+            enqueue(.tabletProximityIn(id, node, tablet.tools[i].device, tablet.tools[i].tool, serial: serial))
             markTabletFrame(client)
         } else {
             enqueue(.handled(id, new, .tabletProximity))
@@ -187,14 +164,14 @@ extension Seat {
     }
 
     func deliverToolMotion(_ i: Int, time: UInt64) {
-        guard let f = tablets[i].focus else { drop(.tabletMotion); return }
+        guard let f = tablet.tools[i].focus else { drop(.tabletMotion); return }
         if let (node, client) = toolClient(i) {
-            let local = tree.localPoint(tablets[i].position, in: node) ?? .zero
-            let axes = router.queue.appendAxes(tablets[i].axes)
-            enqueue(.tabletMotion(id, node, tablets[i].device, time: time, local, axes: axes))
+            let local = tree.localPoint(tablet.tools[i].position, in: node) ?? .zero
+            let axes = router.queue.appendAxes(tablet.tools[i].axes)
+            enqueue(.tabletMotion(id, node, tablet.tools[i].device, time: time, local, axes: axes))
             markTabletFrame(client)
         } else {
-            _ = callHandler(f, .tabletMotion(at: toolLocal(i, f), tablets[i].axes))
+            _ = callHandler(f, .tabletMotion(at: toolLocal(i, f), tablet.tools[i].axes))
         }
     }
 
@@ -202,12 +179,12 @@ extension Seat {
     /// unmapped, which gets only the proximity out), then proximity out. A destroyed focus
     /// is told nothing.
     func leaveTool(_ i: Int, time: UInt64) {
-        guard let old = tablets[i].focus else { return }
-        let dev = tablets[i].device
+        guard let old = tablet.tools[i].focus else { return }
+        let dev = tablet.tools[i].device
         if let (node, client) = toolClient(i) {
             if tree.isVisible(node) {
-                if tablets[i].tipSent { enqueue(.tabletUp(id, node, dev, time: time)) }
-                for b in tablets[i].sentButtons.reversed() {
+                if tablet.tools[i].tipSent { enqueue(.tabletUp(id, node, dev, time: time)) }
+                for b in tablet.tools[i].sentButtons.reversed() {
                     enqueue(.tabletButton(id, node, dev, time: time, button: b, .released, serial: nextSerial()))
                 }
             }
@@ -215,23 +192,23 @@ extension Seat {
             markTabletFrame(client)
         } else if !isNode(old) || responderCanReceive(old) {
             let at = toolLocal(i, old)
-            if tablets[i].tipSent { _ = callHandler(old, .tabletTip(down: false, at: at)) }
-            for b in tablets[i].sentButtons.reversed() { _ = callHandler(old, .tabletButton(button: b, state: .released)) }
+            if tablet.tools[i].tipSent { _ = callHandler(old, .tabletTip(down: false, at: at)) }
+            for b in tablet.tools[i].sentButtons.reversed() { _ = callHandler(old, .tabletButton(button: b, state: .released)) }
             _ = callHandler(old, .tabletProximity(inProximity: false, at: at))
             enqueue(.handled(id, old, .tabletProximity))
         }
-        tablets[i].focus = nil
-        tablets[i].focusIsClient = false
-        tablets[i].lastFirst = nil
-        tablets[i].tipSent = false
-        tablets[i].sentButtons.removeAll(keepingCapacity: true)
+        tablet.tools[i].focus = nil
+        tablet.tools[i].focusIsClient = false
+        tablet.tools[i].lastFirst = nil
+        tablet.tools[i].tipSent = false
+        tablet.tools[i].sentButtons.removeAll(keepingCapacity: true)
     }
 
     /// Proximity out, or the device went away: nothing stays down.
     func endTool(_ i: Int, time: UInt64) {
         leaveTool(i, time: time)
-        tablets[i].active = false
-        tablets[i].tipDown = false
+        tablet.tools[i].active = false
+        tablet.tools[i].tipDown = false
     }
 
     func tabletDeviceRemoved(_ device: DeviceID, time: UInt64) {
@@ -244,10 +221,10 @@ extension Seat {
     /// its client let the tablet go) loses it; a hovering tool re-picks.
     func tabletSceneDidChange() {
         padsFollowKeyboardFocus()
-        for i in tablets.indices where tablets[i].active {
-            if let f = tablets[i].focus, !toolFocusValid(i, f) { leaveTool(i, time: lastTime) }
-            tablets[i].lastFirst = nil
-            if !tablets[i].tipDown, repickTool(i, time: lastTime) { deliverToolMotion(i, time: lastTime) }
+        for i in tablet.tools.indices where tablet.tools[i].active {
+            if let f = tablet.tools[i].focus, !toolFocusValid(i, f) { leaveTool(i, time: lastTime) }
+            tablet.tools[i].lastFirst = nil
+            if !tablet.tools[i].tipDown, repickTool(i, time: lastTime) { deliverToolMotion(i, time: lastTime) }
         }
         flushTabletFrames(time: lastTime)
     }
@@ -262,22 +239,22 @@ extension Seat {
     /// still alive. (Not `clientSurface`, which asks whether the client bound the pointer: a
     /// client may take tablets on a seat where it has no `wl_pointer`.)
     func toolClient(_ i: Int) -> (NodeID, ClientID)? {
-        guard tablets[i].focusIsClient, case .node(let n)? = tablets[i].focus, let c = tree.client(of: n) else { return nil }
+        guard tablet.tools[i].focusIsClient, case .node(let n)? = tablet.tools[i].focus, let c = tree.client(of: n) else { return nil }
         return (n, c)
     }
 
     func toolLocal(_ i: Int, _ r: Responder) -> Point {
-        if case .node(let n) = r, let local = tree.localPoint(tablets[i].position, in: n) { return local }
-        return tablets[i].position
+        if case .node(let n) = r, let local = tree.localPoint(tablet.tools[i].position, in: n) { return local }
+        return tablet.tools[i].position
     }
 
     func markTabletFrame(_ client: ClientID) {
-        if !tabletFrameClients.contains(client) { tabletFrameClients.append(client) }
+        if !tablet.frameClients.contains(client) { tablet.frameClients.append(client) }
     }
 
     /// One tablet frame per client that got tool events from one input event.
     func flushTabletFrames(time: UInt64) {
-        for c in tabletFrameClients where router.isAlive(c) { enqueue(.tabletFrame(id, c, time: time)) }
-        tabletFrameClients.removeAll(keepingCapacity: true)
+        for c in tablet.frameClients where router.isAlive(c) { enqueue(.tabletFrame(id, c, time: time)) }
+        tablet.frameClients.removeAll(keepingCapacity: true)
     }
 }

@@ -1,29 +1,8 @@
 // Touch: each libinput seat slot is owned, from down to up or cancel, by the responder hit
 // at touch-down, even when the point leaves it. Frames follow each hardware frame.
-struct TouchPoint {
-    enum Owner: Equatable {
-        case client(NodeID)
-        case responder(Responder)
-        case recognizer(Int)
-        /// A touch grab kept the down: motion and up go to the grab while it lasts.
-        case grab
-        /// The client was sent `cancel`, or nobody took the touch: its events go nowhere.
-        case cancelled
-    }
-    var slot: Int32
-    var device: DeviceID
-    var owner: Owner
-    var client: ClientID
-    /// The owner's layout origin, valid while the tree's `sceneGeneration` is still
-    /// `originGeneration` (every move, reparent, restack or destroy changes it): each
-    /// motion then subtracts it instead of walking the owner's parents (`localPoint`).
-    var origin = Point.zero
-    var originGeneration = UInt64.max
-}
-
 extension Seat {
     /// How many touch points are down on this seat.
-    public var activeTouchCount: Int { touches.count }
+    public var activeTouchCount: Int { touch.points.count }
 
     /// A finger went down: recognizers first, then the grab or the responder chain from one hit
     /// test. No allocation while fewer than 16 points are down (room reserved).
@@ -33,7 +12,7 @@ extension Seat {
             drop(.touchDown)  // a second down on a live slot: hostile or broken input
             return
         }
-        let count = touches.count + 1
+        let count = touch.points.count + 1
         if touchClaim == nil {
             for i in recognizers.indices where recognizerStates[i] == .possible {
                 let s = recognizers[i].touchDown(slot: slot, at: point, touchCount: count, time: time)
@@ -44,26 +23,26 @@ extension Seat {
             _ = recognizers[r].touchDown(slot: slot, at: point, touchCount: count, time: time)
         }
         if let r = touchClaim {
-            touches.append(TouchPoint(slot: slot, device: device, owner: .recognizer(r), client: .compositor))
+            touch.points.append(TouchPoint(slot: slot, device: device, owner: .recognizer(r), client: .compositor))
             return
         }
         let hit = tree.hitTest(point)
         // Tracked before anyone sees it: the owner is the grab unless it passes the point on.
-        touches.append(TouchPoint(slot: slot, device: device, owner: .grab, client: .compositor))
+        touch.points.append(TouchPoint(slot: slot, device: device, owner: .grab, client: .compositor))
         if let g = touchGrab { g.down(self, time: time, slot: slot, at: point, hit: hit) } else {
-            routeTouchDown(touches.count - 1, time: time, at: point, hit: hit)
+            routeTouchDown(touch.points.count - 1, time: time, at: point, hit: hit)
         }
     }
 
     /// What a touch down does with no grab: the responder chain from `hit` takes the point
     /// (a client surface gets `down` and owns it until up). For a grab's `down`.
     public func defaultTouchDown(time: UInt64, slot: Int32, at point: Point, hit: Hit?) {
-        guard let i = touchIndex(slot), touches[i].owner == .grab else { return }
+        guard let i = touchIndex(slot), touch.points[i].owner == .grab else { return }
         routeTouchDown(i, time: time, at: point, hit: hit)
     }
 
     @inline(__always) private func routeTouchDown(_ i: Int, time: UInt64, at point: Point, hit: Hit?) {
-        let slot = touches[i].slot
+        let slot = touch.points[i].slot
         let taker = dispatch(from: hit.map { .node($0.node) } ?? .seat(id), device: .touch, at: point) {
             .touchDown(slot: slot, at: $0)
         }
@@ -71,16 +50,16 @@ extension Seat {
             let local = hit?.node == node ? hit!.local : (tree.localPoint(point, in: node) ?? .zero)
             let serial = recordedSerial(.touchDown, client: client, at: point)
             enqueue(.touchDown(id, node, time: time, slot: slot, local, serial: serial))
-            touches[i].owner = .client(node)
-            touches[i].client = client
-            touches[i].originGeneration = .max  // the owner's origin is looked up on its first motion
+            touch.points[i].owner = .client(node)
+            touch.points[i].client = client
+            touch.points[i].originGeneration = .max  // the owner's origin is looked up on its first motion
             markTouchFrame(client)
         } else if let t = taker {
             enqueue(.handled(id, t, .touchDown))
-            touches[i].owner = .responder(t)
+            touch.points[i].owner = .responder(t)
         } else {
             drop(.touchDown)
-            touches[i].owner = .cancelled
+            touch.points[i].owner = .cancelled
         }
     }
 
@@ -111,12 +90,12 @@ extension Seat {
     }
 
     @inline(__always) private func routeTouchMotion(_ i: Int, time: UInt64, at point: Point) {
-        let slot = touches[i].slot
-        switch touches[i].owner {
+        let slot = touch.points[i].slot
+        switch touch.points[i].owner {
         case .client(let node):
             let local = touchLocalPoint(i, point, in: node)
             enqueue(.touchMotion(id, node, time: time, slot: slot, local))
-            markTouchFrame(touches[i].client)
+            markTouchFrame(touch.points[i].client)
         case .responder(let r):
             if case .node(let n) = r, let local = tree.localPoint(point, in: n) {
                 _ = callHandler(r, .touchMotion(slot: slot, at: local))
@@ -142,10 +121,10 @@ extension Seat {
         }
         if let g = touchGrab, touchClaim == nil {
             g.up(self, time: time, slot: slot)
-            if let j = touchIndex(slot) { touches.remove(at: j) }  // the grab may cancel points
+            if let j = touchIndex(slot) { touch.points.remove(at: j) }  // the grab may cancel points
         } else {
             routeTouchUp(i, time: time)
-            touches.remove(at: i)
+            touch.points.remove(at: i)
         }
         touchSequenceMaybeEnded()
     }
@@ -154,11 +133,11 @@ extension Seat {
     public func defaultTouchUp(time: UInt64, slot: Int32) {
         guard let i = touchIndex(slot) else { return }
         routeTouchUp(i, time: time)
-        touches[i].owner = .cancelled  // told once
+        touch.points[i].owner = .cancelled  // told once
     }
 
     @inline(__always) private func routeTouchUp(_ i: Int, time: UInt64) {
-        let t = touches[i], slot = t.slot
+        let t = touch.points[i], slot = t.slot
         switch t.owner {
         case .client(let node):
             enqueue(.touchUp(id, node, time: time, slot: slot, serial: recordedSerial(.touchUp, client: t.client, at: .zero)))
@@ -178,7 +157,7 @@ extension Seat {
         lastTime = time
         guard touchIndex(slot) != nil else { drop(.touchCancel); return }
         cancelTouch(slot: slot)
-        touches.removeAll { $0.slot == slot }
+        touch.points.removeAll { $0.slot == slot }
         touchSequenceMaybeEnded()
     }
 
@@ -193,67 +172,67 @@ extension Seat {
         // buffer, and `removeAll(keepingCapacity:)` went through the generic
         // `replaceSubrange` (together about 110 instructions per frame).
         var i = 0
-        while i < touchFrameClients.count {
-            enqueue(.touchFrame(id, touchFrameClients[i]))
+        while i < touch.frameClients.count {
+            enqueue(.touchFrame(id, touch.frameClients[i]))
             i += 1
         }
-        while !touchFrameClients.isEmpty { touchFrameClients.removeLast() }
+        while !touch.frameClients.isEmpty { touch.frameClients.removeLast() }
     }
 
     // MARK: Helpers
 
-    /// The index of `slot`'s point in `touches`. Slots are unique there and libinput numbers
+    /// The index of `slot`'s point in `touch.points`. Slots are unique there and libinput numbers
     /// them from 0 in the order fingers land, so slot n is usually at index n: that guess
     /// is tried first (exact either way), and the search over every point runs only when
     /// it misses.
     @inline(__always) func touchIndex(_ slot: Int32) -> Int? {
         let guess = Int(slot)
-        if guess >= 0, guess < touches.count, touches[guess].slot == slot { return guess }
-        return touches.firstIndex { $0.slot == slot }
+        if guess >= 0, guess < touch.points.count, touch.points[guess].slot == slot { return guess }
+        return touch.points.firstIndex { $0.slot == slot }
     }
 
     /// `tree.localPoint(point, in: node) ?? .zero` for point `i`, whose owner is `node`,
     /// with the owner's origin kept in the point until the scene changes.
     @inline(__always) func touchLocalPoint(_ i: Int, _ point: Point, in node: NodeID) -> Point {
         let generation = tree.sceneGeneration
-        if touches[i].originGeneration != generation {
+        if touch.points[i].originGeneration != generation {
             guard let origin = tree.layoutPosition(of: node) else { return .zero }
-            touches[i].origin = origin
-            touches[i].originGeneration = generation
+            touch.points[i].origin = origin
+            touch.points[i].originGeneration = generation
         }
-        let o = touches[i].origin
+        let o = touch.points[i].origin
         return Point(point.x - o.x, point.y - o.y)
     }
 
     func markTouchFrame(_ client: ClientID) {
         // The last client marked is the usual one (one client's fingers in a row).
-        if touchFrameClients.last != client && !touchFrameClients.contains(client) { touchFrameClients.append(client) }
+        if touch.frameClients.last != client && !touch.frameClients.contains(client) { touch.frameClients.append(client) }
     }
 
     /// Cancels the owner of `slot`: the whole client (all its points stop), a compositor
     /// responder's touch, or a recognizer's.
     func cancelTouch(slot: Int32) {
         guard let i = touchIndex(slot) else { return }
-        switch touches[i].owner {
+        switch touch.points[i].owner {
         case .client:
-            cancelClientTouches(touches[i].client)
+            cancelClientTouches(touch.points[i].client)
         case .responder(let r):
             if responderCanReceive(r) { _ = callHandler(r, .touchCancel) }
-            touches[i].owner = .cancelled
+            touch.points[i].owner = .cancelled
         case .grab:
             // The device cancelled a point the grab kept: the grab is broken.
-            touches[i].owner = .cancelled
+            touch.points[i].owner = .cancelled
             cancelTouchGrab()
         case .recognizer, .cancelled:
-            touches[i].owner = .cancelled
+            touch.points[i].owner = .cancelled
         }
     }
 
     func cancelClientTouches(_ client: ClientID) {
         if router.isAlive(client) { enqueue(.touchCancel(id, client)) }
-        touchFrameClients.removeAll { $0 == client }
-        for j in touches.indices where touches[j].client == client {
-            if case .client = touches[j].owner { touches[j].owner = .cancelled }
+        touch.frameClients.removeAll { $0 == client }
+        for j in touch.points.indices where touch.points[j].client == client {
+            if case .client = touch.points[j].owner { touch.points[j].owner = .cancelled }
         }
     }
 
@@ -262,18 +241,18 @@ extension Seat {
     func claimTouches(for r: Int) {
         touchClaim = r
         enqueue(.claimed(id, recognizer: Int32(r)))
-        for i in touches.indices {
-            switch touches[i].owner {
-            case .client: cancelClientTouches(touches[i].client)
+        for i in touch.points.indices {
+            switch touch.points[i].owner {
+            case .client: cancelClientTouches(touch.points[i].client)
             case .responder(let resp): _ = callHandler(resp, .touchCancel)
             default: break
             }
-            touches[i].owner = .recognizer(r)
+            touch.points[i].owner = .recognizer(r)
         }
     }
 
     func touchSequenceMaybeEnded() {
-        guard touches.isEmpty else { return }
+        guard touch.points.isEmpty else { return }
         touchClaim = nil
         resetRecognizersIfIdle()
     }
@@ -284,16 +263,16 @@ extension Seat {
     /// surfaces too; `up` says the point is gone and frees its id (docs/routing.md).
     func cancelTouchesOfGoneOwners() {
         var released: [ClientID] = []
-        for i in touches.indices {
-            switch touches[i].owner {
+        for i in touch.points.indices {
+            switch touch.points[i].owner {
             case .client(let n) where !tree.canReceiveInput(n):
-                let c = touches[i].client
-                touches[i].owner = .cancelled
+                let c = touch.points[i].client
+                touch.points[i].owner = .cancelled
                 guard router.isAlive(c) else { continue }
-                enqueue(.touchReleased(id, c, time: lastTime, slot: touches[i].slot, serial: nextSerial()))
+                enqueue(.touchReleased(id, c, time: lastTime, slot: touch.points[i].slot, serial: nextSerial()))
                 if !released.contains(c) { released.append(c) }
             case .responder(let r) where !responderCanReceive(r):
-                touches[i].owner = .cancelled
+                touch.points[i].owner = .cancelled
             default:
                 break
             }

@@ -57,13 +57,17 @@ public final class Seat {
     @exclusivity(unchecked) public var keyTranslator: KeyTranslator? {
         didSet { if activeKeyboard == nil { useTranslator(keyTranslator) } }
     }
-    /// The translator in use's two words (object, witness table), which `translate` calls
-    /// through with nothing counted: called on the property, each key paid a retain and a
-    /// release of the translator (~40 instructions), since the call might replace it.
-    /// `keyTranslator` or `ownKeyboards` keeps it alive; a translator that replaces itself
-    /// from inside `translate` is not supported.
-    @exclusivity(unchecked) private var translatorWords: TranslatorWords?
-    private typealias TranslatorWords = (object: UnsafeRawPointer, witnesses: UnsafeRawPointer)
+    /// The translator in use: the seat's own or a device's (`useTranslator`). `keyTranslator`
+    /// or `ownKeyboards` keeps it alive too; a translator that replaces itself from inside
+    /// `translate` is not supported.
+    @exclusivity(unchecked) private var translatorStorage: KeyTranslator?
+    /// `translatorStorage` borrowed for the length of the call made on it: read as a stored
+    /// property, each key paid a retain and a release of the translator around the call
+    /// (core-bench `--route key` under callgrind: 439 instructions against 398), since the
+    /// call might replace it.
+    private var translatorInUse: KeyTranslator? {
+        @inline(__always) _read { yield translatorStorage }
+    }
 
     /// The answers of the translator in use (KeyTranslator.swift), kept with it: valid while
     /// it is in use.
@@ -71,22 +75,15 @@ public final class Seat {
 
     /// Makes `translator` the one keys are translated with (the seat's own or a device's).
     func useTranslator(_ translator: KeyTranslator?) {
-        translatorWords = nil
-        keyAnswers = nil
-        // `as any`: passed as it is, the existential would be opened, and only the
-        // object's word copied.
-        if let t = translator {
-            translatorWords = withUnsafeBytes(of: t as any KeyTranslator) { $0.load(as: TranslatorWords.self) }
-            keyAnswers = t.keyAnswers
-        }
+        translatorStorage = translator
+        keyAnswers = translator?.keyAnswers
     }
 
     /// What `key` means: from the translator's answers when they hold it, else from the
-    /// translator, borrowed (see `translatorWords`).
+    /// translator, borrowed (see `translatorInUse`).
     @inline(__always) func translate(key: UInt32, state: KeyState) -> KeyMeaning? {
         if let answers = keyAnswers, let m = answers.meaning(key: key, state: state) { return m }
-        guard let words = translatorWords else { return nil }
-        return withUnsafeBytes(of: words) { $0.load(as: KeyTranslator.self).translate(key: key, state: state) }
+        return translatorInUse?.translate(key: key, state: state)
     }
 
     // The state every event reads is marked `@exclusivity(unchecked)`: it is touched on
@@ -112,19 +109,13 @@ public final class Seat {
     @exclusivity(unchecked) var anyRelativePointer = false
 
     // Pointer.
+    /// The cursor, the pointer focus, the buttons held (PointerState.swift).
+    @exclusivity(unchecked) var pointer = PointerState()
     /// Where the pointer is, in layout coordinates, after clamping and any confinement.
-    @exclusivity(unchecked) public internal(set) var cursor = Point.zero
-    @exclusivity(unchecked) var pointerFocus: Responder?
-    /// `clientSurface(pointerFocus)` as last resolved (Seat+Pointer.swift).
-    @exclusivity(unchecked) var focusSurface = FocusSurfaceCache()
-    @exclusivity(unchecked) var lastFirstResponder: Responder?
-    /// The surface-local position the pointer focus was last told (enter or motion).
-    @exclusivity(unchecked) var pointerLocal = Point.zero
-    // Fixed storage, freed by deinit, as for keys (CodeTable.swift): as arrays, each press
-    // and release paid their uniqueness and bounds checks.
-    let buttonCounts = CodeTable<UInt8>(repeating: 0)
-    let consumedButtons = CodeTable<Bool>(repeating: false)
-    @exclusivity(unchecked) var heldButtonCount = 0
+    public internal(set) var cursor: Point {
+        @inline(__always) get { pointer.cursor }
+        @inline(__always) set { pointer.cursor = newValue }
+    }
     /// The open grabs (Seat+Grabs.swift); nil is the default behaviour, routed statically.
     @exclusivity(unchecked) var pointerGrab: (any PointerGrab)?
     @exclusivity(unchecked) var touchGrab: (any TouchGrab)?
@@ -133,9 +124,6 @@ public final class Seat {
     @exclusivity(unchecked) var popupGrab: PopupGrab?
     /// The popup grab that last ended, kept for the next popup.
     var idlePopupGrab: PopupGrab?
-    @exclusivity(unchecked) var pointerClaim: Int?
-    @exclusivity(unchecked) var gestureTarget: GestureTarget = .none
-    @exclusivity(unchecked) var pendingFrame: (ClientID?, ClientID?) = (nil, nil)
     /// The mapped outputs (OutputLayout.swift), rebuilt on every scene change.
     @exclusivity(unchecked) public internal(set) var layout = OutputLayout()
     /// `layout.boundingBox`, kept by `refreshLayout`: absolute events (touch, tablets,
@@ -152,13 +140,8 @@ public final class Seat {
     @exclusivity(unchecked) var constraints = ConstraintTable()
 
     // Keyboard.
-    @exclusivity(unchecked) var keyboardFocus: NodeID?
-    @exclusivity(unchecked) var keyboardFocusClient = ClientID.compositor
-    @exclusivity(unchecked) var keyboardEntered = false
-    // Fixed storage, freed by deinit (CodeTable.swift): no uniqueness or bounds check per key.
-    let keyCounts = CodeTable<UInt8>(repeating: 0)
-    let keyRecipients = CodeTable<KeyRecipient>(repeating: .none)
-    @exclusivity(unchecked) var heldKeys = HeldCodes()
+    /// The keyboard focus and the keys held (KeyboardFocusState.swift).
+    @exclusivity(unchecked) var keyboard = KeyboardFocusState()
     /// The modifier state the key translator in use last reported (depressed, latched,
     /// locked, group): the seat's own keyboard's, or that of `activeKeyboard`.
     @exclusivity(unchecked) public internal(set) var modifiers = Modifiers.none
@@ -172,7 +155,6 @@ public final class Seat {
     @exclusivity(unchecked) public internal(set) var activeKeyboard: DeviceID?
     /// The seat's own keyboard's modifiers, kept while a device's keymap is in use.
     var seatKeyboardModifiers = Modifiers.none
-    @exclusivity(unchecked) var focusHistory: [NodeID] = []
     /// The compositor's key bindings, in the order added; a key press checks them in that order.
     @exclusivity(unchecked) public internal(set) var bindings: [(binding: KeyBinding, whileLocked: Bool, action: () -> Void)] = []
     // Keyboard shortcuts inhibition (Seat+ShortcutsInhibit.swift).
@@ -207,9 +189,8 @@ public final class Seat {
     @exclusivity(unchecked) public var constraintsNeedKeyboardFocus = true
 
     // Touch.
-    @exclusivity(unchecked) var touches: [TouchPoint] = []
-    @exclusivity(unchecked) var touchFrameClients: [ClientID] = []
-    @exclusivity(unchecked) var touchClaim: Int?
+    /// The touch points and the frames owed (TouchState.swift).
+    @exclusivity(unchecked) var touch = TouchState()
     /// The layout rectangle touch screens and absolute pointers map onto. nil: the
     /// bounding box of the outputs.
     @exclusivity(unchecked) public var absoluteMapping: Rect?
@@ -217,15 +198,17 @@ public final class Seat {
     /// its top strip, across and down (Seat+MoveBounds.swift). The default is a title bar.
     public var moveKeepsVisible: Int32 = 24
 
-    // Tablet tools in proximity (Seat+Tablet.swift).
-    @exclusivity(unchecked) var tablets: [TabletToolState] = []
-    @exclusivity(unchecked) var tabletFrameClients: [ClientID] = []
-    // Tablet pads (Seat+Pad.swift).
-    @exclusivity(unchecked) var pads: [PadState] = []
+    // Tablet tools in proximity (Seat+Tablet.swift, TabletState.swift).
+    @exclusivity(unchecked) var tablet = TabletState()
+    // Tablet pads (Seat+Pad.swift, PadState.swift).
+    @exclusivity(unchecked) var pads = PadState()
 
     // Capture phase.
     @exclusivity(unchecked) var recognizers: [GestureRecognizer] = []
     @exclusivity(unchecked) var recognizerStates: [GestureRecognizer.State] = []
+    /// The recognizer that claimed the pointer, or the touches: their events go to it alone.
+    @exclusivity(unchecked) var pointerClaim: Int?
+    @exclusivity(unchecked) var touchClaim: Int?
 
     /// How many events of each kind nobody took.
     @exclusivity(unchecked) public private(set) var dropCounts = [Int](repeating: 0, count: EventKind.allCases.count)
@@ -261,24 +244,16 @@ public final class Seat {
         // Records for the first devices up front (presence and capabilities; what each
         // device holds is in `deviceKeys` and `deviceButtons`, which preallocate as many).
         devices = [DeviceState](repeating: DeviceState(), count: Seat.preallocatedDevices)
-        touches.reserveCapacity(16)
-        touchFrameClients.reserveCapacity(8)
-        tablets.reserveCapacity(4)
         constraints.items.reserveCapacity(8)
         constraints.confineRects.reserveCapacity(16)
-        tabletFrameClients.reserveCapacity(4)
-        focusHistory.reserveCapacity(Seat.historyLimit)
         refreshLayout()
         cursor = layoutRects.first.map { Point(Double($0.x), Double($0.y)) } ?? .zero
     }
 
     deinit {
-        keyCounts.deallocate()
-        keyRecipients.deallocate()
-        heldKeys.deallocate()
+        keyboard.deallocate()
+        pointer.deallocate()
         deviceKeys.deallocate()
-        buttonCounts.deallocate()
-        consumedButtons.deallocate()
         deviceButtons.deallocate()
     }
 
@@ -295,7 +270,7 @@ public final class Seat {
         // A disconnected client binds nothing again: no seat may send it anything.
         guard Int(client.index) < bound.count, router.isAlive(client) else { return }
         if devices.contains(.pointer), bound[Int(client.index)].contains(.pointer) != isBound,
-            case .node(let n)? = pointerFocus, tree.client(of: n) == client {
+            case .node(let n)? = pointer.focus, tree.client(of: n) == client {
             // The client's wl_pointer comes or goes while one of its surfaces has the focus:
             // the pairing ends here (even mid-grab) and the focus is picked again.
             setPointerFocus(nil)
@@ -303,17 +278,17 @@ public final class Seat {
         }
         if isBound { bound[Int(client.index)].formUnion(devices) } else { bound[Int(client.index)].subtract(devices) }
         if devices.contains(.relativePointer) { anyRelativePointer = bound.contains { $0.contains(.relativePointer) } }
-        if devices.contains(.keyboard), keyboardFocusClient == client, let f = keyboardFocus {
-            if isBound && !keyboardEntered {
+        if devices.contains(.keyboard), keyboard.focusClient == client, let f = keyboard.focus {
+            if isBound && !keyboard.entered {
                 enterKeyboard(f)
-            } else if !isBound && keyboardEntered {
+            } else if !isBound && keyboard.entered {
                 // The client let its wl_keyboard go: the pairing ends here (the Wayland layer
                 // has no resource left to send this leave to).
                 enqueue(.keyboardLeave(id, f, serial: nextSerial()))
-                keyboardEntered = false
+                keyboard.entered = false
             }
         }
-        if devices.contains(.pointer) { lastFirstResponder = nil; sceneDidChange() }
+        if devices.contains(.pointer) { pointer.lastFirstResponder = nil; sceneDidChange() }
         if devices.contains(.tablet) { tabletSceneDidChange() }
     }
 
@@ -328,10 +303,10 @@ public final class Seat {
         bound[Int(client.index)] = []
         serials.forget(client)
         anyRelativePointer = bound.contains { $0.contains(.relativePointer) }
-        for k in 0..<keyRecipients.count where keyRecipients[k] == .client(client) { keyRecipients[k] = .none }
-        touchFrameClients.removeAll { $0 == client }
-        tabletFrameClients.removeAll { $0 == client }
-        for i in touches.indices where touches[i].client == client { touches[i].owner = .cancelled }
+        for k in 0..<keyboard.keyRecipients.count where keyboard.keyRecipients[k] == .client(client) { keyboard.keyRecipients[k] = .none }
+        touch.frameClients.removeAll { $0 == client }
+        tablet.frameClients.removeAll { $0 == client }
+        for i in touch.points.indices where touch.points[i].client == client { touch.points[i].owner = .cancelled }
     }
 
     // MARK: Events from sources
@@ -419,7 +394,7 @@ public final class Seat {
 
     /// The client surface or compositor node that has the pointer (took `pointerEnter`).
     public var pointerFocusNode: NodeID? {
-        if case .node(let n)? = pointerFocus { return n }
+        if case .node(let n)? = pointer.focus { return n }
         return nil
     }
 
@@ -443,8 +418,8 @@ public final class Seat {
             notifyPointerButton(time: time, button: button, state: .released, device: device)
         }
         var cancelledAny = false
-        for t in touches where t.device == device { cancelledAny = true; cancelTouch(slot: t.slot) }
-        if cancelledAny { touches.removeAll { $0.device == device }; touchSequenceMaybeEnded() }
+        for t in touch.points where t.device == device { cancelledAny = true; cancelTouch(slot: t.slot) }
+        if cancelledAny { touch.points.removeAll { $0.device == device }; touchSequenceMaybeEnded() }
         if i < devices.count { devices[i] = DeviceState() }
         deviceDescriptions[device.index] = nil
         deviceKeys.forget(device)
@@ -452,7 +427,7 @@ public final class Seat {
         padsFollowKeyboardFocus()  // the pads of a tablet that went leave
         if ownKeyboards.contains(where: { $0.device == device }) {
             forgetOwnKeyboard(device)  // its keymap goes with it (Seat+KeyboardDevices.swift)
-        } else if heldKeys.isEmpty, let translator = keyTranslator {
+        } else if keyboard.heldKeys.isEmpty, let translator = keyTranslator {
             let released = translator.releaseAll()
             if activeKeyboard == nil { updateModifiers(released) } else { seatKeyboardModifiers = released }
         }
@@ -617,13 +592,13 @@ public final class Seat {
             // The responder cache stays: a restack changes which node is hit (the re-pick
             // compares it), not the chain from a node (its ancestors, handlers and input
             // state), so the click's release after its raise needs no walk of the chain.
-            if let top = popupGrab?.stack.last, keyboardFocus != top { moveKeyboardFocus(to: top) }
+            if let top = popupGrab?.stack.last, keyboard.focus != top { moveKeyboardFocus(to: top) }
             // A restack destroys no node and changes no node's client: the pointer focus
             // surface resolved since the last other change holds at this generation too (the
             // click's release would resolve it again, about 50 instructions).
-            let resolvedAt = focusSurface.treeGeneration
+            let resolvedAt = pointer.focusSurface.treeGeneration
             if resolvedAt != UInt64.max && resolvedAt >= withRouter({ $0.reshapedGeneration }) {
-                focusSurface.treeGeneration = tree.generation
+                pointer.focusSurface.treeGeneration = tree.generation
             }
             pickAfterSceneChange()
             return
@@ -633,25 +608,25 @@ public final class Seat {
         // point left on the layout; the re-pick below tells the surface there (enter, or
         // motion when it keeps the focus).
         cursor = clampToLayout(cursor)
-        lastFirstResponder = nil
+        pointer.lastFirstResponder = nil
         prunePopupGrab()
         if let g = pointerGrab as? any InteractiveGrab, !tree.isAlive(g.node) { clearPointerGrab() }
-        if gestureTargetGone() { gestureTarget = .none }
+        if gestureTargetGone() { pointer.gestureTarget = .none }
         cancelTouchesOfGoneOwners()
         refocusKeyboardIfNeeded()
-        if let f = pointerFocus, !responderCanReceive(f) { setPointerFocus(nil) }
+        if let f = pointer.focus, !responderCanReceive(f) { setPointerFocus(nil) }
         pickAfterSceneChange()
     }
 
     /// What every scene change ends with: the pointer and the tablet tools find what is
     /// under them now.
     private func pickAfterSceneChange() {
-        if heldButtonCount == 0 && pointerClaim == nil { repick(time: lastTime, motion: false) }
+        if pointer.heldButtonCount == 0 && pointerClaim == nil { repick(time: lastTime, motion: false) }
         constraintSceneDidChange()
         flushPointerFrames()
         // With no tablet, pad or tablet frame there is nothing to follow: the call's loops
         // and the frame list's clear cost about 115 instructions per click's raise.
-        if !tablets.isEmpty || !pads.isEmpty || !tabletFrameClients.isEmpty { tabletSceneDidChange() }
+        if !tablet.tools.isEmpty || !pads.records.isEmpty || !tablet.frameClients.isEmpty { tabletSceneDidChange() }
     }
 
     func responderCanReceive(_ r: Responder) -> Bool {

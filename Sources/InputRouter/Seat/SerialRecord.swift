@@ -218,13 +218,13 @@ extension Seat {
         guard let e = serials.find(serial, client: client), SerialRules.permits(request, citing: e.action) else { return nil }
         switch e.action {
         case .buttonPress where request == .move || request == .resize || request == .drag:
-            guard heldButtonCount > 0, serials.newest(.buttonPress, client: client)?.serial == e.serial else { return nil }
+            guard pointer.heldButtonCount > 0, serials.newest(.buttonPress, client: client)?.serial == e.serial else { return nil }
         case .pointerEnter:
             guard serials.pointerEnter == e else { return nil }
         case .tabletProximityIn:
             guard serials.toolProximityIn == e else { return nil }
         case .keyboardEnter:
-            guard serials.keyboardEnter == e, keyboardFocus != nil, keyboardFocusClient == client else { return nil }
+            guard serials.keyboardEnter == e, keyboard.focus != nil, keyboard.focusClient == client else { return nil }
         default:
             break
         }

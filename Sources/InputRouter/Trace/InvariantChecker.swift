@@ -14,7 +14,9 @@
 /// under the cursor nor the owner of the pointer grab; a gesture update or end with no
 /// begin to that surface, or a begin while one is under way; a shortcuts inhibitor made
 /// active twice, active for a surface without the keyboard focus, or inactive when it was
-/// not active.
+/// not active. And after each delivery of a device, the invariants that device's part of
+/// the seat keeps (PointerState.swift, KeyboardFocusState.swift, TouchState.swift,
+/// TabletState.swift, PadState.swift), reported as "seat state: ...".
 public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
     /// `.collect` records violations in `violations`; `.trap` also stops the process at the first.
     public enum Mode { case collect, trap }
@@ -73,6 +75,7 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
         let tree = router.tree
         var m = seats[d.seat] ?? SeatModel()
         defer { seats[d.seat] = m }
+        checkDeviceState(d, queue)
         // A destroyed surface gets no leave: its focus ended with it.
         if let e = m.pointerEntered, !tree.isAlive(e) { m.pointerEntered = nil; m.pressedButtons[e] = nil }
         if let e = m.keyboardEntered, !tree.isAlive(e) { m.keyboardEntered = nil }
@@ -228,6 +231,28 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
         default:
             break
         }
+    }
+
+    /// The invariants of the part of the seat whose device `d` is about (the part's file
+    /// lists them): a violation is the seat's bookkeeping gone wrong, before a client sees it.
+    private mutating func checkDeviceState(_ d: Delivery, _ queue: DeliveryQueue) {
+        let seat = router.seat(d.seat)
+        let found: [String]
+        switch d {
+        case .pointerEnter, .pointerLeave, .pointerMotion, .pointerButton, .pointerAxis, .pointerAxisStop, .pointerFrame:
+            found = seat.pointer.violations()
+        case .keyboardEnter, .keyboardLeave, .key, .modifiers:
+            found = seat.keyboard.violations()
+        case .touchDown, .touchMotion, .touchUp, .touchFrame, .touchCancel, .touchReleased:
+            found = seat.touch.violations()
+        case .tabletProximityIn, .tabletProximityOut, .tabletDown, .tabletUp, .tabletMotion, .tabletButton, .tabletFrame:
+            found = seat.tablet.violations()
+        case .padEnter, .padLeave, .padModeSwitch, .padButton, .padRing, .padStrip:
+            found = seat.pads.violations()
+        default:
+            return
+        }
+        for v in found { fail("seat state: \(v)", d, queue) }
     }
 
     /// Pointer events go to a surface in the responder chain under the cursor, or to the

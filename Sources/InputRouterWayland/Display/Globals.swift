@@ -69,13 +69,7 @@ extension WaylandServer {
         createConfiguredOutputs()  // wl_output, one per output (Outputs.swift)
         // Right after them: a client reading the registry in order has the outputs to describe.
         addObjectGlobal(.zxdgOutputManagerV1, GlobalVersion.xdgOutputManager, XdgOutputManagerObject.init)
-        addGlobal(.wlSeat, GlobalVersion.seat) { server, client, version, id in
-            guard let seat = server.createObject(.wlSeat, client: client, version: version, id: id, {
-                SeatObject(server: server, owner: client, resource: $0)
-            }) else { return }
-            server.seatResources.append(seat.resource)
-            seat.sendState()
-        }
+        addSeatGlobal(servedSeats[0])  // Seats.swift
         addObjectGlobal(.wlDataDeviceManager, GlobalVersion.dataDeviceManager, DataDeviceManagerObject.init)
         addObjectGlobal(.xdgWmBase, GlobalVersion.xdgWmBase, XdgWmBase.init)
         // Offered only by a server that draws title bars, as weston and Mutter do: one that
@@ -128,11 +122,6 @@ extension WaylandServer {
         {
             createdGlobals.append(global)
         }
-    }
-
-    /// Tells every `wl_seat` resource the current capabilities.
-    func sendCapabilities() {
-        for r in seatResources { wl_seat_send_capabilities(r, seatCapabilities) }
     }
 }
 

@@ -164,9 +164,9 @@ public final class WaylandServer {
     /// The `wl_global`s created, removed on `deinit` from a display the embedder owns.
     var createdGlobals: [OpaquePointer] = []
     var offeredGlobals: [GlobalDescription] = []
-    var seatResources: [ResourcePointer] = []
-    /// Seats after the first (Seats.swift), each with its own `wl_seat` global.
-    @exclusivity(unchecked) var extraSeats: [ServedSeat] = []
+    /// Every seat by index, the first (`seat`) included, each with its own `wl_seat` global
+    /// (Seats.swift).
+    @exclusivity(unchecked) var servedSeats: [ServedSeat] = []
     /// Called on every commit that attaches a buffer, before it is released: a renderer
     /// copies the pixels here.
     /// The `wl_surface` and `wl_buffer` resources, valid only during the call (the buffer
@@ -194,7 +194,7 @@ public final class WaylandServer {
     var lastKeymapTag: UInt32 = 0
     /// The tag of the keymap in use on the first seat (`SeatServices.keymapInUse`), which
     /// the sender compares with each key's client's (ClientKeymaps.swift).
-    @exclusivity(unchecked) var firstSeatKeymapTag: UInt32 = 0
+    @exclusivity(unchecked) var keymapTags: ContiguousArray<UInt32> = []
     /// Set while a press's capture phase runs: `activate` then queues its focus change and
     /// leaves the sending to the flush that follows the event.
     var deciding = false
@@ -280,6 +280,7 @@ public final class WaylandServer {
         }
         wl_display_add_client_created_listener(display, clientCreatedListener!.listener)
         _ = services(0)
+        servedSeats.append(ServedSeat(seat: seat, keyboardState: keyboardState))
         createGlobals()
         if let period = frameTimerPeriod {
             frameTimerInterval = period
@@ -396,27 +397,30 @@ public final class WaylandServer {
     /// nested backend end every batch of motions with a frame; a flush per motion was ten of
     /// a 10-finger frame's eleven). A motion posted alone is sent by whatever comes next: any
     /// other event, `dispatch`, the end of a `watchReadable` callback, or `sendDeliveries()`.
-    public func handle(_ event: InputEvent) {
+    public func handle(_ event: InputEvent) { handle(event, seat: seat) }
+
+    /// Routes one input event on `seat` and sends what it produced; a device added or
+    /// removed there updates that seat's `wl_seat` capabilities. Every seat alike.
+    public func handle(_ event: InputEvent, seat: Seat) {
         // The commonest kind first, behind one tag test: the switch loads every case's
         // payload before its jump, and its frame is the larger.
         if case .pointerMotion = event.kind {
             seat.handle(event)
             sendDeliveries()
         } else {
-            route(event)
+            route(event, on: seat)
         }
         // Input is activity: idle notifications restart (Idle.swift).
-        if idleWatching { idle.inputArrived(seat: 0) }
+        if idleWatching { idle.inputArrived(seat: Int(seat.id.index)) }
     }
 
     /// `description`: what the source said of the device a `deviceAdded` adds.
-    @inline(never) func route(_ event: InputEvent, description: DeviceDescription? = nil) {
+    @inline(never) func route(_ event: InputEvent, description: DeviceDescription? = nil, on seat: Seat) {
         switch event.kind {
         case .deviceAdded, .deviceRemoved:
             // Only these change the capabilities; other events skip the check (hot path).
-            let before = seatCapabilities
             routeDeviceChange(event, description, on: seat)  // Tablet+Announce.swift
-            if seatCapabilities != before { sendCapabilities() }
+            updateCapabilities(of: seat)
         case .tabletPadAdded:
             routeDeviceChange(event, nil, on: seat)
         case .touchMotion:
@@ -426,16 +430,6 @@ public final class WaylandServer {
             seat.handle(event)
             sendDeliveries()
         }
-    }
-
-    /// The `wl_seat` capabilities: the kinds of the devices present.
-    var seatCapabilities: UInt32 {
-        var caps: UInt32 = 0
-        let present = seat.presentCapabilities
-        if present.contains(.pointer) || present.contains(.gesture) { caps |= WL_SEAT_CAPABILITY_POINTER.rawValue }
-        if present.contains(.keyboard) { caps |= WL_SEAT_CAPABILITY_KEYBOARD.rawValue }
-        if present.contains(.touch) { caps |= WL_SEAT_CAPABILITY_TOUCH.rawValue }
-        return caps
     }
 
     // MARK: Clients
@@ -533,27 +527,9 @@ final class ClientState {
     /// implements): such clients are disconnected when the server goes.
     var boundServerGlobal = false
     var destroyListener: ListenerBox?
-    @exclusivity(unchecked) var pointers: [ResourcePointer] = [] {
-        didSet {
-            soloPointer = pointers.count == 1 ? pointers[0] : nil
-            soloPointerTakesFrames = soloPointer.map { wl_resource_get_version($0) >= 5 } ?? false
-        }
-    }
-    @exclusivity(unchecked) var keyboards: [ResourcePointer] = [] { didSet { soloKeyboard = keyboards.count == 1 ? keyboards[0] : nil } }
-    /// The tag of the keymap its `wl_keyboard`s of the first seat were sent last (0: the
-    /// server's own), ClientKeymaps.swift.
-    @exclusivity(unchecked) var keymapSent: UInt32 = 0
-    @exclusivity(unchecked) var touches: [ResourcePointer] = [] { didSet { soloTouch = touches.count == 1 ? touches[0] : nil } }
-    /// The only resource of the list when it holds exactly one (the common case): the
-    /// sender reads it without retaining the array (Sender.swift).
-    @exclusivity(unchecked) private(set) var soloPointer: ResourcePointer?
-    @exclusivity(unchecked) private(set) var soloKeyboard: ResourcePointer?
-    @exclusivity(unchecked) private(set) var soloTouch: ResourcePointer?
-    /// Whether `soloPointer` is of version 5 or later (`wl_pointer.frame`), asked of
-    /// libwayland once: every motion's and button's frame asked it.
-    @exclusivity(unchecked) private(set) var soloPointerTakesFrames = false
-    /// Its devices on the seats after the first (Seats.swift), by seat index - 1.
-    @exclusivity(unchecked) var otherSeats: ContiguousArray<SeatDevices> = []
+    /// Its `wl_pointer`s, `wl_keyboard`s and `wl_touch`es on each seat, by seat index
+    /// (Seats.swift): every seat's alike.
+    @exclusivity(unchecked) var seatDevices: ContiguousArray<SeatDevices> = []
     /// Its objects per seat, by seat index (SeatServices.swift).
     var seatStates: ContiguousArray<ClientSeatState> = []
     /// The seat whose selections it is offered after the modifiers that follow its keyboard

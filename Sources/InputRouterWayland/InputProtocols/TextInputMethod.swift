@@ -21,7 +21,7 @@ final class TextInputState {
     private var seat: Seat { server.router.seats[seatIndex] }
     /// The seat's xkb state, whose compose the input method reads.
     private var keyboardState: KeyboardState {
-        seatIndex == 0 ? server.keyboardState : server.servedSeat(seat.id)!.keyboardState
+        server.servedSeat(seat.id)!.keyboardState
     }
     // Unchecked: every keyboard focus change reads `inputs` and writes `idleFocus`.
     @exclusivity(unchecked) private(set) var inputs: [TextInputObject] = []

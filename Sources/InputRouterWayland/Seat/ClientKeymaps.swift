@@ -32,11 +32,12 @@ final class NoKeymapFile {
 
 extension ClientState {
     /// The tag of the keymap its `wl_keyboard`s of seat `s` were sent last.
-    func keymapSent(on s: SeatID) -> UInt32 { s.index == 0 ? keymapSent : devices(on: s).keymapSent }
-
-    func setKeymapSent(_ tag: UInt32, on s: SeatID) {
-        if s.index == 0 { keymapSent = tag } else { devices(on: s).keymapSent = tag }
+    @inline(__always) func keymapSent(on s: SeatID) -> UInt32 {
+        let i = Int(s.index)
+        return i < seatDevices.count ? seatDevices[i].keymapSent : 0
     }
+
+    func setKeymapSent(_ tag: UInt32, on s: SeatID) { withDevices(on: s) { $0.keymapSent = tag } }
 }
 
 extension WaylandServer {
@@ -54,18 +55,16 @@ extension WaylandServer {
         let services = services(Int(sid.index))
         let keymap = keyboard.flatMap { d in services.virtualKeyboards.first { $0.device == d }?.keymap }
         services.keymapInUse = keymap
-        if sid.index == 0 { firstSeatKeymapTag = keymap?.tag ?? 0 }
+        let i = Int(sid.index)
+        while keymapTags.count <= i { keymapTags.append(0) }
+        keymapTags[i] = keymap?.tag ?? 0
     }
 
-    /// The tag of the keymap in use on seat `sid`.
-    func keymapTagInUse(_ sid: SeatID) -> UInt32 {
-        sid.index == 0 ? firstSeatKeymapTag : services(Int(sid.index)).keymapInUse?.tag ?? 0
-    }
-
-    /// Whether `c`'s keyboards of a seat after the first hold the keymap in use there (the
-    /// first seat's test is inline in the sender).
-    @inline(never) func keymapCurrent(_ c: ClientState, otherSeat sid: SeatID) -> Bool {
-        c.keymapSent(on: sid) == keymapTagInUse(sid)
+    /// The tag of the keymap in use on seat `sid`: kept apart from `SeatServices.keymapInUse`
+    /// in an array of tags, which the sender compares on every key.
+    @inline(__always) func keymapTagInUse(_ sid: SeatID) -> UInt32 {
+        let i = Int(sid.index)
+        return i < keymapTags.count ? keymapTags[i] : 0
     }
 
     /// Sends the keymap in use on seat `sid` to every `wl_keyboard` `c` has there.

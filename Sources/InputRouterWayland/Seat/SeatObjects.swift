@@ -10,7 +10,7 @@ final class SeatObject: WaylandObject {
     var seat: Seat { server.router.seats[seatIndex] }
 
     func sendState() {
-        wl_seat_send_capabilities(resource, seatIndex == 0 ? server.seatCapabilities : server.capabilities(of: seat))
+        wl_seat_send_capabilities(resource, server.capabilities(of: seat))
         if version >= 2 { wl_seat_send_name(resource, seat.name) }
     }
 
@@ -19,18 +19,16 @@ final class SeatObject: WaylandObject {
         switch request {
         case .getPointer(let id):
             bindDevice(.wlPointer, .pointer, id, PointerObject.init(server:owner:resource:)) { [seatIndex] client, r in
-                if seatIndex == 0 { client.pointers.append(r) } else { client.devices(on: SeatID(index: UInt32(seatIndex))).pointers.append(r) }
+                client.withDevices(on: SeatID(index: UInt32(seatIndex))) { $0.pointers.append(r) }
             }
         case .getKeyboard(let id):
             bindDevice(.wlKeyboard, .keyboard, id, KeyboardObject.init(server:owner:resource:)) { [seatIndex] client, resource in
-                if seatIndex == 0 { client.keyboards.append(resource) } else {
-                    client.devices(on: SeatID(index: UInt32(seatIndex))).keyboards.append(resource)
-                }
+                client.withDevices(on: SeatID(index: UInt32(seatIndex))) { $0.keyboards.append(resource) }
                 (WaylandObject.from(resource) as? KeyboardObject)?.sendKeymapAtBind(seat: SeatID(index: UInt32(seatIndex)))
             }
         case .getTouch(let id):
             bindDevice(.wlTouch, .touch, id, TouchObject.init(server:owner:resource:)) { [seatIndex] client, r in
-                if seatIndex == 0 { client.touches.append(r) } else { client.devices(on: SeatID(index: UInt32(seatIndex))).touches.append(r) }
+                client.withDevices(on: SeatID(index: UInt32(seatIndex))) { $0.touches.append(r) }
             }
         case .release: destroyResource()  // release
         }
@@ -51,7 +49,6 @@ final class SeatObject: WaylandObject {
     }
 
     override func resourceDestroyed() {
-        server.seatResources.removeAll { $0 == resource }
         server.servedSeat(SeatID(index: UInt32(seatIndex)))?.resources.removeAll { $0 == resource }
     }
 }
@@ -64,16 +61,10 @@ class SeatDeviceObject: WaylandObject {
 
     /// Forgets `resource` from the client's list for this seat and kind; with none left,
     /// the client's surfaces stop taking that kind of event on this seat.
-    func unbind(_ kind: BoundDevices, _ list: ReferenceWritableKeyPath<SeatDevices, [ResourcePointer]>,
-                first: ReferenceWritableKeyPath<ClientState, [ResourcePointer]>) {
-        let empty: Bool
-        if seatIndex == 0 {
-            owner[keyPath: first].removeAll { $0 == resource }
-            empty = owner[keyPath: first].isEmpty
-        } else {
-            let d = owner.devices(on: seatID)
+    func unbind(_ kind: BoundDevices, _ list: WritableKeyPath<SeatDevices, [ResourcePointer]>) {
+        let empty = owner.withDevices(on: seatID) { d in
             d[keyPath: list].removeAll { $0 == resource }
-            empty = d[keyPath: list].isEmpty
+            return d[keyPath: list].isEmpty
         }
         if owner.alive, empty { seat.setBound(kind, for: owner.id, false) }
     }
@@ -107,7 +98,7 @@ final class PointerObject: SeatDeviceObject {
         server.router.seats[seatIndex].serialEntry(serial, client: owner.id, for: .setCursor) != nil
     }
 
-    override func resourceDestroyed() { unbind(.pointer, \.pointers, first: \.pointers) }
+    override func resourceDestroyed() { unbind(.pointer, \.pointers) }
 }
 
 final class KeyboardObject: SeatDeviceObject {
@@ -144,7 +135,7 @@ final class KeyboardObject: SeatDeviceObject {
         }
     }
 
-    override func resourceDestroyed() { unbind(.keyboard, \.keyboards, first: \.keyboards) }
+    override func resourceDestroyed() { unbind(.keyboard, \.keyboards) }
 }
 
 final class TouchObject: SeatDeviceObject {
@@ -155,5 +146,5 @@ final class TouchObject: SeatDeviceObject {
         }
     }
 
-    override func resourceDestroyed() { unbind(.touch, \.touches, first: \.touches) }
+    override func resourceDestroyed() { unbind(.touch, \.touches) }
 }

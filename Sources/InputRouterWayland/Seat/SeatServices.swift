@@ -65,12 +65,11 @@ extension WaylandServer {
         return seatServices[index]
     }
 
-    /// The core's seat `index`. `router.seats` read from this module pays a dynamic
-    /// exclusivity check (`@exclusivity(unchecked)` does not carry across modules), ~75
-    /// instructions: the first seat is the server's own `seat`, the others come through
-    /// `Router.seat(_:)`, where the read is unchecked.
+    /// The core's seat `index`, through `Router.seat(_:)`, where the read is unchecked:
+    /// `router.seats` read from this module pays a dynamic exclusivity check
+    /// (`@exclusivity(unchecked)` does not carry across modules), ~75 instructions.
     @inline(__always) func routerSeat(_ index: Int) -> Seat {
-        index == 0 ? seat : router.seat(SeatID(index: UInt32(index)))
+        router.seat(SeatID(index: UInt32(index)))
     }
 
     /// The toplevel the first seat's keyboard activates.

@@ -26,15 +26,6 @@ extension WaylandServer {
         followSceneChanges()  // one comparison unless the scene changed (SceneChanges.swift)
     }
 
-    /// Whatever moved a seat's keyboard since the last look: the activated configures, the
-    /// text input, the selections (Server+Activation.swift, Seats.swift).
-    @inline(__always) func followKeyboardFocus() {
-        // Read once, passed on: reading it again there was one more call per focus change.
-        let focus = seat.keyboardFirstResponder
-        if focus != seatServices[0].activationSource { keyboardFocusMoved(onSeat: 0, to: focus) }
-        if !extraSeats.isEmpty { followKeyboardFocusOfOtherSeats() }  // Seats.swift
-    }
-
     /// Runs the work queued for after the deliveries, then sends what it queued.
     func runAfterDeliveries() {
         let work = afterDeliveries
@@ -65,20 +56,26 @@ struct DeliveryTarget {
 
 extension ClientState {
     // Each device kind's resources on seat `s`: the solo resource when there is one (no
-    // array retained), else the list.
+    // array retained), else the list. Every seat alike.
     @inline(__always) func eachPointer(on s: SeatID, _ body: (ResourcePointer) -> Void) {
-        if s.index == 0, let r = soloPointer { return body(r) }
-        for r in pointers(on: s) { body(r) }
+        let i = Int(s.index)
+        guard i < seatDevices.count else { return }
+        if let r = seatDevices[i].soloPointer { return body(r) }
+        for r in seatDevices[i].pointers { body(r) }
     }
 
     @inline(__always) func eachKeyboard(on s: SeatID, _ body: (ResourcePointer) -> Void) {
-        if s.index == 0, let r = soloKeyboard { return body(r) }
-        for r in keyboards(on: s) { body(r) }
+        let i = Int(s.index)
+        guard i < seatDevices.count else { return }
+        if let r = seatDevices[i].soloKeyboard { return body(r) }
+        for r in seatDevices[i].keyboards { body(r) }
     }
 
     @inline(__always) func eachTouch(on s: SeatID, _ body: (ResourcePointer) -> Void) {
-        if s.index == 0, let r = soloTouch { return body(r) }
-        for r in touches(on: s) { body(r) }
+        let i = Int(s.index)
+        guard i < seatDevices.count else { return }
+        if let r = seatDevices[i].soloTouch { return body(r) }
+        for r in seatDevices[i].touches { body(r) }
     }
 }
 
@@ -211,9 +208,12 @@ struct WaylandSender: DeliverySink {
     }
 
     /// Whether `c`'s keyboards of seat `sid` hold the keymap its keys and modifiers are in
-    /// now (ClientKeymaps.swift): for the first seat, the key's one comparison.
+    /// now (ClientKeymaps.swift): the key's one comparison.
     @inline(__always) private func holdsKeymapInUse(_ c: ClientState, _ sid: SeatID) -> Bool {
-        sid.index == 0 ? c.keymapSent == server.firstSeatKeymapTag : server.keymapCurrent(c, otherSeat: sid)
+        // The server's tags read here, not through `keymapTagInUse`: a method called on the
+        // unowned(unsafe) server retained and released it (about 40 instructions per key).
+        let i = Int(sid.index)
+        return c.keymapSent(on: sid) == (i < server.keymapTags.count ? server.keymapTags[i] : 0)
     }
 
     /// Out of line, with the server borrowed: a call on `server` as it is retained and
@@ -283,11 +283,13 @@ struct WaylandSender: DeliverySink {
     @inline(__always) private func sendPointerFrame(_ sid: SeatID, to c: ClientState) {
         c.axisSourceSent = false
         c.legacyAxisSourceSent = false
-        if sid.index == 0, let r = c.soloPointer {
-            if c.soloPointerTakesFrames { wl_pointer_send_frame(r) }
+        let i = Int(sid.index)
+        guard i < c.seatDevices.count else { return }
+        if let r = c.seatDevices[i].soloPointer {
+            if c.seatDevices[i].soloPointerTakesFrames { wl_pointer_send_frame(r) }
             return
         }
-        c.eachPointer(on: sid) { r in if wl_resource_get_version(r) >= 5 { wl_pointer_send_frame(r) } }
+        for r in c.seatDevices[i].pointers where wl_resource_get_version(r) >= 5 { wl_pointer_send_frame(r) }
     }
 
     @inline(never) private func deliverAny(_ delivery: Delivery, from queue: DeliveryQueue) {

@@ -13,15 +13,16 @@ extension WaylandServer {
     public func setKeyboard(_ state: KeyboardState) throws {
         let file = try state.keymap.clientFile()
         keyboardState = state
+        servedSeats[0].keyboardState = state
         keymapFile = file
         seat.keyTranslator = state
         for case let client? in clientsByID {
-            for resource in client.keyboards {
+            for resource in client.keyboards(on: seat.id) {
                 (WaylandObject.from(resource) as? KeyboardObject)?.sendKeymap()
             }
             // Its keyboards now hold the server's keymap (ClientKeymaps.swift): a virtual
             // keyboard's in use is sent again before the next key that needs it.
-            client.keymapSent = 0
+            client.setKeymapSent(0, on: seat.id)
         }
         // A client rebuilds its xkb state from a new keymap, with no modifiers in it: send
         // the current ones even when their value did not change.

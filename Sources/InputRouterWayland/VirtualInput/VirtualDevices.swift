@@ -14,12 +14,7 @@ extension WaylandServer {
         let device = virtualDeviceIDs.take()
         let seat = routerSeat(index)
         seat.notifyDeviceAdded(device, capabilities: kinds)
-        if let served = servedSeat(seat.id) {
-            served.capabilities = capabilities(of: seat)
-            for r in served.resources { wl_seat_send_capabilities(r, served.capabilities) }
-        } else {
-            sendCapabilities()
-        }
+        updateCapabilities(of: seat, always: true)
         return device
     }
 
