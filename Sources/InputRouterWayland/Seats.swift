@@ -11,9 +11,9 @@ import InputRouterKeyboard
 
 /// One client's device resources on a seat after the first.
 final class SeatDevices {
-    @exclusivity(unchecked) var pointers: [ResourcePointer] = []
-    @exclusivity(unchecked) var keyboards: [ResourcePointer] = []
-    @exclusivity(unchecked) var touches: [ResourcePointer] = []
+    var pointers: [ResourcePointer] = []
+    var keyboards: [ResourcePointer] = []
+    var touches: [ResourcePointer] = []
     /// The tag of the keymap its `wl_keyboard`s of this seat were sent last (ClientKeymaps.swift).
     var keymapSent: UInt32 = 0
 }
