@@ -1,3 +1,4 @@
+import CXKBCommon
 import Glibc
 
 /// The keymap as clients receive it through `wl_keyboard.keymap`: a sealed memfd holding
@@ -13,8 +14,7 @@ public final class KeymapFile {
     init(contents: String) throws {
         var bytes = Array(contents.utf8)
         bytes.append(0)
-        guard let create = memfdCreate else { throw KeyboardError.keymapFileFailed(step: "memfd_create", errno: ENOSYS) }
-        let fd = create("xkb-keymap", Memfd.cloexec | Memfd.allowSealing)
+        let fd = ir_memfd_create("xkb-keymap", Memfd.cloexec | Memfd.allowSealing)
         guard fd >= 0 else { throw KeyboardError.keymapFileFailed(step: "memfd_create", errno: errno) }
         do {
             try Self.writeAll(fd: fd, bytes)
@@ -60,11 +60,3 @@ enum Seal {
     static let grow: Int32 = 0x0004
     static let write: Int32 = 0x0008
 }
-
-private typealias MemfdCreateFunction = @convention(c) (UnsafePointer<CChar>, UInt32) -> Int32
-
-/// glibc's memfd_create (2.27+), found at run time since Swift cannot see its declaration.
-private let memfdCreate: MemfdCreateFunction? = {
-    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "memfd_create") else { return nil }
-    return unsafeBitCast(symbol, to: MemfdCreateFunction.self)
-}()

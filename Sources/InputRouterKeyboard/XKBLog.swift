@@ -18,14 +18,14 @@ final class XKBLog {
     /// Installs the collector as the context's log handler. The context keeps only an
     /// unretained pointer; `XKBContext` owns the collector for as long as the context lives.
     func install(on context: OpaquePointer) {
-        xkb_context_set_user_data(context, Unmanaged.passUnretained(self).toOpaque())
+        xkb_context_set_user_data(context, CallbackContext.unretained(self))
         xkb_context_set_log_level(context, XKB_LOG_LEVEL_ERROR)
         xkb_context_set_log_fn(context) { context, level, format, arguments in
             guard let context, let format, let arguments, let user = xkb_context_get_user_data(context) else { return }
             var buffer = [CChar](repeating: 0, count: 1024)
             _ = vsnprintf(&buffer, buffer.count, format, arguments)
             let line = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            Unmanaged<XKBLog>.fromOpaque(user).takeUnretainedValue().append(level, line)
+            CallbackContext.borrowed(user, as: XKBLog.self).append(level, line)
         }
     }
 }

@@ -92,13 +92,13 @@ public final class LibinputSource {
         interface.initialize(to: libinput_interface(
             open_restricted: { path, flags, user in
                 guard let path, let user else { return -EINVAL }
-                return Unmanaged<Backing>.fromOpaque(user).takeUnretainedValue().open(String(cString: path), flags: flags)
+                return CallbackContext.borrowed(user, as: Backing.self).open(String(cString: path), flags: flags)
             },
             close_restricted: { fd, user in
                 guard let user else { return }
-                Unmanaged<Backing>.fromOpaque(user).takeUnretainedValue().close(fd)
+                CallbackContext.borrowed(user, as: Backing.self).close(fd)
             }))
-        let user = Unmanaged.passUnretained(backing).toOpaque()
+        let user = CallbackContext.unretained(backing)
         switch devices {
         case .udev(let seat):
             guard let udev = udev_new() else { throw LibinputError("udev_new failed") }

@@ -23,7 +23,7 @@ enum LogForwarding {
         libinput_log_set_priority(context, libinput_log_priority(rawValue: UInt32(minimum.rawValue)))
         ir_libinput_set_log_sink(context) { context, priority, message in
             guard let context, let message, let user = libinput_get_user_data(context) else { return }
-            let backing = Unmanaged<Backing>.fromOpaque(user).takeUnretainedValue()
+            let backing = CallbackContext.borrowed(user, as: Backing.self)
             backing.log(LogMessage(origin: .libinput, priority: LogForwarding.priority(priority),
                                    text: LogForwarding.trimmed(String(cString: message))))
         }

@@ -59,15 +59,15 @@ final class SeatSession {
         listener.initialize(to: libseat_seat_listener(
             enable_seat: { _, user in
                 guard let user else { return }
-                Unmanaged<SeatSession>.fromOpaque(user).takeUnretainedValue().activeChanged(true)
+                CallbackContext.borrowed(user, as: SeatSession.self).activeChanged(true)
             },
             disable_seat: { seat, user in
                 guard let user else { return }
-                Unmanaged<SeatSession>.fromOpaque(user).takeUnretainedValue().activeChanged(false)
+                CallbackContext.borrowed(user, as: SeatSession.self).activeChanged(false)
                 // libseat requires the acknowledgement once devices are quiet.
                 _ = libseat_disable_seat(seat)
             }))
-        seat = libseat_open_seat(listener, Unmanaged.passUnretained(self).toOpaque())
+        seat = libseat_open_seat(listener, CallbackContext.unretained(self))
         guard let seat else {
             let reason = String(cString: strerror(errno))
             listener.deallocate()

@@ -7,7 +7,7 @@ import CWaylandProtocolsClient
 import Foundation
 
 private func backend(_ data: UnsafeMutableRawPointer?) -> NestedBackend {
-    Unmanaged<NestedBackend>.fromOpaque(data!).takeUnretainedValue()
+    CallbackContext.borrowed(data!, as: NestedBackend.self)
 }
 
 private func allocate<T>(_ value: T) -> UnsafeMutablePointer<T> {
@@ -58,7 +58,7 @@ final class Listeners {
 
         var b = wl_buffer_listener()
         b.release = { data, _ in
-            let buffer = Unmanaged<ShmBuffer>.fromOpaque(data!).takeUnretainedValue()
+            let buffer = CallbackContext.borrowed(data!, as: ShmBuffer.self)
             buffer.backend?.bufferReleased(buffer)
         }
         buffer = allocate(b)

@@ -99,7 +99,7 @@ extension NestedBackend {
         guard buffers.filter({ !$0.stale }).count < 2 else { return nil }
         do {
             let b = try ShmBuffer(shm: shm!, width: w, height: h)
-            wl_buffer_add_listener(b.proxy, listeners.buffer, Unmanaged.passUnretained(b).toOpaque())
+            wl_buffer_add_listener(b.proxy, listeners.buffer, CallbackContext.unretained(b))
             b.backend = self
             buffers.append(b)
             return b

@@ -166,7 +166,7 @@ public final class NestedBackend {
         wl_display_disconnect(display)
     }
 
-    var selfPointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+    var selfPointer: UnsafeMutableRawPointer { CallbackContext.unretained(self) }
 
     /// The parent connection's fd (it is already in the server's event loop).
     public var fd: Int32 { wl_display_get_fd(display) }

@@ -5,15 +5,15 @@ import CWlcs
 import Glibc
 import InputRouter
 
-private func harness(_ p: UnsafeMutableRawPointer?) -> Harness { Unmanaged<Harness>.fromOpaque(p!).takeUnretainedValue() }
-private func device(_ p: UnsafeMutableRawPointer?) -> InputDevice { Unmanaged<InputDevice>.fromOpaque(p!).takeUnretainedValue() }
+private func harness(_ p: UnsafeMutableRawPointer?) -> Harness { CallbackContext.borrowed(p!, as: Harness.self) }
+private func device(_ p: UnsafeMutableRawPointer?) -> InputDevice { CallbackContext.borrowed(p!, as: InputDevice.self) }
 
 @_cdecl("ir_wlcs_create")
 func irWlcsCreate(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> UnsafeMutableRawPointer? {
     // A client that disconnects mid-write must not kill the test process.
     signal(SIGPIPE, SIG_IGN)
     do {
-        return Unmanaged.passRetained(try Harness()).toOpaque()
+        return CallbackContext.retained(try Harness())
     } catch {
         fputs("wlcs integration: \(error)\n", stderr)
         return nil
@@ -23,7 +23,7 @@ func irWlcsCreate(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafePointer<CCha
 @_cdecl("ir_wlcs_destroy")
 func irWlcsDestroy(_ p: UnsafeMutableRawPointer?) {
     guard let p else { return }
-    Unmanaged<Harness>.fromOpaque(p).release()
+    CallbackContext.release(p, as: Harness.self)
 }
 
 @_cdecl("ir_wlcs_run")
@@ -56,20 +56,20 @@ func irWlcsGlobalVersion(_ p: UnsafeMutableRawPointer?, _ i: Int) -> UInt32 { ha
 
 @_cdecl("ir_wlcs_pointer_create")
 func irWlcsPointerCreate(_ p: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    Unmanaged.passRetained(harness(p).addDevice(.pointer)).toOpaque()
+    CallbackContext.retained(harness(p).addDevice(.pointer))
 }
 
 @_cdecl("ir_wlcs_touch_create")
 func irWlcsTouchCreate(_ p: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    Unmanaged.passRetained(harness(p).addDevice(.touch)).toOpaque()
+    CallbackContext.retained(harness(p).addDevice(.touch))
 }
 
 @_cdecl("ir_wlcs_device_destroy")
 func irWlcsDeviceDestroy(_ p: UnsafeMutableRawPointer?) {
     guard let p else { return }
-    let d = Unmanaged<InputDevice>.fromOpaque(p)
-    d.takeUnretainedValue().harness.removeDevice(d.takeUnretainedValue())
-    d.release()
+    let d = device(p)
+    d.harness.removeDevice(d)
+    CallbackContext.release(p, as: InputDevice.self)
 }
 
 @_cdecl("ir_wlcs_pointer_move")

@@ -143,7 +143,7 @@ extension SurfaceTree {
 struct HitWalk<O: HitTestObserver> {
     let nodes: UnsafePointer<NodeRecord>
     let grids: UnsafePointer<ChildGrid>
-    unowned(unsafe) let tree: SurfaceTree
+    let tree: SurfaceTree
     let threshold: Float
     var observer: O
 

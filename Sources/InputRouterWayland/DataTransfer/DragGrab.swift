@@ -10,7 +10,7 @@ import Foundation
 import InputRouter
 
 final class DragGrab: PointerGrab, TouchGrab {
-    unowned(unsafe) let server: WaylandServer
+    unowned let server: WaylandServer
     let origin: ClientState
     /// nil for a drag inside one client: only its own surfaces are told.
     weak var source: DataSourceObject?

@@ -40,7 +40,7 @@ final class Selections {
     let primary = SelectionSlot()
     /// The client last offered the selections as the keyboard's holder, nil while no client
     /// has the keyboard: a change of holder sends them to the new one.
-    @exclusivity(unchecked) var focusClient: ClientID?
+    var focusClient: ClientID?
 
     subscript(kind: SelectionKind) -> SelectionSlot { kind == .clipboard ? clipboard : primary }
 }

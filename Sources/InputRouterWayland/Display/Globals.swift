@@ -6,7 +6,7 @@ import InputRouter
 /// A bind handler kept alive for the global's lifetime.
 final class GlobalBinding {
     let bind: (ClientState, Int32, UInt32) -> Void
-    unowned(unsafe) let server: WaylandServer
+    unowned let server: WaylandServer
     init(server: WaylandServer, _ bind: @escaping (ClientState, Int32, UInt32) -> Void) {
         self.server = server
         self.bind = bind
@@ -14,7 +14,7 @@ final class GlobalBinding {
 }
 
 private let globalBound: wl_global_bind_func_t = { client, data, version, id in
-    let binding = Unmanaged<GlobalBinding>.fromOpaque(data!).takeUnretainedValue()
+    let binding = CallbackContext.borrowed(data!, as: GlobalBinding.self)
     guard let client else { return }
     let state = binding.server.adopt(client)
     state.boundServerGlobal = true
@@ -114,11 +114,11 @@ extension WaylandServer {
         _ interface: UnsafePointer<wl_interface>, _ version: Int32,
         _ bind: @escaping (WaylandServer, ClientState, Int32, UInt32) -> Void
     ) {
-        let binding = GlobalBinding(server: self) { [unowned(unsafe) self] client, version, id in bind(self, client, version, id) }
+        let binding = GlobalBinding(server: self) { [unowned self] client, version, id in bind(self, client, version, id) }
         globalBindings.append(binding)
         offeredGlobals.append(GlobalDescription(interface: String(cString: interface.pointee.name), version: version))
         if let global = wl_global_create(
-            display, interface, version, Unmanaged.passUnretained(binding).toOpaque(), globalBound)
+            display, interface, version, CallbackContext.unretained(binding), globalBound)
         {
             createdGlobals.append(global)
         }

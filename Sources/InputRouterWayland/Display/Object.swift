@@ -6,7 +6,13 @@
 // each class decodes the request once into its interface's generated enum
 // (ProtocolRequests.swift, generated at build time from the XML by Plugins/WaylandProtocols)
 // and switches over it. The resource's user data holds a retained reference to the object,
-// released when libwayland destroys the resource.
+// released when libwayland destroys the resource (CallbackContext.swift).
+//
+// Unsafe idioms, and why: every object holds its server `unowned(unsafe)`. The server owns
+// the display, and its deinit destroys the clients and with them every object, whose
+// `resourceDestroyed` still reaches the server: a checked `unowned` reference traps once the
+// server's deinit has begun, and a strong one would keep the server alive forever (a cycle
+// through its client table). The server outlives every object otherwise.
 import CShim
 import CWaylandServer
 
@@ -66,7 +72,7 @@ class WaylandObject {
         guard let resource, resource.pointee.object.implementation == UnsafeRawPointer(dispatcherTag),
             let data = wl_resource_get_user_data(resource)
         else { return nil }
-        return Unmanaged<WaylandObject>.fromOpaque(data).takeUnretainedValue()
+        return CallbackContext.borrowed(data, as: WaylandObject.self)
     }
 }
 
@@ -121,10 +127,9 @@ private let requestDispatcher: wl_dispatcher_func_t = { _, target, opcode, _, ar
 
 private let resourceDestroyed: wl_resource_destroy_func_t = { resource in
     guard let resource, let data = wl_resource_get_user_data(resource) else { return }
-    let object = Unmanaged<WaylandObject>.fromOpaque(data)
     wl_resource_set_user_data(resource, nil)
-    object.takeUnretainedValue().resourceDestroyed()
-    object.release()
+    CallbackContext.borrowed(data, as: WaylandObject.self).resourceDestroyed()
+    CallbackContext.release(data, as: WaylandObject.self)
 }
 
 extension WaylandServer {
@@ -141,7 +146,7 @@ extension WaylandServer {
         }
         let object = make(resource)
         wl_resource_set_dispatcher(
-            resource, requestDispatcher, dispatcherTag, Unmanaged.passRetained(object).toOpaque(), resourceDestroyed)
+            resource, requestDispatcher, dispatcherTag, CallbackContext.retained(object), resourceDestroyed)
         return object
     }
 }

@@ -114,13 +114,13 @@ extension WaylandServer {
             node: node, name: c.name ?? "OUT-\(outputCount)", description: "InputRouter output \(outputCount)",
             scale: max(c.scale, 1), bit: bit, frame: frame)
         servedOutputs.append(output)
-        let binding = GlobalBinding(server: self) { [unowned(unsafe) self] client, version, id in
+        let binding = GlobalBinding(server: self) { [unowned self] client, version, id in
             self.bindOutput(output, client: client, version: version, id: id)
         }
         globalBindings.append(binding)
         offeredGlobals.append(GlobalDescription(interface: "wl_output", version: GlobalVersion.output))
         output.global = wl_global_create(
-            display, .wlOutput, GlobalVersion.output, Unmanaged.passUnretained(binding).toOpaque(), outputBound)
+            display, .wlOutput, GlobalVersion.output, CallbackContext.unretained(binding), outputBound)
         sessionLockFollowOutputs()  // the lock node spans the new output too (SessionLock.swift)
         followSceneChanges()
         sendDeliveries()
@@ -160,7 +160,7 @@ extension WaylandServer {
             output.global = nil
             // Kept until then: the binding the global's data points at lives in globalBindings.
             retiredOutputGlobals.append(global)
-            schedule(afterMS: 5000) { [unowned(unsafe) self] in
+            schedule(afterMS: 5000) { [unowned self] in
                 retiredOutputGlobals.removeAll { $0 == global }
                 wl_global_destroy(global)
                 return nil
@@ -251,7 +251,7 @@ extension WaylandServer {
 }
 
 private let outputBound: wl_global_bind_func_t = { client, data, version, id in
-    let binding = Unmanaged<GlobalBinding>.fromOpaque(data!).takeUnretainedValue()
+    let binding = CallbackContext.borrowed(data!, as: GlobalBinding.self)
     guard let state = binding.server.clientState(client) else { return }
     binding.bind(state, Int32(version), id)
     binding.server.sendDeliveries()

@@ -17,7 +17,7 @@ public final class LoopTimer {
 }
 
 private let loopTimerFired: wl_event_loop_timer_func_t = { data in
-    let timer = Unmanaged<LoopTimer>.fromOpaque(data!).takeUnretainedValue()
+    let timer = CallbackContext.borrowed(data!, as: LoopTimer.self)
     if let again = timer.body(), let source = timer.source {
         wl_event_source_timer_update(source, max(again, 1))
     }
@@ -30,7 +30,7 @@ extension WaylandServer {
     public func schedule(afterMS ms: Int32, _ body: @escaping () -> Int32?) -> LoopTimer {
         let timer = LoopTimer(body: body)
         keepAlive.append(timer)
-        timer.source = wl_event_loop_add_timer(eventLoop, loopTimerFired, Unmanaged.passUnretained(timer).toOpaque())
+        timer.source = wl_event_loop_add_timer(eventLoop, loopTimerFired, CallbackContext.unretained(timer))
         wl_event_source_timer_update(timer.source, max(ms, 1))
         return timer
     }

@@ -6,12 +6,17 @@
 // way into the tree (Surface.swift, XdgShell.swift...), and any re-pick they cause is sent
 // before the next request is read.
 //
-// Unsafe idiom, and why: the state the sender and the per-event follow-ups read on every
+// Unsafe idioms, and why: the state the sender and the per-event follow-ups read on every
 // flush (the delivery tables, the scene generation last followed, the configuration) is
 // `@exclusivity(unchecked)`: it is touched only on the server's thread and never while an
 // access to it is open, and each dynamic check was a call per delivery (the counts stand
 // beside each property; docs/performance.md). State read once per click or less keeps its
-// checks.
+// checks. The
+// client table holds clients `Unmanaged` for the sender to borrow (Sender.swift), and the
+// serial source is libwayland's `wl_display_next_serial` retyped with `unsafeBitCast` (its
+// pointer parameter as a raw pointer, the same C calling convention): a closure's context was
+// retained and released per serial, seven per click. A `wl_listener`'s box holds the server
+// `unowned(unsafe)`: its client-destroyed listeners fire during the server's deinit.
 import CShim
 import CWaylandServer
 import Foundation
@@ -284,10 +289,10 @@ public final class WaylandServer {
         createGlobals()
         if let period = frameTimerPeriod {
             frameTimerInterval = period
-            frameTimer = wl_event_loop_add_timer(eventLoop, frameTimerFired, Unmanaged.passUnretained(self).toOpaque())
+            frameTimer = wl_event_loop_add_timer(eventLoop, frameTimerFired, CallbackContext.unretained(self))
         }
         if configuration.unresponsiveTimeoutMS > 0 {
-            stallTimer = wl_event_loop_add_timer(eventLoop, stallTimerFired, Unmanaged.passUnretained(self).toOpaque())
+            stallTimer = wl_event_loop_add_timer(eventLoop, stallTimerFired, CallbackContext.unretained(self))
             wl_event_source_timer_update(stallTimer, stallCheckInterval)
         }
     }
@@ -500,12 +505,12 @@ public final class WaylandServer {
 }
 
 private let stallTimerFired: wl_event_loop_timer_func_t = { data in
-    Unmanaged<WaylandServer>.fromOpaque(data!).takeUnretainedValue().checkStalledClients()
+    CallbackContext.borrowed(data!, as: WaylandServer.self).checkStalledClients()
     return 0
 }
 
 private let frameTimerFired: wl_event_loop_timer_func_t = { data in
-    Unmanaged<WaylandServer>.fromOpaque(data!).takeUnretainedValue().sendFrameCallbacks()
+    CallbackContext.borrowed(data!, as: WaylandServer.self).sendFrameCallbacks()
     return 0
 }
 
@@ -557,6 +562,8 @@ final class ListenerBox {
     let listener: UnsafeMutablePointer<wl_listener>
     private let storage: UnsafeMutableRawPointer
     let body: (WaylandServer, UnsafeMutableRawPointer?) -> Void
+    /// Unsafe: libwayland fires client listeners while the server's deinit destroys the
+    /// clients, where a checked `unowned` reference traps (as Object.swift's `server`).
     unowned(unsafe) let owner: WaylandServer
 
     init(owner: WaylandServer, _ body: @escaping (WaylandServer, UnsafeMutableRawPointer?) -> Void) {
@@ -568,11 +575,11 @@ final class ListenerBox {
         listener.initialize(to: wl_listener())
         listener.pointee.notify = { listener, data in
             let back = UnsafeMutableRawPointer(listener!) + MemoryLayout<wl_listener>.stride
-            let box = Unmanaged<ListenerBox>.fromOpaque(back.load(as: UnsafeRawPointer.self)).takeUnretainedValue()
+            let box = CallbackContext.borrowed(back.load(as: UnsafeRawPointer.self), as: ListenerBox.self)
             box.body(box.owner, data)
         }
         (storage + MemoryLayout<wl_listener>.stride).storeBytes(
-            of: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()), as: UnsafeRawPointer.self)
+            of: UnsafeRawPointer(CallbackContext.unretained(self)), as: UnsafeRawPointer.self)
     }
 
     deinit {

@@ -8,6 +8,12 @@
 // activity, which notifications' timeouts have passed (`idled`) and rearms itself for the
 // nearest remaining one. While a mapped surface has an inhibitor no notification goes idle;
 // when the last such surface unmaps or its inhibitor goes, the timeouts start again from then.
+//
+// Unsafe idioms, and why: the idle state holds its server `unowned(unsafe)`, as every protocol
+// object does (Object.swift): the server's deinit destroys the clients, and their resources'
+// destruction reaches here, where a checked `unowned` reference traps (WaylandServerTests
+// crashed with "Attempted to read an unowned reference" when it was one) and a strong one
+// would be a cycle through the server's tables.
 import CWaylandServer
 import CWaylandProtocolsServer
 import Foundation
@@ -27,11 +33,11 @@ final class IdleState {
     private(set) var notifications: [IdleNotificationObject] = []
     private(set) var inhibitors: [IdleInhibitorObject] = []
     /// Whether any notification exists: the input path checks this one flag.
-    @exclusivity(unchecked) private(set) var watching = false { didSet { server.idleWatching = watching } }
+    private(set) var watching = false { didSet { server.idleWatching = watching } }
     /// When each seat last saw input (or the timeouts last restarted), by seat index: one
     /// entry per seat a notification was made for.
-    @exclusivity(unchecked) private(set) var lastActivity: [UInt64] = [0]
-    @exclusivity(unchecked) private var idleCount = 0
+    private(set) var lastActivity: [UInt64] = [0]
+    private var idleCount = 0
     /// Whether a mapped surface inhibits idleness.
     private(set) var inhibited = false
     private var timer: OpaquePointer?
@@ -100,7 +106,7 @@ final class IdleState {
         }
         guard let nearest else { return }
         if timer == nil {
-            timer = wl_event_loop_add_timer(server.eventLoop, idleTimerFired, Unmanaged.passUnretained(self).toOpaque())
+            timer = wl_event_loop_add_timer(server.eventLoop, idleTimerFired, CallbackContext.unretained(self))
         }
         // Armed for the nearest deadline; input since only moves deadlines later, so an early
         // firing just rearms.
@@ -142,7 +148,7 @@ final class IdleState {
 }
 
 private let idleTimerFired: wl_event_loop_timer_func_t = { data in
-    Unmanaged<IdleState>.fromOpaque(data!).takeUnretainedValue().timerFired()
+    CallbackContext.borrowed(data!, as: IdleState.self).timerFired()
     return 0
 }
 

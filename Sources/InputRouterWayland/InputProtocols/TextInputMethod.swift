@@ -11,6 +11,12 @@
 // one clears the preedit, each followed by `done`. Those keys (and their releases) never
 // reach `wl_keyboard`; every other key does, as before, and clients without an active text
 // input get raw keys and compose themselves.
+//
+// Unsafe idioms, and why: the seat's text-input state holds its server `unowned(unsafe)`, as
+// every protocol object does (Object.swift): the server's deinit destroys the clients, and
+// their resources' destruction reaches here, where a checked `unowned` reference traps
+// (WaylandServerTests crashed with "Attempted to read an unowned reference" when it was one)
+// and a strong one would be a cycle through the server's tables.
 import InputRouter
 import InputRouterKeyboard
 
@@ -23,15 +29,14 @@ final class TextInputState {
     private var keyboardState: KeyboardState {
         server.servedSeat(seat.id)!.keyboardState
     }
-    // Unchecked: every keyboard focus change reads `inputs` and writes `idleFocus`.
-    @exclusivity(unchecked) private(set) var inputs: [TextInputObject] = []
+    private(set) var inputs: [TextInputObject] = []
     /// The surface whose client's text inputs got `enter`. While the seat has no text
     /// input only the keyboard focus's node is kept (`idleFocus`), and its surface found
     /// when one is added: storing the weak surface cost a side-table retain, release and
     /// weak assignment per focus change (every click that focuses, ~350 instructions).
     var focus: Surface? { inputs.isEmpty ? idleFocus.flatMap { server.surface(for: $0) } : focusSurface }
     private weak var focusSurface: Surface?
-    @exclusivity(unchecked) private var idleFocus: NodeID?
+    private var idleFocus: NodeID?
     /// The enabled text input on the focus, which the input method talks to.
     private(set) weak var active: TextInputObject?
     /// The preedit shown in `active`: the sequence typed so far.
@@ -151,7 +156,7 @@ final class TextInputState {
         preedit = ""
         let changed = next !== active
         active = next
-        seat.inputMethod = !composes ? nil : { [unowned(unsafe) self] focus, _, meaning in
+        seat.inputMethod = !composes ? nil : { [unowned self] focus, _, meaning in
             self.handle(focus: focus, meaning: meaning)
         }
         // The program hears of each change of the active text input.

@@ -16,8 +16,8 @@ final class SeatServices {
     var drag: DragGrab?
     /// The keyboard focus the activated toplevel and text-input focus were last computed
     /// from, and the toplevel this seat's keyboard activates (Server+Activation.swift).
-    @exclusivity(unchecked) var activationSource: NodeID?
-    @exclusivity(unchecked) var activatedToplevel: NodeID?
+    var activationSource: NodeID?
+    var activatedToplevel: NodeID?
     /// Text inputs made for this seat's `wl_seat` (TextInputMethod.swift).
     let textInput: TextInputState
     /// This seat's tablets, tools and pads, as announced to its tablet seats (TabletManager.swift).
@@ -36,13 +36,13 @@ final class SeatServices {
 
 /// One client's objects on one seat (what requests add and read; no delivery touches it).
 final class ClientSeatState {
-    @exclusivity(unchecked) var relativePointers: [ResourcePointer] = []
+    var relativePointers: [ResourcePointer] = []
     /// Its pointer-gesture objects (PointerGestures.swift).
-    @exclusivity(unchecked) var gestures = ClientGestures()
+    var gestures = ClientGestures()
     /// The cursor it chose for this seat's pointer: a surface or a shape (CursorShape.swift).
     var cursor: ChosenCursor?
     /// Its tablet-unstable-v2 objects of this seat (TabletManager.swift).
-    @exclusivity(unchecked) var tablet = ClientTablet()
+    var tablet = ClientTablet()
 }
 
 extension ClientState {

@@ -48,7 +48,7 @@ extension WaylandServer {
         let titleBar = tree.createNode(.compositor, name: "title bar", parent: container, frame: Rect(0, 0, 0, t))
         let close = tree.createNode(.compositor, name: "close button", parent: titleBar, frame: Rect(0, 0, t, t))
         let frame = WindowFrame(container: container, titleBar: titleBar, closeButton: close)
-        tree.setHandler(titleBar) { [unowned(unsafe) self, weak toplevel] event in
+        tree.setHandler(titleBar) { [unowned self, weak toplevel] event in
             // Taking the enter makes the title bar the pointer focus, so buttons reach it.
             if case .pointerEnter = event { return .handled }
             if case .pointerMotion = event { return .handled }

@@ -1,6 +1,12 @@
 // `wl_compositor`, `wl_region` and `wl_surface`, with Wayland's double-buffered state:
 // attach, input region, scale and frame callbacks are pending until `commit`, and a
 // synchronized subsurface's commit waits for its parent's.
+//
+// Unsafe idioms, and why: a surface keeps its xdg_surface `Unmanaged` (`xdgRef`, valid while
+// `role` holds it, read unchecked), and `ownerID(of:)` borrows the delivery target's client
+// (`_withUnsafeGuaranteedRef`): activation and focus read both on every click, and each
+// counted reference was a retain and a release (the xdg_surface's weak references put its
+// counts in a side table, ~100 instructions each; the sender's tables: Sender.swift).
 import CShim
 import CWaylandServer
 import InputRouter
@@ -122,7 +128,7 @@ final class Surface: WaylandObject {
                 return wl_client_post_no_memory(owner.client)
             }
             pending.frameCallbacks.append(cb)
-            wl_resource_set_implementation(cb, nil, Unmanaged.passUnretained(server).toOpaque(), frameCallbackDestroyed)
+            wl_resource_set_implementation(cb, nil, CallbackContext.unretained(server), frameCallbackDestroyed)
         case .setInputRegion(let region):  // set_input_region(region?)
             pending.inputRegionSet = true
             pending.inputRegion = region.object(as: RegionObject.self)?.region
@@ -296,7 +302,7 @@ extension SurfaceState {
 
 private let frameCallbackDestroyed: wl_resource_destroy_func_t = { resource in
     guard let resource, let data = wl_resource_get_user_data(resource) else { return }
-    Unmanaged<WaylandServer>.fromOpaque(data).takeUnretainedValue().forgetFrameCallback(resource)
+    CallbackContext.borrowed(data, as: WaylandServer.self).forgetFrameCallback(resource)
 }
 
 extension WaylandServer {

@@ -162,8 +162,7 @@ final class XdgToplevel: WaylandObject {
         if maximized { states.append(XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue) }
         if fullscreen { states.append(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) }
         if resizing { states.append(XDG_TOPLEVEL_STATE_RESIZING.rawValue) }
-        // The unowned(unsafe) server borrowed: a plain call retained and released it.
-        if let node, Unmanaged.passUnretained(server)._withUnsafeGuaranteedRef({ $0.isActivated(node) }) {
+        if let node, server.isActivated(node) {
             states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue)
         }
         states.withArray { xdg_toplevel_send_configure(resource, requestedSize.width, requestedSize.height, $0) }
