@@ -2,6 +2,7 @@
 #   make demo   the compositor, headless, with bundled clients and recordings
 #   make nested the compositor as a window of your session (CLIENT=foot by default)
 #   make test   build and run every test
+#   make format rewrite the Swift code as .swift-format says (make test lints it)
 #   make bench  release-mode benchmarks
 #   make vm-test  real libinput end to end in a VM (qemu, slow; not part of make test)
 #   make fuzz SECONDS=600   each libFuzzer target for that long (docs/fuzzing.md)
@@ -72,7 +73,14 @@ nested: deps
 	$(SWIFT) build -c release --product ir-compositor
 	.build/release/ir-compositor --backend nested -- $(CLIENT)
 
+# Where the Swift code lives; `make format` rewrites it as .swift-format says (120 columns).
+SWIFT_CODE = Sources Tests examples tools benchmarks fuzz Plugins Package.swift
+format:
+	$(SWIFT) format format -i -r -p $(SWIFT_CODE)
+
 test: deps
+	# The code is formatted as .swift-format says; `make format` fixes what it can.
+	$(SWIFT) format lint --strict -r -p $(SWIFT_CODE)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel --skip HostileClientTests
 	# The hostile suite bounds its process's RSS growth: alone, so no other suite's memory counts.

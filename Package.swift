@@ -47,8 +47,10 @@ let package = Package(
 
         // Input sources: `libinput record` replay and synthetic logs (libyaml).
         .target(name: "InputRouterRecording", dependencies: ["InputRouter", "CYAML"]),
-        .testTarget(name: "RecordingTests", dependencies: ["InputRouterRecording", "InputRouter"], exclude: ["Fixtures"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["InputRouter", "InputRouterKeyboard", "InputRouterRecording"]),
+        .testTarget(
+            name: "RecordingTests", dependencies: ["InputRouterRecording", "InputRouter"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "IntegrationTests", dependencies: ["InputRouter", "InputRouterKeyboard", "InputRouterRecording"]),
 
         // The Wayland protocols of protocols/*.xml in C, generated at build time by the plugin
         // (wayland-scanner), and from the same XML the typed request enums of WaylandServer.
@@ -57,48 +59,82 @@ let package = Package(
         .target(name: "CWaylandProtocols", plugins: ["WaylandProtocols"]),
         // The Wayland layer: libwayland-server objects in, deliveries out as protocol events.
         .target(
-            name: "InputRouterWayland", dependencies: ["InputRouter", "InputRouterKeyboard", "CWaylandServer", "CWaylandProtocols", "CShim"],
+            name: "InputRouterWayland",
+            dependencies: ["InputRouter", "InputRouterKeyboard", "CWaylandServer", "CWaylandProtocols", "CShim"],
             plugins: ["WaylandProtocols"]),
 
         .testTarget(
             name: "WaylandServerTests",
-            dependencies: ["InputRouterWayland", "InputRouter", "InputRouterKeyboard", "CWaylandServer", "InputRouterRecording", "InputRouterWireClient", "InputRouterRendering"]),
+            dependencies: [
+                "InputRouterWayland", "InputRouter", "InputRouterKeyboard", "CWaylandServer", "InputRouterRecording",
+                "InputRouterWireClient", "InputRouterRendering",
+            ]),
         // The test client: a real Wayland client process that builds scenes and prints
         // every input event it receives (Tests/Probe/README.md).
-        .target(name: "CProbeShim", dependencies: ["CWaylandClient", "CWaylandProtocols"], path: "Tests/Probe/CProbeShim"),
+        .target(
+            name: "CProbeShim", dependencies: ["CWaylandClient", "CWaylandProtocols"], path: "Tests/Probe/CProbeShim"),
         .executableTarget(
-            name: "wl-probe", dependencies: ["CWaylandClient", "CWaylandProtocols", "CProbeShim"], path: "Tests/Probe/wl-probe",
+            name: "wl-probe", dependencies: ["CWaylandClient", "CWaylandProtocols", "CProbeShim"],
+            path: "Tests/Probe/wl-probe",
             swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // Hostile clients (docs/hostile-clients.md): a client library that writes the wire
         // format itself, wl-hostile on it, and the test that runs many sessions at the server.
         .target(name: "InputRouterWireClient"),
         .executableTarget(
-            name: "wl-hostile", dependencies: ["InputRouterWireClient"], path: "Tests/Hostile", swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "HostileClientTests", dependencies: ["InputRouterWayland", "InputRouter", "CWaylandServer", "InputRouterRendering"]),
+            name: "wl-hostile", dependencies: ["InputRouterWireClient"], path: "Tests/Hostile",
+            swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(
+            name: "HostileClientTests",
+            dependencies: ["InputRouterWayland", "InputRouter", "CWaylandServer", "InputRouterRendering"]),
 
         // The live libinput backend (udev seat through libseat, or single device nodes).
-        .target(name: "InputRouterLibinput", dependencies: ["InputRouter", "InputRouterRecording", "CLibinput", "CUdev", "CSeat", "CLibinputShim"]),
-        .testTarget(name: "LibinputSourceTests", dependencies: ["InputRouterLibinput", "InputRouter", "InputRouterRecording"]),
-        .executableTarget(name: "libinput-trace", dependencies: ["InputRouterLibinput", "InputRouter", "InputRouterRecording"], path: "tools/libinput-trace"),
+        .target(
+            name: "InputRouterLibinput",
+            dependencies: ["InputRouter", "InputRouterRecording", "CLibinput", "CUdev", "CSeat", "CLibinputShim"]),
+        .testTarget(
+            name: "LibinputSourceTests", dependencies: ["InputRouterLibinput", "InputRouter", "InputRouterRecording"]),
+        .executableTarget(
+            name: "libinput-trace", dependencies: ["InputRouterLibinput", "InputRouter", "InputRouterRecording"],
+            path: "tools/libinput-trace"),
         // A synthetic (or hostile) log as a `libinput record` file (docs/recordings.md).
         .executableTarget(name: "ir-synthetic", dependencies: ["InputRouterRecording"], path: "tools/ir-synthetic"),
 
         // Pictures of an output: composited frames, hit maps, PNG files (docs/rendering.md).
         systemLibrary("CZlib", pkgConfig: "zlib", apt: ["zlib1g-dev"]),
-        .target(name: "InputRouterRendering", dependencies: ["InputRouter", "InputRouterWayland", "CWaylandServer", "CPixman", "CZlib"]),
-        .testTarget(name: "RenderingTests", dependencies: ["InputRouterRendering", "InputRouter", "InputRouterWayland", "CWaylandServer", "CZlib"]),
+        .target(
+            name: "InputRouterRendering",
+            dependencies: ["InputRouter", "InputRouterWayland", "CWaylandServer", "CPixman", "CZlib"]),
+        .testTarget(
+            name: "RenderingTests",
+            dependencies: ["InputRouterRendering", "InputRouter", "InputRouterWayland", "CWaylandServer", "CZlib"]),
         // The nested backend: the compositor as a window of the session it runs in (docs/nested.md).
         .target(name: "CNestedShim", dependencies: ["CWaylandClient"]),
-        .target(name: "InputRouterNested", dependencies: ["InputRouter", "InputRouterKeyboard", "InputRouterWayland", "CWaylandClient", "CWaylandProtocols", "CNestedShim"]),
-        .testTarget(name: "NestedBackendTests", dependencies: ["InputRouterNested", "InputRouterWayland", "InputRouter", "InputRouterKeyboard", "InputRouterRendering"]),
+        .target(
+            name: "InputRouterNested",
+            dependencies: [
+                "InputRouter", "InputRouterKeyboard", "InputRouterWayland", "CWaylandClient", "CWaylandProtocols",
+                "CNestedShim",
+            ]),
+        .testTarget(
+            name: "NestedBackendTests",
+            dependencies: [
+                "InputRouterNested", "InputRouterWayland", "InputRouter", "InputRouterKeyboard", "InputRouterRendering",
+            ]),
         // Fuzzing: the byte decoders and checks of the fuzz targets (fuzz/, docs/fuzzing.md),
         // shared with the regression tests that replay the corpus and findings without libFuzzer.
-        .target(name: "InputRouterFuzzing", dependencies: [
-            "InputRouter", "InputRouterKeyboard", "InputRouterRecording", "InputRouterWayland", "InputRouterWireClient", "CWaylandServer", "CShim", "CWaylandProtocols",
-        ]),
+        .target(
+            name: "InputRouterFuzzing",
+            dependencies: [
+                "InputRouter", "InputRouterKeyboard", "InputRouterRecording", "InputRouterWayland",
+                "InputRouterWireClient", "CWaylandServer", "CShim", "CWaylandProtocols",
+            ]),
         .testTarget(
-            name: "FuzzTests", dependencies: ["InputRouterFuzzing", "InputRouter", "InputRouterRecording", "InputRouterWayland", "InputRouterWireClient", "CWaylandServer"],
+            name: "FuzzTests",
+            dependencies: [
+                "InputRouterFuzzing", "InputRouter", "InputRouterRecording", "InputRouterWayland",
+                "InputRouterWireClient", "CWaylandServer",
+            ],
             exclude: ["Regressions"]),
 
         // WLCS (Debian's wlcs): the vtables in C, the harness in Swift on the public API
@@ -106,27 +142,36 @@ let package = Package(
         // WLCS creates it on to the server's thread once, which Swift 6 cannot express.
         .target(name: "CWlcs", dependencies: ["CWaylandClient"], linkerSettings: [.linkedLibrary("wayland-client")]),
         .target(
-            name: "InputRouterWLCS", dependencies: ["InputRouterWayland", "InputRouter", "InputRouterRendering", "CWaylandServer", "CWlcs"],
+            name: "InputRouterWLCS",
+            dependencies: ["InputRouterWayland", "InputRouter", "InputRouterRendering", "CWaylandServer", "CWlcs"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // Programs.
         .executableTarget(
             name: "ir-compositor",
             dependencies: [
-                "InputRouterWayland", "InputRouter", "InputRouterKeyboard", "InputRouterRecording", "InputRouterLibinput", "InputRouterRendering", "InputRouterNested",
+                "InputRouterWayland", "InputRouter", "InputRouterKeyboard", "InputRouterRecording",
+                "InputRouterLibinput", "InputRouterRendering", "InputRouterNested",
             ],
             path: "examples/compositor", exclude: ["demo.sh"]),
         // The tinywl counterpart: its own wl_display, loop and pixman drawing, the core's path
         // in plain sight (docs/embedding.md).
         .executableTarget(
-            name: "ir-embed", dependencies: ["InputRouterWayland", "InputRouter", "InputRouterRecording", "CPixman", "CWaylandServer"],
+            name: "ir-embed",
+            dependencies: ["InputRouterWayland", "InputRouter", "InputRouterRecording", "CPixman", "CWaylandServer"],
             path: "examples/embed"),
-        .executableTarget(name: "route-demo", dependencies: ["InputRouter"], path: "examples/route-demo", exclude: ["scene.txt"]),
+        .executableTarget(
+            name: "route-demo", dependencies: ["InputRouter"], path: "examples/route-demo", exclude: ["scene.txt"]),
         .target(name: "CAllocCounter", path: "benchmarks/CAllocCounter"),
         .executableTarget(
-            name: "core-bench", dependencies: ["InputRouter", "InputRouterKeyboard", "CAllocCounter"], path: "benchmarks/core-bench"),
+            name: "core-bench", dependencies: ["InputRouter", "InputRouterKeyboard", "CAllocCounter"],
+            path: "benchmarks/core-bench"),
         .executableTarget(
-            name: "wayland-bench", dependencies: ["InputRouterWayland", "InputRouter", "InputRouterWireClient", "CWaylandServer", "CWaylandProtocols", "CAllocCounter"],
+            name: "wayland-bench",
+            dependencies: [
+                "InputRouterWayland", "InputRouter", "InputRouterWireClient", "CWaylandServer", "CWaylandProtocols",
+                "CAllocCounter",
+            ],
             path: "benchmarks/wayland-bench"),
     ],
     swiftLanguageModes: [.v6]
@@ -137,7 +182,8 @@ let package = Package(
 // and nested backends, rendering and WLCS: about half the compile time of each.
 if Context.environment["IR_SANITIZER_SUBSET"] != nil {
     let kept: Set<String> = [
-        "InputRouter", "InputRouterKeyboard", "InputRouterRecording", "InputRouterWayland", "InputRouterWireClient", "InputRouterFuzzing", "CShim", "CWaylandProtocols",
+        "InputRouter", "InputRouterKeyboard", "InputRouterRecording", "InputRouterWayland", "InputRouterWireClient",
+        "InputRouterFuzzing", "CShim", "CWaylandProtocols",
         "WaylandProtocols",
         "CPixman", "CWaylandServer", "CLibinput", "CSeat", "CXKBCommon", "CYAML",
         "InputRouterTests", "KeyboardTests", "RecordingTests", "IntegrationTests", "FuzzTests",

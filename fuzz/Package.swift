@@ -19,9 +19,12 @@ let package = Package(
     targets: [
         fuzzer("RouterFuzzer"), fuzzer("RecordingFuzzer"), fuzzer("KeyboardFuzzer"), fuzzer("WireFuzzer"),
         // Writes the seed corpus; built without sanitizers (`make fuzz-seeds`).
-        .executableTarget(name: "make-seeds", dependencies: [
-            .product(name: "InputRouterFuzzing", package: rootIdentity), .product(name: "InputRouterRecording", package: rootIdentity),
-        ]),
+        .executableTarget(
+            name: "make-seeds",
+            dependencies: [
+                .product(name: "InputRouterFuzzing", package: rootIdentity),
+                .product(name: "InputRouterRecording", package: rootIdentity),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -52,8 +52,10 @@ import PackagePlugin
             commands.append(
                 .buildCommand(
                     displayName: "Generating the protocol headers and module map", executable: python,
-                    arguments: [generator.path, "--header", header.path, "--modulemap", modulemap.path,
-                                "--scanner", scanner.path] + xmlArguments,
+                    arguments: [
+                        generator.path, "--header", header.path, "--modulemap", modulemap.path,
+                        "--scanner", scanner.path,
+                    ] + xmlArguments,
                     inputFiles: [generator, coreXML, scanner] + protocols,
                     outputFiles: [header, modulemap] + scannerHeaders))
             return commands

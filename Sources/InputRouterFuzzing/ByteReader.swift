@@ -46,7 +46,8 @@ public struct ByteReader {
 public enum FuzzValues {
     public static let unruly: [Double] = [
         .nan, .infinity, -.infinity, 1e300, -1e300, -0.0, 2, -1, .ulpOfOne, 4_294_967_296.5,
-        -4_294_967_296.5, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude, 0.999_999_999_9, 1,
+        -4_294_967_296.5, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude, 0.999_999_999_9,
+        1,
     ]
     public static let slots: [Int32] = [0, 1, 2, 3, 4, 5, 0, 1, 2, -1, 9, Int32.max, Int32.min, 31, 32, 1000]
     /// Linux codes: the usual ones, modifiers, and some past KEY_MAX.

@@ -38,9 +38,19 @@ public struct ClientModel<Inner: DeliverySink>: DeliverySink {
         }
         switch d {
         case .keyboardEnter(_, let n, let keys, _):
-            if let c = client(n) { edit(c) { $0.keyboardSurface = n; $0.keys = Set(queue.keys(keys)) } }
+            if let c = client(n) {
+                edit(c) {
+                    $0.keyboardSurface = n
+                    $0.keys = Set(queue.keys(keys))
+                }
+            }
         case .keyboardLeave(_, let n, _):
-            if let c = client(n) { edit(c) { $0.keyboardSurface = nil; $0.keys = [] } }
+            if let c = client(n) {
+                edit(c) {
+                    $0.keyboardSurface = nil
+                    $0.keys = []
+                }
+            }
         case .key(_, let n, _, let k, let state, _):
             if let c = client(n) {
                 edit(c) { if state == .pressed { $0.keys.insert(k) } else { $0.keys.remove(k) } }
@@ -49,7 +59,9 @@ public struct ClientModel<Inner: DeliverySink>: DeliverySink {
             if let c = client(n) { edit(c) { $0.buttons[n] = nil } }
         case .pointerButton(_, let n, _, let b, let state, _):
             if let c = client(n) {
-                edit(c) { if state == .pressed { $0.buttons[n, default: []].insert(b) } else { $0.buttons[n]?.remove(b) } }
+                edit(c) {
+                    if state == .pressed { $0.buttons[n, default: []].insert(b) } else { $0.buttons[n]?.remove(b) }
+                }
             }
         case .touchDown(_, let n, _, let slot, _, _):
             if let c = client(n) { edit(c) { $0.touches[slot] = n } }

@@ -46,7 +46,10 @@ final class FDPool: @unchecked Sendable {
         let fd = WireSession.memfd(size: 0)
         guard fd >= 0 else { return -1 }
         let written = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-        guard written == bytes.count else { close(fd); return -1 }
+        guard written == bytes.count else {
+            close(fd)
+            return -1
+        }
         return fd
     }
 

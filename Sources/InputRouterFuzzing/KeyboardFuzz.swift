@@ -35,11 +35,14 @@ public enum KeyboardFuzz {
 
     /// Keys that matter to layouts and compose: modifiers, group switches, dead keys
     /// (`'`, `` ` ``, `^`, `6` on us-intl and de), letters and the compose key (Right Alt).
-    static let hotKeys: [UInt32] = [42, 54, 29, 97, 56, 100, 125, 58, 69, 70, 40, 41, 7, 13, 26, 27, 43, 30, 18, 22, 24, 16, 57, 28, 14, 1, 86]
+    static let hotKeys: [UInt32] = [
+        42, 54, 29, 97, 56, 100, 125, 58, 69, 70, 40, 41, 7, 13, 26, 27, 43, 30, 18, 22, 24, 16, 57, 28, 14, 1, 86,
+    ]
 
     static let sharedLock = NSLock()
 
-    public static func run(_ bytes: [UInt8], mode: InvariantChecker<ClientModel<NullSink>>.Mode = .collect) -> [String] {
+    public static func run(_ bytes: [UInt8], mode: InvariantChecker<ClientModel<NullSink>>.Mode = .collect) -> [String]
+    {
         // The states made from the shared keymap are released inside `runAlone`, so their
         // last unref also happens under the lock.
         sharedLock.withLock { runAlone(bytes, mode: mode) }
@@ -55,17 +58,19 @@ public enum KeyboardFuzz {
         let router = Router()
         let seat = router.addSeat()
         seat.keyTranslator = routed
-        seat.addBinding(KeyBinding(keysym: 0xff0d, modifiers: .superKey)) {}  // Super+Return
-        seat.addBinding(KeyBinding(keysym: 0x74, modifiers: [.control, .alt])) {}  // Ctrl+Alt+t
+        seat.addBinding(KeyBinding(keysym: 0xff0d, modifiers: .superKey)) {} // Super+Return
+        seat.addBinding(KeyBinding(keysym: 0x74, modifiers: [.control, .alt])) {} // Ctrl+Alt+t
         let output = router.tree.createNode(.output, frame: Rect(0, 0, 800, 600))
         var windows: [NodeID] = []
         for i in 0..<2 {
             let c = router.addClient(name: "c\(i)")
             seat.setBound(.keyboard, for: c, true)
-            windows.append(router.tree.createNode(.toplevel, client: c, parent: output, frame: Rect(Int32(i) * 400, 0, 400, 600)))
+            windows.append(
+                router.tree.createNode(.toplevel, client: c, parent: output, frame: Rect(Int32(i) * 400, 0, 400, 600)))
         }
         seat.setKeyboardFocus(windows[0])
-        var sink = InvariantChecker(wrapping: ClientModel(wrapping: NullSink(), router: router), router: router, mode: mode)
+        var sink = InvariantChecker(
+            wrapping: ClientModel(wrapping: NullSink(), router: router), router: router, mode: mode)
         router.flush(into: &sink)
         var problems: [String] = []
         var time: UInt64 = 0
@@ -75,14 +80,17 @@ public enum KeyboardFuzz {
             steps += 1
             time += 1000
             let op = r.byte()
-            let device = DeviceID(UInt32(op >> 6))  // four keyboards
+            let device = DeviceID(UInt32(op >> 6)) // four keyboards
             func key() -> UInt32 {
                 let b = r.byte()
-                return b < 128 ? hotKeys[Int(b) % hotKeys.count] : (b < 250 ? UInt32(b - 128) : FuzzValues.keys[Int(b) % FuzzValues.keys.count])
+                return b < 128
+                    ? hotKeys[Int(b) % hotKeys.count]
+                    : (b < 250 ? UInt32(b - 128) : FuzzValues.keys[Int(b) % FuzzValues.keys.count])
             }
             switch op & 0x3f {
             case 0..<24:
-                let k = key(), state: KeyState = op & 1 == 0 ? .pressed : .released
+                let k = key()
+                let state: KeyState = op & 1 == 0 ? .pressed : .released
                 _ = bare.process(key: k, state: state)
                 seat.notifyKey(time: time, key: k, state: state, device: device)
             case 24..<40:
@@ -116,7 +124,7 @@ public enum KeyboardFuzz {
             router.flush(into: &sink)
         }
         for d in 0..<4 as Range<UInt32> {
-            seat.notifyDeviceAdded(DeviceID(d), capabilities: .keyboard)  // harmless if present
+            seat.notifyDeviceAdded(DeviceID(d), capabilities: .keyboard) // harmless if present
         }
         router.flush(into: &sink)
         for d in 0..<4 as Range<UInt32> { seat.notifyDeviceRemoved(DeviceID(d), time: time + 1) }

@@ -12,8 +12,10 @@ public final class ThreeFingerTouch: GestureRecognizer {
 
 /// Claims the pointer when a button goes down with Super held (a compositor's window drag).
 public final class SuperButton: GestureRecognizer {
-    override public func pointerButton(_ button: UInt32, _ state: ButtonState, at: Point, modifiers: ModifierMask,
-                                       time: UInt64) -> State {
+    override public func pointerButton(
+        _ button: UInt32, _ state: ButtonState, at: Point, modifiers: ModifierMask,
+        time: UInt64
+    ) -> State {
         state == .pressed && modifiers.contains(.superKey) ? .recognized : .possible
     }
     override public func pointerMotion(at: Point, time: UInt64) -> State { .possible }
@@ -38,7 +40,12 @@ public final class CodeKeyTranslator: KeyTranslator {
     public func translate(key: UInt32, state: KeyState) -> KeyMeaning {
         if let b = Self.bits[key] {
             held[b, default: 0] += state == .pressed ? 1 : -1
-            if held[b]! <= 0 { held[b] = nil; depressed &= ~b } else { depressed |= b }
+            if held[b]! <= 0 {
+                held[b] = nil
+                depressed &= ~b
+            } else {
+                depressed |= b
+            }
         }
         if key == 58 && state == .pressed { locked ^= 2 }
         return KeyMeaning(keysym: key, baseKeysym: key, modifiers: Modifiers(depressed: depressed, locked: locked))

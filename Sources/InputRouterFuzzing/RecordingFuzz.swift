@@ -7,7 +7,8 @@ import InputRouterRecording
 /// end nothing may stay held, and the seat may describe no device.
 public enum RecordingFuzz {
     /// The problems found (empty when none). `mode: .trap` stops at the first violation.
-    public static func run(_ bytes: [UInt8], mode: InvariantChecker<ClientModel<NullSink>>.Mode = .collect) -> [String] {
+    public static func run(_ bytes: [UInt8], mode: InvariantChecker<ClientModel<NullSink>>.Mode = .collect) -> [String]
+    {
         let recording: Recording
         do {
             recording = try RecordingReader.parse(bytes, file: "fuzz.yml")
@@ -24,7 +25,8 @@ public enum RecordingFuzz {
         seat.setBound([.pointer, .keyboard, .touch], for: client, true)
         let window = router.tree.createNode(.toplevel, client: client, parent: output, frame: Rect(100, 100, 400, 300))
         seat.setKeyboardFocus(window)
-        var sink = InvariantChecker(wrapping: ClientModel(wrapping: NullSink(), router: router), router: router, mode: mode)
+        var sink = InvariantChecker(
+            wrapping: ClientModel(wrapping: NullSink(), router: router), router: router, mode: mode)
         router.flush(into: &sink)
         let descriptions = recording.descriptions
         // Bounded, so one input cannot make one run take minutes.

@@ -51,7 +51,8 @@ public enum RouterFuzz {
 
         init(mode: InvariantChecker<ClientModel<NullSink>>.Mode, log: ((String) -> Void)?) {
             self.log = log
-            sink = InvariantChecker(wrapping: ClientModel(wrapping: NullSink(), router: router), router: router, mode: mode)
+            sink = InvariantChecker(
+                wrapping: ClientModel(wrapping: NullSink(), router: router), router: router, mode: mode)
             for i in 0..<RouterFuzz.seatCount {
                 let seat = router.addSeat(name: "seat\(i)")
                 if i < 2 {
@@ -62,12 +63,18 @@ public enum RouterFuzz {
                     seat.addRecognizer(FourFingerSwipe())
                 }
                 for d in 0..<RouterFuzz.deviceCount / 2 {
-                    seat.notifyDeviceAdded(DeviceID(d), capabilities: [.pointer, .keyboard, .touch, .gesture, .switch, .tabletTool, .tabletPad])
+                    seat.notifyDeviceAdded(
+                        DeviceID(d),
+                        capabilities: [.pointer, .keyboard, .touch, .gesture, .switch, .tabletTool, .tabletPad])
                     // Its pad part: three buttons (one switching three modes), a ring and a strip.
-                    seat.notifyPadAdded(DeviceID(d), layout: TabletPadLayout(
-                        buttons: 3, rings: 1, strips: 1,
-                        groups: [TabletPadGroup(buttons: [0, 1, 2], rings: [0], strips: [0], modes: 3, toggles: [0])],
-                        tablet: DeviceID(d)), time: 0)
+                    seat.notifyPadAdded(
+                        DeviceID(d),
+                        layout: TabletPadLayout(
+                            buttons: 3, rings: 1, strips: 1,
+                            groups: [
+                                TabletPadGroup(buttons: [0, 1, 2], rings: [0], strips: [0], modes: 3, toggles: [0])
+                            ],
+                            tablet: DeviceID(d)), time: 0)
                 }
             }
             nodes.append(router.tree.createNode(.output, name: "out0", frame: Rect(0, 0, 640, 480)))
@@ -76,7 +83,9 @@ public enum RouterFuzz {
 
         mutating func flush() {
             if let log {
-                for d in router.queue.deliveries { log("    -> " + TraceSink.line(d, queue: router.queue, router: router)) }
+                for d in router.queue.deliveries {
+                    log("    -> " + TraceSink.line(d, queue: router.queue, router: router))
+                }
             }
             router.flush(into: &sink)
         }
@@ -96,7 +105,8 @@ public enum RouterFuzz {
             if b >= 250 {
                 return Rect(Int32.min + Int32(b & 1), Int32.max - 3, Int32.max, Int32.max - Int32(b & 3))
             }
-            return Rect(Int32(r.byte()) * 3 - 100, Int32(r.byte()) * 2 - 60, Int32(r.byte()) * 2 - 10, Int32(r.byte()) * 2 - 10)
+            return Rect(
+                Int32(r.byte()) * 3 - 100, Int32(r.byte()) * 2 - 60, Int32(r.byte()) * 2 - 10, Int32(r.byte()) * 2 - 10)
         }
 
         mutating func step(_ r: inout ByteReader) {
@@ -112,7 +122,8 @@ public enum RouterFuzz {
             }
             switch op {
             case .motion, .motion2:
-                let dx = r.delta(), dy = r.delta()
+                let dx = r.delta()
+                let dy = r.delta()
                 event(.pointerMotion(dx: dx, dy: dy, unacceleratedDX: dx, unacceleratedDY: dy))
             case .motionAbsolute:
                 event(.pointerMotionAbsolute(x: r.unit(), y: r.unit()))
@@ -137,9 +148,10 @@ public enum RouterFuzz {
                 event(.touchFrame)
             case .gesture:
                 let b = r.byte()
-                let g = GestureEvent(kind: [.swipe, .pinch, .hold][Int(b & 3) % 3], phase: [.begin, .update, .end][Int(b >> 2 & 3) % 3],
-                                     fingers: Int32(b >> 4), dx: r.delta(), dy: r.delta(), scale: r.unit() * 2,
-                                     rotation: r.delta(), cancelled: b & 0x80 != 0)
+                let g = GestureEvent(
+                    kind: [.swipe, .pinch, .hold][Int(b & 3) % 3], phase: [.begin, .update, .end][Int(b >> 2 & 3) % 3],
+                    fingers: Int32(b >> 4), dx: r.delta(), dy: r.delta(), scale: r.unit() * 2,
+                    rotation: r.delta(), cancelled: b & 0x80 != 0)
                 event(.gesture(g))
             case .switchToggle:
                 event(.switchToggle(r.pick([SwitchKind.lid, .tabletMode, .keypadSlide]), on: r.bool()))
@@ -160,7 +172,11 @@ public enum RouterFuzz {
             case .create, .create2:
                 let kind = r.pick([NodeKind.toplevel, .toplevel, .subsurface, .popup, .compositor])
                 var owner = client(&r)
-                if kind == .compositor { owner = .compositor } else if owner == .compositor, clients.count > 1 { owner = clients[1] }
+                if kind == .compositor {
+                    owner = .compositor
+                } else if owner == .compositor, clients.count > 1 {
+                    owner = clients[1]
+                }
                 let parent = node(&r)
                 let frame = rect(&r)
                 let layer: ChildLayer = r.bool() ? .above : .below
@@ -172,28 +188,40 @@ public enum RouterFuzz {
                 note("destroy \(n)")
                 router.tree.destroy(n)
             case .map:
-                let n = node(&r), mapped = r.bool()
+                let n = node(&r)
+                let mapped = r.bool()
                 note("map \(n) \(mapped)")
                 router.tree.setMapped(n, mapped)
             case .move:
-                let n = node(&r), frame = rect(&r)
+                let n = node(&r)
+                let frame = rect(&r)
                 note("move \(n) to \(frame.x),\(frame.y)")
                 router.tree.move(n, to: (frame.x, frame.y))
             case .resize:
-                let n = node(&r), frame = rect(&r), scale = Int32(r.byte() % 4)
+                let n = node(&r)
+                let frame = rect(&r)
+                let scale = Int32(r.byte() % 4)
                 note("resize \(n) to \(frame.width)x\(frame.height) scale \(scale)")
-                if scale == 0 { router.tree.resize(n, width: frame.width, height: frame.height) }
-                else { router.tree.setBuffer(n, width: frame.width, height: frame.height, scale: scale) }
+                if scale == 0 {
+                    router.tree.resize(n, width: frame.width, height: frame.height)
+                } else {
+                    router.tree.setBuffer(n, width: frame.width, height: frame.height, scale: scale)
+                }
             case .restack:
-                let n = node(&r), up = r.bool()
+                let n = node(&r)
+                let up = r.bool()
                 note("\(up ? "raise" : "lower") \(n)")
                 if up { router.tree.raiseToTop(n) } else { router.tree.lowerToBottom(n) }
             case .place:
-                let n = node(&r), s = node(&r), above = r.bool()
+                let n = node(&r)
+                let s = node(&r)
+                let above = r.bool()
                 note("place \(n) \(above ? "above" : "below") \(s)")
                 if above { router.tree.place(n, above: s) } else { router.tree.place(n, below: s) }
             case .reparent:
-                let n = node(&r), p = node(&r), b = r.byte()
+                let n = node(&r)
+                let p = node(&r)
+                let b = r.byte()
                 note("reparent \(n) under \(p) mode \(b % 3)")
                 switch b % 3 {
                 case 0: router.tree.setParent(n, p, layer: .above)
@@ -201,7 +229,8 @@ public enum RouterFuzz {
                 default: router.tree.detach(n)
                 }
             case .inputRegion:
-                let n = node(&r), b = r.byte()
+                let n = node(&r)
+                let b = r.byte()
                 var region: Region? = nil
                 if b & 1 == 1 {
                     var g = Region()
@@ -214,7 +243,8 @@ public enum RouterFuzz {
                 note("input region of \(n): \(region.map { "\($0)" } ?? "infinite")")
                 router.tree.setInputRegion(n, region)
             case .attributes:
-                let n = node(&r), b = r.byte()
+                let n = node(&r)
+                let b = r.byte()
                 note("attribute \(b % 4) of \(n) = \(b & 4 != 0)")
                 switch b % 4 {
                 case 0: router.tree.setAcceptsInput(n, b & 4 != 0)
@@ -223,15 +253,25 @@ public enum RouterFuzz {
                 default: router.tree.setCanBecomeFirstResponder(n, b & 4 != 0)
                 }
             case .nextResponder:
-                let n = node(&r), other = node(&r), clear = r.bool()
+                let n = node(&r)
+                let other = node(&r)
+                let clear = r.bool()
                 note("next responder of \(n) = \(clear ? "default" : "\(other)")")
                 router.tree.setNextResponder(n, clear ? nil : other)
             case .handler:
-                let n = node(&r), mask = r.u16(), isClient = r.bool()
+                let n = node(&r)
+                let mask = r.u16()
+                let isClient = r.bool()
                 note("handler on \(isClient ? "client of \(n)" : "\(n)") takes \(String(mask, radix: 2))")
-                let handler: NodeHandler? = mask == 0 ? nil : { e in mask & (1 << (e.kind.rawValue % 16)) != 0 ? .handled : .notHandled }
-                if isClient { if let c = router.tree.client(of: n) { router.setHandler(for: c, handler) } }
-                else if r.bool() { seat.handler = handler } else { router.tree.setHandler(n, handler) }
+                let handler: NodeHandler? =
+                    mask == 0 ? nil : { e in mask & (1 << (e.kind.rawValue % 16)) != 0 ? .handled : .notHandled }
+                if isClient {
+                    if let c = router.tree.client(of: n) { router.setHandler(for: c, handler) }
+                } else if r.bool() {
+                    seat.handler = handler
+                } else {
+                    router.tree.setHandler(n, handler)
+                }
 
             // MARK: Clients, focus and grabs
             case .addClient:
@@ -245,13 +285,15 @@ public enum RouterFuzz {
                 note("remove \(c)")
                 router.removeClient(c)
             case .bind:
-                let c = client(&r), b = r.byte()
+                let c = client(&r)
+                let b = r.byte()
                 // Bit 4 adds the tablet seat to pointer, keyboard and touch (bits 0-2).
                 let devices = BoundDevices(rawValue: b & 7 | (b & 16 != 0 ? BoundDevices.tablet.rawValue : 0))
                 note("\(seat.name) bind \(devices.rawValue) for \(c): \(b & 8 != 0)")
                 seat.setBound(devices, for: c, b & 8 != 0)
             case .focus:
-                let n = node(&r), clear = r.byte() == 0
+                let n = node(&r)
+                let clear = r.byte() == 0
                 note("\(seat.name) focus \(clear ? "nil" : "\(n)")")
                 seat.setKeyboardFocus(clear ? nil : n)
             case .resign:
@@ -270,7 +312,8 @@ public enum RouterFuzz {
                 note("\(seat.name) move grab \(n)")
                 seat.beginMove(n)
             case .beginResize:
-                let n = node(&r), edges = ResizeEdges(rawValue: UInt32(r.byte() & 15))
+                let n = node(&r)
+                let edges = ResizeEdges(rawValue: UInt32(r.byte() & 15))
                 note("\(seat.name) resize grab \(n) \(edges.rawValue)")
                 seat.beginResize(n, edges: edges)
             case .action:
@@ -278,11 +321,13 @@ public enum RouterFuzz {
                 note("\(seat.name) action \(name)")
                 seat.sendAction(name)
             case .modifiers:
-                let m = Modifiers(depressed: UInt32(r.byte()), latched: UInt32(r.byte() & 3), locked: UInt32(r.byte() & 3))
+                let m = Modifiers(
+                    depressed: UInt32(r.byte()), latched: UInt32(r.byte() & 3), locked: UInt32(r.byte() & 3))
                 note("\(seat.name) modifiers \(m)")
                 seat.notifyModifiers(m)
             case .absoluteMapping:
-                let clear = r.bool(), frame = rect(&r)
+                let clear = r.bool()
+                let frame = rect(&r)
                 note("\(seat.name) absolute mapping \(clear ? "outputs" : "\(frame)")")
                 seat.absoluteMapping = clear ? nil : frame
             case .output:
@@ -304,23 +349,33 @@ public enum RouterFuzz {
             case .tabletAxis:
                 event(.tabletToolAxis(tabletAxes(&r)))
             case .tabletButton:
-                event(.tabletToolButton(button: r.pick(FuzzValues.tabletButtons), state: r.bool() ? .pressed : .released))
+                event(
+                    .tabletToolButton(button: r.pick(FuzzValues.tabletButtons), state: r.bool() ? .pressed : .released))
             case .padButton:
-                event(.tabletPadButton(button: r.pick([0, 1, 2, 3, 17, UInt32.max]), state: r.bool() ? .pressed : .released))
+                event(
+                    .tabletPadButton(
+                        button: r.pick([0, 1, 2, 3, 17, UInt32.max]), state: r.bool() ? .pressed : .released))
             case .padRing:
-                event(.tabletPadRing(ring: UInt32(r.byte() % 3), position: r.delta() * 3, source: r.bool() ? .finger : .unknown))
+                event(
+                    .tabletPadRing(
+                        ring: UInt32(r.byte() % 3), position: r.delta() * 3, source: r.bool() ? .finger : .unknown))
             case .padStrip:
-                event(.tabletPadStrip(strip: UInt32(r.byte() % 3), position: r.unit(), source: r.bool() ? .finger : .unknown))
+                event(
+                    .tabletPadStrip(
+                        strip: UInt32(r.byte() % 3), position: r.unit(), source: r.bool() ? .finger : .unknown))
             }
         }
 
         /// A tool's position (unit square, or unruly) and any of its optional axes.
         func tabletAxes(_ r: inout ByteReader) -> TabletAxes {
-            let x = r.unit(), y = r.unit(), b = r.byte()
-            return TabletAxes(x: x, y: y, pressure: b & 1 != 0 ? r.unit() : nil, distance: b & 2 != 0 ? r.unit() : nil,
-                              tiltX: b & 4 != 0 ? r.delta() : nil, tiltY: b & 8 != 0 ? r.delta() : nil,
-                              rotation: b & 16 != 0 ? r.delta() * 3 : nil, slider: b & 32 != 0 ? r.unit() * 2 - 1 : nil,
-                              wheel: b & 64 != 0 ? r.delta() : nil)
+            let x = r.unit()
+            let y = r.unit()
+            let b = r.byte()
+            return TabletAxes(
+                x: x, y: y, pressure: b & 1 != 0 ? r.unit() : nil, distance: b & 2 != 0 ? r.unit() : nil,
+                tiltX: b & 4 != 0 ? r.delta() : nil, tiltY: b & 8 != 0 ? r.delta() : nil,
+                rotation: b & 16 != 0 ? r.delta() * 3 : nil, slider: b & 32 != 0 ? r.unit() * 2 - 1 : nil,
+                wheel: b & 64 != 0 ? r.delta() : nil)
         }
 
         /// Every device of every seat goes away; then nothing may be held anywhere.
@@ -329,7 +384,8 @@ public enum RouterFuzz {
             for seat in router.seats {
                 for d in 0..<RouterFuzz.deviceCount {
                     // Present or not, once added its holds are released by the removal.
-                    seat.notifyDeviceAdded(DeviceID(d), capabilities: [.pointer, .keyboard, .touch, .tabletTool, .tabletPad])
+                    seat.notifyDeviceAdded(
+                        DeviceID(d), capabilities: [.pointer, .keyboard, .touch, .tabletTool, .tabletPad])
                     flush()
                     seat.notifyDeviceRemoved(DeviceID(d), time: time)
                     flush()
@@ -338,11 +394,17 @@ public enum RouterFuzz {
             }
             var problems = sink.violations + sink.inner.stuck()
             for seat in router.seats {
-                if seat.activeTouchCount != 0 { problems.append("\(seat.name): \(seat.activeTouchCount) touch points still active") }
-                if seat.tabletToolsInProximity != 0 { problems.append("\(seat.name): \(seat.tabletToolsInProximity) tablet tools still in proximity") }
+                if seat.activeTouchCount != 0 {
+                    problems.append("\(seat.name): \(seat.activeTouchCount) touch points still active")
+                }
+                if seat.tabletToolsInProximity != 0 {
+                    problems.append("\(seat.name): \(seat.tabletToolsInProximity) tablet tools still in proximity")
+                }
                 // Only a keyboard layer's modifiers follow the keys; without one they are the
                 // nested parent's (notifyModifiers), which nothing here resets.
-                if seat.keyTranslator != nil, seat.modifiers.depressed != 0 { problems.append("\(seat.name): modifiers \(seat.modifiers) still depressed") }
+                if seat.keyTranslator != nil, seat.modifiers.depressed != 0 {
+                    problems.append("\(seat.name): modifiers \(seat.modifiers) still depressed")
+                }
             }
             return problems
         }

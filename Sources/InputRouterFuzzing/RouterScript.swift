@@ -24,12 +24,17 @@ public struct RouterScript {
         case .deviceAdded(let caps): op(.deviceAdded, seat: seat, device: d, UInt8(truncatingIfNeeded: caps.rawValue))
         case .deviceRemoved: op(.deviceRemoved, seat: seat, device: d)
         case .pointerMotion(let dx, let dy, _, _): op(.motion, seat: seat, device: d, Self.delta(dx), Self.delta(dy))
-        case .pointerMotionAbsolute(let x, let y): op(.motionAbsolute, seat: seat, device: d, Self.unit(x), Self.unit(y))
+        case .pointerMotionAbsolute(let x, let y):
+            op(.motionAbsolute, seat: seat, device: d, Self.unit(x), Self.unit(y))
         case .pointerButton(let b, let s):
             op(.button, seat: seat, device: d, Self.index(b, in: FuzzValues.buttons), s == .pressed ? 1 : 0)
         case .pointerAxis(let source, let v, let h):
             var args: [UInt8] = [source.rawValue]
-            if let v { args += [1, Self.delta(v.value), UInt8(bitPattern: Int8(clamping: v.value120 / 15))] } else { args.append(0) }
+            if let v {
+                args += [1, Self.delta(v.value), UInt8(bitPattern: Int8(clamping: v.value120 / 15))]
+            } else {
+                args.append(0)
+            }
             if let h { args += [1, Self.delta(h.value)] } else { args.append(0) }
             bytes += [RouterFuzz.Op.axis.rawValue | UInt8(seat & 3) << 6, UInt8(d % RouterFuzz.deviceCount)] + args
         case .keyboardKey(let k, let s):
@@ -46,7 +51,9 @@ public struct RouterScript {
             let kind: UInt8 = g.kind == .swipe ? 0 : g.kind == .pinch ? 1 : 2
             let phase: UInt8 = g.phase == .begin ? 0 : g.phase == .update ? 1 : 2
             let b = kind | phase << 2 | UInt8(min(max(g.fingers, 0), 7)) << 4 | (g.cancelled ? 0x80 : 0)
-            op(.gesture, seat: seat, device: d, b, Self.delta(g.dx), Self.delta(g.dy), Self.unit(g.scale / 2), Self.delta(g.rotation))
+            op(
+                .gesture, seat: seat, device: d, b, Self.delta(g.dx), Self.delta(g.dy), Self.unit(g.scale / 2),
+                Self.delta(g.rotation))
         case .switchToggle(let kind, let on): op(.switchToggle, seat: seat, device: d, kind.rawValue, on ? 1 : 0)
         default:
             // Tablet tool and pad events: the decoder has no ops for them yet (they are
@@ -61,7 +68,9 @@ public struct RouterScript {
     /// A node of `kind` (0 toplevel, 2 subsurface, 3 popup, 4 compositor) owned by the
     /// `client`th client, under the `parent`th node; the frame bytes are (x+100)/3,
     /// (y+60)/2, (w+10)/2, (h+10)/2.
-    public mutating func create(kind: UInt8, client: UInt8, parent: UInt8, frame: (UInt8, UInt8, UInt8, UInt8), below: Bool = false) {
+    public mutating func create(
+        kind: UInt8, client: UInt8, parent: UInt8, frame: (UInt8, UInt8, UInt8, UInt8), below: Bool = false
+    ) {
         op(.create, kind, client, parent, 0, frame.0, frame.1, frame.2, frame.3, below ? 0 : 1)
     }
 

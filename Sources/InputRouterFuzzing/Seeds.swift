@@ -37,29 +37,64 @@ public enum KeyboardSeeds {
         for keymap in 0..<KeyboardFuzz.keymapNames.count {
             var s = KeyboardScript(keymap: keymap)
             s.type(hello)
-            s.press(shift); s.type(hello); s.release(shift)
-            s.press(caps); s.release(caps); s.type(hello); s.tap(caps)
+            s.press(shift)
+            s.type(hello)
+            s.release(shift)
+            s.press(caps)
+            s.release(caps)
+            s.type(hello)
+            s.tap(caps)
             seeds.append(Seed(name: "typing-\(keymap)", bytes: s.bytes))
 
             var l = KeyboardScript(keymap: keymap)
-            l.press(alt); l.tap(shift); l.release(alt); l.type(hello)   // grp:alt_shift_toggle
-            l.tap(caps); l.type(hello)                                  // grp:caps_toggle
-            l.press(rightAlt); l.type([16, 18, 30]); l.release(rightAlt) // third level
-            l.press(ctrl); l.press(alt); l.tap(20); l.release(alt); l.release(ctrl)  // a binding
-            l.press(meta); l.tap(enter); l.release(meta)
+            l.press(alt)
+            l.tap(shift)
+            l.release(alt)
+            l.type(hello) // grp:alt_shift_toggle
+            l.tap(caps)
+            l.type(hello) // grp:caps_toggle
+            l.press(rightAlt)
+            l.type([16, 18, 30])
+            l.release(rightAlt) // third level
+            l.press(ctrl)
+            l.press(alt)
+            l.tap(20)
+            l.release(alt)
+            l.release(ctrl) // a binding
+            l.press(meta)
+            l.tap(enter)
+            l.release(meta)
             seeds.append(Seed(name: "layouts-\(keymap)", bytes: l.bytes))
 
             var c = KeyboardScript(keymap: keymap)
-            c.tap(rightAlt); c.tap(apostrophe); c.tap(18)               // compose ' e
-            c.tap(apostrophe); c.tap(18); c.tap(grave); c.tap(30)       // dead keys on intl
-            c.press(shift); c.tap(six); c.release(shift); c.tap(24)     // dead circumflex
-            c.tap(rightAlt); c.tap(rightAlt); c.tap(57)                 // a cancelled sequence
+            c.tap(rightAlt)
+            c.tap(apostrophe)
+            c.tap(18) // compose ' e
+            c.tap(apostrophe)
+            c.tap(18)
+            c.tap(grave)
+            c.tap(30) // dead keys on intl
+            c.press(shift)
+            c.tap(six)
+            c.release(shift)
+            c.tap(24) // dead circumflex
+            c.tap(rightAlt)
+            c.tap(rightAlt)
+            c.tap(57) // a cancelled sequence
             seeds.append(Seed(name: "compose-\(keymap)", bytes: c.bytes))
 
             var h = KeyboardScript(keymap: keymap)
-            h.press(shift, device: 1); h.press(30, device: 1); h.press(ctrl, device: 2)
-            h.focus(window: 1); h.removeDevice(1); h.tap(30); h.addDevice(1)
-            h.press(shift, device: 1); h.releaseAll(); h.removeDevice(2); h.focus(window: 0)
+            h.press(shift, device: 1)
+            h.press(30, device: 1)
+            h.press(ctrl, device: 2)
+            h.focus(window: 1)
+            h.removeDevice(1)
+            h.tap(30)
+            h.addDevice(1)
+            h.press(shift, device: 1)
+            h.releaseAll()
+            h.removeDevice(2)
+            h.focus(window: 0)
             seeds.append(Seed(name: "held-\(keymap)", bytes: h.bytes))
         }
         return seeds
@@ -71,18 +106,20 @@ public enum RouterSeeds {
     static func scene(_ s: inout RouterScript) {
         s.addClient(bound: 7)
         s.addClient(bound: 3)
-        s.create(kind: 0, client: 1, parent: 0, frame: (60, 60, 150, 110))   // #: node 1
-        s.create(kind: 0, client: 2, parent: 0, frame: (120, 100, 120, 120))  // node 2
-        s.create(kind: 2, client: 1, parent: 1, frame: (20, 20, 40, 40), below: true)  // node 3
-        s.create(kind: 3, client: 1, parent: 0, frame: (90, 90, 60, 60))      // node 4
-        s.create(kind: 4, client: 0, parent: 0, frame: (33, 30, 255, 20))     // node 5: a panel
+        s.create(kind: 0, client: 1, parent: 0, frame: (60, 60, 150, 110)) // #: node 1
+        s.create(kind: 0, client: 2, parent: 0, frame: (120, 100, 120, 120)) // node 2
+        s.create(kind: 2, client: 1, parent: 1, frame: (20, 20, 40, 40), below: true) // node 3
+        s.create(kind: 3, client: 1, parent: 0, frame: (90, 90, 60, 60)) // node 4
+        s.create(kind: 4, client: 0, parent: 0, frame: (33, 30, 255, 20)) // node 5: a panel
         s.op(.nextResponder, 4, 1, 0)
         s.focus(node: 1)
     }
 
     public static var all: [Seed] {
         var seeds: [Seed] = []
-        let kinds: [[SyntheticDeviceKind]] = [[.mouse], [.keyboard], [.touchscreen], [.switches], SyntheticDeviceKind.allCases]
+        let kinds: [[SyntheticDeviceKind]] = [
+            [.mouse], [.keyboard], [.touchscreen], [.switches], SyntheticDeviceKind.allCases,
+        ]
         for (i, devices) in kinds.enumerated() {
             var s = RouterScript()
             scene(&s)
@@ -100,7 +137,7 @@ public enum RouterSeeds {
         var t = RouterScript()
         scene(&t)
         t.addClient(bound: 15)
-        t.create(kind: 0, client: 3, parent: 0, frame: (100, 100, 200, 150))  // node 6: 200,140 390x290
+        t.create(kind: 0, client: 3, parent: 0, frame: (100, 100, 200, 150)) // node 6: 200,140 390x290
         t.focus(node: 6)
         t.op(.tabletProximity, device: 3, 0, 1, 1, 112, 112, 0b0111, 200, 60, 130)
         t.op(.tabletTip, device: 3, 1, 112, 112, 1, 180)

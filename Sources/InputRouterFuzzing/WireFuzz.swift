@@ -33,7 +33,8 @@ public enum WireFuzz {
 
     /// Devices on the server's seat when a run starts.
     enum Device {
-        static let pointer = DeviceID(1), keyboard = DeviceID(2), touch = DeviceID(3), tool = DeviceID(4), pad = DeviceID(5)
+        static let pointer = DeviceID(1), keyboard = DeviceID(2), touch = DeviceID(3), tool = DeviceID(4),
+            pad = DeviceID(5)
     }
 
     /// Runs one input. `freshServer`: a server of its own (the regression tests, so that a
@@ -104,13 +105,22 @@ public enum WireFuzz {
         /// Every device a run may have added goes, releasing what it held; then the
         /// standard ones come back, and the pointer returns to the corner.
         func resetDevices() {
-            for d in 0..<6 as Range<UInt32> { server.handle(InputEvent(time: time, device: DeviceID(d), .deviceRemoved)) }
+            for d in 0..<6 as Range<UInt32> {
+                server.handle(InputEvent(time: time, device: DeviceID(d), .deviceRemoved))
+            }
             for (d, caps) in Host.devices { server.handle(InputEvent(time: time, device: d, .deviceAdded(caps))) }
             // The pad's layout (zwp_tablet_pad_v2 with a group, a ring and a strip), on the tool's tablet.
-            server.handle(InputEvent(time: time, device: Device.pad, .tabletPadAdded(TabletPadLayout(
-                buttons: 6, rings: 1, strips: 1,
-                groups: [TabletPadGroup(buttons: [0, 1, 2, 3, 4, 5], rings: [0], strips: [0], modes: 2, toggles: [0])],
-                tablet: Device.tool))))
+            server.handle(
+                InputEvent(
+                    time: time, device: Device.pad,
+                    .tabletPadAdded(
+                        TabletPadLayout(
+                            buttons: 6, rings: 1, strips: 1,
+                            groups: [
+                                TabletPadGroup(
+                                    buttons: [0, 1, 2, 3, 4, 5], rings: [0], strips: [0], modes: 2, toggles: [0])
+                            ],
+                            tablet: Device.tool))))
             server.seat.notifyPointerWarp(time: time, to: Point(0, 0))
             server.dispatch(timeoutMS: 0)
         }
@@ -122,7 +132,9 @@ public enum WireFuzz {
         wl_log_set_handler_server { _, _ in }
     }
 
-    static func openFDCount() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0 }
+    static func openFDCount() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+    }
 
     /// The server's deliveries through the core's invariant checker.
     final class CheckerBox {
@@ -227,7 +239,8 @@ public enum WireFuzz {
             let id = ClientID(index: host.clientsCreated)
             guard wl_client_create(server.display, fds[1]) != nil else {
                 problems.append("wl_client_create failed")
-                close(fds[0]); close(fds[1])
+                close(fds[0])
+                close(fds[1])
                 return
             }
             guard server.router.isAlive(id) else {
@@ -254,7 +267,9 @@ public enum WireFuzz {
         func request(_ client: WireFuzzClient, _ r: inout ByteReader) {
             let names = client.interfaceNames()
             let b = Int(r.byte())
-            let name = b < WireProtocol.order.count && names.contains(WireProtocol.order[b]) ? WireProtocol.order[b] : names[b % names.count]
+            let name =
+                b < WireProtocol.order.count && names.contains(WireProtocol.order[b])
+                ? WireProtocol.order[b] : names[b % names.count]
             let ids = client.objects(of: name)
             let which = r.byte()
             let opcodeByte = r.byte()
@@ -275,11 +290,14 @@ public enum WireFuzz {
                 truncate = true
             }
             guard opcode < spec.requests.count else {
-                return sendRaw(client, WireConnection.encode(target, UInt16(opcode), []), fds: [], fault: fault, what: "opcode \(opcode) on \(target)")
+                return sendRaw(
+                    client, WireConnection.encode(target, UInt16(opcode), []), fds: [], fault: fault,
+                    what: "opcode \(opcode) on \(target)")
             }
             let message = spec.requests[opcode]
             if fault == nil, message.since > client.version(of: target) {
-                fault = "\(spec.name).\(message.name) (since \(message.since)) on a version \(client.version(of: target)) object"
+                fault =
+                    "\(spec.name).\(message.name) (since \(message.since)) on a version \(client.version(of: target)) object"
             }
             guard var built = arguments(client, message, &r) else { return }
             if fault == nil { fault = built.fault }
@@ -290,7 +308,8 @@ public enum WireFuzz {
                 // Four bytes fewer than the arguments need: libwayland must refuse it.
                 let size = UInt32(bytes.count - 4)
                 bytes.removeLast(4)
-                bytes.replaceSubrange(4..<8, with: withUnsafeBytes(of: (size << 16 | UInt32(opcode)).littleEndian, Array.init))
+                bytes.replaceSubrange(
+                    4..<8, with: withUnsafeBytes(of: (size << 16 | UInt32(opcode)).littleEndian, Array.init))
                 fault = fault ?? "\(spec.name).\(message.name) four bytes short"
                 built.adopt = []
             }
@@ -318,57 +337,79 @@ public enum WireFuzz {
                 case .int, .uint:
                     let v = integer(client, choice, &r)
                     lastUint = v
-                    b.arguments.append(.uint(v)); b.text.append("\(a.kind == .int ? String(Int32(bitPattern: v)) : String(v))")
+                    b.arguments.append(.uint(v))
+                    b.text.append("\(a.kind == .int ? String(Int32(bitPattern: v)) : String(v))")
                 case .fixed:
-                    let v = choice < 128 ? UInt32(bitPattern: (Int32(choice) - 64) * 256 * 4) : integer(client, choice, &r)
-                    b.arguments.append(.uint(v)); b.text.append("fixed \(Double(Int32(bitPattern: v)) / 256)")
+                    let v =
+                        choice < 128 ? UInt32(bitPattern: (Int32(choice) - 64) * 256 * 4) : integer(client, choice, &r)
+                    b.arguments.append(.uint(v))
+                    b.text.append("fixed \(Double(Int32(bitPattern: v)) / 256)")
                 case .string:
                     switch choice % 8 {
                     case 0:
-                        b.arguments.append(.string(nil)); b.text.append("nil")
+                        b.arguments.append(.string(nil))
+                        b.text.append("nil")
                         if !a.nullable { b.fault = b.fault ?? "a null string for \(message.name)" }
                     case 1:
-                        b.arguments.append(.array(Array("abc".utf8))); b.text.append("unterminated string")
+                        b.arguments.append(.array(Array("abc".utf8)))
+                        b.text.append("unterminated string")
                         b.fault = b.fault ?? "a string without its NUL for \(message.name)"
-                    case 2: b.arguments.append(.string("")); b.text.append("\"\"")
-                    case 3: b.arguments.append(.string(String(repeating: "w", count: 1000))); b.text.append("1000 chars")
-                    case 4: b.arguments.append(.array([0xff, 0xfe, 0xc3, 0x28, 0])); b.text.append("bad UTF-8")
+                    case 2:
+                        b.arguments.append(.string(""))
+                        b.text.append("\"\"")
+                    case 3:
+                        b.arguments.append(.string(String(repeating: "w", count: 1000)))
+                        b.text.append("1000 chars")
+                    case 4:
+                        b.arguments.append(.array([0xff, 0xfe, 0xc3, 0x28, 0]))
+                        b.text.append("bad UTF-8")
                     default:
                         let s = WireFuzz.strings[Int(choice >> 3) % WireFuzz.strings.count]
                         lastString = s
-                        b.arguments.append(.string(s)); b.text.append("\"\(s)\"")
+                        b.arguments.append(.string(s))
+                        b.text.append("\"\(s)\"")
                     }
                 case .object:
-                    let pool = a.interface.map { client.objects(of: String(cString: $0.pointee.name)) } ?? client.created
+                    let pool =
+                        a.interface.map { client.objects(of: String(cString: $0.pointee.name)) } ?? client.created
                     switch choice {
                     case 248:
-                        b.arguments.append(.uint(0)); b.text.append("null")
+                        b.arguments.append(.uint(0))
+                        b.text.append("null")
                         if !a.nullable { b.fault = b.fault ?? "null for a non-nullable object of \(message.name)" }
                     case 249 where a.interface != nil:
                         let wanted = String(cString: a.interface!.pointee.name)
-                        guard let other = client.created.last(where: { client.objects[$0]?.name != wanted }) else { return nil }
-                        b.arguments.append(.uint(other)); b.text.append("wrong-type \(other)")
+                        guard let other = client.created.last(where: { client.objects[$0]?.name != wanted }) else {
+                            return nil
+                        }
+                        b.arguments.append(.uint(other))
+                        b.text.append("wrong-type \(other)")
                         b.fault = b.fault ?? "a \(client.objects[other]!.name) where \(message.name) wants a \(wanted)"
                     case 250:
-                        b.arguments.append(.uint(client.unusedID)); b.text.append("no object \(client.unusedID)")
+                        b.arguments.append(.uint(client.unusedID))
+                        b.text.append("no object \(client.unusedID)")
                         b.fault = b.fault ?? "object \(client.unusedID), which does not exist, for \(message.name)"
                     default:
                         if pool.isEmpty {
                             guard a.nullable else { return nil }
-                            b.arguments.append(.uint(0)); b.text.append("null")
+                            b.arguments.append(.uint(0))
+                            b.text.append("null")
                         } else {
                             let id = pool[pool.count - 1 - Int(choice) % pool.count]
-                            b.arguments.append(.uint(id)); b.text.append("\(id)")
+                            b.arguments.append(.uint(id))
+                            b.text.append("\(id)")
                         }
                     }
                 case .newID:
                     if choice >= 250 {
                         let id = client.invalidNewID(choice)
-                        b.arguments.append(.uint(id)); b.text.append("bad new id \(id)")
+                        b.arguments.append(.uint(id))
+                        b.text.append("bad new id \(id)")
                         b.fault = b.fault ?? "new id \(id), which is not free or not next, for \(message.name)"
                     } else {
                         let id = client.peekNewID()
-                        b.arguments.append(.uint(id)); b.text.append("new \(id)")
+                        b.arguments.append(.uint(id))
+                        b.text.append("new \(id)")
                         if let type = a.interface {
                             b.adopt.append((id, WireProtocol.spec(type), 0))
                         } else if let name = lastString, let spec = WireProtocol.spec(named: name) {
@@ -377,14 +418,16 @@ public enum WireFuzz {
                     }
                 case .array:
                     let bytes = (0..<Int(choice % 17)).map { _ in r.byte() }
-                    b.arguments.append(.array(bytes)); b.text.append("array \(bytes.count)")
+                    b.arguments.append(.array(bytes))
+                    b.text.append("array \(bytes.count)")
                 case .fd:
                     if choice == 255 {
                         b.text.append("no fd")
                         b.fault = b.fault ?? "\(message.name) without its fd"
                     } else {
                         let f = FDPool.shared.fds[Int(choice) % FDPool.shared.fds.count]
-                        b.fds.append(f); b.text.append("fd \(FDPool.shared.names[Int(choice) % FDPool.shared.fds.count])")
+                        b.fds.append(f)
+                        b.text.append("fd \(FDPool.shared.names[Int(choice) % FDPool.shared.fds.count])")
                     }
                 }
             }
@@ -406,10 +449,13 @@ public enum WireFuzz {
 
         /// Sends one request built by name (for macros): valid by construction.
         @discardableResult
-        func send(_ client: WireFuzzClient, _ target: UInt32, _ name: String, _ args: [WireArgument],
-                  newID: WireInterfaceSpec? = nil, fds: [Int32] = []) -> UInt32? {
+        func send(
+            _ client: WireFuzzClient, _ target: UInt32, _ name: String, _ args: [WireArgument],
+            newID: WireInterfaceSpec? = nil, fds: [Int32] = []
+        ) -> UInt32? {
             guard !client.isGone, let spec = client.objects[target],
-                  let opcode = spec.requests.firstIndex(where: { $0.name == name }) else { return nil }
+                let opcode = spec.requests.firstIndex(where: { $0.name == name })
+            else { return nil }
             var arguments = args
             var adopt: [(UInt32, WireInterfaceSpec, UInt32)] = []
             var made: UInt32?
@@ -419,18 +465,23 @@ public enum WireFuzz {
                 adopt.append((id, newID, 0))
                 made = id
             }
-            sendRaw(client, WireConnection.encode(target, UInt16(opcode), arguments), fds: fds, fault: nil,
-                    what: "\(spec.name)@\(target).\(name)", adopt: adopt)
+            sendRaw(
+                client, WireConnection.encode(target, UInt16(opcode), arguments), fds: fds, fault: nil,
+                what: "\(spec.name)@\(target).\(name)", adopt: adopt)
             return made
         }
 
-        func sendRaw(_ client: WireFuzzClient, _ bytes: [UInt8], fds: [Int32], fault: String?, what: String,
-                     adopt: [(UInt32, WireInterfaceSpec, UInt32)] = []) {
+        func sendRaw(
+            _ client: WireFuzzClient, _ bytes: [UInt8], fds: [Int32], fault: String?, what: String,
+            adopt: [(UInt32, WireInterfaceSpec, UInt32)] = []
+        ) {
             note("\(client.description) \(what)\(fault.map { "   [must fail: \($0)]" } ?? "")")
             let before = snapshot()
             if let fault, client.broke == nil { client.broke = fault }
             for (id, spec, version) in adopt {
-                let parent = bytes.count >= 4 ? UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24 : 1
+                let parent =
+                    bytes.count >= 4
+                    ? UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24 : 1
                 client.adopt(id, spec, version: version == 0 ? client.version(of: parent) : version)
             }
             client.wire.write(bytes, fds: fds)
@@ -438,42 +489,60 @@ public enum WireFuzz {
         }
 
         func bind(_ client: WireFuzzClient, _ r: inout ByteReader) {
-            let which = r.byte(), versionByte = r.byte()
+            let which = r.byte()
+            let versionByte = r.byte()
             guard let registry = client.objects(of: "wl_registry").last, !client.globals.isEmpty else { return }
             let g = client.globals[Int(which) % client.globals.count]
             guard let spec = WireProtocol.spec(named: g.interface) else { return }
-            var name = g.name, version = g.version
+            var name = g.name
+            var version = g.version
             var fault: String?
             switch versionByte % 16 {
             case 0: break
             case 1..<10: version = min(UInt32(versionByte % 16), g.version)
-            case 10: version = g.version + 1; fault = "bind \(g.interface) at version \(version), above the \(g.version) offered"
-            case 11: name = g.name &+ 1000; fault = "bind of global \(name), which does not exist"
+            case 10:
+                version = g.version + 1
+                fault = "bind \(g.interface) at version \(version), above the \(g.version) offered"
+            case 11:
+                name = g.name &+ 1000
+                fault = "bind of global \(name), which does not exist"
             default: break
             }
             let id = client.peekNewID()
-            let bytes = WireConnection.encode(registry, 0, [.uint(name), .string(g.interface), .uint(version), .uint(id)])
-            sendRaw(client, bytes, fds: [], fault: fault, what: "bind \(g.interface) v\(version) as \(id)",
-                    adopt: fault == nil ? [(id, spec, version)] : [])
+            let bytes = WireConnection.encode(
+                registry, 0, [.uint(name), .string(g.interface), .uint(version), .uint(id)])
+            sendRaw(
+                client, bytes, fds: [], fault: fault, what: "bind \(g.interface) v\(version) as \(id)",
+                adopt: fault == nil ? [(id, spec, version)] : [])
         }
 
         /// A toplevel with a buffer, the way every real client starts (so that the rest of
         /// a program has something on screen to point at): surface, xdg_surface, toplevel,
         /// commit, ack of the configure, a shm buffer, attach and commit.
         func mapToplevel(_ client: WireFuzzClient, size: UInt8) {
-            guard let compositor = client.objects(of: "wl_compositor").last, let wm = client.objects(of: "xdg_wm_base").last,
-                  let shm = client.objects(of: "wl_shm").last,
-                  let surfaceSpec = WireProtocol.spec(named: "wl_surface"), let xdgSpec = WireProtocol.spec(named: "xdg_surface"),
-                  let topSpec = WireProtocol.spec(named: "xdg_toplevel"), let poolSpec = WireProtocol.spec(named: "wl_shm_pool"),
-                  let bufferSpec = WireProtocol.spec(named: "wl_buffer") else { return }
+            guard let compositor = client.objects(of: "wl_compositor").last,
+                let wm = client.objects(of: "xdg_wm_base").last,
+                let shm = client.objects(of: "wl_shm").last,
+                let surfaceSpec = WireProtocol.spec(named: "wl_surface"),
+                let xdgSpec = WireProtocol.spec(named: "xdg_surface"),
+                let topSpec = WireProtocol.spec(named: "xdg_toplevel"),
+                let poolSpec = WireProtocol.spec(named: "wl_shm_pool"),
+                let bufferSpec = WireProtocol.spec(named: "wl_buffer")
+            else { return }
             guard let surface = send(client, compositor, "create_surface", [], newID: surfaceSpec),
-                  let xdg = send(client, wm, "get_xdg_surface", [.uint(surface)], newID: xdgSpec),
-                  send(client, xdg, "get_toplevel", [], newID: topSpec) != nil else { return }
+                let xdg = send(client, wm, "get_xdg_surface", [.uint(surface)], newID: xdgSpec),
+                send(client, xdg, "get_toplevel", [], newID: topSpec) != nil
+            else { return }
             send(client, surface, "commit", [])
             if let serial = client.configures[xdg] { send(client, xdg, "ack_configure", [.uint(serial)]) }
             let side = Int32(size % 120) + 8
-            guard let pool = send(client, shm, "create_pool", [.int(FDPool.shared.shmSize)], newID: poolSpec, fds: [FDPool.shared.fds[0]]),
-                  let buffer = send(client, pool, "create_buffer", [.int(0), .int(side), .int(side), .int(side * 4), .uint(0)], newID: bufferSpec)
+            guard
+                let pool = send(
+                    client, shm, "create_pool", [.int(FDPool.shared.shmSize)], newID: poolSpec,
+                    fds: [FDPool.shared.fds[0]]),
+                let buffer = send(
+                    client, pool, "create_buffer", [.int(0), .int(side), .int(side), .int(side * 4), .uint(0)],
+                    newID: bufferSpec)
             else { return }
             send(client, pool, "destroy", [])
             send(client, surface, "attach", [.uint(buffer), .int(0), .int(0)])
@@ -489,29 +558,46 @@ public enum WireFuzz {
             func add(_ d: DeviceID, _ kind: InputEvent.Kind) { events.append(InputEvent(time: t, device: d, kind)) }
             switch op {
             case .motion:
-                let dx = r.delta(), dy = r.delta()
+                let dx = r.delta()
+                let dy = r.delta()
                 add(Device.pointer, .pointerMotion(dx: dx, dy: dy, unacceleratedDX: dx, unacceleratedDY: dy))
             case .motionAbsolute: add(Device.pointer, .pointerMotionAbsolute(x: r.unit(), y: r.unit()))
-            case .button: add(Device.pointer, .pointerButton(button: r.pick(FuzzValues.buttons), state: r.bool() ? .pressed : .released))
+            case .button:
+                add(
+                    Device.pointer,
+                    .pointerButton(button: r.pick(FuzzValues.buttons), state: r.bool() ? .pressed : .released))
             case .axis:
                 let v = AxisValue(value: r.delta(), value120: Int32(Int8(bitPattern: r.byte())) * 15)
-                add(Device.pointer, .pointerAxis(source: r.pick([AxisSource.wheel, .finger, .continuous, .wheelTilt]), vertical: v, horizontal: nil))
-            case .key: add(Device.keyboard, .keyboardKey(key: r.pick(FuzzValues.keys), state: r.bool() ? .pressed : .released))
+                add(
+                    Device.pointer,
+                    .pointerAxis(
+                        source: r.pick([AxisSource.wheel, .finger, .continuous, .wheelTilt]), vertical: v,
+                        horizontal: nil))
+            case .key:
+                add(Device.keyboard, .keyboardKey(key: r.pick(FuzzValues.keys), state: r.bool() ? .pressed : .released))
             case .touchDown: add(Device.touch, .touchDown(slot: r.pick(FuzzValues.slots), x: r.unit(), y: r.unit()))
             case .touchMotion: add(Device.touch, .touchMotion(slot: r.pick(FuzzValues.slots), x: r.unit(), y: r.unit()))
             case .touchUp: add(Device.touch, .touchUp(slot: r.pick(FuzzValues.slots)))
             case .touchFrame: add(Device.touch, .touchFrame)
             case .device:
                 let d = DeviceID(UInt32(r.byte() % 6))
-                if r.bool() { add(d, .deviceAdded(DeviceCapabilities(rawValue: UInt16(r.byte() & 0x1f)))) } else { add(d, .deviceRemoved) }
+                if r.bool() {
+                    add(d, .deviceAdded(DeviceCapabilities(rawValue: UInt16(r.byte() & 0x1f))))
+                } else {
+                    add(d, .deviceRemoved)
+                }
             case .tabletProximity:
                 let tool = TabletTool(type: r.pick(TabletToolType.allCases), serial: UInt64(r.byte() % 3))
                 add(Device.tool, .tabletToolProximity(tool, inProximity: r.bool(), tabletAxes(&r)))
             case .tabletTip: add(Device.tool, .tabletToolTip(down: r.bool(), tabletAxes(&r)))
             case .tabletAxis: add(Device.tool, .tabletToolAxis(tabletAxes(&r)))
             case .tabletButton:
-                add(Device.tool, .tabletToolButton(button: r.pick([0x14b, 0x14c, 0x14d, 0x110]), state: r.bool() ? .pressed : .released))
-            case .padButton: add(Device.pad, .tabletPadButton(button: UInt32(r.byte() % 6), state: r.bool() ? .pressed : .released))
+                add(
+                    Device.tool,
+                    .tabletToolButton(
+                        button: r.pick([0x14b, 0x14c, 0x14d, 0x110]), state: r.bool() ? .pressed : .released))
+            case .padButton:
+                add(Device.pad, .tabletPadButton(button: UInt32(r.byte() % 6), state: r.bool() ? .pressed : .released))
             default: return
             }
             for e in events {
@@ -523,9 +609,12 @@ public enum WireFuzz {
         }
 
         func tabletAxes(_ r: inout ByteReader) -> TabletAxes {
-            let x = r.unit(), y = r.unit(), b = r.byte()
-            return TabletAxes(x: x, y: y, pressure: b & 1 != 0 ? r.unit() : nil, distance: b & 2 != 0 ? r.unit() : nil,
-                              tiltX: b & 4 != 0 ? r.delta() : nil, tiltY: b & 8 != 0 ? r.delta() : nil)
+            let x = r.unit()
+            let y = r.unit()
+            let b = r.byte()
+            return TabletAxes(
+                x: x, y: y, pressure: b & 1 != 0 ? r.unit() : nil, distance: b & 2 != 0 ? r.unit() : nil,
+                tiltX: b & 4 != 0 ? r.delta() : nil, tiltY: b & 8 != 0 ? r.delta() : nil)
         }
 
         // MARK: Checks
@@ -565,15 +654,20 @@ public enum WireFuzz {
             }
             if let leaving {
                 if server.router.isAlive(leaving) { problems.append("after \(what): the router still has \(leaving)") }
-                if let n = nodesByClient()[leaving] { problems.append("after \(what): \(n) surfaces of \(leaving) are left in the tree") }
+                if let n = nodesByClient()[leaving] {
+                    problems.append("after \(what): \(n) surfaces of \(leaving) are left in the tree")
+                }
             }
             if let actor, let fault = actor.broke, !actor.desynced, !actor.isGone {
                 problems.append("\(actor.description) sent \(fault) and was neither sent an error nor disconnected")
             }
             if let actor, actor.broke == nil, !actor.desynced, let e = actor.wire.error, e.code == 0,
-               let id = e.message.split(separator: " ").last.flatMap({ UInt32($0) }), id < 0xff00_0000,
-               let spec = actor.objects[id] {
-                problems.append("after \(what): the server says \(actor.description)'s \(spec.name) \(id) does not exist (\(e.message))")
+                let id = e.message.split(separator: " ").last.flatMap({ UInt32($0) }), id < 0xff00_0000,
+                let spec = actor.objects[id]
+            {
+                problems.append(
+                    "after \(what): the server says \(actor.description)'s \(spec.name) \(id) does not exist (\(e.message))"
+                )
             }
             let owned = nodesByClient()
             for b in before where b.client !== actor && clients.contains(where: { $0 === b.client }) {
@@ -582,7 +676,8 @@ public enum WireFuzz {
                     let why = c.wire.error.map { "was sent an error (\($0))" } ?? "was disconnected"
                     problems.append("after \(what): \(c.description), which did nothing wrong, \(why)")
                 } else if actor != nil, !c.isGone, owned[c.id] ?? 0 != b.nodes {
-                    problems.append("after \(what): \(c.description)'s surfaces went from \(b.nodes) to \(owned[c.id] ?? 0)")
+                    problems.append(
+                        "after \(what): \(c.description)'s surfaces went from \(b.nodes) to \(owned[c.id] ?? 0)")
                 }
             }
         }
@@ -592,7 +687,8 @@ public enum WireFuzz {
         func finish() {
             for c in live where !c.desynced {
                 guard let callbackSpec = WireProtocol.spec(named: "wl_callback"),
-                      let callback = send(c, 1, "sync", [], newID: callbackSpec) else { continue }
+                    let callback = send(c, 1, "sync", [], newID: callbackSpec)
+                else { continue }
                 if problems.isEmpty, !c.isGone, c.objects[callback] != nil {
                     problems.append("\(c.description): wl_display.sync went unanswered")
                 }
@@ -602,8 +698,12 @@ public enum WireFuzz {
             for c in clients { shutdown(c.wire.fd, Int32(SHUT_RDWR)) }
             clients.removeAll()
             server.dispatch(timeoutMS: 0)
-            for id in ids where server.router.isAlive(id) { problems.append("after every client left: the router still has \(id)") }
-            for (id, n) in nodesByClient() { problems.append("after every client left: \(n) surfaces of \(id) are left in the tree") }
+            for id in ids where server.router.isAlive(id) {
+                problems.append("after every client left: the router still has \(id)")
+            }
+            for (id, n) in nodesByClient() {
+                problems.append("after every client left: \(n) surfaces of \(id) are left in the tree")
+            }
             if let v = checker.checker.violations.first { problems.append("after every client left: \(v)") }
         }
     }
@@ -611,10 +711,12 @@ public enum WireFuzz {
     /// Strings for string arguments (`(choice >> 3) % count`: 32 at most). New ones go at
     /// the end, so that the old seeds keep their meaning.
     static let strings = [
-        "wl_compositor", "wl_seat", "xdg_wm_base", "text/plain", "text/plain;charset=utf-8", "title", "org.example.app", "wl_output",
+        "wl_compositor", "wl_seat", "xdg_wm_base", "text/plain", "text/plain;charset=utf-8", "title", "org.example.app",
+        "wl_output",
         // Layer shell namespaces, text for the input method.
         "panel", "wallpaper", "notifications", "é€😀", "zwlr_layer_shell_v1", "ext_session_lock_manager_v1",
-        "zwp_input_method_manager_v2", "zwp_virtual_keyboard_manager_v1", "wp_cursor_shape_manager_v1", "zxdg_output_manager_v1",
+        "zwp_input_method_manager_v2", "zwp_virtual_keyboard_manager_v1", "wp_cursor_shape_manager_v1",
+        "zxdg_output_manager_v1",
     ]
     static let integers: [UInt32] = [
         UInt32.max, 0x7fff_ffff, 0x8000_0000, 1 << 16, 0xff00_0000, 0xffff, 2, 3, 4, 5, 6, 7, 8, 15, 16, 0x7fff, 0x8000,

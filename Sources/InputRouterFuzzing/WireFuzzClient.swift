@@ -90,7 +90,7 @@ final class WireFuzzClient {
 
     private func learn(_ e: WireEvent) {
         guard let spec = objects[e.object], Int(e.opcode) < spec.events.count else { return }
-        if e.object == 1 && e.opcode == 1 {  // wl_display.delete_id
+        if e.object == 1 && e.opcode == 1 { // wl_display.delete_id
             let gone = e.uint(at: 0)
             if objects.removeValue(forKey: gone) != nil {
                 versions[gone] = nil

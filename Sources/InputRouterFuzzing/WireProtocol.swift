@@ -10,7 +10,16 @@ import Foundation
 /// One argument of a request or event: its wire type, whether null is allowed, and for
 /// objects and new ids the interface it must be (nil: any, e.g. `wl_registry.bind`).
 struct WireArgumentSpec {
-    enum Kind: Character { case int = "i", uint = "u", fixed = "f", string = "s", object = "o", newID = "n", array = "a", fd = "h" }
+    enum Kind: Character {
+        case int = "i"
+        case uint = "u"
+        case fixed = "f"
+        case string = "s"
+        case object = "o"
+        case newID = "n"
+        case array = "a"
+        case fd = "h"
+    }
     let kind: Kind
     let nullable: Bool
     let interface: UnsafePointer<wl_interface>?
@@ -50,8 +59,14 @@ final class WireInterfaceSpec {
         var arguments: [WireArgumentSpec] = []
         var nullable = false
         for c in signature {
-            if let digit = c.wholeNumberValue { since = since * 10 + UInt32(digit); continue }
-            if c == "?" { nullable = true; continue }
+            if let digit = c.wholeNumberValue {
+                since = since * 10 + UInt32(digit)
+                continue
+            }
+            if c == "?" {
+                nullable = true
+                continue
+            }
             guard let kind = WireArgumentSpec.Kind(rawValue: c) else { continue }
             // `types` has one entry per argument (NULL for those that are not objects).
             let type = m.types?[arguments.count]
@@ -93,7 +108,8 @@ enum WireProtocol {
         // Interfaces the server does not register itself (libwayland's wl_shm) are
         // found by their symbol, `<name>_interface`, in the libraries linked in.
         guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }),
-              let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "\(name)_interface") else { return nil }
+            let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "\(name)_interface")
+        else { return nil }
         return spec(symbol.assumingMemoryBound(to: wl_interface.self))
     }
 

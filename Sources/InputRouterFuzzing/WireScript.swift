@@ -30,23 +30,36 @@ public struct WireScript {
     public mutating func connect() { op(.connect, client: 0) }
     public mutating func disconnect(client: Int) { op(.disconnect, client: client) }
     public mutating func bind(client: Int, global: Int, version: UInt8 = 0) {
-        op(.bind, client: client); bytes += [UInt8(global), version]
+        op(.bind, client: client)
+        bytes += [UInt8(global), version]
     }
     /// Binds what the server announces, whatever its order (indices wrap around).
     public mutating func bindEverything(client: Int, globals: Int = 12) {
         for g in 0..<globals { bind(client: client, global: g) }
     }
-    public mutating func mapToplevel(client: Int, size: UInt8) { op(.mapToplevel, client: client); bytes.append(size) }
-    public mutating func ackConfigure(client: Int, surface: Int = 0) { op(.ackConfigure, client: client); bytes.append(UInt8(surface)) }
+    public mutating func mapToplevel(client: Int, size: UInt8) {
+        op(.mapToplevel, client: client)
+        bytes.append(size)
+    }
+    public mutating func ackConfigure(client: Int, surface: Int = 0) {
+        op(.ackConfigure, client: client)
+        bytes.append(UInt8(surface))
+    }
     public mutating func frameCallbacks() { op(.frameCallbacks, client: 0) }
     public mutating func raw(client: Int, _ data: [UInt8], withFD: Bool = false) {
-        op(.raw, client: client); bytes.append(UInt8(data.count)); bytes += data; bytes.append(withFD ? 1 : 0)
+        op(.raw, client: client)
+        bytes.append(UInt8(data.count))
+        bytes += data
+        bytes.append(withFD ? 1 : 0)
     }
 
     /// `interface.request(arguments)` on the client's `object`-th newest `interface`.
-    public mutating func request(client: Int, _ interface: String, _ name: String, object: Int = 0, _ args: [Argument] = []) {
+    public mutating func request(
+        client: Int, _ interface: String, _ name: String, object: Int = 0, _ args: [Argument] = []
+    ) {
         guard let i = WireProtocol.order.firstIndex(of: interface), let spec = WireProtocol.spec(named: interface),
-              let opcode = spec.requests.firstIndex(where: { $0.name == name }) else {
+            let opcode = spec.requests.firstIndex(where: { $0.name == name })
+        else {
             preconditionFailure("no request \(interface).\(name)")
         }
         op(.request, client: client)
@@ -83,33 +96,62 @@ public struct WireScript {
     // MARK: Input
 
     static func unit(_ v: Double) -> UInt8 { UInt8(min(max(v, 0), 1) * 239) }
-    public mutating func pointer(to x: Double, _ y: Double) { op(.motionAbsolute, client: 0); bytes += [Self.unit(x), Self.unit(y)] }
+    public mutating func pointer(to x: Double, _ y: Double) {
+        op(.motionAbsolute, client: 0)
+        bytes += [Self.unit(x), Self.unit(y)]
+    }
     public mutating func button(_ pressed: Bool, button: UInt32 = 0x110) {
-        op(.button, client: 0); bytes += [UInt8(FuzzValues.buttons.firstIndex(of: button) ?? 0), pressed ? 1 : 0]
+        op(.button, client: 0)
+        bytes += [UInt8(FuzzValues.buttons.firstIndex(of: button) ?? 0), pressed ? 1 : 0]
     }
-    public mutating func click() { button(true); button(false) }
+    public mutating func click() {
+        button(true)
+        button(false)
+    }
     public mutating func key(_ code: UInt32, _ pressed: Bool) {
-        op(.key, client: 0); bytes += [UInt8(FuzzValues.keys.firstIndex(of: code) ?? 0), pressed ? 1 : 0]
+        op(.key, client: 0)
+        bytes += [UInt8(FuzzValues.keys.firstIndex(of: code) ?? 0), pressed ? 1 : 0]
     }
-    public mutating func scroll() { op(.axis, client: 0); bytes += [130, 8, 0] }
+    public mutating func scroll() {
+        op(.axis, client: 0)
+        bytes += [130, 8, 0]
+    }
     public mutating func touch(down slot: Int32, _ x: Double, _ y: Double) {
-        op(.touchDown, client: 0); bytes += [UInt8(FuzzValues.slots.firstIndex(of: slot) ?? 0), Self.unit(x), Self.unit(y)]
+        op(.touchDown, client: 0)
+        bytes += [UInt8(FuzzValues.slots.firstIndex(of: slot) ?? 0), Self.unit(x), Self.unit(y)]
         op(.touchFrame, client: 0)
     }
     public mutating func touch(up slot: Int32) {
-        op(.touchUp, client: 0); bytes.append(UInt8(FuzzValues.slots.firstIndex(of: slot) ?? 0)); op(.touchFrame, client: 0)
+        op(.touchUp, client: 0)
+        bytes.append(UInt8(FuzzValues.slots.firstIndex(of: slot) ?? 0))
+        op(.touchFrame, client: 0)
     }
     public mutating func tablet(proximity: Bool, _ x: Double, _ y: Double) {
-        op(.tabletProximity, client: 0); bytes += [0, 1, proximity ? 1 : 0, Self.unit(x), Self.unit(y), 1, 120]
+        op(.tabletProximity, client: 0)
+        bytes += [0, 1, proximity ? 1 : 0, Self.unit(x), Self.unit(y), 1, 120]
     }
     public mutating func tablet(tip: Bool, _ x: Double, _ y: Double) {
-        op(.tabletTip, client: 0); bytes += [tip ? 1 : 0, Self.unit(x), Self.unit(y), 1, 200]
+        op(.tabletTip, client: 0)
+        bytes += [tip ? 1 : 0, Self.unit(x), Self.unit(y), 1, 200]
     }
-    public mutating func tabletMotion(_ x: Double, _ y: Double) { op(.tabletAxis, client: 0); bytes += [Self.unit(x), Self.unit(y), 0] }
-    public mutating func tabletButton(_ pressed: Bool) { op(.tabletButton, client: 0); bytes += [0, pressed ? 1 : 0] }
-    public mutating func padButton(_ pressed: Bool) { op(.padButton, client: 0); bytes += [1, pressed ? 1 : 0] }
-    public mutating func removeDevice(_ d: UInt8) { op(.device, client: 0); bytes += [d, 0] }
+    public mutating func tabletMotion(_ x: Double, _ y: Double) {
+        op(.tabletAxis, client: 0)
+        bytes += [Self.unit(x), Self.unit(y), 0]
+    }
+    public mutating func tabletButton(_ pressed: Bool) {
+        op(.tabletButton, client: 0)
+        bytes += [0, pressed ? 1 : 0]
+    }
+    public mutating func padButton(_ pressed: Bool) {
+        op(.padButton, client: 0)
+        bytes += [1, pressed ? 1 : 0]
+    }
+    public mutating func removeDevice(_ d: UInt8) {
+        op(.device, client: 0)
+        bytes += [d, 0]
+    }
     public mutating func addDevice(_ d: UInt8, _ caps: DeviceCapabilities) {
-        op(.device, client: 0); bytes += [d, 1, UInt8(truncatingIfNeeded: caps.rawValue)]
+        op(.device, client: 0)
+        bytes += [d, 1, UInt8(truncatingIfNeeded: caps.rawValue)]
     }
 }

@@ -1,6 +1,6 @@
 import CXKBCommon
-import InputRouter
 import Foundation
+import InputRouter
 
 /// Owns one `xkb_compose_table`: the sequences of a locale's Compose file (Debian
 /// `libx11-data`, /usr/share/X11/locale), plus the user's ~/.XCompose as xkbcommon reads it.

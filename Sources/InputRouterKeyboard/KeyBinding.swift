@@ -51,8 +51,10 @@ extension KeyBinding {
 
     /// The canonical text form, which parses back to the same binding.
     public var spec: String {
-        let order: [(ModifierMask, String)] = [(.superKey, "Super"), (.control, "Ctrl"), (.alt, "Alt"),
-                                               (.mod5, "AltGr"), (.shift, "Shift")]
+        let order: [(ModifierMask, String)] = [
+            (.superKey, "Super"), (.control, "Ctrl"), (.alt, "Alt"),
+            (.mod5, "AltGr"), (.shift, "Shift"),
+        ]
         let names = order.filter { modifiers.contains($0.0) }.map(\.1)
         return (names + [Keysym.name(of: keysym)]).joined(separator: "+")
     }

@@ -49,10 +49,12 @@ struct KeyClasses {
                     switch probe.press(code, at: selection, variant) {
                     case .none: break
                     case .changes: cls = max(cls, Self.action)
-                    case let .latches(detector):
+                    case .latches(let detector):
                         cls = Self.latch
                         if let detector {
-                            if !detectors.contains(where: { $0.kindTag == detector.kindTag }) { detectors.append(detector) }
+                            if !detectors.contains(where: { $0.kindTag == detector.kindTag }) {
+                                detectors.append(detector)
+                            }
                         } else {
                             uncoveredLatch = true
                         }
@@ -65,9 +67,11 @@ struct KeyClasses {
         // each kind (modifier, layout), or, when a latch cannot serve as the proof, trust no key.
         if classes.contains(Self.latch) {
             for code in minKeycode...maxKeycode where classes[Int(code - minKeycode)] == Self.inert {
-                let breaks = !uncoveredLatch && probe.selections(of: code).allSatisfy { selection in
-                    detectors.allSatisfy { probe.breaksLatch(code, at: selection, detector: $0) }
-                }
+                let breaks =
+                    !uncoveredLatch
+                    && probe.selections(of: code).allSatisfy { selection in
+                        detectors.allSatisfy { probe.breaksLatch(code, at: selection, detector: $0) }
+                    }
                 if !breaks { classes[Int(code - minKeycode)] = Self.action }
             }
         }

@@ -13,7 +13,11 @@ struct KeyProbe {
 
     /// The modifiers and layout that put a key at one of its levels (`level` nil: the key
     /// has no layout, so no level to check).
-    struct Selection { var mods: UInt32; var layout: UInt32; var level: UInt32? }
+    struct Selection {
+        var mods: UInt32
+        var layout: UInt32
+        var level: UInt32?
+    }
 
     /// Two starting points: every layout component at zero, and a nonzero depressed and
     /// locked layout with the same effective layout, so an absolute layout action meets a
@@ -22,12 +26,18 @@ struct KeyProbe {
 
     /// A latch that showed in the components: its key, where it latches, and what.
     struct Detector {
-        enum Kind: Equatable { case mods(UInt32), layout(UInt32) }
+        enum Kind: Equatable {
+            case mods(UInt32)
+            case layout(UInt32)
+        }
         var code: UInt32, selection: Selection, variant: Variant, kind: Kind
         var kindTag: Int { if case .mods = kind { return 0 } else { return 1 } }
     }
 
-    enum Outcome { case none, changes, latches(Detector?) }
+    enum Outcome {
+        case none, changes
+        case latches(Detector?)
+    }
 
     /// One reachable selection per level of every layout of the key.
     func selections(of code: UInt32) -> [Selection] {
@@ -48,14 +58,17 @@ struct KeyProbe {
     /// Puts a fresh state where `selection` says and returns the depressed and locked
     /// layout it set; nil when the key does not land at the level and layout meant (then
     /// nothing is proven).
-    private func select(_ state: OpaquePointer, _ code: UInt32, _ selection: Selection,
-                        _ variant: Variant) -> (base: UInt32, locked: UInt32)? {
+    private func select(
+        _ state: OpaquePointer, _ code: UInt32, _ selection: Selection,
+        _ variant: Variant
+    ) -> (base: UInt32, locked: UInt32)? {
         let locked: UInt32 = variant == .shifted && layouts > 1 ? 1 : 0
         let base = variant == .shifted ? selection.layout &+ layouts &- locked : selection.layout
         xkb_state_update_mask(state, selection.mods, 0, 0, base, 0, locked)
         guard let level = selection.level else { return (base, locked) }
         guard xkb_state_key_get_layout(state, code) == selection.layout,
-              xkb_state_key_get_level(state, code, selection.layout) == level else { return nil }
+            xkb_state_key_get_level(state, code, selection.layout) == level
+        else { return nil }
         return (base, locked)
     }
 
@@ -79,8 +92,9 @@ struct KeyProbe {
                 xkb_state_update_mask(state, selection.mods, 0, 0, base, 0, locked)
             } else {
                 let c = StateComponents(state, keymap: keymap)
-                xkb_state_update_mask(state, c.depressedMods, c.latchedMods, c.lockedMods,
-                                      c.depressedLayout &+ layouts, c.latchedLayout, c.lockedLayout)
+                xkb_state_update_mask(
+                    state, c.depressedMods, c.latchedMods, c.lockedMods,
+                    c.depressedLayout &+ layouts, c.latchedLayout, c.lockedLayout)
                 base = c.depressedLayout &+ layouts
                 locked = c.lockedLayout
             }
@@ -90,14 +104,17 @@ struct KeyProbe {
             if up & (XKB_STATE_MODS_LATCHED.rawValue | XKB_STATE_LAYOUT_LATCHED.rawValue) != 0 {
                 latched = true
                 let after = StateComponents(state, keymap: keymap)
-                let latchedBefore = before?.latchedMods ?? 0, layoutBefore = before?.latchedLayout ?? 0
+                let latchedBefore = before?.latchedMods ?? 0
+                let layoutBefore = before?.latchedLayout ?? 0
                 let latchedMods = after.latchedMods & ~latchedBefore
                 if round == 0 && detector == nil {
                     if latchedMods != 0 {
-                        detector = Detector(code: code, selection: selection, variant: variant, kind: .mods(latchedMods))
+                        detector = Detector(
+                            code: code, selection: selection, variant: variant, kind: .mods(latchedMods))
                     } else if layoutBefore == 0 && after.latchedLayout != 0 {
-                        detector = Detector(code: code, selection: selection, variant: variant,
-                                            kind: .layout(after.latchedLayout))
+                        detector = Detector(
+                            code: code, selection: selection, variant: variant,
+                            kind: .layout(after.latchedLayout))
                     }
                 }
             }
@@ -118,8 +135,8 @@ struct KeyProbe {
         func latchShows() -> Bool {
             let c = StateComponents(state, keymap: keymap)
             switch detector.kind {
-            case let .mods(mask): return c.latchedMods & mask == mask
-            case let .layout(value): return c.latchedLayout == value
+            case .mods(let mask): return c.latchedMods & mask == mask
+            case .layout(let value): return c.latchedLayout == value
             }
         }
         guard select(state, detector.code, detector.selection, detector.variant) != nil else { return false }

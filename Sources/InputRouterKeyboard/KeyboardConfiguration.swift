@@ -26,10 +26,15 @@ public struct KeyboardConfiguration: Hashable, Sendable {
 
     /// Every setting has a default: the environment's keymap, 25 repeats/s after 600 ms,
     /// compose on in the environment's locale, system layouts only.
-    public init(keymap: KeymapSource = .environment, repeatInfo: RepeatInfo = .default,
-                compose: Bool = true, composeLocale: String? = nil, includePaths: [String] = []) {
-        self.keymap = keymap; self.repeatInfo = repeatInfo; self.compose = compose
-        self.composeLocale = composeLocale; self.includePaths = includePaths
+    public init(
+        keymap: KeymapSource = .environment, repeatInfo: RepeatInfo = .default,
+        compose: Bool = true, composeLocale: String? = nil, includePaths: [String] = []
+    ) {
+        self.keymap = keymap
+        self.repeatInfo = repeatInfo
+        self.compose = compose
+        self.composeLocale = composeLocale
+        self.includePaths = includePaths
     }
 
     /// Builds the keymap and a fresh state; every failure is thrown with its reason.
@@ -38,10 +43,11 @@ public struct KeyboardConfiguration: Hashable, Sendable {
         let built: Keymap
         switch keymap {
         case .environment: built = try Keymap(context: context, names: .fromEnvironment(environment))
-        case let .names(names): built = try Keymap(context: context, names: names)
-        case let .file(path): built = try Keymap(context: context, file: path)
+        case .names(let names): built = try Keymap(context: context, names: names)
+        case .file(let path): built = try Keymap(context: context, file: path)
         }
-        let table = compose
+        let table =
+            compose
             ? try ComposeTable(context: context, locale: composeLocale ?? ComposeTable.locale(from: environment))
             : nil
         return KeyboardState(keymap: built, compose: table)

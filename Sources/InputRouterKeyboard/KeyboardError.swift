@@ -26,17 +26,17 @@ public enum KeyboardError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .contextUnavailable:
             return "cannot create an xkbcommon context"
-        case let .invalidNames(names, messages):
+        case .invalidNames(let names, let messages):
             return "cannot build a keymap for \(names): " + Self.joined(messages)
-        case let .unreadableKeymapFile(path, code):
+        case .unreadableKeymapFile(let path, let code):
             return "cannot read keymap file \"\(path)\": \(Self.errnoText(code))"
-        case let .invalidKeymap(path, messages):
+        case .invalidKeymap(let path, let messages):
             return "broken keymap file \"\(path)\": " + Self.joined(messages)
-        case let .noComposeTable(locale):
+        case .noComposeTable(let locale):
             return "no compose table for locale \"\(locale)\" (is libx11-data installed?)"
-        case let .keymapFileFailed(step, code):
+        case .keymapFileFailed(let step, let code):
             return "cannot prepare the client keymap file: \(step) failed: \(Self.errnoText(code))"
-        case let .invalidBinding(spec, reason):
+        case .invalidBinding(let spec, let reason):
             return "invalid key binding \"\(spec)\": \(reason)"
         }
     }

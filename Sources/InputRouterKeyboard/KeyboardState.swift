@@ -52,16 +52,18 @@ public final class KeyboardState: KeyTranslator {
         let state = UnsafeRawPointer(memo).advanced(by: MemoryLayout<KeyMemo>.offset(of: \.answers)!)
         guard let base = slots.baseAddress else { return nil }
         let keys = UnsafeRawPointer(base).advanced(by: MemoryLayout<KeySlot>.offset(of: \.answer)!)
-        return KeyAnswers(state: state.assumingMemoryBound(to: KeyAnswers.State.self), keys: keys,
-                          stride: MemoryLayout<KeySlot>.stride, firstKey: Int(minKeycode) - Int(evdevOffset), count: slots.count)
+        return KeyAnswers(
+            state: state.assumingMemoryBound(to: KeyAnswers.State.self), keys: keys,
+            stride: MemoryLayout<KeySlot>.stride, firstKey: Int(minKeycode) - Int(evdevOffset), count: slots.count)
     }
 
     /// The masks `wl_keyboard.modifiers` carries; `group` is the effective layout.
     public var modifiers: Modifiers {
-        Modifiers(depressed: xkb_state_serialize_mods(pointer, XKB_STATE_MODS_DEPRESSED),
-                  latched: xkb_state_serialize_mods(pointer, XKB_STATE_MODS_LATCHED),
-                  locked: xkb_state_serialize_mods(pointer, XKB_STATE_MODS_LOCKED),
-                  group: xkb_state_serialize_layout(pointer, XKB_STATE_LAYOUT_EFFECTIVE))
+        Modifiers(
+            depressed: xkb_state_serialize_mods(pointer, XKB_STATE_MODS_DEPRESSED),
+            latched: xkb_state_serialize_mods(pointer, XKB_STATE_MODS_LATCHED),
+            locked: xkb_state_serialize_mods(pointer, XKB_STATE_MODS_LOCKED),
+            group: xkb_state_serialize_layout(pointer, XKB_STATE_LAYOUT_EFFECTIVE))
     }
 
     /// The effective modifiers in canonical bits, whatever order the keymap uses.
@@ -89,15 +91,16 @@ public final class KeyboardState: KeyTranslator {
                 switch composeStatus {
                 case .none: break
                 case .composing, .cancelled: text = ""
-                case let .composed(composed, _): text = composed
+                case .composed(let composed, _): text = composed
                 }
             }
         }
         let before = modifiers
         update(code: code, pressed: state == .pressed)
         let after = modifiers
-        return KeyResult(key: key, state: state, keysyms: keysyms, keysym: keysym, baseKeysym: base,
-                         text: text, compose: composeStatus, modifiers: after, modifiersChanged: after != before)
+        return KeyResult(
+            key: key, state: state, keysyms: keysyms, keysym: keysym, baseKeysym: base,
+            text: text, compose: composeStatus, modifiers: after, modifiersChanged: after != before)
     }
 
     /// The seat's hot path: the same keysyms, compose feeding and state update as
@@ -106,7 +109,8 @@ public final class KeyboardState: KeyTranslator {
     public func translate(key: UInt32, state: KeyState) -> KeyMeaning {
         let code = key &+ evdevOffset
         let pressed = state == .pressed
-        var keysym: UInt32, base: UInt32
+        var keysym: UInt32
+        var base: UInt32
         let index = Int(code &- minKeycode)
         if code >= minKeycode, index < slots.count {
             // Answered once per key and state generation: the keysym and the base keysym

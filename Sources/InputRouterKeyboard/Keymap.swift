@@ -29,15 +29,20 @@ public final class Keymap {
     public convenience init(context: XKBContext, names: RuleNames? = nil) throws {
         let names = names ?? RuleNames.fromEnvironment()
         let (compiled, errors) = context.capturingErrors { () -> OpaquePointer? in
-            names.rules.withCString { rules in names.model.withCString { model in
-                names.layout.withCString { layout in names.variant.withCString { variant in
-                    names.options.withCString { options in
-                        var raw = xkb_rule_names(rules: rules, model: model, layout: layout,
-                                                 variant: variant, options: options)
-                        return xkb_keymap_new_from_names(context.pointer, &raw, XKB_KEYMAP_COMPILE_NO_FLAGS)
+            names.rules.withCString { rules in
+                names.model.withCString { model in
+                    names.layout.withCString { layout in
+                        names.variant.withCString { variant in
+                            names.options.withCString { options in
+                                var raw = xkb_rule_names(
+                                    rules: rules, model: model, layout: layout,
+                                    variant: variant, options: options)
+                                return xkb_keymap_new_from_names(context.pointer, &raw, XKB_KEYMAP_COMPILE_NO_FLAGS)
+                            }
+                        }
                     }
-                }}
-            }}
+                }
+            }
         }
         guard let compiled, errors.isEmpty else {
             if let compiled { xkb_keymap_unref(compiled) }
@@ -70,8 +75,9 @@ public final class Keymap {
 
     private convenience init(context: XKBContext, text: String, origin: String) throws {
         let (compiled, errors) = context.capturingErrors {
-            xkb_keymap_new_from_string(context.pointer, text, XKB_KEYMAP_FORMAT_TEXT_V1,
-                                       XKB_KEYMAP_COMPILE_NO_FLAGS)
+            xkb_keymap_new_from_string(
+                context.pointer, text, XKB_KEYMAP_FORMAT_TEXT_V1,
+                XKB_KEYMAP_COMPILE_NO_FLAGS)
         }
         guard let compiled else { throw KeyboardError.invalidKeymap(path: origin, messages: errors) }
         self.init(context: context, pointer: compiled)
@@ -110,7 +116,7 @@ public final class Keymap {
 
     /// Whether the keymap says this evdev key repeats when held.
     public func keyRepeats(key: UInt32) -> Bool {
-        xkb_keymap_key_repeats(pointer, key &+ evdevOffset) == 1  // any code a client sent: xkb refuses the wrapped ones
+        xkb_keymap_key_repeats(pointer, key &+ evdevOffset) == 1 // any code a client sent: xkb refuses the wrapped ones
     }
 }
 

@@ -35,7 +35,9 @@ public final class KeymapFile {
     private static func writeAll(fd: Int32, _ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + offset, bytes.count - offset, off_t(offset)) }
+            let written = bytes.withUnsafeBytes {
+                pwrite(fd, $0.baseAddress! + offset, bytes.count - offset, off_t(offset))
+            }
             if written < 0 {
                 if errno == EINTR { continue }
                 throw KeyboardError.keymapFileFailed(step: "write", errno: errno)
@@ -53,8 +55,8 @@ enum Memfd {
 }
 
 enum Seal {
-    static let add: Int32 = 1024 + 9     // F_ADD_SEALS
-    static let get: Int32 = 1024 + 10    // F_GET_SEALS
+    static let add: Int32 = 1024 + 9 // F_ADD_SEALS
+    static let get: Int32 = 1024 + 10 // F_GET_SEALS
     static let seal: Int32 = 0x0001
     static let shrink: Int32 = 0x0002
     static let grow: Int32 = 0x0004

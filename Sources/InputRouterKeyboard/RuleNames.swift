@@ -15,10 +15,15 @@ public struct RuleNames: Hashable, Sendable, CustomStringConvertible {
     public var options: String
 
     /// The names; by default a US layout on a pc105 keyboard with the evdev rules.
-    public init(rules: String = "evdev", model: String = "pc105", layout: String = "us",
-                variant: String = "", options: String = "") {
-        self.rules = rules; self.model = model; self.layout = layout
-        self.variant = variant; self.options = options
+    public init(
+        rules: String = "evdev", model: String = "pc105", layout: String = "us",
+        variant: String = "", options: String = ""
+    ) {
+        self.rules = rules
+        self.model = model
+        self.layout = layout
+        self.variant = variant
+        self.options = options
     }
 
     /// The names from `XKB_DEFAULT_RULES/MODEL/LAYOUT/VARIANT/OPTIONS`; an unset or empty
@@ -32,9 +37,10 @@ public struct RuleNames: Hashable, Sendable, CustomStringConvertible {
             return set
         }
         let defaults = RuleNames()
-        return RuleNames(rules: value("RULES", defaults.rules), model: value("MODEL", defaults.model),
-                         layout: value("LAYOUT", defaults.layout), variant: value("VARIANT", defaults.variant),
-                         options: value("OPTIONS", defaults.options))
+        return RuleNames(
+            rules: value("RULES", defaults.rules), model: value("MODEL", defaults.model),
+            layout: value("LAYOUT", defaults.layout), variant: value("VARIANT", defaults.variant),
+            options: value("OPTIONS", defaults.options))
     }
 
     /// All five names, for error messages.

@@ -3,7 +3,7 @@
 // released only after libinput_unref, so it outlives every callback libinput can make.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 final class Backing {

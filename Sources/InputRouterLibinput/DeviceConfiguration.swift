@@ -32,12 +32,17 @@ public struct DeviceConfiguration: Sendable, Hashable {
     public var disableWhileTyping: Bool?
 
     /// Every setting at libinput's default except tap-to-click, which is on.
-    public init(tapToClick: Bool? = true, naturalScrolling: Bool? = nil,
-                accelerationProfile: AccelerationProfile? = nil, accelerationSpeed: Double? = nil,
-                leftHanded: Bool? = nil, disableWhileTyping: Bool? = nil) {
-        self.tapToClick = tapToClick; self.naturalScrolling = naturalScrolling
-        self.accelerationProfile = accelerationProfile; self.accelerationSpeed = accelerationSpeed
-        self.leftHanded = leftHanded; self.disableWhileTyping = disableWhileTyping
+    public init(
+        tapToClick: Bool? = true, naturalScrolling: Bool? = nil,
+        accelerationProfile: AccelerationProfile? = nil, accelerationSpeed: Double? = nil,
+        leftHanded: Bool? = nil, disableWhileTyping: Bool? = nil
+    ) {
+        self.tapToClick = tapToClick
+        self.naturalScrolling = naturalScrolling
+        self.accelerationProfile = accelerationProfile
+        self.accelerationSpeed = accelerationSpeed
+        self.leftHanded = leftHanded
+        self.disableWhileTyping = disableWhileTyping
     }
 
     /// libinput's defaults everywhere: nothing is changed on any device.
@@ -135,7 +140,8 @@ enum DeviceConfigurator {
                 status = libinput_device_config_scroll_set_natural_scroll_enabled(device, on ? 1 : 0)
             case .accelerationProfile(let profile):
                 status = libinput_device_config_accel_set_profile(
-                    device, profile == .flat ? LIBINPUT_CONFIG_ACCEL_PROFILE_FLAT : LIBINPUT_CONFIG_ACCEL_PROFILE_ADAPTIVE)
+                    device,
+                    profile == .flat ? LIBINPUT_CONFIG_ACCEL_PROFILE_FLAT : LIBINPUT_CONFIG_ACCEL_PROFILE_ADAPTIVE)
             case .accelerationSpeed(let speed):
                 status = libinput_device_config_accel_set_speed(device, speed)
             case .leftHanded(let on):

@@ -32,59 +32,72 @@ enum EventTranslation {
         case LIBINPUT_EVENT_KEYBOARD_KEY:
             let k = libinput_event_get_keyboard_event(event)
             let pressed = libinput_event_keyboard_get_key_state(k) == LIBINPUT_KEY_STATE_PRESSED
-            return .event(libinput_event_keyboard_get_time_usec(k),
-                          .keyboardKey(key: libinput_event_keyboard_get_key(k), state: pressed ? .pressed : .released))
+            return .event(
+                libinput_event_keyboard_get_time_usec(k),
+                .keyboardKey(key: libinput_event_keyboard_get_key(k), state: pressed ? .pressed : .released))
         case LIBINPUT_EVENT_POINTER_MOTION:
             let p = libinput_event_get_pointer_event(event)
-            return .event(libinput_event_pointer_get_time_usec(p),
-                          .pointerMotion(dx: libinput_event_pointer_get_dx(p), dy: libinput_event_pointer_get_dy(p),
-                                         unacceleratedDX: libinput_event_pointer_get_dx_unaccelerated(p),
-                                         unacceleratedDY: libinput_event_pointer_get_dy_unaccelerated(p)))
+            return .event(
+                libinput_event_pointer_get_time_usec(p),
+                .pointerMotion(
+                    dx: libinput_event_pointer_get_dx(p), dy: libinput_event_pointer_get_dy(p),
+                    unacceleratedDX: libinput_event_pointer_get_dx_unaccelerated(p),
+                    unacceleratedDY: libinput_event_pointer_get_dy_unaccelerated(p)))
         case LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE:
             let p = libinput_event_get_pointer_event(event)
-            return .event(libinput_event_pointer_get_time_usec(p),
-                          .pointerMotionAbsolute(x: unit(libinput_event_pointer_get_absolute_x_transformed(p, 1)),
-                                                 y: unit(libinput_event_pointer_get_absolute_y_transformed(p, 1))))
+            return .event(
+                libinput_event_pointer_get_time_usec(p),
+                .pointerMotionAbsolute(
+                    x: unit(libinput_event_pointer_get_absolute_x_transformed(p, 1)),
+                    y: unit(libinput_event_pointer_get_absolute_y_transformed(p, 1))))
         case LIBINPUT_EVENT_POINTER_BUTTON:
             let p = libinput_event_get_pointer_event(event)
             let pressed = libinput_event_pointer_get_button_state(p) == LIBINPUT_BUTTON_STATE_PRESSED
-            return .event(libinput_event_pointer_get_time_usec(p),
-                          .pointerButton(button: libinput_event_pointer_get_button(p), state: pressed ? .pressed : .released))
+            return .event(
+                libinput_event_pointer_get_time_usec(p),
+                .pointerButton(button: libinput_event_pointer_get_button(p), state: pressed ? .pressed : .released))
         case LIBINPUT_EVENT_POINTER_AXIS:
             return .ignored
         case LIBINPUT_EVENT_POINTER_SCROLL_WHEEL, LIBINPUT_EVENT_POINTER_SCROLL_FINGER,
-             LIBINPUT_EVENT_POINTER_SCROLL_CONTINUOUS:
+            LIBINPUT_EVENT_POINTER_SCROLL_CONTINUOUS:
             let p = libinput_event_get_pointer_event(event)
-            let source: AxisSource = type == LIBINPUT_EVENT_POINTER_SCROLL_WHEEL ? .wheel
+            let source: AxisSource =
+                type == LIBINPUT_EVENT_POINTER_SCROLL_WHEEL
+                ? .wheel
                 : type == LIBINPUT_EVENT_POINTER_SCROLL_FINGER ? .finger : .continuous
             func axis(_ which: libinput_pointer_axis) -> AxisValue? {
                 guard libinput_event_pointer_has_axis(p, which) != 0 else { return nil }
                 let v120 = source == .wheel ? libinput_event_pointer_get_scroll_value_v120(p, which) : 0
                 return scrollAxis(value: libinput_event_pointer_get_scroll_value(p, which), v120: v120)
             }
-            return .event(libinput_event_pointer_get_time_usec(p),
-                          .pointerAxis(source: source, vertical: axis(LIBINPUT_POINTER_AXIS_SCROLL_VERTICAL),
-                                       horizontal: axis(LIBINPUT_POINTER_AXIS_SCROLL_HORIZONTAL)))
+            return .event(
+                libinput_event_pointer_get_time_usec(p),
+                .pointerAxis(
+                    source: source, vertical: axis(LIBINPUT_POINTER_AXIS_SCROLL_VERTICAL),
+                    horizontal: axis(LIBINPUT_POINTER_AXIS_SCROLL_HORIZONTAL)))
         case LIBINPUT_EVENT_TOUCH_DOWN, LIBINPUT_EVENT_TOUCH_MOTION:
             let t = libinput_event_get_touch_event(event)
             let slot = libinput_event_touch_get_seat_slot(t)
             let x = unit(libinput_event_touch_get_x_transformed(t, 1))
             let y = unit(libinput_event_touch_get_y_transformed(t, 1))
-            return .event(libinput_event_touch_get_time_usec(t),
-                          type == LIBINPUT_EVENT_TOUCH_DOWN ? .touchDown(slot: slot, x: x, y: y)
-                              : .touchMotion(slot: slot, x: x, y: y))
+            return .event(
+                libinput_event_touch_get_time_usec(t),
+                type == LIBINPUT_EVENT_TOUCH_DOWN
+                    ? .touchDown(slot: slot, x: x, y: y)
+                    : .touchMotion(slot: slot, x: x, y: y))
         case LIBINPUT_EVENT_TOUCH_UP:
             let t = libinput_event_get_touch_event(event)
             return .event(libinput_event_touch_get_time_usec(t), .touchUp(slot: libinput_event_touch_get_seat_slot(t)))
         case LIBINPUT_EVENT_TOUCH_CANCEL:
             let t = libinput_event_get_touch_event(event)
-            return .event(libinput_event_touch_get_time_usec(t), .touchCancel(slot: libinput_event_touch_get_seat_slot(t)))
+            return .event(
+                libinput_event_touch_get_time_usec(t), .touchCancel(slot: libinput_event_touch_get_seat_slot(t)))
         case LIBINPUT_EVENT_TOUCH_FRAME:
             let t = libinput_event_get_touch_event(event)
             return .event(libinput_event_touch_get_time_usec(t), .touchFrame)
         case LIBINPUT_EVENT_GESTURE_SWIPE_BEGIN, LIBINPUT_EVENT_GESTURE_SWIPE_UPDATE, LIBINPUT_EVENT_GESTURE_SWIPE_END,
-             LIBINPUT_EVENT_GESTURE_PINCH_BEGIN, LIBINPUT_EVENT_GESTURE_PINCH_UPDATE, LIBINPUT_EVENT_GESTURE_PINCH_END,
-             LIBINPUT_EVENT_GESTURE_HOLD_BEGIN, LIBINPUT_EVENT_GESTURE_HOLD_END:
+            LIBINPUT_EVENT_GESTURE_PINCH_BEGIN, LIBINPUT_EVENT_GESTURE_PINCH_UPDATE, LIBINPUT_EVENT_GESTURE_PINCH_END,
+            LIBINPUT_EVENT_GESTURE_HOLD_BEGIN, LIBINPUT_EVENT_GESTURE_HOLD_END:
             return gesture(event, type: type)
         case LIBINPUT_EVENT_SWITCH_TOGGLE:
             let s = libinput_event_get_switch_event(event)
@@ -96,7 +109,7 @@ enum EventTranslation {
             default: return .unrouted("switch \(libinput_event_switch_get_switch(s).rawValue)")
             }
         case LIBINPUT_EVENT_TABLET_TOOL_AXIS, LIBINPUT_EVENT_TABLET_TOOL_PROXIMITY, LIBINPUT_EVENT_TABLET_TOOL_TIP,
-             LIBINPUT_EVENT_TABLET_TOOL_BUTTON:
+            LIBINPUT_EVENT_TABLET_TOOL_BUTTON:
             return tabletTool(event, type: type)
         case LIBINPUT_EVENT_TABLET_PAD_BUTTON, LIBINPUT_EVENT_TABLET_PAD_RING, LIBINPUT_EVENT_TABLET_PAD_STRIP:
             return tabletPad(event, type: type)
@@ -111,7 +124,8 @@ enum EventTranslation {
 
     private static func gesture(_ event: OpaquePointer, type: libinput_event_type) -> Translated {
         let g = libinput_event_get_gesture_event(event)
-        let kind: GestureKind, phase: GesturePhase
+        let kind: GestureKind
+        let phase: GesturePhase
         switch type {
         case LIBINPUT_EVENT_GESTURE_SWIPE_BEGIN: (kind, phase) = (.swipe, .begin)
         case LIBINPUT_EVENT_GESTURE_SWIPE_UPDATE: (kind, phase) = (.swipe, .update)
@@ -141,27 +155,43 @@ enum EventTranslation {
         let time = libinput_event_tablet_tool_get_time_usec(t)
         if type == LIBINPUT_EVENT_TABLET_TOOL_BUTTON {
             let pressed = libinput_event_tablet_tool_get_button_state(t) == LIBINPUT_BUTTON_STATE_PRESSED
-            return .event(time, .tabletToolButton(button: libinput_event_tablet_tool_get_button(t),
-                                                  state: pressed ? .pressed : .released))
+            return .event(
+                time,
+                .tabletToolButton(
+                    button: libinput_event_tablet_tool_get_button(t),
+                    state: pressed ? .pressed : .released))
         }
         let tool = libinput_event_tablet_tool_get_tool(t)
         func finite(_ v: Double) -> Double { v.isFinite ? v : 0 }
-        var axes = TabletAxes(x: unit(libinput_event_tablet_tool_get_x_transformed(t, 1)),
-                              y: unit(libinput_event_tablet_tool_get_y_transformed(t, 1)))
-        if libinput_tablet_tool_has_pressure(tool) != 0 { axes.pressure = unit(libinput_event_tablet_tool_get_pressure(t)) }
-        if libinput_tablet_tool_has_distance(tool) != 0 { axes.distance = unit(libinput_event_tablet_tool_get_distance(t)) }
+        var axes = TabletAxes(
+            x: unit(libinput_event_tablet_tool_get_x_transformed(t, 1)),
+            y: unit(libinput_event_tablet_tool_get_y_transformed(t, 1)))
+        if libinput_tablet_tool_has_pressure(tool) != 0 {
+            axes.pressure = unit(libinput_event_tablet_tool_get_pressure(t))
+        }
+        if libinput_tablet_tool_has_distance(tool) != 0 {
+            axes.distance = unit(libinput_event_tablet_tool_get_distance(t))
+        }
         if libinput_tablet_tool_has_tilt(tool) != 0 {
             axes.tiltX = finite(libinput_event_tablet_tool_get_tilt_x(t))
             axes.tiltY = finite(libinput_event_tablet_tool_get_tilt_y(t))
         }
-        if libinput_tablet_tool_has_rotation(tool) != 0 { axes.rotation = finite(libinput_event_tablet_tool_get_rotation(t)) }
-        if libinput_tablet_tool_has_slider(tool) != 0 { axes.slider = finite(libinput_event_tablet_tool_get_slider_position(t)) }
-        if libinput_tablet_tool_has_wheel(tool) != 0 { axes.wheel = finite(libinput_event_tablet_tool_get_wheel_delta(t)) }
+        if libinput_tablet_tool_has_rotation(tool) != 0 {
+            axes.rotation = finite(libinput_event_tablet_tool_get_rotation(t))
+        }
+        if libinput_tablet_tool_has_slider(tool) != 0 {
+            axes.slider = finite(libinput_event_tablet_tool_get_slider_position(t))
+        }
+        if libinput_tablet_tool_has_wheel(tool) != 0 {
+            axes.wheel = finite(libinput_event_tablet_tool_get_wheel_delta(t))
+        }
         switch type {
         case LIBINPUT_EVENT_TABLET_TOOL_PROXIMITY:
-            let value = TabletTool(type: toolType(libinput_tablet_tool_get_type(tool)), serial: libinput_tablet_tool_get_serial(tool),
-                                   capabilities: capabilities(tool))
-            let inProximity = libinput_event_tablet_tool_get_proximity_state(t) == LIBINPUT_TABLET_TOOL_PROXIMITY_STATE_IN
+            let value = TabletTool(
+                type: toolType(libinput_tablet_tool_get_type(tool)), serial: libinput_tablet_tool_get_serial(tool),
+                capabilities: capabilities(tool))
+            let inProximity =
+                libinput_event_tablet_tool_get_proximity_state(t) == LIBINPUT_TABLET_TOOL_PROXIMITY_STATE_IN
             return .event(time, .tabletToolProximity(value, inProximity: inProximity, axes))
         case LIBINPUT_EVENT_TABLET_TOOL_TIP:
             let down = libinput_event_tablet_tool_get_tip_state(t) == LIBINPUT_TABLET_TOOL_TIP_DOWN
@@ -203,22 +233,33 @@ enum EventTranslation {
         switch type {
         case LIBINPUT_EVENT_TABLET_PAD_BUTTON:
             let pressed = libinput_event_tablet_pad_get_button_state(p) == LIBINPUT_BUTTON_STATE_PRESSED
-            return .event(time, .tabletPadButton(button: libinput_event_tablet_pad_get_button_number(p),
-                                                 state: pressed ? .pressed : .released, mode: libinput_event_tablet_pad_get_mode(p)))
+            return .event(
+                time,
+                .tabletPadButton(
+                    button: libinput_event_tablet_pad_get_button_number(p),
+                    state: pressed ? .pressed : .released, mode: libinput_event_tablet_pad_get_mode(p)))
         case LIBINPUT_EVENT_TABLET_PAD_RING:
-            let source: PadSource = libinput_event_tablet_pad_get_ring_source(p) == LIBINPUT_TABLET_PAD_RING_SOURCE_FINGER
+            let source: PadSource =
+                libinput_event_tablet_pad_get_ring_source(p) == LIBINPUT_TABLET_PAD_RING_SOURCE_FINGER
                 ? .finger : .unknown
             let position = libinput_event_tablet_pad_get_ring_position(p)
-            return .event(time, .tabletPadRing(ring: libinput_event_tablet_pad_get_ring_number(p),
-                                               position: position.isFinite ? position : -1, source: source,
-                                               mode: libinput_event_tablet_pad_get_mode(p)))
+            return .event(
+                time,
+                .tabletPadRing(
+                    ring: libinput_event_tablet_pad_get_ring_number(p),
+                    position: position.isFinite ? position : -1, source: source,
+                    mode: libinput_event_tablet_pad_get_mode(p)))
         default:
-            let source: PadSource = libinput_event_tablet_pad_get_strip_source(p) == LIBINPUT_TABLET_PAD_STRIP_SOURCE_FINGER
+            let source: PadSource =
+                libinput_event_tablet_pad_get_strip_source(p) == LIBINPUT_TABLET_PAD_STRIP_SOURCE_FINGER
                 ? .finger : .unknown
             let position = libinput_event_tablet_pad_get_strip_position(p)
-            return .event(time, .tabletPadStrip(strip: libinput_event_tablet_pad_get_strip_number(p),
-                                                position: position.isFinite ? position : -1, source: source,
-                                                mode: libinput_event_tablet_pad_get_mode(p)))
+            return .event(
+                time,
+                .tabletPadStrip(
+                    strip: libinput_event_tablet_pad_get_strip_number(p),
+                    position: position.isFinite ? position : -1, source: source,
+                    mode: libinput_event_tablet_pad_get_mode(p)))
         }
     }
 

@@ -1,7 +1,7 @@
 // Failures of the live backend, each naming what was tried and the system's reason.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why the live backend failed (a udev seat, a device node, libseat, a dispatch), in a

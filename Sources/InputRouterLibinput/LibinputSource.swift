@@ -14,8 +14,9 @@ import CLibinput
 import CUdev
 import InputRouter
 import InputRouterRecording
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A device as the source announced it.
@@ -80,24 +81,27 @@ public final class LibinputSource {
     ///   - logPriority: the lowest priority libinput reports.
     ///   - deviceIDBase: the first DeviceID; devices count up from it.
     ///   - log: where libinput's, libseat's and the backend's messages go.
-    public init(devices: DeviceSet = .udev(seat: "seat0"), access: DeviceAccess = .libseat(seat: "seat0"),
-                configuration: DeviceConfiguration = DeviceConfiguration(), logPriority: LogPriority = .info,
-                deviceIDBase: UInt32 = 1, log: @escaping LogHandler = LibinputSource.standardErrorLog) throws(LibinputError) {
+    public init(
+        devices: DeviceSet = .udev(seat: "seat0"), access: DeviceAccess = .libseat(seat: "seat0"),
+        configuration: DeviceConfiguration = DeviceConfiguration(), logPriority: LogPriority = .info,
+        deviceIDBase: UInt32 = 1, log: @escaping LogHandler = LibinputSource.standardErrorLog
+    ) throws(LibinputError) {
         self.configuration = configuration
         self.deviceIDBase = deviceIDBase
         var session: SeatSession?
         if case .libseat(let seat) = access { session = try SeatSession.shared(seat: seat, log: log) }
         backing = Backing(session: session, log: log)
         interface = .allocate(capacity: 1)
-        interface.initialize(to: libinput_interface(
-            open_restricted: { path, flags, user in
-                guard let path, let user else { return -EINVAL }
-                return CallbackContext.borrowed(user, as: Backing.self).open(String(cString: path), flags: flags)
-            },
-            close_restricted: { fd, user in
-                guard let user else { return }
-                CallbackContext.borrowed(user, as: Backing.self).close(fd)
-            }))
+        interface.initialize(
+            to: libinput_interface(
+                open_restricted: { path, flags, user in
+                    guard let path, let user else { return -EINVAL }
+                    return CallbackContext.borrowed(user, as: Backing.self).open(String(cString: path), flags: flags)
+                },
+                close_restricted: { fd, user in
+                    guard let user else { return }
+                    CallbackContext.borrowed(user, as: Backing.self).close(fd)
+                }))
         let user = CallbackContext.unretained(backing)
         switch devices {
         case .udev(let seat):
@@ -166,7 +170,6 @@ public final class LibinputSource {
     /// The devices present now.
     public var currentDevices: [LibinputDeviceInfo] { devices.compactMap { $0?.info } }
 
-
     /// Path backend only: opens one more device node. Throws with libinput's reason.
     public func addDevice(path: String) throws(LibinputError) {
         guard let context else { return }
@@ -216,9 +219,11 @@ public final class LibinputSource {
             case .unrouted(let what):
                 guard let device = devices[index] else { return }
                 if devices[index]?.reportedUnrouted.insert(what).inserted == true {
-                    backing.log(LogMessage(origin: .backend, priority: .info,
-                                           text: "\(device.info.sysname) (\(device.info.name)): \(what) events are "
-                                               + "not routed yet; skipped (said once per device)"))
+                    backing.log(
+                        LogMessage(
+                            origin: .backend, priority: .info,
+                            text: "\(device.info.sysname) (\(device.info.name)): \(what) events are "
+                                + "not routed yet; skipped (said once per device)"))
                 }
             case .ignored:
                 break
@@ -235,10 +240,12 @@ public final class LibinputSource {
         let sysname = String(cString: libinput_device_get_sysname(handle))
         let name = String(cString: libinput_device_get_name(handle))
         for (step, reason) in DeviceConfigurator.apply(steps, to: handle) {
-            backing.log(LogMessage(origin: .backend, priority: .error, text: "\(sysname): cannot set \(step): \(reason)"))
+            backing.log(
+                LogMessage(origin: .backend, priority: .error, text: "\(sysname): cannot set \(step): \(reason)"))
         }
-        var info = LibinputDeviceInfo(id: id, sysname: sysname, name: name,
-                                      capabilities: EventTranslation.capabilities(of: handle), applied: steps)
+        var info = LibinputDeviceInfo(
+            id: id, sysname: sysname, name: name,
+            capabilities: EventTranslation.capabilities(of: handle), applied: steps)
         info.vendor = libinput_device_get_id_vendor(handle)
         info.product = libinput_device_get_id_product(handle)
         if let udevDevice = libinput_device_get_udev_device(handle) {
@@ -247,7 +254,9 @@ public final class LibinputSource {
             udev_device_unref(udevDevice)
         }
         if info.path == nil { info.path = "/dev/input/" + sysname }
-        if info.capabilities.contains(.tabletPad) { info.padLayout = PadLayoutQuery.layout(of: handle, tablet: tablet(grouped: handle)) }
+        if info.capabilities.contains(.tabletPad) {
+            info.padLayout = PadLayoutQuery.layout(of: handle, tablet: tablet(grouped: handle))
+        }
         devices.append(Device(handle: handle, info: info))
         if recorder != nil { devices[index]?.recorderIndex = recorder?.addDevice(handle, info: info) }
         let event = InputEvent(time: Self.now(), device: id, .deviceAdded(info.capabilities))
@@ -260,7 +269,8 @@ public final class LibinputSource {
     /// The tablet already added in the same libinput device group as `handle`, if any.
     private func tablet(grouped handle: OpaquePointer) -> DeviceID? {
         let group = libinput_device_get_device_group(handle)
-        for case let d? in devices where d.info.capabilities.contains(.tabletTool) && libinput_device_get_device_group(d.handle) == group {
+        for case let d? in devices
+        where d.info.capabilities.contains(.tabletTool) && libinput_device_get_device_group(d.handle) == group {
             return d.info.id
         }
         return nil
@@ -271,7 +281,8 @@ public final class LibinputSource {
         let group = libinput_device_get_device_group(handle)
         for i in devices.indices {
             guard let d = devices[i], var layout = d.info.padLayout, layout.tablet == nil,
-                libinput_device_get_device_group(d.handle) == group else { continue }
+                libinput_device_get_device_group(d.handle) == group
+            else { continue }
             layout.tablet = id
             devices[i]?.info.padLayout = layout
             sink(InputEvent(time: Self.now(), device: d.info.id, .tabletPadAdded(layout)), nil)

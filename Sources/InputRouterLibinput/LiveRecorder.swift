@@ -11,8 +11,9 @@ import CLibinput
 import CUdev
 import InputRouter
 import InputRouterRecording
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes a live session to a `libinput record` file (`--record FILE`) that RecordingReader
@@ -46,7 +47,8 @@ public final class LiveRecorder {
 
     func addDevice(_ handle: OpaquePointer, info: LibinputDeviceInfo) -> Int {
         var description = DeviceDescription(info: info)
-        var width = 0.0, height = 0.0
+        var width = 0.0
+        var height = 0.0
         if libinput_device_get_size(handle, &width, &height) == 0 { description.size = [width, height] }
         description.vendor = libinput_device_get_id_vendor(handle)
         description.product = libinput_device_get_id_product(handle)
@@ -67,9 +69,10 @@ public final class LiveRecorder {
 
     func addDevice(_ d: DeviceDescription) -> Int {
         let identity = DeviceIdentity(bus: 0, vendor: d.vendor, product: d.product, version: 0)
-        let device = RecordedDevice(id: d.info.id, node: d.node ?? "/dev/input/\(d.info.sysname)", name: d.info.name,
-                                    identity: identity, udevProperties: d.udevProperties,
-                                    libinputCapabilities: d.info.capabilities, libinputSize: d.size, padLayout: d.info.padLayout)
+        let device = RecordedDevice(
+            id: d.info.id, node: d.node ?? "/dev/input/\(d.info.sysname)", name: d.info.name,
+            identity: identity, udevProperties: d.udevProperties,
+            libinputCapabilities: d.info.capabilities, libinputSize: d.size, padLayout: d.info.padLayout)
         return writer.addDevice(device)
     }
 

@@ -24,8 +24,10 @@ enum LogForwarding {
         ir_libinput_set_log_sink(context) { context, priority, message in
             guard let context, let message, let user = libinput_get_user_data(context) else { return }
             let backing = CallbackContext.borrowed(user, as: Backing.self)
-            backing.log(LogMessage(origin: .libinput, priority: LogForwarding.priority(priority),
-                                   text: LogForwarding.trimmed(String(cString: message))))
+            backing.log(
+                LogMessage(
+                    origin: .libinput, priority: LogForwarding.priority(priority),
+                    text: LogForwarding.trimmed(String(cString: message))))
         }
     }
 }

@@ -4,7 +4,9 @@
 
 /// Severity, on libinput's scale (libseat's levels are mapped onto it).
 public enum LogPriority: Int, Sendable, Comparable, CustomStringConvertible {
-    case debug = 10, info = 20, error = 30
+    case debug = 10
+    case info = 20
+    case error = 30
     /// Less severe first: `.debug < .info < .error`, for filtering by a minimum priority.
     public static func < (a: LogPriority, b: LogPriority) -> Bool { a.rawValue < b.rawValue }
     /// The level's name, as a log line shows it ("error").
@@ -29,7 +31,9 @@ public struct LogMessage: Sendable, Hashable, CustomStringConvertible {
     public var text: String
     /// A message as it arrives; `text` without its trailing newline.
     public init(origin: Origin, priority: LogPriority, text: String) {
-        self.origin = origin; self.priority = priority; self.text = text
+        self.origin = origin
+        self.priority = priority
+        self.text = text
     }
     /// One log line: "libinput error: ...".
     public var description: String { "\(origin) \(priority): \(text)" }

@@ -7,10 +7,11 @@
 // seat, all in the one session. A second libseat connection would be a second client of
 // the seat, which seatd does not admit on its VT-bound seat0 (one client per VT).
 
-import CSeat
 import CLibinputShim
+import CSeat
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 final class SeatSession {
@@ -32,7 +33,7 @@ final class SeatSession {
     /// The session on `seat` this process already has, or a new one.
     static func shared(seat: String, log: @escaping LogHandler) throws(LibinputError) -> SeatSession {
         if let session = open[seat]?.session {
-            installLog(log)  // the latest source's handler gets libseat's messages, as with a new session
+            installLog(log) // the latest source's handler gets libseat's messages, as with a new session
             return session
         }
         let session = try SeatSession(expectedSeat: seat, log: log)
@@ -56,23 +57,25 @@ final class SeatSession {
     init(expectedSeat: String, log: @escaping LogHandler) throws(LibinputError) {
         SeatSession.installLog(log)
         listener = .allocate(capacity: 1)
-        listener.initialize(to: libseat_seat_listener(
-            enable_seat: { _, user in
-                guard let user else { return }
-                CallbackContext.borrowed(user, as: SeatSession.self).activeChanged(true)
-            },
-            disable_seat: { seat, user in
-                guard let user else { return }
-                CallbackContext.borrowed(user, as: SeatSession.self).activeChanged(false)
-                // libseat requires the acknowledgement once devices are quiet.
-                _ = libseat_disable_seat(seat)
-            }))
+        listener.initialize(
+            to: libseat_seat_listener(
+                enable_seat: { _, user in
+                    guard let user else { return }
+                    CallbackContext.borrowed(user, as: SeatSession.self).activeChanged(true)
+                },
+                disable_seat: { seat, user in
+                    guard let user else { return }
+                    CallbackContext.borrowed(user, as: SeatSession.self).activeChanged(false)
+                    // libseat requires the acknowledgement once devices are quiet.
+                    _ = libseat_disable_seat(seat)
+                }))
         seat = libseat_open_seat(listener, CallbackContext.unretained(self))
         guard let seat else {
             let reason = String(cString: strerror(errno))
             listener.deallocate()
-            throw LibinputError("libseat could not open a seat (\(reason)); is seatd or logind running? "
-                                + "Use DeviceAccess.direct where neither runs")
+            throw LibinputError(
+                "libseat could not open a seat (\(reason)); is seatd or logind running? "
+                    + "Use DeviceAccess.direct where neither runs")
         }
         let name = libseat_seat_name(seat).map { String(cString: $0) } ?? "?"
         guard name == expectedSeat else {
@@ -130,11 +133,12 @@ final class SeatSession {
     /// libseat logs through one process-wide handler: the latest session's log gets it.
     private static func installLog(_ log: @escaping LogHandler) {
         LogForwarding.libseatLog.withLock { $0 = log }
-        ir_libseat_set_log_sink({ level, message in
-            guard let message else { return }
-            let priority: LogPriority = level <= 1 ? .error : level == 2 ? .info : .debug
-            let text = LogForwarding.trimmed(String(cString: message))
-            LogForwarding.libseatLog.withLock { $0 }?(LogMessage(origin: .libseat, priority: priority, text: text))
-        }, 2)
+        ir_libseat_set_log_sink(
+            { level, message in
+                guard let message else { return }
+                let priority: LogPriority = level <= 1 ? .error : level == 2 ? .info : .debug
+                let text = LogForwarding.trimmed(String(cString: message))
+                LogForwarding.libseatLog.withLock { $0 }?(LogMessage(origin: .libseat, priority: priority, text: text))
+            }, 2)
     }
 }

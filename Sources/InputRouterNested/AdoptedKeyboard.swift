@@ -43,7 +43,7 @@ extension NestedBackend {
     /// the server's keyboard. A keymap that does not compile leaves the current one.
     func keymap(format: UInt32, fd: Int32, size: UInt32) {
         defer { close(fd) }
-        guard format == 1 else {  // WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1; no_keymap is 0
+        guard format == 1 else { // WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1; no_keymap is 0
             return onWarning("the parent sent no xkb keymap (format \(format)); keeping ours")
         }
         guard size > 1 else { return onWarning("the parent sent an empty keymap; keeping ours") }

@@ -34,7 +34,7 @@ final class Listeners {
         r.global = { data, _, name, interface, version in
             backend(data).global(name: name, interface: String(cString: interface!), version: version)
         }
-        r.global_remove = { _, _, _ in }  // our globals (compositor, shm, seat) never go
+        r.global_remove = { _, _, _ in } // our globals (compositor, shm, seat) never go
         registry = allocate(r)
 
         var w = xdg_wm_base_listener()
@@ -72,13 +72,17 @@ final class Listeners {
         p.enter = { data, _, serial, _, x, y in backend(data).pointerEnter(serial: serial, x: x, y: y) }
         p.leave = { data, _, _, _ in backend(data).pointerLeave() }
         p.motion = { data, _, time, x, y in backend(data).pointerMotion(time: time, x: x, y: y) }
-        p.button = { data, _, _, time, button, state in backend(data).pointerButton(time: time, button: button, state: state) }
+        p.button = { data, _, _, time, button, state in
+            backend(data).pointerButton(time: time, button: button, state: state)
+        }
         p.axis = { data, _, time, axis, value in backend(data).pointerAxis(time: time, axis: axis, value: value) }
         p.frame = { data, _ in backend(data).pointerFrame() }
         p.axis_source = { data, _, source in backend(data).pointerAxisSource(source) }
         p.axis_stop = { data, _, time, axis in backend(data).pointerAxisStop(time: time, axis: axis) }
         // wl_pointer v5-7: one discrete step is 120 in v8's terms.
-        p.axis_discrete = { data, _, axis, discrete in backend(data).pointerAxisValue120(axis: axis, value120: discrete * 120) }
+        p.axis_discrete = { data, _, axis, discrete in
+            backend(data).pointerAxisValue120(axis: axis, value120: discrete * 120)
+        }
         p.axis_value120 = { data, _, axis, value in backend(data).pointerAxisValue120(axis: axis, value120: value) }
         pointer = allocate(p)
 
@@ -113,8 +117,15 @@ final class Listeners {
     }
 
     deinit {
-        registry.deallocate(); wmBase.deallocate(); xdgSurface.deallocate(); toplevel.deallocate()
-        frame.deallocate(); buffer.deallocate(); seat.deallocate(); pointer.deallocate()
-        keyboard.deallocate(); touch.deallocate()
+        registry.deallocate()
+        wmBase.deallocate()
+        xdgSurface.deallocate()
+        toplevel.deallocate()
+        frame.deallocate()
+        buffer.deallocate()
+        seat.deallocate()
+        pointer.deallocate()
+        keyboard.deallocate()
+        touch.deallocate()
     }
 }

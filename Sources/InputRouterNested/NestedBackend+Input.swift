@@ -148,7 +148,7 @@ extension NestedBackend {
             guard !heldButtons.contains(button) else { return }
             heldButtons.append(button)
         } else {
-            guard let i = heldButtons.firstIndex(of: button) else { return }  // pressed before we had the pointer
+            guard let i = heldButtons.firstIndex(of: button) else { return } // pressed before we had the pointer
             heldButtons.remove(at: i)
         }
         emit(.pointer, .pointerButton(button: button, state: pressed ? .pressed : .released), time: stamp(time))
@@ -171,7 +171,7 @@ extension NestedBackend {
         var v = pendingAxis.values[i] ?? AxisValue(value: 0)
         v.value += wl_fixed_to_double(value)
         pendingAxis.values[i] = v
-        if pointerVersion < 5 { pointerFrame() }  // no frames before wl_pointer v5
+        if pointerVersion < 5 { pointerFrame() } // no frames before wl_pointer v5
     }
 
     func pointerAxisSource(_ source: UInt32) {
@@ -196,8 +196,9 @@ extension NestedBackend {
         guard !pendingAxis.isEmpty else { return }
         let axis = pendingAxis
         pendingAxis = PendingAxis()
-        emit(.pointer, .pointerAxis(source: axis.source ?? .wheel, vertical: axis.values[0], horizontal: axis.values[1]),
-             time: axis.time)
+        emit(
+            .pointer, .pointerAxis(source: axis.source ?? .wheel, vertical: axis.values[0], horizontal: axis.values[1]),
+            time: axis.time)
     }
 
     // MARK: Keyboard

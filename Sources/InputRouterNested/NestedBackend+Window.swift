@@ -91,7 +91,10 @@ extension NestedBackend {
     private func freeBuffer(width w: Int, height h: Int) -> ShmBuffer? {
         buffers.removeAll { b in
             guard b.width != w || b.height != h else { return false }
-            if b.busy { b.stale = true; return false }
+            if b.busy {
+                b.stale = true
+                return false
+            }
             b.destroy()
             return true
         }
@@ -132,14 +135,19 @@ final class ShmBuffer {
     init(shm: OpaquePointer, width: Int, height: Int) throws {
         let size = width * height * 4
         let fd = nested_shm_file(size)
-        guard fd >= 0 else { throw NestedBackendError(description: "shm buffer: memfd_create: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw NestedBackendError(description: "shm buffer: memfd_create: \(String(cString: strerror(errno)))")
+        }
         defer { close(fd) }
         guard let map = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), map != MAP_FAILED else {
             throw NestedBackendError(description: "shm buffer: mmap: \(String(cString: strerror(errno)))")
         }
         let pool = wl_shm_create_pool(shm, fd, Int32(size))
-        guard let buffer = wl_shm_pool_create_buffer(pool, 0, Int32(width), Int32(height), Int32(width * 4),
-                                                     WL_SHM_FORMAT_ARGB8888.rawValue) else {
+        guard
+            let buffer = wl_shm_pool_create_buffer(
+                pool, 0, Int32(width), Int32(height), Int32(width * 4),
+                WL_SHM_FORMAT_ARGB8888.rawValue)
+        else {
             wl_shm_pool_destroy(pool)
             munmap(map, size)
             throw NestedBackendError(description: "shm buffer: wl_shm_pool_create_buffer failed")

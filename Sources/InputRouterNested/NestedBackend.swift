@@ -129,7 +129,9 @@ public final class NestedBackend {
     /// creates the window and puts the connection into `server`'s event loop. Nothing is
     /// dispatched yet: set the callbacks, then run the server; the first configure, the
     /// seat's devices and the keymap arrive from there.
-    public init(server: WaylandServer, display name: String? = nil, configuration: Configuration = Configuration()) throws {
+    public init(server: WaylandServer, display name: String? = nil, configuration: Configuration = Configuration())
+        throws
+    {
         self.server = server
         self.configuration = configuration
         width = configuration.defaultWidth
@@ -137,7 +139,8 @@ public final class NestedBackend {
         sink = { [unowned server] event, description in server.handle(event, description: description) }
         guard let display = wl_display_connect(name) else {
             let shown = name ?? ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "wayland-0"
-            throw NestedBackendError(description: "cannot connect to the parent compositor at \(shown): \(String(cString: strerror(errno)))")
+            throw NestedBackendError(
+                description: "cannot connect to the parent compositor at \(shown): \(String(cString: strerror(errno)))")
         }
         self.display = display
         // From here on a throw runs deinit, which disconnects.
@@ -245,7 +248,9 @@ public final class NestedBackend {
         if let pointer { releasePointerProxy(pointer) }
         if let keyboard { releaseKeyboardProxy(keyboard) }
         if let touch { releaseTouchProxy(touch) }
-        pointer = nil; keyboard = nil; touch = nil
+        pointer = nil
+        keyboard = nil
+        touch = nil
         if let frameCallback { wl_callback_destroy(frameCallback) }
         frameCallback = nil
         for b in buffers { b.destroy() }
@@ -253,13 +258,19 @@ public final class NestedBackend {
         if let toplevel { xdg_toplevel_destroy(toplevel) }
         if let xdgSurface { xdg_surface_destroy(xdgSurface) }
         if let surface { wl_surface_destroy(surface) }
-        toplevel = nil; xdgSurface = nil; surface = nil
+        toplevel = nil
+        xdgSurface = nil
+        surface = nil
         if let seat { wl_seat_get_version(seat) >= 5 ? wl_seat_release(seat) : wl_seat_destroy(seat) }
         if let wmBase { xdg_wm_base_destroy(wmBase) }
         if let shm { wl_shm_destroy(shm) }
         if let compositor { wl_compositor_destroy(compositor) }
         if let registry { wl_registry_destroy(registry) }
-        seat = nil; wmBase = nil; shm = nil; compositor = nil; registry = nil
+        seat = nil
+        wmBase = nil
+        shm = nil
+        compositor = nil
+        registry = nil
         if connectionError == nil { _ = wl_display_flush(display) }
     }
 }

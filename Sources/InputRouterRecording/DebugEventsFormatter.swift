@@ -4,10 +4,11 @@
 // so the text is what libinput's tool prints for the same double.
 
 import InputRouter
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Prints events as `libinput debug-events` lines, remembering the previous device and the
@@ -47,8 +48,10 @@ public struct DebugEventsFormatter {
 
     static func device(_ name: String, _ capabilities: DeviceCapabilities) -> String {
         var letters = ""
-        for (c, l) in [(DeviceCapabilities.keyboard, "k"), (.pointer, "p"), (.touch, "t"), (.gesture, "g"),
-                       (.tabletTool, "T"), (.tabletPad, "P"), (.switch, "S")] where capabilities.contains(c) {
+        for (c, l) in [
+            (DeviceCapabilities.keyboard, "k"), (.pointer, "p"), (.touch, "t"), (.gesture, "g"),
+            (.tabletTool, "T"), (.tabletPad, "P"), (.switch, "S"),
+        ] where capabilities.contains(c) {
             letters += l
         }
         return pad(name, 33) + " seat0 default group1  cap:" + letters
@@ -68,19 +71,27 @@ public struct DebugEventsFormatter {
             return ("POINTER_MOTION_ABSOLUTE", c("%6.2f/%6.2f", x * 100, y * 100))
         case .pointerButton(let button, let state):
             // The seat count is not part of the event value: printed as 0 or 1.
-            return ("POINTER_BUTTON", "\(keyName(button)) (\(button)) \(state == .pressed ? "pressed" : "released"), "
-                        + "seat count: \(state == .pressed ? 1 : 0)")
+            return (
+                "POINTER_BUTTON",
+                "\(keyName(button)) (\(button)) \(state == .pressed ? "pressed" : "released"), "
+                    + "seat count: \(state == .pressed ? 1 : 0)"
+            )
         case .pointerAxis(let source, let vertical, let horizontal):
-            let type: String, name: String
+            let type: String
+            let name: String
             switch source {
             case .wheel, .wheelTilt: (type, name) = ("POINTER_SCROLL_WHEEL", "wheel")
             case .finger: (type, name) = ("POINTER_SCROLL_FINGER", "finger")
             case .continuous: (type, name) = ("POINTER_SCROLL_CONTINUOUS", "continuous")
             }
-            let v = vertical ?? AxisValue(value: 0), h = horizontal ?? AxisValue(value: 0)
-            return (type, c("vert %.2f/%.1f", v.value, Double(v.value120)) + (vertical == nil ? "" : "*")
-                        + c(" horiz %.2f/%.1f", h.value, Double(h.value120)) + (horizontal == nil ? "" : "*")
-                        + " (\(name))")
+            let v = vertical ?? AxisValue(value: 0)
+            let h = horizontal ?? AxisValue(value: 0)
+            return (
+                type,
+                c("vert %.2f/%.1f", v.value, Double(v.value120)) + (vertical == nil ? "" : "*")
+                    + c(" horiz %.2f/%.1f", h.value, Double(h.value120)) + (horizontal == nil ? "" : "*")
+                    + " (\(name))"
+            )
         case .touchDown(let slot, let x, let y), .touchMotion(let slot, let x, let y):
             let type = if case .touchDown = kind { "TOUCH_DOWN" } else { "TOUCH_MOTION" }
             // The device slot and the mm position are not part of the event value: the seat
@@ -108,8 +119,9 @@ public struct DebugEventsFormatter {
             case .keypadSlide: return nil
             }
             return ("SWITCH_TOGGLE", "switch \(name) state \(on ? 1 : 0)")
-        case .tabletToolProximity, .tabletToolTip, .tabletToolAxis, .tabletToolButton, .tabletPadAdded, .tabletPadButton,
-             .tabletPadRing, .tabletPadStrip:
+        case .tabletToolProximity, .tabletToolTip, .tabletToolAxis, .tabletToolButton, .tabletPadAdded,
+            .tabletPadButton,
+            .tabletPadRing, .tabletPadStrip:
             // debug-events' tablet lines are not written (nor read) yet.
             return nil
         }

@@ -63,21 +63,25 @@ public struct DebugEventsLog: Sendable {
 public enum DebugEventsReader {
     /// Reads a log held in memory; `file` names it in errors. Throws at the first event line
     /// that does not parse; non-event lines become warnings.
-    public static func parse(_ text: String, file: String, deviceIDBase: UInt32 = 0) throws(RecordingError) -> DebugEventsLog {
+    public static func parse(_ text: String, file: String, deviceIDBase: UInt32 = 0) throws(RecordingError)
+        -> DebugEventsLog
+    {
         var state = DebugEventsParser(file: file, deviceIDBase: deviceIDBase)
         var lineNumber = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
             try state.read(Array(line.utf8), line: lineNumber)
         }
-        return DebugEventsLog(file: file, devices: state.devices, events: state.events, warnings: state.warnings,
-                              sysnames: state.sysnames, descriptions: state.descriptions)
+        return DebugEventsLog(
+            file: file, devices: state.devices, events: state.events, warnings: state.warnings,
+            sysnames: state.sysnames, descriptions: state.descriptions)
     }
 
     /// Reads the log at `path`; the error for an unreadable file points at 1:1.
     public static func read(path: String, deviceIDBase: UInt32 = 0) throws(RecordingError) -> DebugEventsLog {
         guard let bytes = RecordingReader.readFile(path) else {
-            throw RecordingError(file: path, position: SourcePosition(line: 1, column: 1), message: "cannot read the file")
+            throw RecordingError(
+                file: path, position: SourcePosition(line: 1, column: 1), message: "cannot read the file")
         }
         return try parse(String(decoding: bytes, as: UTF8.self), file: path, deviceIDBase: deviceIDBase)
     }
@@ -106,11 +110,15 @@ struct DebugEventsParser {
     private var lastTime: UInt64 = 0
     private var said: Set<String> = []
 
-    init(file: String, deviceIDBase: UInt32) { self.file = file; self.deviceIDBase = deviceIDBase }
+    init(file: String, deviceIDBase: UInt32) {
+        self.file = file
+        self.deviceIDBase = deviceIDBase
+    }
 
     private mutating func warn(_ line: Int, _ column: Int, _ message: String, once key: String? = nil) {
         if let key, !said.insert(key).inserted { return }
-        warnings.append(RecordingWarning(file: file, position: SourcePosition(line: line, column: column), message: message))
+        warnings.append(
+            RecordingWarning(file: file, position: SourcePosition(line: line, column: column), message: message))
     }
 
     mutating func read(_ bytes: [UInt8], line: Int) throws(RecordingError) {
@@ -123,7 +131,8 @@ struct DebugEventsParser {
         s.skipSpaces()
         let typeColumn = s.column
         let type = s.word()
-        let looksLikeType = !type.isEmpty && type.utf8.allSatisfy { ($0 >= 65 && $0 <= 90) || $0 == 95 }
+        let looksLikeType =
+            !type.isEmpty && type.utf8.allSatisfy { ($0 >= 65 && $0 <= 90) || $0 == 95 }
             && type.contains("_")
         guard !sysname.isEmpty, looksLikeType else {
             warn(line, sysStart + 1, "not a libinput debug-events line; skipped")
@@ -138,7 +147,9 @@ struct DebugEventsParser {
         lastTime = time
         s.skipSpaces()
         guard DebugEventsReader.types.contains(type) else {
-            let what = type.hasPrefix("TABLET_") ? "has no InputRouter event (debug-events tablet lines are not read yet)"
+            let what =
+                type.hasPrefix("TABLET_")
+                ? "has no InputRouter event (debug-events tablet lines are not read yet)"
                 : "is not an event type this reader knows"
             warn(line, typeColumn, "\(type) \(what); skipped (reported once per device)", once: "\(sysname) \(type)")
             return
@@ -202,8 +213,10 @@ struct DebugEventsParser {
         sysnames.append(sysname)
     }
 
-    private mutating func payload(_ type: String, _ s: inout LineScanner,
-                                  sysname: String) throws(RecordingError) -> InputEvent.Kind? {
+    private mutating func payload(
+        _ type: String, _ s: inout LineScanner,
+        sysname: String
+    ) throws(RecordingError) -> InputEvent.Kind? {
         switch type {
         case "KEYBOARD_KEY":
             let nameColumn = s.column
@@ -212,8 +225,10 @@ struct DebugEventsParser {
             let code = try s.parenthesisedInteger()
             let pressed = try s.pressedOrReleased()
             if name == "***" || code < 0 {
-                warn(s.line, nameColumn, "key codes are hidden (run `libinput debug-events --show-keycodes`); "
-                     + "hidden keys skipped", once: "hidden keys")
+                warn(
+                    s.line, nameColumn,
+                    "key codes are hidden (run `libinput debug-events --show-keycodes`); "
+                        + "hidden keys skipped", once: "hidden keys")
                 return nil
             }
             guard code <= 0x2ff else { throw s.error(at: nameColumn, "key code \(code) is out of range") }
@@ -233,7 +248,9 @@ struct DebugEventsParser {
             _ = s.word()
             s.skipSpaces()
             let code = try s.parenthesisedInteger()
-            guard (0...0x2ff).contains(code) else { throw s.error(at: nameColumn, "button code \(code) is out of range") }
+            guard (0...0x2ff).contains(code) else {
+                throw s.error(at: nameColumn, "button code \(code) is out of range")
+            }
             let pressed = try s.pressedOrReleased()
             try s.expect(",")
             s.skipSpaces()
@@ -246,7 +263,7 @@ struct DebugEventsParser {
         case "POINTER_AXIS", "POINTER_SCROLL_WHEEL", "POINTER_SCROLL_FINGER", "POINTER_SCROLL_CONTINUOUS":
             return try scroll(type, &s)
         case "TOUCH_DOWN", "TOUCH_MOTION", "TOUCH_UP", "TOUCH_CANCEL":
-            _ = try s.integer()  // the device slot
+            _ = try s.integer() // the device slot
             s.skipSpaces()
             let seatSlotColumn = s.column
             let seatSlot = try s.parenthesisedInteger()
@@ -275,7 +292,9 @@ struct DebugEventsParser {
             s.skipSpaces()
             let stateColumn = s.column
             let state = try s.integer()
-            guard state == 0 || state == 1 else { throw s.error(at: stateColumn, "switch state \(state) is not 0 or 1") }
+            guard state == 0 || state == 1 else {
+                throw s.error(at: stateColumn, "switch state \(state) is not 0 or 1")
+            }
             switch which {
             case "lid": return .switchToggle(.lid, on: state == 1)
             case "tablet-mode": return .switchToggle(.tabletMode, on: state == 1)
@@ -297,7 +316,9 @@ struct DebugEventsParser {
             let stepsColumn = s.column
             var steps = try s.number()
             if type == "POINTER_AXIS" { steps *= 120 }
-            guard abs(steps) <= Double(Int32.max) else { throw s.error(at: stepsColumn, "scroll steps \(steps) out of range") }
+            guard abs(steps) <= Double(Int32.max) else {
+                throw s.error(at: stepsColumn, "scroll steps \(steps) out of range")
+            }
             let present = s.peek == UInt8(ascii: "*")
             if present { s.index += 1 }
             s.skipSpaces()
@@ -370,7 +391,9 @@ struct LineScanner {
         // A pasted log may carry Windows line ends.
         var bytes = bytes
         if bytes.last == 13 { bytes.removeLast() }
-        self.bytes = bytes; self.line = line; self.file = file
+        self.bytes = bytes
+        self.line = line
+        self.file = file
     }
 
     var atEnd: Bool { index >= bytes.count }
@@ -396,7 +419,8 @@ struct LineScanner {
     mutating func expect(_ text: String) throws(RecordingError) {
         let expected = Array(text.utf8)
         guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected else {
-            let found = atEnd ? "the end of the line" : "'\(String(decoding: bytes[index...].prefix(12), as: UTF8.self))'"
+            let found =
+                atEnd ? "the end of the line" : "'\(String(decoding: bytes[index...].prefix(12), as: UTF8.self))'"
             throw error(at: column, "expected '\(text)', found \(found)")
         }
         index += expected.count
@@ -413,11 +437,15 @@ struct LineScanner {
         let start = index
         if let c = peek, c == 43 || c == 45 { index += 1 }
         var digits = 0
-        while let c = peek, (48...57).contains(c) || c == 46 { index += 1; digits += 1 }
+        while let c = peek, (48...57).contains(c) || c == 46 {
+            index += 1
+            digits += 1
+        }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard digits > 0, let value = Double(text), value.isFinite, abs(value) <= 1e7 else {
             index = start
-            throw error(at: start + 1, text.isEmpty ? "expected a number" : "'\(text)' is not a number this reader takes")
+            throw error(
+                at: start + 1, text.isEmpty ? "expected a number" : "'\(text)' is not a number this reader takes")
         }
         return value
     }
@@ -452,7 +480,7 @@ struct LineScanner {
     mutating func pressedOrReleased() throws(RecordingError) -> Bool {
         skipSpaces()
         let start = column
-        let word = self.word(until: 44)  // stops at ','
+        let word = self.word(until: 44) // stops at ','
         switch word {
         case "pressed": return true
         case "released": return false
@@ -466,10 +494,16 @@ struct LineScanner {
         let start = index
         if peek == 43 { index += 1 }
         guard peek != 45 else { throw error(at: start + 1, "negative time") }
-        var seconds: UInt64 = 0, micros: UInt64 = 0, digits = 0, fraction = -1
+        var seconds: UInt64 = 0
+        var micros: UInt64 = 0
+        var digits = 0
+        var fraction = -1
         while let c = peek, (48...57).contains(c) || (c == 46 && fraction < 0) {
             index += 1
-            if c == 46 { fraction = 0; continue }
+            if c == 46 {
+                fraction = 0
+                continue
+            }
             if fraction < 0 {
                 digits += 1
                 guard digits <= 9 else { throw error(at: start + 1, "time out of range") }

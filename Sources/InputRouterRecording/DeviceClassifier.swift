@@ -14,12 +14,14 @@ enum DeviceClassifier {
         if device.udevProperty("ID_INPUT_TABLET") == "1" || keys.contains(BTN.toolPen) || keys.contains(BTN.stylus) {
             return .tablet
         }
-        if device.udevProperty("ID_INPUT_TOUCHPAD") == "1" ||
-            (hasPosition && keys.contains(BTN.toolFinger) && !device.hasProperty(INPUT_PROP.direct)) {
+        if device.udevProperty("ID_INPUT_TOUCHPAD") == "1"
+            || (hasPosition && keys.contains(BTN.toolFinger) && !device.hasProperty(INPUT_PROP.direct))
+        {
             return .touchpad
         }
-        if device.udevProperty("ID_INPUT_TOUCHSCREEN") == "1" ||
-            (hasPosition && device.hasProperty(INPUT_PROP.direct) && keys.contains(BTN.touch)) {
+        if device.udevProperty("ID_INPUT_TOUCHSCREEN") == "1"
+            || (hasPosition && device.hasProperty(INPUT_PROP.direct) && keys.contains(BTN.touch))
+        {
             return .touchscreen
         }
         if !(device.codes[EV.sw] ?? []).isEmpty { return .switches }
@@ -44,11 +46,13 @@ enum DeviceClassifier {
         case .keyboard, .other: break
         }
         if (device.codes[EV.key] ?? []).contains(where: { $0.isKeyboardKey }) && device.deviceClass != .tablet
-            && device.deviceClass != .tabletPad {
+            && device.deviceClass != .tabletPad
+        {
             capabilities.insert(.keyboard)
         }
         if device.deviceClass == .keyboard,
-           (device.codes[EV.key] ?? []).contains(where: { (BTN.mouse...BTN.task).contains($0) }) {
+            (device.codes[EV.key] ?? []).contains(where: { (BTN.mouse...BTN.task).contains($0) })
+        {
             capabilities.insert(.pointer)
         }
         return capabilities

@@ -46,7 +46,8 @@ struct DocumentDecoder {
         if let declared = root["ndevices"] {
             let count = try declared.integer("ndevices")
             guard count == Int64(deviceNodes.count) else {
-                throw declared.fail("ndevices is \(count) but the file lists \(deviceNodes.count) device(s); truncated file?")
+                throw declared.fail(
+                    "ndevices is \(count) but the file lists \(deviceNodes.count) device(s); truncated file?")
             }
         }
         var devices: [RawDevice] = []
@@ -73,7 +74,8 @@ struct DocumentDecoder {
             guard items.count == 4 else { throw idNode.fail("id: expected [bus, vendor, product, version]") }
             device.identity = DeviceIdentity(
                 bus: try items[0].integer("id", as: UInt32.self), vendor: try items[1].integer("id", as: UInt32.self),
-                product: try items[2].integer("id", as: UInt32.self), version: try items[3].integer("id", as: UInt32.self))
+                product: try items[2].integer("id", as: UInt32.self),
+                version: try items[3].integer("id", as: UInt32.self))
         }
         if let codes = evdev["codes"], !codes.isNull {
             for (key, value) in try codes.mapping("codes") {
@@ -94,8 +96,9 @@ struct DocumentDecoder {
                 guard numbers[0] <= numbers[1] else {
                     throw value.fail("absinfo: minimum \(numbers[0]) is greater than maximum \(numbers[1])")
                 }
-                device.absinfo[code] = AbsInfo(minimum: numbers[0], maximum: numbers[1], fuzz: numbers[2],
-                                               flat: numbers[3], resolution: numbers[4])
+                device.absinfo[code] = AbsInfo(
+                    minimum: numbers[0], maximum: numbers[1], fuzz: numbers[2],
+                    flat: numbers[3], resolution: numbers[4])
             }
         }
         if let properties = evdev["properties"] {
@@ -155,7 +158,7 @@ struct DocumentDecoder {
             case "pad", "tablet-pad": capabilities.insert(.tabletPad)
             case "gesture": capabilities.insert(.gesture)
             case "switch": capabilities.insert(.switch)
-            default: break  // a capability newer than this reader: nothing to route
+            default: break // a capability newer than this reader: nothing to route
             }
         }
         return capabilities
@@ -176,16 +179,19 @@ struct DocumentDecoder {
                 if event.type == EV.syn && event.code == SYN.dropped { sawDropped = true }
                 pending.append(event)
                 if event.type == EV.syn && event.code == SYN.report {
-                    frames.append(RawFrame(evdev: pending, libinput: nil, position: pending[0].position, time: event.time))
+                    frames.append(
+                        RawFrame(evdev: pending, libinput: nil, position: pending[0].position, time: event.time))
                     pending = []
                 }
             }
         }
         if sawDropped {
-            warnings.append((entry.position, "SYN_DROPPED: the kernel lost events here; state after it may be inconsistent"))
+            warnings.append(
+                (entry.position, "SYN_DROPPED: the kernel lost events here; state after it may be inconsistent"))
         }
         if let first = pending.first {
-            warnings.append((first.position, "evdev frame does not end in SYN_REPORT; \(pending.count) event(s) skipped"))
+            warnings.append(
+                (first.position, "evdev frame does not end in SYN_REPORT; \(pending.count) event(s) skipped"))
         }
         let libinputTime = try libinput?.first?["time"]?.microseconds("time")
         if frames.isEmpty {
@@ -212,7 +218,8 @@ struct DocumentDecoder {
         guard (0...Int64(EV.codeMax)).contains(code) else { throw items[3].fail("event code \(code) is out of range") }
         let value = try items[4].integer("event value")
         guard let value32 = Int32(exactly: value) else { throw items[4].fail("event value \(value) is out of range") }
-        return EvdevEvent(time: UInt64(seconds) * 1_000_000 + UInt64(micros), type: UInt16(type), code: UInt16(code),
-                          value: value32, position: row.position)
+        return EvdevEvent(
+            time: UInt64(seconds) * 1_000_000 + UInt64(micros), type: UInt16(type), code: UInt16(code),
+            value: value32, position: row.position)
     }
 }

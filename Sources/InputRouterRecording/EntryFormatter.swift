@@ -27,9 +27,11 @@ struct EntryFormatter {
         case .pointerButton(let button, let state):
             let count = max(0, (buttonCounts[button] ?? 0) + (state == .pressed ? 1 : -1))
             buttonCounts[button] = count
-            return "{\(time), type: POINTER_BUTTON, button: \(button), state: \(EventText.name(state == .pressed)), seat_count: \(count)}"
+            return
+                "{\(time), type: POINTER_BUTTON, button: \(button), state: \(EventText.name(state == .pressed)), seat_count: \(count)}"
         case .pointerAxis(let source, let vertical, let horizontal):
-            let h = horizontal ?? AxisValue(value: 0), v = vertical ?? AxisValue(value: 0)
+            let h = horizontal ?? AxisValue(value: 0)
+            let v = vertical ?? AxisValue(value: 0)
             let name = EventText.name(source)
             switch source {
             case .finger, .continuous:
@@ -51,7 +53,8 @@ struct EntryFormatter {
         case .touchDown(let slot, let x, let y):
             return "{\(time), type: TOUCH_DOWN, slot: \(slot), seat_slot: \(slot), \(position(x, y, size: touchSize))}"
         case .touchMotion(let slot, let x, let y):
-            return "{\(time), type: TOUCH_MOTION, slot: \(slot), seat_slot: \(slot), \(position(x, y, size: touchSize))}"
+            return
+                "{\(time), type: TOUCH_MOTION, slot: \(slot), seat_slot: \(slot), \(position(x, y, size: touchSize))}"
         case .touchUp(let slot): return "{\(time), type: TOUCH_UP, slot: \(slot), seat_slot: \(slot)}"
         case .touchCancel(let slot): return "{\(time), type: TOUCH_CANCEL, slot: \(slot), seat_slot: \(slot)}"
         case .touchFrame: return "{\(time), type: TOUCH_FRAME}"
@@ -82,15 +85,17 @@ struct EntryFormatter {
         case .tabletToolButton(let button, let state):
             return "{\(time), type: TABLET_TOOL_BUTTON, button: \(button), state: \(EventText.name(state == .pressed))}"
         case .tabletPadAdded:
-            return nil  // the layout is the device's `libinput: pad:` (RecordWriter)
+            return nil // the layout is the device's `libinput: pad:` (RecordWriter)
         case .tabletPadButton(let button, let state, let mode):
             let toggle = device.padLayout?.isToggle(button) ?? false
             return "{\(time), type: TABLET_PAD_BUTTON, button: \(button), state: \(EventText.name(state == .pressed)), "
                 + "mode: \(mode), is-toggle: \(toggle)}"
         case .tabletPadRing(let n, let position, let source, let mode):
-            return "{\(time), type: TABLET_PAD_RING, number: \(n), position: \(position), source: \(EventText.name(source)), mode: \(mode)}"
+            return
+                "{\(time), type: TABLET_PAD_RING, number: \(n), position: \(position), source: \(EventText.name(source)), mode: \(mode)}"
         case .tabletPadStrip(let n, let position, let source, let mode):
-            return "{\(time), type: TABLET_PAD_STRIP, number: \(n), position: \(position), source: \(EventText.name(source)), mode: \(mode)}"
+            return
+                "{\(time), type: TABLET_PAD_STRIP, number: \(n), position: \(position), source: \(EventText.name(source)), mode: \(mode)}"
         }
     }
 
@@ -99,8 +104,10 @@ struct EntryFormatter {
     private func tabletAxes(_ a: TabletAxes) -> String {
         var text = position(a.x, a.y, size: pointerSize)
         if a.tiltX != nil || a.tiltY != nil { text += ", tilt: \(pair(a.tiltX ?? 0, a.tiltY ?? 0))" }
-        for (label, value) in [("pressure", a.pressure), ("distance", a.distance), ("rotation", a.rotation),
-                               ("slider", a.slider), ("wheel", a.wheel)] {
+        for (label, value) in [
+            ("pressure", a.pressure), ("distance", a.distance), ("rotation", a.rotation),
+            ("slider", a.slider), ("wheel", a.wheel),
+        ] {
             if let value { text += ", \(label): \(value)" }
         }
         return text

@@ -40,7 +40,7 @@ extension UInt16 {
     var isKeyboardKey: Bool {
         if self < BTN.misc { return true }
         if self <= BTN.lastButtonOfFirstBlock { return false }
-        if (0x220...0x223).contains(self) || (0x2c0...0x2e7).contains(self) { return false }  // dpad, trigger-happy
+        if (0x220...0x223).contains(self) || (0x2c0...0x2e7).contains(self) { return false } // dpad, trigger-happy
         return self <= EV.codeMax
     }
 }

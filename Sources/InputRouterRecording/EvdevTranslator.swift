@@ -46,10 +46,13 @@ struct EvdevTranslator {
 
     /// The events of one frame (ending in SYN_REPORT), at the frame's time. Warnings are
     /// for things a real device does that libinput would drop (a release without a press).
-    mutating func translate(_ frame: [EvdevEvent], seatSlots: inout SeatSlotAllocator,
-                            warn: (SourcePosition, String) -> Void) -> [InputEvent.Kind] {
+    mutating func translate(
+        _ frame: [EvdevEvent], seatSlots: inout SeatSlotAllocator,
+        warn: (SourcePosition, String) -> Void
+    ) -> [InputEvent.Kind] {
         var out: [InputEvent.Kind] = []
-        var dx = 0.0, dy = 0.0
+        var dx = 0.0
+        var dy = 0.0
         var wheel = (v: Int64(0), h: Int64(0))
         var singleTouchState: Bool?
         for event in frame {
@@ -77,7 +80,7 @@ struct EvdevTranslator {
             case EV.sw:
                 toggle(event, into: &out)
             default:
-                break  // EV_SYN, EV_MSC, EV_LED, EV_REP...: nothing libinput forwards
+                break // EV_SYN, EV_MSC, EV_LED, EV_REP...: nothing libinput forwards
             }
         }
         if dx != 0 || dy != 0 {
@@ -93,8 +96,10 @@ struct EvdevTranslator {
         return out
     }
 
-    private mutating func key(_ event: EvdevEvent, into out: inout [InputEvent.Kind],
-                              warn: (SourcePosition, String) -> Void) {
+    private mutating func key(
+        _ event: EvdevEvent, into out: inout [InputEvent.Kind],
+        warn: (SourcePosition, String) -> Void
+    ) {
         switch event.value {
         case 0:
             guard heldKeys.remove(event.code) != nil else {
@@ -103,7 +108,7 @@ struct EvdevTranslator {
             }
             out.append(.keyboardKey(key: UInt32(event.code), state: .released))
         case 2:
-            return  // kernel autorepeat: libinput drops it, compositors repeat themselves
+            return // kernel autorepeat: libinput drops it, compositors repeat themselves
         default:
             guard heldKeys.insert(event.code).inserted else { return }
             out.append(.keyboardKey(key: UInt32(event.code), state: .pressed))
@@ -157,9 +162,11 @@ struct EvdevTranslator {
             slots[currentSlot, default: TouchSlot()].y = event.value
             slots[currentSlot, default: TouchSlot()].moved = true
         case ABS.x where !hasMT:
-            singleTouch.x = event.value; singleTouch.moved = true
+            singleTouch.x = event.value
+            singleTouch.moved = true
         case ABS.y where !hasMT:
-            singleTouch.y = event.value; singleTouch.moved = true
+            singleTouch.y = event.value
+            singleTouch.moved = true
         default:
             break
         }
@@ -167,8 +174,10 @@ struct EvdevTranslator {
 
     /// At SYN_REPORT: down for new points, motion for moved ones, up for lifted ones, and
     /// one frame if anything was sent.
-    private mutating func touchFrame(_ singleTouchState: Bool?, seatSlots: inout SeatSlotAllocator,
-                                     into out: inout [InputEvent.Kind]) {
+    private mutating func touchFrame(
+        _ singleTouchState: Bool?, seatSlots: inout SeatSlotAllocator,
+        into out: inout [InputEvent.Kind]
+    ) {
         let before = out.count
         let xInfo = device.absinfo[hasMT ? ABS.mtPositionX : ABS.x] ?? AbsInfo(minimum: 0, maximum: 0)
         let yInfo = device.absinfo[hasMT ? ABS.mtPositionY : ABS.y] ?? AbsInfo(minimum: 0, maximum: 0)
@@ -182,16 +191,24 @@ struct EvdevTranslator {
             }
         } else {
             if let down = singleTouchState {
-                if down { singleTouch.trackingID = 0; singleTouch.began = true } else { singleTouch.ended = true }
+                if down {
+                    singleTouch.trackingID = 0
+                    singleTouch.began = true
+                } else {
+                    singleTouch.ended = true
+                }
             }
             step(&singleTouch, xInfo: xInfo, yInfo: yInfo, seatSlots: &seatSlots, into: &out)
         }
         if out.count > before { out.append(.touchFrame) }
     }
 
-    private func step(_ slot: inout TouchSlot, xInfo: AbsInfo, yInfo: AbsInfo,
-                      seatSlots: inout SeatSlotAllocator, into out: inout [InputEvent.Kind]) {
-        let x = Normalisation.fromRaw(slot.x, xInfo), y = Normalisation.fromRaw(slot.y, yInfo)
+    private func step(
+        _ slot: inout TouchSlot, xInfo: AbsInfo, yInfo: AbsInfo,
+        seatSlots: inout SeatSlotAllocator, into out: inout [InputEvent.Kind]
+    ) {
+        let x = Normalisation.fromRaw(slot.x, xInfo)
+        let y = Normalisation.fromRaw(slot.y, yInfo)
         if slot.began, slot.seatSlot == nil {
             let seatSlot = seatSlots.allocate()
             slot.seatSlot = seatSlot
@@ -207,6 +224,8 @@ struct EvdevTranslator {
             slot.seatSlot = nil
             slot.trackingID = -1
         }
-        slot.began = false; slot.ended = false; slot.moved = false
+        slot.began = false
+        slot.ended = false
+        slot.moved = false
     }
 }

@@ -29,7 +29,8 @@ public enum EventText {
         case .touchCancel(let slot): return "touch-cancel \(slot)"
         case .touchFrame: return "touch-frame"
         case .gesture(let g):
-            return "gesture \(name(g.kind)) \(name(g.phase)) \(g.fingers) \(fixed(g.dx, 2)) \(fixed(g.dy, 2)) scale \(fixed(g.scale, 2))"
+            return
+                "gesture \(name(g.kind)) \(name(g.phase)) \(g.fingers) \(fixed(g.dx, 2)) \(fixed(g.dy, 2)) scale \(fixed(g.scale, 2))"
                 + " rotation \(fixed(g.rotation, 2))" + (g.cancelled ? " cancelled" : "")
         case .switchToggle(let kind, let on): return "switch \(name(kind)) \(on ? "on" : "off")"
         case .tabletToolProximity(let tool, let inProximity, let axes):
@@ -38,7 +39,8 @@ public enum EventText {
         case .tabletToolAxis(let axes): return "tablet-axis \(describe(axes))"
         case .tabletToolButton(let button, let state): return "tablet-button \(button) \(name(state == .pressed))"
         case .tabletPadAdded(let layout): return "pad-added \(PadLayoutReading.yaml(layout))"
-        case .tabletPadButton(let button, let state, let mode): return "pad-button \(button) \(name(state == .pressed)) mode \(mode)"
+        case .tabletPadButton(let button, let state, let mode):
+            return "pad-button \(button) \(name(state == .pressed)) mode \(mode)"
         case .tabletPadRing(let n, let position, let source, let mode):
             return "pad-ring \(n) \(fixed(position, 2)) \(name(source)) mode \(mode)"
         case .tabletPadStrip(let n, let position, let source, let mode):
@@ -48,8 +50,10 @@ public enum EventText {
 
     static func describe(_ a: TabletAxes) -> String {
         var text = "\(fixed(a.x, 4)) \(fixed(a.y, 4))"
-        for (label, value) in [("pressure", a.pressure), ("distance", a.distance), ("tilt-x", a.tiltX), ("tilt-y", a.tiltY),
-                               ("rotation", a.rotation), ("slider", a.slider), ("wheel", a.wheel)] {
+        for (label, value) in [
+            ("pressure", a.pressure), ("distance", a.distance), ("tilt-x", a.tiltX), ("tilt-y", a.tiltY),
+            ("rotation", a.rotation), ("slider", a.slider), ("wheel", a.wheel),
+        ] {
             if let value { text += " \(label) \(fixed(value, 2))" }
         }
         return text
@@ -137,7 +141,8 @@ public enum EventText {
         let sign = value < 0 && scaled != 0 ? "-" : ""
         var divisor: Int64 = 1
         for _ in 0..<decimals { divisor *= 10 }
-        let whole = scaled / divisor, fraction = String(scaled % divisor)
+        let whole = scaled / divisor
+        let fraction = String(scaled % divisor)
         guard decimals > 0 else { return "\(sign)\(whole)" }
         return "\(sign)\(whole)." + String(repeating: "0", count: decimals - fraction.count) + fraction
     }

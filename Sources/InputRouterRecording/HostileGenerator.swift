@@ -37,11 +37,17 @@ public struct HostileGenerator: Sendable {
         guard !lines.isEmpty else { return }
         let at = rng.int(0...lines.count - 1)
         func replaceInEvdevRow(_ transform: ([String]) -> [String]) {
-            guard let row = lines.indices.filter({ lines[$0].hasPrefix("    - [") }).randomElement(using: &rng) else { return }
+            guard let row = lines.indices.filter({ lines[$0].hasPrefix("    - [") }).randomElement(using: &rng) else {
+                return
+            }
             let inner = lines[row].dropFirst(7).dropLast()
-            lines[row] = "    - [" + transform(inner.split(separator: ",").map {
-                String($0).trimmingSpaces
-            }).joined(separator: ", ") + "]"
+            lines[row] =
+                "    - ["
+                + transform(
+                    inner.split(separator: ",").map {
+                        String($0).trimmingSpaces
+                    }
+                ).joined(separator: ", ") + "]"
         }
         switch mutation {
         case .truncate:
@@ -60,7 +66,8 @@ public struct HostileGenerator: Sendable {
             lines[at] = line
         case .wrongVersion:
             if let index = lines.firstIndex(of: "version: 1") { lines[index] = "version: \(rng.int(2...99))" }
-        case .unknownEventType: replaceInEvdevRow { $0.count == 5 ? [$0[0], $0[1], "\(rng.int(32...300))", $0[3], $0[4]] : $0 }
+        case .unknownEventType:
+            replaceInEvdevRow { $0.count == 5 ? [$0[0], $0[1], "\(rng.int(32...300))", $0[3], $0[4]] : $0 }
         case .dropSynReport:
             if let index = lines.indices.filter({ lines[$0].hasSuffix(", 0, 0, 0]") }).randomElement(using: &rng) {
                 lines.remove(at: index)
@@ -69,21 +76,28 @@ public struct HostileGenerator: Sendable {
             replaceInEvdevRow { row in row.indices.map { $0 == rng.int(0...4) ? "99999999999999999999999" : row[$0] } }
         case .notANumber:
             if let index = lines.indices.filter({ lines[$0].contains("delta: [") || lines[$0].contains("point: [") })
-                .randomElement(using: &rng) {
-                lines[index] = lines[index].replacingFirst("[", with: "[\(rng.pick([".nan", ".inf", "-.inf", "1e999"])), ")
+                .randomElement(using: &rng)
+            {
+                lines[index] = lines[index].replacingFirst(
+                    "[", with: "[\(rng.pick([".nan", ".inf", "-.inf", "1e999"])), ")
             }
         case .deepNesting:
             let depth = rng.int(10...5000)
-            lines.insert("  - evdev: " + String(repeating: "[", count: depth) + String(repeating: "]", count: depth), at: at)
+            lines.insert(
+                "  - evdev: " + String(repeating: "[", count: depth) + String(repeating: "]", count: depth), at: at)
         case .releaseWithoutPress:
             if let index = lines.firstIndex(of: "  events:") {
-                lines.insert(contentsOf: ["  - evdev:", "    - [0, 1, 1, 30, 0]", "    - [0, 1, 0, 0, 0]", "    libinput:",
-                                          "    - {time: 0.000001, type: KEYBOARD_KEY, key: 30, state: released}"], at: index + 1)
+                lines.insert(
+                    contentsOf: [
+                        "  - evdev:", "    - [0, 1, 1, 30, 0]", "    - [0, 1, 0, 0, 0]", "    libinput:",
+                        "    - {time: 0.000001, type: KEYBOARD_KEY, key: 30, state: released}",
+                    ], at: index + 1)
             }
         case .upForUnknownSlot:
             if let index = lines.firstIndex(of: "  events:") {
-                lines.insert(contentsOf: ["  - libinput:", "    - {time: 0.000002, type: TOUCH_UP, slot: 7, seat_slot: 7}"],
-                             at: index + 1)
+                lines.insert(
+                    contentsOf: ["  - libinput:", "    - {time: 0.000002, type: TOUCH_UP, slot: 7, seat_slot: 7}"],
+                    at: index + 1)
             }
         case .outOfRangeCoordinate:
             if let index = lines.indices.filter({ lines[$0].contains("point: [") }).randomElement(using: &rng) {
@@ -92,7 +106,8 @@ public struct HostileGenerator: Sendable {
             }
         case .badTime:
             if let index = lines.indices.filter({ lines[$0].contains("time: ") }).randomElement(using: &rng) {
-                lines[index] = lines[index].replacingFirst("time: ", with: "time: \(rng.pick(["-", "x", "1e5", "99999999999."]))")
+                lines[index] = lines[index].replacingFirst(
+                    "time: ", with: "time: \(rng.pick(["-", "x", "1e5", "99999999999."]))")
             }
         }
     }
@@ -104,7 +119,8 @@ extension String {
     }
 
     func replacingFirst(_ target: String, with replacement: String) -> String {
-        let text = Array(self), pattern = Array(target)
+        let text = Array(self)
+        let pattern = Array(target)
         guard !pattern.isEmpty, text.count >= pattern.count else { return self }
         for start in 0...(text.count - pattern.count) where Array(text[start..<start + pattern.count]) == pattern {
             return String(text[..<start]) + replacement + String(text[(start + pattern.count)...])

@@ -24,7 +24,8 @@ struct LibinputEntryDecoder {
     func decode(_ entry: YAMLNode, frameTime: UInt64) throws(PositionedError) -> Outcome {
         _ = try entry.mapping("libinput event")
         let type = try entry.required("type", in: "libinput event").string("type")
-        let time = try entry["time"].map { (node) throws(PositionedError) in try node.microseconds("time") } ?? frameTime
+        let time =
+            try entry["time"].map { (node) throws(PositionedError) in try node.microseconds("time") } ?? frameTime
         func field(_ key: String) throws(PositionedError) -> YAMLNode { try entry.required(key, in: type) }
         let kind: InputEvent.Kind
         switch type {
@@ -40,13 +41,15 @@ struct LibinputEntryDecoder {
             let (x, y) = try position(entry, size: pointerSize, what: type)
             kind = .pointerMotionAbsolute(x: x, y: y)
         case "POINTER_BUTTON":
-            kind = .pointerButton(button: try field("button").integer("button", as: UInt32.self),
-                                  state: try pressed(field("state")) ? .pressed : .released)
+            kind = .pointerButton(
+                button: try field("button").integer("button", as: UInt32.self),
+                state: try pressed(field("state")) ? .pressed : .released)
         case "POINTER_AXIS", "POINTER_SCROLL_WHEEL", "POINTER_SCROLL_FINGER", "POINTER_SCROLL_CONTINUOUS":
             kind = try axis(entry, type: type)
         case "KEYBOARD_KEY":
-            kind = .keyboardKey(key: try field("key").integer("key", as: UInt32.self),
-                                state: try pressed(field("state")) ? .pressed : .released)
+            kind = .keyboardKey(
+                key: try field("key").integer("key", as: UInt32.self),
+                state: try pressed(field("state")) ? .pressed : .released)
         case "TOUCH_DOWN", "TOUCH_MOTION":
             let slot = try seatSlot(entry, type: type)
             let (x, y) = try position(entry, size: touchSize, what: type)
@@ -71,27 +74,34 @@ struct LibinputEntryDecoder {
             guard let inProximity = ["in": true, "out": false][proximity.scalarText ?? ""] else {
                 throw proximity.fail("proximity: expected in or out")
             }
-            let tool = TabletTool(type: try toolType(entry["tool-type"]),
-                                  serial: try entry["serial"]?.integer("serial", as: UInt64.self) ?? 0,
-                                  capabilities: try toolCapabilities(entry["axes"]))
+            let tool = TabletTool(
+                type: try toolType(entry["tool-type"]),
+                serial: try entry["serial"]?.integer("serial", as: UInt64.self) ?? 0,
+                capabilities: try toolCapabilities(entry["axes"]))
             kind = .tabletToolProximity(tool, inProximity: inProximity, try tabletAxes(entry, type: type))
         case "TABLET_TOOL_TIP":
             let tip = try field("tip")
-            guard let down = ["down": true, "up": false][tip.scalarText ?? ""] else { throw tip.fail("tip: expected down or up") }
+            guard let down = ["down": true, "up": false][tip.scalarText ?? ""] else {
+                throw tip.fail("tip: expected down or up")
+            }
             kind = .tabletToolTip(down: down, try tabletAxes(entry, type: type))
         case "TABLET_TOOL_AXIS":
             kind = .tabletToolAxis(try tabletAxes(entry, type: type))
         case "TABLET_TOOL_BUTTON", "TABLET_PAD_BUTTON":
             let button = try field("button").integer("button", as: UInt32.self)
             let state: ButtonState = try pressed(field("state")) ? .pressed : .released
-            kind = type == "TABLET_TOOL_BUTTON" ? .tabletToolButton(button: button, state: state)
+            kind =
+                type == "TABLET_TOOL_BUTTON"
+                ? .tabletToolButton(button: button, state: state)
                 : .tabletPadButton(button: button, state: state, mode: try padMode(entry))
         case "TABLET_PAD_RING", "TABLET_PAD_STRIP":
             let number = try field("number").integer("number", as: UInt32.self)
             let position = try field("position").double("position")
             let source: PadSource = entry["source"]?.scalarText == "finger" ? .finger : .unknown
             let mode = try padMode(entry)
-            kind = type == "TABLET_PAD_RING" ? .tabletPadRing(ring: number, position: position, source: source, mode: mode)
+            kind =
+                type == "TABLET_PAD_RING"
+                ? .tabletPadRing(ring: number, position: position, source: source, mode: mode)
                 : .tabletPadStrip(strip: number, position: position, source: source, mode: mode)
         default:
             if let gesture = try gesture(entry, type: type) {
@@ -117,7 +127,9 @@ struct LibinputEntryDecoder {
     }
 
     private func seatSlot(_ entry: YAMLNode, type: String) throws(PositionedError) -> Int32 {
-        guard let node = entry["seat_slot"] ?? entry["slot"] else { throw entry.fail("\(type): missing key 'seat_slot'") }
+        guard let node = entry["seat_slot"] ?? entry["slot"] else {
+            throw entry.fail("\(type): missing key 'seat_slot'")
+        }
         let slot = try node.integer("seat_slot", as: Int32.self)
         guard slot >= 0 else { throw node.fail("seat_slot: \(slot) is negative") }
         return slot
@@ -125,8 +137,10 @@ struct LibinputEntryDecoder {
 
     /// `point: [mm, mm]` normalised by the device's size; `transformed` (percent of the
     /// range, as libinput record prints it) when the size is unknown.
-    private func position(_ entry: YAMLNode, size: (Double, Double)?,
-                          what: String) throws(PositionedError) -> (Double, Double) {
+    private func position(
+        _ entry: YAMLNode, size: (Double, Double)?,
+        what: String
+    ) throws(PositionedError) -> (Double, Double) {
         if let size, let point = entry["point"] {
             let (x, y) = try point.pair("point")
             return (Normalisation.fromMillimetres(x, size: size.0), Normalisation.fromMillimetres(y, size: size.1))
@@ -155,8 +169,9 @@ struct LibinputEntryDecoder {
         case ("POINTER_SCROLL_CONTINUOUS", _), (_, "continuous"): source = .continuous
         case (_, "wheel-tilt"), (_, "tilt"): source = .wheelTilt
         case (_, "wheel"): source = .wheel
-        default: throw entry["source"].map { $0.fail("source: unknown axis source '\(sourceName)'") }
-            ?? entry.fail("source: unknown axis source '\(sourceName)'")
+        default:
+            throw entry["source"].map { $0.fail("source: unknown axis source '\(sourceName)'") }
+                ?? entry.fail("source: unknown axis source '\(sourceName)'")
         }
         let wheelLike = source == .wheel || source == .wheelTilt
         let stop = !wheelLike && h == 0 && v == 0
@@ -229,8 +244,9 @@ struct LibinputEntryDecoder {
         case "END": phase = .end
         default: return nil
         }
-        var event = GestureEvent(kind: kind, phase: phase,
-                                 fingers: try entry.required("nfingers", in: type).integer("nfingers", as: Int32.self))
+        var event = GestureEvent(
+            kind: kind, phase: phase,
+            fingers: try entry.required("nfingers", in: type).integer("nfingers", as: Int32.self))
         if let delta = entry["delta"] { (event.dx, event.dy) = try delta.pair("delta") }
         if let scale = entry["scale"] { event.scale = try scale.double("scale") }
         if let angle = entry["angle_delta"] { event.rotation = try angle.double("angle_delta") }

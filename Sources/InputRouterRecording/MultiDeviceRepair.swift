@@ -15,7 +15,7 @@ enum MultiDeviceRepair {
         guard bytes.count > broken.count, contains(bytes, entry) else { return bytes }
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map(Array.init)
         var changed = false
-        var previous: [UInt8]?  // the last line that is not a comment
+        var previous: [UInt8]? // the last line that is not a comment
         for i in lines.indices {
             let line = lines[i]
             if line.starts(with: entry), previous == Array("  events:".utf8), line.last == UInt8(ascii: "}") {

@@ -12,7 +12,8 @@ enum Normalisation {
         let xCodes = touch ? [ABS.mtPositionX, ABS.x] : [ABS.x, ABS.mtPositionX]
         let yCodes = touch ? [ABS.mtPositionY, ABS.y] : [ABS.y, ABS.mtPositionY]
         if let x = xCodes.lazy.compactMap({ device.absinfo[$0] }).first,
-           let y = yCodes.lazy.compactMap({ device.absinfo[$0] }).first {
+            let y = yCodes.lazy.compactMap({ device.absinfo[$0] }).first
+        {
             return (x.sizeInMillimetres, y.sizeInMillimetres)
         }
         if let size = device.libinputSize, size.count == 2, size[0] > 0, size[1] > 0 { return (size[0], size[1]) }

@@ -33,14 +33,17 @@ enum PadLayoutReading {
         if let list = node["groups"] {
             for group in try list.optionalSequence("pad groups") {
                 _ = try group.mapping("pad group")
-                groups.append(TabletPadGroup(
-                    buttons: try indices(group, "buttons"), rings: try indices(group, "rings"), strips: try indices(group, "strips"),
-                    modes: try group["modes"]?.integer("pad group modes", as: UInt32.self) ?? 1,
-                    mode: try group["mode"]?.integer("pad group mode", as: UInt32.self) ?? 0,
-                    toggles: try indices(group, "toggles")))
+                groups.append(
+                    TabletPadGroup(
+                        buttons: try indices(group, "buttons"), rings: try indices(group, "rings"),
+                        strips: try indices(group, "strips"),
+                        modes: try group["modes"]?.integer("pad group modes", as: UInt32.self) ?? 1,
+                        mode: try group["mode"]?.integer("pad group mode", as: UInt32.self) ?? 0,
+                        toggles: try indices(group, "toggles")))
             }
         }
-        return TabletPadLayout(buttons: try count("buttons"), rings: try count("rings"), strips: try count("strips"), groups: groups)
+        return TabletPadLayout(
+            buttons: try count("buttons"), rings: try count("rings"), strips: try count("strips"), groups: groups)
     }
 
     /// The layout as `pad:` writes it (the inverse of `decode`).
@@ -55,7 +58,8 @@ enum PadLayoutReading {
     }
 
     /// The evdev codes libinput makes pad buttons of, in its order (pad_init_buttons_from_kernel).
-    static let buttonCodes: [UInt16] = Array(0x100..<0x10a) + [0x126, 0x127] + Array(0x130..<0x136) + Array(0x110..<0x117)
+    static let buttonCodes: [UInt16] =
+        Array(0x100..<0x10a) + [0x126, 0x127] + Array(0x130..<0x136) + Array(0x110..<0x117)
 
     /// libinput's layout for a pad it has no libwacom entry for, refined by what its
     /// recorded events show (modes, the current mode, toggle buttons).
@@ -70,20 +74,27 @@ enum PadLayoutReading {
         for frame in frames {
             for entry in frame.libinput ?? [] {
                 guard let type = entry["type"]?.scalarText, type.hasPrefix("TABLET_PAD_"),
-                    let text = entry["mode"]?.scalarText, let mode = UInt32(text) else { continue }
+                    let text = entry["mode"]?.scalarText, let mode = UInt32(text)
+                else { continue }
                 let toggle = type == "TABLET_PAD_BUTTON" && entry["is-toggle"]?.scalarText == "true"
-                if first == nil { first = mode; firstIsTogglePress = toggle && entry["state"]?.scalarText == "pressed" }
+                if first == nil {
+                    first = mode
+                    firstIsTogglePress = toggle && entry["state"]?.scalarText == "pressed"
+                }
                 highest = max(highest, mode)
-                if toggle, let b = entry["button"]?.scalarText.flatMap({ UInt32($0) }), !toggles.contains(b) { toggles.append(b) }
+                if toggle, let b = entry["button"]?.scalarText.flatMap({ UInt32($0) }), !toggles.contains(b) {
+                    toggles.append(b)
+                }
             }
         }
         // libinput reports the mode after the event: a toggle's press already carries the
         // next mode, so the pad was in the one before it.
         let modes = highest + 1
         let mode = first.map { firstIsTogglePress ? ($0 + modes - 1) % modes : $0 } ?? 0
-        let group = TabletPadGroup(buttons: (0..<UInt32(buttons)).map { $0 }, rings: (0..<UInt32(rings)).map { $0 },
-                                   strips: (0..<UInt32(strips)).map { $0 }, modes: modes, mode: mode,
-                                   toggles: toggles.sorted())
+        let group = TabletPadGroup(
+            buttons: (0..<UInt32(buttons)).map { $0 }, rings: (0..<UInt32(rings)).map { $0 },
+            strips: (0..<UInt32(strips)).map { $0 }, modes: modes, mode: mode,
+            toggles: toggles.sorted())
         return TabletPadLayout(buttons: buttons, rings: rings, strips: strips, groups: [group])
     }
 

@@ -17,7 +17,10 @@ public struct EvdevRecord: Hashable, Sendable {
     public var value: Int32
     /// One row: time in µs, type, code, value.
     public init(time: UInt64, type: UInt16, code: UInt16, value: Int32) {
-        self.time = time; self.type = type; self.code = code; self.value = value
+        self.time = time
+        self.type = type
+        self.code = code
+        self.value = value
     }
 }
 
@@ -99,7 +102,10 @@ public struct RecordWriter: Sendable {
             }
             guard let events = entry.libinput else { continue }
             out += entry.evdev.isEmpty ? "  - libinput:" : "    libinput:"
-            if events.isEmpty { out += "\n"; continue }
+            if events.isEmpty {
+                out += "\n"
+                continue
+            }
             out += "\n"
             for event in events {
                 if let line = formatter.format(event, buttonCounts: &buttonCounts) { out += "    - \(line)\n" }

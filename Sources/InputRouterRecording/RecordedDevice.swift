@@ -18,7 +18,11 @@ public struct AbsInfo: Hashable, Sendable {
     public var resolution: Int32
     /// One row; fuzz, flat and resolution default to 0, as for most devices.
     public init(minimum: Int32, maximum: Int32, fuzz: Int32 = 0, flat: Int32 = 0, resolution: Int32 = 0) {
-        self.minimum = minimum; self.maximum = maximum; self.fuzz = fuzz; self.flat = flat; self.resolution = resolution
+        self.minimum = minimum
+        self.maximum = maximum
+        self.fuzz = fuzz
+        self.flat = flat
+        self.resolution = resolution
     }
 
     /// Number of distinct values, as libinput counts the range (`max - min + 1`); at least 1.
@@ -33,7 +37,10 @@ public struct DeviceIdentity: Hashable, Sendable {
     public var bus: UInt32, vendor: UInt32, product: UInt32, version: UInt32
     /// The four ids in `id:` order.
     public init(bus: UInt32, vendor: UInt32, product: UInt32, version: UInt32) {
-        self.bus = bus; self.vendor = vendor; self.product = product; self.version = version
+        self.bus = bus
+        self.vendor = vendor
+        self.product = product
+        self.version = version
     }
 }
 
@@ -82,25 +89,38 @@ public struct RecordedDevice: Hashable, Sendable {
     public var position: SourcePosition
 
     /// A description for the writer (a live backend recording what it sees).
-    public init(id: DeviceID, node: String? = nil, name: String, identity: DeviceIdentity? = nil,
-                codes: [UInt16: [UInt16]] = [:], absinfo: [UInt16: AbsInfo] = [:], properties: [UInt16] = [],
-                udevProperties: [String] = [], quirks: [String] = [], hid: [UInt8] = [],
-                libinputCapabilities: DeviceCapabilities? = nil, libinputSize: [Double]? = nil,
-                hasLibinputEvents: Bool = true, deviceClass: DeviceClass = .other,
-                position: SourcePosition = SourcePosition(line: 1, column: 1), padLayout: TabletPadLayout? = nil) {
+    public init(
+        id: DeviceID, node: String? = nil, name: String, identity: DeviceIdentity? = nil,
+        codes: [UInt16: [UInt16]] = [:], absinfo: [UInt16: AbsInfo] = [:], properties: [UInt16] = [],
+        udevProperties: [String] = [], quirks: [String] = [], hid: [UInt8] = [],
+        libinputCapabilities: DeviceCapabilities? = nil, libinputSize: [Double]? = nil,
+        hasLibinputEvents: Bool = true, deviceClass: DeviceClass = .other,
+        position: SourcePosition = SourcePosition(line: 1, column: 1), padLayout: TabletPadLayout? = nil
+    ) {
         self.padLayout = padLayout
-        self.id = id; self.node = node; self.name = name; self.identity = identity; self.codes = codes
-        self.absinfo = absinfo; self.properties = properties; self.udevProperties = udevProperties
-        self.quirks = quirks; self.hid = hid; self.libinputCapabilities = libinputCapabilities
-        self.libinputSize = libinputSize; self.hasLibinputEvents = hasLibinputEvents
-        self.deviceClass = deviceClass; self.position = position
+        self.id = id
+        self.node = node
+        self.name = name
+        self.identity = identity
+        self.codes = codes
+        self.absinfo = absinfo
+        self.properties = properties
+        self.udevProperties = udevProperties
+        self.quirks = quirks
+        self.hid = hid
+        self.libinputCapabilities = libinputCapabilities
+        self.libinputSize = libinputSize
+        self.hasLibinputEvents = hasLibinputEvents
+        self.deviceClass = deviceClass
+        self.position = position
     }
 
     /// What the recording says of the device beside its `deviceAdded`: its name, node and
     /// ids, as the file gives them (a compositor tells clients of a tablet with them).
     public var deviceDescription: DeviceDescription {
-        DeviceDescription(name: name, path: node, bus: identity?.bus ?? 0, vendor: identity?.vendor ?? 0,
-                          product: identity?.product ?? 0, version: identity?.version ?? 0)
+        DeviceDescription(
+            name: name, path: node, bus: identity?.bus ?? 0, vendor: identity?.vendor ?? 0,
+            product: identity?.product ?? 0, version: identity?.version ?? 0)
     }
 
     /// Whether `codes` lists this code for this event type.

@@ -29,7 +29,8 @@ enum RecordingEnd {
         var start = bytes.count - closing.count
         while start >= 0 {
             if bytes[start] == closing[0], bytes[start..<(start + closing.count)].elementsEqual(closing),
-                let seconds = seconds(in: bytes, from: start + closing.count) {
+                let seconds = seconds(in: bytes, from: start + closing.count)
+            {
                 return seconds.multipliedReportingOverflow(by: 1_000_000).overflow ? UInt64.max : seconds * 1_000_000
             }
             start -= 1

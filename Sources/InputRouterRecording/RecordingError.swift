@@ -8,7 +8,10 @@ public struct SourcePosition: Hashable, Sendable {
     /// 1-based column.
     public var column: Int
     /// A position; both numbers start at 1.
-    public init(line: Int, column: Int) { self.line = line; self.column = column }
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
 }
 
 /// A recording that cannot be read: `file:line:column: message`.
@@ -21,7 +24,9 @@ public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible
     public var message: String
     /// An error at `position` in `file`.
     public init(file: String, position: SourcePosition, message: String) {
-        self.file = file; self.position = position; self.message = message
+        self.file = file
+        self.position = position
+        self.message = message
     }
     /// The line of `position`.
     public var line: Int { position.line }
@@ -42,7 +47,9 @@ public struct RecordingWarning: Hashable, Sendable, CustomStringConvertible {
     public var message: String
     /// A warning at `position` in `file`.
     public init(file: String, position: SourcePosition, message: String) {
-        self.file = file; self.position = position; self.message = message
+        self.file = file
+        self.position = position
+        self.message = message
     }
     /// `file:line:column: warning: message`, the form editors and compilers use.
     public var description: String { "\(file):\(position.line):\(position.column): warning: \(message)" }
@@ -52,5 +59,8 @@ public struct RecordingWarning: Hashable, Sendable, CustomStringConvertible {
 struct PositionedError: Error {
     var position: SourcePosition
     var message: String
-    init(_ position: SourcePosition, _ message: String) { self.position = position; self.message = message }
+    init(_ position: SourcePosition, _ message: String) {
+        self.position = position
+        self.message = message
+    }
 }

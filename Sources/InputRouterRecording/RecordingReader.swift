@@ -2,10 +2,11 @@
 // as RecordingError with the file name attached.
 
 import InputRouter
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A `libinput record` file, read and translated.
@@ -44,12 +45,14 @@ public struct Recording: Sendable {
 public enum RecordingReader {
     /// Reads a recording. `deviceIDBase` is added to each device's index in the file to
     /// make its DeviceID, so several recordings can feed one seat.
-    public static func parse(_ bytes: [UInt8], file: String, deviceIDBase: UInt32 = 0) throws(RecordingError) -> Recording {
+    public static func parse(_ bytes: [UInt8], file: String, deviceIDBase: UInt32 = 0) throws(RecordingError)
+        -> Recording
+    {
         func positioned(_ error: PositionedError) -> RecordingError {
             RecordingError(file: file, position: error.position, message: error.message)
         }
         do {
-            let root = try YAMLParser.parse(MultiDeviceRepair.repair(bytes))  // libinput 1.22's multi-device files
+            let root = try YAMLParser.parse(MultiDeviceRepair.repair(bytes)) // libinput 1.22's multi-device files
             var decoder = DocumentDecoder(deviceIDBase: deviceIDBase)
             let (version, raw) = try decoder.decode(root)
             var translator = Translator()
@@ -57,22 +60,25 @@ public enum RecordingReader {
             let warnings = (decoder.warnings + translator.warnings).map {
                 RecordingWarning(file: file, position: $0.0, message: $0.1)
             }
-            return Recording(file: file, libinputVersion: version, devices: raw.map(\.device), events: events,
-                             warnings: warnings, endTime: RecordingEnd.time(events: events, devices: raw, bytes: bytes))
+            return Recording(
+                file: file, libinputVersion: version, devices: raw.map(\.device), events: events,
+                warnings: warnings, endTime: RecordingEnd.time(events: events, devices: raw, bytes: bytes))
         } catch {
             throw positioned(error)
         }
     }
 
     /// Reads a recording held as text; as `parse(_:file:deviceIDBase:)` with its UTF-8 bytes.
-    public static func parse(_ text: String, file: String, deviceIDBase: UInt32 = 0) throws(RecordingError) -> Recording {
+    public static func parse(_ text: String, file: String, deviceIDBase: UInt32 = 0) throws(RecordingError) -> Recording
+    {
         try parse(Array(text.utf8), file: file, deviceIDBase: deviceIDBase)
     }
 
     /// Reads the file at `path`; the error for an unreadable file points at 1:1.
     public static func read(path: String, deviceIDBase: UInt32 = 0) throws(RecordingError) -> Recording {
         guard let bytes = readFile(path) else {
-            throw RecordingError(file: path, position: SourcePosition(line: 1, column: 1), message: "cannot read the file")
+            throw RecordingError(
+                file: path, position: SourcePosition(line: 1, column: 1), message: "cannot read the file")
         }
         return try parse(bytes, file: path, deviceIDBase: deviceIDBase)
     }

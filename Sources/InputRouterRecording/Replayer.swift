@@ -45,8 +45,10 @@ public struct Replayer: Sendable {
     /// A replay of `events` that ends at `endTime` (µs, the events' clock; nil or earlier:
     /// at the last event), its devices described by `descriptions`; throws for a bad
     /// `.multiple` factor. `start(at:)` sets the clock the first event is due at.
-    public init(events: [InputEvent], descriptions: [DeviceID: DeviceDescription] = [:], speed: Speed = .recorded,
-                endTime: UInt64? = nil) throws(InvalidSpeed) {
+    public init(
+        events: [InputEvent], descriptions: [DeviceID: DeviceDescription] = [:], speed: Speed = .recorded,
+        endTime: UInt64? = nil
+    ) throws(InvalidSpeed) {
         if case .multiple(let factor) = speed, !(factor.isFinite && factor > 0) { throw InvalidSpeed(factor: factor) }
         self.events = events
         self.descriptions = descriptions
@@ -58,8 +60,9 @@ public struct Replayer: Sendable {
     /// that lasts until its end (`Recording.endTime`), so the quiet time after its last
     /// event is played too.
     public init(_ recording: Recording, speed: Speed = .recorded) throws(InvalidSpeed) {
-        try self.init(events: recording.events, descriptions: recording.descriptions, speed: speed,
-                      endTime: recording.endTime)
+        try self.init(
+            events: recording.events, descriptions: recording.descriptions, speed: speed,
+            endTime: recording.endTime)
     }
 
     /// What to hand the seat with `event`: for a `deviceAdded`, its device's description;

@@ -54,9 +54,17 @@ extension YAMLNode {
     static func parseInteger(_ text: String) -> Int64? {
         var body = Substring(text)
         var negative = false
-        if body.hasPrefix("-") { negative = true; body = body.dropFirst() } else if body.hasPrefix("+") { body = body.dropFirst() }
+        if body.hasPrefix("-") {
+            negative = true
+            body = body.dropFirst()
+        } else if body.hasPrefix("+") {
+            body = body.dropFirst()
+        }
         var radix = 10
-        if body.hasPrefix("0x") || body.hasPrefix("0X") { radix = 16; body = body.dropFirst(2) }
+        if body.hasPrefix("0x") || body.hasPrefix("0X") {
+            radix = 16
+            body = body.dropFirst(2)
+        }
         guard !body.isEmpty, body.allSatisfy({ $0.isHexDigit }), let magnitude = UInt64(body, radix: radix) else {
             return nil
         }
@@ -92,7 +100,9 @@ extension YAMLNode {
     /// libinput's `time: 1.234567` (seconds with microseconds) as microseconds, read from
     /// the text so that no binary rounding changes the value.
     func microseconds(_ what: String) throws(PositionedError) -> UInt64 {
-        guard let text = scalarText, !isNull else { throw fail("\(what): expected a time in seconds, found \(kindName)") }
+        guard let text = scalarText, !isNull else {
+            throw fail("\(what): expected a time in seconds, found \(kindName)")
+        }
         guard let value = Self.parseSeconds(text) else {
             throw fail("\(what): '\(Self.abbreviate(text))' is not a time in seconds (0 to \(Self.maximumSeconds))")
         }
@@ -105,7 +115,8 @@ extension YAMLNode {
     static func parseSeconds(_ text: String) -> UInt64? {
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy({ $0.isASCII && $0.isNumber }),
-              let seconds = UInt64(whole), seconds <= maximumSeconds else { return nil }
+            let seconds = UInt64(whole), seconds <= maximumSeconds
+        else { return nil }
         var micros: UInt64 = 0
         if parts.count == 2 {
             let fraction = parts[1]

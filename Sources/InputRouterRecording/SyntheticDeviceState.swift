@@ -15,8 +15,10 @@ struct DeviceState {
 
     init(kind: SyntheticDeviceKind) { self.kind = kind }
 
-    mutating func frame(at time: UInt64, rng: inout SplitMix64,
-                        seatSlots: inout SeatSlotAllocator) -> SyntheticGenerator.Frame {
+    mutating func frame(
+        at time: UInt64, rng: inout SplitMix64,
+        seatSlots: inout SeatSlotAllocator
+    ) -> SyntheticGenerator.Frame {
         var frame: SyntheticGenerator.Frame
         switch kind {
         case .keyboard: frame = keyboard(rng: &rng)
@@ -24,7 +26,8 @@ struct DeviceState {
         case .touchscreen: frame = touchscreen(rng: &rng, seatSlots: &seatSlots)
         case .switches: frame = toggle(rng: &rng)
         }
-        frame.evdev = frame.evdev.map { EvdevRecord(time: time, type: $0.type, code: $0.code, value: $0.value) }
+        frame.evdev =
+            frame.evdev.map { EvdevRecord(time: time, type: $0.type, code: $0.code, value: $0.value) }
             + [EvdevRecord(time: time, type: EV.syn, code: SYN.report, value: 0)]
         if frame.libinput == nil { frame.libinput = [] }
         return frame
@@ -64,8 +67,11 @@ struct DeviceState {
             let gain = rng.pick([0.75, 1.0, 1.25, 1.5, 2.0])
             if rx != 0 { frame.evdev.append(ev(EV.rel, REL.x, rx)) }
             if ry != 0 { frame.evdev.append(ev(EV.rel, REL.y, ry)) }
-            frame.expected = [.pointerMotion(dx: Double(rx) * gain, dy: Double(ry) * gain,
-                                             unacceleratedDX: Double(rx), unacceleratedDY: Double(ry))]
+            frame.expected = [
+                .pointerMotion(
+                    dx: Double(rx) * gain, dy: Double(ry) * gain,
+                    unacceleratedDX: Double(rx), unacceleratedDY: Double(ry))
+            ]
         } else if roll < 70 {
             let button = rng.pick([BTN.left, BTN.right, BTN.middle])
             let press = !heldButtons.contains(button)
@@ -82,7 +88,9 @@ struct DeviceState {
             if whole { frame.evdev.append(ev(EV.rel, vertical ? REL.wheel : REL.hwheel, direction)) }
             frame.evdev.append(ev(EV.rel, vertical ? REL.wheelHiRes : REL.hwheelHiRes, hires))
             let value = AxisValue(value: Double(wayland) / 8, value120: wayland)
-            frame.expected = [.pointerAxis(source: .wheel, vertical: vertical ? value : nil, horizontal: vertical ? nil : value)]
+            frame.expected = [
+                .pointerAxis(source: .wheel, vertical: vertical ? value : nil, horizontal: vertical ? nil : value)
+            ]
             // libinput 1.22 records only whole detents; partial steps get a null entry.
             if !whole { return frame }
         }
@@ -90,7 +98,9 @@ struct DeviceState {
         return frame
     }
 
-    private mutating func touchscreen(rng: inout SplitMix64, seatSlots: inout SeatSlotAllocator) -> SyntheticGenerator.Frame {
+    private mutating func touchscreen(rng: inout SplitMix64, seatSlots: inout SeatSlotAllocator)
+        -> SyntheticGenerator.Frame
+    {
         var frame = SyntheticGenerator.Frame()
         let wasTouching = !touches.isEmpty
         func normal(_ x: Int32, _ y: Int32) -> (Double, Double) { (Double(x) / 4096, Double(y) / 2048) }
@@ -100,8 +110,10 @@ struct DeviceState {
             let (x, y) = (Int32(rng.int(0...4095)), Int32(rng.int(0...2047)))
             let seat = seatSlots.allocate()
             touches[slot] = (nextTracking, x, y, seat)
-            frame.evdev = [ev(EV.abs, ABS.mtSlot, slot), ev(EV.abs, ABS.mtTrackingID, nextTracking),
-                           ev(EV.abs, ABS.mtPositionX, x), ev(EV.abs, ABS.mtPositionY, y)]
+            frame.evdev = [
+                ev(EV.abs, ABS.mtSlot, slot), ev(EV.abs, ABS.mtTrackingID, nextTracking),
+                ev(EV.abs, ABS.mtPositionX, x), ev(EV.abs, ABS.mtPositionY, y),
+            ]
             nextTracking = nextTracking == 65535 ? 1 : nextTracking + 1
             let (nx, ny) = normal(x, y)
             frame.expected = [.touchDown(slot: seat, x: nx, y: ny)]

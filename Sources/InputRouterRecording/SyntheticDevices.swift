@@ -42,9 +42,12 @@ enum SyntheticDevices {
             device.identity = DeviceIdentity(bus: 3, vendor: 0x1209, product: 0x12, version: 1)
             device.codes[EV.key] = [BTN.touch]
             device.codes[EV.abs] = [ABS.x, ABS.y, ABS.mtSlot, ABS.mtPositionX, ABS.mtPositionY, ABS.mtTrackingID]
-            let x = AbsInfo(minimum: 0, maximum: 4095, resolution: 16), y = AbsInfo(minimum: 0, maximum: 2047, resolution: 16)
-            device.absinfo = [ABS.x: x, ABS.y: y, ABS.mtPositionX: x, ABS.mtPositionY: y,
-                              ABS.mtSlot: AbsInfo(minimum: 0, maximum: 9), ABS.mtTrackingID: AbsInfo(minimum: 0, maximum: 65535)]
+            let x = AbsInfo(minimum: 0, maximum: 4095, resolution: 16)
+            let y = AbsInfo(minimum: 0, maximum: 2047, resolution: 16)
+            device.absinfo = [
+                ABS.x: x, ABS.y: y, ABS.mtPositionX: x, ABS.mtPositionY: y,
+                ABS.mtSlot: AbsInfo(minimum: 0, maximum: 9), ABS.mtTrackingID: AbsInfo(minimum: 0, maximum: 65535),
+            ]
             device.properties = [INPUT_PROP.direct]
             device.udevProperties += ["ID_INPUT_TOUCHSCREEN=1"]
             device.libinputCapabilities = .touch

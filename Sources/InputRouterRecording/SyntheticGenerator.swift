@@ -32,7 +32,9 @@ public struct SyntheticGenerator: Sendable {
 
     /// A generator for `seed`; by default every device kind and 200 frames (negative counts as 0).
     public init(seed: UInt64, devices: [SyntheticDeviceKind] = SyntheticDeviceKind.allCases, frames: Int = 200) {
-        self.seed = seed; self.devices = devices; self.frames = max(0, frames)
+        self.seed = seed
+        self.devices = devices
+        self.frames = max(0, frames)
     }
 
     /// What one generated frame writes and means.
@@ -67,13 +69,15 @@ public struct SyntheticGenerator: Sendable {
                 time += UInt64(rng.int(1000...40000))
                 let id = DeviceID(UInt32(index))
                 if started.insert(index).inserted {
-                    let added = InputEvent(time: time, device: id, .deviceAdded(recorded[index].libinputCapabilities ?? []))
+                    let added = InputEvent(
+                        time: time, device: id, .deviceAdded(recorded[index].libinputCapabilities ?? []))
                     writer.append(device: index, evdev: [], libinput: [added])
                     expected.append(added)
                 }
                 let frame = states[index].frame(at: time, rng: &rng, seatSlots: &seatSlots)
-                writer.append(device: index, evdev: frame.evdev,
-                              libinput: frame.libinput.map { $0.map { InputEvent(time: time, device: id, $0.kind) } })
+                writer.append(
+                    device: index, evdev: frame.evdev,
+                    libinput: frame.libinput.map { $0.map { InputEvent(time: time, device: id, $0.kind) } })
                 expected += frame.expected.map { InputEvent(time: time, device: id, $0) }
             }
         }

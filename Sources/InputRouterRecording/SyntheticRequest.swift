@@ -23,7 +23,9 @@ public struct SyntheticRequest: Hashable, Sendable {
 
     /// A request for `seed` with the given devices and length.
     public init(seed: UInt64, devices: [SyntheticDeviceKind] = defaultDevices, frames: Int = defaultFrames) {
-        self.seed = seed; self.devices = devices; self.frames = frames
+        self.seed = seed
+        self.devices = devices
+        self.frames = frames
     }
 
     /// Reads `SEED[,devices=KIND+KIND...][,frames=N]`; each key at most once, in any order.
@@ -35,7 +37,8 @@ public struct SyntheticRequest: Hashable, Sendable {
             guard let equals = part.firstIndex(of: "=") else {
                 throw SyntheticRequestError("'\(part)' is not KEY=VALUE (devices=..., frames=N)")
             }
-            let key = String(part[..<equals]), value = String(part[part.index(after: equals)...])
+            let key = String(part[..<equals])
+            let value = String(part[part.index(after: equals)...])
             guard seen.insert(key).inserted else { throw SyntheticRequestError("\(key) is given twice") }
             switch key {
             case "devices": devices = try Self.devices(parsing: value)

@@ -74,10 +74,13 @@ struct Translator {
         switch device.deviceClass {
         case .keyboard, .mouse, .touchscreen, .switches:
             stream.evdev = EvdevTranslator(device: device)
-            stream.units = [(times.first ?? 0, .added(DeviceClassifier.capabilities(device)))]
+            stream.units =
+                [(times.first ?? 0, .added(DeviceClassifier.capabilities(device)))]
                 + zip(times, raw.frames).map { ($0, .frame($1)) }
         case .touchpad, .tablet, .tabletPad, .other:
-            if !raw.frames.isEmpty { warnings.append((device.position, Self.notReplayable(device, frames: raw.frames.count))) }
+            if !raw.frames.isEmpty {
+                warnings.append((device.position, Self.notReplayable(device, frames: raw.frames.count)))
+            }
         }
         return stream
     }
@@ -94,10 +97,12 @@ struct Translator {
             + "file into kernel devices with `libinput replay` inside a VM; \(frames) frame(s) skipped"
     }
 
-    private mutating func translate(_ frame: RawFrame, time: UInt64,
-                                    stream: inout Stream) throws(PositionedError) -> [(UInt64, InputEvent.Kind)] {
+    private mutating func translate(
+        _ frame: RawFrame, time: UInt64,
+        stream: inout Stream
+    ) throws(PositionedError) -> [(UInt64, InputEvent.Kind)] {
         if var evdev = stream.evdev {
-            stream.evdev = nil  // keep one reference, so mutating the state does not copy it
+            stream.evdev = nil // keep one reference, so mutating the state does not copy it
             var collected: [(SourcePosition, String)] = []
             let kinds = evdev.translate(frame.evdev, seatSlots: &seatSlots) { collected.append(($0, $1)) }
             stream.evdev = evdev
@@ -110,10 +115,16 @@ struct Translator {
             case .event(let eventTime, let kind):
                 out.append((eventTime, kind))
                 // The pad's layout follows its DEVICE_ADDED, as LibinputSource sends it.
-                if case .deviceAdded = kind, let layout = stream.device.padLayout { out.append((eventTime, .tabletPadAdded(layout))) }
+                if case .deviceAdded = kind, let layout = stream.device.padLayout {
+                    out.append((eventTime, .tabletPadAdded(layout)))
+                }
             case .unsupported(let type):
                 if stream.reportedUnsupported.insert(type).inserted {
-                    warnings.append((entry.position, "libinput event \(type) has no InputRouter event; skipped (reported once per device)"))
+                    warnings.append(
+                        (
+                            entry.position,
+                            "libinput event \(type) has no InputRouter event; skipped (reported once per device)"
+                        ))
                 }
             }
         }
@@ -123,9 +134,12 @@ struct Translator {
 
     /// Fills in value120 from the frame's hi-res wheel counts, or adds the axis event that
     /// libinput 1.22's record leaves out for partial detents (its `libinput:` is null).
-    private func applyHiResWheel(_ evdev: [EvdevEvent], time: UInt64, to out: inout [(UInt64, InputEvent.Kind)],
-                                 degreesPerDetent: inout Double) {
-        var vertical: Int64 = 0, horizontal: Int64 = 0
+    private func applyHiResWheel(
+        _ evdev: [EvdevEvent], time: UInt64, to out: inout [(UInt64, InputEvent.Kind)],
+        degreesPerDetent: inout Double
+    ) {
+        var vertical: Int64 = 0
+        var horizontal: Int64 = 0
         for event in evdev where event.type == EV.rel {
             if event.code == REL.wheelHiRes { vertical -= Int64(event.value) }
             if event.code == REL.hwheelHiRes { horizontal += Int64(event.value) }
@@ -142,7 +156,8 @@ struct Translator {
             }
         }
         guard vertical != 0 || horizontal != 0 else { return }
-        let derived = WheelScroll.event(vertical120: vertical, horizontal120: horizontal, degreesPerDetent: degreesPerDetent)
+        let derived = WheelScroll.event(
+            vertical120: vertical, horizontal120: horizontal, degreesPerDetent: degreesPerDetent)
         guard case .pointerAxis(_, let newV, let newH) = derived else { return }
         if let index, case .pointerAxis(_, let legacyV, let legacyH) = out[index].1 {
             out[index].1 = .pointerAxis(source: .wheel, vertical: newV ?? legacyV, horizontal: newH ?? legacyH)

@@ -65,11 +65,13 @@ enum YAMLParser {
                 throw PositionedError(here, "YAML aliases are not part of the libinput record format")
             case YAML_SCALAR_EVENT:
                 let scalar = event.data.scalar
-                let text = scalar.value.map {
-                    String(decoding: UnsafeBufferPointer(start: $0, count: scalar.length), as: UTF8.self)
-                } ?? ""
-                finished = YAMLNode(content: .scalar(text, plain: scalar.style == YAML_PLAIN_SCALAR_STYLE),
-                                    position: here)
+                let text =
+                    scalar.value.map {
+                        String(decoding: UnsafeBufferPointer(start: $0, count: scalar.length), as: UTF8.self)
+                    } ?? ""
+                finished = YAMLNode(
+                    content: .scalar(text, plain: scalar.style == YAML_PLAIN_SCALAR_STYLE),
+                    position: here)
             case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
                 guard stack.count < maximumDepth else {
                     throw PositionedError(here, "YAML nested deeper than \(maximumDepth) levels")
@@ -90,7 +92,7 @@ enum YAMLParser {
                     finished = YAMLNode(content: .sequence(open.items), position: open.position)
                 }
             default:
-                break  // stream and document start carry nothing we need
+                break // stream and document start carry nothing we need
             }
             if let node = finished {
                 if stack.isEmpty {

@@ -15,7 +15,12 @@ public func premultiplied(_ argb: UInt32) -> UInt32 {
 /// A rectangle in pixels of an image: x, y, width, height, half-open.
 struct PixelRect {
     var x0: Int, y0: Int, x1: Int, y1: Int
-    init(x0: Int, y0: Int, x1: Int, y1: Int) { self.x0 = x0; self.y0 = y0; self.x1 = x1; self.y1 = y1 }
+    init(x0: Int, y0: Int, x1: Int, y1: Int) {
+        self.x0 = x0
+        self.y0 = y0
+        self.x1 = x1
+        self.y1 = y1
+    }
     init(x: Int, y: Int, width: Int, height: Int) { self.init(x0: x, y0: y, x1: x + width, y1: y + height) }
     var isEmpty: Bool { x1 <= x0 || y1 <= y0 }
     var width: Int { x1 - x0 }
@@ -37,9 +42,13 @@ struct Canvas {
     func blend(_ x: Int, _ y: Int, _ color: UInt32) {
         let a = color >> 24
         let i = y * width + x
-        if a == 255 { pixels[i] = color; return }
+        if a == 255 {
+            pixels[i] = color
+            return
+        }
         if a == 0 { return }
-        let d = pixels[i], k = 255 - a
+        let d = pixels[i]
+        let k = 255 - a
         func mix(_ shift: UInt32) -> UInt32 {
             min(255, (color >> shift & 0xff) + ((d >> shift & 0xff) * k + 127) / 255) << shift
         }
@@ -69,7 +78,9 @@ struct Canvas {
             let rows = BitmapFont.rows(of: scalar)
             for (row, bits) in rows.enumerated() where bits != 0 {
                 for col in 0..<BitmapFont.glyphWidth where bits & (0x10 >> UInt8(col)) != 0 {
-                    fill(PixelRect(x: penX + col * scale, y: y + row * scale, width: scale, height: scale), color, clip: c)
+                    fill(
+                        PixelRect(x: penX + col * scale, y: y + row * scale, width: scale, height: scale), color,
+                        clip: c)
                 }
             }
             penX += BitmapFont.advance * scale

@@ -65,10 +65,13 @@ public struct HitMap {
     public init(_ server: WaylandServer) {
         let tree = server.router.tree
         let outputs = server.outputs
-        let tops = outputs.map(\.node) + tree.childrenAbove(of: server.outputNode).reversed()
+        let tops =
+            outputs.map(\.node) + tree.childrenAbove(of: server.outputNode).reversed()
             + tree.childrenBelow(of: server.outputNode).reversed()
-        self.init(router: server.router, area: OutputLayout(outputs.map(\.frame)).boundingBox, tops: tops,
-                  title: outputs.count == 1 ? "'\(outputs[0].name)'" : "the layout") { node in
+        self.init(
+            router: server.router, area: OutputLayout(outputs.map(\.frame)).boundingBox, tops: tops,
+            title: outputs.count == 1 ? "'\(outputs[0].name)'" : "the layout"
+        ) { node in
             guard let t = server.toplevelTitle(of: node) else { return nil }
             return t.title.isEmpty ? t.appID : t.title
         }
@@ -81,9 +84,10 @@ public struct HitMap {
         let tree = router.tree
         let frame = tree.frame(of: output) ?? Rect(0, 0, 0, 0)
         let origin = tree.layoutPosition(of: output) ?? .zero
-        self.init(router: router, area: Rect(Int32(origin.x), Int32(origin.y), frame.width, frame.height),
-                  tops: tree.isAlive(output) ? [output] : [],
-                  title: tree.name(of: output).map { "'\($0)'" } ?? "output", name: name)
+        self.init(
+            router: router, area: Rect(Int32(origin.x), Int32(origin.y), frame.width, frame.height),
+            tops: tree.isAlive(output) ? [output] : [],
+            title: tree.name(of: output).map { "'\($0)'" } ?? "output", name: name)
     }
 
     /// Hit-tests the centre of every pixel of `area` (layout space); the legend lists each
@@ -91,7 +95,8 @@ public struct HitMap {
     init(router: Router, area: Rect, tops: [NodeID], title: String, name: (NodeID) -> String?) {
         let tree = router.tree
         let origin = Point(Double(area.x), Double(area.y))
-        width = max(0, Int(area.width)); height = max(0, Int(area.height))
+        width = max(0, Int(area.width))
+        height = max(0, Int(area.height))
         hits = [NodeID?](repeating: nil, count: width * height)
         var counts: [NodeID: Int] = [:]
         for y in 0..<height {
@@ -108,10 +113,12 @@ public struct HitMap {
         func visit(_ node: NodeID, depth: Int, at o: (x: Int, y: Int), clip: PixelRect, visible: Bool) {
             guard let kind = tree.kind(of: node), let f = tree.frame(of: node) else { return }
             let color = HitMap.color(of: node, kind: kind)
-            entries.append(Entry(
-                node: node, color: color, label: HitMap.label(
-                    node, kind: kind, name: name(node), tree: tree, router: router, pixels: counts[node] ?? 0),
-                pixels: counts[node] ?? 0, depth: depth))
+            entries.append(
+                Entry(
+                    node: node, color: color,
+                    label: HitMap.label(
+                        node, kind: kind, name: name(node), tree: tree, router: router, pixels: counts[node] ?? 0),
+                    pixels: counts[node] ?? 0, depth: depth))
             let shown = visible && tree.isMapped(node)
             let rect = PixelRect(x: o.x, y: o.y, width: Int(f.width), height: Int(f.height))
             if shown && (depth > 0 || kind != .output) { outlines.append((rect, clip, color)) }
@@ -134,16 +141,22 @@ public struct HitMap {
             "colour: who gets a pointer event there",
             "outline: frame (dashed: clipped away)",
         ]
-        let lineHeight = 12, margin = 8, swatch = 10, indent = 8
-        let textWidths = header.map { BitmapFont.width(of: $0) }
+        let lineHeight = 12
+        let margin = 8
+        let swatch = 10
+        let indent = 8
+        let textWidths =
+            header.map { BitmapFont.width(of: $0) }
             + entries.map { BitmapFont.width(of: $0.label) + swatch + 4 + $0.depth * indent }
             + [BitmapFont.width(of: "nothing: no node takes input") + swatch + 4]
         let legendWidth = margin * 2 + (textWidths.max() ?? 0)
         let legendHeight = margin * 2 + (header.count + 1 + 1 + entries.count) * lineHeight
-        let totalWidth = width + 2 + legendWidth, totalHeight = max(height, legendHeight)
+        let totalWidth = width + 2 + legendWidth
+        let totalHeight = max(height, legendHeight)
         var pixels = [UInt32](repeating: HitMap.legendBackground, count: totalWidth * totalHeight)
         let hitsCopy = hits
-        let w = width, h = height
+        let w = width
+        let h = height
         pixels.withUnsafeMutableBufferPointer { buffer in
             let canvas = Canvas(pixels: buffer, width: totalWidth, height: totalHeight)
             canvas.fill(PixelRect(x: w, y: 0, width: 2, height: totalHeight), 0xff00_0000)
@@ -151,17 +164,23 @@ public struct HitMap {
             for y in 0..<h {
                 for x in 0..<w {
                     let color: UInt32
-                    if let n = hitsCopy[y * w + x] { color = HitMap.color(of: n, kind: tree.kind(of: n) ?? .compositor) }
-                    else { color = HitMap.nothingColor }
+                    if let n = hitsCopy[y * w + x] {
+                        color = HitMap.color(of: n, kind: tree.kind(of: n) ?? .compositor)
+                    } else {
+                        color = HitMap.nothingColor
+                    }
                     buffer[y * totalWidth + x] = color
                 }
             }
-            for o in outlines { HitMap.outline(o.rect, clip: o.clip.intersection(mapBounds), HitMap.edgeColor(o.color), canvas) }
+            for o in outlines {
+                HitMap.outline(o.rect, clip: o.clip.intersection(mapBounds), HitMap.edgeColor(o.color), canvas)
+            }
 
             var y = margin
             let x0 = w + 2 + margin
             for line in header {
-                canvas.text(line, x: x0, y: y, HitMap.textColor); y += lineHeight
+                canvas.text(line, x: x0, y: y, HitMap.textColor)
+                y += lineHeight
             }
             y += lineHeight
             canvas.fill(PixelRect(x: x0, y: y, width: swatch, height: swatch), HitMap.nothingColor)
@@ -204,15 +223,20 @@ public struct HitMap {
         if !tree.isMapped(node) { notes.append("unmapped") }
         if !tree.acceptsInput(node) { notes.append("no input") }
         if let o = tree.opacity(of: node), o < tree.opacityThreshold { notes.append("transparent") }
-        if tree.hasContainmentTest(node) { notes.append("custom test") }
-        else if tree.inputRegion(of: node) != nil { notes.append("input region") }
+        if tree.hasContainmentTest(node) {
+            notes.append("custom test")
+        } else if tree.inputRegion(of: node) != nil {
+            notes.append("input region")
+        }
         if !notes.isEmpty { s += " (" + notes.joined(separator: ", ") + ")" }
         return s + ": \(pixels) px"
     }
 
     /// An edge that stands out from the fill: darker for light colours, lighter for dark.
     static func edgeColor(_ c: UInt32) -> UInt32 {
-        let r = Double(c >> 16 & 0xff), g = Double(c >> 8 & 0xff), b = Double(c & 0xff)
+        let r = Double(c >> 16 & 0xff)
+        let g = Double(c >> 8 & 0xff)
+        let b = Double(c & 0xff)
         let light = 0.299 * r + 0.587 * g + 0.114 * b > 140
         func ch(_ v: Double) -> UInt32 { UInt32(light ? v * 0.35 : v + (255 - v) * 0.6) }
         return 0xff00_0000 | ch(r) << 16 | ch(g) << 8 | ch(b)
@@ -226,7 +250,13 @@ public struct HitMap {
             let inside = x >= clip.x0 && x < clip.x1 && y >= clip.y0 && y < clip.y1
             if inside || (along / 3) % 2 == 0 { canvas.blend(x, y, color) }
         }
-        for x in rect.x0..<rect.x1 { dot(x, rect.y0, x - rect.x0); dot(x, rect.y1 - 1, x - rect.x0) }
-        for y in rect.y0..<rect.y1 { dot(rect.x0, y, y - rect.y0); dot(rect.x1 - 1, y, y - rect.y0) }
+        for x in rect.x0..<rect.x1 {
+            dot(x, rect.y0, x - rect.x0)
+            dot(x, rect.y1 - 1, x - rect.x0)
+        }
+        for y in rect.y0..<rect.y1 {
+            dot(rect.x0, y, y - rect.y0)
+            dot(rect.x1 - 1, y, y - rect.y0)
+        }
     }
 }

@@ -33,7 +33,10 @@ public struct OutputRenderer {
         /// What the pointer looks like.
         public var shape: Shape
         /// A cursor of `shape` with its hotspot at `position` (layout space).
-        public init(position: Point, shape: Shape) { self.position = position; self.shape = shape }
+        public init(position: Point, shape: Shape) {
+            self.position = position
+            self.shape = shape
+        }
     }
 
     /// Straight-alpha 0xAARRGGBB under everything.
@@ -77,8 +80,9 @@ public struct OutputRenderer {
         }
         let area = Rect(Int32(origin.x), Int32(origin.y), frame.width, frame.height)
         // The output node sits at (0, 0) of the picture.
-        return picture(tree: tree, area: area, nodes: tree.isMapped(output) ? [output] : [], images: images,
-                       cursors: cursor.map { [$0] } ?? [], dragIcons: dragIcon.map { [$0] } ?? [])
+        return picture(
+            tree: tree, area: area, nodes: tree.isMapped(output) ? [output] : [], images: images,
+            cursors: cursor.map { [$0] } ?? [], dragIcons: dragIcon.map { [$0] } ?? [])
     }
 
     /// The picture of `area` of the layout: everything under the tree's root (outputs,
@@ -88,8 +92,9 @@ public struct OutputRenderer {
         tree: SurfaceTree, area: Rect, images: (NodeID) -> SurfaceImage?, cursor: Cursor?,
         dragIcon: (image: SurfaceImage, position: Point)? = nil
     ) -> SurfaceImage {
-        render(tree: tree, area: area, images: images, cursors: cursor.map { [$0] } ?? [],
-               dragIcons: dragIcon.map { [$0] } ?? [])
+        render(
+            tree: tree, area: area, images: images, cursors: cursor.map { [$0] } ?? [],
+            dragIcons: dragIcon.map { [$0] } ?? [])
     }
 
     /// `render(tree:area:images:cursor:dragIcon:)` with several cursors (one per seat),
@@ -107,40 +112,55 @@ public struct OutputRenderer {
         tree: SurfaceTree, area: Rect, images: (NodeID) -> SurfaceImage?, cursors: [Cursor],
         dragIcons: [(image: SurfaceImage, position: Point)]
     ) -> SurfaceImage {
-        picture(tree: tree, area: area, nodes: tree.childrenBelow(of: tree.root) + tree.childrenAbove(of: tree.root),
-                images: images, cursors: cursors, dragIcons: dragIcons)
+        picture(
+            tree: tree, area: area, nodes: tree.childrenBelow(of: tree.root) + tree.childrenAbove(of: tree.root),
+            images: images, cursors: cursors, dragIcons: dragIcons)
     }
 
     private func picture(
         tree: SurfaceTree, area: Rect, nodes: [NodeID], images: (NodeID) -> SurfaceImage?, cursors: [Cursor],
         dragIcons: [(image: SurfaceImage, position: Point)]
     ) -> SurfaceImage {
-        let w = max(0, Int(area.width)), h = max(0, Int(area.height))
+        let w = max(0, Int(area.width))
+        let h = max(0, Int(area.height))
         var pixels = [UInt32](repeating: premultiplied(background), count: w * h)
         guard w > 0, h > 0 else { return SurfaceImage(width: w, height: h, pixels: pixels) }
-        withoutActuallyEscaping(images) { images in pixels.withUnsafeMutableBufferPointer { buffer in
-            guard let dest = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(w), Int32(h), buffer.baseAddress, Int32(w * 4))
-            else { return }
-            defer { pixman_image_unref(dest) }
-            let painter = Painter(
-                tree: tree, images: images, renderer: self, dest: dest, canvas: Canvas(pixels: buffer, width: w, height: h))
-            for node in nodes {
-                guard let p = tree.layoutPosition(of: node) else { continue }
-                painter.paint(node, at: (Int(p.x) - Int(area.x), Int(p.y) - Int(area.y)),
-                              clip: PixelRect(x: 0, y: 0, width: w, height: h), opacity: 1)
+        withoutActuallyEscaping(images) { images in
+            pixels.withUnsafeMutableBufferPointer { buffer in
+                guard
+                    let dest = pixman_image_create_bits(
+                        PIXMAN_a8r8g8b8, Int32(w), Int32(h), buffer.baseAddress, Int32(w * 4))
+                else { return }
+                defer { pixman_image_unref(dest) }
+                let painter = Painter(
+                    tree: tree, images: images, renderer: self, dest: dest,
+                    canvas: Canvas(pixels: buffer, width: w, height: h))
+                for node in nodes {
+                    guard let p = tree.layoutPosition(of: node) else { continue }
+                    painter.paint(
+                        node, at: (Int(p.x) - Int(area.x), Int(p.y) - Int(area.y)),
+                        clip: PixelRect(x: 0, y: 0, width: w, height: h), opacity: 1)
+                }
+                // A drag's icon goes under the cursors, its corner at its seat's pointer.
+                for icon in dragIcons {
+                    let shape = OutputRenderer.Cursor.Shape.image(icon.image, hotspotX: 0, hotspotY: 0)
+                    painter.paintCursor(
+                        OutputRenderer.Cursor(position: icon.position, shape: shape),
+                        at: (
+                            Int((icon.position.x - Double(area.x)).rounded(.down)),
+                            Int((icon.position.y - Double(area.y)).rounded(.down))
+                        ))
+                }
+                for cursor in cursors {
+                    painter.paintCursor(
+                        cursor,
+                        at: (
+                            Int((cursor.position.x - Double(area.x)).rounded(.down)),
+                            Int((cursor.position.y - Double(area.y)).rounded(.down))
+                        ))
+                }
             }
-            // A drag's icon goes under the cursors, its corner at its seat's pointer.
-            for icon in dragIcons {
-                let shape = OutputRenderer.Cursor.Shape.image(icon.image, hotspotX: 0, hotspotY: 0)
-                painter.paintCursor(OutputRenderer.Cursor(position: icon.position, shape: shape),
-                                    at: (Int((icon.position.x - Double(area.x)).rounded(.down)),
-                                         Int((icon.position.y - Double(area.y)).rounded(.down))))
-            }
-            for cursor in cursors {
-                painter.paintCursor(cursor, at: (Int((cursor.position.x - Double(area.x)).rounded(.down)),
-                                                 Int((cursor.position.y - Double(area.y)).rounded(.down))))
-            }
-        } }
+        }
         return SurfaceImage(width: w, height: h, pixels: pixels)
     }
 
@@ -166,10 +186,13 @@ public struct OutputRenderer {
             return Cursor(position: seat.cursor, shape: pixels.clientCursor(on: seat))
         }
         let icons = server.seats.compactMap { seat -> (image: SurfaceImage, position: Point)? in
-            server.dragIcon(on: seat).flatMap { icon in pixels.image(ofSurface: icon.surface).map { ($0, icon.position) } }
+            server.dragIcon(on: seat).flatMap { icon in
+                pixels.image(ofSurface: icon.surface).map { ($0, icon.position) }
+            }
         }
-        return render(tree: server.router.tree, area: area, images: { pixels.image(of: $0) }, cursors: cursors,
-                      dragIcons: icons)
+        return render(
+            tree: server.router.tree, area: area, images: { pixels.image(of: $0) }, cursors: cursors,
+            dragIcons: icons)
     }
 }
 
@@ -178,9 +201,15 @@ extension OutputRenderer.Cursor.Shape {
     /// surface's pixels; `SurfacePixels.clientCursor`): nil (no client cursor) is the
     /// built-in arrow; hidden, or a cursor surface with nothing committed, draws nothing.
     public init(clientCursor c: (image: SurfaceImage?, hotspotX: Int32, hotspotY: Int32, hidden: Bool)?) {
-        guard let c else { self = .arrow; return }
-        if !c.hidden, let image = c.image { self = .image(image, hotspotX: c.hotspotX, hotspotY: c.hotspotY) }
-        else { self = .hidden }
+        guard let c else {
+            self = .arrow
+            return
+        }
+        if !c.hidden, let image = c.image {
+            self = .image(image, hotspotX: c.hotspotX, hotspotY: c.hotspotY)
+        } else {
+            self = .hidden
+        }
     }
 }
 
@@ -210,7 +239,8 @@ private struct Painter {
                 if let title = renderer.title(node), !title.isEmpty {
                     let bar = min(bounds.height, renderer.titleBarHeight)
                     let y = bounds.y0 + max(0, (bar - BitmapFont.glyphHeight) / 2)
-                    canvas.text(title, x: bounds.x0 + 4, y: y, premultiplied(scaled(renderer.titleColor, alpha)), clip: visible)
+                    canvas.text(
+                        title, x: bounds.x0 + 4, y: y, premultiplied(scaled(renderer.titleColor, alpha)), clip: visible)
                 }
             }
         }
@@ -231,19 +261,22 @@ private struct Painter {
     /// `image` stretched over `bounds`, drawn where `clip` allows.
     func composite(_ image: SurfaceImage, into bounds: PixelRect, clip: PixelRect, opacity: Float) {
         guard image.width > 0, image.height > 0, image.pixels.count >= image.width * image.height,
-              bounds.width > 0, bounds.height > 0 else { return }
+            bounds.width > 0, bounds.height > 0
+        else { return }
         image.pixels.withUnsafeBufferPointer { px in
             // pixman only reads a source image; the cast does not let it write.
-            guard let src = pixman_image_create_bits(
-                PIXMAN_a8r8g8b8, Int32(image.width), Int32(image.height),
-                UnsafeMutablePointer(mutating: px.baseAddress), Int32(image.width * 4))
+            guard
+                let src = pixman_image_create_bits(
+                    PIXMAN_a8r8g8b8, Int32(image.width), Int32(image.height),
+                    UnsafeMutablePointer(mutating: px.baseAddress), Int32(image.width * 4))
             else { return }
             defer { pixman_image_unref(src) }
             if image.width != bounds.width || image.height != bounds.height {
                 // Picture pixels to buffer pixels: the buffer shown at the node's logical size.
                 var t = pixman_transform()
                 pixman_transform_init_scale(
-                    &t, fixed(Double(image.width) / Double(bounds.width)), fixed(Double(image.height) / Double(bounds.height)))
+                    &t, fixed(Double(image.width) / Double(bounds.width)),
+                    fixed(Double(image.height) / Double(bounds.height)))
                 pixman_image_set_transform(src, &t)
                 pixman_image_set_filter(src, PIXMAN_FILTER_BILINEAR, nil, 0)
                 pixman_image_set_repeat(src, PIXMAN_REPEAT_PAD)
@@ -263,13 +296,17 @@ private struct Painter {
         defer { pixman_image_unref(src) }
         withMask(opacity) { mask in
             pixman_image_composite32(
-                PIXMAN_OP_OVER, src, mask, dest, 0, 0, 0, 0, Int32(rect.x0), Int32(rect.y0), Int32(rect.width), Int32(rect.height))
+                PIXMAN_OP_OVER, src, mask, dest, 0, 0, 0, 0, Int32(rect.x0), Int32(rect.y0), Int32(rect.width),
+                Int32(rect.height))
         }
     }
 
     /// nil for full opacity, else a solid mask of that alpha.
     private func withMask(_ opacity: Float, _ body: (OpaquePointer?) -> Void) {
-        if opacity >= 1 { body(nil); return }
+        if opacity >= 1 {
+            body(nil)
+            return
+        }
         let a = UInt32((max(0, opacity) * 255).rounded())
         var c = pixmanColor(a << 24)
         let mask = pixman_image_create_solid_fill(&c)
@@ -291,7 +328,8 @@ private struct Painter {
             if shape == .none { return }
             guard let themed = renderer.cursorTheme.image(for: shape) else { return paintArrow(at: p) }
             let image = themed.image
-            let r = PixelRect(x: p.x - Int(themed.hotspotX), y: p.y - Int(themed.hotspotY), width: image.width, height: image.height)
+            let r = PixelRect(
+                x: p.x - Int(themed.hotspotX), y: p.y - Int(themed.hotspotY), width: image.width, height: image.height)
             composite(image, into: r, clip: r.intersection(all), opacity: 1)
         }
     }

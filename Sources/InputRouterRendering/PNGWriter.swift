@@ -18,7 +18,8 @@ public struct PNGError: Error, CustomStringConvertible {
 public enum PNGWriter {
     /// The PNG bytes of `image` (premultiplied ARGB8888, un-premultiplied here).
     public static func encode(_ image: SurfaceImage) throws -> [UInt8] {
-        let w = image.width, h = image.height
+        let w = image.width
+        let h = image.height
         guard w > 0, h > 0, w < 1 << 24, h < 1 << 24, image.pixels.count == w * h else {
             throw PNGError(path: "", reason: "cannot encode a \(w)x\(h) image of \(image.pixels.count) pixels")
         }
@@ -31,7 +32,10 @@ public enum PNGWriter {
         for y in 0..<h {
             for x in 0..<w {
                 let (r, g, b, a) = straight(image.pixels[y * w + x])
-                current[x * 4] = r; current[x * 4 + 1] = g; current[x * 4 + 2] = b; current[x * 4 + 3] = a
+                current[x * 4] = r
+                current[x * 4 + 1] = g
+                current[x * 4 + 2] = b
+                current[x * 4 + 3] = a
             }
             raw[y * rowBytes] = 2
             for i in 0..<(w * 4) { raw[y * rowBytes + 1 + i] = current[i] &- previous[i] }
@@ -49,7 +53,7 @@ public enum PNGWriter {
         var header: [UInt8] = []
         header.appendBigEndian(UInt32(w))
         header.appendBigEndian(UInt32(h))
-        header += [8, 6, 0, 0, 0]  // 8 bits, RGBA, deflate, adaptive filtering, no interlace
+        header += [8, 6, 0, 0, 0] // 8 bits, RGBA, deflate, adaptive filtering, no interlace
         png.appendChunk("IHDR", header)
         png.appendChunk("IDAT", compressed)
         png.appendChunk("IEND", [])
@@ -81,7 +85,10 @@ public enum PNGWriter {
 
 extension [UInt8] {
     fileprivate mutating func appendBigEndian(_ v: UInt32) {
-        append(UInt8(v >> 24)); append(UInt8(v >> 16 & 0xff)); append(UInt8(v >> 8 & 0xff)); append(UInt8(v & 0xff))
+        append(UInt8(v >> 24))
+        append(UInt8(v >> 16 & 0xff))
+        append(UInt8(v >> 8 & 0xff))
+        append(UInt8(v & 0xff))
     }
 
     /// Length, type, data, CRC-32 of type and data.

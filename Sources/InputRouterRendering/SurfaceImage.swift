@@ -15,7 +15,9 @@ public struct SurfaceImage: Sendable {
     public var pixels: [UInt32]
     /// An image of these pixels (`pixels.count` must be `width * height`).
     public init(width: Int, height: Int, pixels: [UInt32]) {
-        self.width = width; self.height = height; self.pixels = pixels
+        self.width = width
+        self.height = height
+        self.pixels = pixels
     }
 }
 
@@ -31,7 +33,8 @@ extension SurfaceImage {
         case WL_SHM_FORMAT_XRGB8888.rawValue: opaque = true
         default: return nil
         }
-        let w = Int(wl_shm_buffer_get_width(shm)), h = Int(wl_shm_buffer_get_height(shm))
+        let w = Int(wl_shm_buffer_get_width(shm))
+        let h = Int(wl_shm_buffer_get_height(shm))
         let stride = Int(wl_shm_buffer_get_stride(shm))
         guard w > 0, h > 0, stride >= w * 4 else { return nil }
         wl_shm_buffer_begin_access(shm)

@@ -24,7 +24,7 @@ public struct XCursorImage: Sendable {
 
 /// The reading of one Xcursor file.
 enum XCursorFile {
-    static let magic: UInt32 = 0x7275_6358  // "Xcur" read as a little-endian word
+    static let magic: UInt32 = 0x7275_6358 // "Xcur" read as a little-endian word
     static let imageType: UInt32 = 0xfffd_0002
     /// Xcursor's limit on an image's width and height.
     static let maxDimension: UInt32 = 0x7fff
@@ -42,7 +42,9 @@ enum XCursorFile {
         var images: [(size: Int, position: Int)] = []
         for i in 0..<Int(count) {
             let entry = Int(headerSize) + i * 12
-            guard let type = word(entry), let subtype = word(entry + 4), let position = word(entry + 8) else { return nil }
+            guard let type = word(entry), let subtype = word(entry + 4), let position = word(entry + 8) else {
+                return nil
+            }
             if type == imageType { images.append((Int(subtype), Int(position))) }
         }
         guard let best = images.min(by: { abs($0.size - size) < abs($1.size - size) }) else { return nil }
@@ -52,15 +54,18 @@ enum XCursorFile {
     /// The image chunk at `position`.
     private static func chunk(at position: Int, in bytes: [UInt8], word: (Int) -> UInt32?) -> XCursorImage? {
         guard let headerSize = word(position), word(position + 4) == imageType, let nominal = word(position + 8),
-              let width = word(position + 16), let height = word(position + 20),
-              let xhot = word(position + 24), let yhot = word(position + 28),
-              width > 0, height > 0, width <= maxDimension, height <= maxDimension, xhot <= width, yhot <= height
+            let width = word(position + 16), let height = word(position + 20),
+            let xhot = word(position + 24), let yhot = word(position + 28),
+            width > 0, height > 0, width <= maxDimension, height <= maxDimension, xhot <= width, yhot <= height
         else { return nil }
-        let w = Int(width), h = Int(height), start = position + Int(headerSize)
+        let w = Int(width)
+        let h = Int(height)
+        let start = position + Int(headerSize)
         guard start >= 0, start + w * h * 4 <= bytes.count else { return nil }
         var pixels = [UInt32](repeating: 0, count: w * h)
         for i in 0..<(w * h) { pixels[i] = word(start + i * 4)! }
-        return XCursorImage(image: SurfaceImage(width: w, height: h, pixels: pixels),
-                            hotspotX: Int32(xhot), hotspotY: Int32(yhot), nominalSize: Int(nominal))
+        return XCursorImage(
+            image: SurfaceImage(width: w, height: h, pixels: pixels),
+            hotspotX: Int32(xhot), hotspotY: Int32(yhot), nominalSize: Int(nominal))
     }
 }

@@ -53,7 +53,8 @@ public final class XCursorTheme {
     /// The path of cursor file `cursor` in this theme or the themes it inherits (breadth
     /// first, each theme once).
     public func file(named cursor: String) -> String? {
-        var queue = [name], seen: Set<String> = []
+        var queue = [name]
+        var seen: Set<String> = []
         while !queue.isEmpty {
             let theme = queue.removeFirst()
             guard seen.insert(theme).inserted else { continue }
@@ -69,12 +70,16 @@ public final class XCursorTheme {
     /// The `Inherits=` themes of the first index.theme of `theme` in the search path.
     private func inherited(by theme: String) -> [String] {
         for dir in searchPath {
-            guard let text = try? String(contentsOfFile: "\(dir)/\(theme)/index.theme", encoding: .utf8) else { continue }
+            guard let text = try? String(contentsOfFile: "\(dir)/\(theme)/index.theme", encoding: .utf8) else {
+                continue
+            }
             for line in text.split(whereSeparator: \.isNewline) {
                 let l = line.trimmingCharacters(in: .whitespaces)
                 guard l.hasPrefix("Inherits"), let eq = l.firstIndex(of: "="),
-                      l[l.startIndex..<eq].trimmingCharacters(in: .whitespaces) == "Inherits" else { continue }
-                return l[l.index(after: eq)...].split(whereSeparator: { $0 == "," || $0 == ";" || $0 == " " }).map(String.init)
+                    l[l.startIndex..<eq].trimmingCharacters(in: .whitespaces) == "Inherits"
+                else { continue }
+                return l[l.index(after: eq)...].split(whereSeparator: { $0 == "," || $0 == ";" || $0 == " " }).map(
+                    String.init)
             }
             return []
         }
@@ -84,40 +89,41 @@ public final class XCursorTheme {
     /// The file names a shape may have in a theme: its CSS name, then the X names themes
     /// made before the CSS names carry, then the default arrow's.
     static func names(of shape: CursorShape) -> [String] {
-        let older: [String] = switch shape {
-        case .none, .auto, .default, .contextMenu, .verticalText: []
-        case .help: ["question_arrow", "left_ptr_help", "whats_this"]
-        case .pointer: ["hand2", "hand1", "hand"]
-        case .progress: ["left_ptr_watch", "half-busy"]
-        case .wait: ["watch"]
-        case .cell: ["plus"]
-        case .crosshair: ["cross", "tcross"]
-        case .text: ["xterm", "ibeam"]
-        case .alias: ["dnd-link", "link"]
-        case .copy: ["dnd-copy"]
-        case .move: ["dnd-move"]
-        case .noDrop: ["dnd-no-drop"]
-        case .notAllowed: ["crossed_circle", "forbidden"]
-        case .grab: ["openhand", "hand1"]
-        case .grabbing: ["closedhand", "dnd-none"]
-        case .eResize: ["right_side"]
-        case .nResize: ["top_side"]
-        case .neResize: ["top_right_corner"]
-        case .nwResize: ["top_left_corner"]
-        case .sResize: ["bottom_side"]
-        case .seResize: ["bottom_right_corner"]
-        case .swResize: ["bottom_left_corner"]
-        case .wResize: ["left_side"]
-        case .ewResize: ["sb_h_double_arrow", "h_double_arrow", "size_hor"]
-        case .nsResize: ["sb_v_double_arrow", "v_double_arrow", "size_ver"]
-        case .neswResize: ["fd_double_arrow", "size_bdiag"]
-        case .nwseResize: ["bd_double_arrow", "size_fdiag"]
-        case .colResize: ["sb_h_double_arrow", "split_h"]
-        case .rowResize: ["sb_v_double_arrow", "split_v"]
-        case .allScroll: ["fleur", "size_all"]
-        case .zoomIn: ["zoom_in"]
-        case .zoomOut: ["zoom_out"]
-        }
+        let older: [String] =
+            switch shape {
+            case .none, .auto, .default, .contextMenu, .verticalText: []
+            case .help: ["question_arrow", "left_ptr_help", "whats_this"]
+            case .pointer: ["hand2", "hand1", "hand"]
+            case .progress: ["left_ptr_watch", "half-busy"]
+            case .wait: ["watch"]
+            case .cell: ["plus"]
+            case .crosshair: ["cross", "tcross"]
+            case .text: ["xterm", "ibeam"]
+            case .alias: ["dnd-link", "link"]
+            case .copy: ["dnd-copy"]
+            case .move: ["dnd-move"]
+            case .noDrop: ["dnd-no-drop"]
+            case .notAllowed: ["crossed_circle", "forbidden"]
+            case .grab: ["openhand", "hand1"]
+            case .grabbing: ["closedhand", "dnd-none"]
+            case .eResize: ["right_side"]
+            case .nResize: ["top_side"]
+            case .neResize: ["top_right_corner"]
+            case .nwResize: ["top_left_corner"]
+            case .sResize: ["bottom_side"]
+            case .seResize: ["bottom_right_corner"]
+            case .swResize: ["bottom_left_corner"]
+            case .wResize: ["left_side"]
+            case .ewResize: ["sb_h_double_arrow", "h_double_arrow", "size_hor"]
+            case .nsResize: ["sb_v_double_arrow", "v_double_arrow", "size_ver"]
+            case .neswResize: ["fd_double_arrow", "size_bdiag"]
+            case .nwseResize: ["bd_double_arrow", "size_fdiag"]
+            case .colResize: ["sb_h_double_arrow", "split_h"]
+            case .rowResize: ["sb_v_double_arrow", "split_v"]
+            case .allScroll: ["fleur", "size_all"]
+            case .zoomIn: ["zoom_in"]
+            case .zoomOut: ["zoom_out"]
+            }
         if shape == .none { return [] }
         let css = shape == .auto ? "default" : shape.cssName
         return css == "default" ? ["default", "left_ptr"] : [css] + older + ["default", "left_ptr"]

@@ -88,21 +88,24 @@ func irWlcsPointerMove(_ p: UnsafeMutableRawPointer?, _ x: Double, _ y: Double, 
 func irWlcsPointerButton(_ p: UnsafeMutableRawPointer?, _ button: Int32, _ pressed: Int32) {
     let d = device(p)
     d.harness.withSeat { seat in
-        seat.notifyPointerButton(time: Harness.now, button: UInt32(button), state: pressed != 0 ? .pressed : .released, device: d.id)
+        seat.notifyPointerButton(
+            time: Harness.now, button: UInt32(button), state: pressed != 0 ? .pressed : .released, device: d.id)
     }
 }
 
 @_cdecl("ir_wlcs_touch")
 func irWlcsTouch(_ p: UnsafeMutableRawPointer?, _ phase: Int32, _ x: Double, _ y: Double) {
     let d = device(p)
-    d.harness.onServerThread { d.harness.withSeat { seat in
-        let now = Harness.now
-        d.touching = phase != 2
-        switch phase {
-        case 0: seat.notifyTouchDown(time: now, slot: d.touchSlot, at: Point(x: x, y: y), device: d.id)
-        case 1: seat.notifyTouchMotion(time: now, slot: d.touchSlot, at: Point(x: x, y: y))
-        default: seat.notifyTouchUp(time: now, slot: d.touchSlot)
+    d.harness.onServerThread {
+        d.harness.withSeat { seat in
+            let now = Harness.now
+            d.touching = phase != 2
+            switch phase {
+            case 0: seat.notifyTouchDown(time: now, slot: d.touchSlot, at: Point(x: x, y: y), device: d.id)
+            case 1: seat.notifyTouchMotion(time: now, slot: d.touchSlot, at: Point(x: x, y: y))
+            default: seat.notifyTouchUp(time: now, slot: d.touchSlot)
+            }
+            seat.notifyTouchFrame()
         }
-        seat.notifyTouchFrame()
-    } }
+    }
 }

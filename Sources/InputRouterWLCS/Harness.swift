@@ -96,7 +96,10 @@ final class Harness {
         if let t = serverThread, pthread_equal(t, pthread_self()) != 0 { return body() }
         let done = DispatchSemaphore(value: 0)
         workLock.lock()
-        work.append { body(); done.signal() }
+        work.append {
+            body()
+            done.signal()
+        }
         workLock.unlock()
         var byte: UInt8 = 1
         _ = write(wake[1], &byte, 1)
@@ -116,7 +119,9 @@ final class Harness {
     func createClientSocket() -> Int32 {
         guard let server else { return -1 }
         var fds: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else { return -1 }
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            return -1
+        }
         do {
             clientsByFD[fds[1]] = try server.connectClient(fd: fds[0])
         } catch {
@@ -131,7 +136,9 @@ final class Harness {
         guard let server, let client = clientsByFD[clientFD],
             let node = server.node(ofSurface: surfaceID, client: client), server.placeWindow(node, x: x, y: y)
         else {
-            fputs("wlcs integration: wl_surface@\(surfaceID) of client fd \(clientFD) is not a toplevel; not moved\n", stderr)
+            fputs(
+                "wlcs integration: wl_surface@\(surfaceID) of client fd \(clientFD) is not a toplevel; not moved\n",
+                stderr)
             return
         }
     }

@@ -13,11 +13,13 @@ public enum Op {
     public static let regionDestroy: UInt16 = 0, regionAdd: UInt16 = 1, regionSubtract: UInt16 = 2
     public static let subcompositorGetSubsurface: UInt16 = 1
     public static let subsurfaceDestroy: UInt16 = 0, subsurfaceSetPosition: UInt16 = 1
-    public static let subsurfacePlaceAbove: UInt16 = 2, subsurfacePlaceBelow: UInt16 = 3, subsurfaceSetDesync: UInt16 = 5
+    public static let subsurfacePlaceAbove: UInt16 = 2, subsurfacePlaceBelow: UInt16 = 3,
+        subsurfaceSetDesync: UInt16 = 5
     public static let shmCreatePool: UInt16 = 0
     public static let poolCreateBuffer: UInt16 = 0, poolDestroy: UInt16 = 1, poolResize: UInt16 = 2
     public static let seatGetPointer: UInt16 = 0, seatGetKeyboard: UInt16 = 1
-    public static let wmDestroy: UInt16 = 0, wmCreatePositioner: UInt16 = 1, wmGetXdgSurface: UInt16 = 2, wmPong: UInt16 = 3
+    public static let wmDestroy: UInt16 = 0, wmCreatePositioner: UInt16 = 1, wmGetXdgSurface: UInt16 = 2,
+        wmPong: UInt16 = 3
     public static let positionerDestroy: UInt16 = 0, positionerSetSize: UInt16 = 1, positionerSetAnchorRect: UInt16 = 2
     public static let positionerSetAnchor: UInt16 = 3, positionerSetGravity: UInt16 = 4
     public static let positionerSetConstraintAdjustment: UInt16 = 5, positionerSetReactive: UInt16 = 7
@@ -69,7 +71,7 @@ public final class WireSession {
         if interface == "xdg_wm_base", e.opcode == 0 { wire.send(e.object, Op.wmPong, [.uint(e.uint(at: 0))]) }
         if interface == "wl_pointer", e.opcode == 3, e.uint(at: 12) == 1 { lastPressSerial = e.uint(at: 0) }
         if interface == "wl_pointer", e.opcode == 0 { lastEnterSerial = e.uint(at: 0) }
-        if e.object == 1, e.opcode == 1 { wire.interfaces[e.uint(at: 0)] = nil }  // delete_id
+        if e.object == 1, e.opcode == 1 { wire.interfaces[e.uint(at: 0)] = nil } // delete_id
     }
 
     /// wl_display.sync and wait for its done.
@@ -119,8 +121,10 @@ public final class WireSession {
     }
 
     /// A wl_buffer from a new pool over `fd` (a fresh memfd of the right size by default).
-    public func buffer(width: Int32, height: Int32, poolSize: Int32? = nil, offset: Int32 = 0, fd: Int32? = nil,
-                       format: UInt32 = 0) -> UInt32? {
+    public func buffer(
+        width: Int32, height: Int32, poolSize: Int32? = nil, offset: Int32 = 0, fd: Int32? = nil,
+        format: UInt32 = 0
+    ) -> UInt32? {
         guard let shm = bound["wl_shm"] else { return nil }
         let size = poolSize ?? width * height * 4
         let file = fd ?? Self.memfd(size: Int(max(size, 0)))
@@ -128,7 +132,9 @@ public final class WireSession {
         wire.send(shm, Op.shmCreatePool, [.uint(pool), .fd(file), .int(size)])
         if fd == nil { close(file) }
         let buffer = wire.newID("wl_buffer")
-        wire.send(pool, Op.poolCreateBuffer, [.uint(buffer), .int(offset), .int(width), .int(height), .int(width * 4), .uint(format)])
+        wire.send(
+            pool, Op.poolCreateBuffer,
+            [.uint(buffer), .int(offset), .int(width), .int(height), .int(width * 4), .uint(format)])
         wire.send(pool, Op.poolDestroy)
         return buffer
     }

@@ -47,7 +47,10 @@ public struct ProtocolError: CustomStringConvertible {
     public var description: String { "object \(object) code \(code): \(message)" }
 }
 
-public enum WireError: Error { case connect(String), closed }
+public enum WireError: Error {
+    case connect(String)
+    case closed
+}
 
 public final class WireConnection {
     public let fd: Int32
@@ -80,13 +83,17 @@ public final class WireConnection {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw WireError.connect("path too long") }
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw WireError.connect("path too long")
+        }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (i, b) in bytes.enumerated() { raw[i] = b }
             raw[bytes.count] = 0
         }
         let ok = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard ok == 0 else {
             let text = String(cString: strerror(errno))
@@ -196,7 +203,9 @@ public final class WireConnection {
                         c.storeBytes(of: header + fds.count * 4, toByteOffset: 0, as: Int.self)
                         c.storeBytes(of: SOL_SOCKET, toByteOffset: MemoryLayout<Int>.size, as: Int32.self)
                         c.storeBytes(of: Int32(SCM_RIGHTS), toByteOffset: MemoryLayout<Int>.size + 4, as: Int32.self)
-                        for (i, f) in fds.enumerated() { c.storeBytes(of: f, toByteOffset: header + 4 * i, as: Int32.self) }
+                        for (i, f) in fds.enumerated() {
+                            c.storeBytes(of: f, toByteOffset: header + 4 * i, as: Int32.self)
+                        }
                         msg.msg_control = c.baseAddress
                         msg.msg_controllen = space
                     }
@@ -217,8 +226,13 @@ public final class WireConnection {
             if p.revents & Int16(POLLIN) != 0 {
                 var chunk = [UInt8](repeating: 0, count: 65536)
                 let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-                if n > 0 { input.append(contentsOf: chunk[0..<n]); bytesReceived += n }
-                else if n == 0 { closed = true; return }
+                if n > 0 {
+                    input.append(contentsOf: chunk[0..<n])
+                    bytesReceived += n
+                } else if n == 0 {
+                    closed = true
+                    return
+                }
             }
             if p.revents & Int16(POLLOUT | POLLERR | POLLHUP) != 0 { return }
         }
@@ -238,7 +252,10 @@ public final class WireConnection {
             guard r > 0 else { break }
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if n < 0 && (errno == EAGAIN || errno == EINTR) { continue }
-            if n <= 0 { closed = true; break }
+            if n <= 0 {
+                closed = true
+                break
+            }
             input.append(contentsOf: chunk[0..<n])
             bytesReceived += n
             wait = 0
@@ -253,12 +270,15 @@ public final class WireConnection {
             func u32(_ o: Int) -> UInt32 {
                 UInt32(input[o]) | UInt32(input[o + 1]) << 8 | UInt32(input[o + 2]) << 16 | UInt32(input[o + 3]) << 24
             }
-            let object = u32(offset), word = u32(offset + 4)
+            let object = u32(offset)
+            let word = u32(offset + 4)
             let size = Int(word >> 16)
             guard size >= 8, input.count - offset >= size else { break }
-            let event = WireEvent(object: object, opcode: UInt16(word & 0xffff), payload: Array(input[(offset + 8)..<(offset + size)]))
+            let event = WireEvent(
+                object: object, opcode: UInt16(word & 0xffff), payload: Array(input[(offset + 8)..<(offset + size)]))
             if event.object == 1 && event.opcode == 0 {
-                error = ProtocolError(object: event.uint(at: 0), code: event.uint(at: 4), message: event.string(at: 8).0)
+                error = ProtocolError(
+                    object: event.uint(at: 0), code: event.uint(at: 4), message: event.string(at: 8).0)
             }
             events.append(event)
             offset += size

@@ -60,7 +60,9 @@ import Testing
     static func bytes(seed: UInt64, count: Int) -> [UInt8] {
         var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
         return (0..<count).map { _ in
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
             return UInt8(truncatingIfNeeded: state >> 24)
         }
     }

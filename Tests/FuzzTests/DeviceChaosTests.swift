@@ -1,5 +1,5 @@
-import InputRouterFuzzing
 import InputRouter
+import InputRouterFuzzing
 import InputRouterRecording
 import Testing
 
@@ -28,10 +28,14 @@ import Testing
             for c in 0..<3 {
                 let client = router.addClient(name: "c\(c)")
                 for s in router.seats { s.setBound([.pointer, .keyboard, .touch], for: client, true) }
-                windows.append(router.tree.createNode(.toplevel, client: client, parent: output,
-                                                      frame: Rect(Int32(c) * 200, 0, 200, 400)))
-                windows.append(router.tree.createNode(.subsurface, client: client, parent: windows.last!,
-                                                      frame: Rect(20, 20, 100, 100)))
+                windows.append(
+                    router.tree.createNode(
+                        .toplevel, client: client, parent: output,
+                        frame: Rect(Int32(c) * 200, 0, 200, 400)))
+                windows.append(
+                    router.tree.createNode(
+                        .subsurface, client: client, parent: windows.last!,
+                        frame: Rect(20, 20, 100, 100)))
             }
             flush()
         }
@@ -64,13 +68,15 @@ import Testing
                 seat.notifyDeviceRemoved(device, time: t)
                 w.present[s][d] = false
             case 16..<34:
-                seat.notifyKey(time: t, key: [30, 31, 42, 29, 125, 57][Int.random(in: 0..<6, using: &rng)],
-                               state: down ? .pressed : .released, device: device)
+                seat.notifyKey(
+                    time: t, key: [30, 31, 42, 29, 125, 57][Int.random(in: 0..<6, using: &rng)],
+                    state: down ? .pressed : .released, device: device)
             case 34..<48:
-                seat.notifyPointerButton(time: t, button: [0x110, 0x111, 0x112][Int.random(in: 0..<3, using: &rng)],
-                                         state: down ? .pressed : .released, device: device)
+                seat.notifyPointerButton(
+                    time: t, button: [0x110, 0x111, 0x112][Int.random(in: 0..<3, using: &rng)],
+                    state: down ? .pressed : .released, device: device)
             case 48..<66:
-                let slot = Int32(d * 2 + Int.random(in: 0..<2, using: &rng))  // slots are seat-wide, one pair per device
+                let slot = Int32(d * 2 + Int.random(in: 0..<2, using: &rng)) // slots are seat-wide, one pair per device
                 let p = Point(Double.random(in: 0..<600, using: &rng), Double.random(in: 0..<400, using: &rng))
                 switch Int.random(in: 0..<4, using: &rng) {
                 case 0, 1: seat.notifyTouchDown(time: t, slot: slot, at: p, device: device)
@@ -79,12 +85,15 @@ import Testing
                 }
                 seat.notifyTouchFrame()
             case 66..<78:
-                seat.notifyPointerWarp(time: t, to: Point(Double.random(in: 0..<600, using: &rng), Double.random(in: 0..<400, using: &rng)))
+                seat.notifyPointerWarp(
+                    time: t, to: Point(Double.random(in: 0..<600, using: &rng), Double.random(in: 0..<400, using: &rng))
+                )
             case 78..<86:
                 seat.setKeyboardFocus(w.windows[Int.random(in: 0..<w.windows.count, using: &rng)])
             case 86..<91:
                 let n = w.windows[Int.random(in: 0..<w.windows.count, using: &rng)]
-                w.router.tree.move(n, to: (Int32.random(in: -50...500, using: &rng), Int32.random(in: -50...300, using: &rng)))
+                w.router.tree.move(
+                    n, to: (Int32.random(in: -50...500, using: &rng), Int32.random(in: -50...300, using: &rng)))
             case 91..<95:
                 let n = w.windows[Int.random(in: 0..<w.windows.count, using: &rng)]
                 w.router.tree.setMapped(n, !w.router.tree.isMapped(n))

@@ -1,5 +1,5 @@
-import InputRouterFuzzing
 import InputRouter
+import InputRouterFuzzing
 import Testing
 
 /// Each fuzz finding, reduced to the smallest scene that shows it, as a plain test of the
@@ -87,7 +87,7 @@ extension FindingTests {
         s.flush()
         if resize { s.seat.beginResize(s.window, edges: [.left, .top]) } else { s.seat.beginMove(s.window) }
         s.flush()
-        s.router.tree.setMapped(s.router.tree.parent(of: s.window)!, false)  // the only output goes
+        s.router.tree.setMapped(s.router.tree.parent(of: s.window)!, false) // the only output goes
         s.flush()
         s.seat.notifyPointerMotion(time: 3, dx: 1e300, dy: -1e300)
         s.seat.notifyPointerMotion(time: 4, dx: -1e300, dy: 1e300)
@@ -104,11 +104,13 @@ extension FindingTests {
     @Test func anUnmappedNextResponderTakesNothing() {
         let s = Scene()
         let client = s.router.tree.client(of: s.window)!
-        let popup = s.router.tree.createNode(.popup, client: client, parent: s.router.tree.parent(of: s.window),
-                                             frame: Rect(0, 0, 10, 10))
+        let popup = s.router.tree.createNode(
+            .popup, client: client, parent: s.router.tree.parent(of: s.window),
+            frame: Rect(0, 0, 10, 10))
         s.router.tree.setMapped(popup, false)
-        let panel = s.router.tree.createNode(.compositor, parent: s.router.tree.parent(of: s.window),
-                                             frame: Rect(200, 200, 50, 50))
+        let panel = s.router.tree.createNode(
+            .compositor, parent: s.router.tree.parent(of: s.window),
+            frame: Rect(200, 200, 50, 50))
         s.router.tree.setNextResponder(panel, popup)
         s.flush()
         s.seat.notifyTouchDown(time: 2, slot: 0, at: Point(210, 210))
@@ -126,8 +128,9 @@ extension FindingTests {
         let s = Scene()
         let other = s.router.addClient(name: "other")
         if disconnected { s.router.removeClient(other) } else { s.seat.setBound(.keyboard, for: other, true) }
-        let surface = s.router.tree.createNode(.toplevel, client: other, parent: s.router.tree.parent(of: s.window),
-                                               frame: Rect(50, 50, 100, 100))
+        let surface = s.router.tree.createNode(
+            .toplevel, client: other, parent: s.router.tree.parent(of: s.window),
+            frame: Rect(50, 50, 100, 100))
         s.router.tree.setHandler(surface) { _ in .handled }
         s.flush()
         s.seat.notifyPointerWarp(time: 2, to: Point(60, 60))
@@ -144,7 +147,9 @@ extension FindingTests {
         s.router.flush(into: &sent)
         let toOther = sent.deliveries.filter { d in
             switch d {
-            case .pointerFrame(_, let c), .touchFrame(_, let c), .touchCancel(_, let c), .touchReleased(_, let c, _, _, _): c == other
+            case .pointerFrame(_, let c), .touchFrame(_, let c), .touchCancel(_, let c),
+                .touchReleased(_, let c, _, _, _):
+                c == other
             default: d.surface == surface
             }
         }
@@ -197,7 +202,8 @@ extension FindingTests {
         s.router.tree.setNextResponder(panel, far)
         s.seat.notifyPointerMotion(time: 2, dx: 1, dy: 1)
         s.flush()
-        #expect(s.sink.inner.inner.deliveries.contains { if case .pointerEnter(_, far, _, _) = $0 { true } else { false } })
+        #expect(
+            s.sink.inner.inner.deliveries.contains { if case .pointerEnter(_, far, _, _) = $0 { true } else { false } })
         s.router.tree.setNextResponder(panel, nil)
         s.seat.notifyPointerMotion(time: 3, dx: 1, dy: 1)
         s.flush()

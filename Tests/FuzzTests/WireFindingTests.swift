@@ -1,9 +1,9 @@
 import CWaylandServer
 import Foundation
-import InputRouterFuzzing
 import InputRouter
-import Testing
+import InputRouterFuzzing
 import InputRouterWireClient
+import Testing
 
 @testable import InputRouterWayland
 
@@ -39,7 +39,8 @@ import InputRouterWireClient
             wire.send(1, Op.displayGetRegistry, [.uint(registry)])
             server.dispatch(timeoutMS: 0)
             var name: UInt32 = 0
-            for e in wire.read(timeoutMS: 0) where e.object == registry && e.opcode == 0 && e.string(at: 4).0 == interface {
+            for e in wire.read(timeoutMS: 0)
+            where e.object == registry && e.opcode == 0 && e.string(at: 4).0 == interface {
                 name = e.uint(at: 0)
             }
             let id = wire.newID(interface)
@@ -65,7 +66,8 @@ import InputRouterWireClient
         let c = try Connection()
         let compositor = c.bind("wl_compositor", version: 5)
         let subcompositor = c.bind("wl_subcompositor", version: 1)
-        let parent = c.wire.newID("wl_surface"), child = c.wire.newID("wl_surface")
+        let parent = c.wire.newID("wl_surface")
+        let child = c.wire.newID("wl_surface")
         c.send(compositor, Op.compositorCreateSurface, [.uint(parent)])
         c.send(compositor, Op.compositorCreateSurface, [.uint(child)])
         let sub = c.wire.newID("wl_subsurface")
@@ -88,16 +90,18 @@ import InputRouterWireClient
         let seat = c.bind("wl_seat", version: 8)
         let compositor = c.bind("wl_compositor", version: 5)
         let manager = c.bind("zwp_input_method_manager_v2", version: 1)
-        let first = c.wire.newID("zwp_input_method_v2"), second = c.wire.newID("zwp_input_method_v2")
-        c.send(manager, 0, [.uint(seat), .uint(first)])  // get_input_method(seat, id)
+        let first = c.wire.newID("zwp_input_method_v2")
+        let second = c.wire.newID("zwp_input_method_v2")
+        c.send(manager, 0, [.uint(seat), .uint(first)]) // get_input_method(seat, id)
         c.send(manager, 0, [.uint(seat), .uint(second)])
         let grab = c.wire.newID("zwp_input_method_keyboard_grab_v2")
-        c.send(second, 5, [.uint(grab)])  // grab_keyboard(id)
-        let surface = c.wire.newID("wl_surface"), popup = c.wire.newID("zwp_input_popup_surface_v2")
+        c.send(second, 5, [.uint(grab)]) // grab_keyboard(id)
+        let surface = c.wire.newID("wl_surface")
+        let popup = c.wire.newID("zwp_input_popup_surface_v2")
         c.send(compositor, Op.compositorCreateSurface, [.uint(surface)])
-        c.send(second, 4, [.uint(popup), .uint(surface)])  // get_input_popup_surface(id, surface)
-        c.send(grab, 0)  // release
-        c.send(popup, 0)  // destroy
+        c.send(second, 4, [.uint(popup), .uint(surface)]) // get_input_popup_surface(id, surface)
+        c.send(grab, 0) // release
+        c.send(popup, 0) // destroy
         let callback = c.wire.newID("wl_callback")
         c.send(1, Op.displaySync, [.uint(callback)])
         #expect(c.wire.error == nil, "\(c.wire.error.map { "\($0)" } ?? "")")

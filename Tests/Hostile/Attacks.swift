@@ -5,10 +5,21 @@ import Foundation
 import InputRouterWireClient
 
 enum Mode: String, CaseIterable {
-    case unknownID = "unknown-id", destroyedID = "destroyed-id", newIDCollision = "new-id-collision"
-    case wrongType = "wrong-type", badSize = "bad-size", unknownOpcode = "unknown-opcode", badEnum = "bad-enum"
-    case subsurfaceCycle = "subsurface-cycle", region = "region", badShm = "bad-shm", grab = "grab"
-    case flood = "flood", neverRead = "never-read", garbage = "garbage", newGlobals = "new-globals"
+    case unknownID = "unknown-id"
+    case destroyedID = "destroyed-id"
+    case newIDCollision = "new-id-collision"
+    case wrongType = "wrong-type"
+    case badSize = "bad-size"
+    case unknownOpcode = "unknown-opcode"
+    case badEnum = "bad-enum"
+    case subsurfaceCycle = "subsurface-cycle"
+    case region = "region"
+    case badShm = "bad-shm"
+    case grab = "grab"
+    case flood = "flood"
+    case neverRead = "never-read"
+    case garbage = "garbage"
+    case newGlobals = "new-globals"
 }
 
 struct Plan {
@@ -91,8 +102,12 @@ struct Attacker {
             case 1:
                 let r = newRegion()
                 for _ in 0..<rng.int(4) {
-                    wire.send(r, rng.int(2) == 0 ? Op.regionAdd : Op.regionSubtract,
-                              [.int(rng.int32(-100...1000)), .int(rng.int32(-100...1000)), .int(rng.int32(0...500)), .int(rng.int32(0...500))])
+                    wire.send(
+                        r, rng.int(2) == 0 ? Op.regionAdd : Op.regionSubtract,
+                        [
+                            .int(rng.int32(-100...1000)), .int(rng.int32(-100...1000)), .int(rng.int32(0...500)),
+                            .int(rng.int32(0...500)),
+                        ])
                 }
             case 2:
                 if let s = surfaces.randomElement(using: &rng), let r = regions.randomElement(using: &rng) {
@@ -156,7 +171,7 @@ struct Attacker {
         }
         let s = newSurface()
         wire.send(s, Op.surfaceDestroy)
-        wire.send(s, Op.surfaceCommit)  // no round trip: the destroy was not even acknowledged
+        wire.send(s, Op.surfaceCommit) // no round trip: the destroy was not even acknowledged
         return Plan(variant: "surface-no-roundtrip", expect: "wl_display:0")
     }
 
@@ -177,19 +192,20 @@ struct Attacker {
     }
 
     mutating func wrongType() -> Plan {
-        let s = newSurface(), r = newRegion()
+        let s = newSurface()
+        let r = newRegion()
         switch variant(4) {
         case 0:
-            _ = subsurface(s, of: r)  // a region as the parent surface
+            _ = subsurface(s, of: r) // a region as the parent surface
             return Plan(variant: "region-as-surface", expect: "wl_display:1")
         case 1:
-            wire.send(s, Op.surfaceAttach, [.uint(r), .int(0), .int(0)])  // a region as the buffer
+            wire.send(s, Op.surfaceAttach, [.uint(r), .int(0), .int(0)]) // a region as the buffer
             return Plan(variant: "region-as-buffer", expect: "wl_display:1")
         case 2:
-            wire.send(s, Op.surfaceSetInputRegion, [.uint(s)])  // a surface as the region
+            wire.send(s, Op.surfaceSetInputRegion, [.uint(s)]) // a surface as the region
             return Plan(variant: "surface-as-region", expect: "wl_display:1")
         default:
-            _ = subsurface(s, of: 0)  // null where the protocol allows none
+            _ = subsurface(s, of: 0) // null where the protocol allows none
             return Plan(variant: "null-parent", expect: "wl_display:1")
         }
     }
@@ -215,7 +231,8 @@ struct Attacker {
             return Plan(variant: "truncated", expect: "none", patienceMS: 1000)
         default:
             // Not a multiple of 4: the stream is out of step from here on.
-            wire.write(WireConnection.encode(r, Op.regionAdd, [.int(0), .int(0), .int(1), .int(1)], size: 26) + [0, 0])
+            wire.write(
+                WireConnection.encode(r, Op.regionAdd, [.int(0), .int(0), .int(1), .int(1)], size: 26) + [0, 0])
             session.roundtrip(timeoutMS: 1000)
             return Plan(variant: "unaligned", expect: "any", patienceMS: 1000)
         }
@@ -223,11 +240,12 @@ struct Attacker {
 
     mutating func unknownOpcode() -> Plan {
         let r = newRegion()
-        let (target, opcode): (UInt32, UInt16) = switch variant(3) {
-        case 0: (r, UInt16(3 + rng.int(100)))  // wl_region has 3 requests
-        case 1: (1, UInt16(2 + rng.int(0xfffd)))  // wl_display has 2
-        default: (compositor, UInt16(2 + rng.int(1000)))
-        }
+        let (target, opcode): (UInt32, UInt16) =
+            switch variant(3) {
+            case 0: (r, UInt16(3 + rng.int(100))) // wl_region has 3 requests
+            case 1: (1, UInt16(2 + rng.int(0xfffd))) // wl_display has 2
+            default: (compositor, UInt16(2 + rng.int(1000)))
+            }
         wire.send(target, opcode, [.uint(1), .uint(2)])
         return Plan(variant: "\(wire.interfaces[target] ?? "?").\(opcode)", expect: "wl_display:1")
     }
@@ -248,7 +266,7 @@ struct Attacker {
             return Plan(variant: "positioner-anchor", expect: "xdg_positioner:0")
         case 3:
             _ = session.buffer(width: 4, height: 4, format: 0x1234_5678)
-            return Plan(variant: "shm-format", expect: "wl_shm_pool:0")  // wl_shm's code, on the pool
+            return Plan(variant: "shm-format", expect: "wl_shm_pool:0") // wl_shm's code, on the pool
         case 4:
             let x = wire.newID("xdg_surface")
             wire.send(wm, Op.wmGetXdgSurface, [.uint(x), .uint(s)])
@@ -277,14 +295,14 @@ struct Attacker {
         session.roundtrip()
         switch variant(4) {
         case 0:
-            _ = subsurface(root, of: chain.last!)  // the root under its own descendant
+            _ = subsurface(root, of: chain.last!) // the root under its own descendant
             return Plan(variant: "cycle-\(chain.count)", expect: "wl_subcompositor:0")
         case 1:
             let s = newSurface()
             _ = subsurface(s, of: s)
             return Plan(variant: "self-parent", expect: "wl_subcompositor:0")
         case 2:
-            _ = subsurface(chain[1], of: root)  // already a subsurface
+            _ = subsurface(chain[1], of: root) // already a subsurface
             return Plan(variant: "two-roles", expect: "wl_subcompositor:0")
         default:
             // place_above a surface that is neither parent nor sibling.
@@ -309,7 +327,8 @@ struct Attacker {
         ]
         for _ in 0..<(1 + rng.int(20)) {
             let h = rng.pick(huge)
-            wire.send(r, rng.int(3) == 0 ? Op.regionSubtract : Op.regionAdd, [.int(h.0), .int(h.1), .int(h.2), .int(h.3)])
+            wire.send(
+                r, rng.int(3) == 0 ? Op.regionSubtract : Op.regionAdd, [.int(h.0), .int(h.1), .int(h.2), .int(h.3)])
         }
         if let top = session.mapToplevel(width: 64, height: 64) {
             wire.send(top.surface, Op.surfaceSetInputRegion, [.uint(r)])
@@ -342,7 +361,8 @@ struct Attacker {
             pipe(&p)
             let pool = wire.newID("wl_shm_pool")
             wire.send(shm, Op.shmCreatePool, [.uint(pool), .fd(p[0]), .int(4096)])
-            close(p[0]); close(p[1])
+            close(p[0])
+            close(p[1])
             return Plan(variant: "pipe-fd", expect: "wl_shm:2")
         case 2:
             _ = session.buffer(width: 16, height: 16, poolSize: 1024, offset: rng.int32(1...100_000))
@@ -381,7 +401,9 @@ struct Attacker {
     mutating func grab() -> Plan {
         let pointer = wire.newID("wl_pointer")
         wire.send(seat, Op.seatGetPointer, [.uint(pointer)])
-        guard let top = session.mapToplevel(width: 120, height: 90) else { return Plan(variant: "unmapped", expect: "any") }
+        guard let top = session.mapToplevel(width: 120, height: 90) else {
+            return Plan(variant: "unmapped", expect: "any")
+        }
         print("waiting-for-press")
         guard session.waitFor(timeoutMS: 5000, { _ in session.lastPressSerial != nil }) != nil,
             let serial = session.lastPressSerial
@@ -403,7 +425,7 @@ struct Attacker {
             guard let first = grabbingPopup(parent: top.xdgSurface, serial: serial),
                 grabbingPopup(parent: first.xdgSurface, serial: serial) != nil
             else { return Plan(variant: "popups-failed", expect: "any") }
-            wire.send(first.popup, Op.popupDestroy)  // not the topmost
+            wire.send(first.popup, Op.popupDestroy) // not the topmost
             return Plan(variant: "destroy-lower-popup", expect: "xdg_wm_base:2")
         case 2:
             wire.send(top.toplevel, Op.toplevelMove, [.uint(seat), .uint(serial)])
@@ -473,10 +495,12 @@ struct Attacker {
             // A checkerboard: every rectangle its own band entry; the server's region grows.
             let r = newRegion()
             let side = 40 + rng.int(40)
-            for y in 0..<side { for x in 0..<side where (x + y) % 2 == 0 {
-                wire.send(r, Op.regionAdd, [.int(Int32(x * 3)), .int(Int32(y * 3)), .int(2), .int(2)])
-                if wire.requestsSent % 512 == 0 { session.drain() }
-            } }
+            for y in 0..<side {
+                for x in 0..<side where (x + y) % 2 == 0 {
+                    wire.send(r, Op.regionAdd, [.int(Int32(x * 3)), .int(Int32(y * 3)), .int(2), .int(2)])
+                    if wire.requestsSent % 512 == 0 { session.drain() }
+                }
+            }
             if let top = session.mapToplevel(width: 256, height: 256) {
                 wire.send(top.surface, Op.surfaceSetInputRegion, [.uint(r)])
                 wire.send(top.surface, Op.surfaceCommit)
@@ -529,9 +553,11 @@ struct Attacker {
         let ids: [UInt32] = [1, compositor, subcompositor, shm, seat, wm] + surfaces.prefix(4) + regions.prefix(4)
         for _ in 0..<(1 + rng.int(20)) {
             let size = UInt32(8 + 4 * rng.int(8))
-            let words = [rng.pick(ids), size << 16 | UInt32(rng.int(12))] + (0..<(Int(size) / 4 - 2)).map { _ in
-                rng.int(3) == 0 ? UInt32(truncatingIfNeeded: rng.next()) : UInt32(rng.int(16))
-            }
+            let words =
+                [rng.pick(ids), size << 16 | UInt32(rng.int(12))]
+                + (0..<(Int(size) / 4 - 2)).map { _ in
+                    rng.int(3) == 0 ? UInt32(truncatingIfNeeded: rng.next()) : UInt32(rng.int(16))
+                }
             for w in words { withUnsafeBytes(of: w.littleEndian) { bytes.append(contentsOf: $0) } }
         }
         wire.write(bytes)
@@ -556,13 +582,14 @@ extension Attacker {
     /// A virtual keyboard with a small keymap (xkbcommon resolves its includes).
     mutating func virtualKeyboard() -> UInt32 {
         let vk = wire.newID("zwp_virtual_keyboard_v1")
-        wire.send(virtualKeyboards, 0, [.uint(seat), .uint(vk)])  // create_virtual_keyboard(seat, id)
-        let keymap = "xkb_keymap { xkb_keycodes { include \"evdev\" }; xkb_types { include \"complete\" };"
+        wire.send(virtualKeyboards, 0, [.uint(seat), .uint(vk)]) // create_virtual_keyboard(seat, id)
+        let keymap =
+            "xkb_keymap { xkb_keycodes { include \"evdev\" }; xkb_types { include \"complete\" };"
             + " xkb_compat { include \"complete\" }; xkb_symbols { include \"pc+us\" }; };"
         let text = Array(keymap.utf8) + [0]
         let fd = WireSession.memfd(size: 0)
         _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-        wire.send(vk, 0, [.uint(1), .fd(fd), .uint(UInt32(text.count))])  // keymap(xkb_v1, fd, size)
+        wire.send(vk, 0, [.uint(1), .fd(fd), .uint(UInt32(text.count))]) // keymap(xkb_v1, fd, size)
         close(fd)
         return vk
     }
@@ -578,11 +605,11 @@ extension Attacker {
             let l = wire.newID("zwlr_layer_surface_v1")
             wire.send(layerShell, 0, [.uint(l), .uint(s), .uint(0), .uint(UInt32(rng.int(4))), .string("hostile")])
             for _ in 0..<1 + rng.int(4) {
-                wire.send(l, 0, [.uint(edgeUInt()), .uint(edgeUInt())])  // set_size
-                wire.send(l, 1, [.uint(UInt32(rng.int(16)))])  // set_anchor
-                wire.send(l, 2, [.int(edgeInt())])  // set_exclusive_zone
-                wire.send(l, 3, [.int(edgeInt()), .int(edgeInt()), .int(edgeInt()), .int(edgeInt())])  // set_margin
-                wire.send(l, 1, [.uint(15)])  // every edge: a size of 0 is valid
+                wire.send(l, 0, [.uint(edgeUInt()), .uint(edgeUInt())]) // set_size
+                wire.send(l, 1, [.uint(UInt32(rng.int(16)))]) // set_anchor
+                wire.send(l, 2, [.int(edgeInt())]) // set_exclusive_zone
+                wire.send(l, 3, [.int(edgeInt()), .int(edgeInt()), .int(edgeInt()), .int(edgeInt())]) // set_margin
+                wire.send(l, 1, [.uint(15)]) // every edge: a size of 0 is valid
                 wire.send(s, Op.surfaceCommit)
             }
             session.roundtrip(timeoutMS: 2000)
@@ -591,7 +618,8 @@ extension Attacker {
         case 1:
             let s = newSurface()
             let l = wire.newID("zwlr_layer_surface_v1")
-            wire.send(layerShell, 0, [.uint(l), .uint(s), .uint(output), .uint(4 + UInt32(rng.int(1000))), .string("x")])
+            wire.send(
+                layerShell, 0, [.uint(l), .uint(s), .uint(output), .uint(4 + UInt32(rng.int(1000))), .string("x")])
             return Plan(variant: "layer-invalid-layer", expect: "zwlr_layer_shell_v1:1")
         case 2:
             // A keymap size past the end of its file: read, never mapped (a mapping would fault).
@@ -604,33 +632,40 @@ extension Attacker {
         case 3:
             let vk = wire.newID("zwp_virtual_keyboard_v1")
             wire.send(virtualKeyboards, 0, [.uint(seat), .uint(vk)])
-            wire.send(vk, 1, [.uint(edgeUInt()), .uint(30), .uint(1)])  // key before a keymap
+            wire.send(vk, 1, [.uint(edgeUInt()), .uint(30), .uint(1)]) // key before a keymap
             return Plan(variant: "key-before-keymap", expect: "zwp_virtual_keyboard_v1:0")
         case 4:
             // Keys and modifiers with any code, held when the keyboard goes: they go to the
             // keyboard focus (the good client) and are released there.
             let vk = virtualKeyboard()
             for i in 0..<UInt32(2 + rng.int(6)) {
-                wire.send(vk, 1, [.uint(edgeUInt()), .uint(rng.pick([UInt32.max, 0x8000_0000, 0xffff_fff8, 0x300, 42, 30])), .uint(1)])
-                wire.send(vk, 2, [.uint(edgeUInt()), .uint(edgeUInt()), .uint(edgeUInt()), .uint(edgeUInt())])  // modifiers
+                wire.send(
+                    vk, 1,
+                    [
+                        .uint(edgeUInt()), .uint(rng.pick([UInt32.max, 0x8000_0000, 0xffff_fff8, 0x300, 42, 30])),
+                        .uint(1),
+                    ])
+                // modifiers
+                wire.send(vk, 2, [.uint(edgeUInt()), .uint(edgeUInt()), .uint(edgeUInt()), .uint(edgeUInt())])
                 if i % 2 == 0 { session.roundtrip(timeoutMS: 2000) }
             }
-            wire.send(vk, 3)  // destroy
+            wire.send(vk, 3) // destroy
             session.roundtrip(timeoutMS: 2000)
             return Plan(variant: "virtual-keys", expect: "none")
         case 5:
             let pointer = wire.newID("wl_pointer")
             wire.send(seat, Op.seatGetPointer, [.uint(pointer)])
             let device = wire.newID("wp_cursor_shape_device_v1")
-            wire.send(cursorShapes, 1, [.uint(device), .uint(pointer)])  // get_pointer
-            wire.send(device, 1, [.uint(edgeUInt()), .uint(rng.int(2) == 0 ? 9 : 0)])  // set_shape, a stale serial
+            wire.send(cursorShapes, 1, [.uint(device), .uint(pointer)]) // get_pointer
+            wire.send(device, 1, [.uint(edgeUInt()), .uint(rng.int(2) == 0 ? 9 : 0)]) // set_shape, a stale serial
             wire.send(device, 1, [.uint(edgeUInt()), .uint(35 + 1 + UInt32(rng.int(1000)))])
             return Plan(variant: "cursor-shape", expect: "wp_cursor_shape_device_v1:1")
         case 6:
             // A candidate popup on a surface that already has a role (a subsurface).
             let method = wire.newID("zwp_input_method_v2")
             wire.send(inputMethods, 0, [.uint(seat), .uint(method)])
-            let parent = newSurface(), child = newSurface()
+            let parent = newSurface()
+            let child = newSurface()
             _ = subsurface(child, of: parent)
             let popup = wire.newID("zwp_input_popup_surface_v2")
             wire.send(method, 4, [.uint(popup), .uint(child)])
@@ -640,10 +675,10 @@ extension Attacker {
             var made: [UInt32] = []
             for _ in 0..<1 + rng.int(5) {
                 let x = wire.newID("zxdg_output_v1")
-                wire.send(xdgOutputs, 1, [.uint(x), .uint(output)])  // get_xdg_output(id, output)
+                wire.send(xdgOutputs, 1, [.uint(x), .uint(output)]) // get_xdg_output(id, output)
                 made.append(x)
             }
-            wire.send(xdgOutputs, 0)  // destroy
+            wire.send(xdgOutputs, 0) // destroy
             for x in made.shuffled(using: &rng) { wire.send(x, 0) }
             session.roundtrip(timeoutMS: 2000)
             return Plan(variant: "xdg-output", expect: "none")

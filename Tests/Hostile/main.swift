@@ -29,8 +29,12 @@ while !argv.isEmpty {
     case "--seed": seed = UInt64(argv.isEmpty ? "1" : argv.removeFirst()) ?? 1
     case "--mode": modeName = argv.isEmpty ? "random" : argv.removeFirst()
     case "--variant": forcedVariant = Int(argv.isEmpty ? "" : argv.removeFirst())
-    case "--list": print(Mode.allCases.map(\.rawValue).joined(separator: " ")); exit(0)
-    default: print("usage: wl-hostile --seed N [--mode \(Mode.allCases.map(\.rawValue).joined(separator: "|"))|random]"); exit(2)
+    case "--list":
+        print(Mode.allCases.map(\.rawValue).joined(separator: " "))
+        exit(0)
+    default:
+        print("usage: wl-hostile --seed N [--mode \(Mode.allCases.map(\.rawValue).joined(separator: "|"))|random]")
+        exit(2)
     }
 }
 
@@ -41,18 +45,27 @@ if modeName == "random" {
 } else if let m = Mode(rawValue: modeName) {
     mode = m
 } else {
-    print("unknown mode \(modeName)"); exit(2)
+    print("unknown mode \(modeName)")
+    exit(2)
 }
 
 let wire: WireConnection
-do { wire = try WireConnection() } catch { print("fatal: cannot connect: \(error)"); exit(2) }
+do { wire = try WireConnection() } catch {
+    print("fatal: cannot connect: \(error)")
+    exit(2)
+}
 let session = WireSession(wire)
-guard session.start() else { print("fatal: no registry"); exit(2) }
-for (interface, version) in [("wl_compositor", 5), ("wl_subcompositor", 1), ("wl_shm", 1), ("wl_seat", 8),
-                             ("xdg_wm_base", 5), ("wl_output", 4), ("wl_data_device_manager", 3),
-                             // This round's globals (mode new-globals).
-                             ("zwlr_layer_shell_v1", 4), ("zxdg_output_manager_v1", 3), ("zwp_input_method_manager_v2", 1),
-                             ("zwp_virtual_keyboard_manager_v1", 1), ("wp_cursor_shape_manager_v1", 2)] {
+guard session.start() else {
+    print("fatal: no registry")
+    exit(2)
+}
+for (interface, version) in [
+    ("wl_compositor", 5), ("wl_subcompositor", 1), ("wl_shm", 1), ("wl_seat", 8),
+    ("xdg_wm_base", 5), ("wl_output", 4), ("wl_data_device_manager", 3),
+    // This round's globals (mode new-globals).
+    ("zwlr_layer_shell_v1", 4), ("zxdg_output_manager_v1", 3), ("zwp_input_method_manager_v2", 1),
+    ("zwp_virtual_keyboard_manager_v1", 1), ("wp_cursor_shape_manager_v1", 2),
+] {
     session.bind(interface, version: UInt32(version))
 }
 session.roundtrip()
@@ -77,6 +90,7 @@ if let e = wire.error {
 } else if wire.closed {
     outcome = "disconnected"
 }
-print("result mode=\(mode.rawValue) variant=\(plan.variant) seed=\(seed) requests=\(wire.requestsSent) bytes=\(wire.bytesSent)"
-      + " events=\(session.eventCount) expect=\(plan.expect) outcome=\(outcome)")
+print(
+    "result mode=\(mode.rawValue) variant=\(plan.variant) seed=\(seed) requests=\(wire.requestsSent) bytes=\(wire.bytesSent)"
+        + " events=\(session.eventCount) expect=\(plan.expect) outcome=\(outcome)")
 exit(0)

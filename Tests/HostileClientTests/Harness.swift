@@ -24,7 +24,9 @@ func listeningSocket(_ path: String) throws -> Int32 {
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
     let bytes = Array(path.utf8)
-    guard fd >= 0, bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw SocketError(text: "socket \(path)") }
+    guard fd >= 0, bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        throw SocketError(text: "socket \(path)")
+    }
     withUnsafeMutableBytes(of: &address.sun_path) { raw in
         for (i, b) in bytes.enumerated() { raw[i] = b }
         raw[bytes.count] = 0
@@ -45,7 +47,9 @@ let productsDirectory: String = {
     let argv0 = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     var dir = argv0.deletingLastPathComponent()
     if !FileManager.default.fileExists(atPath: dir.appendingPathComponent("wl-hostile").path) {
-        dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug").standardized
+        dir =
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug")
+            .standardized
     }
     return dir.path
 }()
@@ -96,7 +100,11 @@ final class ClientProcess {
             buffer.removeSubrange(...nl)
         }
         // Output is only kept while someone looks at it: the good client prints a lot.
-        if lines.count > 10_000 { lines.removeFirst(5_000); readAt.removeFirst(5_000); dropped += 5_000 }
+        if lines.count > 10_000 {
+            lines.removeFirst(5_000)
+            readAt.removeFirst(5_000)
+            dropped += 5_000
+        }
     }
     /// Lines removed from the front of `lines`.
     private(set) var dropped = 0

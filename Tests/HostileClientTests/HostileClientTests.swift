@@ -39,7 +39,8 @@ final class HostileRun {
     init(name: String) throws {
         socket = "ir-hostile-\(getpid())-\(name)"
         server = try makeServer(socketName: socket)
-        good = try ClientProcess(productsDirectory + "/wl-probe", ["--toplevel", "good", "200x200", "--no-keyboard"], socket: socket)
+        good = try ClientProcess(
+            productsDirectory + "/wl-probe", ["--toplevel", "good", "200x200", "--no-keyboard"], socket: socket)
         let deadline = monotonicSeconds() + 20
         while !good.lines.contains("mapped good"), monotonicSeconds() < deadline {
             server.dispatch(timeoutMS: 5)
@@ -65,16 +66,17 @@ final class HostileRun {
         }
         guard allowed, probe == nil, monotonicSeconds() - lastProbe > 0.02 else { return }
         probeIndex += 1
-        let x = 20 + probeIndex % 150, y = 20 + (probeIndex / 150) % 150
+        let x = 20 + probeIndex % 150
+        let y = 20 + (probeIndex / 150) % 150
         time += 1000
         lastProbe = monotonicSeconds()
         probe = ("pointer.motion \(x).00 \(y).00", lastProbe)
         server.seat.notifyPointerWarp(time: time, to: Point(Double(x), Double(y)))
         server.sendDeliveries()
-        wl_flush()
+        dispatchPending()
     }
 
-    func wl_flush() { server.dispatch(timeoutMS: 0) }
+    func dispatchPending() { server.dispatch(timeoutMS: 0) }
 
     /// Clicks the hostile client's window (the toplevel at (600, 300)) for its grab attacks.
     func clickHostileWindow() {
@@ -89,9 +91,10 @@ final class HostileRun {
 
     /// One wl-hostile session; returns its result line (nil when it never printed one).
     func session(seed: UInt64, mode: String, variant: Int? = nil) throws -> String? {
-        let hostile = try ClientProcess(productsDirectory + "/wl-hostile",
-                                        ["--seed", "\(seed)", "--mode", mode] + (variant.map { ["--variant", "\($0)"] } ?? []),
-                                        socket: socket)
+        let hostile = try ClientProcess(
+            productsDirectory + "/wl-hostile",
+            ["--seed", "\(seed)", "--mode", mode] + (variant.map { ["--variant", "\($0)"] } ?? []),
+            socket: socket)
         let deadline = monotonicSeconds() + 60
         var grabbing = false
         // Let any motion in flight land before a grab can take the pointer.
@@ -99,7 +102,10 @@ final class HostileRun {
             server.dispatch(timeoutMS: 2)
             hostile.poll()
             if !grabbing, hostile.lines.contains("waiting-for-press") {
-                while probe != nil, monotonicSeconds() < deadline { server.dispatch(timeoutMS: 2); serviceProbe(allowed: false) }
+                while probe != nil, monotonicSeconds() < deadline {
+                    server.dispatch(timeoutMS: 2)
+                    serviceProbe(allowed: false)
+                }
                 grabbing = true
                 clickHostileWindow()
             }
@@ -111,7 +117,9 @@ final class HostileRun {
         }
         defer { hostile.finish() }
         if hostile.process.isRunning {
-            Issue.record("wl-hostile --seed \(seed) --mode \(mode) did not finish in 60 s:\n\(hostile.lines.suffix(5).joined(separator: "\n"))")
+            Issue.record(
+                "wl-hostile --seed \(seed) --mode \(mode) did not finish in 60 s:\n\(hostile.lines.suffix(5).joined(separator: "\n"))"
+            )
             kill(hostile.process.processIdentifier, SIGKILL)
             hostile.process.waitUntilExit()
         }
@@ -123,7 +131,9 @@ final class HostileRun {
         grabbing = false
         let result = hostile.lines.last { $0.hasPrefix("result ") }
         if result == nil {
-            Issue.record("wl-hostile --seed \(seed) --mode \(mode) printed no result:\n\(hostile.lines.suffix(5).joined(separator: "\n"))")
+            Issue.record(
+                "wl-hostile --seed \(seed) --mode \(mode) printed no result:\n\(hostile.lines.suffix(5).joined(separator: "\n"))"
+            )
         }
         return result
     }
@@ -133,7 +143,8 @@ final class HostileRun {
         let fields = parseResult(line)
         stats.sessions += 1
         stats.requests += Int(fields["requests"] ?? "0") ?? 0
-        let expect = fields["expect"] ?? "?", outcome = fields["outcome"] ?? "?"
+        let expect = fields["expect"] ?? "?"
+        let outcome = fields["outcome"] ?? "?"
         let got = outcome == "error" ? "\(fields["interface"] ?? "?"):\(fields["code"] ?? "?")" : outcome
         stats.outcomes[got, default: 0] += 1
         switch expect {
@@ -161,8 +172,10 @@ func parseResult(_ line: String) -> [String: String] {
     return fields
 }
 
-let allModes = ["unknown-id", "destroyed-id", "new-id-collision", "wrong-type", "bad-size", "unknown-opcode", "bad-enum",
-             "subsurface-cycle", "region", "bad-shm", "grab", "flood", "never-read", "garbage", "new-globals"]
+let allModes = [
+    "unknown-id", "destroyed-id", "new-id-collision", "wrong-type", "bad-size", "unknown-opcode", "bad-enum",
+    "subsurface-cycle", "region", "bad-shm", "grab", "flood", "never-read", "garbage", "new-globals",
+]
 
 /// Sessions that found bugs, kept as they were: (mode, variant, what the offender must get).
 let regressions: [(mode: String, variant: Int, expect: String)] = [
@@ -194,7 +207,10 @@ let regressions: [(mode: String, variant: Int, expect: String)] = [
         run.lastProbe = 0
         run.serviceProbe(allowed: true)
         let deadline = monotonicSeconds() + 5
-        while run.probe != nil, monotonicSeconds() < deadline { run.server.dispatch(timeoutMS: 2); run.serviceProbe(allowed: false) }
+        while run.probe != nil, monotonicSeconds() < deadline {
+            run.server.dispatch(timeoutMS: 2)
+            run.serviceProbe(allowed: false)
+        }
         #expect(run.probe == nil)
     }
 
@@ -203,7 +219,9 @@ let regressions: [(mode: String, variant: Int, expect: String)] = [
         let verbose = ProcessInfo.processInfo.environment["HOSTILE_VERBOSE"] != nil
         let baseSeed = UInt64(ProcessInfo.processInfo.environment["HOSTILE_SEED"] ?? "") ?? 1
         // HOSTILE_MODES=flood,bad-shm runs only those.
-        let modes = ProcessInfo.processInfo.environment["HOSTILE_MODES"].map { $0.split(separator: ",").map(String.init) } ?? allModes
+        let modes =
+            ProcessInfo.processInfo.environment["HOSTILE_MODES"].map { $0.split(separator: ",").map(String.init) }
+            ?? allModes
         let forcedVariant = ProcessInfo.processInfo.environment["HOSTILE_VARIANT"].flatMap { Int($0) }
         let run = try HostileRun(name: "loop")
         try #require(run.goodIsMapped, "wl-probe never mapped:\n\(run.good.lines.joined(separator: "\n"))")
@@ -229,7 +247,10 @@ let regressions: [(mode: String, variant: Int, expect: String)] = [
         run.lastProbe = 0
         let deadline = monotonicSeconds() + 5
         run.serviceProbe(allowed: true)
-        while run.probe != nil, monotonicSeconds() < deadline { run.server.dispatch(timeoutMS: 2); run.serviceProbe(allowed: false) }
+        while run.probe != nil, monotonicSeconds() < deadline {
+            run.server.dispatch(timeoutMS: 2)
+            run.serviceProbe(allowed: false)
+        }
         #expect(run.probe == nil, "the good client stopped receiving input")
 
         run.stats.rssEnd = residentKB()
@@ -238,7 +259,8 @@ let regressions: [(mode: String, variant: Int, expect: String)] = [
         let sorted = s.latencies.sorted()
         let maxLatency = sorted.last ?? 0
         let p99 = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
-        print("""
+        print(
+            """
             hostile: \(s.sessions) sessions in \(String(format: "%.0f", monotonicSeconds() - start)) s, \(s.requests) requests sent
             hostile: outcomes \(s.outcomes.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: ", "))
             hostile: good client motion latency over \(sorted.count) probes: max \(String(format: "%.1f", maxLatency * 1000)) ms, p99 \(String(format: "%.1f", p99 * 1000)) ms
@@ -254,8 +276,9 @@ let regressions: [(mode: String, variant: Int, expect: String)] = [
         // they freed) and, read after `malloc_trim` (residentKB), still 0.7 to 10.9 MB in five
         // runs: their live memory and shm pools, not a leak (no server outlived its test).
         let sessionsAfterWarmUp = max(s.sessions - modes.count, 0)
-        #expect(s.rssEnd - rssStart < 8 * 1024 + 4 * sessionsAfterWarmUp,
-                "RSS grew from \(rssStart) kB to \(s.rssEnd) kB over \(sessionsAfterWarmUp) sessions")
+        #expect(
+            s.rssEnd - rssStart < 8 * 1024 + 4 * sessionsAfterWarmUp,
+            "RSS grew from \(rssStart) kB to \(s.rssEnd) kB over \(sessionsAfterWarmUp) sessions")
         // The count is the whole test process's: suites running in parallel hold their own
         // client pipes and sockets (65 more at the end than after warm-up in one clean-clone
         // CI run of 117 sessions; run alone, the count fell from 49 to 43). So the bound is that
@@ -263,7 +286,8 @@ let regressions: [(mode: String, variant: Int, expect: String)] = [
         // it beside parallel suites, and `make hostile SECONDS=600` (thousands of sessions,
         // nothing in parallel) shows any steady leak.
         let fdBound = 64 + sessionsAfterWarmUp / 2
-        #expect(s.fdsEnd - s.fdsAfterWarmUp < fdBound,
-                "open fds went from \(s.fdsAfterWarmUp) to \(s.fdsEnd) over \(sessionsAfterWarmUp) sessions")
+        #expect(
+            s.fdsEnd - s.fdsAfterWarmUp < fdBound,
+            "open fds went from \(s.fdsAfterWarmUp) to \(s.fdsEnd) over \(sessionsAfterWarmUp) sessions")
     }
 }

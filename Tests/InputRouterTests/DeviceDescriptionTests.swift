@@ -5,8 +5,9 @@ import Testing
 /// seat's device table until its `deviceRemoved` (Seat+DeviceDescriptions.swift): nothing
 /// else keeps it, so nothing is left behind and no clock decides.
 struct DeviceDescriptionTests {
-    static let pen = DeviceDescription(name: "Wacom Intuos5 M Pen", path: "/dev/input/event4", bus: 3,
-                                       vendor: 0x056a, product: 0x002a)
+    static let pen = DeviceDescription(
+        name: "Wacom Intuos5 M Pen", path: "/dev/input/event4", bus: 3,
+        vendor: 0x056a, product: 0x002a)
 
     /// The description travels beside the event: `deviceAdded` carries its capabilities
     /// only, so every event stays a trivial value of at most 89 bytes (stride 96), and
@@ -29,8 +30,9 @@ struct DeviceDescriptionTests {
         #expect(seat.deviceDescription(of: device) == Self.pen)
         seat.handle(InputEvent(time: 2, device: device, .tabletToolAxis(TabletAxes(x: 0.5, y: 0.5))))
         // Any event may go through the describing call: only a deviceAdded takes the description.
-        seat.handle(InputEvent(time: 3, device: device, .tabletToolAxis(TabletAxes(x: 0.6, y: 0.5))),
-                    description: DeviceDescription(name: "not a device arrival"))
+        seat.handle(
+            InputEvent(time: 3, device: device, .tabletToolAxis(TabletAxes(x: 0.6, y: 0.5))),
+            description: DeviceDescription(name: "not a device arrival"))
         #expect(seat.deviceDescription(of: device) == Self.pen)
         #expect(seat.describedDevices == [device])
         seat.handle(InputEvent(time: 4, device: device, .deviceRemoved))
@@ -51,8 +53,9 @@ struct DeviceDescriptionTests {
         let router = Router()
         let seat = router.addSeat()
         let device = DeviceID(4)
-        let moved = DeviceDescription(name: Self.pen.name, path: "/dev/input/event9",
-                                      sysPath: "/sys/devices/usb2/input9/event9")
+        let moved = DeviceDescription(
+            name: Self.pen.name, path: "/dev/input/event9",
+            sysPath: "/sys/devices/usb2/input9/event9")
         seat.handle(InputEvent(time: 1, device: device, .deviceAdded([.tabletTool])), description: Self.pen)
         seat.handle(InputEvent(time: 2, device: device, .deviceAdded([.tabletTool])), description: moved)
         #expect(seat.deviceDescription(of: device) == moved)
@@ -73,9 +76,10 @@ struct DeviceDescriptionTests {
         var wrong = 0
         for i in 0..<1000 {
             let pen = DeviceID(UInt32(40 + i % 3))
-            let d = DeviceDescription(name: "Replug Pen", path: "/dev/input/event\(4 + i % 3)",
-                                      sysPath: "/sys/devices/usb1/1-1/1-1:1.\(i)/input/input\(100 + i)/event\(4 + i % 3)",
-                                      bus: 3, vendor: 0x056a, product: 0x002a)
+            let d = DeviceDescription(
+                name: "Replug Pen", path: "/dev/input/event\(4 + i % 3)",
+                sysPath: "/sys/devices/usb1/1-1/1-1:1.\(i)/input/input\(100 + i)/event\(4 + i % 3)",
+                bus: 3, vendor: 0x056a, product: 0x002a)
             seat.handle(InputEvent(time: UInt64(i * 10), device: pen, .deviceAdded([.tabletTool])), description: d)
             if seat.deviceDescription(of: pen) != d { wrong += 1 }
             seat.handle(InputEvent(time: UInt64(i * 10 + 5), device: pen, .deviceRemoved))

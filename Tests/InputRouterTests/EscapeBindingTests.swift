@@ -13,7 +13,7 @@ import Testing
         for lifetime in [ConstraintLifetime.oneshot, .persistent] {
             let h = Harness()
             h.seat.keyTranslator = CodeTranslator()
-            h.seat.escapeBinding = KeyBinding(keysym: 1, modifiers: .superKey)  // Super+Escape (code 1)
+            h.seat.escapeBinding = KeyBinding(keysym: 1, modifiers: .superKey) // Super+Escape (code 1)
             let a = h.client("a", [.pointer, .keyboard, .relativePointer])
             let top = h.toplevel("top", a, Rect(0, 0, 100, 100))
             _ = h.step { h.seat.setKeyboardFocus(top) }
@@ -22,7 +22,8 @@ import Testing
             switch constraint {
             case .none: break
             case .lock: _ = h.step { h.seat.addPointerConstraint(.lock, on: top, region: nil, lifetime: lifetime) }
-            case .confine: _ = h.step { h.seat.addPointerConstraint(.confine, on: top, region: nil, lifetime: lifetime) }
+            case .confine:
+                _ = h.step { h.seat.addPointerConstraint(.confine, on: top, region: nil, lifetime: lifetime) }
             }
             #expect(h.seat.shortcutsInhibited == inhibited)
             #expect((h.seat.activePointerConstraint != nil) == (constraint != .none))
@@ -38,7 +39,10 @@ import Testing
             }
             #expect(h.key(1, .pressed) == expected, "inhibited \(inhibited) \(constraint) \(lifetime)")
             let release = h.key(1, .released)
-            #expect(release == (expected.count == 1 && !expected[0].contains("#-1") ? ["seat0 keyboard.key \"top\" 1 released"] : []))
+            #expect(
+                release
+                    == (expected.count == 1 && !expected[0].contains("#-1")
+                        ? ["seat0 keyboard.key \"top\" 1 released"] : []))
             #expect(!h.seat.shortcutsInhibited)
             #expect(h.seat.activePointerConstraint == nil)
             // Pressed again with nothing left to end: an ordinary key, the client's.

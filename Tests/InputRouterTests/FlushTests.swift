@@ -79,7 +79,7 @@ import Testing
         h.router.flush(into: &sink)
         #expect(sink.enterKeys == [[30]])
         h.router.flush(into: &sink)
-        #expect(sink.enterKeys == [[30]])  // nothing handed over twice
+        #expect(sink.enterKeys == [[30]]) // nothing handed over twice
     }
 
     @Test func whatASinkRoutesDuringAFlushComesWithTheNext() {
@@ -114,15 +114,18 @@ import Testing
         _ = h.flush()
         for k: UInt32 in [30, 31, 32] { h.seat.notifyKey(time: h.tick(), key: k, state: .pressed, device: DeviceID(0)) }
         h.seat.setKeyboardFocus(other)
-        h.seat.notifyTabletProximity(time: h.tick(), device: pen, tool: TabletTool(type: .pen, serial: 7),
-                                     inProximity: true, axes: TabletAxes(x: 0.01, y: 0.01))
+        h.seat.notifyTabletProximity(
+            time: h.tick(), device: pen, tool: TabletTool(type: .pen, serial: 7),
+            inProximity: true, axes: TabletAxes(x: 0.01, y: 0.01))
         h.seat.notifyTabletAxis(time: h.tick(), device: pen, axes: TabletAxes(x: 0.02, y: 0.02, pressure: 0.5))
         var long = RecordingSink()
         h.router.flush(into: &long)
         #expect(long.enterKeys == [[30, 31, 32]])
         #expect(long.tabletAxes.count == 2)
         // A short one: one key held, one axes record.
-        for k: UInt32 in [30, 31, 32] { h.seat.notifyKey(time: h.tick(), key: k, state: .released, device: DeviceID(0)) }
+        for k: UInt32 in [30, 31, 32] {
+            h.seat.notifyKey(time: h.tick(), key: k, state: .released, device: DeviceID(0))
+        }
         h.seat.notifyKey(time: h.tick(), key: 40, state: .pressed, device: DeviceID(0))
         _ = h.flush()
         h.seat.setKeyboardFocus(top)

@@ -31,7 +31,7 @@ final class Harness {
     @discardableResult
     func toplevel(_ name: String, _ c: ClientID, _ frame: Rect, parent: NodeID? = nil) -> NodeID {
         let n = tree.createNode(.toplevel, name: name, client: c, parent: parent ?? output, frame: frame)
-        _ = flush()  // the checker judges each change against the scene it was made in
+        _ = flush() // the checker judges each change against the scene it was made in
         return n
     }
 
@@ -48,7 +48,10 @@ final class Harness {
         return lines
     }
 
-    func tick() -> UInt64 { time += 1000; return time }
+    func tick() -> UInt64 {
+        time += 1000
+        return time
+    }
 
     func warp(_ x: Double, _ y: Double) -> [String] { step { seat.notifyPointerWarp(time: tick(), to: Point(x, y)) } }
     func button(_ state: ButtonState, _ b: UInt32 = 0x110, device: DeviceID = DeviceID(0)) -> [String] {
@@ -72,7 +75,10 @@ final class CodeTranslator: KeyTranslator {
         if let b = bits[key] { if state == .pressed { depressed |= b } else { depressed &= ~b } }
         return KeyMeaning(keysym: key, baseKeysym: key, modifiers: Modifiers(depressed: depressed))
     }
-    func releaseAll() -> Modifiers { depressed = 0; return Modifiers() }
+    func releaseAll() -> Modifiers {
+        depressed = 0
+        return Modifiers()
+    }
 }
 
 /// A deterministic generator for seeded random tests (SplitMix64).

@@ -1,5 +1,6 @@
-@testable import InputRouter
 import Testing
+
+@testable import InputRouter
 
 /// The flat index kept across raises (HitIndex+Raises.swift) against the naive reference:
 /// random scenes with the index built, then raises of any node (outputs, windows,
@@ -14,12 +15,15 @@ extension HitTestDifferentialTests {
     static func raiseReference(_ n: RefNode, _ s: inout Scene) {
         if let p = n.parent {
             if p.below.contains(where: { $0 === n }) {
-                p.below.removeAll { $0 === n }; p.below.append(n)
+                p.below.removeAll { $0 === n }
+                p.below.append(n)
             } else if p.above.contains(where: { $0 === n }) {
-                p.above.removeAll { $0 === n }; p.above.append(n)
+                p.above.removeAll { $0 === n }
+                p.above.append(n)
             }
         } else if s.roots.contains(where: { $0 === n }) {
-            s.roots.removeAll { $0 === n }; s.roots.append(n)
+            s.roots.removeAll { $0 === n }
+            s.roots.append(n)
         }
     }
 
@@ -29,16 +33,20 @@ extension HitTestDifferentialTests {
     }
 
     @Test func raisesBetweenIndexedQueriesAgreeWithTheNaiveReference() {
-        var checked = 0, followed = 0, changedByRaise = 0
+        var checked = 0
+        var followed = 0
+        var changedByRaise = 0
         for seed in 0..<200 as Range<UInt64> {
             var rng = SeededRandom(seed: 40_000 + seed)
             var scene = Self.randomScene(&rng, wide: seed % 3 == 0)
             scene.tree.hitIndexDelay = seed % 2 == 0 ? 0 : 4
             // Popups over some windows: raised like any node.
             for _ in 0..<Int.random(in: 0...3, using: &rng) {
-                guard let w = scene.all.filter({ scene.tree.kind(of: $0.id) == .toplevel }).randomElement(using: &rng) else { break }
-                let frame = Rect(Int32.random(in: -40...200, using: &rng), Int32.random(in: -40...200, using: &rng),
-                                 Int32.random(in: 1...150, using: &rng), Int32.random(in: 1...150, using: &rng))
+                guard let w = scene.all.filter({ scene.tree.kind(of: $0.id) == .toplevel }).randomElement(using: &rng)
+                else { break }
+                let frame = Rect(
+                    Int32.random(in: -40...200, using: &rng), Int32.random(in: -40...200, using: &rng),
+                    Int32.random(in: 1...150, using: &rng), Int32.random(in: 1...150, using: &rng))
                 let id = scene.tree.createNode(.popup, client: ClientID(index: 1), parent: w.id, frame: frame)
                 let popup = RefNode(id: id, frame: frame, clips: false)
                 popup.parent = w
@@ -56,9 +64,11 @@ extension HitTestDifferentialTests {
                 case 1:
                     guard let n = scene.all.randomElement(using: &rng), let p = n.parent else { break }
                     if p.below.contains(where: { $0 === n }) {
-                        p.below.removeAll { $0 === n }; p.below.insert(n, at: 0)
+                        p.below.removeAll { $0 === n }
+                        p.below.insert(n, at: 0)
                     } else if p.above.contains(where: { $0 === n }) {
-                        p.above.removeAll { $0 === n }; p.above.insert(n, at: 0)
+                        p.above.removeAll { $0 === n }
+                        p.above.insert(n, at: 0)
                     }
                     scene.tree.lowerToBottom(n.id)
                     log.append("lower \(n.id)")
@@ -76,24 +86,36 @@ extension HitTestDifferentialTests {
                     let p: Point
                     if q % 2 == 0, let t = scene.all.randomElement(using: &rng) {
                         let (ox, oy) = t.origin
-                        p = Point(ox + Double(Int.random(in: -2...Int(max(t.w, 1)), using: &rng)) + 0.5,
-                                  oy + Double(Int.random(in: -2...Int(max(t.h, 1)), using: &rng)) + 0.25)
+                        p = Point(
+                            ox + Double(Int.random(in: -2...Int(max(t.w, 1)), using: &rng)) + 0.5,
+                            oy + Double(Int.random(in: -2...Int(max(t.h, 1)), using: &rng)) + 0.25)
                     } else {
-                        p = Point(Double(Int.random(in: -80...800, using: &rng)) + [0, 0.5, -0.00390625].randomElement(using: &rng)!,
-                                  Double(Int.random(in: -80...800, using: &rng)))
+                        p = Point(
+                            Double(Int.random(in: -80...800, using: &rng)) + [0, 0.5, -0.00390625].randomElement(
+                                using: &rng)!,
+                            Double(Int.random(in: -80...800, using: &rng)))
                     }
                     let following = Self.indexFollowsRaises(scene.tree)
                     let before = scene.reference(p)
-                    guard let got = Self.hitTest(scene, p, agreeing: "seed \(seed) round \(round) after \(log.suffix(6))") else { return }
+                    guard
+                        let got = Self.hitTest(scene, p, agreeing: "seed \(seed) round \(round) after \(log.suffix(6))")
+                    else { return }
                     // Raise something over the point and ask again at once (the click's
                     // press raises, the release re-picks at the same point).
-                    if q % 3 == 0, let n = scene.all.filter({ $0.letsThrough(p, threshold: scene.tree.opacityThreshold) && $0.containsSelf(p) }).randomElement(using: &rng) {
+                    if q % 3 == 0,
+                        let n = scene.all.filter({
+                            $0.letsThrough(p, threshold: scene.tree.opacityThreshold) && $0.containsSelf(p)
+                        }).randomElement(using: &rng)
+                    {
                         var top = n
                         while let up = top.parent, Bool.random(using: &rng) { top = up }
                         Self.raiseReference(top, &scene)
                         scene.tree.raiseToTop(top.id)
                         log.append("raise \(top.id) at the point")
-                        guard let again = Self.hitTest(scene, p, agreeing: "seed \(seed) round \(round) after \(log.suffix(6))") else { return }
+                        guard
+                            let again = Self.hitTest(
+                                scene, p, agreeing: "seed \(seed) round \(round) after \(log.suffix(6))")
+                        else { return }
                         if again != before { changedByRaise += 1 }
                     }
                     checked += 1
@@ -116,16 +138,24 @@ extension HitTestDifferentialTests {
         let tree = SurfaceTree()
         tree.hitIndexDelay = 2
         let output = tree.createNode(.output, frame: Rect(0, 0, 1920, 1080))
-        var windows: [NodeID] = [], subsurfaces: [NodeID] = []
+        var windows: [NodeID] = []
+        var subsurfaces: [NodeID] = []
         for i in 0..<30 {
-            let w = tree.createNode(.toplevel, client: ClientID(index: UInt32(i)), parent: output,
-                                    frame: Rect(Int32(i % 7) * 200, Int32(i / 7) * 150, 400, 300))
+            let w = tree.createNode(
+                .toplevel, client: ClientID(index: UInt32(i)), parent: output,
+                frame: Rect(Int32(i % 7) * 200, Int32(i / 7) * 150, 400, 300))
             windows.append(w)
-            subsurfaces.append(tree.createNode(.subsurface, client: ClientID(index: UInt32(i)), parent: w, frame: Rect(-10, 20, 60, 40)))
-            tree.createNode(.subsurface, client: ClientID(index: UInt32(i)), parent: w, frame: Rect(350, 250, 80, 80), layer: .below)
+            subsurfaces.append(
+                tree.createNode(
+                    .subsurface, client: ClientID(index: UInt32(i)), parent: w, frame: Rect(-10, 20, 60, 40)))
+            tree.createNode(
+                .subsurface, client: ClientID(index: UInt32(i)), parent: w, frame: Rect(350, 250, 80, 80), layer: .below
+            )
         }
         func agree(_ p: Point, _ context: String) -> Bool { Self.indexAndWalkAgree(tree, p, context) }
-        let points = [Point(250, 170), Point(395, 290), Point(430, 330), Point(200.5, 170.5), Point(1000, 600), Point(195, 175)]
+        let points = [
+            Point(250, 170), Point(395, 290), Point(430, 330), Point(200.5, 170.5), Point(1000, 600), Point(195, 175),
+        ]
         for p in points + points + points { guard agree(p, "before") else { return } }
         #expect(tree.hitIndex.generation == tree.generation)
         for round in 0..<200 {
@@ -157,8 +187,11 @@ extension HitTestDifferentialTests {
         let left = tree.createNode(.output, frame: Rect(0, 0, 500, 500))
         let right = tree.createNode(.output, frame: Rect(400, 0, 500, 500))
         let back = tree.createNode(.toplevel, client: ClientID(index: 1), parent: left, frame: Rect(0, 0, 500, 500))
-        let front = tree.createNode(.toplevel, client: ClientID(index: 2), parent: left, frame: Rect(100, 100, 700, 300))
-        let p = Point(200, 200), shared = Point(450, 200), outside = Point(200, 450)
+        let front = tree.createNode(
+            .toplevel, client: ClientID(index: 2), parent: left, frame: Rect(100, 100, 700, 300))
+        let p = Point(200, 200)
+        let shared = Point(450, 200)
+        let outside = Point(200, 450)
         #expect(tree.hitTest(p)?.node == front)
         tree.raiseToTop(back)
         #expect(Self.indexFollowsRaises(tree))
@@ -170,8 +203,10 @@ extension HitTestDifferentialTests {
         #expect(tree.hitTest(outside)?.node == back)
         tree.raiseToTop(left)
         #expect(tree.hitTest(shared)?.node == front)
-        #expect(tree.hitTest(Point(850, 200))?.node == right)  // clipped: front ends at 500
-        for q in [p, shared, outside, Point(850, 200)] { guard Self.indexAndWalkAgree(tree, q, "outputs") else { return } }
+        #expect(tree.hitTest(Point(850, 200))?.node == right) // clipped: front ends at 500
+        for q in [p, shared, outside, Point(850, 200)] {
+            guard Self.indexAndWalkAgree(tree, q, "outputs") else { return }
+        }
     }
 
     /// A wide list's grid (ChildGrid.swift) takes raised children into its `moved` list
@@ -184,8 +219,10 @@ extension HitTestDifferentialTests {
         let output = tree.createNode(.output, frame: Rect(0, 0, 1200, 900))
         var windows: [NodeID] = []
         for i in 0..<24 {
-            windows.append(tree.createNode(.toplevel, client: ClientID(index: UInt32(i)), parent: output,
-                                           frame: Rect(Int32(i % 6) * 150, Int32(i / 6) * 160, 300, 260)))
+            windows.append(
+                tree.createNode(
+                    .toplevel, client: ClientID(index: UInt32(i)), parent: output,
+                    frame: Rect(Int32(i % 6) * 150, Int32(i / 6) * 160, 300, 260)))
         }
         var rng = SeededRandom(seed: 77)
         for round in 0..<600 {
@@ -197,7 +234,8 @@ extension HitTestDifferentialTests {
             default: tree.raiseToTop(w)
             }
             for _ in 0..<6 {
-                let p = Point(Double(Int.random(in: 0..<1200, using: &rng)) + 0.5, Double(Int.random(in: 0..<900, using: &rng)))
+                let p = Point(
+                    Double(Int.random(in: 0..<1200, using: &rng)) + 0.5, Double(Int.random(in: 0..<900, using: &rng)))
                 guard Self.indexAndWalkAgree(tree, p, "round \(round)") else { return }
             }
         }
@@ -212,22 +250,24 @@ extension HitTestDifferentialTests {
         let output = tree.createNode(.output, frame: Rect(0, 0, 1200, 900))
         var windows: [NodeID] = []
         for i in 0..<20 {
-            windows.append(tree.createNode(.toplevel, client: ClientID(index: UInt32(i)), parent: output,
-                                           frame: Rect(Int32(i % 5) * 200, Int32(i / 5) * 200, 400, 300)))
+            windows.append(
+                tree.createNode(
+                    .toplevel, client: ClientID(index: UInt32(i)), parent: output,
+                    frame: Rect(Int32(i % 5) * 200, Int32(i / 5) * 200, 400, 300)))
         }
-        let (a, b, c) = (windows[0], windows[1], windows[5])  // all three cover (250, 250)
+        let (a, b, c) = (windows[0], windows[1], windows[5]) // all three cover (250, 250)
         let shared = Point(250.5, 250.5)
         for w in [a, b, c] { tree.raiseToTop(w) }
         #expect(tree.hitTest(shared)?.node == c)
-        tree.raiseToTop(a)  // from the middle of the moved list to its top
+        tree.raiseToTop(a) // from the middle of the moved list to its top
         #expect(tree.hitTest(shared)?.node == a)
-        tree.raiseToTop(a)  // already at the top
+        tree.raiseToTop(a) // already at the top
         #expect(tree.hitTest(shared)?.node == a)
-        tree.lowerToBottom(a)  // from the top of the moved list to its bottom
+        tree.lowerToBottom(a) // from the top of the moved list to its bottom
         #expect(tree.hitTest(shared)?.node == c)
         tree.lowerToBottom(c)
         #expect(tree.hitTest(shared)?.node == b)
-        tree.raiseToTop(c)  // from the bottom to the top
+        tree.raiseToTop(c) // from the bottom to the top
         #expect(tree.hitTest(shared)?.node == c)
         for x in stride(from: 0.5, to: 1200, by: 50) {
             for y in stride(from: 0.5, to: 900, by: 50) {

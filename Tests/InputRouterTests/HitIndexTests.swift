@@ -16,7 +16,8 @@ extension SurfaceTree {
 /// beyond 32 bits (no index: the walk), and points far out or beyond 32 bits.
 extension HitTestDifferentialTests {
     @Test func indexedScenesWithManyRectangleRegionsAndFarNodesAgreeWithTheNaiveReference() {
-        var checked = 0, hits = 0
+        var checked = 0
+        var hits = 0
         for seed in 0..<200 as Range<UInt64> {
             var rng = SeededRandom(seed: 30_000 + seed)
             let scene = Self.randomScene(&rng)
@@ -47,18 +48,24 @@ extension HitTestDifferentialTests {
             }
             for _ in 0..<60 {
                 let far = [-30_000_000.0, 5_000_000_000, -2_147_483_648.5, 2_147_483_646.75, 2_147_483_000]
-                let x = Int.random(in: 0..<8, using: &rng) == 0 ? far.randomElement(using: &rng)!
+                let x =
+                    Int.random(in: 0..<8, using: &rng) == 0
+                    ? far.randomElement(using: &rng)!
                     : Double(Int.random(in: -80...800, using: &rng)) + [0, 0.5, -0.00390625].randomElement(using: &rng)!
                 let p = Point(x, Double(Int.random(in: -80...800, using: &rng)) + 0.25)
                 let expected = scene.reference(p)
                 let got = scene.tree.hitTest(p)
                 if got?.node != expected {
-                    Issue.record("seed \(seed) point \(p): got \(String(describing: got?.node)), expected \(String(describing: expected))")
+                    Issue.record(
+                        "seed \(seed) point \(p): got \(String(describing: got?.node)), expected \(String(describing: expected))"
+                    )
                     return
                 }
                 // The local point is the walk's.
                 if let got, got != scene.tree.walkedHitTest(p) {
-                    Issue.record("seed \(seed) point \(p): indexed \(got), walked \(String(describing: scene.tree.walkedHitTest(p)))")
+                    Issue.record(
+                        "seed \(seed) point \(p): indexed \(got), walked \(String(describing: scene.tree.walkedHitTest(p)))"
+                    )
                     return
                 }
                 checked += 1
@@ -66,7 +73,7 @@ extension HitTestDifferentialTests {
             }
         }
         #expect(checked == 200 * 60)
-        #expect(hits > 250)  // the scenes really are hit (far points mostly miss)
+        #expect(hits > 250) // the scenes really are hit (far points mostly miss)
     }
 
     /// Windows stacked so that the top one covers many cells whole: those cells keep only
@@ -99,16 +106,27 @@ extension HitTestDifferentialTests {
         let b = tree.createNode(.toplevel, client: ClientID(index: 2), parent: output, frame: Rect(100, 100, 500, 500))
         let p = Point(200, 200)
         #expect(tree.hitTest(p)?.node == b)
-        tree.raiseToTop(a); #expect(tree.hitTest(p)?.node == a)
-        tree.setMapped(a, false); #expect(tree.hitTest(p)?.node == b)
-        tree.setMapped(a, true); #expect(tree.hitTest(p)?.node == a)
-        tree.move(a, to: (300, 300)); #expect(tree.hitTest(p)?.node == b)
-        tree.setInputRegion(b, Region(Rect(0, 0, 10, 10))); #expect(tree.hitTest(p)?.node == output)
-        tree.setOpacity(a, 0); #expect(tree.hitTest(Point(400, 400))?.node == output)
-        tree.opacityThreshold = 0; #expect(tree.hitTest(Point(400, 400))?.node == a)
-        tree.setClipsChildren(output, true); tree.resize(output, width: 350, height: 350)
+        tree.raiseToTop(a)
+        #expect(tree.hitTest(p)?.node == a)
+        tree.setMapped(a, false)
+        #expect(tree.hitTest(p)?.node == b)
+        tree.setMapped(a, true)
+        #expect(tree.hitTest(p)?.node == a)
+        tree.move(a, to: (300, 300))
+        #expect(tree.hitTest(p)?.node == b)
+        tree.setInputRegion(b, Region(Rect(0, 0, 10, 10)))
+        #expect(tree.hitTest(p)?.node == output)
+        tree.setOpacity(a, 0)
+        #expect(tree.hitTest(Point(400, 400))?.node == output)
+        tree.opacityThreshold = 0
+        #expect(tree.hitTest(Point(400, 400))?.node == a)
+        tree.setClipsChildren(output, true)
+        tree.resize(output, width: 350, height: 350)
         #expect(tree.hitTest(Point(400, 400)) == nil)
-        tree.setContainmentTest(output) { _ in false }; #expect(tree.hitTest(Point(20, 20)) == nil)
-        tree.destroy(b); tree.setContainmentTest(output, nil); #expect(tree.hitTest(Point(110, 110))?.node == output)
+        tree.setContainmentTest(output) { _ in false }
+        #expect(tree.hitTest(Point(20, 20)) == nil)
+        tree.destroy(b)
+        tree.setContainmentTest(output, nil)
+        #expect(tree.hitTest(Point(110, 110))?.node == output)
     }
 }

@@ -47,15 +47,15 @@ import Testing
     @Test func inputRegionIsClippedToTheSurfaceAndHasHoles() {
         let tree = SurfaceTree()
         let n = tree.createNode(.toplevel, client: ClientID(index: 1), frame: Rect(0, 0, 100, 100))
-        var region = Region(Rect(-50, -50, 300, 300))  // larger than the surface
+        var region = Region(Rect(-50, -50, 300, 300)) // larger than the surface
         region.subtract(Rect(20, 20, 10, 10))
         tree.setInputRegion(n, region)
         #expect(tree.hitTest(Point(5, 5))?.node == n)
-        #expect(tree.hitTest(Point(25, 25)) == nil)  // the hole
-        #expect(tree.hitTest(Point(150, 50)) == nil)  // region outside the surface: clipped
-        tree.setInputRegion(n, Region())  // empty: no input at all
+        #expect(tree.hitTest(Point(25, 25)) == nil) // the hole
+        #expect(tree.hitTest(Point(150, 50)) == nil) // region outside the surface: clipped
+        tree.setInputRegion(n, Region()) // empty: no input at all
         #expect(tree.hitTest(Point(5, 5)) == nil)
-        tree.setInputRegion(n, nil)  // infinite again
+        tree.setInputRegion(n, nil) // infinite again
         #expect(tree.hitTest(Point(25, 25))?.node == n)
     }
 
@@ -65,11 +65,11 @@ import Testing
         let top = tree.createNode(.toplevel, client: c, frame: Rect(100, 100, 100, 100))
         let below = tree.createNode(.subsurface, client: c, parent: top, frame: Rect(-20, 50, 60, 20), layer: .below)
         let above = tree.createNode(.subsurface, client: c, parent: top, frame: Rect(90, 0, 30, 30))
-        #expect(tree.hitTest(Point(85, 155))?.node == below)  // sticks out to the left
-        #expect(tree.hitTest(Point(110, 155))?.node == top)  // the parent covers it
+        #expect(tree.hitTest(Point(85, 155))?.node == below) // sticks out to the left
+        #expect(tree.hitTest(Point(110, 155))?.node == top) // the parent covers it
         #expect(tree.hitTest(Point(195, 110))?.node == above)
-        #expect(tree.hitTest(Point(215, 110))?.node == above)  // sticks out, no clipping
-        tree.place(below, above: top)  // now directly above the parent's content
+        #expect(tree.hitTest(Point(215, 110))?.node == above) // sticks out, no clipping
+        tree.place(below, above: top) // now directly above the parent's content
         #expect(tree.hitTest(Point(110, 155))?.node == below)
         tree.place(above, below: top)
         #expect(tree.hitTest(Point(195, 110))?.node == top)
@@ -84,13 +84,17 @@ import Testing
         let child = tree.createNode(.subsurface, client: c, parent: front, frame: Rect(50, 50, 100, 100))
         let p = Point(10, 10)
         #expect(tree.hitTest(p)?.node == front)
-        for hide in [{ tree.setMapped(front, false) }, { tree.setAcceptsInput(front, false) }, { tree.setOpacity(front, 0.009) }] {
+        for hide in [
+            { tree.setMapped(front, false) }, { tree.setAcceptsInput(front, false) }, { tree.setOpacity(front, 0.009) },
+        ] {
             hide()
             #expect(tree.hitTest(p)?.node == back)
-            #expect(tree.hitTest(Point(120, 120)) == nil)  // the child went with its parent
-            tree.setMapped(front, true); tree.setAcceptsInput(front, true); tree.setOpacity(front, 1)
+            #expect(tree.hitTest(Point(120, 120)) == nil) // the child went with its parent
+            tree.setMapped(front, true)
+            tree.setAcceptsInput(front, true)
+            tree.setOpacity(front, 1)
         }
-        tree.setOpacity(front, 0.01)  // at the threshold: still hit
+        tree.setOpacity(front, 0.01) // at the threshold: still hit
         #expect(tree.hitTest(p)?.node == front)
         #expect(tree.hitTest(Point(120, 120))?.node == child)
         tree.setClipsChildren(front, true)
@@ -116,8 +120,8 @@ import Testing
         let a = tree.createNode(.toplevel, client: ClientID(index: 1), frame: Rect(0, 0, 10, 10))
         tree.destroy(a)
         let b = tree.createNode(.toplevel, client: ClientID(index: 1), frame: Rect(0, 0, 10, 10))
-        #expect(a.index == b.index)  // the slot is reused...
-        #expect(!tree.isAlive(a))  // ...but the old handle stays dead
+        #expect(a.index == b.index) // the slot is reused...
+        #expect(!tree.isAlive(a)) // ...but the old handle stays dead
         #expect(tree.frame(of: a) == nil)
         #expect(tree.hitTest(Point(1, 1))?.node == b)
     }

@@ -32,8 +32,10 @@ import Testing
 
     /// The locker's surface "L" on the right half of the output, under the lock node, whose
     /// events that the locker does not take end at the lock node.
-    func lockSurface(_ h: Harness, _ lock: NodeID, _ locker: ClientID, _ name: String = "L",
-                     _ frame: Rect = Rect(500, 0, 500, 1000)) -> NodeID {
+    func lockSurface(
+        _ h: Harness, _ lock: NodeID, _ locker: ClientID, _ name: String = "L",
+        _ frame: Rect = Rect(500, 0, 500, 1000)
+    ) -> NodeID {
         let l = h.tree.createNode(.lock, name: name, client: locker, parent: lock, frame: frame)
         h.tree.setNextResponder(l, lock)
         _ = h.flush()
@@ -42,11 +44,16 @@ import Testing
 
     @Test func aButtonHeldOnAWindowSendsItNothingMoreOnceLocked() {
         let (h, _, lock, _) = setUp()
-        #expect(h.button(.pressed) == ["seat0 pointer.button \"A\" BTN_LEFT pressed", "seat0 pointer.frame client1(\"app\")"])
-        #expect(lockUp(h, lock) == [
-            "seat0 keyboard.leave \"A\"",
-            "seat0 pointer.leave \"A\"", "seat0 handled pointer.enter by \"lock\"", "seat0 pointer.frame client1(\"app\")",
-        ])
+        #expect(
+            h.button(.pressed) == [
+                "seat0 pointer.button \"A\" BTN_LEFT pressed", "seat0 pointer.frame client1(\"app\")",
+            ])
+        #expect(
+            lockUp(h, lock) == [
+                "seat0 keyboard.leave \"A\"",
+                "seat0 pointer.leave \"A\"", "seat0 handled pointer.enter by \"lock\"",
+                "seat0 pointer.frame client1(\"app\")",
+            ])
         // The implicit grab is over: motion under the held button reaches the lock node only,
         // and the button's release goes nowhere.
         #expect(h.warp(120, 100) == ["seat0 handled pointer.motion by \"lock\""])
@@ -68,9 +75,10 @@ import Testing
         #expect(h.seat.keyboardFirstResponder == nil)
         let l = lockSurface(h, lock, locker)
         var took = false
-        #expect(h.step { took = h.seat.setKeyboardFocus(l) } == [
-            "seat0 keyboard.enter \"L\" keys []", "seat0 keyboard.modifiers \"L\" 0,0,0,0",
-        ])
+        #expect(
+            h.step { took = h.seat.setKeyboardFocus(l) } == [
+                "seat0 keyboard.enter \"L\" keys []", "seat0 keyboard.modifiers \"L\" 0,0,0,0",
+            ])
         #expect(took)
         #expect(h.key(32, .pressed) == ["seat0 keyboard.key \"L\" 32 pressed"])
         #expect(h.key(32, .released) == ["seat0 keyboard.key \"L\" 32 released"])
@@ -106,15 +114,17 @@ import Testing
         h.tree.destroy(l)
         _ = h.flush()
         // The keyboard is with nobody: unlocking gives it back to the window that had it.
-        #expect(h.step { h.router.unlockInput() } == [
-            "seat0 keyboard.enter \"A\" keys []", "seat0 keyboard.modifiers \"A\" 0,0,0,0",
-        ])
+        #expect(
+            h.step { h.router.unlockInput() } == [
+                "seat0 keyboard.enter \"A\" keys []", "seat0 keyboard.modifiers \"A\" 0,0,0,0",
+            ])
         #expect(h.router.inputLockScope == nil)
         // The lock node still covers the output until its owner unmaps it; then the pointer
         // finds the window again.
-        #expect(h.step { h.tree.setMapped(lock, false) } == [
-            "seat0 pointer.enter \"A\" at 100,100", "seat0 pointer.frame client1(\"app\")",
-        ])
+        #expect(
+            h.step { h.tree.setMapped(lock, false) } == [
+                "seat0 pointer.enter \"A\" at 100,100", "seat0 pointer.frame client1(\"app\")",
+            ])
         let b = h.toplevel("B", h.client("other"), Rect(500, 500, 100, 100))
         #expect(h.seat.setKeyboardFocus(b))
         #expect(h.seat.keyboardFirstResponder == b)
@@ -131,7 +141,8 @@ import Testing
         let l = lockSurface(h, lock, locker)
         h.seat.setKeyboardFocus(l)
         _ = h.flush()
-        #expect(h.key(125, .pressed) == ["seat0 keyboard.key \"L\" 125 pressed", "seat0 keyboard.modifiers \"L\" 64,0,0,0"])
+        #expect(
+            h.key(125, .pressed) == ["seat0 keyboard.key \"L\" 125 pressed", "seat0 keyboard.modifiers \"L\" 64,0,0,0"])
         // Super+Return is the lock surface's key, not the launcher's.
         #expect(h.key(28, .pressed) == ["seat0 keyboard.key \"L\" 28 pressed"])
         #expect(h.key(28, .released) == ["seat0 keyboard.key \"L\" 28 released"])
@@ -164,17 +175,23 @@ import Testing
         }
         // The lock node mapping over the window takes the pointer from it (the popup grab
         // lets only its client's surfaces have it); then the lock ends the rest.
-        #expect(lockUp(h, lock) == [
-            "seat0 pointer.leave \"A\"", "seat0 pointer.frame client1(\"app\")",
-            "seat0 popup.done \"P\"", "seat0 keyboard.leave \"P\"", "seat0 touch.cancel client1(\"app\")",
-            "seat0 handled pointer.enter by \"lock\"",
-        ])
+        #expect(
+            lockUp(h, lock) == [
+                "seat0 pointer.leave \"A\"", "seat0 pointer.frame client1(\"app\")",
+                "seat0 popup.done \"P\"", "seat0 keyboard.leave \"P\"", "seat0 touch.cancel client1(\"app\")",
+                "seat0 handled pointer.enter by \"lock\"",
+            ])
         // The rest of the touch point goes nowhere; a new one lands on the lock node.
-        #expect(h.step { h.seat.notifyTouchMotion(time: h.tick(), slot: 0, at: Point(210, 200)); h.seat.notifyTouchFrame() } == [])
-        #expect(h.step {
-            h.seat.notifyTouchDown(time: h.tick(), slot: 1, at: Point(50, 50))
-            h.seat.notifyTouchFrame()
-        } == ["seat0 handled touch.down by \"lock\""])
+        #expect(
+            h.step {
+                h.seat.notifyTouchMotion(time: h.tick(), slot: 0, at: Point(210, 200))
+                h.seat.notifyTouchFrame()
+            } == [])
+        #expect(
+            h.step {
+                h.seat.notifyTouchDown(time: h.tick(), slot: 1, at: Point(50, 50))
+                h.seat.notifyTouchFrame()
+            } == ["seat0 handled touch.down by \"lock\""])
         // A popup grab, a move or a resize of a window under the lock is refused.
         #expect(h.seat.beginPopupGrab(popup) == false)
         #expect(h.seat.beginMove(a) == false)
@@ -191,15 +208,19 @@ import Testing
         // back above it before any seat picks.
         let intruder = h.tree.createNode(.toplevel, name: "X", client: h.client("late"), frame: Rect(0, 0, 1000, 1000))
         #expect(h.flush() == [])
-        #expect(h.warp(700, 100) == [
-            "seat0 handled pointer.leave by \"lock\"", "seat0 pointer.enter \"L\" at 200,100", "seat0 pointer.motion \"L\" at 200,100",
-            "seat0 pointer.frame client2(\"locker\")",
-        ])
+        #expect(
+            h.warp(700, 100) == [
+                "seat0 handled pointer.leave by \"lock\"", "seat0 pointer.enter \"L\" at 200,100",
+                "seat0 pointer.motion \"L\" at 200,100",
+                "seat0 pointer.frame client2(\"locker\")",
+            ])
         h.tree.raiseToTop(intruder)
-        #expect(h.warp(100, 100) == [
-            "seat0 pointer.leave \"L\"", "seat0 handled pointer.enter by \"lock\"", "seat0 handled pointer.motion by \"lock\"",
-            "seat0 pointer.frame client2(\"locker\")",
-        ])
+        #expect(
+            h.warp(100, 100) == [
+                "seat0 pointer.leave \"L\"", "seat0 handled pointer.enter by \"lock\"",
+                "seat0 handled pointer.motion by \"lock\"",
+                "seat0 pointer.frame client2(\"locker\")",
+            ])
         #expect(h.tree.hitTest(Point(100, 100))?.node == lock)
         h.expectClean()
     }

@@ -26,10 +26,11 @@ final class SwipeRight: GestureRecognizer {
         _ = h.warp(10, 10)
         #expect(swipe(h, .begin) == ["seat0 gesture.swipe.begin \"top\" fingers 3"])
         #expect(swipe(h, .update, dx: 6) == ["seat0 gesture.swipe.update \"top\" fingers 3 d 6,0"])
-        #expect(swipe(h, .update, dx: 6) == [
-            "seat0 gesture.swipe.end \"top\" fingers 3 cancelled", "seat0 claimed by recognizer #0",
-            "seat0 pointer.leave \"top\"", "seat0 pointer.frame client1(\"a\")",
-        ])
+        #expect(
+            swipe(h, .update, dx: 6) == [
+                "seat0 gesture.swipe.end \"top\" fingers 3 cancelled", "seat0 claimed by recognizer #0",
+                "seat0 pointer.leave \"top\"", "seat0 pointer.frame client1(\"a\")",
+            ])
         #expect(swipe(h, .update, dx: 6) == [])
         // The end gives the pointer back to the surface under it.
         #expect(swipe(h, .end) == ["seat0 pointer.enter \"top\" at 10,10", "seat0 pointer.frame client1(\"a\")"])
@@ -45,8 +46,13 @@ extension GestureClaimTests {
         h.toplevel("top", a, Rect(0, 0, 100, 100))
         _ = h.warp(10, 10)
         _ = swipe(h, .begin)
-        let pinch = h.step { h.seat.notifyGesture(time: h.tick(), GestureEvent(kind: .pinch, phase: .begin, fingers: 2)) }
-        #expect(pinch == ["seat0 gesture.swipe.end \"top\" fingers 3 cancelled", "seat0 gesture.pinch.begin \"top\" fingers 2"])
+        let pinch = h.step {
+            h.seat.notifyGesture(time: h.tick(), GestureEvent(kind: .pinch, phase: .begin, fingers: 2))
+        }
+        #expect(
+            pinch == [
+                "seat0 gesture.swipe.end \"top\" fingers 3 cancelled", "seat0 gesture.pinch.begin \"top\" fingers 2",
+            ])
         h.expectClean()
     }
 }
@@ -58,12 +64,13 @@ extension GestureClaimTests {
         var runs = 0
         h.seat.addBinding(KeyBinding(keysym: 16, modifiers: .superKey)) { runs += 1 }
         h.seat.escapeBinding = KeyBinding(keysym: 1, modifiers: .superKey)
-        let a = h.client("a"), b = h.client("b")
+        let a = h.client("a")
+        let b = h.client("b")
         let top = h.toplevel("top", a, Rect(0, 0, 100, 100))
         let other = h.toplevel("other", b, Rect(200, 0, 100, 100))
         _ = h.step { h.seat.setKeyboardFocus(top) }
         #expect(h.step { h.seat.addShortcutsInhibitor(top) } == ["seat0 shortcuts_inhibitor \"top\" active"])
-        #expect(h.seat.addShortcutsInhibitor(top) == false)  // already_inhibited
+        #expect(h.seat.addShortcutsInhibitor(top) == false) // already_inhibited
         _ = h.key(125, .pressed)
         #expect(h.key(16, .pressed).first == "seat0 keyboard.key \"top\" 16 pressed")
         #expect(runs == 0)
@@ -79,7 +86,7 @@ extension GestureClaimTests {
         #expect(h.step { h.seat.setKeyboardFocus(top) }.last == "seat0 shortcuts_inhibitor \"top\" active")
         #expect(h.step { h.seat.setKeyboardFocus(other) }.last == "seat0 shortcuts_inhibitor \"top\" inactive")
         #expect(h.step { h.seat.setKeyboardFocus(top) }.last == "seat0 shortcuts_inhibitor \"top\" active")
-        #expect(h.step { h.seat.removeShortcutsInhibitor(top) } == [])  // the object is gone: nothing to tell
+        #expect(h.step { h.seat.removeShortcutsInhibitor(top) } == []) // the object is gone: nothing to tell
         #expect(!h.seat.shortcutsInhibited)
         h.expectClean()
     }
@@ -99,10 +106,11 @@ extension GestureClaimTests {
             .shortcutsInhibited(s, top, active: false),
         ]
         for d in bad { h.sink.deliver(d, from: h.router.queue) }
-        #expect(h.sink.violations == [
-            "gesture event without its begin: seat0 gesture.swipe.update \"top\" fingers 3 d 0,0",
-            "shortcuts inhibitor active without keyboard focus: seat0 shortcuts_inhibitor \"other\" active",
-            "shortcuts inhibitor inactive that was not active: seat0 shortcuts_inhibitor \"top\" inactive",
-        ])
+        #expect(
+            h.sink.violations == [
+                "gesture event without its begin: seat0 gesture.swipe.update \"top\" fingers 3 d 0,0",
+                "shortcuts inhibitor active without keyboard focus: seat0 shortcuts_inhibitor \"other\" active",
+                "shortcuts inhibitor inactive that was not active: seat0 shortcuts_inhibitor \"top\" inactive",
+            ])
     }
 }

@@ -38,7 +38,9 @@ import Testing
         let other = h.toplevel("other", b, Rect(500, 500, 100, 100))
         h.sink.deliver(.pointerLeave(h.seat.id, h.seat.pointerFocusNode!, serial: 90), from: h.router.queue)
         h.sink.deliver(.pointerEnter(h.seat.id, other, Point(1, 1), serial: 91), from: h.router.queue)
-        #expect(h.sink.violations.first?.hasPrefix("pointer event to a surface not under the cursor") == true, "\(h.sink.violations)")
+        #expect(
+            h.sink.violations.first?.hasPrefix("pointer event to a surface not under the cursor") == true,
+            "\(h.sink.violations)")
     }
 
     /// The reference chain follows the design's rules from public state: override, same
@@ -48,10 +50,12 @@ import Testing
         let panel = h.tree.createNode(.compositor, name: "panel", parent: h.output, frame: Rect(0, 0, 10, 10))
         h.tree.setNextResponder(parent, panel)
         for first: Responder in [.node(child), .node(parent), .node(panel), .seat(h.seat.id)] {
-            #expect(h.router.referenceResponderChain(from: first, seat: h.seat.id)
+            #expect(
+                h.router.referenceResponderChain(from: first, seat: h.seat.id)
                     == h.router.responderChain(from: first, seat: h.seat.id))
         }
-        #expect(h.router.referenceResponderChain(from: .node(child), seat: h.seat.id)
+        #expect(
+            h.router.referenceResponderChain(from: .node(child), seat: h.seat.id)
                 == [.node(child), .node(parent), .node(panel), .node(h.output), .seat(h.seat.id)])
     }
 }

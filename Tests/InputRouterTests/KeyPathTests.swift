@@ -22,16 +22,20 @@ import Testing
     @Test func enterCarriesTheKeysStillHeldAfterReleasesOutOfOrder() {
         let (h, a, b) = setUp()
         for k: UInt32 in [30, 31, 32, 33, 34] { _ = h.key(k, .pressed) }
-        _ = h.key(31, .released)  // neither the newest nor the oldest
-        _ = h.key(34, .released)  // the newest
-        _ = h.key(30, .released)  // the oldest
-        _ = h.key(31, .pressed)  // again: once in the list, not twice
-        #expect(h.step { h.seat.setKeyboardFocus(b) } == [
-            "seat0 keyboard.leave \"A\"", "seat0 keyboard.enter \"B\" keys []", "seat0 keyboard.modifiers \"B\" 0,0,0,0",
-        ])
-        #expect(h.step { h.seat.setKeyboardFocus(a) } == [
-            "seat0 keyboard.leave \"B\"", "seat0 keyboard.enter \"A\" keys [32 33 31]", "seat0 keyboard.modifiers \"A\" 0,0,0,0",
-        ])
+        _ = h.key(31, .released) // neither the newest nor the oldest
+        _ = h.key(34, .released) // the newest
+        _ = h.key(30, .released) // the oldest
+        _ = h.key(31, .pressed) // again: once in the list, not twice
+        #expect(
+            h.step { h.seat.setKeyboardFocus(b) } == [
+                "seat0 keyboard.leave \"A\"", "seat0 keyboard.enter \"B\" keys []",
+                "seat0 keyboard.modifiers \"B\" 0,0,0,0",
+            ])
+        #expect(
+            h.step { h.seat.setKeyboardFocus(a) } == [
+                "seat0 keyboard.leave \"B\"", "seat0 keyboard.enter \"A\" keys [32 33 31]",
+                "seat0 keyboard.modifiers \"A\" 0,0,0,0",
+            ])
         _ = h.key(33, .released)
         _ = h.key(35, .pressed)
         _ = h.key(32, .released)
@@ -61,20 +65,24 @@ import Testing
     /// a key another device also holds stays down until both are gone.
     @Test func aRemovedDeviceReleasesItsKeysNewestFirst() {
         let (h, _, _) = setUp()
-        let far = DeviceID(40), near = DeviceID(3)
+        let far = DeviceID(40)
+        let near = DeviceID(3)
         _ = h.key(30, .pressed, device: far)
         _ = h.key(31, .pressed, device: far)
-        _ = h.key(31, .pressed, device: near)  // counted: already down
+        _ = h.key(31, .pressed, device: near) // counted: already down
         _ = h.key(32, .pressed, device: near)
-        for k: UInt32 in 60...71 { _ = h.key(k, .pressed, device: far) }  // no modifier among them
-        _ = h.key(63, .released, device: far)  // not the newest
+        for k: UInt32 in 60...71 { _ = h.key(k, .pressed, device: far) } // no modifier among them
+        _ = h.key(63, .released, device: far) // not the newest
         let released = h.step { h.seat.notifyDeviceRemoved(far, time: 99_000) }
-        let expected = ([71, 70, 69, 68, 67, 66, 65, 64, 62, 61, 60, 30] as [UInt32]).map { "seat0 keyboard.key \"A\" \($0) released" }
+        let expected = ([71, 70, 69, 68, 67, 66, 65, 64, 62, 61, 60, 30] as [UInt32]).map {
+            "seat0 keyboard.key \"A\" \($0) released"
+        }
         #expect(released == expected)
-        #expect(h.step { h.seat.notifyDeviceRemoved(far, time: 99_500) } == [])  // nothing left
-        #expect(h.step { h.seat.notifyDeviceRemoved(near, time: 100_000) } == [
-            "seat0 keyboard.key \"A\" 32 released", "seat0 keyboard.key \"A\" 31 released",
-        ])
+        #expect(h.step { h.seat.notifyDeviceRemoved(far, time: 99_500) } == []) // nothing left
+        #expect(
+            h.step { h.seat.notifyDeviceRemoved(near, time: 100_000) } == [
+                "seat0 keyboard.key \"A\" 32 released", "seat0 keyboard.key \"A\" 31 released",
+            ])
         // Pressed again, the same device's keys are its own again.
         _ = h.key(50, .pressed, device: far)
         #expect(h.step { h.seat.notifyDeviceRemoved(far, time: 101_000) } == ["seat0 keyboard.key \"A\" 50 released"])
@@ -86,7 +94,10 @@ import Testing
     @Test func theTranslatorReplacedOrRemovedAnswersTheNextKey() {
         final class Fixed: KeyTranslator {
             let keysym: UInt32, depressed: UInt32
-            init(_ keysym: UInt32, _ depressed: UInt32) { self.keysym = keysym; self.depressed = depressed }
+            init(_ keysym: UInt32, _ depressed: UInt32) {
+                self.keysym = keysym
+                self.depressed = depressed
+            }
             func translate(key: UInt32, state: KeyState) -> KeyMeaning {
                 KeyMeaning(keysym: keysym, modifiers: Modifiers(depressed: depressed))
             }
@@ -99,7 +110,7 @@ import Testing
         h.seat.keyTranslator = Fixed(7, 0)
         _ = h.key(30, .pressed)
         #expect(sym == 7)
-        h.seat.keyTranslator = Fixed(9, 0)  // the old one is freed here
+        h.seat.keyTranslator = Fixed(9, 0) // the old one is freed here
         _ = h.key(31, .pressed)
         #expect(sym == 9)
         h.seat.keyTranslator = nil
@@ -107,7 +118,8 @@ import Testing
         #expect(h.key(32, .pressed) == ["seat0 keyboard.key \"A\" 32 pressed"])
         #expect(sym == 0)
         h.seat.keyTranslator = Fixed(1, 4)
-        #expect(h.key(33, .pressed) == ["seat0 keyboard.key \"A\" 33 pressed", "seat0 keyboard.modifiers \"A\" 4,0,0,0"])
+        #expect(
+            h.key(33, .pressed) == ["seat0 keyboard.key \"A\" 33 pressed", "seat0 keyboard.modifiers \"A\" 4,0,0,0"])
         h.expectClean()
     }
 
@@ -120,16 +132,23 @@ import Testing
         let client = h.tree.client(of: a)!
         // Past the serials the setup's focus took.
         var next: UInt32 = 1000
-        h.router.serialSource = { next += 1; return next }
+        h.router.serialSource = {
+            next += 1
+            return next
+        }
         for i in 0..<200 {
-            h.seat.notifyKey(time: UInt64(i), key: UInt32(30 + i % 2), state: .pressed)  // serial 1000 + 2i + 1
-            h.seat.notifyKey(time: UInt64(i), key: UInt32(30 + i % 2), state: .released)  // 1000 + 2i + 2
+            h.seat.notifyKey(time: UInt64(i), key: UInt32(30 + i % 2), state: .pressed) // serial 1000 + 2i + 1
+            h.seat.notifyKey(time: UInt64(i), key: UInt32(30 + i % 2), state: .released) // 1000 + 2i + 2
             for j in stride(from: max(0, i - 70), through: i, by: 1) {
-                let press = UInt32(1000 + 2 * j + 1), release = UInt32(1000 + 2 * j + 2)
-                #expect((h.seat.serialEntry(press, client: client, for: .popupGrab)?.action == .keyPress) == (i - j < 64),
-                        "key \(i), age \(i - j)")
-                #expect((h.seat.serialEntry(release, client: client, for: .popupGrab)?.action == .keyRelease) == (i - j < 64),
-                        "key \(i), age \(i - j)")
+                let press = UInt32(1000 + 2 * j + 1)
+                let release = UInt32(1000 + 2 * j + 2)
+                #expect(
+                    (h.seat.serialEntry(press, client: client, for: .popupGrab)?.action == .keyPress) == (i - j < 64),
+                    "key \(i), age \(i - j)")
+                #expect(
+                    (h.seat.serialEntry(release, client: client, for: .popupGrab)?.action == .keyRelease)
+                        == (i - j < 64),
+                    "key \(i), age \(i - j)")
             }
             #expect(h.seat.serialEntry(UInt32(1000 + 2 * i + 1), client: client, for: .move) == nil)
             #expect(h.seat.serialEntry(UInt32(1000 + 2 * i + 2), client: client, for: .move) == nil)
@@ -156,7 +175,8 @@ import Testing
             }
             #expect(h.seat.nextSerial() == 1006)
             h.router.serialSource = nil
-            let a = h.seat.nextSerial(), b = h.seat.nextSerial()
+            let a = h.seat.nextSerial()
+            let b = h.seat.nextSerial()
             #expect(b == a &+ 1 && a < 1000)
         }
     }
@@ -167,7 +187,8 @@ import Testing
         func run(_ viaHandle: Bool) -> [String] {
             let (h, _, _) = setUp()
             let events: [InputEvent.Kind] = [
-                .keyboardKey(key: 42, state: .pressed), .pointerMotion(dx: -950, dy: -950, unacceleratedDX: 0, unacceleratedDY: 0),
+                .keyboardKey(key: 42, state: .pressed),
+                .pointerMotion(dx: -950, dy: -950, unacceleratedDX: 0, unacceleratedDY: 0),
                 .keyboardKey(key: 30, state: .pressed), .pointerButton(button: 0x110, state: .pressed),
                 .keyboardKey(key: 30, state: .released), .pointerButton(button: 0x110, state: .released),
                 .keyboardKey(key: 0x300, state: .pressed), .keyboardKey(key: 42, state: .released),
@@ -178,12 +199,16 @@ import Testing
             for (i, kind) in events.enumerated() {
                 let t = UInt64(i + 1) * 1000
                 lines += h.step {
-                    if viaHandle { h.seat.handle(InputEvent(time: t, device: DeviceID(2), kind)); return }
+                    if viaHandle {
+                        h.seat.handle(InputEvent(time: t, device: DeviceID(2), kind))
+                        return
+                    }
                     switch kind {
                     case .keyboardKey(let k, let s): h.seat.notifyKey(time: t, key: k, state: s, device: DeviceID(2))
                     case .pointerMotion(let dx, let dy, let udx, let udy):
                         h.seat.notifyPointerMotion(time: t, dx: dx, dy: dy, unacceleratedDX: udx, unacceleratedDY: udy)
-                    case .pointerButton(let b, let s): h.seat.notifyPointerButton(time: t, button: b, state: s, device: DeviceID(2))
+                    case .pointerButton(let b, let s):
+                        h.seat.notifyPointerButton(time: t, button: b, state: s, device: DeviceID(2))
                     case .touchDown(let slot, let x, let y):
                         h.seat.notifyTouchDown(time: t, slot: slot, at: Point(x * 1000, y * 1000), device: DeviceID(2))
                     case .touchFrame: h.seat.notifyTouchFrame()
@@ -209,12 +234,17 @@ import Testing
         let keys = UnsafeMutablePointer<KeyAnswers.Key>.allocate(capacity: 2)
         var calls = 0
         init() {
-            state.initialize(to: KeyAnswers.State(generation: 5, modifiers: Modifiers(locked: 2),
-                                                  inertKeysChangeNothing: true, feedsPresses: false))
+            state.initialize(
+                to: KeyAnswers.State(
+                    generation: 5, modifiers: Modifiers(locked: 2),
+                    inertKeysChangeNothing: true, feedsPresses: false))
             keys.initialize(to: KeyAnswers.Key(generation: 5, keysym: 0x61, baseKeysym: 0x61, inert: true))
             (keys + 1).initialize(to: KeyAnswers.Key(generation: 5, keysym: 0x62, baseKeysym: 0x62, inert: false))
         }
-        deinit { state.deallocate(); keys.deallocate() }
+        deinit {
+            state.deallocate()
+            keys.deallocate()
+        }
         var keyAnswers: KeyAnswers? {
             KeyAnswers(state: state, keys: keys, stride: MemoryLayout<KeyAnswers.Key>.stride, firstKey: 30, count: 2)
         }
@@ -240,18 +270,23 @@ import Testing
         #expect(h.key(30, .pressed) == ["seat0 binding #0 key 30", "seat0 keyboard.modifiers \"A\" 0,0,2,0"])
         #expect(t.calls == 0 && bound == [0x61])
         _ = h.key(30, .released)
-        _ = h.key(31, .pressed); _ = h.key(31, .released)  // not inert
-        _ = h.key(32, .pressed); _ = h.key(32, .released)  // not held
+        _ = h.key(31, .pressed)
+        _ = h.key(31, .released) // not inert
+        _ = h.key(32, .pressed)
+        _ = h.key(32, .released) // not held
         #expect(t.calls == 4 && bound == [0x61, 0x99, 0x99])
         t.state.pointee.generation = 6
-        _ = h.key(30, .pressed); _ = h.key(30, .released)
+        _ = h.key(30, .pressed)
+        _ = h.key(30, .released)
         #expect(t.calls == 6 && bound == [0x61, 0x99, 0x99, 0x99])
         t.keys.pointee.generation = 6
         t.state.pointee.inertKeysChangeNothing = false
-        _ = h.key(30, .pressed); _ = h.key(30, .released)
+        _ = h.key(30, .pressed)
+        _ = h.key(30, .released)
         t.state.pointee.inertKeysChangeNothing = true
         t.state.pointee.feedsPresses = true
-        _ = h.key(30, .pressed); _ = h.key(30, .released)  // the release is answered
+        _ = h.key(30, .pressed)
+        _ = h.key(30, .released) // the release is answered
         #expect(t.calls == 9 && bound == [0x61, 0x99, 0x99, 0x99, 0x99, 0x99])
         h.seat.keyTranslator = CodeTranslator()
         #expect(h.key(30, .pressed).first == "seat0 keyboard.key \"A\" 30 pressed")

@@ -21,19 +21,27 @@ import Testing
 
     @Test func eachKeyboardTypesInItsKeymapWithItsModifiers() {
         let h = setUp()
-        #expect(h.key(42, .pressed) == ["seat0 keyboard.key \"win\" 42 pressed", "seat0 keyboard.modifiers \"win\" 1,0,0,0"])
-        #expect(h.key(30, .pressed, device: virtual) == [
-            "seat0 keyboard.keymap of dev9", "seat0 keyboard.modifiers \"win\" 0,0,0,0", "seat0 keyboard.key \"win\" 30 pressed",
-        ])
+        #expect(
+            h.key(42, .pressed) == [
+                "seat0 keyboard.key \"win\" 42 pressed", "seat0 keyboard.modifiers \"win\" 1,0,0,0",
+            ])
+        #expect(
+            h.key(30, .pressed, device: virtual) == [
+                "seat0 keyboard.keymap of dev9", "seat0 keyboard.modifiers \"win\" 0,0,0,0",
+                "seat0 keyboard.key \"win\" 30 pressed",
+            ])
         #expect(h.key(30, .released, device: virtual) == ["seat0 keyboard.key \"win\" 30 released"])
         // The seat's Shift is still down for its own next key.
-        #expect(h.key(31, .pressed) == [
-            "seat0 keyboard.keymap of the seat", "seat0 keyboard.modifiers \"win\" 1,0,0,0", "seat0 keyboard.key \"win\" 31 pressed",
-        ])
+        #expect(
+            h.key(31, .pressed) == [
+                "seat0 keyboard.keymap of the seat", "seat0 keyboard.modifiers \"win\" 1,0,0,0",
+                "seat0 keyboard.key \"win\" 31 pressed",
+            ])
         // Modifiers set for the virtual keyboard: its keymap first, then only those.
-        #expect(h.step { h.seat.notifyModifiers(Modifiers(locked: 2), device: virtual) } == [
-            "seat0 keyboard.keymap of dev9", "seat0 keyboard.modifiers \"win\" 0,0,2,0",
-        ])
+        #expect(
+            h.step { h.seat.notifyModifiers(Modifiers(locked: 2), device: virtual) } == [
+                "seat0 keyboard.keymap of dev9", "seat0 keyboard.modifiers \"win\" 0,0,2,0",
+            ])
         #expect(h.seat.activeKeyboard == virtual)
         h.expectClean()
     }
@@ -43,12 +51,13 @@ import Testing
         _ = h.key(42, .pressed, device: virtual)
         _ = h.key(30, .pressed, device: virtual)
         _ = h.key(31, .pressed)
-        #expect(h.step { h.seat.notifyDeviceRemoved(virtual, time: h.tick()) } == [
-            "seat0 keyboard.keymap of dev9", "seat0 keyboard.modifiers \"win\" 1,0,0,0",
-            "seat0 keyboard.key \"win\" 30 released",
-            "seat0 keyboard.key \"win\" 42 released", "seat0 keyboard.modifiers \"win\" 0,0,0,0",
-            "seat0 keyboard.keymap of the seat", "seat0 keyboard.modifiers \"win\" 0,0,0,0",
-        ])
+        #expect(
+            h.step { h.seat.notifyDeviceRemoved(virtual, time: h.tick()) } == [
+                "seat0 keyboard.keymap of dev9", "seat0 keyboard.modifiers \"win\" 1,0,0,0",
+                "seat0 keyboard.key \"win\" 30 released",
+                "seat0 keyboard.key \"win\" 42 released", "seat0 keyboard.modifiers \"win\" 0,0,0,0",
+                "seat0 keyboard.keymap of the seat", "seat0 keyboard.modifiers \"win\" 0,0,0,0",
+            ])
         #expect(h.seat.activeKeyboard == nil)
         // Gone with its keymap: the device's next key is the seat's.
         #expect(h.key(32, .pressed, device: virtual) == ["seat0 keyboard.key \"win\" 32 pressed"])

@@ -14,13 +14,15 @@ import Testing
         let (h, a, b) = setUp()
         h.seat.setKeyboardFocus(a)
         _ = h.flush()
-        _ = h.key(30, .pressed)  // to A
+        _ = h.key(30, .pressed) // to A
         h.seat.setKeyboardFocus(b)
         _ = h.flush()
-        _ = h.key(31, .pressed)  // to B
-        #expect(h.step { h.seat.setKeyboardFocus(a) } == [
-            "seat0 keyboard.leave \"B\"", "seat0 keyboard.enter \"A\" keys [30]", "seat0 keyboard.modifiers \"A\" 0,0,0,0",
-        ])
+        _ = h.key(31, .pressed) // to B
+        #expect(
+            h.step { h.seat.setKeyboardFocus(a) } == [
+                "seat0 keyboard.leave \"B\"", "seat0 keyboard.enter \"A\" keys [30]",
+                "seat0 keyboard.modifiers \"A\" 0,0,0,0",
+            ])
         // B's key is released while A has the focus: it goes nowhere.
         #expect(h.key(31, .released) == [])
         #expect(h.key(30, .released) == ["seat0 keyboard.key \"A\" 30 released"])
@@ -33,11 +35,15 @@ import Testing
         _ = h.flush()
         var launched = 0
         h.seat.addBinding(KeyBinding(keysym: 28, modifiers: .superKey)) { launched += 1 }
-        #expect(h.key(125, .pressed) == ["seat0 keyboard.key \"A\" 125 pressed", "seat0 keyboard.modifiers \"A\" 64,0,0,0"])
+        #expect(
+            h.key(125, .pressed) == ["seat0 keyboard.key \"A\" 125 pressed", "seat0 keyboard.modifiers \"A\" 64,0,0,0"])
         #expect(h.key(28, .pressed) == ["seat0 binding #0 key 28"])
-        #expect(h.key(28, .released) == [])  // the binding's release never leaks
-        #expect(h.key(125, .released) == ["seat0 keyboard.key \"A\" 125 released", "seat0 keyboard.modifiers \"A\" 0,0,0,0"])
-        #expect(h.key(28, .pressed) == ["seat0 keyboard.key \"A\" 28 pressed"])  // without Super: no binding
+        #expect(h.key(28, .released) == []) // the binding's release never leaks
+        #expect(
+            h.key(125, .released) == [
+                "seat0 keyboard.key \"A\" 125 released", "seat0 keyboard.modifiers \"A\" 0,0,0,0",
+            ])
+        #expect(h.key(28, .pressed) == ["seat0 keyboard.key \"A\" 28 pressed"]) // without Super: no binding
         #expect(launched == 1)
         h.expectClean()
     }
@@ -47,10 +53,11 @@ import Testing
         h.seat.setKeyboardFocus(a)
         h.seat.addBinding(KeyBinding(keysym: 59, modifiers: [])) { h.seat.setKeyboardFocus(b) }
         _ = h.flush()
-        #expect(h.key(59, .pressed) == [
-            "seat0 binding #0 key 59", "seat0 keyboard.leave \"A\"", "seat0 keyboard.enter \"B\" keys []",
-            "seat0 keyboard.modifiers \"B\" 0,0,0,0",
-        ])
+        #expect(
+            h.key(59, .pressed) == [
+                "seat0 binding #0 key 59", "seat0 keyboard.leave \"A\"", "seat0 keyboard.enter \"B\" keys []",
+                "seat0 keyboard.modifiers \"B\" 0,0,0,0",
+            ])
         #expect(h.key(59, .released) == [])
         h.expectClean()
     }
@@ -72,8 +79,10 @@ import Testing
     @Test(arguments: ["destroy", "unmap", "resign"])
     func focusFallsBack(how: String) {
         let h = Harness()
-        let a = h.client("a"), b = h.client("b")
-        let a1 = h.toplevel("A1", a, Rect(0, 0, 10, 10)), a2 = h.toplevel("A2", a, Rect(0, 0, 10, 10))
+        let a = h.client("a")
+        let b = h.client("b")
+        let a1 = h.toplevel("A1", a, Rect(0, 0, 10, 10))
+        let a2 = h.toplevel("A2", a, Rect(0, 0, 10, 10))
         let b1 = h.toplevel("B1", b, Rect(0, 0, 10, 10))
         for n in [a1, b1, a2] { h.seat.setKeyboardFocus(n) }
         _ = h.flush()
@@ -98,9 +107,13 @@ import Testing
     /// newer ones keep their order), which the fallback then follows.
     @Test func refocusedSurfaceBecomesTheMostRecent() {
         let h = Harness()
-        let a = h.client("a"), b = h.client("b"), c = h.client("c")
-        let a1 = h.toplevel("A1", a, Rect(0, 0, 10, 10)), a2 = h.toplevel("A2", a, Rect(0, 0, 10, 10))
-        let b1 = h.toplevel("B1", b, Rect(0, 0, 10, 10)), c1 = h.toplevel("C1", c, Rect(0, 0, 10, 10))
+        let a = h.client("a")
+        let b = h.client("b")
+        let c = h.client("c")
+        let a1 = h.toplevel("A1", a, Rect(0, 0, 10, 10))
+        let a2 = h.toplevel("A2", a, Rect(0, 0, 10, 10))
+        let b1 = h.toplevel("B1", b, Rect(0, 0, 10, 10))
+        let c1 = h.toplevel("C1", c, Rect(0, 0, 10, 10))
         for n in [a1, b1, a2, c1, a1, c1] { h.seat.setKeyboardFocus(n) }
         _ = h.flush()
         // History, oldest first: B1, A2, A1, C1. C1 goes: no other of client c, so the most
@@ -121,9 +134,11 @@ import Testing
         _ = h.flush()
         _ = h.key(42, .pressed, device: DeviceID(4))
         _ = h.key(30, .pressed, device: DeviceID(4))
-        #expect(h.step { h.seat.handle(InputEvent(time: 9, device: DeviceID(4), .deviceRemoved)) } == [
-            "seat0 keyboard.key \"A\" 30 released", "seat0 keyboard.key \"A\" 42 released", "seat0 keyboard.modifiers \"A\" 0,0,0,0",
-        ])
+        #expect(
+            h.step { h.seat.handle(InputEvent(time: 9, device: DeviceID(4), .deviceRemoved)) } == [
+                "seat0 keyboard.key \"A\" 30 released", "seat0 keyboard.key \"A\" 42 released",
+                "seat0 keyboard.modifiers \"A\" 0,0,0,0",
+            ])
         #expect(h.seat.modifiers == .none)
         h.expectClean()
     }
@@ -147,11 +162,14 @@ import Testing
         let top = h.toplevel("T", c, Rect(0, 0, 10, 10))
         var keys: [UInt32] = []
         h.router.setHandler(for: c) { e in
-            if case .key(let k, .pressed, _) = e { keys.append(k); return .handled }
+            if case .key(let k, .pressed, _) = e {
+                keys.append(k)
+                return .handled
+            }
             return .notHandled
         }
         h.seat.setKeyboardFocus(top)
-        #expect(h.flush() == [])  // no wl_keyboard: no enter
+        #expect(h.flush() == []) // no wl_keyboard: no enter
         #expect(h.key(30, .pressed) == ["seat0 handled keyboard.key by client1(\"nokbd\")"])
         #expect(keys == [30])
         // The client binds wl_keyboard while focused: it gets enter now.

@@ -22,7 +22,7 @@ import Testing
         // 24 pixels of the top strip across, the top edge on the output with 24 rows below it.
         #expect(f.x + f.width >= 24 && f.x <= 1000 - 24, "\(edge): \(f)")
         #expect(f.y >= 0 && f.y <= 1000 - 24, "\(edge): \(f)")
-        switch edge {  // as far as it may go, not further
+        switch edge { // as far as it may go, not further
         case "right": #expect(f.x == 1000 - 24)
         case "left": #expect(f.x == 24 - 200)
         case "top": #expect(f.y == 0)
@@ -42,8 +42,8 @@ import Testing
         _ = h.warp(150, 110)
         _ = h.button(.pressed)
         #expect(h.seat.beginMove(top))
-        _ = h.warp(1500, 590)  // on the right output, near its bottom (600 < 1000)
-        #expect(h.tree.frame(of: top) == Rect(1450, 600 - 24, 200, 100))  // unbounded: y 580
+        _ = h.warp(1500, 590) // on the right output, near its bottom (600 < 1000)
+        #expect(h.tree.frame(of: top) == Rect(1450, 600 - 24, 200, 100)) // unbounded: y 580
         _ = h.button(.released)
         h.expectClean()
     }

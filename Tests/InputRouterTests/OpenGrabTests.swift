@@ -14,7 +14,7 @@ final class CaptureGrab: PointerGrab {
         self.node = node
         self.endsOnRelease = endsOnRelease
     }
-    func enter(_ seat: Seat, hit: Hit?, time: UInt64) {}  // keeps its node
+    func enter(_ seat: Seat, hit: Hit?, time: UInt64) {} // keeps its node
     func motion(_ seat: Seat, time: UInt64) { seat.sendPointerMotion(time: time) }
     func button(_ seat: Seat, time: UInt64, button: UInt32, state: ButtonState) {
         seat.sendPointerButton(time: time, button: button, state: state)
@@ -44,8 +44,13 @@ final class DragProbe: PointerGrab, TouchGrab {
     func down(_ seat: Seat, time: UInt64, slot: Int32, at point: Point, hit: Hit?) {
         seen.append("touch \(slot) down on " + (hit.map { tree.name(of: $0.node) ?? "?" } ?? "nothing"))
     }
-    func motion(_ seat: Seat, time: UInt64, slot: Int32, at point: Point) { seen.append("touch \(slot) over " + over(seat, point)) }
-    func up(_ seat: Seat, time: UInt64, slot: Int32) { seen.append("touch \(slot) up"); seat.endTouchGrab(self) }
+    func motion(_ seat: Seat, time: UInt64, slot: Int32, at point: Point) {
+        seen.append("touch \(slot) over " + over(seat, point))
+    }
+    func up(_ seat: Seat, time: UInt64, slot: Int32) {
+        seen.append("touch \(slot) up")
+        seat.endTouchGrab(self)
+    }
     func touchFrame(_ seat: Seat) {}
     func cancel(_ seat: Seat) { cancelled += 1 }
 }
@@ -65,7 +70,8 @@ final class KeySwallower: KeyboardGrab {
     /// Two windows of two clients, the pointer on "left".
     func scene() -> (Harness, left: NodeID, right: NodeID) {
         let h = Harness()
-        let a = h.client("a"), b = h.client("b")
+        let a = h.client("a")
+        let b = h.client("b")
         let left = h.toplevel("left", a, Rect(0, 0, 100, 100))
         let right = h.toplevel("right", b, Rect(200, 0, 100, 100))
         _ = h.warp(10, 10)
@@ -75,34 +81,51 @@ final class KeySwallower: KeyboardGrab {
     @Test func aCaptureGrabSendsAllMotionToItsNodeUntilCancelled() {
         let (h, _, right) = scene()
         let grab = CaptureGrab(right)
-        #expect(h.step { h.seat.beginPointerGrab(grab); h.seat.focusPointer(on: right); h.seat.defaultPointerFrame() } == [
-            "seat0 pointer.leave \"left\"", "seat0 pointer.enter \"right\" at -190,10",
-            "seat0 pointer.frame client1(\"a\")", "seat0 pointer.frame client2(\"b\")",
-        ])
+        #expect(
+            h.step {
+                h.seat.beginPointerGrab(grab)
+                h.seat.focusPointer(on: right)
+                h.seat.defaultPointerFrame()
+            } == [
+                "seat0 pointer.leave \"left\"", "seat0 pointer.enter \"right\" at -190,10",
+                "seat0 pointer.frame client1(\"a\")", "seat0 pointer.frame client2(\"b\")",
+            ])
         // Over "left", the motion still goes to "right", in its coordinates.
         #expect(h.warp(50, 50) == ["seat0 pointer.motion \"right\" at -150,50", "seat0 pointer.frame client2(\"b\")"])
-        #expect(h.button(.pressed) == ["seat0 pointer.button \"right\" BTN_LEFT pressed", "seat0 pointer.frame client2(\"b\")"])
-        #expect(h.button(.released) == ["seat0 pointer.button \"right\" BTN_LEFT released", "seat0 pointer.frame client2(\"b\")"])
+        #expect(
+            h.button(.pressed) == [
+                "seat0 pointer.button \"right\" BTN_LEFT pressed", "seat0 pointer.frame client2(\"b\")",
+            ])
+        #expect(
+            h.button(.released) == [
+                "seat0 pointer.button \"right\" BTN_LEFT released", "seat0 pointer.frame client2(\"b\")",
+            ])
         #expect(h.step { h.seat.cancelPointerGrab() } == [])
         #expect(grab.cancelled == 1 && h.seat.activePointerGrab == nil)
         // The default behaviour is back: the next motion picks what is under the cursor.
-        #expect(h.warp(60, 60) == [
-            "seat0 pointer.leave \"right\"", "seat0 pointer.enter \"left\" at 60,60", "seat0 pointer.motion \"left\" at 60,60",
-            "seat0 pointer.frame client2(\"b\")", "seat0 pointer.frame client1(\"a\")",
-        ])
+        #expect(
+            h.warp(60, 60) == [
+                "seat0 pointer.leave \"right\"", "seat0 pointer.enter \"left\" at 60,60",
+                "seat0 pointer.motion \"left\" at 60,60",
+                "seat0 pointer.frame client2(\"b\")", "seat0 pointer.frame client1(\"a\")",
+            ])
         h.expectClean()
     }
 
     @Test func aGrabThatEndsItselfGivesThePointerBackAtOnce() {
         let (h, _, right) = scene()
         let grab = CaptureGrab(right, endsOnRelease: true)
-        _ = h.step { h.seat.beginPointerGrab(grab); h.seat.focusPointer(on: right) }
+        _ = h.step {
+            h.seat.beginPointerGrab(grab)
+            h.seat.focusPointer(on: right)
+        }
         _ = h.button(.pressed)
-        #expect(h.button(.released) == [
-            "seat0 pointer.button \"right\" BTN_LEFT released",
-            "seat0 pointer.leave \"right\"", "seat0 pointer.enter \"left\" at 10,10",
-            "seat0 pointer.frame client2(\"b\")", "seat0 pointer.frame client1(\"a\")",
-        ])
+        #expect(
+            h.button(.released) == [
+                "seat0 pointer.button \"right\" BTN_LEFT released",
+                "seat0 pointer.leave \"right\"", "seat0 pointer.enter \"left\" at 10,10",
+                "seat0 pointer.frame client2(\"b\")", "seat0 pointer.frame client1(\"a\")",
+            ])
         #expect(grab.cancelled == 0 && h.seat.activePointerGrab == nil)
         h.expectClean()
     }
@@ -111,25 +134,38 @@ final class KeySwallower: KeyboardGrab {
         let (h, left, _) = scene()
         _ = h.button(.pressed)
         let drag = DragProbe(tree: h.tree)
-        #expect(h.step { h.seat.beginPointerGrab(drag); h.seat.focusPointer(on: nil); h.seat.defaultPointerFrame() } == [
-            "seat0 pointer.leave \"left\"", "seat0 pointer.frame client1(\"a\")",
-        ])
+        #expect(
+            h.step {
+                h.seat.beginPointerGrab(drag)
+                h.seat.focusPointer(on: nil)
+                h.seat.defaultPointerFrame()
+            } == [
+                "seat0 pointer.leave \"left\"", "seat0 pointer.frame client1(\"a\")",
+            ])
         #expect(h.warp(250, 50) == [])
         #expect(h.warp(150, 50) == [])
-        #expect(h.step { h.seat.handle(InputEvent(time: 9, device: DeviceID(1), .pointerAxis(source: .wheel, vertical: AxisValue(value: 15, value120: 120), horizontal: nil))) } == [])
+        #expect(
+            h.step {
+                h.seat.handle(
+                    InputEvent(
+                        time: 9, device: DeviceID(1),
+                        .pointerAxis(source: .wheel, vertical: AxisValue(value: 15, value120: 120), horizontal: nil)))
+            } == [])
         #expect(h.warp(220, 30) == [])
-        #expect(h.button(.released) == ["seat0 pointer.enter \"right\" at 20,30", "seat0 pointer.frame client2(\"b\")"])
+        #expect(
+            h.button(.released) == ["seat0 pointer.enter \"right\" at 20,30", "seat0 pointer.frame client2(\"b\")"])
         #expect(drag.seen == ["over right", "over out", "over right", "drop on right"])
         // By touch: the points the drag keeps never reach a client.
         h.seat.beginTouchGrab(drag)
         drag.seen = []
-        #expect(h.step {
-            h.seat.notifyTouchDown(time: 20, slot: 3, at: Point(10, 10))
-            h.seat.notifyTouchMotion(time: 21, slot: 3, at: Point(250, 10))
-            h.seat.notifyTouchFrame()
-            h.seat.notifyTouchUp(time: 22, slot: 3)
-            h.seat.notifyTouchFrame()
-        } == [])
+        #expect(
+            h.step {
+                h.seat.notifyTouchDown(time: 20, slot: 3, at: Point(10, 10))
+                h.seat.notifyTouchMotion(time: 21, slot: 3, at: Point(250, 10))
+                h.seat.notifyTouchFrame()
+                h.seat.notifyTouchUp(time: 22, slot: 3)
+                h.seat.notifyTouchFrame()
+            } == [])
         #expect(drag.seen == ["touch 3 down on left", "touch 3 over right", "touch 3 up"])
         #expect(h.seat.activeTouchGrab == nil && h.seat.activeTouchCount == 0)
         _ = left
@@ -140,16 +176,21 @@ final class KeySwallower: KeyboardGrab {
         let (h, _, _) = scene()
         let drag = DragProbe(tree: h.tree)
         h.seat.beginTouchGrab(drag)
-        #expect(h.step {
-            h.seat.notifyTouchDown(time: 1, slot: 0, at: Point(10, 10))
-            h.seat.notifyTouchCancel(time: 2, slot: 0)
-            h.seat.notifyTouchFrame()
-        } == [])
+        #expect(
+            h.step {
+                h.seat.notifyTouchDown(time: 1, slot: 0, at: Point(10, 10))
+                h.seat.notifyTouchCancel(time: 2, slot: 0)
+                h.seat.notifyTouchFrame()
+            } == [])
         #expect(drag.cancelled == 1 && h.seat.activeTouchGrab == nil)
         // Touches route by default again.
-        #expect(h.step { h.seat.notifyTouchDown(time: 3, slot: 1, at: Point(10, 10)); h.seat.notifyTouchFrame() } == [
-            "seat0 touch.down \"left\" slot 1 at 10,10", "seat0 touch.frame client1(\"a\")",
-        ])
+        #expect(
+            h.step {
+                h.seat.notifyTouchDown(time: 3, slot: 1, at: Point(10, 10))
+                h.seat.notifyTouchFrame()
+            } == [
+                "seat0 touch.down \"left\" slot 1 at 10,10", "seat0 touch.frame client1(\"a\")",
+            ])
         h.expectClean()
     }
 
@@ -158,12 +199,12 @@ final class KeySwallower: KeyboardGrab {
         h.seat.keyTranslator = CodeTranslator()
         h.seat.setKeyboardFocus(left)
         _ = h.flush()
-        #expect(h.key(30, .pressed) == ["seat0 keyboard.key \"left\" 30 pressed"])  // before the grab
+        #expect(h.key(30, .pressed) == ["seat0 keyboard.key \"left\" 30 pressed"]) // before the grab
         let grab = KeySwallower()
         h.seat.beginKeyboardGrab(grab)
         #expect(h.key(31, .pressed) == [])
-        #expect(h.key(30, .released) == ["seat0 keyboard.key \"left\" 30 released"])  // where it was pressed
-        #expect(h.key(42, .pressed) == ["seat0 keyboard.modifiers \"left\" 1,0,0,0"])  // the default, for modifiers
+        #expect(h.key(30, .released) == ["seat0 keyboard.key \"left\" 30 released"]) // where it was pressed
+        #expect(h.key(42, .pressed) == ["seat0 keyboard.modifiers \"left\" 1,0,0,0"]) // the default, for modifiers
         #expect(h.key(31, .released) == [])
         h.seat.cancelKeyboardGrab()
         #expect(grab.keys == ["31 down", "42 down", "31 up"] && grab.cancelled == 1)
@@ -187,7 +228,10 @@ final class KeySwallower: KeyboardGrab {
             lines += h.button(.pressed)
             lines += h.warp(50, 50)
             lines += h.button(.released)
-            lines += h.step { h.seat.notifyPointerAxis(time: 5, source: .wheel, vertical: AxisValue(value: 15, value120: 120), horizontal: nil) }
+            lines += h.step {
+                h.seat.notifyPointerAxis(
+                    time: 5, source: .wheel, vertical: AxisValue(value: 15, value120: 120), horizontal: nil)
+            }
             lines += h.step { _ = h.seat.setKeyboardFocus(right) }
             lines += h.key(42, .pressed) + h.key(30, .pressed) + h.key(30, .released) + h.key(42, .released)
             lines += h.step {
@@ -216,10 +260,11 @@ final class KeySwallower: KeyboardGrab {
         _ = h.warp(60, 60)
         _ = h.step { h.seat.beginPopupGrab(menu) }
         let grab = CaptureGrab(top)
-        #expect(h.step { h.seat.beginPointerGrab(grab) } == [
-            "seat0 popup.done \"menu\"", "seat0 keyboard.leave \"menu\"",
-            "seat0 keyboard.enter \"top\" keys []", "seat0 keyboard.modifiers \"top\" 0,0,0,0",
-        ])
+        #expect(
+            h.step { h.seat.beginPointerGrab(grab) } == [
+                "seat0 popup.done \"menu\"", "seat0 keyboard.leave \"menu\"",
+                "seat0 keyboard.enter \"top\" keys []", "seat0 keyboard.modifiers \"top\" 0,0,0,0",
+            ])
         #expect(h.seat.popupGrabStack.isEmpty && h.seat.activeTouchGrab == nil && h.seat.activeKeyboardGrab == nil)
         // An embedder's grab holds the pointer: no move or popup grab starts under it.
         #expect(!h.seat.beginMove(top))

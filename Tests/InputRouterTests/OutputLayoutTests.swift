@@ -62,9 +62,9 @@ import Testing
 
     @Test func overlapCountsSharedPixelsOnly() {
         let l = OutputLayout([Rect(0, 0, 800, 600), Rect(800, 0, 640, 480)])
-        #expect(l.outputs(overlapping: Rect(700, 10, 100, 50)) == 0b01)  // ends at 800: touching is not sharing
+        #expect(l.outputs(overlapping: Rect(700, 10, 100, 50)) == 0b01) // ends at 800: touching is not sharing
         #expect(l.outputs(overlapping: Rect(700, 10, 101, 50)) == 0b11)
-        #expect(l.outputs(overlapping: Rect(900, 500, 50, 50)) == 0)  // below the smaller output
+        #expect(l.outputs(overlapping: Rect(900, 500, 50, 50)) == 0) // below the smaller output
         #expect(l.outputs(overlapping: Rect(900, 500, 0, 0)) == 0)
     }
 
@@ -99,7 +99,8 @@ import Testing
     func twoOutputs() -> (Harness, NodeID, NodeID) {
         let h = Harness(outputSize: Rect(0, 0, 800, 600))
         let second = h.tree.createNode(.output, name: "out2", frame: Rect(800, 0, 640, 480))
-        let a = h.client("a"), b = h.client("b")
+        let a = h.client("a")
+        let b = h.client("b")
         h.toplevel("A", a, Rect(0, 0, 800, 600))
         h.toplevel("B", b, Rect(0, 0, 640, 480), parent: second)
         return (h, second, h.output)
@@ -112,14 +113,17 @@ import Testing
     @Test func thePointerCrossesToTheNextOutputAndSlidesAlongItsEdges() {
         let (h, _, _) = twoOutputs()
         _ = h.warp(790, 100)
-        #expect(move(h, 20, 0) == [
-            "seat0 pointer.leave \"A\"", "seat0 pointer.enter \"B\" at 10,100", "seat0 pointer.motion \"B\" at 10,100",
-            "seat0 pointer.frame client1(\"a\")", "seat0 pointer.frame client2(\"b\")",
-        ])
+        #expect(
+            move(h, 20, 0) == [
+                "seat0 pointer.leave \"A\"", "seat0 pointer.enter \"B\" at 10,100",
+                "seat0 pointer.motion \"B\" at 10,100",
+                "seat0 pointer.frame client1(\"a\")", "seat0 pointer.frame client2(\"b\")",
+            ])
         // Down past the smaller output's bottom, far from the taller one: it stops on that
         // edge, not in the gap below.
         _ = h.warp(1000, 100)
-        #expect(move(h, 0, 450) == ["seat0 pointer.motion \"B\" at 200,479.99609375", "seat0 pointer.frame client2(\"b\")"])
+        #expect(
+            move(h, 0, 450) == ["seat0 pointer.motion \"B\" at 200,479.99609375", "seat0 pointer.frame client2(\"b\")"])
         #expect(h.seat.cursor == Point(1000, 480 - Self.step))
         // Left along that edge, back onto the taller output.
         _ = move(h, -300, 0)
@@ -127,14 +131,19 @@ import Testing
         // Down the taller output, then right into the gap, nearer its edge than the other
         // output's: it stops on its edge.
         _ = move(h, 0, 100)
-        #expect(move(h, 150, 0) == ["seat0 pointer.motion \"A\" at 799.99609375,579.99609375", "seat0 pointer.frame client1(\"a\")"])
+        #expect(
+            move(h, 150, 0) == [
+                "seat0 pointer.motion \"A\" at 799.99609375,579.99609375", "seat0 pointer.frame client1(\"a\")",
+            ])
         // Just below the smaller output: nearer its bottom edge than the taller one's right
         // edge, so it jumps there (the nearest point of the union, as in wlroots).
         _ = h.warp(790, 485)
-        #expect(move(h, 30, 0) == [
-            "seat0 pointer.leave \"A\"", "seat0 pointer.enter \"B\" at 20,479.99609375", "seat0 pointer.motion \"B\" at 20,479.99609375",
-            "seat0 pointer.frame client1(\"a\")", "seat0 pointer.frame client2(\"b\")",
-        ])
+        #expect(
+            move(h, 30, 0) == [
+                "seat0 pointer.leave \"A\"", "seat0 pointer.enter \"B\" at 20,479.99609375",
+                "seat0 pointer.motion \"B\" at 20,479.99609375",
+                "seat0 pointer.frame client1(\"a\")", "seat0 pointer.frame client2(\"b\")",
+            ])
         h.expectClean()
     }
 

@@ -6,25 +6,30 @@ import Testing
 
 @Suite struct PointerConstraintCoreTests {
     func motion(_ h: Harness, _ dx: Double, _ dy: Double, raw: (Double, Double)? = nil) -> [String] {
-        h.step { h.seat.notifyPointerMotion(time: h.tick(), dx: dx, dy: dy, unacceleratedDX: raw?.0, unacceleratedDY: raw?.1) }
+        h.step {
+            h.seat.notifyPointerMotion(time: h.tick(), dx: dx, dy: dy, unacceleratedDX: raw?.0, unacceleratedDY: raw?.1)
+        }
     }
 
     @Test func relativeMotionGoesOnlyToAClientThatAskedAndBeforeTheAbsoluteMotion() {
         let h = Harness()
-        let a = h.client("a", [.pointer, .relativePointer]), b = h.client("b")
+        let a = h.client("a", [.pointer, .relativePointer])
+        let b = h.client("b")
         h.toplevel("A", a, Rect(0, 0, 100, 100))
         h.toplevel("B", b, Rect(200, 0, 100, 100))
         _ = h.warp(10, 10)
-        #expect(motion(h, 5, 0, raw: (2.5, 0)) == [
-            "seat0 pointer.relative_motion \"A\" d 5,0 raw 2.5,0", "seat0 pointer.motion \"A\" at 15,10",
-            "seat0 pointer.frame client1(\"a\")",
-        ])
+        #expect(
+            motion(h, 5, 0, raw: (2.5, 0)) == [
+                "seat0 pointer.relative_motion \"A\" d 5,0 raw 2.5,0", "seat0 pointer.motion \"A\" at 15,10",
+                "seat0 pointer.frame client1(\"a\")",
+            ])
         // The motion that leaves A is still A's: relative motion goes where the pointer was.
-        #expect(motion(h, 200, 0) == [
-            "seat0 pointer.relative_motion \"A\" d 200,0 raw 200,0", "seat0 pointer.leave \"A\"",
-            "seat0 pointer.enter \"B\" at 15,10", "seat0 pointer.motion \"B\" at 15,10",
-            "seat0 pointer.frame client1(\"a\")", "seat0 pointer.frame client2(\"b\")",
-        ])
+        #expect(
+            motion(h, 200, 0) == [
+                "seat0 pointer.relative_motion \"A\" d 200,0 raw 200,0", "seat0 pointer.leave \"A\"",
+                "seat0 pointer.enter \"B\" at 15,10", "seat0 pointer.motion \"B\" at 15,10",
+                "seat0 pointer.frame client1(\"a\")", "seat0 pointer.frame client2(\"b\")",
+            ])
         #expect(motion(h, 1, 0) == ["seat0 pointer.motion \"B\" at 16,10", "seat0 pointer.frame client2(\"b\")"])
         h.expectClean()
     }
@@ -33,10 +38,16 @@ import Testing
         let h = Harness()
         let a = h.client("a", [.pointer, .relativePointer])
         let n = h.toplevel("A", a, Rect(0, 0, 100, 100))
-        _ = h.step { h.seat.setKeyboardFocus(n) }  // the selected window
+        _ = h.step { h.seat.setKeyboardFocus(n) } // the selected window
         _ = h.warp(10, 10)
-        #expect(h.step { h.seat.addPointerConstraint(.lock, on: n, region: nil, lifetime: .persistent) } == ["seat0 pointer.locked \"A\""])
-        #expect(motion(h, 500, 500) == ["seat0 pointer.relative_motion \"A\" d 500,500 raw 500,500", "seat0 pointer.frame client1(\"a\")"])
+        #expect(
+            h.step { h.seat.addPointerConstraint(.lock, on: n, region: nil, lifetime: .persistent) } == [
+                "seat0 pointer.locked \"A\""
+            ])
+        #expect(
+            motion(h, 500, 500) == [
+                "seat0 pointer.relative_motion \"A\" d 500,500 raw 500,500", "seat0 pointer.frame client1(\"a\")",
+            ])
         #expect(h.seat.cursor == Point(10, 10))
         // A second constraint on the same surface is refused (already_constrained).
         #expect(h.seat.addPointerConstraint(.confine, on: n, region: nil, lifetime: .oneshot) == false)
@@ -47,14 +58,17 @@ import Testing
         let h = Harness()
         let a = h.client("a")
         let n = h.toplevel("A", a, Rect(100, 100, 200, 200))
-        _ = h.step { h.seat.setKeyboardFocus(n) }  // the selected window
+        _ = h.step { h.seat.setKeyboardFocus(n) } // the selected window
         _ = h.warp(110, 110)
         // Two separate squares: the cursor never lands between them.
         let region = Region([Rect(0, 0, 50, 50), Rect(100, 0, 50, 50)])
-        #expect(h.step { h.seat.addPointerConstraint(.confine, on: n, region: region, lifetime: .oneshot) } == ["seat0 pointer.confined \"A\""])
-        _ = motion(h, 60, 0)  // local 70,10: between the squares, nearer the first
+        #expect(
+            h.step { h.seat.addPointerConstraint(.confine, on: n, region: region, lifetime: .oneshot) } == [
+                "seat0 pointer.confined \"A\""
+            ])
+        _ = motion(h, 60, 0) // local 70,10: between the squares, nearer the first
         #expect(h.seat.cursor == Point(149, 110))
-        _ = motion(h, 40, 0)  // local ~90,10: nearer the second
+        _ = motion(h, 40, 0) // local ~90,10: nearer the second
         #expect(h.seat.cursor == Point(200, 110))
         _ = motion(h, 0, 500)
         #expect(h.seat.cursor == Point(200, 149))
@@ -70,10 +84,11 @@ import Testing
     func everyWayAConstraintEnds(kind: PointerConstraintKind, lifetime: ConstraintLifetime) {
         for ending in Ending.allCases {
             let h = Harness()
-            let a = h.client("a", [.pointer, .relativePointer]), b = h.client("b")
+            let a = h.client("a", [.pointer, .relativePointer])
+            let b = h.client("b")
             let n = h.toplevel("A", a, Rect(0, 0, 100, 100))
             h.toplevel("B", b, Rect(300, 0, 100, 100))
-            _ = h.step { h.seat.setKeyboardFocus(n) }  // the selected window
+            _ = h.step { h.seat.setKeyboardFocus(n) } // the selected window
             _ = h.warp(10, 10)
             let active = kind == .lock ? "seat0 pointer.locked \"A\"" : "seat0 pointer.confined \"A\""
             let inactive = kind == .lock ? "seat0 pointer.unlocked \"A\"" : "seat0 pointer.unconfined \"A\""
@@ -89,7 +104,7 @@ import Testing
                 lines = h.step { h.tree.setMapped(n, false) }
                 #expect(lines.first == inactive, "\(ending)")
                 _ = h.step { h.tree.setMapped(n, true) }
-                _ = h.step { h.seat.setKeyboardFocus(n) }  // unmapped, it lost the keyboard too: selected again
+                _ = h.step { h.seat.setKeyboardFocus(n) } // unmapped, it lost the keyboard too: selected again
             case .destroySurface:
                 lines = h.step { h.tree.destroy(n) }
                 #expect(!lines.contains(inactive), "\(ending)")
@@ -126,21 +141,31 @@ import Testing
         let h = Harness()
         let a = h.client("a", [.pointer, .keyboard, .relativePointer])
         let n = h.toplevel("A", a, Rect(0, 0, 100, 100))
-        let other = h.toplevel("B", a, Rect(300, 0, 100, 100))  // the same client, elsewhere
+        let other = h.toplevel("B", a, Rect(300, 0, 100, 100)) // the same client, elsewhere
         let popup = h.tree.createNode(.popup, name: "menu", client: a, parent: n, frame: Rect(50, 50, 40, 40))
         _ = h.warp(10, 10)
         let active = kind == .lock ? "seat0 pointer.locked \"A\"" : "seat0 pointer.confined \"A\""
         let inactive = kind == .lock ? "seat0 pointer.unlocked \"A\"" : "seat0 pointer.unconfined \"A\""
         // Pointer focus without the keyboard: not yet.
         #expect(h.step { h.seat.addPointerConstraint(kind, on: n, region: nil, lifetime: lifetime) } == [])
-        #expect(h.step { h.seat.setKeyboardFocus(n) } == ["seat0 keyboard.enter \"A\" keys []", "seat0 keyboard.modifiers \"A\" 0,0,0,0", active])
+        #expect(
+            h.step { h.seat.setKeyboardFocus(n) } == [
+                "seat0 keyboard.enter \"A\" keys []", "seat0 keyboard.modifiers \"A\" 0,0,0,0", active,
+            ])
         // A popup of the same window taking the keyboard keeps it selected.
         #expect(!h.step { h.seat.setKeyboardFocus(popup) }.contains(inactive))
-        #expect(h.step { h.seat.setKeyboardFocus(other) } == ["seat0 keyboard.leave \"menu\"", "seat0 keyboard.enter \"B\" keys []",
-                                                             "seat0 keyboard.modifiers \"B\" 0,0,0,0", inactive])
+        #expect(
+            h.step { h.seat.setKeyboardFocus(other) } == [
+                "seat0 keyboard.leave \"menu\"", "seat0 keyboard.enter \"B\" keys []",
+                "seat0 keyboard.modifiers \"B\" 0,0,0,0", inactive,
+            ])
         let back = h.step { h.seat.setKeyboardFocus(n) }
-        #expect(back == ["seat0 keyboard.leave \"B\"", "seat0 keyboard.enter \"A\" keys []", "seat0 keyboard.modifiers \"A\" 0,0,0,0"]
-            + (lifetime == .persistent ? [active] : []))
+        #expect(
+            back == [
+                "seat0 keyboard.leave \"B\"", "seat0 keyboard.enter \"A\" keys []",
+                "seat0 keyboard.modifiers \"A\" 0,0,0,0",
+            ]
+                + (lifetime == .persistent ? [active] : []))
         // Off, the pointer focus alone decides.
         h.seat.constraintsNeedKeyboardFocus = false
         _ = h.step { h.seat.setKeyboardFocus(other) }
@@ -161,8 +186,9 @@ import Testing
         var surfaces: [NodeID] = []
         func addSurface() {
             let c = clients.randomElement(using: &rng)!
-            let frame = Rect(Int32.random(in: 0...300, using: &rng), Int32.random(in: 0...200, using: &rng),
-                             Int32.random(in: 20...150, using: &rng), Int32.random(in: 20...150, using: &rng))
+            let frame = Rect(
+                Int32.random(in: 0...300, using: &rng), Int32.random(in: 0...200, using: &rng),
+                Int32.random(in: 20...150, using: &rng), Int32.random(in: 20...150, using: &rng))
             surfaces.append(h.tree.createNode(.toplevel, client: c, parent: h.output, frame: frame))
         }
         for _ in 0..<4 { addSurface() }
@@ -175,15 +201,18 @@ import Testing
             let constraint = h.seat.activePointerConstraint
             switch Int.random(in: 0..<100, using: &rng) {
             case 0..<45:
-                h.seat.notifyPointerMotion(time: t, dx: Double.random(in: -25...25, using: &rng), dy: Double.random(in: -25...25, using: &rng))
+                h.seat.notifyPointerMotion(
+                    time: t, dx: Double.random(in: -25...25, using: &rng), dy: Double.random(in: -25...25, using: &rng))
                 if let c = constraint, c.kind == .lock, h.seat.activePointerConstraint?.node == c.node {
                     #expect(h.seat.cursor == before, "seed \(seed) step \(step): a locked cursor moved")
                 }
                 if let c = constraint, c.kind == .confine, h.seat.activePointerConstraint?.node == c.node,
-                    let o = h.tree.layoutPosition(of: c.node), let f = h.tree.frame(of: c.node) {
+                    let o = h.tree.layoutPosition(of: c.node), let f = h.tree.frame(of: c.node)
+                {
                     let p = h.seat.cursor
-                    #expect(p.x >= o.x && p.y >= o.y && p.x < o.x + Double(f.width) && p.y < o.y + Double(f.height),
-                            "seed \(seed) step \(step): a confined cursor left its surface")
+                    #expect(
+                        p.x >= o.x && p.y >= o.y && p.x < o.x + Double(f.width) && p.y < o.y + Double(f.height),
+                        "seed \(seed) step \(step): a confined cursor left its surface")
                 }
             case 45..<52:
                 // Onto a surface, where constraints can take hold.
@@ -200,22 +229,27 @@ import Testing
                 h.seat.notifyKey(time: t, key: 125, state: Bool.random(using: &rng) ? .pressed : .released)
             case 64..<72:
                 if let n = surfaces.randomElement(using: &rng) {
-                    let region: Region? = Bool.random(using: &rng) ? nil : Region([Rect(0, 0, 15, 15), Rect(30, 5, 20, 40)])
-                    h.seat.addPointerConstraint(Bool.random(using: &rng) ? .lock : .confine, on: n, region: region,
-                                                lifetime: Bool.random(using: &rng) ? .oneshot : .persistent)
+                    let region: Region? =
+                        Bool.random(using: &rng) ? nil : Region([Rect(0, 0, 15, 15), Rect(30, 5, 20, 40)])
+                    h.seat.addPointerConstraint(
+                        Bool.random(using: &rng) ? .lock : .confine, on: n, region: region,
+                        lifetime: Bool.random(using: &rng) ? .oneshot : .persistent)
                 }
             case 72..<76:
                 if let n = surfaces.randomElement(using: &rng) { h.seat.removePointerConstraint(on: n) }
             case 76..<79:
                 if let n = surfaces.randomElement(using: &rng) {
-                    h.seat.setPointerConstraintRegion(on: n, Bool.random(using: &rng) ? nil : Region(Rect(5, 5, 10, 10)))
+                    h.seat.setPointerConstraintRegion(
+                        on: n, Bool.random(using: &rng) ? nil : Region(Rect(5, 5, 10, 10)))
                 }
             case 79..<81:
                 if let n = surfaces.randomElement(using: &rng) { h.seat.setPointerConstraintHint(on: n, Point(3, 4)) }
             case 81..<82:
                 h.seat.breakPointerConstraint()
             case 82..<88:
-                if let n = surfaces.randomElement(using: &rng) { h.tree.move(n, to: (Int32.random(in: 0...300, using: &rng), 50)) }
+                if let n = surfaces.randomElement(using: &rng) {
+                    h.tree.move(n, to: (Int32.random(in: 0...300, using: &rng), 50))
+                }
             case 88..<91:
                 if let n = surfaces.randomElement(using: &rng) { h.tree.setMapped(n, !h.tree.isMapped(n)) }
             case 91..<93:
@@ -226,7 +260,9 @@ import Testing
                 if surfaces.count < 2 { addSurface() }
             case 95..<97:
                 // Rarely: a move grab holds until the buttons are let go, and blocks constraints.
-                if Int.random(in: 0..<8, using: &rng) == 0, let n = surfaces.randomElement(using: &rng) { h.seat.beginMove(n) }
+                if Int.random(in: 0..<8, using: &rng) == 0, let n = surfaces.randomElement(using: &rng) {
+                    h.seat.beginMove(n)
+                }
             default:
                 if let n = surfaces.randomElement(using: &rng) {
                     h.tree.setInputRegion(n, Bool.random(using: &rng) ? nil : Region(Rect(0, 0, 12, 60)))

@@ -8,7 +8,8 @@ import Testing
 @Suite struct PointerFocusCacheTests {
     func scroll(_ h: Harness) -> [String] {
         h.step {
-            h.seat.notifyPointerAxis(time: h.tick(), source: .wheel, vertical: AxisValue(value: 10, value120: 120), horizontal: nil)
+            h.seat.notifyPointerAxis(
+                time: h.tick(), source: .wheel, vertical: AxisValue(value: 10, value120: 120), horizontal: nil)
         }
     }
 
@@ -16,15 +17,18 @@ import Testing
     /// new focus at once, and back again.
     @Test func motionButtonsAndScrollFollowANewFocus() {
         let h = Harness()
-        let a = h.client("a"), b = h.client("b")
+        let a = h.client("a")
+        let b = h.client("b")
         h.toplevel("A", a, Rect(0, 0, 100, 100))
         h.toplevel("B", b, Rect(200, 0, 100, 100))
         #expect(h.warp(10, 10).contains("seat0 pointer.enter \"A\" at 10,10"))
         #expect(h.warp(20, 10) == ["seat0 pointer.motion \"A\" at 20,10", "seat0 pointer.frame client1(\"a\")"])
-        #expect(h.warp(210, 10) == [
-            "seat0 pointer.leave \"A\"", "seat0 pointer.enter \"B\" at 10,10", "seat0 pointer.motion \"B\" at 10,10",
-            "seat0 pointer.frame client1(\"a\")", "seat0 pointer.frame client2(\"b\")",
-        ])
+        #expect(
+            h.warp(210, 10) == [
+                "seat0 pointer.leave \"A\"", "seat0 pointer.enter \"B\" at 10,10",
+                "seat0 pointer.motion \"B\" at 10,10",
+                "seat0 pointer.frame client1(\"a\")", "seat0 pointer.frame client2(\"b\")",
+            ])
         #expect(h.warp(220, 20) == ["seat0 pointer.motion \"B\" at 20,20", "seat0 pointer.frame client2(\"b\")"])
         #expect(h.button(.pressed).first?.hasPrefix("seat0 pointer.button \"B\"") == true)
         #expect(h.button(.released).first?.hasPrefix("seat0 pointer.button \"B\"") == true)
@@ -40,7 +44,8 @@ import Testing
     /// the window below gets the pointer.
     @Test func aFocusDestroyedInsideABatchIsToldNothing() {
         let h = Harness()
-        let a = h.client("a"), b = h.client("b")
+        let a = h.client("a")
+        let b = h.client("b")
         h.toplevel("below", b, Rect(0, 0, 200, 200))
         let top = h.toplevel("top", a, Rect(0, 0, 100, 100))
         #expect(h.warp(10, 10).contains("seat0 pointer.enter \"top\" at 10,10"))
@@ -79,7 +84,8 @@ import Testing
     /// restack after it is told nothing, and the next press goes to the window below.
     @Test func restacksWhileAButtonIsHeldKeepTheButtonsWindow() {
         let h = Harness()
-        let a = h.client("a"), b = h.client("b")
+        let a = h.client("a")
+        let b = h.client("b")
         let below = h.toplevel("below", b, Rect(0, 0, 200, 200))
         let top = h.toplevel("top", a, Rect(0, 0, 100, 100))
         let aside = h.toplevel("aside", b, Rect(300, 0, 100, 100))

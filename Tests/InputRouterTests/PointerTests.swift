@@ -4,35 +4,49 @@ import Testing
 @Suite struct PointerTests {
     @Test func enterMotionLeaveArePairedAndFramed() {
         let h = Harness()
-        let a = h.client("a"), b = h.client("b")
+        let a = h.client("a")
+        let b = h.client("b")
         h.toplevel("A", a, Rect(0, 0, 100, 100))
         h.toplevel("B", b, Rect(200, 0, 100, 100))
-        #expect(h.warp(10, 10) == [
-            "seat0 pointer.enter \"A\" at 10,10", "seat0 pointer.motion \"A\" at 10,10", "seat0 pointer.frame client1(\"a\")",
-        ])
+        #expect(
+            h.warp(10, 10) == [
+                "seat0 pointer.enter \"A\" at 10,10", "seat0 pointer.motion \"A\" at 10,10",
+                "seat0 pointer.frame client1(\"a\")",
+            ])
         #expect(h.warp(20.5, 10) == ["seat0 pointer.motion \"A\" at 20.5,10", "seat0 pointer.frame client1(\"a\")"])
-        #expect(h.warp(250, 50) == [
-            "seat0 pointer.leave \"A\"", "seat0 pointer.enter \"B\" at 50,50", "seat0 pointer.motion \"B\" at 50,50",
-            "seat0 pointer.frame client1(\"a\")", "seat0 pointer.frame client2(\"b\")",
-        ])
-        #expect(h.warp(150, 50) == ["seat0 pointer.leave \"B\"", "seat0 dropped pointer.motion", "seat0 pointer.frame client2(\"b\")"])
+        #expect(
+            h.warp(250, 50) == [
+                "seat0 pointer.leave \"A\"", "seat0 pointer.enter \"B\" at 50,50",
+                "seat0 pointer.motion \"B\" at 50,50",
+                "seat0 pointer.frame client1(\"a\")", "seat0 pointer.frame client2(\"b\")",
+            ])
+        #expect(
+            h.warp(150, 50) == [
+                "seat0 pointer.leave \"B\"", "seat0 dropped pointer.motion", "seat0 pointer.frame client2(\"b\")",
+            ])
         h.expectClean()
     }
 
     @Test func implicitGrabKeepsFocusUntilLastReleaseThenRepicks() {
         let h = Harness()
-        let a = h.client("a"), b = h.client("b")
+        let a = h.client("a")
+        let b = h.client("b")
         h.toplevel("A", a, Rect(0, 0, 100, 100))
         h.toplevel("B", b, Rect(200, 0, 100, 100))
         _ = h.warp(10, 10)
         _ = h.button(.pressed)
         _ = h.button(.pressed, 0x111)
         #expect(h.warp(250, 10) == ["seat0 pointer.motion \"A\" at 250,10", "seat0 pointer.frame client1(\"a\")"])
-        #expect(h.button(.released) == ["seat0 pointer.button \"A\" BTN_LEFT released", "seat0 pointer.frame client1(\"a\")"])
-        #expect(h.button(.released, 0x111) == [
-            "seat0 pointer.button \"A\" BTN_RIGHT released", "seat0 pointer.leave \"A\"", "seat0 pointer.enter \"B\" at 50,10",
-            "seat0 pointer.frame client1(\"a\")", "seat0 pointer.frame client2(\"b\")",
-        ])
+        #expect(
+            h.button(.released) == [
+                "seat0 pointer.button \"A\" BTN_LEFT released", "seat0 pointer.frame client1(\"a\")",
+            ])
+        #expect(
+            h.button(.released, 0x111) == [
+                "seat0 pointer.button \"A\" BTN_RIGHT released", "seat0 pointer.leave \"A\"",
+                "seat0 pointer.enter \"B\" at 50,10",
+                "seat0 pointer.frame client1(\"a\")", "seat0 pointer.frame client2(\"b\")",
+            ])
         h.expectClean()
     }
 
@@ -44,10 +58,10 @@ import Testing
         h.seat.notifyDeviceAdded(DeviceID(2), capabilities: .pointer)
         _ = h.warp(10, 10)
         #expect(h.button(.pressed, device: DeviceID(1)).first == "seat0 pointer.button \"A\" BTN_LEFT pressed")
-        #expect(h.button(.pressed, device: DeviceID(2)) == [])  // second device: count 2, not forwarded
-        #expect(h.button(.released, device: DeviceID(1)) == [])  // count back to 1
+        #expect(h.button(.pressed, device: DeviceID(2)) == []) // second device: count 2, not forwarded
+        #expect(h.button(.released, device: DeviceID(1)) == []) // count back to 1
         #expect(h.button(.released, device: DeviceID(2)).first == "seat0 pointer.button \"A\" BTN_LEFT released")
-        #expect(h.button(.released, device: DeviceID(2)) == ["seat0 dropped pointer.button"])  // no press: dropped
+        #expect(h.button(.released, device: DeviceID(2)) == ["seat0 dropped pointer.button"]) // no press: dropped
         h.expectClean()
     }
 
@@ -77,11 +91,15 @@ import Testing
     @Test(arguments: ["map", "unmap", "move", "region", "restack", "destroy", "opacity"])
     func sceneChangesRepickWithoutMotion(change: String) {
         let h = Harness()
-        let a = h.client("a"), b = h.client("b")
+        let a = h.client("a")
+        let b = h.client("b")
         let back = h.toplevel("back", a, Rect(0, 0, 100, 100))
         let front = h.toplevel("front", b, Rect(0, 0, 100, 100))
         _ = h.warp(10, 10)
-        if change == "map" { h.tree.setMapped(front, false); _ = h.flush() }
+        if change == "map" {
+            h.tree.setMapped(front, false)
+            _ = h.flush()
+        }
         let lines = h.step {
             switch change {
             case "map": h.tree.setMapped(front, true)
@@ -94,18 +112,20 @@ import Testing
             }
         }
         if change == "map" {
-            #expect(lines == [
-                "seat0 pointer.leave \"back\"", "seat0 pointer.enter \"front\" at 10,10",
-                "seat0 pointer.frame client1(\"a\")", "seat0 pointer.frame client2(\"b\")",
-            ])
+            #expect(
+                lines == [
+                    "seat0 pointer.leave \"back\"", "seat0 pointer.enter \"front\" at 10,10",
+                    "seat0 pointer.frame client1(\"a\")", "seat0 pointer.frame client2(\"b\")",
+                ])
         } else if change == "destroy" {
             // No leave to a destroyed surface.
             #expect(lines == ["seat0 pointer.enter \"back\" at 10,10", "seat0 pointer.frame client1(\"a\")"])
         } else {
-            #expect(lines == [
-                "seat0 pointer.leave \"front\"", "seat0 pointer.enter \"back\" at 10,10",
-                "seat0 pointer.frame client2(\"b\")", "seat0 pointer.frame client1(\"a\")",
-            ])
+            #expect(
+                lines == [
+                    "seat0 pointer.leave \"front\"", "seat0 pointer.enter \"back\" at 10,10",
+                    "seat0 pointer.frame client2(\"b\")", "seat0 pointer.frame client1(\"a\")",
+                ])
         }
         _ = back
         h.expectClean()
@@ -135,14 +155,19 @@ import Testing
         h.toplevel("A", a, Rect(0, 0, 100, 100))
         _ = h.warp(10, 10)
         let wheel = h.step {
-            h.seat.notifyPointerAxis(time: 5, source: .wheel, vertical: AxisValue(value: 15, value120: 120),
-                                     horizontal: AxisValue(value: -7.5, value120: -60))
+            h.seat.notifyPointerAxis(
+                time: 5, source: .wheel, vertical: AxisValue(value: 15, value120: 120),
+                horizontal: AxisValue(value: -7.5, value120: -60))
         }
-        #expect(wheel == [
-            "seat0 pointer.axis \"A\" vertical wheel 15 v120=120", "seat0 pointer.axis \"A\" horizontal wheel -7.5 v120=-60",
-            "seat0 pointer.frame client1(\"a\")",
-        ])
-        let stop = h.step { h.seat.notifyPointerAxis(time: 6, source: .finger, vertical: AxisValue(value: 0), horizontal: nil) }
+        #expect(
+            wheel == [
+                "seat0 pointer.axis \"A\" vertical wheel 15 v120=120",
+                "seat0 pointer.axis \"A\" horizontal wheel -7.5 v120=-60",
+                "seat0 pointer.frame client1(\"a\")",
+            ])
+        let stop = h.step {
+            h.seat.notifyPointerAxis(time: 6, source: .finger, vertical: AxisValue(value: 0), horizontal: nil)
+        }
         #expect(stop == ["seat0 pointer.axis_stop \"A\" vertical", "seat0 pointer.frame client1(\"a\")"])
         h.expectClean()
     }
@@ -152,7 +177,7 @@ import Testing
         h.seat.notifyPointerMotion(time: 1, dx: 500, dy: -500)
         #expect(h.seat.cursor.x < 100 && h.seat.cursor.x >= 99)
         #expect(h.seat.cursor.y == 0)
-        h.seat.notifyPointerMotion(time: 2, dx: .nan, dy: 1)  // garbage in: ignored
+        h.seat.notifyPointerMotion(time: 2, dx: .nan, dy: 1) // garbage in: ignored
         #expect(h.seat.cursor.y == 0)
     }
 }

@@ -19,8 +19,9 @@ import Testing
         for d in devices { h.seat.notifyDeviceAdded(d, capabilities: [.pointer, .keyboard, .touch]) }
 
         func randomRect() -> Rect {
-            Rect(Int32.random(in: -20...380, using: &rng), Int32.random(in: -20...280, using: &rng),
-                 Int32.random(in: 1...200, using: &rng), Int32.random(in: 1...200, using: &rng))
+            Rect(
+                Int32.random(in: -20...380, using: &rng), Int32.random(in: -20...280, using: &rng),
+                Int32.random(in: 1...200, using: &rng), Int32.random(in: 1...200, using: &rng))
         }
         func addSurface() {
             if clients.isEmpty || Int.random(in: 0..<4, using: &rng) == 0 {
@@ -31,8 +32,9 @@ import Testing
             let own = surfaces.filter { h.tree.client(of: $0) == c }
             let kind: NodeKind = own.isEmpty ? .toplevel : [.toplevel, .subsurface, .popup].randomElement(using: &rng)!
             let parent = kind == .subsurface ? own.randomElement(using: &rng)! : h.output
-            let n = h.tree.createNode(kind, client: c, parent: parent, frame: randomRect(),
-                                      layer: Bool.random(using: &rng) ? .above : .below)
+            let n = h.tree.createNode(
+                kind, client: c, parent: parent, frame: randomRect(),
+                layer: Bool.random(using: &rng) ? .above : .below)
             if kind == .popup, let p = own.randomElement(using: &rng) { h.tree.setNextResponder(n, p) }
             surfaces.append(n)
         }
@@ -44,16 +46,21 @@ import Testing
             let device = devices.randomElement(using: &rng)!
             switch Int.random(in: 0..<100, using: &rng) {
             case 0..<30:
-                h.seat.notifyPointerMotion(time: t, dx: Double.random(in: -40...40, using: &rng), dy: Double.random(in: -40...40, using: &rng))
+                h.seat.notifyPointerMotion(
+                    time: t, dx: Double.random(in: -40...40, using: &rng), dy: Double.random(in: -40...40, using: &rng))
             case 30..<38:
-                h.seat.notifyPointerButton(time: t, button: [0x110, 0x111].randomElement(using: &rng)!,
-                                           state: Bool.random(using: &rng) ? .pressed : .released, device: device)
+                h.seat.notifyPointerButton(
+                    time: t, button: [0x110, 0x111].randomElement(using: &rng)!,
+                    state: Bool.random(using: &rng) ? .pressed : .released, device: device)
             case 38..<42:
-                h.seat.notifyPointerAxis(time: t, source: [.wheel, .finger].randomElement(using: &rng)!,
-                                         vertical: AxisValue(value: Double(Int.random(in: -1...1, using: &rng)) * 15, value120: 120), horizontal: nil)
+                h.seat.notifyPointerAxis(
+                    time: t, source: [.wheel, .finger].randomElement(using: &rng)!,
+                    vertical: AxisValue(value: Double(Int.random(in: -1...1, using: &rng)) * 15, value120: 120),
+                    horizontal: nil)
             case 42..<52:
-                h.seat.notifyKey(time: t, key: [30, 31, 42, 125, 28].randomElement(using: &rng)!,
-                                 state: Bool.random(using: &rng) ? .pressed : .released, device: device)
+                h.seat.notifyKey(
+                    time: t, key: [30, 31, 42, 125, 28].randomElement(using: &rng)!,
+                    state: Bool.random(using: &rng) ? .pressed : .released, device: device)
             case 52..<64:
                 let slot = Int32.random(in: 0..<4, using: &rng)
                 let p = Point(Double.random(in: 0..<400, using: &rng), Double.random(in: 0..<300, using: &rng))
@@ -94,7 +101,9 @@ import Testing
                     surfaces.removeAll { !h.tree.isAlive($0) }
                 }
             case 90..<92:
-                if let n = surfaces.filter({ h.tree.kind(of: $0) == .popup }).randomElement(using: &rng) { h.seat.beginPopupGrab(n) }
+                if let n = surfaces.filter({ h.tree.kind(of: $0) == .popup }).randomElement(using: &rng) {
+                    h.seat.beginPopupGrab(n)
+                }
             case 92..<93:
                 if let n = surfaces.randomElement(using: &rng) { h.seat.beginMove(n) }
             case 93..<94:
@@ -102,7 +111,8 @@ import Testing
                 h.seat.notifyDeviceAdded(device, capabilities: [.pointer, .keyboard, .touch])
             case 94..<96:
                 if let c = clients.randomElement(using: &rng) {
-                    h.seat.setBound([.pointer, .keyboard, .touch].randomElement(using: &rng)!, for: c, Bool.random(using: &rng))
+                    h.seat.setBound(
+                        [.pointer, .keyboard, .touch].randomElement(using: &rng)!, for: c, Bool.random(using: &rng))
                 }
             default:
                 h.seat.sendAction("close")

@@ -19,7 +19,7 @@ import Testing
         // Entirely beyond the limit: nothing is left, rather than a wrapped rectangle.
         #expect(r.isEmpty)
         var s = Region(Rect(0, 0, 10, 10))
-        s.subtract(Rect(5, -2_000_000_000, Int32.max, Int32.max))  // a cut past the limit on three sides
+        s.subtract(Rect(5, -2_000_000_000, Int32.max, Int32.max)) // a cut past the limit on three sides
         #expect(s.rects == [Rect(0, 0, 5, 10)])
     }
 
@@ -29,14 +29,15 @@ import Testing
         let win = h.toplevel("A", a, Rect(0, 0, 100, 100))
         var region = Region(Rect(Int32.min + 1, 0, Int32.max, 50))
         region.add(Rect(0, 0, Int32.max, 50))
-        h.tree.setInputRegion(win, region)  // not clipped by the caller
+        h.tree.setInputRegion(win, region) // not clipped by the caller
         #expect(h.tree.hitTest(Point(10, 10))?.node == win)
         #expect(h.tree.hitTest(Point(10, 60))?.node == h.output)
         h.expectClean()
     }
 
     @Test func equalRegionsCompareEqual() {
-        var a = Region(Rect(0, 0, 10, 10)); a.add(Rect(10, 0, 10, 10))
+        var a = Region(Rect(0, 0, 10, 10))
+        a.add(Rect(10, 0, 10, 10))
         let b = Region(Rect(0, 0, 20, 10))
         #expect(a == b)
         #expect(a != Region(Rect(0, 0, 20, 11)))

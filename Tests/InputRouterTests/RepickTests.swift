@@ -9,7 +9,10 @@ import Testing
     final class Recorder {
         var events: [NodeEvent] = []
         var enters: Int { events.filter { if case .pointerEnter = $0 { true } else { false } }.count }
-        func handler(_ e: NodeEvent) -> Disposition { events.append(e); return .notHandled }
+        func handler(_ e: NodeEvent) -> Disposition {
+            events.append(e)
+            return .notHandled
+        }
     }
 
     @Test func settingANodeHandlerRepicksAtOnce() {
@@ -29,7 +32,7 @@ import Testing
 
     @Test func settingAClientHandlerRepicksAtOnce() {
         let h = Harness()
-        let a = h.client("a", [.keyboard])  // no wl_pointer: its surface cannot take the pointer
+        let a = h.client("a", [.keyboard]) // no wl_pointer: its surface cannot take the pointer
         h.toplevel("A", a, Rect(0, 0, 100, 100))
         #expect(h.warp(10, 10) == ["seat0 dropped pointer.motion"])
         let taken = h.step {
@@ -73,7 +76,7 @@ import Testing
             switch change {
             case "buffer": h.tree.setBuffer(win, width: 200, height: 200, scale: 2)
             case "mapped": h.tree.setMapped(win, true)
-            case "region": h.tree.setInputRegion(win, Region(Rect(0, 0, 50, 50)))  // equal, not the same value
+            case "region": h.tree.setInputRegion(win, Region(Rect(0, 0, 50, 50))) // equal, not the same value
             case "position": h.tree.move(win, to: (300, 300))
             case "size": h.tree.resize(win, width: 100, height: 100)
             case "opacity": h.tree.setOpacity(win, 1)
@@ -90,9 +93,10 @@ import Testing
         let a = h.client("a")
         let win = h.toplevel("A", a, Rect(0, 0, 100, 100))
         _ = h.warp(10, 10)
-        #expect(h.step { h.tree.move(win, to: (5, 2)) } == [
-            "seat0 pointer.motion \"A\" at 5,8", "seat0 pointer.frame client1(\"a\")",
-        ])
+        #expect(
+            h.step { h.tree.move(win, to: (5, 2)) } == [
+                "seat0 pointer.motion \"A\" at 5,8", "seat0 pointer.frame client1(\"a\")",
+            ])
         // A change that leaves the surface-local position alone sends nothing.
         #expect(h.step { h.tree.resize(win, width: 120, height: 100) } == [])
         // A parent moving moves it too.
@@ -100,9 +104,10 @@ import Testing
         let frame = h.tree.createNode(.compositor, name: "frame", parent: h.output, frame: Rect(200, 200, 300, 300))
         let inner = h.toplevel("B", b, Rect(10, 10, 100, 100), parent: frame)
         _ = h.warp(250, 250)
-        #expect(h.step { h.tree.move(frame, to: (220, 210)) } == [
-            "seat0 pointer.motion \"B\" at 20,30", "seat0 pointer.frame client2(\"b\")",
-        ])
+        #expect(
+            h.step { h.tree.move(frame, to: (220, 210)) } == [
+                "seat0 pointer.motion \"B\" at 20,30", "seat0 pointer.frame client2(\"b\")",
+            ])
         _ = inner
         h.expectClean()
     }

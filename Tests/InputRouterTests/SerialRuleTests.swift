@@ -28,16 +28,16 @@ import Testing
     /// Requests in `SerialRequest.allCases` order: move, resize, drag, popupGrab, setCursor,
     /// selection, activation, setToolCursor. "Y" where a request may cite the delivery's serial.
     static let expected: [Made: String] = [
-        .pointerEnter:  "....Y...",
-        .buttonPress:   "YYYY.YY.",
+        .pointerEnter: "....Y...",
+        .buttonPress: "YYYY.YY.",
         .buttonRelease: "...Y.YY.",
         .keyboardEnter: "...Y.Y..",
-        .keyPress:      "...Y.YY.",
-        .keyRelease:    "...Y.YY.",
-        .modifiers:     ".....Y..",
-        .touchDown:     "YYYY.YY.",
-        .touchUp:       "...Y.YY.",
-        .tabletDown:    "YYYY.YY.",
+        .keyPress: "...Y.YY.",
+        .keyRelease: "...Y.YY.",
+        .modifiers: ".....Y..",
+        .touchDown: "YYYY.YY.",
+        .touchUp: "...Y.YY.",
+        .tabletDown: "YYYY.YY.",
         .tabletProximityIn: ".......Y",
     ]
 
@@ -52,7 +52,8 @@ import Testing
 
     func setUp() -> (Harness, a: ClientID, b: ClientID, other: Seat) {
         let h = Harness()
-        let a = h.client("a", Self.all), b = h.client("b", Self.all)
+        let a = h.client("a", Self.all)
+        let b = h.client("b", Self.all)
         h.toplevel("A", a, Rect(0, 0, 100, 100))
         h.toplevel("B", b, Rect(200, 0, 100, 100))
         let other = h.router.addSeat(name: "seat1")
@@ -98,7 +99,9 @@ import Testing
         case .buttonPress, .buttonRelease:
             step { seat.notifyPointerWarp(time: h.tick(), to: Point(10, 10)) }
             step { seat.notifyPointerButton(time: h.tick(), button: 0x110, state: .pressed) }
-            if made == .buttonRelease { step { seat.notifyPointerButton(time: h.tick(), button: 0x110, state: .released) } }
+            if made == .buttonRelease {
+                step { seat.notifyPointerButton(time: h.tick(), button: 0x110, state: .released) }
+            }
         case .keyboardEnter:
             step { seat.setKeyboardFocus(node) }
         case .keyPress, .keyRelease:
@@ -109,15 +112,26 @@ import Testing
             step { seat.setKeyboardFocus(node) }
             step { seat.notifyModifiers(Modifiers(depressed: 1)) }
         case .touchDown, .touchUp:
-            step { seat.notifyTouchDown(time: h.tick(), slot: 0, at: Point(10, 10)); seat.notifyTouchFrame() }
-            if made == .touchUp { step { seat.notifyTouchUp(time: h.tick(), slot: 0); seat.notifyTouchFrame() } }
+            step {
+                seat.notifyTouchDown(time: h.tick(), slot: 0, at: Point(10, 10))
+                seat.notifyTouchFrame()
+            }
+            if made == .touchUp {
+                step {
+                    seat.notifyTouchUp(time: h.tick(), slot: 0)
+                    seat.notifyTouchFrame()
+                }
+            }
         case .tabletDown, .tabletProximityIn:
             let axes = TabletAxes(x: 0.01, y: 0.01)
             step {
-                seat.notifyTabletProximity(time: h.tick(), device: Self.pen, tool: TabletTool(type: .pen, serial: 7),
-                                           inProximity: true, axes: axes)
+                seat.notifyTabletProximity(
+                    time: h.tick(), device: Self.pen, tool: TabletTool(type: .pen, serial: 7),
+                    inProximity: true, axes: axes)
             }
-            if made == .tabletDown { step { seat.notifyTabletTip(time: h.tick(), device: Self.pen, down: true, axes: axes) } }
+            if made == .tabletDown {
+                step { seat.notifyTabletTip(time: h.tick(), device: Self.pen, down: true, axes: axes) }
+            }
         }
         return serial(of: made, in: queued)
     }
@@ -153,12 +167,12 @@ import Testing
         #expect(row(h.seat, press, a) == "YYYY.YY.")
         h.seat.notifyPointerButton(time: h.tick(), button: 0x110, state: .released)
         _ = h.flush()
-        #expect(row(h.seat, press, a) == "...Y.YY.")  // a menu may still open on it; no move
+        #expect(row(h.seat, press, a) == "...Y.YY.") // a menu may still open on it; no move
 
-        _ = h.warp(250, 10)  // out of A, so the warp back sends a new enter
+        _ = h.warp(250, 10) // out of A, so the warp back sends a new enter
         let enter = try #require(make(.pointerEnter, h))
         #expect(row(h.seat, enter, a) == "....Y...")
-        _ = h.warp(250, 10)  // into B: A's enter is no longer the newest
+        _ = h.warp(250, 10) // into B: A's enter is no longer the newest
         #expect(row(h.seat, enter, a) == "........")
 
         let focus = try #require(make(.keyboardEnter, h))
@@ -170,7 +184,8 @@ import Testing
         // A tool's proximity_in, until the tool comes into proximity again.
         let proximity = try #require(make(.tabletProximityIn, h))
         #expect(row(h.seat, proximity, a) == ".......Y")
-        let tool = TabletTool(type: .pen, serial: 7), at = TabletAxes(x: 0.01, y: 0.01)
+        let tool = TabletTool(type: .pen, serial: 7)
+        let at = TabletAxes(x: 0.01, y: 0.01)
         h.seat.notifyTabletProximity(time: h.tick(), device: Self.pen, tool: tool, inProximity: false, axes: at)
         h.seat.notifyTabletProximity(time: h.tick(), device: Self.pen, tool: tool, inProximity: true, axes: at)
         _ = h.flush()

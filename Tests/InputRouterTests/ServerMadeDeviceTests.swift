@@ -22,7 +22,9 @@ import Testing
         // Linux code 0x110 + n for source n, 0x114 + n for server-made n, as the trace names them.
         let names = ["BTN_LEFT", "BTN_RIGHT", "BTN_MIDDLE", "BTN_SIDE", "BTN_EXTRA", "0x115", "0x116", "0x117"]
         for (n, d) in (sources + made).enumerated() {
-            #expect(h.button(.pressed, 0x110 + UInt32(n), device: d).first == "seat0 pointer.button \"A\" \(names[n]) pressed")
+            #expect(
+                h.button(.pressed, 0x110 + UInt32(n), device: d).first
+                    == "seat0 pointer.button \"A\" \(names[n]) pressed")
         }
         // Interleaved, so that a shared record would show: 2³¹ + 1, then 1, then 2³¹, then 0...
         for n in [5, 1, 4, 0, 7, 3, 6, 2] {

@@ -11,7 +11,9 @@ import Testing
         let h = Harness()
         h.seat.keyTranslator = CodeTranslator()
         if wide {
-            for i in 0..<20 { h.toplevel("bg\(i)", h.client("bg\(i)"), Rect(Int32(i % 5) * 150, 500 + Int32(i / 5) * 100, 140, 90)) }
+            for i in 0..<20 {
+                h.toplevel("bg\(i)", h.client("bg\(i)"), Rect(Int32(i % 5) * 150, 500 + Int32(i / 5) * 100, 140, 90))
+            }
         }
         let windows = ["A", "B", "C"].enumerated().map { i, name in
             h.toplevel(name, h.client(name.lowercased()), Rect(Int32(i) * 300, 0, 250, 300))
@@ -20,11 +22,12 @@ import Testing
     }
 
     func click(_ h: Harness, _ node: NodeID, at x: Double) -> [String] {
-        h.warp(x, 50) + h.step {
-            h.seat.notifyPointerButton(time: h.tick(), button: 0x110, state: .pressed)
-            h.tree.raiseToTop(node)
-            h.seat.setKeyboardFocus(node)
-        } + h.button(.released)
+        h.warp(x, 50)
+            + h.step {
+                h.seat.notifyPointerButton(time: h.tick(), button: 0x110, state: .pressed)
+                h.tree.raiseToTop(node)
+                h.seat.setKeyboardFocus(node)
+            } + h.button(.released)
     }
 
     /// Focus on click, then the focused window destroyed between clicks: the focus goes
@@ -55,7 +58,12 @@ import Testing
         let (a, b) = (w[0], w[1])
         _ = click(h, a, at: 50)
         _ = click(h, b, at: 350)
-        let lines = h.step { h.tree.batchUpdates { h.tree.raiseToTop(a); h.tree.setMapped(b, false) } }
+        let lines = h.step {
+            h.tree.batchUpdates {
+                h.tree.raiseToTop(a)
+                h.tree.setMapped(b, false)
+            }
+        }
         #expect(lines.contains("seat0 keyboard.leave \"B\""))
         #expect(lines.contains("seat0 keyboard.enter \"A\" keys []"))
         #expect(h.seat.keyboardFirstResponder == a)
@@ -66,16 +74,20 @@ import Testing
     @Test(arguments: [false, true])
     func aRaiseUnderAStillPointerRepicks(wide: Bool) {
         let (h, w) = setUp(wide: wide)
-        let d = h.toplevel("D", h.client("d"), Rect(400, 0, 300, 300))  // over B's right part
+        let d = h.toplevel("D", h.client("d"), Rect(400, 0, 300, 300)) // over B's right part
         _ = h.warp(450, 50)
-        #expect(h.step { h.tree.raiseToTop(w[1]) } == [
-            "seat0 pointer.leave \"D\"", "seat0 pointer.enter \"B\" at 150,50",
-            "seat0 pointer.frame client\(wide ? 24 : 4)(\"d\")", "seat0 pointer.frame client\(wide ? 22 : 2)(\"b\")",
-        ])
-        #expect(h.step { h.tree.raiseToTop(d) } == [
-            "seat0 pointer.leave \"B\"", "seat0 pointer.enter \"D\" at 50,50",
-            "seat0 pointer.frame client\(wide ? 22 : 2)(\"b\")", "seat0 pointer.frame client\(wide ? 24 : 4)(\"d\")",
-        ])
+        #expect(
+            h.step { h.tree.raiseToTop(w[1]) } == [
+                "seat0 pointer.leave \"D\"", "seat0 pointer.enter \"B\" at 150,50",
+                "seat0 pointer.frame client\(wide ? 24 : 4)(\"d\")",
+                "seat0 pointer.frame client\(wide ? 22 : 2)(\"b\")",
+            ])
+        #expect(
+            h.step { h.tree.raiseToTop(d) } == [
+                "seat0 pointer.leave \"B\"", "seat0 pointer.enter \"D\" at 50,50",
+                "seat0 pointer.frame client\(wide ? 22 : 2)(\"b\")",
+                "seat0 pointer.frame client\(wide ? 24 : 4)(\"d\")",
+            ])
         h.expectClean()
     }
 
@@ -86,16 +98,17 @@ import Testing
     @Test(arguments: [false, true])
     func aReleaseAfterARaiseFindsTheWindowNowOnTop(wide: Bool) {
         let (h, w) = setUp(wide: wide)
-        let d = h.toplevel("D", h.client("d"), Rect(400, 0, 300, 300))  // over B's right part
+        let d = h.toplevel("D", h.client("d"), Rect(400, 0, 300, 300)) // over B's right part
         _ = h.warp(450, 50)
         _ = h.button(.pressed)
         _ = h.step { h.tree.raiseToTop(d) }
         #expect(!h.button(.released).contains { $0.contains("enter") || $0.contains("leave") })
         _ = h.button(.pressed)
         _ = h.step { h.tree.raiseToTop(w[1]) }
-        #expect(h.button(.released).filter { $0.contains("enter") || $0.contains("leave") } == [
-            "seat0 pointer.leave \"D\"", "seat0 pointer.enter \"B\" at 150,50",
-        ])
+        #expect(
+            h.button(.released).filter { $0.contains("enter") || $0.contains("leave") } == [
+                "seat0 pointer.leave \"D\"", "seat0 pointer.enter \"B\" at 150,50",
+            ])
         h.expectClean()
     }
 
@@ -132,14 +145,14 @@ import Testing
             if e.kind == .pointerEnter { enters += 1 }
             return e.kind == .pointerEnter || e.kind == .pointerButton ? .handled : .notHandled
         }
-        h.tree.raiseToTop(w[0])  // A over the panel
+        h.tree.raiseToTop(w[0]) // A over the panel
         _ = h.flush()
         _ = h.warp(50, 50)
         #expect(h.step { h.tree.raiseToTop(panel) }.contains("seat0 handled pointer.enter by \"panel\""))
         #expect(enters == 1)
         _ = h.step {
             h.seat.notifyPointerButton(time: h.tick(), button: 0x110, state: .pressed)
-            h.tree.raiseToTop(w[1])  // a restack while the button is held
+            h.tree.raiseToTop(w[1]) // a restack while the button is held
         }
         #expect(!h.button(.released).contains { $0.contains("pointer.leave") || $0.contains("pointer.enter") })
         #expect(enters == 1)

@@ -20,10 +20,12 @@ import Testing
             h.seat.notifyTabletTip(time: h.tick(), device: pen, down: false, axes: at)
             h.seat.notifyTabletProximity(time: h.tick(), device: pen, tool: tool, inProximity: false, axes: at)
         }.filter { !$0.contains("tablet.motion") && !$0.contains("tablet.frame") }
-        #expect(lines == [
-            "seat0 tablet.proximity_in \"A\" dev5 pen serial 7", "seat0 tablet.down \"A\" dev5", "seat0 tablet.up \"A\" dev5",
-            "seat0 tablet.proximity_out \"A\" dev5",
-        ])
+        #expect(
+            lines == [
+                "seat0 tablet.proximity_in \"A\" dev5 pen serial 7", "seat0 tablet.down \"A\" dev5",
+                "seat0 tablet.up \"A\" dev5",
+                "seat0 tablet.proximity_out \"A\" dev5",
+            ])
         h.expectClean()
     }
 }

@@ -5,7 +5,10 @@ import Testing
 final class ThreeFingerSwipe: GestureRecognizer {
     var claimed = 0
     override func touchDown(slot: Int32, at: Point, touchCount: Int, time: UInt64) -> State {
-        if touchCount == 3 { claimed += 1; return .recognized }
+        if touchCount == 3 {
+            claimed += 1
+            return .recognized
+        }
         return .possible
     }
 }
@@ -19,7 +22,10 @@ final class ThreeFingerSwipe: GestureRecognizer {
     }
 
     func down(_ h: Harness, _ slot: Int32, _ x: Double, _ y: Double) -> [String] {
-        h.step { h.seat.notifyTouchDown(time: h.tick(), slot: slot, at: Point(x, y)); h.seat.notifyTouchFrame() }
+        h.step {
+            h.seat.notifyTouchDown(time: h.tick(), slot: slot, at: Point(x, y))
+            h.seat.notifyTouchFrame()
+        }
     }
 
     @Test func ownershipPerSlotEvenOutsideTheSurface() {
@@ -27,17 +33,25 @@ final class ThreeFingerSwipe: GestureRecognizer {
         #expect(down(h, 0, 10, 10) == ["seat0 touch.down \"A\" slot 0 at 10,10", "seat0 touch.frame client1(\"a\")"])
         #expect(down(h, 1, 210, 10) == ["seat0 touch.down \"B\" slot 1 at 10,10", "seat0 touch.frame client2(\"b\")"])
         let moved = h.step {
-            h.seat.notifyTouchMotion(time: h.tick(), slot: 0, at: Point(250, 50))  // over B, still A's
+            h.seat.notifyTouchMotion(time: h.tick(), slot: 0, at: Point(250, 50)) // over B, still A's
             h.seat.notifyTouchMotion(time: h.tick(), slot: 1, at: Point(220, 20))
             h.seat.notifyTouchFrame()
         }
-        #expect(moved == [
-            "seat0 touch.motion \"A\" slot 0 at 250,50", "seat0 touch.motion \"B\" slot 1 at 20,20",
-            "seat0 touch.frame client1(\"a\")", "seat0 touch.frame client2(\"b\")",
-        ])
-        #expect(h.step { h.seat.notifyTouchUp(time: h.tick(), slot: 0); h.seat.notifyTouchFrame() }
-            == ["seat0 touch.up \"A\" slot 0", "seat0 touch.frame client1(\"a\")"])
-        #expect(h.step { h.seat.notifyTouchMotion(time: h.tick(), slot: 0, at: Point(1, 1)) } == ["seat0 dropped touch.motion"])
+        #expect(
+            moved == [
+                "seat0 touch.motion \"A\" slot 0 at 250,50", "seat0 touch.motion \"B\" slot 1 at 20,20",
+                "seat0 touch.frame client1(\"a\")", "seat0 touch.frame client2(\"b\")",
+            ])
+        #expect(
+            h.step {
+                h.seat.notifyTouchUp(time: h.tick(), slot: 0)
+                h.seat.notifyTouchFrame()
+            }
+                == ["seat0 touch.up \"A\" slot 0", "seat0 touch.frame client1(\"a\")"])
+        #expect(
+            h.step { h.seat.notifyTouchMotion(time: h.tick(), slot: 0, at: Point(1, 1)) } == [
+                "seat0 dropped touch.motion"
+            ])
         h.expectClean()
     }
 
@@ -47,12 +61,18 @@ final class ThreeFingerSwipe: GestureRecognizer {
         h.seat.addRecognizer(swipe)
         _ = down(h, 0, 10, 10)
         _ = down(h, 1, 210, 10)
-        #expect(down(h, 2, 20, 20) == [
-            "seat0 claimed by recognizer #0", "seat0 touch.cancel client1(\"a\")", "seat0 touch.cancel client2(\"b\")",
-        ])
+        #expect(
+            down(h, 2, 20, 20) == [
+                "seat0 claimed by recognizer #0", "seat0 touch.cancel client1(\"a\")",
+                "seat0 touch.cancel client2(\"b\")",
+            ])
         // The rest of the sequence goes to the recognizer alone, even new fingers.
         #expect(down(h, 3, 30, 30) == [])
-        #expect(h.step { for s in 0..<4 as Range<Int32> { h.seat.notifyTouchUp(time: h.tick(), slot: s) }; h.seat.notifyTouchFrame() } == [])
+        #expect(
+            h.step {
+                for s in 0..<4 as Range<Int32> { h.seat.notifyTouchUp(time: h.tick(), slot: s) }
+                h.seat.notifyTouchFrame()
+            } == [])
         // The next sequence starts fresh.
         #expect(down(h, 0, 10, 10) == ["seat0 touch.down \"A\" slot 0 at 10,10", "seat0 touch.frame client1(\"a\")"])
         #expect(swipe.claimed == 1)
@@ -81,10 +101,12 @@ final class ThreeFingerSwipe: GestureRecognizer {
         case "disconnect": #expect(lines == [])
         case "destroy", "unmap":
             // The point ended with its surface: up for each, then a frame; never a cancel.
-            #expect(lines == [
-                "seat0 touch.up client1(\"a\") slot 0 (surface gone)", "seat0 touch.up client1(\"a\") slot 1 (surface gone)",
-                "seat0 touch.frame client1(\"a\")",
-            ])
+            #expect(
+                lines == [
+                    "seat0 touch.up client1(\"a\") slot 0 (surface gone)",
+                    "seat0 touch.up client1(\"a\") slot 1 (surface gone)",
+                    "seat0 touch.frame client1(\"a\")",
+                ])
         default: #expect(lines == ["seat0 touch.cancel client1(\"a\")"])
         }
         // Nothing more for those points, ever.
@@ -101,7 +123,7 @@ final class ThreeFingerSwipe: GestureRecognizer {
         let (h, _, _) = setUp()
         #expect(down(h, 0, 500, 500) == ["seat0 dropped touch.down"])
         #expect(h.step { h.seat.notifyTouchMotion(time: 1, slot: 0, at: Point(10, 10)) } == [])
-        #expect(down(h, 0, 10, 10) == ["seat0 dropped touch.down"])  // a second down on a live slot
+        #expect(down(h, 0, 10, 10) == ["seat0 dropped touch.down"]) // a second down on a live slot
         h.expectClean()
     }
 

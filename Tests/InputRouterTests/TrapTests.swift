@@ -21,8 +21,10 @@ import Testing
             }
             _ = tree.hitTest(Point(50, 50))
         }
-        #expect(Self.standardError(result).contains(
-            "the surface tree changed during a hit-test (a containment test must not change it)"), "\(Self.standardError(result))")
+        #expect(
+            Self.standardError(result).contains(
+                "the surface tree changed during a hit-test (a containment test must not change it)"),
+            "\(Self.standardError(result))")
     }
 
     /// A seat keeps an unowned(unsafe) reference to its router; used after the router is
@@ -35,7 +37,9 @@ import Testing
             router = nil
             seat.handle(InputEvent(time: 2, device: DeviceID(1), .pointerButton(button: 0x110, state: .pressed)))
         }
-        #expect(Self.standardError(result).contains("a Seat was used after its Router was released"), "\(Self.standardError(result))")
+        #expect(
+            Self.standardError(result).contains("a Seat was used after its Router was released"),
+            "\(Self.standardError(result))")
     }
 
     /// The same seat and tree used correctly run to the end: what traps above is the misuse.

@@ -9,43 +9,56 @@ import Testing
     typealias Model = HitTestDifferentialTests
 
     @Test func aRaiseBetweenTwoWalksAtOnePointAgreesWithTheNaiveReference() {
-        var kept = 0, changed = 0
+        var kept = 0
+        var changed = 0
         for seed in 0..<300 as Range<UInt64> {
             var rng = SeededRandom(seed: seed)
             let scene = Model.randomScene(&rng, wide: seed % 4 == 0)
-            scene.tree.hitIndexDelay = Int.max  // every query walks
+            scene.tree.hitIndexDelay = Int.max // every query walks
             for round in 0..<30 {
                 // Inside some node's frame, so that most points hit something.
                 let target = scene.all.randomElement(using: &rng)!
                 let (ox, oy) = target.origin
-                let p = Point(ox + Double(Int.random(in: 0...Int(max(target.w, 1)), using: &rng)) + 0.5,
-                              oy + Double(Int.random(in: 0...Int(max(target.h, 1)), using: &rng)))
+                let p = Point(
+                    ox + Double(Int.random(in: 0...Int(max(target.w, 1)), using: &rng)) + 0.5,
+                    oy + Double(Int.random(in: 0...Int(max(target.h, 1)), using: &rng)))
                 let before = scene.reference(p)
                 guard scene.tree.hitTest(p)?.node == before else {
-                    Issue.record("seed \(seed) round \(round) point \(p): first walk disagrees"); return
+                    Issue.record("seed \(seed) round \(round) point \(p): first walk disagrees")
+                    return
                 }
                 // Half the time an ancestor of the hit (or the hit itself), else one of
                 // another node's that takes the point too (a raise that may change the hit).
                 func chain(_ node: Model.RefNode?) -> [Model.RefNode] {
                     var out: [Model.RefNode] = []
                     var n = node
-                    while let c = n, c.parent != nil { out.append(c); n = c.parent }
+                    while let c = n, c.parent != nil {
+                        out.append(c)
+                        n = c.parent
+                    }
                     return out
                 }
-                let others = scene.all.filter { $0.id != before && $0.letsThrough(p, threshold: scene.tree.opacityThreshold) && $0.containsSelf(p) }
+                let others = scene.all.filter {
+                    $0.id != before && $0.letsThrough(p, threshold: scene.tree.opacityThreshold) && $0.containsSelf(p)
+                }
                 let hitChain = chain(scene.all.first { $0.id == before })
-                let pool = Bool.random(using: &rng) || others.isEmpty ? hitChain : chain(others.randomElement(using: &rng))
+                let pool =
+                    Bool.random(using: &rng) || others.isEmpty ? hitChain : chain(others.randomElement(using: &rng))
                 guard let raised = pool.randomElement(using: &rng), let parent = raised.parent else { continue }
                 if parent.below.contains(where: { $0 === raised }) {
-                    parent.below.removeAll { $0 === raised }; parent.below.append(raised)
+                    parent.below.removeAll { $0 === raised }
+                    parent.below.append(raised)
                 } else {
-                    parent.above.removeAll { $0 === raised }; parent.above.append(raised)
+                    parent.above.removeAll { $0 === raised }
+                    parent.above.append(raised)
                 }
                 scene.tree.raiseToTop(raised.id)
                 let after = scene.reference(p)
                 let got = scene.tree.hitTest(p)?.node
                 if got != after {
-                    Issue.record("seed \(seed) round \(round) point \(p): after raising \(raised.id) got \(String(describing: got)), expected \(String(describing: after))")
+                    Issue.record(
+                        "seed \(seed) round \(round) point \(p): after raising \(raised.id) got \(String(describing: got)), expected \(String(describing: after))"
+                    )
                     return
                 }
                 if after == before { kept += 1 } else { changed += 1 }
@@ -61,7 +74,7 @@ import Testing
     /// does not stop the answer being kept, and asking again gives the same hit.
     @Test func aCustomContainmentTestIsAskedAgainForTheSamePoint() {
         let tree = SurfaceTree()
-        tree.hitIndexDelay = Int.max  // every query walks
+        tree.hitIndexDelay = Int.max // every query walks
         let output = tree.createNode(.output, frame: Rect(0, 0, 400, 400))
         let shape = tree.createNode(.toplevel, client: ClientID(index: 1), parent: output, frame: Rect(0, 0, 200, 200))
         var inside = true
@@ -79,7 +92,7 @@ import Testing
         tree.raiseToTop(over)
         #expect(tree.hitTest(Point(50, 50))?.node == over)
         tree.raiseToTop(shape)
-        #expect(tree.hitTest(Point(50, 50))?.node == over)  // refuses the point now
+        #expect(tree.hitTest(Point(50, 50))?.node == over) // refuses the point now
         inside = true
         #expect(tree.hitTest(Point(50, 50))?.node == shape)
     }

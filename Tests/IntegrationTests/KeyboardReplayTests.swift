@@ -14,8 +14,9 @@ import Testing
         let output = router.tree.createNode(.output, name: "out", frame: Rect(0, 0, 1280, 720))
         let editor = router.addClient(name: "editor")
         seat.setBound([.keyboard], for: editor, true)
-        let window = router.tree.createNode(.toplevel, name: "editor", client: editor, parent: output,
-                                            frame: Rect(0, 0, 1280, 720))
+        let window = router.tree.createNode(
+            .toplevel, name: "editor", client: editor, parent: output,
+            frame: Rect(0, 0, 1280, 720))
         seat.keyTranslator = try makeKeyboardState(layout: "us")
         var fired = 0
         seat.addBinding(try KeyBinding(parsing: "Ctrl+c")) { fired += 1 }

@@ -22,9 +22,11 @@ final class SideBySide {
         beta = router.addClient(name: "beta")
         seat.setBound([.pointer, .keyboard, .touch], for: alpha, true)
         seat.setBound([.pointer, .keyboard, .touch], for: beta, true)
-        left = router.tree.createNode(.toplevel, name: "left", client: alpha, parent: output, frame: Rect(0, 0, 640, 720))
-        right = router.tree.createNode(.toplevel, name: "right", client: beta, parent: output,
-                                       frame: Rect(640, 0, 640, 720))
+        left = router.tree.createNode(
+            .toplevel, name: "left", client: alpha, parent: output, frame: Rect(0, 0, 640, 720))
+        right = router.tree.createNode(
+            .toplevel, name: "right", client: beta, parent: output,
+            frame: Rect(640, 0, 640, 720))
         sink = InvariantChecker(wrapping: TraceSink(router: router), router: router)
         router.flush(into: &sink)
         sink.inner.removeAll()
@@ -46,12 +48,16 @@ final class SideBySide {
         #expect(scene.sink.violations == [])
 
         // Trace lines: `seat0 pointer.button "<surface>" <BUTTON> pressed|released`.
-        var pressed: [String: [String: Int]] = [:], released: [String: [String: Int]] = [:]
+        var pressed: [String: [String: Int]] = [:]
+        var released: [String: [String: Int]] = [:]
         for line in lines where line.hasPrefix("seat0 pointer.button ") {
             let f = line.split(separator: " ").map(String.init)
             let (surface, button, state) = (f[2], f[3], f[4])
-            if state == "pressed" { pressed[surface, default: [:]][button, default: 0] += 1 }
-            else { released[surface, default: [:]][button, default: 0] += 1 }
+            if state == "pressed" {
+                pressed[surface, default: [:]][button, default: 0] += 1
+            } else {
+                released[surface, default: [:]][button, default: 0] += 1
+            }
         }
         // The recording clicks left twice, right once, middle once, all over "left".
         let recorded = recording.events.filter { if case .pointerButton = $0.kind { true } else { false } }
@@ -79,15 +85,15 @@ final class SideBySide {
         for line in lines {
             let f = line.split(separator: " ").map(String.init)
             switch f[1] {
-            case "touch.down":  // seat0 touch.down "<surface>" slot <n> at x,y
+            case "touch.down": // seat0 touch.down "<surface>" slot <n> at x,y
                 let c = try #require(clientOfSurface[f[2]])
                 #expect(open[c]?.contains(f[4]) != true, "slot \(f[4]) down twice for \(c)")
                 open[c, default: []].insert(f[4])
                 downs[c, default: 0] += 1
-            case "touch.up":  // seat0 touch.up "<surface>" slot <n>
+            case "touch.up": // seat0 touch.up "<surface>" slot <n>
                 let c = try #require(clientOfSurface[f[2]])
                 #expect(open[c]?.remove(f[4]) != nil, "up without down: slot \(f[4]) for \(c)")
-            case "touch.cancel":  // seat0 touch.cancel <client>
+            case "touch.cancel": // seat0 touch.cancel <client>
                 open[f[2]] = []
             default: break
             }
@@ -98,38 +104,39 @@ final class SideBySide {
         // Golden: the first touch (slot 0 at 75.62,50.31 mm of a 256×144 mm screen → 0.2954,
         // 0.3494 → 378.1,251.55 on the 1280×720 output, inside "left"), a jitter, its
         // release, and the start of a second touch.
-        #expect(Array(lines.prefix(30)) == [
-            "seat0 touch.down \"left\" slot 0 at 378.1015625,251.55078125",
-            "seat0 touch.frame client1(\"alpha\")",
-            "seat0 touch.motion \"left\" slot 0 at 378.44921875,251.55078125",
-            "seat0 touch.frame client1(\"alpha\")",
-            "seat0 touch.motion \"left\" slot 0 at 378.1015625,251.55078125",
-            "seat0 touch.frame client1(\"alpha\")",
-            "seat0 touch.motion \"left\" slot 0 at 378.44921875,251.25",
-            "seat0 touch.frame client1(\"alpha\")",
-            "seat0 touch.motion \"left\" slot 0 at 378.1015625,251.55078125",
-            "seat0 touch.frame client1(\"alpha\")",
-            "seat0 touch.motion \"left\" slot 0 at 378.44921875,251.25",
-            "seat0 touch.frame client1(\"alpha\")",
-            "seat0 touch.motion \"left\" slot 0 at 378.44921875,251.55078125",
-            "seat0 touch.frame client1(\"alpha\")",
-            "seat0 touch.motion \"left\" slot 0 at 378.1015625,251.55078125",
-            "seat0 touch.frame client1(\"alpha\")",
-            "seat0 touch.motion \"left\" slot 0 at 378.44921875,251.55078125",
-            "seat0 touch.frame client1(\"alpha\")",
-            "seat0 touch.up \"left\" slot 0",
-            "seat0 touch.frame client1(\"alpha\")",
-            "seat0 touch.down \"left\" slot 0 at 256.25,475",
-            "seat0 touch.frame client1(\"alpha\")",
-            "seat0 touch.motion \"left\" slot 0 at 256.25,475.30078125",
-            "seat0 touch.frame client1(\"alpha\")",
-            "seat0 touch.motion \"left\" slot 0 at 255.94921875,475.30078125",
-            "seat0 touch.frame client1(\"alpha\")",
-            "seat0 touch.motion \"left\" slot 0 at 273.1015625,470.30078125",
-            "seat0 touch.frame client1(\"alpha\")",
-            "seat0 touch.motion \"left\" slot 0 at 290,466.25",
-            "seat0 touch.frame client1(\"alpha\")",
-        ])
+        #expect(
+            Array(lines.prefix(30)) == [
+                "seat0 touch.down \"left\" slot 0 at 378.1015625,251.55078125",
+                "seat0 touch.frame client1(\"alpha\")",
+                "seat0 touch.motion \"left\" slot 0 at 378.44921875,251.55078125",
+                "seat0 touch.frame client1(\"alpha\")",
+                "seat0 touch.motion \"left\" slot 0 at 378.1015625,251.55078125",
+                "seat0 touch.frame client1(\"alpha\")",
+                "seat0 touch.motion \"left\" slot 0 at 378.44921875,251.25",
+                "seat0 touch.frame client1(\"alpha\")",
+                "seat0 touch.motion \"left\" slot 0 at 378.1015625,251.55078125",
+                "seat0 touch.frame client1(\"alpha\")",
+                "seat0 touch.motion \"left\" slot 0 at 378.44921875,251.25",
+                "seat0 touch.frame client1(\"alpha\")",
+                "seat0 touch.motion \"left\" slot 0 at 378.44921875,251.55078125",
+                "seat0 touch.frame client1(\"alpha\")",
+                "seat0 touch.motion \"left\" slot 0 at 378.1015625,251.55078125",
+                "seat0 touch.frame client1(\"alpha\")",
+                "seat0 touch.motion \"left\" slot 0 at 378.44921875,251.55078125",
+                "seat0 touch.frame client1(\"alpha\")",
+                "seat0 touch.up \"left\" slot 0",
+                "seat0 touch.frame client1(\"alpha\")",
+                "seat0 touch.down \"left\" slot 0 at 256.25,475",
+                "seat0 touch.frame client1(\"alpha\")",
+                "seat0 touch.motion \"left\" slot 0 at 256.25,475.30078125",
+                "seat0 touch.frame client1(\"alpha\")",
+                "seat0 touch.motion \"left\" slot 0 at 255.94921875,475.30078125",
+                "seat0 touch.frame client1(\"alpha\")",
+                "seat0 touch.motion \"left\" slot 0 at 273.1015625,470.30078125",
+                "seat0 touch.frame client1(\"alpha\")",
+                "seat0 touch.motion \"left\" slot 0 at 290,466.25",
+                "seat0 touch.frame client1(\"alpha\")",
+            ])
         // The two-finger touch later spans both clients: "right" gets slot 1, surface-local.
         #expect(lines.contains("seat0 touch.down \"right\" slot 1 at 150.6015625,387.5"))
         #expect(lines.filter { $0.contains("touch.down") }.count == 4)
@@ -139,7 +146,7 @@ final class SideBySide {
     @Test func shiftClickDeliversButtonWithShiftHeld() throws {
         let scene = SideBySide()
         scene.seat.keyTranslator = try makeKeyboardState(layout: "us")
-        #expect(scene.seat.setKeyboardFocus(scene.left))  // the pointer is over "left" too
+        #expect(scene.seat.setKeyboardFocus(scene.left)) // the pointer is over "left" too
         scene.router.flush(into: &scene.sink)
         scene.sink.inner.removeAll()
         let recording = try RecordingReader.read(path: Fixtures.path("multi.yml"))
@@ -150,7 +157,9 @@ final class SideBySide {
         while let event = replayer.next() {
             scene.seat.handle(event)
             scene.router.flush(into: &scene.sink)
-            if case .pointerButton(_, .pressed) = event.kind { modifiersAtPresses.append(scene.seat.modifiers.effective) }
+            if case .pointerButton(_, .pressed) = event.kind {
+                modifiersAtPresses.append(scene.seat.modifiers.effective)
+            }
             lines += scene.sink.inner.lines
             scene.sink.inner.removeAll()
         }

@@ -1,20 +1,22 @@
-import Testing
 import InputRouter
+import Testing
+
 @testable import InputRouterKeyboard
 
 struct BindingTests {
-    @Test(arguments: [
-        ("Super+Return", "Return", [.superKey]),
-        ("Ctrl+Alt+F2", "F2", [.control, .alt]),
-        ("Super+Shift+q", "q", [.superKey, .shift]),
-        ("super+shift+Q", "q", [.superKey, .shift]),
-        ("Control+Mod1+Delete", "Delete", [.control, .alt]),
-        ("Logo+return", "Return", [.superKey]),
-        ("AltGr+e", "e", [.mod5]),
-        ("Ctrl++", "plus", [.control]),
-        (" Super + space ", "space", [.superKey]),
-        ("XF86AudioRaiseVolume", "XF86AudioRaiseVolume", []),
-    ] as [(String, String, ModifierMask)])
+    @Test(
+        arguments: [
+            ("Super+Return", "Return", [.superKey]),
+            ("Ctrl+Alt+F2", "F2", [.control, .alt]),
+            ("Super+Shift+q", "q", [.superKey, .shift]),
+            ("super+shift+Q", "q", [.superKey, .shift]),
+            ("Control+Mod1+Delete", "Delete", [.control, .alt]),
+            ("Logo+return", "Return", [.superKey]),
+            ("AltGr+e", "e", [.mod5]),
+            ("Ctrl++", "plus", [.control]),
+            (" Super + space ", "space", [.superKey]),
+            ("XF86AudioRaiseVolume", "XF86AudioRaiseVolume", []),
+        ] as [(String, String, ModifierMask)])
     func parses(_ spec: String, _ keysym: String, _ modifiers: ModifierMask) throws {
         let binding = try KeyBinding(parsing: spec)
         #expect(Keysym.name(of: binding.keysym) == keysym)
@@ -89,7 +91,9 @@ struct BindingTests {
         #expect(try !KeyBinding(parsing: "Super+Shift+q").matches(result.meaning, modifiersBefore: before))
     }
 
-    @Test(arguments: ["Super+Return", "Ctrl+Alt+F2", "Super+Shift+q", "AltGr+e", "Ctrl+plus", "Super+Ctrl+Alt+AltGr+Shift+x"])
+    @Test(arguments: [
+        "Super+Return", "Ctrl+Alt+F2", "Super+Shift+q", "AltGr+e", "Ctrl+plus", "Super+Ctrl+Alt+AltGr+Shift+x",
+    ])
     func specRoundTrips(_ spec: String) throws {
         let binding = try KeyBinding(parsing: spec)
         #expect(binding.spec == spec)

@@ -1,5 +1,6 @@
-import Testing
 import InputRouter
+import Testing
+
 @testable import InputRouterKeyboard
 
 struct ComposeTests {
@@ -7,7 +8,7 @@ struct ComposeTests {
     /// the letter types the composed character.
     struct DeadCase: Sendable, CustomStringConvertible {
         var layout: String, variant: String
-        var dead: [UInt32]               // dead key with its modifiers, dead key last
+        var dead: [UInt32] // dead key with its modifiers, dead key last
         var deadName: String
         var letter: UInt32
         var expected: String
@@ -15,12 +16,18 @@ struct ComposeTests {
     }
 
     static let deadCases: [DeadCase] = [
-        DeadCase(layout: "us", variant: "intl", dead: [K.apostrophe], deadName: "dead_acute", letter: K.e, expected: "é"),
-        DeadCase(layout: "us", variant: "intl", dead: [K.leftShift, K.digits[5]], deadName: "dead_circumflex", letter: K.o, expected: "ô"),
+        DeadCase(
+            layout: "us", variant: "intl", dead: [K.apostrophe], deadName: "dead_acute", letter: K.e, expected: "é"),
+        DeadCase(
+            layout: "us", variant: "intl", dead: [K.leftShift, K.digits[5]], deadName: "dead_circumflex", letter: K.o,
+            expected: "ô"),
         DeadCase(layout: "de", variant: "", dead: [K.equal], deadName: "dead_acute", letter: K.e, expected: "é"),
         DeadCase(layout: "de", variant: "", dead: [K.grave], deadName: "dead_circumflex", letter: K.a, expected: "â"),
-        DeadCase(layout: "fr", variant: "", dead: [K.leftBrace], deadName: "dead_circumflex", letter: K.e, expected: "ê"),
-        DeadCase(layout: "fr", variant: "", dead: [K.leftShift, K.leftBrace], deadName: "dead_diaeresis", letter: K.i, expected: "ï"),
+        DeadCase(
+            layout: "fr", variant: "", dead: [K.leftBrace], deadName: "dead_circumflex", letter: K.e, expected: "ê"),
+        DeadCase(
+            layout: "fr", variant: "", dead: [K.leftShift, K.leftBrace], deadName: "dead_diaeresis", letter: K.i,
+            expected: "ï"),
     ]
 
     @Test(arguments: deadCases)
@@ -32,8 +39,9 @@ struct ComposeTests {
         #expect(dead.compose == .composing)
         let letter = state.tap(c.letter)
         #expect(letter.text == c.expected)
-        guard case let .composed(text, keysym) = letter.compose else {
-            Issue.record("not composed: \(letter.compose)"); return
+        guard case .composed(let text, let keysym) = letter.compose else {
+            Issue.record("not composed: \(letter.compose)")
+            return
         }
         #expect(text == c.expected)
         #expect(Keysym.name(of: keysym) != "NoSymbol")
@@ -54,7 +62,7 @@ struct ComposeTests {
     @Test func cancelledSequence() throws {
         let state = try makeState("us", variant: "intl", compose: true)
         state.tap(K.apostrophe)
-        let broken = state.tap(K.digits[0])   // dead_acute 1 is no sequence
+        let broken = state.tap(K.digits[0]) // dead_acute 1 is no sequence
         #expect(broken.compose == .cancelled)
         #expect(broken.text == "")
         #expect(state.tap(K.e).text == "e")
@@ -76,15 +84,16 @@ struct ComposeTests {
         #expect(state.tap(K.e).text == "e")
     }
 
-    @Test(arguments: [
-        ([:], "en_US.UTF-8"),
-        (["LANG": "C"], "en_US.UTF-8"),
-        (["LANG": "POSIX"], "en_US.UTF-8"),
-        (["LANG": "de_DE.UTF-8"], "de_DE.UTF-8"),
-        (["LANG": "de_DE.UTF-8", "LC_CTYPE": "fr_FR.UTF-8"], "fr_FR.UTF-8"),
-        (["LANG": "de_DE.UTF-8", "LC_CTYPE": "fr_FR.UTF-8", "LC_ALL": "pt_BR.UTF-8"], "pt_BR.UTF-8"),
-        (["LC_ALL": "", "LANG": "el_GR.UTF-8"], "el_GR.UTF-8"),
-    ] as [([String: String], String)])
+    @Test(
+        arguments: [
+            ([:], "en_US.UTF-8"),
+            (["LANG": "C"], "en_US.UTF-8"),
+            (["LANG": "POSIX"], "en_US.UTF-8"),
+            (["LANG": "de_DE.UTF-8"], "de_DE.UTF-8"),
+            (["LANG": "de_DE.UTF-8", "LC_CTYPE": "fr_FR.UTF-8"], "fr_FR.UTF-8"),
+            (["LANG": "de_DE.UTF-8", "LC_CTYPE": "fr_FR.UTF-8", "LC_ALL": "pt_BR.UTF-8"], "pt_BR.UTF-8"),
+            (["LC_ALL": "", "LANG": "el_GR.UTF-8"], "el_GR.UTF-8"),
+        ] as [([String: String], String)])
     func localeFromEnvironment(_ environment: [String: String], _ expected: String) {
         #expect(ComposeTable.locale(from: environment) == expected)
     }

@@ -1,5 +1,6 @@
-import Testing
 import Glibc
+import Testing
+
 @testable import InputRouterKeyboard
 
 struct ConfigurationTests {
@@ -11,12 +12,14 @@ struct ConfigurationTests {
     }
 
     /// Each source gives the layout it names; compose follows the environment's locale.
-    @Test(arguments: [
-        (KeyboardConfiguration.KeymapSource.environment, ["XKB_DEFAULT_LAYOUT": "fr", "LANG": "C"], "French"),
-        (.names(RuleNames(layout: "ru")), ["XKB_DEFAULT_LAYOUT": "fr"], "Russian"),
-        (.environment, [:], "English (US)"),
-    ] as [(KeyboardConfiguration.KeymapSource, [String: String], String)])
-    func sources(_ source: KeyboardConfiguration.KeymapSource, _ environment: [String: String], _ layout: String) throws {
+    @Test(
+        arguments: [
+            (KeyboardConfiguration.KeymapSource.environment, ["XKB_DEFAULT_LAYOUT": "fr", "LANG": "C"], "French"),
+            (.names(RuleNames(layout: "ru")), ["XKB_DEFAULT_LAYOUT": "fr"], "Russian"),
+            (.environment, [:], "English (US)"),
+        ] as [(KeyboardConfiguration.KeymapSource, [String: String], String)])
+    func sources(_ source: KeyboardConfiguration.KeymapSource, _ environment: [String: String], _ layout: String) throws
+    {
         let state = try KeyboardConfiguration(keymap: source).makeState(environment: environment)
         #expect(state.keymap.layoutNames == [layout])
         #expect(state.compose?.table.locale == "en_US.UTF-8")
@@ -43,22 +46,28 @@ struct ConfigurationTests {
         let root = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         try #require(mkdir(root + "/symbols", 0o755) == 0)
         let symbols = """
-        default partial alphanumeric_keys
-        xkb_symbols "basic" {
-            include "us(basic)"
-            name[Group1] = "Keyboard test";
-            key <AD01> { [ x, X ] };
-        };
+            default partial alphanumeric_keys
+            xkb_symbols "basic" {
+                include "us(basic)"
+                name[Group1] = "Keyboard test";
+                key <AD01> { [ x, X ] };
+            };
 
-        """
+            """
         let file = fopen(root + "/symbols/kbtest", "w")
         try #require(file != nil)
         fputs(symbols, file)
         fclose(file)
-        defer { unlink(root + "/symbols/kbtest"); rmdir(root + "/symbols"); rmdir(root) }
+        defer {
+            unlink(root + "/symbols/kbtest")
+            rmdir(root + "/symbols")
+            rmdir(root)
+        }
 
-        let state = try KeyboardConfiguration(keymap: .names(RuleNames(layout: "kbtest")), compose: false,
-                                              includePaths: [root]).makeState()
+        let state = try KeyboardConfiguration(
+            keymap: .names(RuleNames(layout: "kbtest")), compose: false,
+            includePaths: [root]
+        ).makeState()
         #expect(state.keymap.layoutNames == ["Keyboard test"])
         #expect(state.tap(K.q).text == "x")
         #expect(state.tap(K.w).text == "w")

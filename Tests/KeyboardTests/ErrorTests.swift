@@ -1,16 +1,18 @@
-import Testing
 import Glibc
+import Testing
+
 @testable import InputRouterKeyboard
 
 /// Unknown names and broken files are errors that say what is wrong, never a fallback.
 struct ErrorTests {
-    @Test(arguments: [
-        (RuleNames(layout: "zz"), #"Couldn't find file "symbols/zz""#),
-        (RuleNames(layout: "us,zz"), #"Couldn't find file "symbols/zz""#),
-        (RuleNames(layout: "us", variant: "nosuchvariant"), #"us(nosuchvariant)"#),
-        (RuleNames(layout: "us", options: "grp:nosuchoption"), #"grp:nosuchoption"#),
-        (RuleNames(rules: "nosuchrules"), #"nosuchrules"#),
-    ] as [(RuleNames, String)])
+    @Test(
+        arguments: [
+            (RuleNames(layout: "zz"), #"Couldn't find file "symbols/zz""#),
+            (RuleNames(layout: "us,zz"), #"Couldn't find file "symbols/zz""#),
+            (RuleNames(layout: "us", variant: "nosuchvariant"), #"us(nosuchvariant)"#),
+            (RuleNames(layout: "us", options: "grp:nosuchoption"), #"grp:nosuchoption"#),
+            (RuleNames(rules: "nosuchrules"), #"nosuchrules"#),
+        ] as [(RuleNames, String)])
     func unknownNames(_ names: RuleNames, _ reason: String) throws {
         let context = try XKBContext()
         #expect {
@@ -27,7 +29,10 @@ struct ErrorTests {
             _ = try Keymap(context: context, names: RuleNames(layout: "zz"))
         }
         let text = try #require(error).description
-        #expect(text.hasPrefix(#"cannot build a keymap for layout "zz" variant "" options "" (rules "evdev", model "pc105"): Couldn't find file "symbols/zz" in include paths"#))
+        #expect(
+            text.hasPrefix(
+                #"cannot build a keymap for layout "zz" variant "" options "" (rules "evdev", model "pc105"): Couldn't find file "symbols/zz" in include paths"#
+            ))
     }
 
     /// After a failure the context compiles good keymaps with a clean log.
@@ -77,14 +82,23 @@ struct ErrorTests {
         #expect(state.tap(K.y).text == "z")
     }
 
-    @Test(arguments: [
-        ([:], RuleNames()),
-        (["XKB_DEFAULT_LAYOUT": "de", "XKB_DEFAULT_VARIANT": "nodeadkeys"], RuleNames(layout: "de", variant: "nodeadkeys")),
-        (["XKB_DEFAULT_LAYOUT": "us,ru", "XKB_DEFAULT_OPTIONS": "grp:alt_shift_toggle", "XKB_DEFAULT_MODEL": "pc104",
-          "XKB_DEFAULT_RULES": "evdev"],
-         RuleNames(model: "pc104", layout: "us,ru", options: "grp:alt_shift_toggle")),
-        (["XKB_DEFAULT_LAYOUT": ""], RuleNames()),
-    ] as [([String: String], RuleNames)])
+    @Test(
+        arguments: [
+            ([:], RuleNames()),
+            (
+                ["XKB_DEFAULT_LAYOUT": "de", "XKB_DEFAULT_VARIANT": "nodeadkeys"],
+                RuleNames(layout: "de", variant: "nodeadkeys")
+            ),
+            (
+                [
+                    "XKB_DEFAULT_LAYOUT": "us,ru", "XKB_DEFAULT_OPTIONS": "grp:alt_shift_toggle",
+                    "XKB_DEFAULT_MODEL": "pc104",
+                    "XKB_DEFAULT_RULES": "evdev",
+                ],
+                RuleNames(model: "pc104", layout: "us,ru", options: "grp:alt_shift_toggle")
+            ),
+            (["XKB_DEFAULT_LAYOUT": ""], RuleNames()),
+        ] as [([String: String], RuleNames)])
     func namesFromEnvironment(_ environment: [String: String], _ expected: RuleNames) throws {
         let names = RuleNames.fromEnvironment(environment)
         #expect(names == expected)

@@ -1,5 +1,6 @@
-import Testing
 import Glibc
+import Testing
+
 @testable import InputRouterKeyboard
 
 /// The keymap clients map: sealed so no client can change it for the others.

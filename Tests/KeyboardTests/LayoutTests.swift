@@ -1,5 +1,6 @@
-import Testing
 import InputRouter
+import Testing
+
 @testable import InputRouterKeyboard
 
 /// What the same physical keys mean in four layouts, plain and with Shift.
@@ -7,7 +8,7 @@ struct LayoutTests {
     struct Case: Sendable, CustomStringConvertible {
         var layout: String
         var key: UInt32
-        var plain: String, shifted: String     // keysym names
+        var plain: String, shifted: String // keysym names
         var plainText: String, shiftedText: String
         var description: String { "\(layout) key \(key)" }
     }
@@ -19,14 +20,18 @@ struct LayoutTests {
         Case(layout: "us", key: K.semicolon, plain: "semicolon", shifted: "colon", plainText: ";", shiftedText: ":"),
         Case(layout: "de", key: K.y, plain: "z", shifted: "Z", plainText: "z", shiftedText: "Z"),
         Case(layout: "de", key: K.z, plain: "y", shifted: "Y", plainText: "y", shiftedText: "Y"),
-        Case(layout: "de", key: K.semicolon, plain: "odiaeresis", shifted: "Odiaeresis", plainText: "ö", shiftedText: "Ö"),
+        Case(
+            layout: "de", key: K.semicolon, plain: "odiaeresis", shifted: "Odiaeresis", plainText: "ö", shiftedText: "Ö"
+        ),
         Case(layout: "de", key: K.minus, plain: "ssharp", shifted: "question", plainText: "ß", shiftedText: "?"),
         Case(layout: "de", key: K.digits[1], plain: "2", shifted: "quotedbl", plainText: "2", shiftedText: "\""),
         Case(layout: "fr", key: K.q, plain: "a", shifted: "A", plainText: "a", shiftedText: "A"),
         Case(layout: "fr", key: K.a, plain: "q", shifted: "Q", plainText: "q", shiftedText: "Q"),
         Case(layout: "fr", key: K.semicolon, plain: "m", shifted: "M", plainText: "m", shiftedText: "M"),
         Case(layout: "fr", key: K.digits[1], plain: "eacute", shifted: "2", plainText: "é", shiftedText: "2"),
-        Case(layout: "ru", key: K.q, plain: "Cyrillic_shorti", shifted: "Cyrillic_SHORTI", plainText: "й", shiftedText: "Й"),
+        Case(
+            layout: "ru", key: K.q, plain: "Cyrillic_shorti", shifted: "Cyrillic_SHORTI", plainText: "й",
+            shiftedText: "Й"),
         Case(layout: "ru", key: K.f, plain: "Cyrillic_a", shifted: "Cyrillic_A", plainText: "а", shiftedText: "А"),
         Case(layout: "ru", key: K.digits[2], plain: "3", shifted: "numerosign", plainText: "3", shiftedText: "№"),
     ]

@@ -1,5 +1,6 @@
-import Testing
 import InputRouter
+import Testing
+
 @testable import InputRouterKeyboard
 
 struct LockTests {
@@ -21,8 +22,10 @@ struct LockTests {
     }
 
     /// Num Lock switches the keypad between digits and navigation.
-    @Test(arguments: [(K.kp7, "KP_7", "KP_Home"), (K.kp8, "KP_8", "KP_Up"), (K.kp1, "KP_1", "KP_End"),
-                      (K.kp0, "KP_0", "KP_Insert"), (K.kp5, "KP_5", "KP_Begin")])
+    @Test(arguments: [
+        (K.kp7, "KP_7", "KP_Home"), (K.kp8, "KP_8", "KP_Up"), (K.kp1, "KP_1", "KP_End"),
+        (K.kp0, "KP_0", "KP_Insert"), (K.kp5, "KP_5", "KP_Begin"),
+    ])
     func numLock(_ key: UInt32, _ on: String, _ off: String) throws {
         let state = try makeState("us")
         #expect(Keysym.name(of: state.tap(key).keysym) == off)
@@ -47,6 +50,7 @@ struct LockTests {
         let before = state.modifiers
         let result = state.process(key: K.enter, state: .pressed)
         #expect(binding.matches(result.meaning, modifiersBefore: before))
-        #expect(binding.matches(keysym: result.keysym, baseKeysym: result.baseKeysym, modifiers: state.bindingModifiers))
+        #expect(
+            binding.matches(keysym: result.keysym, baseKeysym: result.baseKeysym, modifiers: state.bindingModifiers))
     }
 }

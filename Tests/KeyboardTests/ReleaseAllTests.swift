@@ -1,5 +1,6 @@
-import Testing
 import InputRouter
+import Testing
+
 @testable import InputRouterKeyboard
 
 /// A keyboard vanishing with keys held: nothing stays stuck, locks survive.
@@ -24,8 +25,11 @@ struct ReleaseAllTests {
         #expect(state.effectiveLayout == 1)
         _ = state.process(key: K.leftShift, state: .pressed)
         let after = state.releaseAll()
-        #expect(after == Modifiers(depressed: 0, latched: 0,
-                                   locked: ModifierMask([.capsLock, .numLock]).rawValue, group: 1))
+        #expect(
+            after
+                == Modifiers(
+                    depressed: 0, latched: 0,
+                    locked: ModifierMask([.capsLock, .numLock]).rawValue, group: 1))
         #expect(state.tap(K.f).text == "А")
     }
 

@@ -1,10 +1,11 @@
-import Testing
 import InputRouter
+import Testing
+
 @testable import InputRouterKeyboard
 
 struct RepeatTests {
     let device = DeviceID(1)
-    let ms: UInt64 = 1000   // times are microseconds
+    let ms: UInt64 = 1000 // times are microseconds
 
     @Test func defaults() {
         #expect(RepeatInfo.default == RepeatInfo(rate: 25, delay: 600))
@@ -13,8 +14,9 @@ struct RepeatTests {
 
     /// Repeats fall at delay, then every 1/rate, for several rates and delays, however
     /// finely or coarsely the caller polls; the total is exact and never drifts.
-    @Test(arguments: [(25, 600), (30, 250), (1, 1000), (33, 200), (7, 0)] as [(Int32, Int32)],
-          [1, 7, 100, 1000] as [UInt64])
+    @Test(
+        arguments: [(25, 600), (30, 250), (1, 1000), (33, 200), (7, 0)] as [(Int32, Int32)],
+        [1, 7, 100, 1000] as [UInt64])
     func dueRepeats(_ rateDelay: (Int32, Int32), _ pollMs: UInt64) {
         let (rate, delay) = rateDelay
         var repeater = KeyRepeater(info: RepeatInfo(rate: rate, delay: delay))
@@ -84,7 +86,7 @@ struct RepeatTests {
         #expect(repeater.repeatingKey == K.b)
         #expect(repeater.due(at: 650 * ms) == 0)
         #expect(repeater.due(at: 700 * ms) == 1)
-        repeater.release(key: K.a)   // the old key's release changes nothing
+        repeater.release(key: K.a) // the old key's release changes nothing
         #expect(repeater.repeatingKey == K.b)
         repeater.press(key: K.leftShift, device: device, at: 800 * ms, repeats: keymap.keyRepeats(key: K.leftShift))
         #expect(repeater.repeatingKey == nil)

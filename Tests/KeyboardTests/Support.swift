@@ -1,10 +1,11 @@
 import InputRouter
+
 @testable import InputRouterKeyboard
 
 /// Linux evdev key codes (linux/input-event-codes.h) the tests type with.
 enum K {
     static let esc: UInt32 = 1
-    static let digits: [UInt32] = Array(2...11)      // 1 2 ... 9 0
+    static let digits: [UInt32] = Array(2...11) // 1 2 ... 9 0
     static let minus: UInt32 = 12, equal: UInt32 = 13
     static let q: UInt32 = 16, w: UInt32 = 17, e: UInt32 = 18, r: UInt32 = 19, t: UInt32 = 20
     static let y: UInt32 = 21, u: UInt32 = 22, i: UInt32 = 23, o: UInt32 = 24, p: UInt32 = 25
@@ -23,8 +24,10 @@ enum K {
 
 /// A fresh context, keymap and state for one test (xkb objects are not shared between
 /// the tests, which run in parallel).
-func makeState(_ layout: String, variant: String = "", options: String = "",
-               compose: Bool = false) throws -> KeyboardState {
+func makeState(
+    _ layout: String, variant: String = "", options: String = "",
+    compose: Bool = false
+) throws -> KeyboardState {
     let context = try XKBContext()
     let keymap = try Keymap(context: context, names: RuleNames(layout: layout, variant: variant, options: options))
     let table = compose ? try ComposeTable(context: context, locale: "en_US.UTF-8") : nil

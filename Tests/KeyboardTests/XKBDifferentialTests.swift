@@ -1,7 +1,8 @@
 import CXKBCommon
 import Foundation
-import Testing
 import InputRouter
+import Testing
+
 @testable import InputRouterKeyboard
 
 /// `KeyboardState.translate` skips xkbcommon for keys that provably change nothing and
@@ -15,15 +16,16 @@ struct XKBDifferentialTests {
         case text(String, name: String)
         var description: String {
             switch self {
-            case let .names(layout, variant, options): return "\(layout)(\(variant)) [\(options)]"
-            case let .text(_, name): return name
+            case .names(let layout, let variant, let options): return "\(layout)(\(variant)) [\(options)]"
+            case .text(_, let name): return name
             }
         }
         func keymap(_ context: XKBContext) throws -> Keymap {
             switch self {
-            case let .names(layout, variant, options):
-                return try Keymap(context: context, names: RuleNames(layout: layout, variant: variant, options: options))
-            case let .text(text, _):
+            case .names(let layout, let variant, let options):
+                return try Keymap(
+                    context: context, names: RuleNames(layout: layout, variant: variant, options: options))
+            case .text(let text, _):
                 return try Keymap(context: context, string: text)
             }
         }
@@ -73,7 +75,8 @@ struct XKBDifferentialTests {
 
     /// The same without latch keys: no key has to prove it ends a latch, so a key whose
     /// action shows only when the layout moves while it is held rests on the probe alone.
-    static let handWrittenWithoutLatches = handWritten
+    static let handWrittenWithoutLatches =
+        handWritten
         .replacingOccurrences(of: "LatchMods(modifiers=Shift,clearLocks,latchToLock)", with: "SetMods(modifiers=Shift)")
         .replacingOccurrences(of: "LatchMods(modifiers=Control)", with: "SetMods(modifiers=Control)")
         .replacingOccurrences(of: "LatchGroup(group=+1)", with: "SetGroup(group=+1)")
@@ -110,10 +113,11 @@ struct XKBDifferentialTests {
         }
 
         var modifiers: Modifiers {
-            Modifiers(depressed: xkb_state_serialize_mods(state, XKB_STATE_MODS_DEPRESSED),
-                      latched: xkb_state_serialize_mods(state, XKB_STATE_MODS_LATCHED),
-                      locked: xkb_state_serialize_mods(state, XKB_STATE_MODS_LOCKED),
-                      group: xkb_state_serialize_layout(state, XKB_STATE_LAYOUT_EFFECTIVE))
+            Modifiers(
+                depressed: xkb_state_serialize_mods(state, XKB_STATE_MODS_DEPRESSED),
+                latched: xkb_state_serialize_mods(state, XKB_STATE_MODS_LATCHED),
+                locked: xkb_state_serialize_mods(state, XKB_STATE_MODS_LOCKED),
+                group: xkb_state_serialize_layout(state, XKB_STATE_LAYOUT_EFFECTIVE))
         }
 
         func releaseAll() {
@@ -146,13 +150,17 @@ struct XKBDifferentialTests {
     /// `focus`: keys pressed more often still (the latch keys, and a key under test).
     /// `answers`: as the seat does, a key the translator's `keyAnswers` hold is answered from
     /// them, and `translate` is not called (with `broken`, answers checked less than they must be).
-    static func firstDifference(_ keymap: Keymap, classes: KeyClasses? = nil, compose: ComposeTable? = nil,
-                                focus: [UInt32] = [], steps: Int, seed: UInt64, answers: Bool = false,
-                                broken: BrokenAnswers? = nil) -> String? {
-        let ours = classes.map { KeyboardState(keymap: keymap, compose: compose, classes: $0) }
+    static func firstDifference(
+        _ keymap: Keymap, classes: KeyClasses? = nil, compose: ComposeTable? = nil,
+        focus: [UInt32] = [], steps: Int, seed: UInt64, answers: Bool = false,
+        broken: BrokenAnswers? = nil
+    ) -> String? {
+        let ours =
+            classes.map { KeyboardState(keymap: keymap, compose: compose, classes: $0) }
             ?? KeyboardState(keymap: keymap, compose: compose)
         let reference = Reference(keymap, compose: compose)
-        let minCode = xkb_keymap_min_keycode(keymap.pointer), maxCode = xkb_keymap_max_keycode(keymap.pointer)
+        let minCode = xkb_keymap_min_keycode(keymap.pointer)
+        let maxCode = xkb_keymap_max_keycode(keymap.pointer)
         // Every keycode of the keymap as an evdev code, plus two it does not have.
         let allKeys = (minCode...maxCode).map { $0 - 8 } + [maxCode + 100, 0x2ff]
         // Keys the layout binds come up more often, keys with actions (by the keymap's own
@@ -166,15 +174,20 @@ struct XKBDifferentialTests {
         var down: [UInt32] = []
         for step in 0..<steps {
             let roll = random.below(100)
-            var key: UInt32, direction: KeyState
+            var key: UInt32
+            var direction: KeyState
             if roll < 2 {
                 // The device vanished, or the parent compositor set the masks.
                 if random.below(2) == 0 {
-                    _ = ours.releaseAll(); reference.releaseAll(); down.removeAll()
+                    _ = ours.releaseAll()
+                    reference.releaseAll()
+                    down.removeAll()
                 } else {
-                    let m = Modifiers(depressed: UInt32(random.below(256)), latched: UInt32(random.below(4)),
-                                      locked: UInt32(random.below(4)), group: UInt32(random.below(3)))
-                    ours.adoptModifiers(m); reference.adopt(m)
+                    let m = Modifiers(
+                        depressed: UInt32(random.below(256)), latched: UInt32(random.below(4)),
+                        locked: UInt32(random.below(4)), group: UInt32(random.below(3)))
+                    ours.adoptModifiers(m)
+                    reference.adopt(m)
                 }
                 let a = StateComponents(ours.pointer, keymap: keymap.pointer, leds: leds)
                 let b = StateComponents(reference.state, keymap: keymap.pointer, leds: leds)
@@ -184,16 +197,20 @@ struct XKBDifferentialTests {
                 // A second press of a held key, or a release of a key that is up.
                 if !down.isEmpty && random.below(2) == 0 {
                     // Held twice: it is released twice too.
-                    key = down[random.below(down.count)]; direction = .pressed
+                    key = down[random.below(down.count)]
+                    direction = .pressed
                     down.append(key)
                 } else {
-                    key = boundKeys[random.below(boundKeys.count)]; direction = .released
+                    key = boundKeys[random.below(boundKeys.count)]
+                    direction = .released
                 }
             } else if !down.isEmpty && (roll < 45 || down.count > 3) {
                 let index = random.below(down.count)
-                key = down.remove(at: index); direction = .released
+                key = down.remove(at: index)
+                direction = .released
             } else {
-                let pool = roll < 20 && !focus.isEmpty ? focus : roll < 60 ? actionKeys : roll < 95 ? boundKeys : allKeys
+                let pool =
+                    roll < 20 && !focus.isEmpty ? focus : roll < 60 ? actionKeys : roll < 95 ? boundKeys : allKeys
                 key = pool.isEmpty ? allKeys[random.below(allKeys.count)] : pool[random.below(pool.count)]
                 direction = .pressed
                 down.append(key)
@@ -246,15 +263,19 @@ struct XKBDifferentialTests {
     enum BrokenAnswers: CaseIterable { case generation, inert, pending, compose }
 
     /// `KeyAnswers.meaning`, or with one of its checks left out.
-    static func answer(_ answers: KeyAnswers?, key: UInt32, state direction: KeyState, broken: BrokenAnswers?) -> KeyMeaning? {
+    static func answer(_ answers: KeyAnswers?, key: UInt32, state direction: KeyState, broken: BrokenAnswers?)
+        -> KeyMeaning?
+    {
         guard let answers else { return nil }
         guard let broken else { return answers.meaning(key: key, state: direction) }
         let index = Int(key) - answers.firstKey
         guard index >= 0, index < answers.count else { return nil }
-        let k = (answers.keys + index * answers.stride).load(as: KeyAnswers.Key.self), s = answers.state.pointee
+        let k = (answers.keys + index * answers.stride).load(as: KeyAnswers.Key.self)
+        let s = answers.state.pointee
         guard k.generation == s.generation || broken == .generation, k.inert || broken == .inert,
-              s.inertKeysChangeNothing || broken == .pending,
-              direction == .released || !s.feedsPresses || broken == .compose else { return nil }
+            s.inertKeysChangeNothing || broken == .pending,
+            direction == .released || !s.feedsPresses || broken == .compose
+        else { return nil }
         return KeyMeaning(keysym: k.keysym, baseKeysym: k.baseKeysym, modifiers: s.modifiers)
     }
 
@@ -279,10 +300,15 @@ struct XKBDifferentialTests {
         let reference = Reference(keymap, compose: nil)
         for (key, direction) in keys {
             let expected = reference.translate(key: key, state: direction)
-            let got = answer(ours.keyAnswers, key: key, state: direction, broken: broken)
+            let got =
+                answer(ours.keyAnswers, key: key, state: direction, broken: broken)
                 ?? ours.translate(key: key, state: direction)
-            if got != expected || StateComponents(ours.pointer, keymap: keymap.pointer)
-                != StateComponents(reference.state, keymap: keymap.pointer) { return true }
+            if got != expected
+                || StateComponents(ours.pointer, keymap: keymap.pointer)
+                    != StateComponents(reference.state, keymap: keymap.pointer)
+            {
+                return true
+            }
         }
         return false
     }
@@ -293,10 +319,15 @@ struct XKBDifferentialTests {
     /// Shift lock.
     @Test func anInertKeyWhileAnActionKeyIsHeldIsFed() throws {
         let keymap = try Keymap(context: XKBContext(), string: Self.clearingShifts)
-        let caps: UInt32 = 58, left: UInt32 = 42, right: UInt32 = 54, a: UInt32 = 30
-        let keys: [(UInt32, KeyState)] = [(caps, .pressed), (caps, .released), (left, .pressed),
-                                          (a, .pressed), (a, .released), (right, .pressed), (a, .pressed),
-                                          (a, .released), (right, .released), (left, .released)]
+        let caps: UInt32 = 58
+        let left: UInt32 = 42
+        let right: UInt32 = 54
+        let a: UInt32 = 30
+        let keys: [(UInt32, KeyState)] = [
+            (caps, .pressed), (caps, .released), (left, .pressed),
+            (a, .pressed), (a, .released), (right, .pressed), (a, .pressed),
+            (a, .released), (right, .released), (left, .released),
+        ]
         #expect(!Self.sequenceDiffers(keymap, keys, broken: nil))
         #expect(Self.sequenceDiffers(keymap, keys, broken: .pending))
     }
@@ -305,7 +336,8 @@ struct XKBDifferentialTests {
     @Test(arguments: [BrokenAnswers.generation, .inert, .compose])
     func aBrokenAnswerIsCaught(_ broken: BrokenAnswers) throws {
         let context = try XKBContext()
-        let keymap: Keymap, compose: ComposeTable?
+        let keymap: Keymap
+        let compose: ComposeTable?
         if broken == .compose {
             keymap = try Keymap(context: context, names: RuleNames(layout: "us", options: "compose:ralt"))
             compose = try ComposeTable(context: context, locale: "en_US.UTF-8")
@@ -317,9 +349,12 @@ struct XKBDifferentialTests {
         // would rarely meet a pending latch, a held action or a sequence in progress.
         let focus: [UInt32] = [30, 18, 40, 100, 30, 18]
         let caught = (UInt64(1)...6).filter { seed in
-            #expect(Self.firstDifference(keymap, compose: compose, focus: focus, steps: 3000, seed: seed, answers: true) == nil)
-            return Self.firstDifference(keymap, compose: compose, focus: focus, steps: 3000, seed: seed, answers: true,
-                                        broken: broken) != nil
+            #expect(
+                Self.firstDifference(keymap, compose: compose, focus: focus, steps: 3000, seed: seed, answers: true)
+                    == nil)
+            return Self.firstDifference(
+                keymap, compose: compose, focus: focus, steps: 3000, seed: seed, answers: true,
+                broken: broken) != nil
         }
         #expect(!caught.isEmpty)
     }
@@ -369,14 +404,17 @@ struct XKBDifferentialTests {
     /// inert, the differences show within the sequence.
     @Test func aWrongClassificationIsCaught() throws {
         let context = try XKBContext()
-        for source in [Source.text(Self.handWritten, name: "hand-written keymap"),
-                       .names("fr", variant: "dvorak", options: "lv3:ralt_switch"),
-                       .names("us,de", options: "grp:shift_caps_toggle,lv3:caps_switch_latch")] {
+        for source in [
+            Source.text(Self.handWritten, name: "hand-written keymap"),
+            .names("fr", variant: "dvorak", options: "lv3:ralt_switch"),
+            .names("us,de", options: "grp:shift_caps_toggle,lv3:caps_switch_latch"),
+        ] {
             let keymap = try source.keymap(context)
             let real = keymap.keyClasses
             #expect(real.classes.contains(KeyClasses.latch), "\(source)")
-            let latchAsInert = KeyClasses(minKeycode: real.minKeycode,
-                                          classes: real.classes.map { $0 == KeyClasses.latch ? KeyClasses.inert : $0 })
+            let latchAsInert = KeyClasses(
+                minKeycode: real.minKeycode,
+                classes: real.classes.map { $0 == KeyClasses.latch ? KeyClasses.inert : $0 })
             #expect(Self.firstDifference(keymap, classes: latchAsInert, steps: 4000, seed: 1) != nil, "\(source)")
         }
         // Key by key: each action key of the hand-written keymap, alone called inert, is caught.

@@ -2,6 +2,7 @@
 // over every combination of what a device supports.
 
 import Testing
+
 @testable import InputRouterLibinput
 
 @Suite struct ConfigurationTests {
@@ -15,22 +16,30 @@ import Testing
 
     static let everything: ConfigurationSupport = {
         var s = ConfigurationSupport()
-        s.tapFingerCount = 3; s.naturalScrolling = true; s.acceleration = true; s.adaptiveProfile = true
-        s.flatProfile = true; s.leftHanded = true; s.disableWhileTyping = true
+        s.tapFingerCount = 3
+        s.naturalScrolling = true
+        s.acceleration = true
+        s.adaptiveProfile = true
+        s.flatProfile = true
+        s.leftHanded = true
+        s.disableWhileTyping = true
         return s
     }()
 
     @Test func aTouchpadThatOffersEverythingGetsEverything() {
-        let c = DeviceConfiguration(tapToClick: true, naturalScrolling: true, accelerationProfile: .flat,
-                                    accelerationSpeed: 0.5, leftHanded: true, disableWhileTyping: false)
-        #expect(c.steps(for: Self.everything) == [
-            .tapToClick(true), .naturalScrolling(true), .accelerationProfile(.flat), .accelerationSpeed(0.5),
-            .leftHanded(true), .disableWhileTyping(false),
-        ])
-        #expect(c.steps(for: Self.everything).map(\.description) == [
-            "tap-to-click on", "natural scrolling on", "acceleration profile flat", "acceleration speed 0.5",
-            "left-handed on", "disable-while-typing off",
-        ])
+        let c = DeviceConfiguration(
+            tapToClick: true, naturalScrolling: true, accelerationProfile: .flat,
+            accelerationSpeed: 0.5, leftHanded: true, disableWhileTyping: false)
+        #expect(
+            c.steps(for: Self.everything) == [
+                .tapToClick(true), .naturalScrolling(true), .accelerationProfile(.flat), .accelerationSpeed(0.5),
+                .leftHanded(true), .disableWhileTyping(false),
+            ])
+        #expect(
+            c.steps(for: Self.everything).map(\.description) == [
+                "tap-to-click on", "natural scrolling on", "acceleration profile flat", "acceleration speed 0.5",
+                "left-handed on", "disable-while-typing off",
+            ])
     }
 
     /// Every combination of the seven support flags: each step appears exactly when the
@@ -38,8 +47,9 @@ import Testing
     @Test func onlyWhereSupported() {
         let configurations = [
             DeviceConfiguration(),
-            DeviceConfiguration(tapToClick: false, naturalScrolling: false, accelerationProfile: .adaptive,
-                                accelerationSpeed: -0.25, leftHanded: false, disableWhileTyping: true),
+            DeviceConfiguration(
+                tapToClick: false, naturalScrolling: false, accelerationProfile: .adaptive,
+                accelerationSpeed: -0.25, leftHanded: false, disableWhileTyping: true),
             DeviceConfiguration(tapToClick: nil, naturalScrolling: true, accelerationProfile: .flat),
         ]
         for bits in 0..<(1 << 7) {
@@ -68,7 +78,8 @@ import Testing
 
     @Test func speedIsClampedAndNonFiniteIsLeftOut() {
         for (speed, expected) in [(3.0, 1.0), (-7.0, -1.0), (0.3, 0.3)] {
-            #expect(DeviceConfiguration(tapToClick: nil, accelerationSpeed: speed).steps(for: Self.everything)
+            #expect(
+                DeviceConfiguration(tapToClick: nil, accelerationSpeed: speed).steps(for: Self.everything)
                     == [.accelerationSpeed(expected)])
         }
         for speed in [Double.nan, .infinity, -.infinity] {

@@ -2,13 +2,15 @@
 // and libinput's own reason, libinput's log reaches the handler through the C shim (a
 // real log line from libinput, not a made-up one), and an empty seat dispatches nothing.
 
+import InputRouter
 import Synchronization
 import Testing
-import InputRouter
-#if canImport(Glibc)
-import Glibc
-#endif
+
 @testable import InputRouterLibinput
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Collects log messages from any thread.
 final class Collected: Sendable {
@@ -60,8 +62,9 @@ final class Collected: Sendable {
 
     @Test func anEmptySeatDispatchesNothing() throws {
         let log = Collected()
-        let source = try LibinputSource(devices: .udev(seat: "seat-without-devices"), access: .direct,
-                                        log: log.handler)
+        let source = try LibinputSource(
+            devices: .udev(seat: "seat-without-devices"), access: .direct,
+            log: log.handler)
         #expect(source.fd >= 0)
         #expect(source.seatFD == nil)
         var events: [InputEvent] = []
@@ -82,28 +85,36 @@ final class Collected: Sendable {
     /// (ir-compositor once threw its watches away, which unwatched libinput's fd at once)
     /// and watches exactly libinput's fd (no libseat fd with direct access).
     @Test func startKeepsItsWatchesForTheSourcesLife() throws {
-        final class Watch { let fd: Int32; let onReadable: () -> Void
-            init(_ fd: Int32, _ onReadable: @escaping () -> Void) { self.fd = fd; self.onReadable = onReadable } }
+        final class Watch {
+            let fd: Int32
+            let onReadable: () -> Void
+            init(_ fd: Int32, _ onReadable: @escaping () -> Void) {
+                self.fd = fd
+                self.onReadable = onReadable
+            }
+        }
         weak var kept: Watch?
         var watchedFDs: [Int32] = []
         var libinputFD: Int32 = -1
         var events: [InputEvent] = []
         do {
-            let source = try LibinputSource(devices: .udev(seat: "seat-without-devices"), access: .direct,
-                                            log: Collected().handler)
+            let source = try LibinputSource(
+                devices: .udev(seat: "seat-without-devices"), access: .direct,
+                log: Collected().handler)
             libinputFD = source.fd
-            try source.start(watching: { fd, onReadable in
-                let w = Watch(fd, onReadable)
-                watchedFDs.append(fd)
-                kept = w
-                return w
-            }, sink: { event, _ in events.append(event) })
+            try source.start(
+                watching: { fd, onReadable in
+                    let w = Watch(fd, onReadable)
+                    watchedFDs.append(fd)
+                    kept = w
+                    return w
+                }, sink: { event, _ in events.append(event) })
             #expect(kept != nil)
-            kept?.onReadable()  // what the loop calls when the fd is readable: a dispatch
+            kept?.onReadable() // what the loop calls when the fd is readable: a dispatch
             #expect(events.isEmpty)
         }
         #expect(watchedFDs == [libinputFD])
-        #expect(kept == nil)  // released with the source
+        #expect(kept == nil) // released with the source
     }
 
     /// Sources on one seat share its libseat session. ir-compositor runs one libinput
@@ -113,10 +124,12 @@ final class Collected: Sendable {
     /// libseat's builtin backend opens the seat (root, neither seatd nor logind running).
     @Test func sourcesOnOneSeatShareItsLibseatSession() throws {
         let log = Collected()
-        var first: LibinputSource? = try LibinputSource(devices: .udev(seat: "seat-without-devices"),
-                                                        access: .libseat(seat: "seat0"), log: log.handler)
-        let second = try LibinputSource(devices: .udev(seat: "seat-b-without-devices"),
-                                        access: .libseat(seat: "seat0"), log: log.handler)
+        var first: LibinputSource? = try LibinputSource(
+            devices: .udev(seat: "seat-without-devices"),
+            access: .libseat(seat: "seat0"), log: log.handler)
+        let second = try LibinputSource(
+            devices: .udev(seat: "seat-b-without-devices"),
+            access: .libseat(seat: "seat0"), log: log.handler)
         #expect(first?.seatFD != nil)
         #expect(second.seatFD == first?.seatFD)
         // The session outlives the first source while the second uses it.
@@ -135,7 +148,8 @@ final class Collected: Sendable {
             _ = try LibinputSource(devices: .udev(seat: "seat9"), access: .libseat(seat: "seat9"), log: log.handler)
             Issue.record("libseat opened seat9")
         } catch {
-            #expect(error.message.hasPrefix("libseat opened seat \"seat0\", not \"seat9\"")
+            #expect(
+                error.message.hasPrefix("libseat opened seat \"seat0\", not \"seat9\"")
                     || error.message.hasPrefix("libseat could not open a seat"))
             // libseat's log reaches the handler too (through the shim's process-wide sink).
             #expect(log.all.contains { $0.origin == .libseat })

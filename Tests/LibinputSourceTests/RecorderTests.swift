@@ -1,22 +1,29 @@
 // What LiveRecorder writes reads back with RecordingReader as the events it was given:
 // the live backend's sessions are ordinary recordings.
 
-import Testing
 import InputRouter
 import InputRouterRecording
+import Testing
+
 @testable import InputRouterLibinput
 
 @Suite struct RecorderTests {
     @Test func liveEventsReadBack() throws {
         let recorder = LiveRecorder(path: "/tmp/unused.yml")
-        let touchpad = LibinputDeviceInfo(id: DeviceID(5), sysname: "event4", name: "Touchpad \"T\"",
-                                          capabilities: [.pointer, .gesture], applied: [])
-        let screen = LibinputDeviceInfo(id: DeviceID(6), sysname: "event5", name: "Screen",
-                                        capabilities: [.touch], applied: [])
-        let a = recorder.addDevice(LiveRecorder.DeviceDescription(info: touchpad, node: "/dev/input/event4",
-                                                                  vendor: 0x1209, product: 1, size: [100, 67],
-                                                                  udevProperties: ["ID_INPUT=1", "ID_INPUT_TOUCHPAD=1",
-                                                                                   "NAME=\"Pad: T\"", "X=a #b"]))
+        let touchpad = LibinputDeviceInfo(
+            id: DeviceID(5), sysname: "event4", name: "Touchpad \"T\"",
+            capabilities: [.pointer, .gesture], applied: [])
+        let screen = LibinputDeviceInfo(
+            id: DeviceID(6), sysname: "event5", name: "Screen",
+            capabilities: [.touch], applied: [])
+        let a = recorder.addDevice(
+            LiveRecorder.DeviceDescription(
+                info: touchpad, node: "/dev/input/event4",
+                vendor: 0x1209, product: 1, size: [100, 67],
+                udevProperties: [
+                    "ID_INPUT=1", "ID_INPUT_TOUCHPAD=1",
+                    "NAME=\"Pad: T\"", "X=a #b",
+                ]))
         let b = recorder.addDevice(LiveRecorder.DeviceDescription(info: screen, size: [256, 144]))
         let pad: [InputEvent.Kind] = [
             .deviceAdded([.pointer, .gesture]),

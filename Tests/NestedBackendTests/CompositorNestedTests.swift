@@ -14,8 +14,9 @@ extension WithParentSession {
         func compositor(_ parent: ParentSession, _ arguments: [String]) throws -> Child {
             var env = parent.clientEnvironment
             env["PATH"] = "/usr/bin:/bin"
-            return try Child(productsDirectory + "/ir-compositor",
-                             ["--backend", "nested", "--socket", uniqueName("nested")] + arguments, environment: env)
+            return try Child(
+                productsDirectory + "/ir-compositor",
+                ["--backend", "nested", "--socket", uniqueName("nested")] + arguments, environment: env)
         }
 
         func wait(_ child: Child, timeout: Double = 20, until done: (String) -> Bool) -> Bool {
@@ -35,7 +36,8 @@ extension WithParentSession {
 
         @Test func probeInsideTheNestedCompositorGetsXInput() throws {
             let parent = try Test.parentSession()
-            let comp = try compositor(parent, ["--client", productsDirectory + "/wl-probe --toplevel win 300x200 --ssd"])
+            let comp = try compositor(
+                parent, ["--client", productsDirectory + "/wl-probe --toplevel win 300x200 --ssd"])
             defer { comp.stop() }
             guard wait(comp, until: { $0 == "client 1 | keyboard.enter win keys=[]" }) else { return }
             // The pointer reaches the window once weston shows it: the probe's colour for "win"
@@ -60,14 +62,23 @@ extension WithParentSession {
             let parent = try Test.parentSession()
             let file = privateDirectory + "/" + uniqueName("foot") + ".txt"
             let ready = file + ".ready"
-            let comp = try compositor(parent, ["--", "/usr/bin/foot", "--", "/bin/sh", "-c",
-                                               "touch \(ready); read line; echo \"$line\" > \(file)"])
+            let comp = try compositor(
+                parent,
+                [
+                    "--", "/usr/bin/foot", "--", "/bin/sh", "-c",
+                    "touch \(ready); read line; echo \"$line\" > \(file)",
+                ])
             defer { comp.stop() }
             // foot takes the typing once its shell waits in `read` and its window is on the X
             // screen: foot's background (111111 by default) where the keys will be typed.
             let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline, !FileManager.default.fileExists(atPath: ready) { comp.poll(); usleep(20_000) }
-            #expect(FileManager.default.fileExists(atPath: ready), "foot's shell never ran; ir-compositor said:\n\(comp.output)")
+            while Date() < deadline, !FileManager.default.fileExists(atPath: ready) {
+                comp.poll()
+                usleep(20_000)
+            }
+            #expect(
+                FileManager.default.fileExists(atPath: ready),
+                "foot's shell never ran; ir-compositor said:\n\(comp.output)")
             guard parent.waitForPixel(x: 200, y: 200, 0x111111) else { return }
             _ = try parent.xdotool(["mousemove", "200", "200"])
             _ = try parent.xdotool(["type", "--delay", "50", "hello"])
@@ -83,16 +94,19 @@ extension WithParentSession {
 extension ParentSession {
     /// Polls the X screen until the pixel at (x, y) is `color` (0xRRGGBB); false, with an
     /// issue naming what it was, after `timeout`.
-    func waitForPixel(x: Int, y: Int, _ color: UInt32, timeout: Double = 20,
-                      sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    func waitForPixel(
+        x: Int, y: Int, _ color: UInt32, timeout: Double = 20,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if screenPixel(x: x, y: y) == color { return true }
             usleep(20_000)
         }
         let seen = screenPixel(x: x, y: y).map { String($0, radix: 16) } ?? "unreadable"
-        Issue.record("the X screen at \(x),\(y) is \(seen), not \(String(color, radix: 16)), after \(timeout) s",
-                     sourceLocation: sourceLocation)
+        Issue.record(
+            "the X screen at \(x),\(y) is \(seen), not \(String(color, radix: 16)), after \(timeout) s",
+            sourceLocation: sourceLocation)
         return false
     }
 }

@@ -41,8 +41,9 @@ extension WithParentSession {
                 }
                 return sizes
             }
-            nested.run(until: { !keymapsByKeyboard().isEmpty && keymapsByKeyboard().values.allSatisfy { $0.last == deSize } },
-                       "every wev keyboard to get the German keymap: \(keymapsByKeyboard())")
+            nested.run(
+                until: { !keymapsByKeyboard().isEmpty && keymapsByKeyboard().values.allSatisfy { $0.last == deSize } },
+                "every wev keyboard to get the German keymap: \(keymapsByKeyboard())")
             let sizes = keymapsByKeyboard()
             #expect(sizes.values.contains { $0.first == usSize && $0.last == deSize }, "\(sizes)")
             _ = nested.settle(wev)
@@ -52,8 +53,12 @@ extension WithParentSession {
             _ = try parent.xdotool(["type", "zy"])
             nested.run(until: { wev.output.contains("key: 52; state: 0 (released)") }, "wev to see z and y")
             let out = nested.settle(wev).joined(separator: "\n")
-            #expect(out.contains("key: 29; state: 1 (pressed)\n                      sym: z            (122), utf8: 'z'"), "\(out)")
-            #expect(out.contains("key: 52; state: 1 (pressed)\n                      sym: y            (121), utf8: 'y'"), "\(out)")
+            #expect(
+                out.contains("key: 29; state: 1 (pressed)\n                      sym: z            (122), utf8: 'z'"),
+                "\(out)")
+            #expect(
+                out.contains("key: 52; state: 1 (pressed)\n                      sym: y            (121), utf8: 'y'"),
+                "\(out)")
         }
 
         /// The parent's modifier masks reach the client as the parent sent them, Caps Lock
@@ -68,8 +73,11 @@ extension WithParentSession {
             _ = try parent.xdotool(["key", "Caps_Lock"])
             nested.wait(for: probe, line: "keyboard.key 58 released")
             // As weston sends them: Lock depressed and locked while the key is down.
-            #expect(nested.settle(probe) == ["keyboard.key 58 pressed", "keyboard.modifiers 2 0 2 0", "keyboard.key 58 released",
-                                             "keyboard.modifiers 0 0 2 0"])
+            #expect(
+                nested.settle(probe) == [
+                    "keyboard.key 58 pressed", "keyboard.modifiers 2 0 2 0", "keyboard.key 58 released",
+                    "keyboard.modifiers 0 0 2 0",
+                ])
             #expect(nested.server.seat.modifiers == Modifiers(depressed: 0, latched: 0, locked: 2, group: 0))
             _ = try parent.xdotool(["key", "Caps_Lock"])
             nested.wait(for: probe, line: "keyboard.modifiers 0 0 0 0")
@@ -93,7 +101,10 @@ extension WithParentSession {
         let probe = try Child(productsDirectory + "/wl-probe", ["--toplevel", "win", "100x100"], environment: env)
         func run(until done: () -> Bool) {
             let deadline = Date().addingTimeInterval(20)
-            while !done() && Date() < deadline { server.dispatch(timeoutMS: 5); probe.poll() }
+            while !done() && Date() < deadline {
+                server.dispatch(timeoutMS: 5)
+                probe.poll()
+            }
         }
         run { probe.lines.contains("keyboard.enter win keys=[]") }
         run { probe.lines.contains("keyboard.modifiers 0 0 0 0") }
@@ -104,6 +115,9 @@ extension WithParentSession {
         #expect(server.seat.keyTranslator === de)
         #expect(server.keyboardState.keymap.layoutNames == ["German"])
         run { probe.lines[probe.mark...].contains("keyboard.modifiers 0 0 0 0") }
-        #expect(probe.take() == ["keyboard.keymap format=1 size>0=true", "keyboard.repeat_info 25 600", "keyboard.modifiers 0 0 0 0"])
+        #expect(
+            probe.take() == [
+                "keyboard.keymap format=1 size>0=true", "keyboard.repeat_info 25 600", "keyboard.modifiers 0 0 0 0",
+            ])
     }
 }

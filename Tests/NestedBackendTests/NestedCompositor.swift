@@ -55,8 +55,15 @@ final class NestedCompositor {
 
     func connectBackend() throws {
         let b = try NestedBackend(server: server, display: parent.socket)
-        b.onResize = { [unowned self] w, h in resizes.append("\(w)x\(h)"); dirty = true }
-        b.onFrame = { [unowned self] in frameRequests += 1; frameWanted = true; drawIfWanted() }
+        b.onResize = { [unowned self] w, h in
+            resizes.append("\(w)x\(h)")
+            dirty = true
+        }
+        b.onFrame = { [unowned self] in
+            frameRequests += 1
+            frameWanted = true
+            drawIfWanted()
+        }
         b.onClose = { [unowned self] in closes += 1 }
         b.onWarning = { Issue.record("backend warning: \($0)") }
         backend = b
@@ -83,23 +90,29 @@ final class NestedCompositor {
 
     /// Runs until `done()` or the timeout; false (and an issue with `what`) on timeout.
     @discardableResult
-    func run(until done: () -> Bool, timeout: Double = 20, _ what: @autoclosure () -> String,
-             sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    func run(
+        until done: () -> Bool, timeout: Double = 20, _ what: @autoclosure () -> String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if done() { return true }
             step()
         }
         if done() { return true }
-        Issue.record("timed out waiting for \(what())\nweston:\n\(parent.weston.output.suffix(3000))",
-                     sourceLocation: sourceLocation)
+        Issue.record(
+            "timed out waiting for \(what())\nweston:\n\(parent.weston.output.suffix(3000))",
+            sourceLocation: sourceLocation)
         return false
     }
 
     /// Runs until `client` printed `line` (after its mark).
     @discardableResult
-    func wait(for client: Child, line: String, timeout: Double = 20, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
-        run(until: { client.lines[client.mark...].contains(line) }, timeout: timeout,
+    func wait(for client: Child, line: String, timeout: Double = 20, sourceLocation: SourceLocation = #_sourceLocation)
+        -> Bool
+    {
+        run(
+            until: { client.lines[client.mark...].contains(line) }, timeout: timeout,
             "\(client.name) to print \"\(line)\"; it printed:\n\(client.output)", sourceLocation: sourceLocation)
     }
 
@@ -117,18 +130,20 @@ final class NestedCompositor {
     /// The backend's window is up: configured, drawn once and shown by the parent (the
     /// first frame's callback came back), with the parent's pointer and keyboard present.
     func waitUntilShown(sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
-        run(until: {
-            guard let b = backend else { return false }
-            return b.isConfigured && presented >= 1 && frameRequests >= 2 && b.adoptedKeymapCount >= 1
-                && server.seat.presentCapabilities.isSuperset(of: [.pointer, .keyboard])
-        }, "the nested window to be shown", sourceLocation: sourceLocation)
+        run(
+            until: {
+                guard let b = backend else { return false }
+                return b.isConfigured && presented >= 1 && frameRequests >= 2 && b.adoptedKeymapCount >= 1
+                    && server.seat.presentCapabilities.isSuperset(of: [.pointer, .keyboard])
+            }, "the nested window to be shown", sourceLocation: sourceLocation)
     }
 
     // MARK: Drawing
 
     private func drawIfWanted() {
         guard let b = backend, frameWanted, dirty, drawing else { return }
-        let w = Int(b.width), h = Int(b.height)
+        let w = Int(b.width)
+        let h = Int(b.height)
         var pixels = [UInt32](repeating: Self.background, count: w * h)
         let tree = server.router.tree
         for node in tree.children(of: server.outputNode) where tree.kind(of: node) == .toplevel && tree.isMapped(node) {

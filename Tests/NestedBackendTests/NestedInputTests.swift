@@ -31,26 +31,36 @@ extension WithParentSession {
             #expect(start.contains("mapped win"))
 
             // What we presented is on the X screen: the probe's colour over our background.
-            nested.run(until: { parent.screenPixel(x: 100, y: 100) == nested.presentedPixel(x: 100, y: 100) },
-                       "the probe's pixels on the X screen (have \(String(parent.screenPixel(x: 100, y: 100) ?? 0, radix: 16)), "
-                           + "want \(String(nested.presentedPixel(x: 100, y: 100), radix: 16)))")
-            #expect(nested.presentedPixel(x: 100, y: 100) == 0xed_c948)  // wl-probe's opaque colour for "win"
+            nested.run(
+                until: { parent.screenPixel(x: 100, y: 100) == nested.presentedPixel(x: 100, y: 100) },
+                "the probe's pixels on the X screen (have \(String(parent.screenPixel(x: 100, y: 100) ?? 0, radix: 16)), "
+                    + "want \(String(nested.presentedPixel(x: 100, y: 100), radix: 16)))")
+            #expect(nested.presentedPixel(x: 100, y: 100) == 0xed_c948) // wl-probe's opaque colour for "win"
             #expect(parent.screenPixel(x: 700, y: 600) == NestedCompositor.background & 0xff_ffff)
 
             _ = try parent.xdotool(["mousemove", "90", "70"])
             nested.wait(for: probe, line: "pointer.enter win 50.00 30.00")
-            #expect(nested.settle(probe) == ["pointer.enter win 50.00 30.00", "pointer.motion 50.00 30.00", "pointer.frame"])
+            #expect(
+                nested.settle(probe) == [
+                    "pointer.enter win 50.00 30.00", "pointer.motion 50.00 30.00", "pointer.frame",
+                ])
 
             _ = try parent.xdotool(["click", "1"])
             nested.wait(for: probe, line: "pointer.button 272 released")
-            #expect(nested.settle(probe) == ["pointer.button 272 pressed", "pointer.frame",
-                                             "pointer.button 272 released", "pointer.frame"])
+            #expect(
+                nested.settle(probe) == [
+                    "pointer.button 272 pressed", "pointer.frame",
+                    "pointer.button 272 released", "pointer.frame",
+                ])
 
             // X button 4: weston sends one wheel detent up (axis_discrete -1, value -10).
             _ = try parent.xdotool(["click", "4"])
             nested.wait(for: probe, line: "pointer.frame")
-            #expect(nested.settle(probe) == ["pointer.axis_source 0", "pointer.axis_value120 0 -120", "pointer.axis 0 -10.00",
-                                             "pointer.frame"])
+            #expect(
+                nested.settle(probe) == [
+                    "pointer.axis_source 0", "pointer.axis_value120 0 -120", "pointer.axis 0 -10.00",
+                    "pointer.frame",
+                ])
 
             _ = try parent.xdotool(["mousemove", "300", "200"])
             nested.wait(for: probe, line: "pointer.motion 260.00 160.00")
@@ -58,16 +68,22 @@ extension WithParentSession {
 
             _ = try parent.xdotool(["type", "abc"])
             nested.wait(for: probe, line: "keyboard.key 46 released")
-            #expect(nested.settle(probe) == ["keyboard.key 30 pressed", "keyboard.key 30 released",
-                                             "keyboard.key 48 pressed", "keyboard.key 48 released",
-                                             "keyboard.key 46 pressed", "keyboard.key 46 released"])
+            #expect(
+                nested.settle(probe) == [
+                    "keyboard.key 30 pressed", "keyboard.key 30 released",
+                    "keyboard.key 48 pressed", "keyboard.key 48 released",
+                    "keyboard.key 46 pressed", "keyboard.key 46 released",
+                ])
 
             // The parent's modifiers, in the parent's order (no re-derivation from the keys).
             _ = try parent.xdotool(["key", "shift+a"])
             nested.wait(for: probe, line: "keyboard.modifiers 0 0 0 0")
             let shifted = nested.settle(probe)
-            #expect(shifted == ["keyboard.key 42 pressed", "keyboard.modifiers 1 0 0 0", "keyboard.key 30 pressed",
-                                "keyboard.key 42 released", "keyboard.modifiers 0 0 0 0", "keyboard.key 30 released"])
+            #expect(
+                shifted == [
+                    "keyboard.key 42 pressed", "keyboard.modifiers 1 0 0 0", "keyboard.key 30 pressed",
+                    "keyboard.key 42 released", "keyboard.modifiers 0 0 0 0", "keyboard.key 30 released",
+                ])
         }
 
         /// Keys held when the parent takes the keyboard away are released in the nested

@@ -19,7 +19,8 @@ let privateDirectory: String = {
 nonisolated(unsafe) private var counter = 0
 private let counterLock = NSLock()
 func uniqueName(_ prefix: String) -> String {
-    counterLock.lock(); defer { counterLock.unlock() }
+    counterLock.lock()
+    defer { counterLock.unlock() }
     counter += 1
     return "\(prefix)-\(getpid())-\(counter)"
 }
@@ -29,7 +30,8 @@ let productsDirectory: String = {
     let argv0 = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     var dir = argv0.deletingLastPathComponent()
     if !FileManager.default.fileExists(atPath: dir.appendingPathComponent("wl-probe").path) {
-        dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        dir =
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../.build/debug").standardized
     }
     return dir.path
@@ -64,7 +66,10 @@ final class Child {
         kill(process.processIdentifier, SIGTERM)
         let deadline = Date().addingTimeInterval(1)
         while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
     }
 
     func poll() {
@@ -88,7 +93,10 @@ final class Child {
         return new
     }
 
-    var output: String { poll(); return lines.joined(separator: "\n") }
+    var output: String {
+        poll()
+        return lines.joined(separator: "\n")
+    }
 }
 
 /// Why the parent session could not start, when the cause is the machine, not our code.
@@ -116,7 +124,8 @@ final class ParentSession {
     init(layout: String = "us", outputWidth: Int = 1024, outputHeight: Int = 768) throws {
         for tool in [Self.xvfbPath, Self.westonPath, Self.xdotoolPath, Self.setxkbmapPath]
         where !FileManager.default.isExecutableFile(atPath: tool) {
-            throw EnvironmentProblem(description: "\(tool) is not installed (make deps installs xvfb, xdotool, x11-xkb-utils, weston)")
+            throw EnvironmentProblem(
+                description: "\(tool) is not installed (make deps installs xvfb, xdotool, x11-xkb-utils, weston)")
         }
         self.outputWidth = outputWidth
         self.outputHeight = outputHeight
@@ -125,9 +134,13 @@ final class ParentSession {
         framebufferFile = fbdir + "/Xvfb_screen0"
         // -displayfd 1: Xvfb picks a free display and prints its number once it accepts
         // connections. -noreset: the keymap set below survives clients disconnecting.
-        xvfb = try Child(Self.xvfbPath, ["-displayfd", "1", "-noreset", "-nolisten", "tcp",
-                                         "-screen", "0", "\(outputWidth + 256)x\(outputHeight + 256)x24", "-fbdir", fbdir],
-                         environment: ["PATH": "/usr/bin:/bin"])
+        xvfb = try Child(
+            Self.xvfbPath,
+            [
+                "-displayfd", "1", "-noreset", "-nolisten", "tcp",
+                "-screen", "0", "\(outputWidth + 256)x\(outputHeight + 256)x24", "-fbdir", fbdir,
+            ],
+            environment: ["PATH": "/usr/bin:/bin"])
         var number: String?
         let deadline = Date().addingTimeInterval(20)
         while number == nil && Date() < deadline && xvfb.process.isRunning {
@@ -152,9 +165,13 @@ final class ParentSession {
         let config = privateDirectory + "/" + uniqueName("weston") + ".ini"
         try "[core]\nshell=kiosk-shell.so\nidle-time=0\n".write(toFile: config, atomically: true, encoding: .utf8)
         socket = privateDirectory + "/" + uniqueName("weston")
-        weston = try Child(Self.westonPath, ["--backend=x11-backend.so", "--use-pixman", "--socket=\(socket)",
-                                             "--config=\(config)", "--width=\(outputWidth)", "--height=\(outputHeight)"],
-                           environment: ["PATH": "/usr/bin:/bin", "DISPLAY": xDisplay, "XDG_RUNTIME_DIR": privateDirectory])
+        weston = try Child(
+            Self.westonPath,
+            [
+                "--backend=x11-backend.so", "--use-pixman", "--socket=\(socket)",
+                "--config=\(config)", "--width=\(outputWidth)", "--height=\(outputHeight)",
+            ],
+            environment: ["PATH": "/usr/bin:/bin", "DISPLAY": xDisplay, "XDG_RUNTIME_DIR": privateDirectory])
         let westonDeadline = Date().addingTimeInterval(30)
         while !FileManager.default.fileExists(atPath: socket) && Date() < westonDeadline && weston.process.isRunning {
             usleep(20_000)
@@ -213,7 +230,9 @@ final class ParentSession {
                 let parts = line.split(separator: "=")
                 if parts.count == 2, let v = Int(parts[1]) { values[String(parts[0])] = v }
             }
-            if let x = values["X"], let y = values["Y"], let w = values["WIDTH"], let h = values["HEIGHT"] { return (x, y, w, h) }
+            if let x = values["X"], let y = values["Y"], let w = values["WIDTH"], let h = values["HEIGHT"] {
+                return (x, y, w, h)
+            }
         }
         return nil
     }
@@ -225,8 +244,11 @@ final class ParentSession {
         func field(_ i: Int) -> Int {
             data.withUnsafeBytes { Int(UInt32(bigEndian: $0.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))) }
         }
-        let headerSize = field(0), byteOrder = field(7), bitsPerPixel = field(11), bytesPerLine = field(12)
-        let colors = field(19)  // ncolors: XWDColor entries of 12 bytes
+        let headerSize = field(0)
+        let byteOrder = field(7)
+        let bitsPerPixel = field(11)
+        let bytesPerLine = field(12)
+        let colors = field(19) // ncolors: XWDColor entries of 12 bytes
         guard bitsPerPixel == 32 else { return nil }
         let offset = headerSize + colors * 12 + y * bytesPerLine + x * 4
         guard offset + 4 <= data.count else { return nil }

@@ -4,8 +4,9 @@
 
 import Foundation
 import InputRouter
-@testable import InputRouterRecording
 import Testing
+
+@testable import InputRouterRecording
 
 @Suite struct PadLayoutTests {
     /// The real-libinput fixture: the layout read agrees with what libinput debug-events,
@@ -16,8 +17,10 @@ import Testing
         let pen = try #require(recording.devices.first { $0.libinputCapabilities == [.tabletTool] })
         let pad = try #require(recording.devices.first { $0.libinputCapabilities == [.tabletPad] })
         let debug = try String(contentsOfFile: Paths.fixture("tablet.debug-events"), encoding: .utf8)
-        let said = try #require(try Regex(#"Intuos5 M Pad .* buttons:(\d+) strips:(\d+) rings:(\d+) mode groups:(\d+)"#)
-            .firstMatch(in: debug)).output
+        let said = try #require(
+            try Regex(#"Intuos5 M Pad .* buttons:(\d+) strips:(\d+) rings:(\d+) mode groups:(\d+)"#)
+                .firstMatch(in: debug)
+        ).output
         let layout = try #require(pad.padLayout)
         #expect(Int(layout.buttonCount) == Int(said[1].substring!)!)
         #expect(Int(layout.stripCount) == Int(said[2].substring!)!)
@@ -27,8 +30,11 @@ import Testing
         // Its layout follows its DEVICE_ADDED, before its first event.
         let ofPad = recording.events.filter { $0.device == pad.id }.map(\.kind)
         #expect(ofPad.prefix(2) == [.deviceAdded([.tabletPad]), .tabletPadAdded(layout)])
-        #expect(recording.descriptions[pad.id]
-                    == DeviceDescription(name: "Wacom Intuos5 M Pad", path: "/dev/input/event5", bus: 3, vendor: 1386, product: 42, version: 272))
+        #expect(
+            recording.descriptions[pad.id]
+                == DeviceDescription(
+                    name: "Wacom Intuos5 M Pad", path: "/dev/input/event5", bus: 3, vendor: 1386, product: 42,
+                    version: 272))
         #expect(ofPad.count == 18)
     }
 
@@ -42,8 +48,10 @@ import Testing
         let pad = try #require(recorded.devices.first { $0.libinputCapabilities == [.tabletPad] })
         let livePad = try #require(live.devices.first { $0.libinputCapabilities == [.tabletPad] })
         #expect(livePad.name == "Wacom Intuos5 M Pad")
-        var layout = try #require(livePad.padLayout), expected = try #require(pad.padLayout)
-        layout.tablet = nil; expected.tablet = nil
+        var layout = try #require(livePad.padLayout)
+        var expected = try #require(pad.padLayout)
+        layout.tablet = nil
+        expected.tablet = nil
         #expect(layout == expected)
         // libinput record prints positions with two decimals; LiveRecorder writes them whole.
         func two(_ p: Double) -> Double { (p * 100).rounded() / 100 }
@@ -51,8 +59,10 @@ import Testing
             r.events.filter { $0.device == d.id }.compactMap { e -> InputEvent.Kind? in
                 switch e.kind {
                 case .tabletPadButton: e.kind
-                case .tabletPadRing(let n, let p, let s, let m): .tabletPadRing(ring: n, position: two(p), source: s, mode: m)
-                case .tabletPadStrip(let n, let p, let s, let m): .tabletPadStrip(strip: n, position: two(p), source: s, mode: m)
+                case .tabletPadRing(let n, let p, let s, let m):
+                    .tabletPadRing(ring: n, position: two(p), source: s, mode: m)
+                case .tabletPadStrip(let n, let p, let s, let m):
+                    .tabletPadStrip(strip: n, position: two(p), source: s, mode: m)
                 default: nil
                 }
             }
@@ -90,35 +100,50 @@ import Testing
         let recording = try RecordingReader.parse(text, file: "t.yml")
         let layout = try #require(recording.devices[0].padLayout)
         // BTN_0..BTN_2 and BTN_A, BTN_B; ABS_WHEEL; ABS_RX and ABS_RY. No tablet in the file.
-        #expect(layout == TabletPadLayout(buttons: 5, rings: 1, strips: 2, groups: [
-            TabletPadGroup(buttons: [0, 1, 2, 3, 4], rings: [0], strips: [0, 1], modes: 3, mode: 1, toggles: [0]),
-        ]))
+        #expect(
+            layout
+                == TabletPadLayout(
+                    buttons: 5, rings: 1, strips: 2,
+                    groups: [
+                        TabletPadGroup(
+                            buttons: [0, 1, 2, 3, 4], rings: [0], strips: [0, 1], modes: 3, mode: 1, toggles: [0])
+                    ]))
         #expect(recording.events.map(\.kind).contains(.tabletPadButton(button: 0, state: .pressed, mode: 2)))
     }
 
     /// What LiveRecorder writes (libinput's layout, as `pad:`) reads back as it was.
     @Test func theWrittenLayoutReadsBack() throws {
-        let layout = TabletPadLayout(buttons: 18, rings: 2, strips: 0, groups: [
-            TabletPadGroup(buttons: Array(0..<9), rings: [0], modes: 4, mode: 3, toggles: [8]),
-            TabletPadGroup(buttons: Array(9..<18), rings: [1], modes: 4, mode: 0, toggles: [17]),
-        ])
+        let layout = TabletPadLayout(
+            buttons: 18, rings: 2, strips: 0,
+            groups: [
+                TabletPadGroup(buttons: Array(0..<9), rings: [0], modes: 4, mode: 3, toggles: [8]),
+                TabletPadGroup(buttons: Array(9..<18), rings: [1], modes: 4, mode: 0, toggles: [17]),
+            ])
         var writer = RecordWriter(libinputVersion: "1.22.1")
-        let index = writer.addDevice(RecordedDevice(id: DeviceID(0), name: "Cintiq Pad", libinputCapabilities: [.tabletPad],
-                                                    padLayout: layout))
-        writer.append(device: index, evdev: [], libinput: [
-            InputEvent(time: 0, device: DeviceID(0), .deviceAdded([.tabletPad])),
-            InputEvent(time: 0, device: DeviceID(0), .tabletPadAdded(layout)),  // not an entry: the header has it
-            InputEvent(time: 1000, device: DeviceID(0), .tabletPadButton(button: 17, state: .pressed, mode: 1)),
-        ])
+        let index = writer.addDevice(
+            RecordedDevice(
+                id: DeviceID(0), name: "Cintiq Pad", libinputCapabilities: [.tabletPad],
+                padLayout: layout))
+        writer.append(
+            device: index, evdev: [],
+            libinput: [
+                InputEvent(time: 0, device: DeviceID(0), .deviceAdded([.tabletPad])),
+                InputEvent(time: 0, device: DeviceID(0), .tabletPadAdded(layout)), // not an entry: the header has it
+                InputEvent(time: 1000, device: DeviceID(0), .tabletPadButton(button: 17, state: .pressed, mode: 1)),
+            ])
         let yaml = writer.yaml()
-        #expect(yaml.contains("    pad: {buttons: 18, rings: 2, strips: 0, groups: [{buttons: [0, 1, 2, 3, 4, 5, 6, 7, 8], "
-                              + "rings: [0], strips: [], modes: 4, mode: 3, toggles: [8]}, "))
+        #expect(
+            yaml.contains(
+                "    pad: {buttons: 18, rings: 2, strips: 0, groups: [{buttons: [0, 1, 2, 3, 4, 5, 6, 7, 8], "
+                    + "rings: [0], strips: [], modes: 4, mode: 3, toggles: [8]}, "))
         #expect(yaml.contains("type: TABLET_PAD_BUTTON, button: 17, state: pressed, mode: 1, is-toggle: true}"))
         let recording = try RecordingReader.parse(yaml, file: "w.yml")
         #expect(recording.devices[0].padLayout == layout)
         #expect(recording.descriptions[DeviceID(0)]?.name == "Cintiq Pad")
-        #expect(recording.events.map(\.kind) == [
-            .deviceAdded([.tabletPad]), .tabletPadAdded(layout), .tabletPadButton(button: 17, state: .pressed, mode: 1),
-        ])
+        #expect(
+            recording.events.map(\.kind) == [
+                .deviceAdded([.tabletPad]), .tabletPadAdded(layout),
+                .tabletPadButton(button: 17, state: .pressed, mode: 1),
+            ])
     }
 }

@@ -5,6 +5,7 @@
 import Foundation
 import InputRouter
 import Testing
+
 @testable import InputRouterRecording
 
 @Suite struct RecordingEndTests {
@@ -41,38 +42,43 @@ import Testing
     /// A frame with no libinput event (a lone SYN_REPORT, `libinput:` null) after the last
     /// motion: no event, but the user was still there.
     @Test func aLastFrameWithoutAnEventIsTheEnd() throws {
-        let text = try Self.mouse(events: Self.added + Self.motion(1, 0) + Self.motion(1, 500_000) + """
-              - evdev:
-                - [  3, 250000,   0,   0,       0]
-                libinput:
+        let text = try Self.mouse(
+            events: Self.added + Self.motion(1, 0) + Self.motion(1, 500_000) + """
+                  - evdev:
+                    - [  3, 250000,   0,   0,       0]
+                    libinput:
 
-            """)
+                """)
         let recording = try RecordingReader.parse(text, file: "quiet.yml")
         #expect(recording.events.last?.time == 1_500_000)
         #expect(recording.endTime == 3_250_000)
-        #expect(recording.duration == 2_250_000)  // from the first event, at 1 s
+        #expect(recording.duration == 2_250_000) // from the first event, at 1 s
     }
 
     /// `libinput record --autorestart=2` ends each device's events with this comment, and no
     /// newline, once 2 s passed without one (tools/libinput-record.c).
     @Test func theClosingCommentsQuietTimeFollowsTheLastEvent() throws {
-        let text = try Self.mouse(events: Self.added + Self.motion(0, 0) + Self.motion(0, 400_000)) + "# Closing after 2s inactivity"
+        let text =
+            try Self.mouse(events: Self.added + Self.motion(0, 0) + Self.motion(0, 400_000))
+            + "# Closing after 2s inactivity"
         let recording = try RecordingReader.parse(text, file: "autorestart.yml")
         #expect(recording.endTime == 2_400_000)
         #expect(recording.duration == 2_400_000)
         // Without it, the last event is the end.
-        let plain = try RecordingReader.parse(try Self.mouse(events: Self.added + Self.motion(0, 0) + Self.motion(0, 400_000)),
-                                             file: "plain.yml")
+        let plain = try RecordingReader.parse(
+            try Self.mouse(events: Self.added + Self.motion(0, 0) + Self.motion(0, 400_000)),
+            file: "plain.yml")
         #expect(plain.endTime == 400_000)
     }
 
     @Test func aReplayLastsUntilTheEndAtItsSpeed() throws {
-        let text = try Self.mouse(events: Self.added + Self.motion(1, 0) + Self.motion(2, 0)) + "# Closing after 3s inactivity"
+        let text =
+            try Self.mouse(events: Self.added + Self.motion(1, 0) + Self.motion(2, 0)) + "# Closing after 3s inactivity"
         let recording = try RecordingReader.parse(text, file: "end.yml")
         #expect(recording.endTime == 5_000_000)
         var recorded = try Replayer(recording)
         recorded.start(at: 100)
-        #expect(recorded.endDueTime() == 100 + 4_000_000)  // 1 s of events, then 3 s quiet
+        #expect(recorded.endDueTime() == 100 + 4_000_000) // 1 s of events, then 3 s quiet
         while recorded.next() != nil {}
         #expect(recorded.isFinished && !recorded.isOver(now: 4_000_099) && recorded.isOver(now: 4_000_100))
         var double = try Replayer(recording, speed: .multiple(2))

@@ -1,12 +1,15 @@
 // The replayer computes due times from the caller's clock and never sleeps.
 
-import Testing
 import InputRouter
+import Testing
+
 @testable import InputRouterRecording
 
 @Suite struct ReplayerTests {
     func events(_ times: [UInt64]) -> [InputEvent] {
-        times.enumerated().map { InputEvent(time: $1, device: DeviceID(0), .keyboardKey(key: UInt32($0), state: .pressed)) }
+        times.enumerated().map {
+            InputEvent(time: $1, device: DeviceID(0), .keyboardKey(key: UInt32($0), state: .pressed))
+        }
     }
 
     @Test func recordedSpeed() throws {
@@ -38,7 +41,8 @@ import InputRouter
     @Test func timeGoingBackwardsIsDueAtOnce() throws {
         var replayer = try Replayer(events: events([0, 5000, 2000, 6000]))
         replayer.start(at: 0)
-        _ = replayer.next(); _ = replayer.next()
+        _ = replayer.next()
+        _ = replayer.next()
         #expect(replayer.dueTime() == 5000)
         _ = replayer.next()
         #expect(replayer.dueTime() == 6000)
@@ -48,7 +52,8 @@ import InputRouter
         for factor in [0, -1, Double.nan, .infinity] {
             #expect(throws: Replayer.InvalidSpeed.self) { try Replayer(events: [], speed: .multiple(factor)) }
         }
-        #expect(Replayer.InvalidSpeed(factor: 0).description
+        #expect(
+            Replayer.InvalidSpeed(factor: 0).description
                 == "replay speed multiple must be finite and greater than 0, got 0.0")
     }
 
@@ -66,7 +71,7 @@ import InputRouter
         var stepped: [InputEvent] = []
         var clock: UInt64 = 0
         while let delay = replayer.delay(now: clock) {
-            clock += delay  // what a compositor's timer would do
+            clock += delay // what a compositor's timer would do
             stepped += replayer.due(now: clock)
         }
         #expect(stepped == recording.events)
@@ -78,8 +83,9 @@ import InputRouter
     /// one after the other each own the description from then on.
     @Test func aReplayDescribesEachDeviceAddedAsTheFileDoes() throws {
         let recording = try RecordingReader.read(path: Paths.fixture("mouse.yml"), deviceIDBase: 100)
-        let mouse = DeviceDescription(name: "Synthetic Fixture Mouse", path: "/dev/input/event4", bus: 3, vendor: 4617,
-                                      product: 1, version: 273)
+        let mouse = DeviceDescription(
+            name: "Synthetic Fixture Mouse", path: "/dev/input/event4", bus: 3, vendor: 4617,
+            product: 1, version: 273)
         let router = Router()
         for seat in [router.addSeat(name: "seat0"), router.addSeat(name: "seat1")] {
             var replayer = try Replayer(recording, speed: .asFastAsPossible)

@@ -3,6 +3,7 @@
 // live beside the package in ../shared/fixtures/recordings/.
 
 import InputRouter
+
 @testable import InputRouterRecording
 
 enum Paths {

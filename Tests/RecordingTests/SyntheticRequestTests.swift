@@ -2,13 +2,14 @@
 // (docs/recordings.md): what it names, its defaults, and the exact message for each way
 // of getting it wrong.
 
-import Testing
 import InputRouterRecording
+import Testing
 
 @Suite struct SyntheticRequestTests {
     @Test func aSeedAloneNamesEveryDeviceAndTwoHundredFrames() throws {
         let request = try SyntheticRequest(parsing: "42")
-        #expect(request == SyntheticRequest(seed: 42, devices: [.keyboard, .mouse, .touchscreen, .switches], frames: 200))
+        #expect(
+            request == SyntheticRequest(seed: 42, devices: [.keyboard, .mouse, .touchscreen, .switches], frames: 200))
         #expect(try SyntheticRequest(parsing: "18446744073709551615").seed == UInt64.max)
     }
 

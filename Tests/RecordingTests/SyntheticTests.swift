@@ -1,8 +1,9 @@
 // The generator's logs are ordinary recordings: reading one gives back exactly the events
 // the generator meant. Hostile logs are read or rejected with a position, never a crash.
 
-import Testing
 import InputRouter
+import Testing
+
 @testable import InputRouterRecording
 
 @Suite struct SyntheticTests {
@@ -24,17 +25,19 @@ import InputRouter
         #expect(counts.touchDown > 0 && counts.touchMotion > 0 && counts.touchUp > 0 && counts.touchFrame > 0)
         #expect(counts.switches > 0)
         // Hi-res partial steps appear, written with a null `libinput:` like libinput 1.22 does.
-        #expect(log.events.contains {
-            if case .pointerAxis(_, let v, let h) = $0.kind { return ((v ?? h)?.value120 ?? 0) % 120 != 0 }
-            return false
-        })
+        #expect(
+            log.events.contains {
+                if case .pointerAxis(_, let v, let h) = $0.kind { return ((v ?? h)?.value120 ?? 0) % 120 != 0 }
+                return false
+            })
         #expect(log.yaml.contains("    libinput:\n  - evdev:"))
     }
 
     @Test func deterministic() {
         #expect(SyntheticGenerator(seed: 42).generate().yaml == SyntheticGenerator(seed: 42).generate().yaml)
         #expect(SyntheticGenerator(seed: 42).generate().yaml != SyntheticGenerator(seed: 43).generate().yaml)
-        var a = SplitMix64(seed: 1), b = SplitMix64(seed: 1)
+        var a = SplitMix64(seed: 1)
+        var b = SplitMix64(seed: 1)
         #expect((0..<5).map { _ in a.next() } == (0..<5).map { _ in b.next() })
         // SplitMix64's published first output for seed 0.
         var zero = SplitMix64(seed: 0)
@@ -50,7 +53,8 @@ import InputRouter
     }
 
     @Test func hostileLogsParseOrThrowPositionedErrors() {
-        var parsed = 0, rejected = 0
+        var parsed = 0
+        var rejected = 0
         for seed in UInt64(0)..<400 {
             let (yaml, mutations) = HostileGenerator(seed: seed).generate()
             do {

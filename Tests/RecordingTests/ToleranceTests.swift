@@ -2,8 +2,9 @@
 // events, missing optional keys, hex numbers, integer map keys, YAML 1.1 booleans, entries
 // mixing evdev and libinput, and `libinput:` keys with null values.
 
-import Testing
 import InputRouter
+import Testing
+
 @testable import InputRouterRecording
 
 @Suite struct ToleranceTests {
@@ -53,15 +54,17 @@ import InputRouter
         #expect(device.hid == [5, 1, 255])
         #expect(device.udevProperties.isEmpty)
         #expect(device.libinputCapabilities == .switch)
-        #expect(render(recording.events, first: 10) == """
-            0.000005 dev0 added [switch]
-            0.000005 dev0 switch lid on
-            1.000000 dev0 switch lid on
-            """)
+        #expect(
+            render(recording.events, first: 10) == """
+                0.000005 dev0 added [switch]
+                0.000005 dev0 switch lid on
+                1.000000 dev0 switch lid on
+                """)
     }
 
     @Test func nullEventsAndMissingOptionalKeys() throws {
-        let recording = try RecordingReader.parse("version: 1\ndevices:\n- evdev: {name: x}\n  events:\n", file: "n.yml")
+        let recording = try RecordingReader.parse(
+            "version: 1\ndevices:\n- evdev: {name: x}\n  events:\n", file: "n.yml")
         #expect(recording.events.isEmpty)
         #expect(recording.devices.first?.name == "x")
         #expect(recording.devices.first?.deviceClass == .other)
@@ -74,7 +77,8 @@ import InputRouter
     }
 
     @Test func laterDocumentsAreIgnored() throws {
-        let recording = try RecordingReader.parse("version: 1\ndevices: []\n---\nnot: [valid, recording\n", file: "d.yml")
+        let recording = try RecordingReader.parse(
+            "version: 1\ndevices: []\n---\nnot: [valid, recording\n", file: "d.yml")
         #expect(recording.devices.isEmpty)
     }
 }

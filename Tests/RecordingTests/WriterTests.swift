@@ -1,8 +1,9 @@
 // The writer's output reads back as the events written, for kinds the generator does
 // not produce (gestures, finger scrolling, absolute motion, cancel).
 
-import Testing
 import InputRouter
+import Testing
+
 @testable import InputRouterRecording
 
 @Suite struct WriterTests {
@@ -31,7 +32,8 @@ import InputRouter
         ]
         let events = kinds.enumerated().map { InputEvent(time: UInt64($0 + 1) * 1_000_001, device: id, $1) }
         for event in events {
-            writer.append(device: index, evdev: [EvdevRecord(time: event.time, type: 0, code: 0, value: 0)], libinput: [event])
+            writer.append(
+                device: index, evdev: [EvdevRecord(time: event.time, type: 0, code: 0, value: 0)], libinput: [event])
         }
         let yaml = writer.yaml()
         let recording = try RecordingReader.parse(yaml, file: "w.yml")

@@ -4,8 +4,8 @@
 // format (Xcursor(3)), not by the renderer's.
 import Foundation
 import InputRouter
-import Testing
 import InputRouterWayland
+import Testing
 
 @testable import InputRouterRendering
 
@@ -18,13 +18,22 @@ struct PlainXcursor {
     init(path: String, size: Int) throws {
         struct Bad: Error, CustomStringConvertible { let description: String }
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        func le(_ i: Int) -> Int { Int(bytes[i]) | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2]) << 16 | Int(bytes[i + 3]) << 24 }
-        guard Array(bytes[0..<4]) == Array("Xcur".utf8) else { throw Bad(description: "\(path) is not an Xcursor file") }
-        let tocStart = le(4), entries = le(12)
-        let chunk = try (0..<entries).lazy.map { tocStart + $0 * 12 }
+        func le(_ i: Int) -> Int {
+            Int(bytes[i]) | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2]) << 16 | Int(bytes[i + 3]) << 24
+        }
+        guard Array(bytes[0..<4]) == Array("Xcur".utf8) else {
+            throw Bad(description: "\(path) is not an Xcursor file")
+        }
+        let tocStart = le(4)
+        let entries = le(12)
+        let chunk =
+            try (0..<entries).lazy.map { tocStart + $0 * 12 }
             .first { le($0) == 0xfffd_0002 && le($0 + 4) == size }
             .map { le($0 + 8) } ?? { throw Bad(description: "no image of size \(size) in \(path)") }()
-        width = le(chunk + 16); height = le(chunk + 20); xhot = le(chunk + 24); yhot = le(chunk + 28)
+        width = le(chunk + 16)
+        height = le(chunk + 20)
+        xhot = le(chunk + 24)
+        yhot = le(chunk + 28)
         argb = (0..<(width * height)).map { UInt32(le(chunk + 36 + $0 * 4)) }
     }
 }
@@ -34,20 +43,25 @@ struct PlainXcursor {
     static let textCursor = "/usr/share/icons/Adwaita/cursors/text"
 
     @Test func theScreenshotShowsTheThemesIBeamAtThePointer() throws {
-        try #require(FileManager.default.fileExists(atPath: Self.textCursor), "adwaita-icon-theme is missing: make deps")
+        try #require(
+            FileManager.default.fileExists(atPath: Self.textCursor), "adwaita-icon-theme is missing: make deps")
         let expected = try PlainXcursor(path: Self.textCursor, size: 24)
         // The I-beam is a narrow shape: most of its pixels are see-through.
         let opaque = (0..<expected.argb.count).filter { expected.argb[$0] >> 24 == 0xff }
         try #require(opaque.count >= 20, "too few opaque pixels in \(Self.textCursor)")
 
         // ir-compositor and wl-probe sit next to the test bundle (or in .build/debug).
-        var bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
+        var bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            .path
         if !FileManager.default.fileExists(atPath: bin + "/ir-compositor") {
-            bin = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug").standardized.path
+            bin =
+                URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug")
+                .standardized.path
         }
         let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("ir-cursor-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: runtime, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(atPath: runtime) }
         let shot = runtime + "/cursor-shape.png"
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -87,10 +101,13 @@ struct PlainXcursor {
         // Each opaque pixel of the I-beam, its hotspot at the pointer.
         var compared = 0
         for i in opaque {
-            let x = px - expected.xhot + i % expected.width, y = py - expected.yhot + i / expected.width
+            let x = px - expected.xhot + i % expected.width
+            let y = py - expected.yhot + i / expected.width
             guard x >= 0, y >= 0, x < png.width, y < png.height else { continue }
             let o = (y * png.width + x) * 4
-            let argb = UInt32(png.rgba[o + 3]) << 24 | UInt32(png.rgba[o]) << 16 | UInt32(png.rgba[o + 1]) << 8 | UInt32(png.rgba[o + 2])
+            let argb =
+                UInt32(png.rgba[o + 3]) << 24 | UInt32(png.rgba[o]) << 16 | UInt32(png.rgba[o + 1]) << 8
+                | UInt32(png.rgba[o + 2])
             #expect(argb == expected.argb[i], "(\(x), \(y)): \(hex(argb)), the theme has \(hex(expected.argb[i]))")
             compared += 1
         }
@@ -104,7 +121,8 @@ struct PlainXcursor {
         var renderer = OutputRenderer(background: 0xff00_0000)
         renderer.cursorTheme = XCursorTheme(name: "no-such-theme", size: 24, searchPath: ["/nonexistent"])
         func render(_ shape: OutputRenderer.Cursor.Shape) -> SurfaceImage {
-            renderer.render(tree: tree, output: output, images: { _ in nil }, cursor: .init(position: Point(10, 10), shape: shape))
+            renderer.render(
+                tree: tree, output: output, images: { _ in nil }, cursor: .init(position: Point(10, 10), shape: shape))
         }
         let none = render(.named(.none))
         #expect(none.pixels.allSatisfy { $0 == 0xff00_0000 })

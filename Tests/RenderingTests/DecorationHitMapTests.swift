@@ -2,8 +2,8 @@
 // asks for one through xdg-decoration (issue 12, defect 6).
 import Foundation
 import InputRouter
-import Testing
 import InputRouterWayland
+import Testing
 
 @testable import InputRouterRendering
 
@@ -11,10 +11,14 @@ import InputRouterWayland
     static let style = DecorationStyle(titleHeight: 24)
 
     @Test func aClientThatDoesNotAskHasNoDecorationInTheHitMap() throws {
-        guard let (server, process, _) = try serverWithProbe(
-            ["--toplevel", "win", "100x60"], until: "mapped win", decorations: Self.style)
+        guard
+            let (server, process, _) = try serverWithProbe(
+                ["--toplevel", "win", "100x60"], until: "mapped win", decorations: Self.style)
         else { return }
-        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
         let map = HitMap(server)
         let tree = server.router.tree
         #expect(map.entries.filter { tree.kind(of: $0.node) == .compositor }.isEmpty, "\(map.entries.map(\.label))")
@@ -25,19 +29,25 @@ import InputRouterWayland
     }
 
     @Test func aClientThatAsksForServerSideHasATitleBarInTheHitMap() throws {
-        guard let (server, process, _) = try serverWithProbe(
-            ["--toplevel", "win", "100x60", "--ssd"], until: "mapped win", decorations: Self.style)
+        guard
+            let (server, process, _) = try serverWithProbe(
+                ["--toplevel", "win", "100x60", "--ssd"], until: "mapped win", decorations: Self.style)
         else { return }
-        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
         let map = HitMap(server)
         let tree = server.router.tree
         let names = map.entries.filter { tree.kind(of: $0.node) == .compositor }.compactMap { tree.name(of: $0.node) }
         #expect(names.sorted() == ["close button", "title bar", "window"])
-        let pixels = Dictionary(uniqueKeysWithValues: map.entries.compactMap { e in tree.name(of: e.node).map { ($0, e.pixels) } })
+        let pixels = Dictionary(
+            uniqueKeysWithValues: map.entries.compactMap { e in tree.name(of: e.node).map { ($0, e.pixels) } })
         #expect(pixels["title bar"] == 100 * 24 - 24 * 24)
         #expect(pixels["close button"] == 24 * 24)
         // A newly mapped window has the keyboard focus: its title bar is drawn active.
-        #expect(map.node(atX: 45, y: 40).flatMap { server.decorationPart(of: $0) } == .titleBar(title: "win", active: true))
+        #expect(
+            map.node(atX: 45, y: 40).flatMap { server.decorationPart(of: $0) } == .titleBar(title: "win", active: true))
         #expect(map.node(atX: 45, y: 64).flatMap { tree.kind(of: $0) } == .toplevel)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import InputRouter
-import Testing
 import InputRouterWayland
+import Testing
 
 @testable import InputRouterRendering
 
@@ -66,8 +66,8 @@ private struct HitScene {
         let s = HitScene()
         let map = HitMap(router: s.router, output: s.output)
         let termEdge = HitMap.edgeColor(HitMap.color(of: s.term, kind: .toplevel))
-        #expect(map.image[10, 20] == termEdge)    // left edge of the toplevel
-        #expect(map.image[25, 10] == termEdge)    // top edge
+        #expect(map.image[10, 20] == termEdge) // left edge of the toplevel
+        #expect(map.image[25, 10] == termEdge) // top edge
         #expect(map.image[13, 13] != termEdge)
         // The clipped child's right edge (x 59) lies outside its parent: dashed, 3 on, 3 off.
         let innerEdge = HitMap.edgeColor(HitMap.color(of: s.clipped, kind: .toplevel))
@@ -91,7 +91,7 @@ private struct HitScene {
         #expect(order == [s.output, s.hidden, s.frame, s.clipped, s.term, s.scroll])
         // Every map pixel is counted once.
         #expect(map.entries.reduce(0) { $0 + $1.pixels } == 60 * 40)
-        #expect(termPixels == 30 * 20 - 25 - 5 * 5)   // minus the hole and the subsurface's corner
+        #expect(termPixels == 30 * 20 - 25 - 5 * 5) // minus the hole and the subsurface's corner
     }
 
     @Test func legendIsDrawnBesideTheMapInTheBuiltInFont() {
@@ -100,7 +100,8 @@ private struct HitScene {
         #expect(map.image.width > 60 + 100)
         #expect(map.image.height >= 8 + 10 * 12)
         // The first header line starts at (60 + 2 + 8, 8) with 'h': rows "#...." "#...." "#.##.".
-        let x = 70, y = 8
+        let x = 70
+        let y = 8
         #expect(map.image[x, y] == HitMap.textColor && map.image[x, y + 1] == HitMap.textColor)
         #expect(map.image[x + 1, y] == HitMap.legendBackground)
         #expect(map.image[x + 2, y + 2] == HitMap.textColor)
@@ -112,7 +113,9 @@ private struct HitScene {
         // Text ink on every legend line.
         for i in 0..<map.entries.count {
             let row = entriesTop + i * 12 + 1
-            let ink = (row..<(row + 8)).contains { yy in (x..<map.image.width).contains { map.image[$0, yy] == HitMap.textColor } }
+            let ink = (row..<(row + 8)).contains { yy in
+                (x..<map.image.width).contains { map.image[$0, yy] == HitMap.textColor }
+            }
             #expect(ink, "line \(i)")
         }
     }
@@ -131,7 +134,8 @@ private struct HitScene {
 
     @Test func serverHitMapCoversItsOutput() throws {
         var config = WaylandServer.Configuration()
-        config.outputWidth = 200; config.outputHeight = 120
+        config.outputWidth = 200
+        config.outputHeight = 120
         let server = try WaylandServer(configuration: config)
         let map = HitMap(server)
         #expect(map.width == 200 && map.height == 120)
@@ -149,7 +153,7 @@ private struct HitScene {
         let png = try PNGWriter.encode(map.image)
         if ProcessInfo.processInfo.environment["HIT_MAP_EXAMPLE"] != nil { try PNGWriter.write(map.image, to: path) }
         let committed = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        let same = committed == png   // (not inside #expect: it would print every byte)
+        let same = committed == png // (not inside #expect: it would print every byte)
         #expect(same, "docs/hit-map-example.png is stale: HIT_MAP_EXAMPLE=1 swift test --filter exampleHitMap")
         #expect(map.entries.count >= 8)
     }
@@ -162,7 +166,8 @@ enum ExampleScene {
     static func router() -> Router {
         let router = Router()
         let tree = router.tree
-        let term = router.addClient(name: "foot"), web = router.addClient(name: "firefox")
+        let term = router.addClient(name: "foot")
+        let web = router.addClient(name: "firefox")
         let out = tree.createNode(.output, name: "DP-1", frame: Rect(0, 0, 320, 180))
         precondition(out == output)
         tree.createNode(.compositor, name: "panel", parent: out, frame: Rect(0, 0, 320, 14))
@@ -176,7 +181,8 @@ enum ExampleScene {
         tree.setInputRegion(b, region)
         tree.createNode(.subsurface, name: "shadow", client: web, parent: b, frame: Rect(8, 8, 124, 96), layer: .below)
         tree.createNode(.popup, name: "menu", client: web, parent: b, frame: Rect(90, 70, 60, 40))
-        let gone = tree.createNode(.toplevel, name: "minimized", client: term, parent: out, frame: Rect(30, 140, 60, 30))
+        let gone = tree.createNode(
+            .toplevel, name: "minimized", client: term, parent: out, frame: Rect(30, 140, 60, 30))
         tree.setMapped(gone, false)
         return router
     }

@@ -1,6 +1,6 @@
 import InputRouter
-import Testing
 import InputRouterWayland
+import Testing
 
 @testable import InputRouterRendering
 
@@ -18,14 +18,17 @@ private let black: UInt32 = 0xff00_0000
         var config = WaylandServer.Configuration()
         config.outputs = [OutputConfiguration(width: 200, height: 150), OutputConfiguration(width: 160, height: 120)]
         let server = try WaylandServer(configuration: config)
-        let bar = server.router.tree.createNode(.compositor, name: "bar", parent: server.outputNode, frame: Rect(175, 25, 50, 12))
+        let bar = server.router.tree.createNode(
+            .compositor, name: "bar", parent: server.outputNode, frame: Rect(175, 25, 50, 12))
         return (server, bar)
     }
 
     func renderer(_ server: WaylandServer, _ bar: NodeID) -> OutputRenderer {
-        OutputRenderer(background: Self.background, compositorColor: { n in
-            n == bar ? Self.barColor : server.outputs.contains { $0.node == n } ? Self.outputColor : nil
-        })
+        OutputRenderer(
+            background: Self.background,
+            compositorColor: { n in
+                n == bar ? Self.barColor : server.outputs.contains { $0.node == n } ? Self.outputColor : nil
+            })
     }
 
     @Test func theScreenshotCoversTheLayout() throws {
@@ -35,9 +38,9 @@ private let black: UInt32 = 0xff00_0000
         #expect(image.width == 360 && image.height == 150)
         #expect(image[10, 140] == premultiplied(Self.outputColor))
         #expect(image[250, 10] == premultiplied(Self.outputColor))
-        #expect(image[250, 140] == premultiplied(Self.background))  // below the smaller output
+        #expect(image[250, 140] == premultiplied(Self.background)) // below the smaller output
         #expect(image[180, 30] == premultiplied(Self.barColor) && image[210, 30] == premultiplied(Self.barColor))
-        #expect(image[350, 10] == black)  // the arrow's tip, on the second output
+        #expect(image[350, 10] == black) // the arrow's tip, on the second output
     }
 
     @Test func eachSeatsPointerIsDrawn() throws {
@@ -50,13 +53,14 @@ private let black: UInt32 = 0xff00_0000
         #expect(image[350, 10] == black && image[50, 100] == premultiplied(Self.outputColor))
         server.handle(InputEvent(time: 2, device: DeviceID(1), .deviceAdded(.pointer)), seat: second)
         image = renderer(server, bar).render(server, pixels: SurfacePixels(server: server))
-        #expect(image[350, 10] == black && image[50, 100] == black)  // both arrows' tips
+        #expect(image[350, 10] == black && image[50, 100] == black) // both arrows' tips
     }
 
     @Test func oneOutputsPictureIsItsPartOfTheLayout() throws {
         let (server, bar) = try scene()
-        server.seat.notifyPointerWarp(time: 1, to: Point(10, 140))  // not on the second output
-        let image = renderer(server, bar).render(server, output: server.outputs[1].node, pixels: SurfacePixels(server: server))
+        server.seat.notifyPointerWarp(time: 1, to: Point(10, 140)) // not on the second output
+        let image = renderer(server, bar).render(
+            server, output: server.outputs[1].node, pixels: SurfacePixels(server: server))
         #expect(image.width == 160 && image.height == 120)
         #expect(image[0, 30] == premultiplied(Self.barColor) && image[24, 30] == premultiplied(Self.barColor))
         #expect(image[25, 30] == premultiplied(Self.outputColor))

@@ -1,6 +1,6 @@
 import InputRouter
-import Testing
 import InputRouterWayland
+import Testing
 
 @testable import InputRouterRendering
 
@@ -16,7 +16,9 @@ private struct Scene {
     let output: NodeID
     var images: [NodeID: SurfaceImage] = [:]
     init() { output = tree.createNode(.output, name: "out", frame: Rect(100, 50, 40, 30)) }
-    func render(_ renderer: OutputRenderer = OutputRenderer(background: black), cursor: OutputRenderer.Cursor? = nil) -> SurfaceImage {
+    func render(_ renderer: OutputRenderer = OutputRenderer(background: black), cursor: OutputRenderer.Cursor? = nil)
+        -> SurfaceImage
+    {
         renderer.render(tree: tree, output: output, images: { images[$0] }, cursor: cursor)
     }
 }
@@ -31,20 +33,22 @@ private struct Scene {
 
     @Test func subsurfacesBelowAndAboveTheirParent() {
         var s = Scene()
-        let top = s.tree.createNode(.toplevel, name: "t", client: ClientID(index: 1), parent: s.output, frame: Rect(10, 5, 10, 10))
-        let below = s.tree.createNode(.subsurface, client: ClientID(index: 1), parent: top, frame: Rect(-5, 2, 10, 10), layer: .below)
+        let top = s.tree.createNode(
+            .toplevel, name: "t", client: ClientID(index: 1), parent: s.output, frame: Rect(10, 5, 10, 10))
+        let below = s.tree.createNode(
+            .subsurface, client: ClientID(index: 1), parent: top, frame: Rect(-5, 2, 10, 10), layer: .below)
         let above = s.tree.createNode(.subsurface, client: ClientID(index: 1), parent: top, frame: Rect(5, 5, 10, 10))
         s.images[top] = solid(10, 10, red)
         s.images[below] = solid(10, 10, green)
         s.images[above] = solid(10, 10, blue)
         let image = s.render()
-        #expect(image[7, 10] == green)   // the below child where its parent is not
-        #expect(image[12, 10] == red)    // the parent covers its below child
+        #expect(image[7, 10] == green) // the below child where its parent is not
+        #expect(image[12, 10] == red) // the parent covers its below child
         #expect(image[12, 6] == red)
-        #expect(image[17, 12] == blue)   // the above child covers its parent
-        #expect(image[22, 12] == blue)   // and sticks out: subsurfaces do not clip
+        #expect(image[17, 12] == blue) // the above child covers its parent
+        #expect(image[22, 12] == blue) // and sticks out: subsurfaces do not clip
         #expect(image[9, 5] == black)
-        #expect(image[12, 16] == green)  // below child, under nothing
+        #expect(image[12, 16] == green) // below child, under nothing
         // Restacking the below child above shows it over its parent.
         s.tree.place(below, above: above)
         #expect(s.render()[12, 10] == green)
@@ -53,13 +57,15 @@ private struct Scene {
     @Test func belowChildrenPaintBottomToTop() {
         var s = Scene()
         let top = s.tree.createNode(.toplevel, client: ClientID(index: 1), parent: s.output, frame: Rect(20, 0, 10, 10))
-        let first = s.tree.createNode(.subsurface, client: ClientID(index: 1), parent: top, frame: Rect(-20, 0, 15, 10), layer: .below)
-        let second = s.tree.createNode(.subsurface, client: ClientID(index: 1), parent: top, frame: Rect(-10, 5, 15, 10), layer: .below)
+        let first = s.tree.createNode(
+            .subsurface, client: ClientID(index: 1), parent: top, frame: Rect(-20, 0, 15, 10), layer: .below)
+        let second = s.tree.createNode(
+            .subsurface, client: ClientID(index: 1), parent: top, frame: Rect(-10, 5, 15, 10), layer: .below)
         s.images[top] = solid(10, 10, white)
         s.images[first] = solid(15, 10, red)
         s.images[second] = solid(15, 10, green)
         var image = s.render()
-        #expect(image[12, 7] == green)   // the later below child is above the earlier one
+        #expect(image[12, 7] == green) // the later below child is above the earlier one
         #expect(image[5, 2] == red && image[17, 12] == green && image[22, 7] == white)
         s.tree.place(first, above: second)
         image = s.render()
@@ -87,7 +93,7 @@ private struct Scene {
         var image = s.render(r)
         #expect(image[2, 22] == grey)
         #expect(image[7, 22] == white)
-        #expect(image[12, 22] == black)  // outside the frame: clipped
+        #expect(image[12, 22] == black) // outside the frame: clipped
         #expect(image[7, 26] == black)
         s.tree.setClipsChildren(frame, false)
         image = s.render(r)
@@ -100,7 +106,7 @@ private struct Scene {
     @Test func bufferScaleShowsTheBufferAtTheLogicalSize() {
         var s = Scene()
         let top = s.tree.createNode(.toplevel, client: ClientID(index: 1), parent: s.output, frame: Rect(0, 0, 0, 0))
-        s.tree.setBuffer(top, width: 20, height: 20, scale: 2)   // logical 10x10
+        s.tree.setBuffer(top, width: 20, height: 20, scale: 2) // logical 10x10
         // Quadrants: red, green / blue, white.
         var pixels: [UInt32] = []
         for y in 0..<20 { for x in 0..<20 { pixels.append(y < 10 ? (x < 10 ? red : green) : (x < 10 ? blue : white)) } }
@@ -133,7 +139,7 @@ private struct Scene {
         s.tree.setOpacity(panel, 0.5)
         s.tree.setOpacity(top, 0.5)
         let image = s.render(OutputRenderer(background: black, compositorColor: { $0 == panel ? white : nil }))
-        #expect(image[2, 2] == 0xff80_8080, "\(hex(image[2, 2]))")      // white at 128/255 over black
+        #expect(image[2, 2] == 0xff80_8080, "\(hex(image[2, 2]))") // white at 128/255 over black
         // The surface at 0.25 (alpha 64) over the panel's 128: 64 + 128 * 191/255 = 160.
         #expect(image[12, 2] == 0xffa0_a0a0, "\(hex(image[12, 2]))")
     }
@@ -142,18 +148,22 @@ private struct Scene {
         let s = Scene()
         let bar = s.tree.createNode(.compositor, name: "bar", parent: s.output, frame: Rect(0, 0, 40, 12))
         let grey: UInt32 = 0xff40_4040
-        let image = s.render(OutputRenderer(
-            background: black, compositorColor: { $0 == bar ? grey : nil }, title: { $0 == bar ? "H" : nil }, titleColor: white))
+        let image = s.render(
+            OutputRenderer(
+                background: black, compositorColor: { $0 == bar ? grey : nil }, title: { $0 == bar ? "H" : nil },
+                titleColor: white))
         // 'H' starts 4 pixels in, vertically centred: (12 - 8) / 2 = 2. Row 0 is "#...#".
         #expect(image[4, 2] == white && image[8, 2] == white)
         #expect(image[5, 2] == grey)
-        #expect(image[5, 5] == white)   // the bar of the H, row 3: "#####"
+        #expect(image[5, 5] == white) // the bar of the H, row 3: "#####"
         #expect(image[1, 1] == grey)
         #expect(image[10, 14] == black)
         // A taller node (a decoration) has its title in its top 16 rows: (16 - 8) / 2 = 4.
         s.tree.resize(bar, width: 40, height: 30)
-        let tall = s.render(OutputRenderer(
-            background: black, compositorColor: { $0 == bar ? grey : nil }, title: { $0 == bar ? "H" : nil }, titleColor: white))
+        let tall = s.render(
+            OutputRenderer(
+                background: black, compositorColor: { $0 == bar ? grey : nil }, title: { $0 == bar ? "H" : nil },
+                titleColor: white))
         #expect(tall[4, 4] == white && tall[4, 2] == grey && tall[5, 7] == white)
     }
 
@@ -164,13 +174,14 @@ private struct Scene {
         px[4] = 0xffff_00ff
         let cursor = SurfaceImage(width: 3, height: 3, pixels: px)
         // Layout (120.7, 65.2) is output pixel (20, 15).
-        var image = s.render(cursor: .init(position: Point(120.7, 65.2), shape: .image(cursor, hotspotX: 1, hotspotY: 1)))
+        var image = s.render(
+            cursor: .init(position: Point(120.7, 65.2), shape: .image(cursor, hotspotX: 1, hotspotY: 1)))
         #expect(image[20, 15] == 0xffff_00ff)
         #expect(image[19, 14] == black && image[21, 16] == black)
         image = s.render(cursor: .init(position: Point(120, 65), shape: .arrow))
-        #expect(image[20, 15] == black)       // the tip, outlined in black
-        #expect(image[21, 17] == white)       // inside the arrow
-        #expect(image[25, 15] == black)       // to the right of the tip: background
+        #expect(image[20, 15] == black) // the tip, outlined in black
+        #expect(image[21, 17] == white) // inside the arrow
+        #expect(image[25, 15] == black) // to the right of the tip: background
         #expect(image.pixels.filter { $0 == white }.count > 20)
         image = s.render(cursor: .init(position: Point(120, 65), shape: .hidden))
         #expect(image.pixels.allSatisfy { $0 == black })
@@ -181,11 +192,21 @@ private struct Scene {
 
     @Test func clientCursorRequestsMapToShapes() {
         let image = solid(2, 2, white)
-        guard case .arrow = OutputRenderer.Cursor.Shape(clientCursor: nil) else { Issue.record("no client cursor: arrow"); return }
-        guard case .hidden = OutputRenderer.Cursor.Shape(clientCursor: (nil, 0, 0, true)) else { Issue.record("hidden"); return }
-        guard case .hidden = OutputRenderer.Cursor.Shape(clientCursor: (nil, 3, 4, false)) else { Issue.record("no buffer"); return }
+        guard case .arrow = OutputRenderer.Cursor.Shape(clientCursor: nil) else {
+            Issue.record("no client cursor: arrow")
+            return
+        }
+        guard case .hidden = OutputRenderer.Cursor.Shape(clientCursor: (nil, 0, 0, true)) else {
+            Issue.record("hidden")
+            return
+        }
+        guard case .hidden = OutputRenderer.Cursor.Shape(clientCursor: (nil, 3, 4, false)) else {
+            Issue.record("no buffer")
+            return
+        }
         guard case .image(let i, 3, 4) = OutputRenderer.Cursor.Shape(clientCursor: (image, 3, 4, false)) else {
-            Issue.record("image"); return
+            Issue.record("image")
+            return
         }
         #expect(i.pixels == image.pixels)
     }

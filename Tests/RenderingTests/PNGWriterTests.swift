@@ -1,14 +1,15 @@
 import Foundation
 import InputRouter
-import Testing
 import InputRouterWayland
+import Testing
 
 @testable import InputRouterRendering
 
 @Suite struct PNGWriterTests {
     @Test func roundTripThroughZlibInflate() throws {
         // Opaque colours, transparent, and premultiplied half-transparent pixels.
-        let w = 7, h = 5
+        let w = 7
+        let h = 5
         var pixels: [UInt32] = []
         for y in 0..<h {
             for x in 0..<w {
@@ -28,10 +29,14 @@ import InputRouterWayland
         #expect(png.width == w && png.height == h)
         for y in 0..<h {
             for x in 0..<w {
-                let p = pixels[y * w + x], a = p >> 24
+                let p = pixels[y * w + x]
+                let a = p >> 24
                 let got = png.pixel(x, y)
                 #expect(got >> 24 == a)
-                if a == 0 { #expect(got == 0); continue }
+                if a == 0 {
+                    #expect(got == 0)
+                    continue
+                }
                 // Un-premultiplied, then premultiplied again, it gives back the stored pixel.
                 #expect(premultiplied(got) == p, "(\(x),\(y)) \(hex(got)) from \(hex(p))")
                 if a == 255 { #expect(got == p) }
@@ -43,7 +48,8 @@ import InputRouterWayland
         let map = HitMap(router: ExampleScene.router(), output: ExampleScene.output)
         let png = try DecodedPNG(PNGWriter.encode(map.image))
         #expect(png.width == map.image.width && png.height == map.image.height)
-        #expect((0..<png.height).allSatisfy { y in (0..<png.width).allSatisfy { x in png.pixel(x, y) == map.image[x, y] } })
+        #expect(
+            (0..<png.height).allSatisfy { y in (0..<png.width).allSatisfy { x in png.pixel(x, y) == map.image[x, y] } })
     }
 
     @Test func failureNamesThePath() {

@@ -1,10 +1,10 @@
 // End to end: a real client (the project's wl-probe) draws into shm buffers on a real
 // server; the renderer shows its committed pixels and the hit map names it by its title.
+import CWaylandServer
 import Foundation
 import InputRouter
-import CWaylandServer
-import Testing
 import InputRouterWayland
+import Testing
 
 @testable import InputRouterRendering
 
@@ -16,7 +16,8 @@ func serverWithProbe(
     _ arguments: [String], until: String, decorations: DecorationStyle? = nil
 ) throws -> (WaylandServer, Process, SurfacePixels)? {
     var config = WaylandServer.Configuration()
-    config.outputWidth = 320; config.outputHeight = 200   // small: hit maps test every pixel
+    config.outputWidth = 320
+    config.outputHeight = 200 // small: hit maps test every pixel
     config.policy.decorationStyle = decorations
     let server = try WaylandServer(configuration: config)
     let pixels = SurfacePixels(server: server)
@@ -34,14 +35,16 @@ func serverWithProbe(
     // wl-probe sits next to the test bundle (or in .build/debug when run from elsewhere).
     var products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
     if !FileManager.default.fileExists(atPath: products.appendingPathComponent("wl-probe").path) {
-        products = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug").standardized
+        products =
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug")
+            .standardized
     }
     let process = Process()
     process.executableURL = products.appendingPathComponent("wl-probe")
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
-    env["WAYLAND_SOCKET"] = "0"   // the client's end of the pair, as its stdin
-    env["XDG_RUNTIME_DIR"] = FileManager.default.temporaryDirectory.path   // where it makes its shm files
+    env["WAYLAND_SOCKET"] = "0" // the client's end of the pair, as its stdin
+    env["XDG_RUNTIME_DIR"] = FileManager.default.temporaryDirectory.path // where it makes its shm files
     process.environment = env
     process.standardInput = FileHandle(fileDescriptor: fds[1], closeOnDealloc: true)
     let pipe = Pipe()
@@ -65,7 +68,10 @@ func serverWithProbe(
             // Whatever it sends with the commit is in once it answered a ping sent now.
             let barrier = server.barrier()
             while !barrier.isPassed, Date() < deadline { server.dispatch(timeoutMS: 5) }
-            guard barrier.isPassed else { Issue.record("wl-probe did not answer a ping: \(barrier.waiting)"); break }
+            guard barrier.isPassed else {
+                Issue.record("wl-probe did not answer a ping: \(barrier.waiting)")
+                break
+            }
             return (server, process, pixels)
         }
     }
@@ -78,15 +84,20 @@ func serverWithProbe(
 @Suite(.serialized) struct RealClientTests {
     @Test func probeBuffersAreCompositedAndNamedInTheHitMap() throws {
         // A 200x100 toplevel (placed at 40,40) with a 100x60 subsurface below it at 150,20.
-        guard let (server, process, pixels) = try serverWithProbe(
-            ["--toplevel", "win", "200x100", "--sub", "child", "win", "150,20", "100x60", "--below"], until: "mapped win")
+        guard
+            let (server, process, pixels) = try serverWithProbe(
+                ["--toplevel", "win", "200x100", "--sub", "child", "win", "150,20", "100x60", "--below"],
+                until: "mapped win")
         else { return }
-        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
 
         // wl-probe fills each surface with an opaque colour chosen by its name.
         let image = OutputRenderer(background: 0xff00_0000).render(server, pixels: pixels)
-        #expect(image[50, 50] == 0xffed_c948, "\(hex(image[50, 50]))")     // "win"
-        #expect(image[250, 70] == 0xff59_a14f, "\(hex(image[250, 70]))")   // "child", alone
+        #expect(image[50, 50] == 0xffed_c948, "\(hex(image[50, 50]))") // "win"
+        #expect(image[250, 70] == 0xff59_a14f, "\(hex(image[250, 70]))") // "child", alone
         // Where both are, the parent is painted over its below-child.
         #expect(image[200, 70] == 0xffed_c948, "\(hex(image[200, 70]))")
         #expect(image[30, 30] == 0xff00_0000)
@@ -95,9 +106,10 @@ func serverWithProbe(
         let win = map.node(atX: 50, y: 50)
         let child = map.node(atX: 250, y: 70)
         #expect(win != nil && child != nil && win != child)
-        #expect(map.node(atX: 200, y: 70) == win)   // the parent is above its below child
+        #expect(map.node(atX: 200, y: 70) == win) // the parent is above its below child
         let label = map.entries.first { $0.node == win }?.label ?? ""
-        #expect(label.hasPrefix("#\(win!.index) toplevel 'win' client 1 '"), "\(label)")  // the program of the socket's peer
+        // the program of the socket's peer
+        #expect(label.hasPrefix("#\(win!.index) toplevel 'win' client 1 '"), "\(label)")
         #expect(map.entries.first { $0.node == child }?.label.contains("subsurface") == true)
         #expect(server.toplevelTitle(of: win!)?.title == "win")
         #expect(server.toplevelTitle(of: child!) == nil)
@@ -114,16 +126,24 @@ func serverWithProbe(
         let surface = try #require(server.surfaceResource(of: node))
         let image = try #require(pixels.image(of: node))
         #expect(image.width == 30 && image.height == 20)
-        #expect(Set(image.pixels) == [0xffed_c948])   // wl-probe's colour for "win"
+        #expect(Set(image.pixels) == [0xffed_c948]) // wl-probe's colour for "win"
         #expect(pixels.image(ofSurface: surface)?.pixels == image.pixels)
-        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
         // No client cursor set: the renderer's arrow.
-        guard case .arrow = pixels.clientCursor else { Issue.record("not the arrow"); return }
+        guard case .arrow = pixels.clientCursor else {
+            Issue.record("not the arrow")
+            return
+        }
 
         // The client goes (the test holds the other end of its socket: disconnect it here).
         let client = try #require(server.router.tree.client(of: node).flatMap(server.waylandClient))
         wl_client_destroy(client)
-        #expect(pixels.image(ofSurface: surface) == nil, "still \(pixels.image(ofSurface: surface).map { "\($0.width)x\($0.height)" } ?? "")")
+        #expect(
+            pixels.image(ofSurface: surface) == nil,
+            "still \(pixels.image(ofSurface: surface).map { "\($0.width)x\($0.height)" } ?? "")")
         #expect(pixels.image(of: node) == nil)
     }
 }

@@ -1,7 +1,7 @@
 import CZlib
 import InputRouter
-import Testing
 import InputRouterWayland
+import Testing
 
 @testable import InputRouterRendering
 
@@ -26,11 +26,17 @@ struct DecodedPNG {
 
     init(_ bytes: [UInt8]) throws {
         struct Bad: Error, CustomStringConvertible { let description: String }
-        guard bytes.starts(with: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) else { throw Bad(description: "signature") }
-        func be(_ i: Int) -> Int { Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]) }
+        guard bytes.starts(with: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) else {
+            throw Bad(description: "signature")
+        }
+        func be(_ i: Int) -> Int {
+            Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+        }
         var i = 8
         var idat: [UInt8] = []
-        var bitDepth = 0, colorType = 0, interlace = 0
+        var bitDepth = 0
+        var colorType = 0
+        var interlace = 0
         while i < bytes.count {
             let length = be(i)
             let typed = Array(bytes[(i + 4)..<(i + 8 + length)])
@@ -42,12 +48,16 @@ struct DecodedPNG {
             if type == "IHDR" {
                 width = Int(data[0]) << 24 | Int(data[1]) << 16 | Int(data[2]) << 8 | Int(data[3])
                 height = Int(data[4]) << 24 | Int(data[5]) << 16 | Int(data[6]) << 8 | Int(data[7])
-                bitDepth = Int(data[8]); colorType = Int(data[9]); interlace = Int(data[12])
+                bitDepth = Int(data[8])
+                colorType = Int(data[9])
+                interlace = Int(data[12])
             }
             if type == "IDAT" { idat += data }
             i += 12 + length
         }
-        guard bitDepth == 8, colorType == 6, interlace == 0 else { throw Bad(description: "format \(bitDepth)/\(colorType)") }
+        guard bitDepth == 8, colorType == 6, interlace == 0 else {
+            throw Bad(description: "format \(bitDepth)/\(colorType)")
+        }
         let rowBytes = 1 + width * 4
         var raw = [UInt8](repeating: 0, count: rowBytes * height)
         var length = uLong(raw.count)
@@ -71,7 +81,9 @@ struct DecodedPNG {
                 case 3: predicted = UInt8((Int(left) + Int(up)) / 2)
                 case 4:
                     let p = Int(left) + Int(up) - Int(upLeft)
-                    let pa = abs(p - Int(left)), pb = abs(p - Int(up)), pc = abs(p - Int(upLeft))
+                    let pa = abs(p - Int(left))
+                    let pb = abs(p - Int(up))
+                    let pc = abs(p - Int(upLeft))
                     predicted = pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft
                 default: throw Bad(description: "filter \(filter)")
                 }

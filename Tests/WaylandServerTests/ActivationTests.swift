@@ -16,7 +16,8 @@ import Testing
         let b = try h.probe(["--toplevel", "b", "100x100", "--no-touch"])
         h.wait(for: b, line: "mapped b")
         h.warp(45, 45)
-        h.button(.pressed); h.button(.released)
+        h.button(.pressed)
+        h.button(.released)
         _ = h.settle(a)
         #expect(h.settle(b).contains("keyboard.leave b"))
         return (a, b)
@@ -68,8 +69,10 @@ import Testing
         h.command(b, "activate b \(t)")
         #expect(h.server.activationLog.last?.outcome == .granted)
         h.warp(45, 45)
-        h.button(.pressed); h.button(.released)  // a takes the focus back (and gets a new press)
-        _ = h.settle(a); _ = h.settle(b)
+        h.button(.pressed)
+        h.button(.released) // a takes the focus back (and gets a new press)
+        _ = h.settle(a)
+        _ = h.settle(b)
         h.command(b, "activate b \(t)")
         #expect(h.server.activationLog.last?.outcome == .unknownToken)
         #expect(!h.settle(b).contains { $0.hasPrefix("keyboard.enter") })
@@ -92,7 +95,9 @@ import Testing
         _ = token(h, a, "press")
         a.send("token-again")
         h.wait(for: a) { $0.hasPrefix("protocol-error") }
-        #expect(a.lines.last.map { $0.hasPrefix("protocol-error xdg_activation_token_v1@") && $0.hasSuffix(" code=0") } == true,
-                "\(a.lines.last ?? "")")
+        #expect(
+            a.lines.last.map { $0.hasPrefix("protocol-error xdg_activation_token_v1@") && $0.hasSuffix(" code=0") }
+                == true,
+            "\(a.lines.last ?? "")")
     }
 }

@@ -19,16 +19,18 @@ import Testing
         if watched { h.server.deliveryObserver = { _, _ in observed += 1 } }
         let a = try h.probe(["--toplevel", "a", "100x100"])
         h.wait(for: a, line: "mapped a")
-        let b = try h.probe(["--toplevel", "b", "100x100"])  // maps at (72, 72), takes focus
+        let b = try h.probe(["--toplevel", "b", "100x100"]) // maps at (72, 72), takes focus
         h.wait(for: b, line: "mapped b")
-        _ = h.settle(a); _ = h.settle(b)
-        h.warp(45, 45)  // only a is there
+        _ = h.settle(a)
+        _ = h.settle(b)
+        h.warp(45, 45) // only a is there
         _ = h.settle(a)
         h.button(.pressed)
-        #expect(h.settle(a) == [
-            "keyboard.enter a keys=[]", "keyboard.modifiers 0 0 0 0",
-            "pointer.button 272 pressed", "pointer.frame", "configure a 0x0 [activated]",
-        ])
+        #expect(
+            h.settle(a) == [
+                "keyboard.enter a keys=[]", "keyboard.modifiers 0 0 0 0",
+                "pointer.button 272 pressed", "pointer.frame", "configure a 0x0 [activated]",
+            ])
         #expect(h.settle(b) == ["keyboard.leave b", "configure b 0x0 []"])
         h.button(.released)
         #expect(h.settle(a) == ["pointer.button 272 released", "pointer.frame"])

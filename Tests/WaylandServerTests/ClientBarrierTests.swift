@@ -3,29 +3,35 @@
 // xdg_wm_base to ping), or gone; and it says whom it still waits for.
 import Foundation
 import InputRouter
-import Testing
 import InputRouterWireClient
+import Testing
 
 @testable import InputRouterWayland
 
 @Suite(.serialized) struct ClientBarrierTests {
     /// Dispatches until `barrier` passes; false, with whom it waited for, after `timeout`.
     @discardableResult
-    func pass(_ h: ServerHarness, _ barrier: ClientBarrier, timeout: Double = 30,
-              sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    func pass(
+        _ h: ServerHarness, _ barrier: ClientBarrier, timeout: Double = 30,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if barrier.isPassed { return true }
             h.server.dispatch(timeoutMS: 5)
         }
-        Issue.record("the barrier still waits for \(barrier.waiting) after \(timeout) s", sourceLocation: sourceLocation)
+        Issue.record(
+            "the barrier still waits for \(barrier.waiting) after \(timeout) s", sourceLocation: sourceLocation)
         return false
     }
 
     @Test func aSlowClientHasPrintedEveryKeyByItsPong() throws {
         let h = try ServerHarness()
         let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--slow", "10"])
-        for key in UInt32(2)...21 { h.key(key, .pressed); h.key(key, .released) }
+        for key in UInt32(2)...21 {
+            h.key(key, .pressed)
+            h.key(key, .released)
+        }
         let barrier = h.server.barrier()
         // The ping was only just sent: no answer can have come in.
         #expect(barrier.waiting.map(\.program) == ["wl-probe"])
@@ -45,7 +51,9 @@ import InputRouterWireClient
         #expect(!barrier.isPassed)
         let waiting = try #require(barrier.waiting.first)
         #expect(waiting.pid == c.process.processIdentifier)
-        #expect(waiting.description.hasPrefix("wl-probe (pid \(c.process.processIdentifier)): no pong to xdg_wm_base.ping "))
+        #expect(
+            waiting.description.hasPrefix("wl-probe (pid \(c.process.processIdentifier)): no pong to xdg_wm_base.ping ")
+        )
         // Gone, it holds nothing up.
         kill(c.process.processIdentifier, SIGKILL)
         pass(h, barrier)

@@ -12,7 +12,7 @@ import Testing
         h.warp(50, 50)
         #expect(h.settle(c) == ["pointer.enter win 10.00 10.00", "pointer.motion 10.00 10.00", "pointer.frame"])
         h.command(c, "region win 100,100,50,50")
-        #expect(h.settle(c) == ["done region win 100,100,50,50"])  // pending: nothing changed
+        #expect(h.settle(c) == ["done region win 100,100,50,50"]) // pending: nothing changed
         h.command(c, "commit win")
         // The committed region no longer holds the cursor: the server re-picks at once.
         #expect(h.settle(c) == ["pointer.leave win", "pointer.frame", "done commit win"])
@@ -29,7 +29,8 @@ import Testing
         #expect(h.settle(c) == ["done position child 100,100", "done commit child"])
         h.command(c, "commit win")
         // A re-pick after a scene change: enter without motion.
-        #expect(h.settle(c) == ["pointer.leave child", "pointer.enter win 10.00 10.00", "pointer.frame", "done commit win"])
+        #expect(
+            h.settle(c) == ["pointer.leave child", "pointer.enter win 10.00 10.00", "pointer.frame", "done commit win"])
         h.warp(150, 150)
         #expect(h.settle(c).prefix(2) == ["pointer.leave win", "pointer.enter child 10.00 10.00"])
     }
@@ -40,7 +41,9 @@ import Testing
         c.send("frame win")
         var seen: Set<String> = []
         h.wait(for: c) { line in
-            if line.hasPrefix("frame.done") || line.hasPrefix("buffer.release") || line.hasPrefix("done") { seen.insert(line) }
+            if line.hasPrefix("frame.done") || line.hasPrefix("buffer.release") || line.hasPrefix("done") {
+                seen.insert(line)
+            }
             return seen.count == 3
         }
         #expect(seen == ["done frame win", "frame.done win", "buffer.release win"])

@@ -9,11 +9,15 @@ import Testing
 @Suite(.serialized) struct CompositorHarnessTests {
     static let fixtures = recordingFixtures
     /// What a python3 GTK client needs to run on the compositor's socket alone.
-    static let gtkEnvironment: [String: String?] = ["GDK_BACKEND": "wayland", "GTK_A11Y": "none", "NO_AT_BRIDGE": "1",
-                                                    "GSETTINGS_BACKEND": "memory", "DISPLAY": nil]
+    static let gtkEnvironment: [String: String?] = [
+        "GDK_BACKEND": "wayland", "GTK_A11Y": "none", "NO_AT_BRIDGE": "1",
+        "GSETTINGS_BACKEND": "memory", "DISPLAY": nil,
+    ]
 
-    func run(_ arguments: [String], environment: [String: String?] = [:], status: Int32 = 0,
-             onLine: ((String, Int32) -> Void)? = nil) throws -> [String] {
+    func run(
+        _ arguments: [String], environment: [String: String?] = [:], status: Int32 = 0,
+        onLine: ((String, Int32) -> Void)? = nil
+    ) throws -> [String] {
         try CompositorTests().runCompositor(arguments, environment: environment, status: status, onLine: onLine)
     }
 
@@ -34,7 +38,8 @@ import Testing
     func expectNoClientLeft(on socket: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let left = Self.processes(onSocket: socket)
         let names = left.map { pid in
-            ((try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? "?").trimmingCharacters(in: .newlines)
+            ((try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? "?").trimmingCharacters(
+                in: .newlines)
         }
         for pid in left { kill(pid, SIGKILL) }
         #expect(left.isEmpty, "left running after the compositor exited: \(names)", sourceLocation: sourceLocation)
@@ -50,8 +55,10 @@ import Testing
     /// The `time:` (µs) and key of each KEYBOARD_KEY entry, with whether it is a press.
     static func keyEntries(_ yaml: String) throws -> [(time: UInt64, key: Int, pressed: Bool)] {
         try yaml.matches(of: Regex(#"time: (\d+)\.(\d{6}), type: KEYBOARD_KEY, key: (\d+), state: (\w+)"#)).map {
-            (UInt64($0.output[1].substring!)! * 1_000_000 + UInt64($0.output[2].substring!)!,
-             Int($0.output[3].substring!)!, $0.output[4].substring! == "pressed")
+            (
+                UInt64($0.output[1].substring!)! * 1_000_000 + UInt64($0.output[2].substring!)!,
+                Int($0.output[3].substring!)!, $0.output[4].substring! == "pressed"
+            )
         }
     }
 
@@ -69,7 +76,8 @@ import Testing
     /// after the 3 s a client that runs on without a window gets, nor the 5 s more the replay
     /// then waited (about 8 s in all, after which the whole recording came at once).
     @Test func aClientThatExitsAtOnceHoldsUpNeitherTheNextClientNorTheReplay() throws {
-        var listening: Date?, replaying: Date?
+        var listening: Date?
+        var replaying: Date?
         let out = try run([
             "--socket", socket(1), "--size", "800x600", "--speed", "0", "--exit-after-replay",
             "--input", "replay:\(Self.fixtures)/mouse.yml", "--client", "/usr/bin/wayland-info", "--", "/usr/bin/wev",
@@ -77,11 +85,14 @@ import Testing
             if line.hasPrefix("ir-compositor: listening on ") { listening = Date() }
             if line.hasPrefix("ir-compositor: replaying ") { replaying = Date() }
         }
-        #expect(out.contains { $0.hasPrefix("client 1 | ") && $0.contains("interface: 'wl_seat'") }, "wayland-info did not run")
+        #expect(
+            out.contains { $0.hasPrefix("client 1 | ") && $0.contains("interface: 'wl_seat'") },
+            "wayland-info did not run")
         let wait = try #require(replaying).timeIntervalSince(try #require(listening))
         #expect(wait < 3, "the replay began \(wait) s after the socket was ready")
         // wev got the whole recording.
-        #expect(out.filter { $0.hasPrefix("client 2 | ") && $0.contains("wl_pointer] button: ") }.count
+        #expect(
+            out.filter { $0.hasPrefix("client 2 | ") && $0.contains("wl_pointer] button: ") }.count
                 == (try CompositorTests.count("POINTER_BUTTON", in: "mouse.yml")))
         #expect(out.last == "ir-compositor: done")
     }
@@ -94,11 +105,13 @@ import Testing
     @Test func aReplayFileThatCannotBeReadIsReportedBeforeAnyClientStarts() throws {
         let bad = runtimeDirectory + "/version-2-\(getpid()).yml"
         try "version: 2\ndevices: []\n".write(toFile: bad, atomically: true, encoding: .utf8)
-        let out = try run([
-            "--socket", socket(2), "--speed", "0", "--exit-after-replay",
-            "--input", "replay:\(Self.fixtures)/mouse.yml", "--input", "replay:\(bad)", "--", "/usr/bin/wev",
-        ], status: 2)
-        #expect(out == ["ir-compositor: \(bad):1:10: unsupported recording version 2; this reader understands version 1"])
+        let out = try run(
+            [
+                "--socket", socket(2), "--speed", "0", "--exit-after-replay",
+                "--input", "replay:\(Self.fixtures)/mouse.yml", "--input", "replay:\(bad)", "--", "/usr/bin/wev",
+            ], status: 2)
+        #expect(
+            out == ["ir-compositor: \(bad):1:10: unsupported recording version 2; this reader understands version 1"])
         expectNoClientLeft(on: socket(2))
     }
 
@@ -107,8 +120,10 @@ import Testing
     /// exit(0) in the signal handler left wev running. Started from a test thread, the
     /// compositor inherits that thread's blocked signals: it must unblock the ones it handles.
     @Test func aSigtermStopsTheClientsAndPrintsWhatTheyWrote() throws {
-        var signalled = false, watched = false
-        let out = try run(["--socket", socket(3), "--size", "800x600", "--", "/usr/bin/stdbuf", "-oL", "/usr/bin/wev"]) {
+        var signalled = false
+        var watched = false
+        let out = try run(["--socket", socket(3), "--size", "800x600", "--", "/usr/bin/stdbuf", "-oL", "/usr/bin/wev"])
+        {
             line, compositor in
             if !watched {
                 // One that does not end (SIGTERM blocked, or a hang on the way out) fails the
@@ -140,23 +155,25 @@ import Testing
         let header = try String(contentsOfFile: "\(Self.fixtures)/mouse.yml", encoding: .utf8)
         let recording = runtimeDirectory + "/hover-\(getpid()).yml"
         // mouse.yml's device, and events of our own after its `events:`.
-        try (String(header[..<header.range(of: "  events:\n")!.upperBound]) + """
-              - libinput:
-                - {type: DEVICE_ADDED, seat: seat0, logical_seat: default}
-              - evdev:
-                - [  0,      0,   2,   0,       4] # EV_REL / REL_X                     4
-                - [  0,      0,   2,   1,       4] # EV_REL / REL_Y                     4
-                - [  0,      0,   0,   0,       0] # ------------ SYN_REPORT (0) ---------- +0ms
-                libinput:
-                - {time: 0.000000, type: POINTER_MOTION, delta: [  4.00,   4.00], unaccel: [  4.00,   4.00]}
-            # Closing after 2s inactivity
-            """).write(toFile: recording, atomically: true, encoding: .utf8)
+        try
+            (String(header[..<header.range(of: "  events:\n")!.upperBound]) + """
+                  - libinput:
+                    - {type: DEVICE_ADDED, seat: seat0, logical_seat: default}
+                  - evdev:
+                    - [  0,      0,   2,   0,       4] # EV_REL / REL_X                     4
+                    - [  0,      0,   2,   1,       4] # EV_REL / REL_Y                     4
+                    - [  0,      0,   0,   0,       0] # ------------ SYN_REPORT (0) ---------- +0ms
+                    libinput:
+                    - {time: 0.000000, type: POINTER_MOTION, delta: [  4.00,   4.00], unaccel: [  4.00,   4.00]}
+                # Closing after 2s inactivity
+                """).write(toFile: recording, atomically: true, encoding: .utf8)
         let script = runtimeDirectory + "/tooltip-\(getpid()).py"
         try gtkTooltipScript.write(toFile: script, atomically: true, encoding: .utf8)
-        let out = try run([
-            "--socket", socket(4), "--size", "800x600", "--exit-after-replay",
-            "--input", "replay:\(recording)", "--", "/usr/bin/python3", script,
-        ], environment: Self.gtkEnvironment)
+        let out = try run(
+            [
+                "--socket", socket(4), "--size", "800x600", "--exit-after-replay",
+                "--input", "replay:\(recording)", "--", "/usr/bin/python3", script,
+            ], environment: Self.gtkEnvironment)
         #expect(out.contains("client 1 | mapped"))
         #expect(out.contains("client 1 | tooltip shown"), "\(out.joined(separator: "\n"))")
         #expect(out.last == "ir-compositor: done")
@@ -194,7 +211,8 @@ import Testing
             "--socket", socket(6), "--size", "800x600", "--speed", "0", "--exit-after-replay",
             "--input", "replay:\(Self.fixtures)/mouse.yml", "--", "/usr/bin/wev",
         ])
-        #expect(out.filter { $0.contains("wl_pointer] button: ") }.count
+        #expect(
+            out.filter { $0.contains("wl_pointer] button: ") }.count
                 == (try CompositorTests.count("POINTER_BUTTON", in: "mouse.yml")))
         // The recording's last event is a motion; wl_pointer.motion carries its time in ms.
         let ms = UInt64(lastMotion.output[1].substring!)! * 1000 + UInt64(lastMotion.output[2].substring!)! / 1000
@@ -208,15 +226,18 @@ import Testing
     /// keyboard.yml, each as GDK's hardware keycode (the evdev code + 8, as xkb numbers it).
     @Test func aPythonClientsUnflushedPrintsReachTheOutput() throws {
         let yaml = try String(contentsOfFile: "\(Self.fixtures)/keyboard.yml", encoding: .utf8)
-        let expected = try Self.keyEntries(yaml).map { "client 1 | \($0.pressed ? "pressed" : "released") \($0.key + 8)" }
+        let expected = try Self.keyEntries(yaml).map {
+            "client 1 | \($0.pressed ? "pressed" : "released") \($0.key + 8)"
+        }
         let script = runtimeDirectory + "/keys-\(getpid()).py"
         try gtkKeysScript.write(toFile: script, atomically: true, encoding: .utf8)
         var environment = Self.gtkEnvironment
-        environment["PYTHONUNBUFFERED"] = .some(nil)  // as a user's shell has it: not set
-        let out = try run([
-            "--socket", socket(7), "--size", "800x600", "--speed", "0", "--exit-after-replay",
-            "--input", "replay:\(Self.fixtures)/keyboard.yml", "--", "/usr/bin/python3", script,
-        ], environment: environment)
+        environment["PYTHONUNBUFFERED"] = .some(nil) // as a user's shell has it: not set
+        let out = try run(
+            [
+                "--socket", socket(7), "--size", "800x600", "--speed", "0", "--exit-after-replay",
+                "--input", "replay:\(Self.fixtures)/keyboard.yml", "--", "/usr/bin/python3", script,
+            ], environment: environment)
         #expect(out.filter { $0.hasPrefix("client 1 | pressed ") || $0.hasPrefix("client 1 | released ") } == expected)
         #expect(out.last == "ir-compositor: done")
     }
@@ -225,43 +246,43 @@ import Testing
 /// A maximized undecorated GTK 3 window whose label has a tooltip; prints `mapped`, and
 /// `tooltip shown` when GTK maps the tooltip's content (it waits for the pointer to rest).
 private let gtkTooltipScript = #"""
-import gi
-gi.require_version("Gtk", "3.0")
-from gi.repository import Gtk
+    import gi
+    gi.require_version("Gtk", "3.0")
+    from gi.repository import Gtk
 
-window = Gtk.Window(title="hover")
-window.set_decorated(False)
-label = Gtk.Label(label="hover here")
-label.set_has_tooltip(True)
-tip = Gtk.Label(label="the tooltip")
-tip.connect("map", lambda w: print("tooltip shown", flush=True))
-def query(widget, x, y, keyboard, tooltip):
-    tooltip.set_custom(tip)
-    return True
-label.connect("query-tooltip", query)
-window.add(label)
-window.connect("map-event", lambda w, e: print("mapped", flush=True) or False)
-window.connect("destroy", Gtk.main_quit)
-window.maximize()
-window.show_all()
-Gtk.main()
-"""#
+    window = Gtk.Window(title="hover")
+    window.set_decorated(False)
+    label = Gtk.Label(label="hover here")
+    label.set_has_tooltip(True)
+    tip = Gtk.Label(label="the tooltip")
+    tip.connect("map", lambda w: print("tooltip shown", flush=True))
+    def query(widget, x, y, keyboard, tooltip):
+        tooltip.set_custom(tip)
+        return True
+    label.connect("query-tooltip", query)
+    window.add(label)
+    window.connect("map-event", lambda w, e: print("mapped", flush=True) or False)
+    window.connect("destroy", Gtk.main_quit)
+    window.maximize()
+    window.show_all()
+    Gtk.main()
+    """#
 
 /// A GTK 3 window that prints each key it gets, `pressed CODE` or `released CODE`, with a
 /// plain print(): what most scripts do.
 private let gtkKeysScript = #"""
-import gi
-gi.require_version("Gtk", "3.0")
-from gi.repository import Gtk
+    import gi
+    gi.require_version("Gtk", "3.0")
+    from gi.repository import Gtk
 
-window = Gtk.Window(title="keys")
-window.set_default_size(300, 200)
-def key(widget, event, what):
-    print(what, event.hardware_keycode)
-    return True
-window.connect("key-press-event", key, "pressed")
-window.connect("key-release-event", key, "released")
-window.connect("destroy", Gtk.main_quit)
-window.show_all()
-Gtk.main()
-"""#
+    window = Gtk.Window(title="keys")
+    window.set_default_size(300, 200)
+    def key(widget, event, what):
+        print(what, event.hardware_keycode)
+        return True
+    window.connect("key-press-event", key, "pressed")
+    window.connect("key-release-event", key, "released")
+    window.connect("destroy", Gtk.main_quit)
+    window.show_all()
+    Gtk.main()
+    """#

@@ -88,8 +88,11 @@ final class GapFillingGrid {
         #expect(log.lines == ["maximize win"])
         h.command(probe, "fullscreen win")
         // Granted: the window fills the output, and comes under the cursor at its corner.
-        #expect(h.settle(probe) == ["pointer.enter win 0.00 0.00", "pointer.frame", "done fullscreen win",
-                                    "configure win 1280x720 [fullscreen,activated]"])
+        #expect(
+            h.settle(probe) == [
+                "pointer.enter win 0.00 0.00", "pointer.frame", "done fullscreen win",
+                "configure win 1280x720 [fullscreen,activated]",
+            ])
         #expect(log.lines == ["maximize win", "fullscreen(output: nil) win"])
     }
 

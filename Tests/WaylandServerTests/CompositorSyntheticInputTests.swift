@@ -33,7 +33,8 @@ import Testing
         let replayed = try traceOf("replay:\(file)", run: "c")
 
         // Every `libinput:` entry and every partial wheel step the file holds is an event.
-        let partialSteps = try text.matches(of: Regex(#"\n    - \[\d+, \d+, 2, 1[12], -?\d+\]"#)).count - entries("POINTER_AXIS")
+        let partialSteps =
+            try text.matches(of: Regex(#"\n    - \[\d+, \d+, 2, 1[12], -?\d+\]"#)).count - entries("POINTER_AXIS")
         let events = text.components(separatedBy: "\n    - {").count - 1 + partialSteps
         #expect(first.out.contains("ir-compositor: replaying synthetic:42 (\(events) events)"))
         #expect(replayed.out.contains("ir-compositor: replaying \(file) (\(events) events)"))
@@ -41,13 +42,17 @@ import Testing
         // The window had the keyboard from the start: every key of the file reached it, and
         // every lid and tablet-mode switch went to the switch observers.
         let lines = first.trace.split(separator: "\n")
-        #expect(lines.filter { $0.hasPrefix("seat0 keyboard.key \"client1 wl-probe: editor\" ") }.count == entries("KEYBOARD_KEY"))
+        #expect(
+            lines.filter { $0.hasPrefix("seat0 keyboard.key \"client1 wl-probe: editor\" ") }.count
+                == entries("KEYBOARD_KEY"))
         #expect(lines.filter { $0.hasPrefix("seat0 switch ") }.count == entries("SWITCH_TOGGLE"))
         // Every button and touch-down made one decision: delivered to the window, or dropped
         // where the cursor (it starts at 0,0) or the finger is outside it.
-        #expect(lines.filter { $0.contains(" pointer.button ") || $0.hasSuffix(" pointer.button") }.count
+        #expect(
+            lines.filter { $0.contains(" pointer.button ") || $0.hasSuffix(" pointer.button") }.count
                 == entries("POINTER_BUTTON"))
-        #expect(lines.filter { $0.contains(" touch.down ") || $0.hasSuffix(" touch.down") }.count == entries("TOUCH_DOWN"))
+        #expect(
+            lines.filter { $0.contains(" touch.down ") || $0.hasSuffix(" touch.down") }.count == entries("TOUCH_DOWN"))
         #expect(lines.contains { $0.hasPrefix("seat0 touch.down \"client1 wl-probe: editor\" ") })
 
         #expect(first.trace == second.trace)
@@ -72,8 +77,12 @@ import Testing
 
     @Test func aRequestThatCannotBeReadIsNamedBeforeAnyClientStarts() throws {
         let out = try CompositorTests().runCompositor(
-            ["--socket", "ir-synth-\(getpid())-e", "--input", "synthetic:42,devices=tablet", "--client", "/bin/false"], status: 2)
-        #expect(out == ["ir-compositor: synthetic:42,devices=tablet: unknown device 'tablet' "
-                        + "(keyboard, mouse, touchscreen, switches; join several with +)"])
+            ["--socket", "ir-synth-\(getpid())-e", "--input", "synthetic:42,devices=tablet", "--client", "/bin/false"],
+            status: 2)
+        #expect(
+            out == [
+                "ir-compositor: synthetic:42,devices=tablet: unknown device 'tablet' "
+                    + "(keyboard, mouse, touchscreen, switches; join several with +)"
+            ])
     }
 }

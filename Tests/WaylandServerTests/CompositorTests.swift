@@ -10,8 +10,10 @@ import Testing
     /// Runs ir-compositor to completion and returns its output lines; `onLine` sees each
     /// line as it comes, with the compositor's pid. `environment` is added to the test's
     /// own (a nil value removes the variable).
-    func runCompositor(_ arguments: [String], environment: [String: String?] = [:], status: Int32 = 0,
-                       onLine: ((String, Int32) -> Void)? = nil) throws -> [String] {
+    func runCompositor(
+        _ arguments: [String], environment: [String: String?] = [:], status: Int32 = 0,
+        onLine: ((String, Int32) -> Void)? = nil
+    ) throws -> [String] {
         let compositor = try CompositorProcess(arguments, environment: environment)
         let process = compositor.process
         var data = Data()
@@ -85,7 +87,9 @@ import Testing
         #expect(text.contains("button: 272 (left), state: 1 (pressed)"))
         #expect(text.contains("wl_pointer] axis_source: 0 (wheel)") || text.contains("axis_source: 0"))
         // Every button of the recording, the last ones too: wev printed them before its pong.
-        #expect(out.filter { $0.contains("wl_pointer] button: ") }.count == (try Self.count("POINTER_BUTTON", in: "mouse.yml")))
+        #expect(
+            out.filter { $0.contains("wl_pointer] button: ") }.count
+                == (try Self.count("POINTER_BUTTON", in: "mouse.yml")))
         #expect(out.last == "ir-compositor: done")
     }
 
@@ -102,21 +106,25 @@ import Testing
         ]) { line, compositor in
             // Printed as the replay starts; its first event waits 200 ms for clients to bind.
             guard frozen == nil, line.hasPrefix("ir-compositor: replaying "),
-                let wev = Self.descendant(of: compositor, named: "wev") else { return }
+                let wev = Self.descendant(of: compositor, named: "wev")
+            else { return }
             kill(wev, SIGSTOP)
             frozen = wev
             DispatchQueue.global().asyncAfter(deadline: .now() + 1.5) { kill(wev, SIGCONT) }
         }
         #expect(frozen != nil, "wev was not found among the compositor's children")
-        #expect(out.filter { $0.contains("wl_pointer] button: ") }.count == (try Self.count("POINTER_BUTTON", in: "mouse.yml")),
-                "\(out.joined(separator: "\n"))")
+        #expect(
+            out.filter { $0.contains("wl_pointer] button: ") }.count
+                == (try Self.count("POINTER_BUTTON", in: "mouse.yml")),
+            "\(out.joined(separator: "\n"))")
         #expect(out.last == "ir-compositor: done")
     }
 
     /// A wl-probe that takes 25 ms per line it prints (about 2 s for keyboard.yml's keys)
     /// still prints every key before the compositor says it is done.
     @Test func aSlowProbeGetsEveryReplayedKeyBeforeTheCompositorExits() throws {
-        let out = try replayKeys(socket: 6, probe: "--toplevel editor 300x200 --slow 25", options: ["--size", "800x600"])
+        let out = try replayKeys(
+            socket: 6, probe: "--toplevel editor 300x200 --slow 25", options: ["--size", "800x600"])
         try expectEveryKeyThenDone(out)
     }
 
@@ -124,8 +132,9 @@ import Testing
     /// and exits with status 1; it does not hang. (The replay's new device waits as long for
     /// it, and goes on.)
     @Test func aClientThatNeverAnswersIsNamedAfterTheSettleTimeout() throws {
-        let out = try replayKeys(socket: 7, probe: "--toplevel hung 100x100 --ignore-ping", options: ["--settle-timeout", "1"],
-                                 status: 1)
+        let out = try replayKeys(
+            socket: 7, probe: "--toplevel hung 100x100 --ignore-ping", options: ["--settle-timeout", "1"],
+            status: 1)
         // Named twice: once when the replay's new device waited for it, once at the end.
         let named = out.filter { $0.hasPrefix("ir-compositor: client 1, wl-probe (pid ") }
         #expect(named.count == 2, "\(out.joined(separator: "\n"))")
@@ -139,24 +148,28 @@ import Testing
     /// keyboard.yml replayed at full speed into one wl-probe started with `probe`, on the
     /// socket numbered `socket`, until the compositor exits: the ping tests' run.
     func replayKeys(socket: Int, probe: String, options: [String] = [], status: Int32 = 0) throws -> [String] {
-        try runCompositor(["--socket", "ir-comp-\(getpid())-\(socket)", "--speed", "0", "--exit-after-replay"] + options + [
-            "--input", "replay:\(Self.fixtures)/keyboard.yml", "--client", "\(productsDirectory)/wl-probe \(probe)",
-        ], status: status)
+        try runCompositor(
+            ["--socket", "ir-comp-\(getpid())-\(socket)", "--speed", "0", "--exit-after-replay"] + options + [
+                "--input", "replay:\(Self.fixtures)/keyboard.yml", "--client", "\(productsDirectory)/wl-probe \(probe)",
+            ], status: status)
     }
 
     /// The probe printed every key of keyboard.yml, and the compositor said it was done last.
     func expectEveryKeyThenDone(_ out: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
-        #expect(out.filter { $0.hasPrefix("client 1 | keyboard.key ") }.count == (try Self.count("KEYBOARD_KEY", in: "keyboard.yml")),
-                sourceLocation: sourceLocation)
+        #expect(
+            out.filter { $0.hasPrefix("client 1 | keyboard.key ") }.count
+                == (try Self.count("KEYBOARD_KEY", in: "keyboard.yml")),
+            sourceLocation: sourceLocation)
         #expect(out.last == "ir-compositor: done", sourceLocation: sourceLocation)
     }
 
     @Test func waylandDebugServerPrintsTheProtocolAsUsersKnowIt() throws {
-        let out = try runCompositor([
-            "--socket", "ir-comp-\(getpid())-4", "--speed", "0", "--exit-after-replay",
-            "--input", "replay:\(Self.fixtures)/keyboard.yml",
-            "--client", "\(productsDirectory)/wl-probe --toplevel editor 100x100",
-        ], environment: ["WAYLAND_DEBUG": "server"])
+        let out = try runCompositor(
+            [
+                "--socket", "ir-comp-\(getpid())-4", "--speed", "0", "--exit-after-replay",
+                "--input", "replay:\(Self.fixtures)/keyboard.yml",
+                "--client", "\(productsDirectory)/wl-probe --toplevel editor 100x100",
+            ], environment: ["WAYLAND_DEBUG": "server"])
         // libwayland's own trace: requests in, events out, with object ids and arguments.
         #expect(out.contains { $0.contains("wl_compositor@") && $0.contains(".create_surface(") })
         #expect(out.contains { $0.contains("-> wl_keyboard@") && $0.contains(".key(") })
@@ -185,14 +198,19 @@ import Testing
     }
 
     @Test func unknownOptionsAndBadFilesAreClearErrors() throws {
-        let bad = try Process.run(URL(fileURLWithPath: productsDirectory + "/ir-compositor"), arguments: ["--frobnicate"])
+        let bad = try Process.run(
+            URL(fileURLWithPath: productsDirectory + "/ir-compositor"), arguments: ["--frobnicate"])
         bad.waitUntilExit()
         #expect(bad.terminationStatus == 2)
-        let out = try runCompositor(["--socket", "ir-comp-\(getpid())-3", "--input", "replay:/nonexistent.yml"], status: 2)
+        let out = try runCompositor(
+            ["--socket", "ir-comp-\(getpid())-3", "--input", "replay:/nonexistent.yml"], status: 2)
         #expect(out.contains { $0.contains("/nonexistent.yml") })
         // One --record file cannot hold several seats' libinput inputs: said before any opens.
-        let record = try runCompositor(["--input", "libinput", "--seat", "seat-b", "--input", "libinput",
-                                        "--record", runtimeDirectory + "/two.yml"], status: 2)
+        let record = try runCompositor(
+            [
+                "--input", "libinput", "--seat", "seat-b", "--input", "libinput",
+                "--record", runtimeDirectory + "/two.yml",
+            ], status: 2)
         #expect(record == ["ir-compositor: --record writes one libinput input; give --input libinput once with it"])
     }
 }

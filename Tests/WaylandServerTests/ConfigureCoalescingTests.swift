@@ -8,8 +8,8 @@
 // answer several requests (wlroots and weston schedule theirs on an idle source).
 import Foundation
 import InputRouter
-import Testing
 import InputRouterWireClient
+import Testing
 
 @testable import InputRouterWayland
 
@@ -22,7 +22,8 @@ private enum DecorationOp {
 }
 
 /// zxdg_toplevel_decoration_v1.mode
-private let clientSide: UInt32 = 1, serverSide: UInt32 = 2
+private let clientSide: UInt32 = 1
+private let serverSide: UInt32 = 2
 
 @Suite struct ConfigureCoalescingTests {
     /// A wire client's toplevel that had its initial configure and acknowledged it, without a
@@ -42,8 +43,10 @@ private let clientSide: UInt32 = 1, serverSide: UInt32 = 2
         if decorations { config.policy.decorationStyle = DecorationStyle(titleHeight: 24) }
         let server = try WaylandServer(configuration: config)
         let (client, wire, session) = try server.connectWireClient(
-            binding: [("wl_compositor", 5), ("wl_shm", 1), ("xdg_wm_base", 5)] + (decorations ? [("zxdg_decoration_manager_v1", 1)] : []))
-        let compositor = try #require(session.bound["wl_compositor"]), wm = try #require(session.bound["xdg_wm_base"])
+            binding: [("wl_compositor", 5), ("wl_shm", 1), ("xdg_wm_base", 5)]
+                + (decorations ? [("zxdg_decoration_manager_v1", 1)] : []))
+        let compositor = try #require(session.bound["wl_compositor"])
+        let wm = try #require(session.bound["xdg_wm_base"])
         let surface = wire.newID("wl_surface")
         wire.send(compositor, Op.compositorCreateSurface, [.uint(surface)])
         let xdg = wire.newID("xdg_surface")
@@ -54,7 +57,9 @@ private let clientSide: UInt32 = 1, serverSide: UInt32 = 2
         let initial = try #require(session.waitFor { $0.object == xdg && $0.opcode == 0 }, "the initial configure")
         wire.send(xdg, Op.xdgSurfaceAckConfigure, [.uint(initial.uint(at: 0))])
         try #require(session.roundtrip())
-        return Window(server: server, client: client, wire: wire, session: session, surface: surface, xdgSurface: xdg, toplevel: toplevel)
+        return Window(
+            server: server, client: client, wire: wire, session: session, surface: surface, xdgSurface: xdg,
+            toplevel: toplevel)
     }
 
     /// The configure events `w`'s objects receive for what it sent last: read until an
@@ -67,8 +72,10 @@ private let clientSide: UInt32 = 1, serverSide: UInt32 = 2
 
     /// `configuresAnswering`, with the `xdg_surface.configure` serials.
     func answer(_ w: Window, decoration: UInt32? = nil) -> (lines: [String], serials: [UInt32]) {
-        var lines: [String] = [], serials: [UInt32] = []
-        var configured = false, synced = false
+        var lines: [String] = []
+        var serials: [UInt32] = []
+        var configured = false
+        var synced = false
         var callback: UInt32?
         let deadline = Date().addingTimeInterval(5)
         while !synced, !w.wire.closed, Date() < deadline {
@@ -78,9 +85,13 @@ private let clientSide: UInt32 = 1, serverSide: UInt32 = 2
                 case (w.toplevel, 0):
                     let count = Int(e.uint(at: 8)) / 4
                     let states = (0..<count).map { String(e.uint(at: 12 + 4 * $0)) }.joined(separator: ",")
-                    lines.append("xdg_toplevel.configure \(Int32(bitPattern: e.uint(at: 0)))x\(Int32(bitPattern: e.uint(at: 4))) [\(states)]")
+                    lines.append(
+                        "xdg_toplevel.configure \(Int32(bitPattern: e.uint(at: 0)))x\(Int32(bitPattern: e.uint(at: 4))) [\(states)]"
+                    )
                 case (decoration, 0):
-                    lines.append("zxdg_toplevel_decoration_v1.configure \(e.uint(at: 0) == serverSide ? "server_side" : "client_side")")
+                    lines.append(
+                        "zxdg_toplevel_decoration_v1.configure \(e.uint(at: 0) == serverSide ? "server_side" : "client_side")"
+                    )
                 case (w.xdgSurface, 0):
                     lines.append("xdg_surface.configure")
                     serials.append(e.uint(at: 0))
@@ -111,11 +122,12 @@ private let clientSide: UInt32 = 1, serverSide: UInt32 = 2
     @Test func aDecorationCreatedAndSetToServerSideTogetherIsAnsweredOnceServerSide() throws {
         let w = try configuredWindow(decorations: true)
         let decoration = try askForServerSide(w)
-        #expect(configuresAnswering(w, decoration: decoration) == [
-            "xdg_toplevel.configure 0x0 []",
-            "zxdg_toplevel_decoration_v1.configure server_side",
-            "xdg_surface.configure",
-        ])
+        #expect(
+            configuresAnswering(w, decoration: decoration) == [
+                "xdg_toplevel.configure 0x0 []",
+                "zxdg_toplevel_decoration_v1.configure server_side",
+                "xdg_surface.configure",
+            ])
         #expect(w.wire.error == nil)
         // One serial waits for its ack: the initial one was acknowledged, no other was sent.
         #expect(w.waitingSerials.count == 1)
@@ -138,7 +150,9 @@ private let clientSide: UInt32 = 1, serverSide: UInt32 = 2
 
     /// Acknowledges `serial`, commits a 100×80 buffer, and returns the window's node, mapped
     /// by that commit without a protocol error.
-    func acknowledgeAndCommitABuffer(_ w: Window, _ serial: UInt32, sourceLocation: SourceLocation = #_sourceLocation) throws -> NodeID {
+    func acknowledgeAndCommitABuffer(_ w: Window, _ serial: UInt32, sourceLocation: SourceLocation = #_sourceLocation)
+        throws -> NodeID
+    {
         w.wire.send(w.xdgSurface, Op.xdgSurfaceAckConfigure, [.uint(serial)])
         let buffer = try #require(w.session.buffer(width: 100, height: 80), sourceLocation: sourceLocation)
         w.wire.send(w.surface, Op.surfaceAttach, [.uint(buffer), .int(0), .int(0)])
@@ -156,11 +170,12 @@ private let clientSide: UInt32 = 1, serverSide: UInt32 = 2
         let decoration = try askForServerSide(w)
         _ = configuresAnswering(w, decoration: decoration)
         w.wire.send(decoration, DecorationOp.decorationSetMode, [.uint(clientSide)])
-        #expect(configuresAnswering(w, decoration: decoration) == [
-            "xdg_toplevel.configure 0x0 []",
-            "zxdg_toplevel_decoration_v1.configure client_side",
-            "xdg_surface.configure",
-        ])
+        #expect(
+            configuresAnswering(w, decoration: decoration) == [
+                "xdg_toplevel.configure 0x0 []",
+                "zxdg_toplevel_decoration_v1.configure client_side",
+                "xdg_surface.configure",
+            ])
     }
 
     /// Two modes on their way: acknowledging the first configure that carried one lets a
@@ -177,11 +192,12 @@ private let clientSide: UInt32 = 1, serverSide: UInt32 = 2
         w.wire.send(decoration, DecorationOp.decorationSetMode, [.uint(serverSide)])
         let second = answer(w, decoration: decoration)
         #expect(second.lines.contains("zxdg_toplevel_decoration_v1.configure server_side"))
-        let firstSerial = try #require(first.serials.first), secondSerial = try #require(second.serials.first)
+        let firstSerial = try #require(first.serials.first)
+        let secondSerial = try #require(second.serials.first)
 
         let node = try acknowledgeAndCommitABuffer(w, firstSerial)
         let tree = w.server.router.tree
-        #expect(tree.parent(of: node) == w.server.outputNode)  // client_side: no title bar
+        #expect(tree.parent(of: node) == w.server.outputNode) // client_side: no title bar
 
         w.wire.send(w.xdgSurface, Op.xdgSurfaceAckConfigure, [.uint(secondSerial)])
         w.wire.send(w.surface, Op.surfaceCommit)

@@ -3,8 +3,8 @@
 // ring of the newest 256), on the raw wire: what a client that acks late, or never, sees.
 import Foundation
 import InputRouter
-import Testing
 import InputRouterWireClient
+import Testing
 
 @testable import InputRouterWayland
 
@@ -16,7 +16,9 @@ import InputRouterWireClient
         config.unresponsiveTimeoutMS = 0
         let server = try WaylandServer(configuration: config)
         server.handle(InputEvent(time: 0, device: DeviceID(1), .deviceAdded(.keyboard)))
-        let (client, wire, session) = try server.connectWireClient(binding: [("wl_compositor", 5), ("wl_shm", 1), ("xdg_wm_base", 5)])
+        let (client, wire, session) = try server.connectWireClient(binding: [
+            ("wl_compositor", 5), ("wl_shm", 1), ("xdg_wm_base", 5),
+        ])
         let a = try #require(session.mapToplevel(width: 100, height: 80))
         let b = try #require(session.mapToplevel(width: 100, height: 80))
         let nodeA = try #require(server.node(ofSurface: a.surface, client: client))
@@ -27,9 +29,12 @@ import InputRouterWireClient
     /// Activating a then b (which has the focus, mapped last), `times` times: each
     /// activation configures both; a's
     /// `xdg_surface.configure` serials, in order, and the activated state of each.
-    func flip(_ server: WaylandServer, _ session: WireSession, _ a: WireSession.Toplevel, _ nodeA: NodeID, _ nodeB: NodeID,
-              times: Int) -> (serials: [UInt32], activated: [Bool]) {
-        var serials: [UInt32] = [], activated: [Bool] = []
+    func flip(
+        _ server: WaylandServer, _ session: WireSession, _ a: WireSession.Toplevel, _ nodeA: NodeID, _ nodeB: NodeID,
+        times: Int
+    ) -> (serials: [UInt32], activated: [Bool]) {
+        var serials: [UInt32] = []
+        var activated: [Bool] = []
         var pendingActivated = false
         for _ in 0..<times {
             server.activate(nodeA)
@@ -42,9 +47,13 @@ import InputRouterWireClient
             if e.object == a.toplevel, e.opcode == 0 {
                 // configure(width, height, states): the states array's words after its length.
                 let length = Int(e.uint(at: 8)) / 4
-                pendingActivated = (0..<length).contains { e.uint(at: 12 + 4 * $0) == 4 }  // XDG_TOPLEVEL_STATE_ACTIVATED
+                // XDG_TOPLEVEL_STATE_ACTIVATED
+                pendingActivated = (0..<length).contains { e.uint(at: 12 + 4 * $0) == 4 }
             }
-            if e.object == a.xdgSurface, e.opcode == 0 { serials.append(e.uint(at: 0)); activated.append(pendingActivated) }
+            if e.object == a.xdgSurface, e.opcode == 0 {
+                serials.append(e.uint(at: 0))
+                activated.append(pendingActivated)
+            }
             return e.object == callback && e.opcode == 0
         }
         return (serials, activated)
@@ -66,7 +75,7 @@ import InputRouterWireClient
         #expect(wire.error == nil)
         wire.send(a.xdgSurface, Op.xdgSurfaceAckConfigure, [.uint(serials[40])])
         session.roundtrip()
-        #expect(wire.error?.code == 4)  // XDG_SURFACE_ERROR_INVALID_SERIAL
+        #expect(wire.error?.code == 4) // XDG_SURFACE_ERROR_INVALID_SERIAL
         #expect(wire.error?.message == "serial \(serials[40]) was not sent in a configure")
     }
 

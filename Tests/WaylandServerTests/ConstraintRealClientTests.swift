@@ -16,8 +16,8 @@ final class ConstraintLog {
     init(_ h: ServerHarness) {
         h.server.deliveryObserver = { [unowned self] d, _ in
             switch d {
-            case let .pointerConstraint(_, _, kind, active): changes.append((kind, active))
-            case let .relativeMotion(_, _, _, m): relative.append(m)
+            case .pointerConstraint(_, _, let kind, let active): changes.append((kind, active))
+            case .relativeMotion(_, _, _, let m): relative.append(m)
             case .pointerMotion: absolute += 1
             default: break
             }
@@ -29,8 +29,10 @@ extension ServerHarness {
     func relativeMove(_ dx: Double, _ dy: Double, raw: (Double, Double)? = nil) {
         time += 1000
         let (udx, udy) = raw ?? (dx, dy)
-        server.handle(InputEvent(time: time, device: DeviceID(1),
-                                 .pointerMotion(dx: dx, dy: dy, unacceleratedDX: udx, unacceleratedDY: udy)))
+        server.handle(
+            InputEvent(
+                time: time, device: DeviceID(1),
+                .pointerMotion(dx: dx, dy: dy, unacceleratedDX: udx, unacceleratedDY: udy)))
     }
     func click(_ button: UInt32) {
         self.button(.pressed, button)
@@ -42,22 +44,22 @@ extension ServerHarness {
 /// grab put SDL into relative mode, which on Wayland is a persistent lock plus a relative
 /// pointer. It prints the deltas SDL hands the game.
 let relativeMouseGame = """
-import sys, pygame
-pygame.init()
-pygame.display.set_mode((320, 240), pygame.OPENGL | pygame.DOUBLEBUF)
-pygame.display.flip()
-pygame.mouse.set_visible(False)
-pygame.event.set_grab(True)
-print("ready", flush=True)
-while True:
-    for e in pygame.event.get():
-        if e.type == pygame.MOUSEMOTION:
-            print("motion rel=%d,%d" % e.rel, flush=True)
-        elif e.type == pygame.QUIT:
-            sys.exit(0)
+    import sys, pygame
+    pygame.init()
+    pygame.display.set_mode((320, 240), pygame.OPENGL | pygame.DOUBLEBUF)
     pygame.display.flip()
-    pygame.time.wait(10)
-"""
+    pygame.mouse.set_visible(False)
+    pygame.event.set_grab(True)
+    print("ready", flush=True)
+    while True:
+        for e in pygame.event.get():
+            if e.type == pygame.MOUSEMOTION:
+                print("motion rel=%d,%d" % e.rel, flush=True)
+            elif e.type == pygame.QUIT:
+                sys.exit(0)
+        pygame.display.flip()
+        pygame.time.wait(10)
+    """
 
 @Suite(.serialized) struct ConstraintRealClientTests {
     static func inside(_ p: Point, _ f: Rect) -> Bool {
@@ -69,11 +71,12 @@ while True:
         let h = try ServerHarness()
         let log = ConstraintLog(h)
         let client = try h.spawn("/usr/bin/weston-confine", arguments)
-        let (_, frame) = try #require(h.mappedToplevel(), "weston-confine never mapped:\n\(client.lines.joined(separator: "\n"))")
+        let (_, frame) = try #require(
+            h.mappedToplevel(), "weston-confine never mapped:\n\(client.lines.joined(separator: "\n"))")
         _ = h.settleForeign(client)
         let centre = Point(Double(frame.x + frame.width / 2), Double(frame.y + frame.height / 2))
         h.warp(centre.x, centre.y)
-        h.click(0x110)  // BTN_LEFT toggles the confinement
+        h.click(0x110) // BTN_LEFT toggles the confinement
         _ = h.settleForeign(client)
         // The complex region has holes (the centre may be in one): the confinement starts
         // when the pointer enters the region, so sweep the window until it does.
@@ -106,7 +109,8 @@ while True:
         let h = try ServerHarness()
         let log = ConstraintLog(h)
         let client = try h.spawn("/usr/bin/weston-clickdot")
-        let (_, frame) = try #require(h.mappedToplevel(), "weston-clickdot never mapped:\n\(client.lines.joined(separator: "\n"))")
+        let (_, frame) = try #require(
+            h.mappedToplevel(), "weston-clickdot never mapped:\n\(client.lines.joined(separator: "\n"))")
         _ = h.settleForeign(client)
         h.warp(Double(frame.x + frame.width / 2), Double(frame.y + frame.height / 2))
         h.click(0x110)
@@ -130,19 +134,23 @@ while True:
         try relativeMouseGame.write(toFile: script, atomically: true, encoding: .utf8)
         let client = try h.spawn("/usr/bin/python3", [script], environment: ["SDL_VIDEODRIVER": "wayland"])
         // pygame's import alone takes seconds; under load, more than the default 20 s.
-        let top = try #require(DecorationRealClientTests.mappedToplevel(h, timeout: 30),
-                               "the pygame game never mapped:\n\(client.lines.joined(separator: "\n"))")
+        let top = try #require(
+            DecorationRealClientTests.mappedToplevel(h, timeout: 30),
+            "the pygame game never mapped:\n\(client.lines.joined(separator: "\n"))")
         h.wait(for: client, line: "ready")
         // Below the server's title bar, which it asked for.
         #expect(XdgDecorationTests.compositorNodes(h) == ["close button", "title bar", "window"])
         let tree = h.server.router.tree
-        let at = try #require(tree.layoutPosition(of: top)), size = try #require(tree.frame(of: top))
+        let at = try #require(tree.layoutPosition(of: top))
+        let size = try #require(tree.frame(of: top))
         let frame = Rect(Int32(at.x), Int32(at.y), size.width, size.height)
         let centre = Point(Double(frame.x + frame.width / 2), Double(frame.y + frame.height / 2))
         h.warp(centre.x, centre.y)
         // A game redraws all the time, so it is never quiet: wait for what it must do.
         // SDL may confine first (its grab) and then lock (relative mode): the lock is what counts.
-        h.dispatch(until: "the game's pointer lock to activate") { log.changes.last.map { $0.kind == .lock && $0.active } ?? false }
+        h.dispatch(until: "the game's pointer lock to activate") {
+            log.changes.last.map { $0.kind == .lock && $0.active } ?? false
+        }
         #expect(log.changes.last.map { "\($0.kind) \($0.active)" } == "lock true")
         let absoluteBefore = log.absolute
         _ = client.take()

@@ -35,12 +35,16 @@ import Testing
     @Test func footAsksForServerSideAndGetsOneTitleBar() throws {
         let h = try Self.decorated()
         var trace: [String] = []
-        h.server.deliveryObserver = { [unowned h] d, q in trace.append(TraceSink.line(d, queue: q, router: h.server.router)) }
+        h.server.deliveryObserver = { [unowned h] d, q in
+            trace.append(TraceSink.line(d, queue: q, router: h.server.router))
+        }
         let foot = try h.spawn("/usr/bin/foot", ["--", "/bin/sh", "-c", "sleep 60"])
         let top = try #require(Self.mappedToplevel(h), "foot never mapped:\n\(foot.lines.joined(separator: "\n"))")
         _ = h.settleForeign(foot)
         // foot's own log: what it was configured with.
-        #expect(foot.lines.contains { $0.hasSuffix("using SSD decorations") }, "foot said:\n\(foot.lines.joined(separator: "\n"))")
+        #expect(
+            foot.lines.contains { $0.hasSuffix("using SSD decorations") },
+            "foot said:\n\(foot.lines.joined(separator: "\n"))")
         #expect(!foot.lines.contains { $0.hasSuffix("using CSD decorations") })
         let tree = h.server.router.tree
         let window = try #require(tree.parent(of: top))
@@ -72,7 +76,8 @@ import Testing
         try clickGame.write(toFile: script, atomically: true, encoding: .utf8)
         let game = try h.spawn("/usr/bin/python3", [script], environment: ["SDL_VIDEODRIVER": "wayland"])
         // pygame's import alone takes seconds.
-        let top = try #require(Self.mappedToplevel(h, timeout: 30), "the pygame game never mapped:\n\(game.lines.joined(separator: "\n"))")
+        let top = try #require(
+            Self.mappedToplevel(h, timeout: 30), "the pygame game never mapped:\n\(game.lines.joined(separator: "\n"))")
         h.wait(for: game, line: "ready")
         let tree = h.server.router.tree
         #expect(tree.frame(of: top).map { ($0.width, $0.height) } ?? (0, 0) == (320, 240))
@@ -102,7 +107,8 @@ import Testing
     @Test func westonTerminalDrawsItsOwnFrameAndGetsNoTitleBar() throws {
         let h = try Self.decorated()
         let terminal = try h.spawn("/usr/bin/weston-terminal", ["--shell=/bin/sh"])
-        let top = try #require(Self.mappedToplevel(h), "weston-terminal never mapped:\n\(terminal.lines.joined(separator: "\n"))")
+        let top = try #require(
+            Self.mappedToplevel(h), "weston-terminal never mapped:\n\(terminal.lines.joined(separator: "\n"))")
         _ = h.settleForeign(terminal)
         let tree = h.server.router.tree
         #expect(tree.parent(of: top) == h.server.outputNode)
@@ -110,7 +116,10 @@ import Testing
         // The top rows of its window geometry, where it draws its own title bar, are its
         // own surface.
         let at = try #require(tree.layoutPosition(of: top))
-        guard let s = h.server.surface(for: top), case .xdg(let xdg) = s.role else { Issue.record("not an xdg surface"); return }
+        guard let s = h.server.surface(for: top), case .xdg(let xdg) = s.role else {
+            Issue.record("not an xdg surface")
+            return
+        }
         let g = try #require(xdg.geometry, "weston-terminal sets its window geometry")
         #expect(tree.hitTest(Point(at.x + Double(g.x) + 60, at.y + Double(g.y) + 5))?.node == top)
     }
@@ -119,17 +128,17 @@ import Testing
 /// A pygame window that prints each mouse button press SDL hands the game, at the window
 /// coordinates SDL gives it.
 let clickGame = """
-import sys, pygame
-pygame.init()
-pygame.display.set_mode((320, 240))
-pygame.display.flip()
-print("ready", flush=True)
-while True:
-    for e in pygame.event.get():
-        if e.type == pygame.MOUSEBUTTONDOWN:
-            print("button.down %d,%d button=%d" % (e.pos[0], e.pos[1], e.button), flush=True)
-        elif e.type == pygame.QUIT:
-            sys.exit(0)
+    import sys, pygame
+    pygame.init()
+    pygame.display.set_mode((320, 240))
     pygame.display.flip()
-    pygame.time.wait(10)
-"""
+    print("ready", flush=True)
+    while True:
+        for e in pygame.event.get():
+            if e.type == pygame.MOUSEBUTTONDOWN:
+                print("button.down %d,%d button=%d" % (e.pos[0], e.pos[1], e.button), flush=True)
+            elif e.type == pygame.QUIT:
+                sys.exit(0)
+        pygame.display.flip()
+        pygame.time.wait(10)
+    """

@@ -9,10 +9,14 @@ import Testing
 @testable import InputRouterWayland
 
 @Suite(.serialized) struct DragRealClientTests {
-    static let environment = ["GDK_BACKEND": "wayland", "GTK_A11Y": "none", "NO_AT_BRIDGE": "1",
-                              "GSETTINGS_BACKEND": "memory", "WAYLAND_DEBUG": "client"]
+    static let environment = [
+        "GDK_BACKEND": "wayland", "GTK_A11Y": "none", "NO_AT_BRIDGE": "1",
+        "GSETTINGS_BACKEND": "memory", "WAYLAND_DEBUG": "client",
+    ]
 
-    func center(_ r: Rect) -> (Double, Double) { (Double(r.x) + Double(r.width) / 2, Double(r.y) + Double(r.height) / 2) }
+    func center(_ r: Rect) -> (Double, Double) {
+        (Double(r.x) + Double(r.width) / 2, Double(r.y) + Double(r.height) / 2)
+    }
 
     /// A protocol line (WAYLAND_DEBUG) for an event the client received: `iface@N.event(`.
     func received(_ c: ClientProcess, _ event: String) -> Bool {
@@ -21,7 +25,8 @@ import Testing
 
     @Test func gtkDragsTextFromOneProcessAndDropsItInAnother() throws {
         var config = WaylandServer.Configuration()
-        config.policy.placeToplevel = MapOrderPlacement { n in (n == 0 ? 0 : 600, 0) }.place  // apart: CSD shadows take input
+        // apart: CSD shadows take input
+        config.policy.placeToplevel = MapOrderPlacement { n in (n == 0 ? 0 : 600, 0) }.place
         try dragAndDrop(in: ServerHarness(configuration: config))
     }
 
@@ -51,7 +56,8 @@ import Testing
         try #require(h.wait(for: target, timeout: 20, awaiting: "the target window to map") { $0 == "mapped target" })
         try #require(h.dispatch(until: "both toplevels to map") { DragTests().toplevelFrames(h).count == 2 })
         let frames = DragTests().toplevelFrames(h)
-        let (sx, sy) = center(frames[0]), (tx, ty) = center(frames[1])
+        let (sx, sy) = center(frames[0])
+        let (tx, ty) = center(frames[1])
 
         // The drag begins with the click that gives the source the keyboard: GTK 3 cites the
         // newest serial it saw in start_drag, the press's (focus on click goes before it).
@@ -67,9 +73,12 @@ import Testing
         #expect(h.server.seat.keyboardFirstResponder == h.toplevel(titled: "source"))
         // GTK cited the press: its keyboard enter came before it.
         let messages = ProtocolLine.all(source.lines)
-        let press = messages.last { !$0.sent && $0.interface == "wl_pointer" && $0.message == "button" && $0.arguments.last == "1" }
+        let press = messages.last {
+            !$0.sent && $0.interface == "wl_pointer" && $0.message == "button" && $0.arguments.last == "1"
+        }
         let startDrag = messages.last { $0.sent && $0.interface == "wl_data_device" && $0.message == "start_drag" }
-        #expect(startDrag != nil && startDrag?.arguments.last == press?.arguments.first, "\(String(describing: startDrag))")
+        #expect(
+            startDrag != nil && startDrag?.arguments.last == press?.arguments.first, "\(String(describing: startDrag))")
 
         // Over to the target in steps; its drop site accepts the text (the source hears `target`
         // and the negotiated action) before the release.
@@ -80,9 +89,10 @@ import Testing
         }
         try #require(h.wait(for: target, awaiting: "the drag over the target") { $0 == "drag-motion" })
         h.warp(tx + 2, ty + 2)
-        try #require(h.dispatch(until: "the target to accept the text and an action") {
-            received(source, ".target(\"text/") && received(source, ".action(1)")
-        })
+        try #require(
+            h.dispatch(until: "the target to accept the text and an action") {
+                received(source, ".target(\"text/") && received(source, ".action(1)")
+            })
         // The pointer was never on the target outside the drag, and a drag sends no wl_pointer event.
         #expect(!target.lines.contains { $0.contains("wl_pointer@") && !$0.contains("->") })
         h.button(.released)
@@ -101,34 +111,34 @@ import Testing
 /// whose content is a drop site for text (prints `drag-motion` while a drag is over it and
 /// `received TEXT` for a drop).
 private let gtkDragScript = #"""
-import sys
-import gi
-gi.require_version("Gtk", "3.0")
-from gi.repository import Gtk, Gdk
+    import sys
+    import gi
+    gi.require_version("Gtk", "3.0")
+    from gi.repository import Gtk, Gdk
 
-role, text = sys.argv[1], sys.argv[2]
-window = Gtk.Window(title=role)
-window.set_default_size(300, 200)
-box = Gtk.EventBox()
-box.add(Gtk.Label(label=role))
-window.add(box)
+    role, text = sys.argv[1], sys.argv[2]
+    window = Gtk.Window(title=role)
+    window.set_default_size(300, 200)
+    box = Gtk.EventBox()
+    box.add(Gtk.Label(label=role))
+    window.add(box)
 
-if role == "source":
-    box.drag_source_set(Gdk.ModifierType.BUTTON1_MASK, [], Gdk.DragAction.COPY)
-    box.drag_source_add_text_targets()
-    box.connect("button-press-event", lambda w, e: print("pressed", flush=True) or False)
-    box.connect("drag-begin", lambda w, c: print("drag-begin", flush=True))
-    box.connect("drag-data-get", lambda w, c, data, info, time: data.set_text(text, -1))
-    box.connect("drag-end", lambda w, c: print("drag-end", flush=True))
-else:
-    box.drag_dest_set(Gtk.DestDefaults.ALL, [], Gdk.DragAction.COPY)
-    box.drag_dest_add_text_targets()
-    box.connect("drag-motion", lambda w, c, x, y, time: print("drag-motion", flush=True) or False)
-    box.connect("drag-data-received",
-                lambda w, c, x, y, data, info, time: print("received", data.get_text(), flush=True))
+    if role == "source":
+        box.drag_source_set(Gdk.ModifierType.BUTTON1_MASK, [], Gdk.DragAction.COPY)
+        box.drag_source_add_text_targets()
+        box.connect("button-press-event", lambda w, e: print("pressed", flush=True) or False)
+        box.connect("drag-begin", lambda w, c: print("drag-begin", flush=True))
+        box.connect("drag-data-get", lambda w, c, data, info, time: data.set_text(text, -1))
+        box.connect("drag-end", lambda w, c: print("drag-end", flush=True))
+    else:
+        box.drag_dest_set(Gtk.DestDefaults.ALL, [], Gdk.DragAction.COPY)
+        box.drag_dest_add_text_targets()
+        box.connect("drag-motion", lambda w, c, x, y, time: print("drag-motion", flush=True) or False)
+        box.connect("drag-data-received",
+                    lambda w, c, x, y, data, info, time: print("received", data.get_text(), flush=True))
 
-window.connect("map-event", lambda w, e: print("mapped", role, flush=True) or False)
-window.connect("destroy", Gtk.main_quit)
-window.show_all()
-Gtk.main()
-"""#
+    window.connect("map-event", lambda w, e: print("mapped", role, flush=True) or False)
+    window.connect("destroy", Gtk.main_quit)
+    window.show_all()
+    Gtk.main()
+    """#

@@ -11,7 +11,10 @@ import Testing
 
 @Suite(.serialized) struct DragTests {
     func dragLines(_ lines: [String]) -> [String] {
-        lines.filter { ($0.hasPrefix("data.") && !$0.hasPrefix("data.selection")) || $0.hasPrefix("dropped") || $0.hasPrefix("pointer.") }
+        lines.filter {
+            ($0.hasPrefix("data.") && !$0.hasPrefix("data.selection")) || $0.hasPrefix("dropped")
+                || $0.hasPrefix("pointer.")
+        }
     }
 
     /// The target's lines up to its action, which comes once the server read its
@@ -28,7 +31,8 @@ import Testing
         h.wait(for: b, line: "mapped b")
         h.warp(45, 45)
         h.button(.pressed)
-        _ = h.settle(a); _ = h.settle(b)
+        _ = h.settle(a)
+        _ = h.settle(b)
         return (a, b)
     }
 
@@ -37,14 +41,20 @@ import Testing
         let (a, b) = try pressedOnA(h)
         h.command(a, "drag a button")
         // The pointer leaves a; a's own surface is under the drag and is entered.
-        #expect(dragLines(h.settle(a)) == ["pointer.leave a", "pointer.frame", "data.data_offer", "data.offer text/plain",
-                                          "data.source_actions 3", "data.enter a 5.00 5.00"])
-        h.warp(160, 160)  // only b there
-        #expect(entered(h, b) == ["data.data_offer", "data.offer text/plain", "data.source_actions 3",
-                                          "data.enter b 88.00 88.00", "data.action 1"])
+        #expect(
+            dragLines(h.settle(a)) == [
+                "pointer.leave a", "pointer.frame", "data.data_offer", "data.offer text/plain",
+                "data.source_actions 3", "data.enter a 5.00 5.00",
+            ])
+        h.warp(160, 160) // only b there
+        #expect(
+            entered(h, b) == [
+                "data.data_offer", "data.offer text/plain", "data.source_actions 3",
+                "data.enter b 88.00 88.00", "data.action 1",
+            ])
         #expect(dragLines(h.settle(a)) == ["data.leave", "data.target text/plain", "data.source.action 1"])
         h.warp(161, 162)
-        #expect(dragLines(h.settle(b)) == ["data.motion 89.00 90.00"])  // no wl_pointer event
+        #expect(dragLines(h.settle(b)) == ["data.motion 89.00 90.00"]) // no wl_pointer event
         #expect(h.server.drag?.position == Point(161, 162))
         h.button(.released)
         h.wait(for: b) { $0.hasPrefix("dropped") }
@@ -59,11 +69,14 @@ import Testing
 
     @Test func theIconFollowsThePointer() throws {
         let h = try ServerHarness()
-        let pixels = SurfacePixels(server: h.server)  // the renderer's copies, icon included
+        let pixels = SurfacePixels(server: h.server) // the renderer's copies, icon included
         let (a, _) = try pressedOnA(h)
         h.command(a, "drag a button icon")
         #expect(h.server.dragIcon?.position == Point(45, 45))
-        #expect(h.server.dragIcon.flatMap { pixels.image(ofSurface: $0.surface) }.map { "\($0.width)x\($0.height) \(String($0.pixels[0], radix: 16))" } == "16x16 ffff00ff")
+        #expect(
+            h.server.dragIcon.flatMap { pixels.image(ofSurface: $0.surface) }.map {
+                "\($0.width)x\($0.height) \(String($0.pixels[0], radix: 16))"
+            } == "16x16 ffff00ff")
         h.warp(200, 150)
         #expect(h.server.dragIcon?.position == Point(200, 150))
         h.button(.released)
@@ -97,8 +110,9 @@ import Testing
         let (a, _) = try pressedOnA(h)
         h.command(a, "drag a button")
         _ = h.settle(a)
-        h.button(.released)  // over a, which accepts nothing
-        #expect(dragLines(h.settle(a)) == ["data.leave", "data.cancelled", "pointer.enter a 5.00 5.00", "pointer.frame"])
+        h.button(.released) // over a, which accepts nothing
+        #expect(
+            dragLines(h.settle(a)) == ["data.leave", "data.cancelled", "pointer.enter a 5.00 5.00", "pointer.frame"])
     }
 
     @Test func theTargetIsLeftWhenTheGrabIsBroken() throws {
@@ -136,12 +150,15 @@ import Testing
         h.command(a, "drag a touch")
         let (x2, y2) = h.touchPoint(160, 160)
         h.touch(.touchMotion(slot: 0, x: x2, y: y2))
-        #expect(entered(h, b) == ["data.data_offer", "data.offer text/plain", "data.source_actions 3",
-                                          "data.enter b 88.00 88.00", "data.action 1"])
+        #expect(
+            entered(h, b) == [
+                "data.data_offer", "data.offer text/plain", "data.source_actions 3",
+                "data.enter b 88.00 88.00", "data.action 1",
+            ])
         h.touch(.touchUp(slot: 0))
         h.wait(for: b) { $0.hasPrefix("dropped") }
         #expect(dragLines(h.settle(b)).prefix(2) == ["data.drop", "dropped dragged text"])
-        #expect(!b.lines.contains { $0.hasPrefix("touch.") })  // the drag's point never reached b
+        #expect(!b.lines.contains { $0.hasPrefix("touch.") }) // the drag's point never reached b
     }
 
     // MARK: weston-dnd
@@ -149,11 +166,13 @@ import Testing
     /// The mapped toplevels' layout rectangles, in mapping order.
     func toplevelFrames(_ h: ServerHarness) -> [Rect] {
         let tree = h.server.router.tree
-        return XdgDecorationTests.nodes(h).filter { tree.kind(of: $0) == .toplevel && tree.isMapped($0) }.sorted { $0.index < $1.index }
-            .compactMap { n in
-                guard let f = tree.frame(of: n), let p = tree.layoutPosition(of: n), f.width > 0 else { return nil }
-                return Rect(Int32(p.x), Int32(p.y), f.width, f.height)
-            }
+        return XdgDecorationTests.nodes(h).filter { tree.kind(of: $0) == .toplevel && tree.isMapped($0) }.sorted {
+            $0.index < $1.index
+        }
+        .compactMap { n in
+            guard let f = tree.frame(of: n), let p = tree.layoutPosition(of: n), f.width > 0 else { return nil }
+            return Rect(Int32(p.x), Int32(p.y), f.width, f.height)
+        }
     }
 
     /// Debian 12's weston-dnd (weston 10), twice side by side: a flower dragged out of one
@@ -161,14 +180,16 @@ import Testing
     /// (wl_data_offer.receive, then finish: the first gets dnd_finished).
     @Test func westonDndDragsAFlowerFromOneWindowToAnother() throws {
         var config = WaylandServer.Configuration()
-        config.policy.placeToplevel = MapOrderPlacement { n in (n == 0 ? 0 : 700, 0) }.place  // apart: their shadows take input
+        // apart: their shadows take input
+        config.policy.placeToplevel = MapOrderPlacement { n in (n == 0 ? 0 : 700, 0) }.place
         let h = try ServerHarness(configuration: config)
         let env = ["WAYLAND_DEBUG": "client"]
         let a = try h.spawn("/usr/bin/weston-dnd", environment: env)
         h.dispatch(until: "the first weston-dnd to map") { toplevelFrames(h).count == 1 }
         let b = try h.spawn("/usr/bin/weston-dnd", environment: env)
         h.dispatch(until: "the second weston-dnd to map") { toplevelFrames(h).count == 2 }
-        _ = h.settleForeign(a); _ = h.settleForeign(b)
+        _ = h.settleForeign(a)
+        _ = h.settleForeign(b)
         let frames = toplevelFrames(h)
         let (fa, fb) = (frames[0], frames[1])
         // Find a flower in a: a press on one starts a drag (weston-dnd knows where it drew them).
@@ -179,7 +200,10 @@ import Testing
                 h.warp(Double(x), Double(y))
                 h.button(.pressed)
                 _ = h.settleForeign(a)
-                if h.server.drag != nil { started = true; break search }
+                if h.server.drag != nil {
+                    started = true
+                    break search
+                }
                 h.button(.released)
                 _ = h.settleForeign(a)
             }
@@ -193,13 +217,15 @@ import Testing
             for x in stride(from: fb.x + 40, to: fb.x + fb.width - 40, by: 16) {
                 h.warp(Double(x), Double(y))
                 hovered += h.settleForeign(b)
-                if a.lines[a.mark...].contains(where: { $0.contains(".target(\"application/x-wayland-dnd-flower\")") }) {
-                    accepted = true; break search
+                if a.lines[a.mark...].contains(where: { $0.contains(".target(\"application/x-wayland-dnd-flower\")") })
+                {
+                    accepted = true
+                    break search
                 }
             }
         }
         try #require(accepted, "weston-dnd accepted the flower nowhere:\n\(b.lines.suffix(20).joined(separator: "\n"))")
-        #expect(!hovered.contains { $0.contains("wl_pointer@") })  // no pointer event during the drag
+        #expect(!hovered.contains { $0.contains("wl_pointer@") }) // no pointer event during the drag
         h.button(.released)
         h.dispatch(until: "the source to hear the drop finished") {
             a.lines[a.mark...].contains { $0.contains(".dnd_finished()") }
@@ -212,4 +238,3 @@ import Testing
         #expect(a.lines.contains { $0.contains(".send(\"application/x-wayland-dnd-flower\"") })
     }
 }
-

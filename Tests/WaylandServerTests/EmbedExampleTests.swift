@@ -23,16 +23,19 @@ import Testing
 
     /// Polls `process` (no server in this process to dispatch) until a line satisfies `done`.
     @discardableResult
-    func wait(for process: ClientProcess, _ awaiting: String, timeout: Double = 15,
-              sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    func wait(
+        for process: ClientProcess, _ awaiting: String, timeout: Double = 15,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             process.poll()
             if process.lines.contains(awaiting) { return true }
             usleep(2000)
         }
-        Issue.record("timed out awaiting '\(awaiting)'; it said:\n\(process.lines.joined(separator: "\n"))",
-                     sourceLocation: sourceLocation)
+        Issue.record(
+            "timed out awaiting '\(awaiting)'; it said:\n\(process.lines.joined(separator: "\n"))",
+            sourceLocation: sourceLocation)
         return false
     }
 
@@ -44,14 +47,18 @@ import Testing
         let socket = "ir-embed-\(getpid())"
         let embed = try ClientProcess(
             productsDirectory + "/ir-embed",
-            ["--socket", socket, "--input", "debug-events:" + inputPath, "--windows", "2", "--exit-after-input",
-             "--screenshot", shot],
+            [
+                "--socket", socket, "--input", "debug-events:" + inputPath, "--windows", "2", "--exit-after-input",
+                "--screenshot", shot,
+            ],
             socket: socket, environment: ["XKB_DEFAULT_LAYOUT": "us"])
         wait(for: embed, "embed: listening on \(socket), output 640x480")
         // One after the other, so the example's grid puts left in the first cell.
-        let left = try ClientProcess(productsDirectory + "/wl-probe", ["--toplevel", "left", "200x100"], socket: socket)
+        let left = try ClientProcess(
+            productsDirectory + "/wl-probe", ["--toplevel", "left", "200x100"], socket: socket)
         wait(for: left, "ready")
-        let right = try ClientProcess(productsDirectory + "/wl-probe", ["--toplevel", "right", "200x100"], socket: socket)
+        let right = try ClientProcess(
+            productsDirectory + "/wl-probe", ["--toplevel", "right", "200x100"], socket: socket)
         wait(for: right, "ready")
         wait(for: embed, "embed: done")
         embed.process.waitUntilExit()
@@ -65,35 +72,41 @@ import Testing
         // keyboard's). Then the key, then the cursor
         // left for right and the desktop; the desktop click cleared the keyboard. The
         // server went before the display: the clients were disconnected.
-        #expect(left.lines == [
-            "seat.capabilities 3", "configure left 0x0 []", "keyboard.keymap format=1 size>0=true",
-            "keyboard.repeat_info 25 600", "keyboard.enter left keys=[]", "keyboard.modifiers 0 0 0 0",
-            "configure left 0x0 [activated]", "mapped left", "ready",
-            "keyboard.leave left", "configure left 0x0 []",
-            "pointer.enter left 40.00 30.00", "pointer.motion 40.00 30.00", "pointer.frame",
-            "keyboard.enter left keys=[]", "keyboard.modifiers 0 0 0 0",
-            "pointer.button 272 pressed", "pointer.frame", "configure left 0x0 [activated]",
-            "pointer.button 272 released", "pointer.frame",
-            "keyboard.key 30 pressed", "keyboard.key 30 released",
-            "pointer.leave left", "pointer.frame",
-            "keyboard.leave left", "configure left 0x0 []",
-            "disconnected errno=32",
-        ])
+        #expect(
+            left.lines == [
+                "seat.capabilities 3", "configure left 0x0 []", "keyboard.keymap format=1 size>0=true",
+                "keyboard.repeat_info 25 600", "keyboard.enter left keys=[]", "keyboard.modifiers 0 0 0 0",
+                "configure left 0x0 [activated]", "mapped left", "ready",
+                "keyboard.leave left", "configure left 0x0 []",
+                "pointer.enter left 40.00 30.00", "pointer.motion 40.00 30.00", "pointer.frame",
+                "keyboard.enter left keys=[]", "keyboard.modifiers 0 0 0 0",
+                "pointer.button 272 pressed", "pointer.frame", "configure left 0x0 [activated]",
+                "pointer.button 272 released", "pointer.frame",
+                "keyboard.key 30 pressed", "keyboard.key 30 released",
+                "pointer.leave left", "pointer.frame",
+                "keyboard.leave left", "configure left 0x0 []",
+                "disconnected errno=32",
+            ])
         // right at (340, 20): (460, 50) is (120, 30) in it.
-        #expect(right.lines == [
-            "seat.capabilities 3", "configure right 0x0 []", "keyboard.keymap format=1 size>0=true",
-            "keyboard.repeat_info 25 600", "keyboard.enter right keys=[]", "keyboard.modifiers 0 0 0 0",
-            "configure right 0x0 [activated]", "mapped right", "ready",
-            "keyboard.leave right", "configure right 0x0 []",
-            "pointer.enter right 120.00 30.00", "pointer.motion 120.00 30.00", "pointer.frame",
-            "pointer.leave right", "pointer.frame",
-            "disconnected errno=32",
-        ])
+        #expect(
+            right.lines == [
+                "seat.capabilities 3", "configure right 0x0 []", "keyboard.keymap format=1 size>0=true",
+                "keyboard.repeat_info 25 600", "keyboard.enter right keys=[]", "keyboard.modifiers 0 0 0 0",
+                "configure right 0x0 [activated]", "mapped right", "ready",
+                "keyboard.leave right", "configure right 0x0 []",
+                "pointer.enter right 120.00 30.00", "pointer.motion 120.00 30.00", "pointer.frame",
+                "pointer.leave right", "pointer.frame",
+                "disconnected errno=32",
+            ])
         // What the example printed of its own work: the hit-test and the responder chain at
         // each press, and the desktop node taking the press no window took.
-        #expect(embed.lines.contains("embed: press on toplevel \"left\" at 40,30; chain: toplevel \"left\" → client1 → seat0"))
+        #expect(
+            embed.lines.contains(
+                "embed: press on toplevel \"left\" at 40,30; chain: toplevel \"left\" → client1 → seat0"))
         #expect(embed.lines.contains("embed: desktop took button 272 at 460,350; no window has the keyboard"))
-        #expect(embed.lines.contains("embed: press on node \"desktop\" at 460,350; chain: node \"desktop\" → node \"windows\" → seat0"))
+        #expect(
+            embed.lines.contains(
+                "embed: press on node \"desktop\" at 460,350; chain: node \"desktop\" → node \"windows\" → seat0"))
         #expect(embed.lines.contains("deliver: seat0 keyboard.key \"client1 wl-probe: left\" 30 pressed"))
         #expect(!embed.lines.contains { $0.contains("dropped") })
 
@@ -106,8 +119,10 @@ import Testing
             let i = header.count + (y * 640 + x) * 3
             return 0xff00_0000 | UInt32(picture[i]) << 16 | UInt32(picture[i + 1]) << 8 | UInt32(picture[i + 2])
         }
-        func probeColour(_ name: String) -> UInt32 {  // wl-probe's palette (main.swift)
-            let palette: [UInt32] = [0xff4e79a7, 0xfff28e2b, 0xff59a14f, 0xffe15759, 0xff76b7b2, 0xffedc948, 0xffb07aa1]
+        func probeColour(_ name: String) -> UInt32 { // wl-probe's palette (main.swift)
+            let palette: [UInt32] = [
+                0xff4e_79a7, 0xfff2_8e2b, 0xff59_a14f, 0xffe1_5759, 0xff76_b7b2, 0xffed_c948, 0xffb0_7aa1,
+            ]
             return palette[Int(name.utf8.reduce(0) { ($0 &* 31 &+ UInt32($1)) % 7 })]
         }
         let background: UInt32 = 0xff20_2830

@@ -5,8 +5,8 @@ import CWaylandServer
 import Foundation
 import Glibc
 import InputRouter
-import Testing
 import InputRouterWireClient
+import Testing
 
 @testable import InputRouterWayland
 
@@ -48,7 +48,8 @@ import InputRouterWireClient
             h.button(.released)
             // Without placement the window mapped under the cursor (at the origin): it has
             // the pointer already.
-            var expected = on ? ["pointer.enter win 50.00 50.00", "pointer.motion 50.00 50.00"] : ["pointer.motion 50.00 50.00"]
+            var expected =
+                on ? ["pointer.enter win 50.00 50.00", "pointer.motion 50.00 50.00"] : ["pointer.motion 50.00 50.00"]
             expected += ["pointer.frame"]
             // Focus on click goes before the press; the activated state follows it.
             if on { expected += ["keyboard.enter win keys=[]", "keyboard.modifiers 0 0 0 0"] }
@@ -61,7 +62,9 @@ import InputRouterWireClient
 
     /// A wire-level client on a socket pair handed to the server of `display`.
     func connect(_ server: WaylandServer) throws -> (WireConnection, WireSession) {
-        let (_, wire, session) = try server.connectWireClient(binding: [("wl_compositor", 5), ("wl_shm", 1), ("xdg_wm_base", 5)])
+        let (_, wire, session) = try server.connectWireClient(binding: [
+            ("wl_compositor", 5), ("wl_shm", 1), ("xdg_wm_base", 5),
+        ])
         return (wire, session)
     }
 
@@ -86,10 +89,11 @@ import InputRouterWireClient
             var done = false
             let sync = timer ? nil : wire.newID("wl_callback")
             if let sync { wire.send(1, Op.displaySync, [.uint(sync)]) }
-            #expect(session.waitFor { e in
-                if e.object == callback && e.opcode == 0 { done = true }
-                return sync.map { e.object == $0 && e.opcode == 0 } ?? done
-            } != nil)
+            #expect(
+                session.waitFor { e in
+                    if e.object == callback && e.opcode == 0 { done = true }
+                    return sync.map { e.object == $0 && e.opcode == 0 } ?? done
+                } != nil)
             #expect(done == timer)
             #expect(server.hasWaitingFrameCallbacks == !timer)
             if !timer {
@@ -112,7 +116,7 @@ import InputRouterWireClient
         func client() -> (WireConnection, WireSession) {
             var fds: [Int32] = [0, 0]
             #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0)
-            #expect(wl_client_create(display, fds[0]) != nil)  // the embedder's own client
+            #expect(wl_client_create(display, fds[0]) != nil) // the embedder's own client
             let wire = WireConnection(fd: fds[1])
             let session = WireSession(wire)
             session.pump = {
@@ -137,13 +141,14 @@ import InputRouterWireClient
         var removed = 0
         let sync = bystanderWire.newID("wl_callback")
         bystanderWire.send(1, Op.displaySync, [.uint(sync)])
-        #expect(bystander.waitFor { e in
-            if e.object == bystander.registry, e.opcode == 1 { removed += 1 }  // global_remove
-            return e.object == sync && e.opcode == 0
-        } != nil)
+        #expect(
+            bystander.waitFor { e in
+                if e.object == bystander.registry, e.opcode == 1 { removed += 1 } // global_remove
+                return e.object == sync && e.opcode == 0
+            } != nil)
         #expect(removed == offered - 1)
         #expect(!bystanderWire.closed)
-        _ = userWire.readUntilClosed(timeoutMS: 10_000)  // returns once closed
+        _ = userWire.readUntilClosed(timeoutMS: 10_000) // returns once closed
         #expect(userWire.closed)
 
         // A second server on the display; the bystander binds its wl_seat and is served.
@@ -155,16 +160,20 @@ import InputRouterWireClient
         var announced: [(name: UInt32, interface: String)] = []
         let announcedBy = bystanderWire.newID("wl_callback")
         bystanderWire.send(1, Op.displaySync, [.uint(announcedBy)])
-        #expect(bystander.waitFor { e in
-            if e.object == bystander.registry, e.opcode == 0 { announced.append((e.uint(at: 0), e.string(at: 4).0)) }
-            return e.object == announcedBy && e.opcode == 0
-        } != nil)
+        #expect(
+            bystander.waitFor { e in
+                if e.object == bystander.registry, e.opcode == 0 {
+                    announced.append((e.uint(at: 0), e.string(at: 4).0))
+                }
+                return e.object == announcedBy && e.opcode == 0
+            } != nil)
         #expect(announced.count == offered - 1 && !announced.contains { $0.interface == "wl_shm" })
         let global = try #require(announced.first { $0.interface == "wl_seat" }?.name)
         let seat = bystanderWire.newID("wl_seat")
-        bystanderWire.send(bystander.registry, Op.registryBind, [.uint(global), .string("wl_seat"), .uint(8), .uint(seat)])
+        bystanderWire.send(
+            bystander.registry, Op.registryBind, [.uint(global), .string("wl_seat"), .uint(8), .uint(seat)])
         let capabilities = bystander.waitFor { $0.object == seat && $0.opcode == 0 }
-        #expect(capabilities?.uint(at: 0) == 1)  // pointer
+        #expect(capabilities?.uint(at: 0) == 1) // pointer
         server = nil
     }
 }

@@ -21,7 +21,8 @@ import Testing
         _ = runtimeDirectory
         let socket = "ir-test-display-\(getpid())"
         try display.addSocket(socket)
-        let probe = try ClientProcess(productsDirectory + "/wl-probe", ["--toplevel", "win", "200x100"], socket: socket)
+        let probe = try ClientProcess(
+            productsDirectory + "/wl-probe", ["--toplevel", "win", "200x100"], socket: socket)
         probe.isProbe = true
         func lines(until wanted: String...) -> [String] {
             let deadline = Date().addingTimeInterval(10)
@@ -36,8 +37,11 @@ import Testing
 
         server.warpPointer(to: Point(x: 150, y: 120))
         probe.send("roundtrip 1")
-        #expect(lines(until: "done roundtrip 1") == ["pointer.enter win 50.00 20.00", "pointer.motion 50.00 20.00",
-                                                     "pointer.frame", "done roundtrip 1"])
+        #expect(
+            lines(until: "done roundtrip 1") == [
+                "pointer.enter win 50.00 20.00", "pointer.motion 50.00 20.00",
+                "pointer.frame", "done roundtrip 1",
+            ])
         #expect(server.seat.cursor == Point(x: 150, y: 120))
 
         // Whose node: the window is its client's; the window layer and the output are ours.

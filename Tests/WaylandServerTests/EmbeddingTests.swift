@@ -4,9 +4,9 @@
 import CWaylandServer
 import Glibc
 import InputRouter
-import Testing
 import InputRouterWayland
 import InputRouterWireClient
+import Testing
 
 @Suite struct EmbeddingTests {
     /// A server and a wire-level client on a socket pair handed to `connectClient`.
@@ -19,7 +19,9 @@ import InputRouterWireClient
         configure(&config)
         let server = try WaylandServer(configuration: config)
         server.handle(InputEvent(time: 0, device: DeviceID(1), .deviceAdded(.pointer)))
-        let (id, wire, session) = try server.connectWireClient(binding: [("wl_compositor", 5), ("wl_shm", 1), ("wl_seat", 8), ("xdg_wm_base", 5)])
+        let (id, wire, session) = try server.connectWireClient(binding: [
+            ("wl_compositor", 5), ("wl_shm", 1), ("wl_seat", 8), ("xdg_wm_base", 5),
+        ])
         return (server, id, wire, session)
     }
 
@@ -31,7 +33,7 @@ import InputRouterWireClient
         let node = try #require(server.node(ofSurface: top.surface, client: client))
         #expect(server.router.tree.kind(of: node) == .toplevel)
         #expect(server.node(ofSurface: 4242, client: client) == nil)
-        #expect(server.node(ofSurface: top.toplevel, client: client) == nil)  // not a wl_surface
+        #expect(server.node(ofSurface: top.toplevel, client: client) == nil) // not a wl_surface
 
         #expect(server.placeWindow(node, x: 500, y: 300))
         #expect(server.router.tree.layoutPosition(of: node) == Point(x: 500, y: 300))
@@ -46,25 +48,28 @@ import InputRouterWireClient
     @Test func theGlobalsAreTheOnesOffered() throws {
         let (server, _, _, session) = try connect()
         let offered = server.globals.map { "\($0.interface) \($0.version)" }
-        #expect(offered == [
-            "wl_shm 1", "wl_compositor 5", "wl_subcompositor 1", "wl_output 4", "zxdg_output_manager_v1 3", "wl_seat 8",
-            // No zxdg_decoration_manager_v1: this server draws no title bars.
-            "wl_data_device_manager 3", "xdg_wm_base 5",
-            "zwp_relative_pointer_manager_v1 1", "zwp_pointer_constraints_v1 1",
-            "zwp_pointer_gestures_v1 3", "zwp_keyboard_shortcuts_inhibit_manager_v1 1", "zwp_tablet_manager_v2 1",
-            "wp_cursor_shape_manager_v1 2",  // cursors by name (CursorShape.swift)
-            // Text input, activation, idle.
-            "zwp_text_input_manager_v3 1", "xdg_activation_v1 1", "ext_idle_notifier_v1 1", "zwp_idle_inhibit_manager_v1 1",
-            "zwp_primary_selection_device_manager_v1 1",
-            // Panels, launchers and lock screens.
-            "zwlr_layer_shell_v1 4",
-            "zwp_input_method_manager_v2 1",  // input method programs (InputMethod.swift)
-            "ext_session_lock_manager_v1 1",  // lock screens (SessionLock.swift)
-            // Virtual keyboards.
-            "zwp_virtual_keyboard_manager_v1 1",
-            // Virtual input devices.
-            "zwlr_virtual_pointer_manager_v1 2",
-        ])
+        #expect(
+            offered == [
+                "wl_shm 1", "wl_compositor 5", "wl_subcompositor 1", "wl_output 4", "zxdg_output_manager_v1 3",
+                "wl_seat 8",
+                // No zxdg_decoration_manager_v1: this server draws no title bars.
+                "wl_data_device_manager 3", "xdg_wm_base 5",
+                "zwp_relative_pointer_manager_v1 1", "zwp_pointer_constraints_v1 1",
+                "zwp_pointer_gestures_v1 3", "zwp_keyboard_shortcuts_inhibit_manager_v1 1", "zwp_tablet_manager_v2 1",
+                "wp_cursor_shape_manager_v1 2", // cursors by name (CursorShape.swift)
+                // Text input, activation, idle.
+                "zwp_text_input_manager_v3 1", "xdg_activation_v1 1", "ext_idle_notifier_v1 1",
+                "zwp_idle_inhibit_manager_v1 1",
+                "zwp_primary_selection_device_manager_v1 1",
+                // Panels, launchers and lock screens.
+                "zwlr_layer_shell_v1 4",
+                "zwp_input_method_manager_v2 1", // input method programs (InputMethod.swift)
+                "ext_session_lock_manager_v1 1", // lock screens (SessionLock.swift)
+                // Virtual keyboards.
+                "zwp_virtual_keyboard_manager_v1 1",
+                // Virtual input devices.
+                "zwlr_virtual_pointer_manager_v1 2",
+            ])
         #expect(Set(session.globals.map { "\($0.interface) \($0.version)" }) == Set(offered))
     }
 
@@ -85,9 +90,9 @@ import InputRouterWireClient
             #expect(session.roundtrip())
             #expect(server.mappedToplevels.count == 1)
         } else {
-            let error = try #require(session.waitFor { $0.object == 1 && $0.opcode == 0 })  // wl_display.error
+            let error = try #require(session.waitFor { $0.object == 1 && $0.opcode == 0 }) // wl_display.error
             #expect(error.uint(at: 0) == xdg)
-            #expect(error.uint(at: 4) == 3)  // xdg_surface.unconfigured_buffer
+            #expect(error.uint(at: 4) == 3) // xdg_surface.unconfigured_buffer
             #expect(server.mappedToplevels.isEmpty)
         }
     }
@@ -123,12 +128,12 @@ import InputRouterWireClient
         let top = try #require(session.mapToplevel(width: 100, height: 80))
         let positioner = wire.newID("xdg_positioner")
         wire.send(session.bound["xdg_wm_base"]!, Op.wmCreatePositioner, [.uint(positioner)])
-        wire.send(positioner, 1, [.int(200), .int(50)])  // set_size
-        wire.send(positioner, 2, [.int(90), .int(10), .int(10), .int(10)])  // set_anchor_rect
-        wire.send(positioner, 3, [.uint(8)])  // set_anchor bottom_right
-        wire.send(positioner, 4, [.uint(8)])  // set_gravity bottom_right
-        wire.send(positioner, 5, [.uint(4)])  // set_constraint_adjustment flip_x
-        wire.send(positioner, 7)  // set_reactive
+        wire.send(positioner, 1, [.int(200), .int(50)]) // set_size
+        wire.send(positioner, 2, [.int(90), .int(10), .int(10), .int(10)]) // set_anchor_rect
+        wire.send(positioner, 3, [.uint(8)]) // set_anchor bottom_right
+        wire.send(positioner, 4, [.uint(8)]) // set_gravity bottom_right
+        wire.send(positioner, 5, [.uint(4)]) // set_constraint_adjustment flip_x
+        wire.send(positioner, 7) // set_reactive
         let surface = wire.newID("wl_surface")
         wire.send(session.bound["wl_compositor"]!, Op.compositorCreateSurface, [.uint(surface)])
         let xdg = wire.newID("xdg_surface")
@@ -137,12 +142,14 @@ import InputRouterWireClient
         wire.send(xdg, Op.xdgSurfaceGetPopup, [.uint(popup), .uint(top.xdgSurface), .uint(positioner)])
         wire.send(surface, Op.surfaceCommit)
         func nextPlace() -> [Int32]? {
-            session.waitFor { $0.object == popup && $0.opcode == 0 }.map { e in (0..<4).map { Int32(bitPattern: e.uint(at: 4 * $0)) } }
+            session.waitFor { $0.object == popup && $0.opcode == 0 }.map { e in
+                (0..<4).map { Int32(bitPattern: e.uint(at: 4 * $0)) }
+            }
         }
         // The parent is at (40, 40): the popup fits to the right of the anchor.
         #expect(nextPlace() == [100, 20, 200, 50])
         let node = try #require(server.node(ofSurface: top.surface, client: client))
-        server.placeWindow(node, x: 1000, y: 40)  // 1000 + 100 + 200 > 1280: flipped left
+        server.placeWindow(node, x: 1000, y: 40) // 1000 + 100 + 200 > 1280: flipped left
         #expect(nextPlace() == [-110, 20, 200, 50])
     }
 }

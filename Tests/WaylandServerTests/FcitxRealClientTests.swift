@@ -13,7 +13,9 @@ import Testing
 /// The GTK 3 entry of TextInputRealClientTests, also printing its preedit.
 private let gtkPreeditEntryScript = gtkEntryScript.replacingOccurrences(
     of: "entry.connect(\"changed\"",
-    with: "entry.connect(\"preedit-changed\", lambda e, p: print(\"preedit \" + p, flush=True))\nentry.connect(\"changed\"")
+    with:
+        "entry.connect(\"preedit-changed\", lambda e, p: print(\"preedit \" + p, flush=True))\nentry.connect(\"changed\""
+)
 
 /// evdev codes of the letters typed.
 private let letterCodes: [Character: UInt32] = [
@@ -27,23 +29,23 @@ private let letterCodes: [Character: UInt32] = [
         let dir = home + "/.config/fcitx5"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         try """
-            [Groups/0]
-            Name=Default
-            Default Layout=us
-            DefaultIM=pinyin
+        [Groups/0]
+        Name=Default
+        Default Layout=us
+        DefaultIM=pinyin
 
-            [Groups/0/Items/0]
-            Name=keyboard-us
-            Layout=
+        [Groups/0/Items/0]
+        Name=keyboard-us
+        Layout=
 
-            [Groups/0/Items/1]
-            Name=pinyin
-            Layout=
+        [Groups/0/Items/1]
+        Name=pinyin
+        Layout=
 
-            [GroupOrder]
-            0=Default
+        [GroupOrder]
+        0=Default
 
-            """.write(toFile: dir + "/profile", atomically: true, encoding: .utf8)
+        """.write(toFile: dir + "/profile", atomically: true, encoding: .utf8)
         // Active in every text field from the start, one state shared by all of them.
         try "[Behavior]\nActiveByDefault=True\nShareInputState=All\n".write(
             toFile: dir + "/config", atomically: true, encoding: .utf8)
@@ -58,26 +60,34 @@ private let letterCodes: [Character: UInt32] = [
     }
 
     @Test func pinyinTypedThroughFcitx5ArrivesInAGtkEntryAndSurvivesFocusChangesAndItsDeath() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/fcitx5"), "fcitx5 is not installed (make deps)")
-        try #require(FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/fcitx5/libpinyin.so"),
-                     "fcitx5-chinese-addons is not installed (make deps)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/fcitx5"), "fcitx5 is not installed (make deps)")
+        try #require(
+            FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/fcitx5/libpinyin.so"),
+            "fcitx5-chinese-addons is not installed (make deps)")
         let h = try ServerHarness()
         let home = try fcitxHome()
-        let fcitx = try h.spawn("/usr/bin/dbus-run-session", ["--", "/usr/bin/fcitx5", "--disable=xcb,xim"],
-                                environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/.config"])
-        try #require(h.dispatch(until: "fcitx5 to become the seat's input method", timeout: 30) {
-            h.server.services(0).textInput.program != nil
-        }, "fcitx5 said:\n\(fcitx.lines.joined(separator: "\n"))")
+        let fcitx = try h.spawn(
+            "/usr/bin/dbus-run-session", ["--", "/usr/bin/fcitx5", "--disable=xcb,xim"],
+            environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/.config"])
+        try #require(
+            h.dispatch(until: "fcitx5 to become the seat's input method", timeout: 30) {
+                h.server.services(0).textInput.program != nil
+            }, "fcitx5 said:\n\(fcitx.lines.joined(separator: "\n"))")
 
         let script = runtimeDirectory + "/gtk-preedit-entry-\(getpid()).py"
         try gtkPreeditEntryScript.write(toFile: script, atomically: true, encoding: .utf8)
-        let entry = try h.spawn("/usr/bin/python3", [script], environment: [
-            "GDK_BACKEND": "wayland", "GTK_IM_MODULE": "wayland", "NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory",
-        ])
+        let entry = try h.spawn(
+            "/usr/bin/python3", [script],
+            environment: [
+                "GDK_BACKEND": "wayland", "GTK_IM_MODULE": "wayland", "NO_AT_BRIDGE": "1",
+                "GSETTINGS_BACKEND": "memory",
+            ])
         h.wait(for: entry, timeout: 30, awaiting: "'ready'") { $0 == "ready" }
-        try #require(h.dispatch(until: "fcitx5 to grab the keyboard for the entry", timeout: 20) {
-            h.server.textInput.active != nil && h.server.seat.inputMethodKeyboard != nil
-        }, "fcitx5 said:\n\(fcitx.lines.joined(separator: "\n"))")
+        try #require(
+            h.dispatch(until: "fcitx5 to grab the keyboard for the entry", timeout: 20) {
+                h.server.textInput.active != nil && h.server.seat.inputMethodKeyboard != nil
+            }, "fcitx5 said:\n\(fcitx.lines.joined(separator: "\n"))")
 
         // nihao, a preedit while typing; space takes the first candidate: 你好.
         type(h, "nihao")
@@ -87,7 +97,9 @@ private let letterCodes: [Character: UInt32] = [
         let tree = h.server.router.tree
         var popupNode: NodeID?
         h.dispatch(until: "fcitx5's candidate popup to map", timeout: 20) {
-            popupNode = h.server.services(0).textInput.program?.popups.compactMap(\.surface.node).first { tree.isMapped($0) }
+            popupNode = h.server.services(0).textInput.program?.popups.compactMap(\.surface.node).first {
+                tree.isMapped($0)
+            }
             return popupNode != nil
         }
         let input = try #require(h.server.textInput.activeInput)
@@ -104,9 +116,10 @@ private let letterCodes: [Character: UInt32] = [
         _ = other
         let entryWindow = try #require(h.server.mappedToplevels.first { $0.title == "entry" }?.node)
         h.server.activate(entryWindow)
-        try #require(h.dispatch(until: "fcitx5 to grab the keyboard again", timeout: 20) {
-            h.server.textInput.active != nil && h.server.seat.inputMethodKeyboard != nil
-        })
+        try #require(
+            h.dispatch(until: "fcitx5 to grab the keyboard again", timeout: 20) {
+                h.server.textInput.active != nil && h.server.seat.inputMethodKeyboard != nil
+            })
         type(h, "ni ")
         h.wait(for: entry, line: "text 你好你")
 
@@ -119,9 +132,10 @@ private let letterCodes: [Character: UInt32] = [
         kill.arguments = ["-9", "-x", "fcitx5"]
         try kill.run()
         kill.waitUntilExit()
-        try #require(h.dispatch(until: "the server to see fcitx5 gone", timeout: 20) {
-            h.server.services(0).textInput.program == nil
-        })
+        try #require(
+            h.dispatch(until: "the server to see fcitx5 gone", timeout: 20) {
+                h.server.services(0).textInput.program == nil
+            })
         // Its preedit is cleared (the line may have come while the server saw fcitx5 go).
         h.dispatch(until: "the entry's preedit to be cleared") { entry.lines[sinceKill...].contains("preedit ") }
         type(h, "a")
@@ -131,23 +145,32 @@ private let letterCodes: [Character: UInt32] = [
     /// The same in foot, whose shell reads the line: the committed 你好, then Return, which
     /// fcitx5 does not compose and types back through its virtual keyboard.
     @Test func pinyinTypedThroughFcitx5ArrivesInFoot() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/fcitx5"), "fcitx5 is not installed (make deps)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/fcitx5"), "fcitx5 is not installed (make deps)")
         let h = try ServerHarness()
         let home = try fcitxHome()
-        let fcitx = try h.spawn("/usr/bin/dbus-run-session", ["--", "/usr/bin/fcitx5", "--disable=xcb,xim"],
-                                environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/.config"])
-        try #require(h.dispatch(until: "fcitx5 to become the seat's input method", timeout: 30) {
-            h.server.services(0).textInput.program != nil
-        }, "fcitx5 said:\n\(fcitx.lines.joined(separator: "\n"))")
+        let fcitx = try h.spawn(
+            "/usr/bin/dbus-run-session", ["--", "/usr/bin/fcitx5", "--disable=xcb,xim"],
+            environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/.config"])
+        try #require(
+            h.dispatch(until: "fcitx5 to become the seat's input method", timeout: 30) {
+                h.server.services(0).textInput.program != nil
+            }, "fcitx5 said:\n\(fcitx.lines.joined(separator: "\n"))")
         let foot = try FootReader(h, lines: 1)
-        try #require(h.dispatch(until: "fcitx5 to grab the keyboard for foot", timeout: 20) {
-            h.server.seat.inputMethodKeyboard != nil
-        }, "fcitx5 said:\n\(fcitx.lines.joined(separator: "\n"))")
+        try #require(
+            h.dispatch(until: "fcitx5 to grab the keyboard for foot", timeout: 20) {
+                h.server.seat.inputMethodKeyboard != nil
+            }, "fcitx5 said:\n\(fcitx.lines.joined(separator: "\n"))")
         // Return only once the commit went to foot: fcitx5 answers keys on its own time.
         type(h, "nihao")
         h.dispatch(until: "fcitx5's preedit in foot") { h.server.textInput.programPreeditShown }
+        // The preedit may go and come back while fcitx5 works on a key: wait for the commit
+        // itself (a loaded run typed Return before it, and foot's line was empty).
+        let commitsBefore = h.server.textInput.programCommitStrings
         type(h, " ")
-        h.dispatch(until: "fcitx5's commit to foot") { !h.server.textInput.programPreeditShown }
+        h.dispatch(until: "fcitx5's commit to foot") {
+            h.server.textInput.programCommitStrings > commitsBefore && !h.server.textInput.programPreeditShown
+        }
         type(h, "\n")
         let typed = try foot.typed(h)
         #expect(typed == "你好\n")
@@ -156,7 +179,8 @@ private let letterCodes: [Character: UInt32] = [
     /// The embedder's policy may refuse input methods (`mayCreateVirtualDevice`): fcitx5 is
     /// told `unavailable`, serves nothing, and the entry gets plain keys.
     @Test func aDeniedInputMethodServesNothingAndKeysStayPlain() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/fcitx5"), "fcitx5 is not installed (make deps)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/fcitx5"), "fcitx5 is not installed (make deps)")
         let h = try ServerHarness()
         var asked: [VirtualDeviceKind] = []
         h.server.policy.mayCreateVirtualDevice = { _, kind in
@@ -164,16 +188,21 @@ private let letterCodes: [Character: UInt32] = [
             return kind != .inputMethod
         }
         let home = try fcitxHome()
-        let fcitx = try h.spawn("/usr/bin/dbus-run-session", ["--", "/usr/bin/fcitx5", "--disable=xcb,xim"],
-                                environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/.config"])
-        try #require(h.dispatch(until: "fcitx5 to ask for the input method", timeout: 30) { asked.contains(.inputMethod) },
-                     "fcitx5 said:\n\(fcitx.lines.joined(separator: "\n"))")
+        let fcitx = try h.spawn(
+            "/usr/bin/dbus-run-session", ["--", "/usr/bin/fcitx5", "--disable=xcb,xim"],
+            environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/.config"])
+        try #require(
+            h.dispatch(until: "fcitx5 to ask for the input method", timeout: 30) { asked.contains(.inputMethod) },
+            "fcitx5 said:\n\(fcitx.lines.joined(separator: "\n"))")
         #expect(h.server.services(0).textInput.program == nil)
         let script = runtimeDirectory + "/gtk-preedit-entry-denied-\(getpid()).py"
         try gtkPreeditEntryScript.write(toFile: script, atomically: true, encoding: .utf8)
-        let entry = try h.spawn("/usr/bin/python3", [script], environment: [
-            "GDK_BACKEND": "wayland", "GTK_IM_MODULE": "wayland", "NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory",
-        ])
+        let entry = try h.spawn(
+            "/usr/bin/python3", [script],
+            environment: [
+                "GDK_BACKEND": "wayland", "GTK_IM_MODULE": "wayland", "NO_AT_BRIDGE": "1",
+                "GSETTINGS_BACKEND": "memory",
+            ])
         h.wait(for: entry, timeout: 30, awaiting: "'ready'") { $0 == "ready" }
         h.dispatch(until: "the GTK entry to enable its text input") { h.server.textInput.active != nil }
         #expect(h.server.seat.inputMethodKeyboard == nil)

@@ -19,7 +19,7 @@ import Testing
         // The popup (at 10,10 of win → layout 50,50) takes the pointer.
         h.warp(60, 60)
         #expect(h.settle(c).contains("pointer.enter menu 10.00 10.00"))
-        h.warp(600, 600)  // nothing of this client here: no enter anywhere
+        h.warp(600, 600) // nothing of this client here: no enter anywhere
         _ = h.settle(c)
         h.button(.pressed)
         let closed = h.settle(c)
@@ -77,7 +77,7 @@ import Testing
         // The window container is at (40, 40); the surface below a 24-pixel title bar.
         h.warp(50, 70)
         #expect(h.settle(c) == ["pointer.enter win 10.00 6.00", "pointer.motion 10.00 6.00", "pointer.frame"])
-        h.warp(50, 50)  // the title bar: a compositor node, so the client is left
+        h.warp(50, 50) // the title bar: a compositor node, so the client is left
         h.button(.pressed)
         h.warp(150, 250)
         h.button(.released)
@@ -96,7 +96,9 @@ import Testing
     @Test func eventsTheClientDoesNotTakeBubbleToTheTitleBar() throws {
         let h = try Self.decorated()
         var trace: [String] = []
-        h.server.deliveryObserver = { [unowned h] d, q in trace.append(TraceSink.line(d, queue: q, router: h.server.router)) }
+        h.server.deliveryObserver = { [unowned h] d, q in
+            trace.append(TraceSink.line(d, queue: q, router: h.server.router))
+        }
         let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--no-pointer", "--ssd"])
         let tree = h.server.router.tree
         let window = try #require(tree.children(of: h.server.outputNode).first { tree.name(of: $0) == "window" })

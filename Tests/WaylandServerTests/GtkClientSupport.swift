@@ -8,8 +8,10 @@ import Testing
 @testable import InputRouterWayland
 
 /// GTK on Wayland only, without the accessibility bus or dconf, printing its protocol.
-let gtkDebugEnvironment = ["GDK_BACKEND": "wayland", "GTK_A11Y": "none", "NO_AT_BRIDGE": "1",
-                           "GSETTINGS_BACKEND": "memory", "WAYLAND_DEBUG": "client"]
+let gtkDebugEnvironment = [
+    "GDK_BACKEND": "wayland", "GTK_A11Y": "none", "NO_AT_BRIDGE": "1",
+    "GSETTINGS_BACKEND": "memory", "WAYLAND_DEBUG": "client",
+]
 
 /// Writes a python3-gi script to the test process's runtime directory; returns its path.
 func writeGtkScript(_ name: String, _ text: String) throws -> String {
@@ -55,8 +57,11 @@ extension ServerHarness {
 
     /// The layout point at the middle of the toplevel titled `title` (GTK's widget fills it:
     /// the CSD shadow is at the edges).
-    func center(ofToplevelTitled title: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> (Double, Double) {
-        let node = try #require(toplevel(titled: title), "no mapped toplevel titled \(title)", sourceLocation: sourceLocation)
+    func center(ofToplevelTitled title: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> (
+        Double, Double
+    ) {
+        let node = try #require(
+            toplevel(titled: title), "no mapped toplevel titled \(title)", sourceLocation: sourceLocation)
         let tree = server.router.tree
         let frame = try #require(tree.frame(of: node), sourceLocation: sourceLocation)
         let at = try #require(tree.layoutPosition(of: node), sourceLocation: sourceLocation)

@@ -17,7 +17,9 @@ import Testing
 
     @Test func idledAfterTheTimeoutResumedOnInput() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--idle-notify", "40", "--idle-notify", "600000", "--no-touch"])
+        let c = try h.probe([
+            "--toplevel", "win", "100x100", "--idle-notify", "40", "--idle-notify", "600000", "--no-touch",
+        ])
         h.wait(for: c, line: "idle.idled 40")
         _ = c.take()
         h.key(30, .pressed)
@@ -26,7 +28,10 @@ import Testing
         h.wait(for: c, line: "idle.idled 40")
         _ = c.take()
         // Pointer motion is input too; the long notification never went idle, so it hears nothing.
-        h.server.handle(InputEvent(time: h.time + 1000, device: DeviceID(1), .pointerMotion(dx: 1, dy: 0, unacceleratedDX: 1, unacceleratedDY: 0)))
+        h.server.handle(
+            InputEvent(
+                time: h.time + 1000, device: DeviceID(1),
+                .pointerMotion(dx: 1, dy: 0, unacceleratedDX: 1, unacceleratedDY: 0)))
         #expect(h.settle(c).filter { $0.hasPrefix("idle.") } == ["idle.resumed 40"])
     }
 
@@ -43,7 +48,8 @@ import Testing
         h.command(player, "idle-uninhibit video")
         h.wait(for: c, line: "idle.idled 30")
         // Again with an inhibitor whose surface then unmaps.
-        h.key(30, .pressed); h.key(30, .released)
+        h.key(30, .pressed)
+        h.key(30, .released)
         h.command(player, "idle-inhibit video")
         _ = h.settle(c)
         #expect(!quiet(h, c, ms: 150).contains("idle.idled 30"))

@@ -16,8 +16,8 @@ import Testing
         #expect(start.contains("keyboard.repeat_info 25 600"))
         #expect(start.contains("keyboard.enter win keys=[]"))
         #expect(start.contains("configure win 0x0 [activated]"))
-        h.key(42, .pressed)  // Shift
-        h.key(30, .pressed)  // a
+        h.key(42, .pressed) // Shift
+        h.key(30, .pressed) // a
         #expect(h.settle(c) == ["keyboard.key 42 pressed", "keyboard.modifiers 1 0 0 0", "keyboard.key 30 pressed"])
         h.key(30, .released)
         h.key(42, .released)
@@ -28,12 +28,13 @@ import Testing
         let h = try ServerHarness()
         let a = try h.probe(["--toplevel", "a", "100x100"])
         h.wait(for: a, line: "mapped a")
-        let b = try h.probe(["--toplevel", "b", "100x100"])  // maps at (72, 72), takes focus
+        let b = try h.probe(["--toplevel", "b", "100x100"]) // maps at (72, 72), takes focus
         h.wait(for: b, line: "mapped b")
-        _ = h.settle(a); _ = h.settle(b)
-        h.key(29, .pressed)  // Control, held while focus moves
+        _ = h.settle(a)
         _ = h.settle(b)
-        h.warp(45, 45)  // only a is there
+        h.key(29, .pressed) // Control, held while focus moves
+        _ = h.settle(b)
+        h.warp(45, 45) // only a is there
         h.button(.pressed)
         let toA = h.settle(a)
         // Control went to b: a is told it is down through modifiers, not as a pressed key
@@ -58,7 +59,7 @@ extension KeyboardProtocolTests {
         let c = try h.probe(["--toplevel", "a", "100x100", "--toplevel", "b", "100x100"])
         h.wait(for: c, line: "mapped b")
         _ = h.settle(c)
-        h.key(29, .pressed)  // Control, delivered to b
+        h.key(29, .pressed) // Control, delivered to b
         _ = h.settle(c)
         h.warp(45, 45)
         h.button(.pressed)
@@ -87,23 +88,28 @@ extension KeyboardProtocolTests {
 
     @Test func clientWithoutTouchBubblesToTheCompositorNode() throws {
         let h = try ServerHarness()
-        let c = try h.probe(["--toplevel", "win", "100x100", "--sub", "child", "win", "10,10", "50,50", "--no-touch"]
-            .map { $0 == "50,50" ? "50x50" : $0 })
+        let c = try h.probe(
+            ["--toplevel", "win", "100x100", "--sub", "child", "win", "10,10", "50,50", "--no-touch"]
+                .map { $0 == "50,50" ? "50x50" : $0 })
         h.wait(for: c, line: "mapped win")
         _ = h.settle(c)
         // A decoration: the toplevel's next responder, as a compositor draws one.
         let tree = h.server.router.tree
         // Around the window, away from the cursor (at the origin): it is asked for touch only.
-        let decoration = tree.createNode(.compositor, name: "decoration", parent: h.server.outputNode,
-                                         frame: Rect(30, 30, 200, 200), layer: .below)
+        let decoration = tree.createNode(
+            .compositor, name: "decoration", parent: h.server.outputNode,
+            frame: Rect(30, 30, 200, 200), layer: .below)
         var taken: [NodeEvent] = []
-        tree.setHandler(decoration) { event in taken.append(event); return .handled }
+        tree.setHandler(decoration) { event in
+            taken.append(event)
+            return .handled
+        }
         let window = try #require(tree.children(of: h.server.outputNode).first { tree.kind(of: $0) == .toplevel })
         tree.setNextResponder(window, decoration)
-        let (x, y) = h.touchPoint(40 + 20, 40 + 20)  // on the subsurface
+        let (x, y) = h.touchPoint(40 + 20, 40 + 20) // on the subsurface
         h.touch(.touchDown(slot: 3, x: x, y: y))
         #expect(h.settle(c) == [])
-        #expect(taken.first == .touchDown(slot: 3, at: Point(30, 30)))  // decoration-local
+        #expect(taken.first == .touchDown(slot: 3, at: Point(30, 30))) // decoration-local
     }
 
     @Test func touchDeviceRemovedMidSequenceCancels() throws {
@@ -171,7 +177,10 @@ extension TouchProtocolTests {
         let (h, c) = try Self.fingerDownOnAWindow()
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
-        defer { close(fds[0]); close(fds[1]) }
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
         let (x2, y2) = h.touchPoint(70, 65)
         let time = h.time + 1000
         let watch = h.server.watchReadable(fd: fds[0]) { [server = h.server] in
@@ -181,7 +190,7 @@ extension TouchProtocolTests {
         }
         var byte: UInt8 = 1
         #expect(write(fds[1], &byte, 1) == 1)
-        wl_event_loop_dispatch(h.server.eventLoop, 1000)  // the callback alone, no sendDeliveries after it
+        wl_event_loop_dispatch(h.server.eventLoop, 1000) // the callback alone, no sendDeliveries after it
         #expect(!h.server.router.hasDeliveries)
         watch.remove()
         #expect(h.settle(c) == ["touch.motion 0 30.00 25.00"])

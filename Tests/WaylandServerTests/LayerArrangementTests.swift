@@ -9,16 +9,22 @@ import Testing
 struct LayerArrangementTests {
     let output = Rect(0, 0, 1280, 720)
 
-    func state(width: UInt32, height: UInt32, anchor: UInt32, zone: Int32 = 0,
-               margin: (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)) -> LayerState {
+    func state(
+        width: UInt32, height: UInt32, anchor: UInt32, zone: Int32 = 0,
+        margin: (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
+    ) -> LayerState {
         var s = LayerState()
-        s.width = width; s.height = height; s.anchor = anchor; s.exclusiveZone = zone
+        s.width = width
+        s.height = height
+        s.anchor = anchor
+        s.exclusiveZone = zone
         s.margin = (top: margin.0, right: margin.1, bottom: margin.2, left: margin.3)
         return s
     }
 
     @Test func aTopPanelSpansTheWidthLessItsMarginsAndReservesItsZonePlusTheTopMargin() throws {
-        let panel = state(width: 0, height: 30, anchor: Anchor.top | Anchor.left | Anchor.right, zone: 30, margin: (5, 10, 0, 10))
+        let panel = state(
+            width: 0, height: 30, anchor: Anchor.top | Anchor.left | Anchor.right, zone: 30, margin: (5, 10, 0, 10))
         let placed = try #require(WaylandServer.layerBox(panel, in: output))
         #expect(placed.box == Rect(10, 5, 1260, 30))
         #expect((placed.width, placed.height) == (1260, 30))
@@ -42,15 +48,17 @@ struct LayerArrangementTests {
     }
 
     @Test func hostileMarginsAndSizesNeitherTrapNorReserveMoreThanTheOutput() {
-        let huge = state(width: 0, height: UInt32.max, anchor: Anchor.left | Anchor.right | Anchor.bottom,
-                         zone: Int32.max, margin: (Int32.min, Int32.max, Int32.max, Int32.max))
+        let huge = state(
+            width: 0, height: UInt32.max, anchor: Anchor.left | Anchor.right | Anchor.bottom,
+            zone: Int32.max, margin: (Int32.min, Int32.max, Int32.max, Int32.max))
         // Width 0 spans the output less both margins: less than nothing, so it cannot be shown.
         #expect(WaylandServer.layerBox(huge, in: output) == nil)
         var usable = output
         WaylandServer.reserve(huge, from: &usable)
         #expect(usable == Rect(0, 0, 1280, 0))
-        let tall = state(width: UInt32.max, height: UInt32.max, anchor: Anchor.right | Anchor.bottom,
-                         margin: (0, Int32.min, Int32.min, 0))
+        let tall = state(
+            width: UInt32.max, height: UInt32.max, anchor: Anchor.right | Anchor.bottom,
+            margin: (0, Int32.min, Int32.min, 0))
         let placed = WaylandServer.layerBox(tall, in: output)
         #expect(placed?.box.width == Int32.max && placed?.box.height == Int32.max)
     }

@@ -21,7 +21,9 @@ import Testing
     }
 
     /// The layer surface of `client`'s program that holds the first seat's keyboard, once it does.
-    func layerHoldingKeyboard(_ h: ServerHarness, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) -> NodeID? {
+    func layerHoldingKeyboard(_ h: ServerHarness, _ what: String, sourceLocation: SourceLocation = #_sourceLocation)
+        -> NodeID?
+    {
         var node: NodeID?
         h.dispatch(until: "\(what)'s layer surface to take the keyboard", timeout: 20, sourceLocation: sourceLocation) {
             node = h.server.seat.keyboardFirstResponder
@@ -50,8 +52,9 @@ import Testing
         #expect(h.server.router.tree.kind(of: try #require(h.server.seat.keyboardFirstResponder)) == .toplevel)
         let fuzzel = try openFuzzel(h)
         let layer = try #require(layerHoldingKeyboard(h, "fuzzel"))
-        #expect(h.server.router.tree.name(of: layer)?.contains("overlay layer") == true
-                    || h.server.router.tree.name(of: layer)?.contains("top layer") == true)
+        #expect(
+            h.server.router.tree.name(of: layer)?.contains("overlay layer") == true
+                || h.server.router.tree.name(of: layer)?.contains("top layer") == true)
         #expect(h.settle(win).filter { $0.hasPrefix("keyboard.") } == ["keyboard.leave win"])
         // "ban" leaves only banana; Return picks it (without the filter it would be apple).
         // fuzzel filters off its main loop: Return waits for the frame drawn after the keys
@@ -85,7 +88,7 @@ import Testing
         #expect(h.server.router.tree.kind(of: try #require(h.server.seat.keyboardFirstResponder)) == .layer)
         type(h, [Key.escape])
         waitForExit(h, fuzzel, "fuzzel")
-        #expect(fuzzel.process.terminationStatus != 0)  // dmenu mode: nothing chosen
+        #expect(fuzzel.process.terminationStatus != 0) // dmenu mode: nothing chosen
         #expect(fuzzel.lines.filter { !$0.isEmpty && !$0.hasPrefix("info:") } == [])
         let lines = h.settle(win).filter { $0.hasPrefix("keyboard.") }
         #expect(lines.first == "keyboard.leave win")
@@ -98,7 +101,8 @@ import Testing
     /// click writes `clicked`.
     func startWaybar(_ h: ServerHarness, clicked: String) throws -> ClientProcess {
         #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/waybar"), "waybar is not installed (make deps)")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("waybar-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "waybar-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let config = """
             {"layer": "top", "position": "top", "height": 30, "spacing": 0,
@@ -108,26 +112,32 @@ import Testing
         let style = "* { font-size: 12px; min-height: 0; } #custom-hello { padding: 0 40px; }"
         try config.write(to: dir.appendingPathComponent("config"), atomically: true, encoding: .utf8)
         try style.write(to: dir.appendingPathComponent("style.css"), atomically: true, encoding: .utf8)
-        return try h.spawn("/usr/bin/waybar", ["-c", dir.appendingPathComponent("config").path,
-                                               "-s", dir.appendingPathComponent("style.css").path],
-                           environment: ["GDK_BACKEND": "wayland", "XDG_CONFIG_HOME": dir.path])
+        return try h.spawn(
+            "/usr/bin/waybar",
+            [
+                "-c", dir.appendingPathComponent("config").path,
+                "-s", dir.appendingPathComponent("style.css").path,
+            ],
+            environment: ["GDK_BACKEND": "wayland", "XDG_CONFIG_HOME": dir.path])
     }
 
     @Test func waybarReservesTheTopOfTheOutputTakesClicksAndNeverTheKeyboard() throws {
         let h = try ServerHarness()
         var enters: [String] = []
-        let router = h.server.router  // not the harness: deliveries go on while it is torn down
+        let router = h.server.router // not the harness: deliveries go on while it is torn down
         h.server.deliveryObserver = { d, q in
             let line = TraceSink.line(d, queue: q, router: router)
             if line.contains("pointer.enter") { enters.append(line) }
         }
-        let first = try h.mappedProbe(["--toplevel", "first", "200x200"])  // before the bar: at 40,40
+        let first = try h.mappedProbe(["--toplevel", "first", "200x200"]) // before the bar: at 40,40
         let clicked = FileManager.default.temporaryDirectory.appendingPathComponent("waybar-clicked-\(getpid())").path
         unlink(clicked)
         let waybar = try startWaybar(h, clicked: clicked)
         var bar: NodeID?
         h.dispatch(until: "waybar's bar to map", timeout: 30) {
-            bar = h.server.router.tree.children(of: h.server.layerNode(.top)).first { h.server.router.tree.isMapped($0) }
+            bar = h.server.router.tree.children(of: h.server.layerNode(.top)).first {
+                h.server.router.tree.isMapped($0)
+            }
             return bar != nil
         }
         _ = try #require(bar, "waybar said:\n\(waybar.lines.joined(separator: "\n"))")
@@ -135,7 +145,7 @@ import Testing
         // area's, 30 pixels down. The pointer finds it there, not at y = 40.
         let second = try h.mappedProbe(["--toplevel", "second", "100x100"])
         _ = h.settle(first)
-        h.warp(75, 75)  // the cascade puts the second window at (72, 72 + 30)
+        h.warp(75, 75) // the cascade puts the second window at (72, 72 + 30)
         #expect(h.settle(second).filter { $0.hasPrefix("pointer.enter") } == [])
         h.warp(75, 105)
         #expect(h.settle(second).filter { $0.hasPrefix("pointer.enter") } == ["pointer.enter second 3.00 3.00"])
@@ -143,7 +153,9 @@ import Testing
         h.warp(20, 15)
         h.button(.pressed)
         h.button(.released)
-        h.dispatch(until: "waybar's on-click command to run", timeout: 20) { FileManager.default.fileExists(atPath: clicked) }
+        h.dispatch(until: "waybar's on-click command to run", timeout: 20) {
+            FileManager.default.fileExists(atPath: clicked)
+        }
         // The trace names the bar as it names windows: client, program, layer, namespace.
         #expect(enters.last == "seat0 pointer.enter \"client2 waybar: top layer waybar\" at 20,15")
         // It never takes the keyboard: the newest window keeps it through all of this.

@@ -30,7 +30,7 @@ import Testing
         // Under the threshold: motion to the client, no move yet.
         h.warp(54, 53)
         #expect(h.settle(c) == ["pointer.motion 14.00 13.00", "pointer.frame"])
-        h.warp(60, 56)  // 11.7 pixels from the press
+        h.warp(60, 56) // 11.7 pixels from the press
         h.wait(for: c, line: "move requested")
         _ = h.settle(c)
         // The window caught up with the pointer at once: the press point is under it again.

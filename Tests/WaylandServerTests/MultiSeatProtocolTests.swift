@@ -36,7 +36,8 @@ import Testing
     static func click(_ h: ServerHarness, _ seat: Seat) { MultiSeatTests.click(h, seat) }
 
     static func gesture(_ h: ServerHarness, _ seat: Seat, _ kind: GestureKind, _ phase: GesturePhase, fingers: Int32) {
-        let g = GestureEvent(kind: kind, phase: phase, fingers: fingers, dx: 0, dy: 0, scale: 1, rotation: 0, cancelled: false)
+        let g = GestureEvent(
+            kind: kind, phase: phase, fingers: fingers, dx: 0, dy: 0, scale: 1, rotation: 0, cancelled: false)
         on(h, seat, .gesture(g), device: 1)
     }
 
@@ -44,7 +45,9 @@ import Testing
         on(h, seat, .pointerMotion(dx: dx, dy: dy, unacceleratedDX: dx, unacceleratedDY: dy), device: 1)
     }
 
-    static func events(_ h: ServerHarness, _ c: ClientProcess) -> [String] { h.settle(c).filter { !$0.hasPrefix("done ") } }
+    static func events(_ h: ServerHarness, _ c: ClientProcess) -> [String] {
+        h.settle(c).filter { !$0.hasPrefix("done ") }
+    }
 
     @Test func relativeMotionComesOnTheSecondSeatsPointer() throws {
         // b finds its seat by name (wl-probe --seat-name), not by position.
@@ -52,7 +55,10 @@ import Testing
         Self.warp(h, second, 250, 150)
         #expect(h.settle(b) == ["pointer.enter b 178.00 78.00", "pointer.motion 178.00 78.00", "pointer.frame"])
         Self.move(h, second, 3, 4)
-        #expect(h.settle(b) == ["relative.motion 3.00 4.00 raw 3.00 4.00 us=\(h.time)", "pointer.motion 181.00 82.00", "pointer.frame"])
+        #expect(
+            h.settle(b) == [
+                "relative.motion 3.00 4.00 raw 3.00 4.00 us=\(h.time)", "pointer.motion 181.00 82.00", "pointer.frame",
+            ])
         // The first seat's motion is not b's: it binds nothing there.
         h.warp(250, 150)
         #expect(h.settle(b) == [])
@@ -89,7 +95,10 @@ import Testing
         #expect(h.settle(b) == ["gesture.swipe.begin b fingers 3", "gesture.swipe.end cancelled=0"])
         // Over a with the second seat's pointer: a's gesture objects are its first seat's.
         Self.warp(h, second, 50, 50)
-        #expect(h.settle(a) == ["other.pointer.enter a 10.00 10.00", "other.pointer.motion 10.00 10.00", "other.pointer.frame"])
+        #expect(
+            h.settle(a) == [
+                "other.pointer.enter a 10.00 10.00", "other.pointer.motion 10.00 10.00", "other.pointer.frame",
+            ])
         Self.gesture(h, second, .pinch, .begin, fingers: 2)
         Self.gesture(h, second, .pinch, .end, fingers: 2)
         #expect(h.settle(a) == [])
@@ -136,9 +145,11 @@ import Testing
         Self.click(h, second)
         #expect(h.settle(b).contains("data.selection none"))
         h.command(b, "copy clipboard button from b")
-        #expect(Self.events(h, b) == [
-            "data.data_offer", "data.offer text/plain;charset=utf-8", "data.offer text/plain", "data.selection offer",
-        ])
+        #expect(
+            Self.events(h, b) == [
+                "data.data_offer", "data.offer text/plain;charset=utf-8", "data.offer text/plain",
+                "data.selection offer",
+            ])
         // The first seat's keyboard goes to a: a is offered the first seat's clipboard, empty.
         h.warp(50, 50)
         h.button(.pressed)
@@ -180,10 +191,16 @@ import Testing
         // Citing its own enter: accepted, on seat1's pointer only.
         h.command(a, "cursor other other")
         let cursor = try #require(h.server.clientCursor(on: second))
-        guard case .surface(_, hotspotX: 1, hotspotY: 2) = cursor else { Issue.record("\(cursor)"); return }
+        guard case .surface(_, hotspotX: 1, hotspotY: 2) = cursor else {
+            Issue.record("\(cursor)")
+            return
+        }
         #expect(h.server.clientCursor == nil)
         h.command(a, "cursor main main")
-        guard case .surface(_, hotspotX: 1, hotspotY: 2) = h.server.clientCursor else { Issue.record("no cursor on seat0"); return }
+        guard case .surface(_, hotspotX: 1, hotspotY: 2) = h.server.clientCursor else {
+            Issue.record("no cursor on seat0")
+            return
+        }
     }
 
     @Test func anActivationTokenCitesAPressOfTheSeatItNames() throws {
@@ -229,14 +246,14 @@ import Testing
     /// seat's keyboard where it was: a, which the first seat is typing into, hears nothing.
     @Test func aNewWindowTakesTheKeyboardOfTheSeatItAnswersAndNoOther() throws {
         let (h, second, a, b) = try Self.twoSeats()
-        h.warp(50, 50)  // a, where b does not reach
+        h.warp(50, 50) // a, where b does not reach
         h.button(.pressed)
         h.button(.released)
         h.key(30, .pressed)
         h.key(30, .released)
         let aNode = try #require(h.server.seat.keyboardFirstResponder)
         _ = h.settle(a)
-        Self.warp(h, second, 250, 150)  // b
+        Self.warp(h, second, 250, 150) // b
         Self.click(h, second)
         Self.on(h, second, .keyboardKey(key: 31, state: .pressed), device: 2)
         Self.on(h, second, .keyboardKey(key: 31, state: .released), device: 2)
@@ -268,12 +285,14 @@ import Testing
     /// wl-copy and wl-paste choose their seat by name (`--seat`): a copy on seat1 pastes on
     /// seat1, and the first seat's clipboard stays empty.
     @Test func wlCopyOnTheSecondSeatPastesThereAndNotOnTheFirst() throws {
-        let wlCopy = SelectionRealClientTests.wlCopy, wlPaste = SelectionRealClientTests.wlPaste
+        let wlCopy = SelectionRealClientTests.wlCopy
+        let wlPaste = SelectionRealClientTests.wlPaste
         #expect(FileManager.default.isExecutableFile(atPath: wlCopy), "wl-clipboard is not installed (make deps)")
         let h = try ServerHarness()
         let second = try h.server.addSeat(name: "seat1")
         h.server.handle(InputEvent(time: 0, device: DeviceID(2), .deviceAdded(.keyboard)), seat: second)
-        let copier = try h.spawn("/bin/sh", ["-c", "echo -n 'seat one text' | exec \(wlCopy) --foreground --seat seat1 --type text/plain"])
+        let copier = try h.spawn(
+            "/bin/sh", ["-c", "echo -n 'seat one text' | exec \(wlCopy) --foreground --seat seat1 --type text/plain"])
         Self.focusNewWindow(h, on: second, of: copier, after: nil)
         h.dispatch(until: "wl-copy to set seat1's selection") {
             h.server.services(1).selections.clipboard.source != nil || !copier.process.isRunning
@@ -288,7 +307,8 @@ import Testing
         #expect(pasteHere.process.terminationStatus == 0)
         #expect(pasteHere.lines == ["seat one text"])
         // On the first seat: nothing was copied.
-        let pasteThere = try h.spawn("/bin/sh", ["-c", "exec \(wlPaste) --seat seat0 --no-newline --type text/plain 2>&1"])
+        let pasteThere = try h.spawn(
+            "/bin/sh", ["-c", "exec \(wlPaste) --seat seat0 --no-newline --type text/plain 2>&1"])
         h.dispatch(until: "wl-paste --seat seat0 to exit") { !pasteThere.process.isRunning }
         pasteThere.process.waitUntilExit()
         pasteThere.poll()

@@ -10,7 +10,9 @@ import Testing
 @Suite(.serialized) struct MultiSeatTests {
     /// a (200x100) lands at 40,40 and b (200x100) at 72,72 (the cascade); the second seat
     /// has a pointer, a keyboard and a touch screen of its own.
-    static func twoSeats(_ aArgs: [String] = [], bArgs: [String] = []) throws -> (ServerHarness, Seat, a: ClientProcess, b: ClientProcess) {
+    static func twoSeats(_ aArgs: [String] = [], bArgs: [String] = []) throws -> (
+        ServerHarness, Seat, a: ClientProcess, b: ClientProcess
+    ) {
         let h = try ServerHarness()
         let second = try h.server.addSeat(name: "seat1")
         for (i, caps) in [DeviceCapabilities.pointer, .keyboard, .touch].enumerated() {
@@ -118,7 +120,8 @@ import Testing
     @Test func theCompositorReplaysEachRecordingOnItsSeat() throws {
         let compositor = try CompositorProcess([
             "--socket", "ir-seats-\(getpid())", "--size", "800x600", "--speed", "0", "--exit-after-replay",
-            "--input", "replay:\(recordingFixtures)/keyboard.yml", "--seat", "seat1", "--input", "replay:\(recordingFixtures)/mouse.yml",
+            "--input", "replay:\(recordingFixtures)/keyboard.yml", "--seat", "seat1", "--input",
+            "replay:\(recordingFixtures)/mouse.yml",
             "--client", "\(productsDirectory)/wl-probe --seat-index 1 --toplevel b 300x200",
         ])
         let out = compositor.readToExit().split(separator: "\n")

@@ -13,8 +13,10 @@ import Testing
     static func move(_ h: ServerHarness, _ dx: Double, _ dy: Double, raw: (Double, Double)? = nil) {
         h.time += 1000
         let (udx, udy) = raw ?? (dx, dy)
-        h.server.handle(InputEvent(time: h.time, device: DeviceID(1),
-                                   .pointerMotion(dx: dx, dy: dy, unacceleratedDX: udx, unacceleratedDY: udy)))
+        h.server.handle(
+            InputEvent(
+                time: h.time, device: DeviceID(1),
+                .pointerMotion(dx: dx, dy: dy, unacceleratedDX: udx, unacceleratedDY: udy)))
     }
 
     /// A probe with one 100×100 toplevel, the pointer at (10, 10) on it.
@@ -36,7 +38,10 @@ import Testing
         let h = try ServerHarness()
         let c = try Self.probeWithPointer(h)
         Self.move(h, 3, 4, raw: (1.5, 2))
-        #expect(Self.events(h, c) == ["relative.motion 3.00 4.00 raw 1.50 2.00 us=\(h.time)", "pointer.motion 13.00 14.00", "pointer.frame"])
+        #expect(
+            Self.events(h, c) == [
+                "relative.motion 3.00 4.00 raw 1.50 2.00 us=\(h.time)", "pointer.motion 13.00 14.00", "pointer.frame",
+            ])
     }
 
     @Test func aClientWithoutARelativePointerGetsOnlyAbsoluteMotion() throws {
@@ -75,7 +80,10 @@ import Testing
         #expect(Self.events(h, c) == ["pointer.motion 60.00 70.00", "pointer.frame"])
         #expect(h.server.seat.cursor == Point(Self.origin + 60, Self.origin + 70))
         Self.move(h, 1, 1)
-        #expect(Self.events(h, c) == ["relative.motion 1.00 1.00 raw 1.00 1.00 us=\(h.time)", "pointer.motion 61.00 71.00", "pointer.frame"])
+        #expect(
+            Self.events(h, c) == [
+                "relative.motion 1.00 1.00 raw 1.00 1.00 us=\(h.time)", "pointer.motion 61.00 71.00", "pointer.frame",
+            ])
     }
 
     @Test func aLockActivatesOnlyWhenThePointerIsInItsRegion() throws {
@@ -92,9 +100,12 @@ import Testing
         let h = try ServerHarness()
         let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--relative"])
         h.command(c, "lock win \(lifetime)")
-        #expect(Self.events(h, c) == [])  // no pointer focus: not active
+        #expect(Self.events(h, c) == []) // no pointer focus: not active
         h.warp(Self.origin + 10, Self.origin + 10)
-        #expect(Self.events(h, c) == ["pointer.enter win 10.00 10.00", "pointer.motion 10.00 10.00", "locked win", "pointer.frame"])
+        #expect(
+            Self.events(h, c) == [
+                "pointer.enter win 10.00 10.00", "pointer.motion 10.00 10.00", "locked win", "pointer.frame",
+            ])
         // The window moves away from the cursor: the lock ends before the leave.
         let win = h.server.windowNode(of: try #require(h.server.seat.pointerFocusNode))
         h.server.router.tree.move(win, to: (300, 300))
@@ -103,7 +114,9 @@ import Testing
         // Back under the cursor: a persistent lock activates again, a oneshot one never does.
         h.server.router.tree.move(win, to: (40, 40))
         h.server.sendDeliveries()
-        #expect(Self.events(h, c) == ["pointer.enter win 10.00 10.00"] + (lifetime == "persistent" ? ["locked win"] : []) + ["pointer.frame"])
+        #expect(
+            Self.events(h, c) == ["pointer.enter win 10.00 10.00"] + (lifetime == "persistent" ? ["locked win"] : [])
+                + ["pointer.frame"])
     }
 
     /// WLCS's reselection (PointerConstraints.when_surface_is_reselected_persistent_*): the
@@ -114,20 +127,25 @@ import Testing
         let h = try ServerHarness()
         let c = try h.probe(["--toplevel", "win", "100x100", "--relative", "--no-touch"])
         h.wait(for: c, line: "mapped win")
-        h.warp(45, 45)  // on win only, once the other window is there
+        h.warp(45, 45) // on win only, once the other window is there
         h.command(c, "\(kind) win \(lifetime)")
-        let on = kind == "lock" ? "locked win" : "confined win", off = kind == "lock" ? "unlocked win" : "unconfined win"
+        let on = kind == "lock" ? "locked win" : "confined win"
+        let off = kind == "lock" ? "unlocked win" : "unconfined win"
         #expect(Self.events(h, c).last == on)
-        let other = try h.probe(["--toplevel", "other", "100x100", "--no-touch"])  // maps at (72, 72), takes the keyboard
+        // maps at (72, 72), takes the keyboard
+        let other = try h.probe(["--toplevel", "other", "100x100", "--no-touch"])
         h.wait(for: other, line: "mapped other")
         #expect(Self.events(h, c).filter { !$0.hasPrefix("configure") } == ["keyboard.leave win", off])
         #expect(h.server.seat.activePointerConstraint == nil)
         // A click selects win again (the pointer never left it; a lock kept it still).
-        h.button(.pressed); h.button(.released)
+        h.button(.pressed)
+        h.button(.released)
         let back = Self.events(h, c).filter { !$0.hasPrefix("configure") }
         // The keyboard first (focus on click goes before the press), and with it the constraint.
-        #expect(back == ["keyboard.enter win keys=[]", "keyboard.modifiers 0 0 0 0"] + (lifetime == "persistent" ? [on] : [])
-            + ["pointer.button 272 pressed", "pointer.frame", "pointer.button 272 released", "pointer.frame"])
+        #expect(
+            back == ["keyboard.enter win keys=[]", "keyboard.modifiers 0 0 0 0"]
+                + (lifetime == "persistent" ? [on] : [])
+                + ["pointer.button 272 pressed", "pointer.frame", "pointer.button 272 released", "pointer.frame"])
         #expect((h.server.seat.activePointerConstraint != nil) == (lifetime == "persistent"))
     }
 
@@ -138,9 +156,13 @@ import Testing
         h.command(c, "confine win persistent 0,0,80,50")
         #expect(Self.events(h, c) == ["confined win"])
         Self.move(h, 200, 200)
-        let edge = 1.0  // the last whole pixel inside (as Mir; WLCS checks it)
+        let edge = 1.0 // the last whole pixel inside (as Mir; WLCS checks it)
         #expect(h.server.seat.cursor == Point(Self.origin + 60 - edge, Self.origin + 50 - edge))
-        #expect(Self.events(h, c) == ["relative.motion 200.00 200.00 raw 200.00 200.00 us=\(h.time)", "pointer.motion 59.00 49.00", "pointer.frame"])
+        #expect(
+            Self.events(h, c) == [
+                "relative.motion 200.00 200.00 raw 200.00 200.00 us=\(h.time)", "pointer.motion 59.00 49.00",
+                "pointer.frame",
+            ])
         Self.move(h, -20, -100)
         #expect(h.server.seat.cursor == Point(Self.origin + 40 - edge, Self.origin))
         _ = Self.events(h, c)
@@ -160,8 +182,8 @@ import Testing
         let c = try Self.probeWithPointer(h)
         h.command(c, "lock win persistent")
         _ = Self.events(h, c)
-        h.key(125, .pressed)  // Super
-        h.key(1, .pressed)  // Escape
+        h.key(125, .pressed) // Super
+        h.key(1, .pressed) // Escape
         h.key(1, .released)
         h.key(125, .released)
         let lines = Self.events(h, c)
@@ -170,12 +192,15 @@ import Testing
         #expect(h.server.seat.activePointerConstraint == nil)
         // The cursor moves again, and the broken persistent lock waits for a new enter.
         Self.move(h, 5, 0)
-        #expect(Self.events(h, c) == ["relative.motion 5.00 0.00 raw 5.00 0.00 us=\(h.time)", "pointer.motion 15.00 10.00", "pointer.frame"])
+        #expect(
+            Self.events(h, c) == [
+                "relative.motion 5.00 0.00 raw 5.00 0.00 us=\(h.time)", "pointer.motion 15.00 10.00", "pointer.frame",
+            ])
     }
 
     static let errors: [(mode: String, line: String)] = [
-        ("constraint-twice", "zwp_pointer_constraints_v1@ code=1"),  // already_constrained
-        ("constraint-bad-lifetime", "zwp_pointer_constraints_v1@ code=1"),  // wl_display.invalid_method
+        ("constraint-twice", "zwp_pointer_constraints_v1@ code=1"), // already_constrained
+        ("constraint-bad-lifetime", "zwp_pointer_constraints_v1@ code=1"), // wl_display.invalid_method
     ]
 
     @Test(arguments: errors.map(\.mode))
@@ -184,7 +209,10 @@ import Testing
         let bad = try h.probe(["--hostile", mode])
         var errorLine = ""
         h.wait(for: bad) { line in
-            if line.hasPrefix("protocol-error") || line.hasPrefix("disconnected") { errorLine = line; return true }
+            if line.hasPrefix("protocol-error") || line.hasPrefix("disconnected") {
+                errorLine = line
+                return true
+            }
             return false
         }
         let words = errorLine.split(separator: " ")

@@ -13,10 +13,11 @@ import Testing
 
     @Test func aWindowThatLosesItsRoleUnderThePointerHandsItToTheOneBelow() throws {
         let h = try ServerHarness()
-        let below = try h.mappedProbe(["--toplevel", "below", "200x200"])  // at 40,40
-        let top = try h.mappedProbe(["--toplevel", "top", "200x200"])  // at 72,72, above
+        let below = try h.mappedProbe(["--toplevel", "below", "200x200"]) // at 40,40
+        let top = try h.mappedProbe(["--toplevel", "top", "200x200"]) // at 72,72, above
         h.warp(100, 100)
-        #expect(pointerLines(h, top) == ["pointer.enter top 28.00 28.00", "pointer.motion 28.00 28.00", "pointer.frame"])
+        #expect(
+            pointerLines(h, top) == ["pointer.enter top 28.00 28.00", "pointer.motion 28.00 28.00", "pointer.frame"])
         h.warp(101, 100)
         #expect(pointerLines(h, top) == ["pointer.motion 29.00 28.00", "pointer.frame"])
         #expect(pointerLines(h, below) == [])

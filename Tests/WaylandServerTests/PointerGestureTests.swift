@@ -24,8 +24,10 @@ func expectedGestureLines(recording path: String, surface: String) throws -> [St
     var lines: [String] = []
     for line in text.split(separator: "\n") {
         guard let m = try entry.firstMatch(in: String(line)) else { continue }
-        let kind = String(m.output[1].substring!).lowercased(), phase = m.output[2].substring!
-        let fingers = m.output[3].substring!, rest = String(m.output[4].substring!)
+        let kind = String(m.output[1].substring!).lowercased()
+        let phase = m.output[2].substring!
+        let fingers = m.output[3].substring!
+        let rest = String(m.output[4].substring!)
         switch phase {
         case "BEGIN": lines.append("gesture.\(kind).begin \(surface) fingers \(fingers)")
         case "UPDATE":
@@ -62,7 +64,7 @@ final class SwipeAfterDistance: GestureRecognizer {
 
     @Test func touchpadRecordingReachesTheSurfaceUnderThePointer() throws {
         let expected = try expectedGestureLines(recording: touchpadRecording, surface: "win")
-        #expect(expected.filter { $0.contains(".begin") }.count == 2)  // one swipe, one pinch
+        #expect(expected.filter { $0.contains(".begin") }.count == 2) // one swipe, one pinch
         #expect(expected.count > 40)
         let h = try ServerHarness()
         // The window covers the output below and right of (40, 40): the pointer stays over it.
@@ -96,9 +98,12 @@ final class SwipeAfterDistance: GestureRecognizer {
         h.gesture(.swipe, .begin, fingers: 3)
         h.gesture(.swipe, .update, fingers: 3, dx: 12, dy: 1)
         h.gesture(.swipe, .update, fingers: 3, dx: 12, dy: 0)
-        #expect(h.settle(c) == ["gesture.swipe.begin win fingers 3", "gesture.swipe.update 12.00 1.00",
-                                "gesture.swipe.update 12.00 0.00"])
-        h.gesture(.swipe, .update, fingers: 3, dx: 12, dy: 0)  // 36 > 30: claimed
+        #expect(
+            h.settle(c) == [
+                "gesture.swipe.begin win fingers 3", "gesture.swipe.update 12.00 1.00",
+                "gesture.swipe.update 12.00 0.00",
+            ])
+        h.gesture(.swipe, .update, fingers: 3, dx: 12, dy: 0) // 36 > 30: claimed
         #expect(h.settle(c) == ["gesture.swipe.end cancelled=1", "pointer.leave win", "pointer.frame"])
         h.gesture(.swipe, .update, fingers: 3, dx: 12, dy: 0)
         h.gesture(.swipe, .end, fingers: 3)
@@ -109,8 +114,11 @@ final class SwipeAfterDistance: GestureRecognizer {
         h.gesture(.swipe, .begin, fingers: 3)
         h.gesture(.swipe, .update, fingers: 3, dx: 5, dy: 0)
         h.gesture(.swipe, .end, fingers: 3)
-        #expect(h.settle(c) == ["gesture.swipe.begin win fingers 3", "gesture.swipe.update 5.00 0.00",
-                                "gesture.swipe.end cancelled=0"])
+        #expect(
+            h.settle(c) == [
+                "gesture.swipe.begin win fingers 3", "gesture.swipe.update 5.00 0.00",
+                "gesture.swipe.end cancelled=0",
+            ])
     }
 
     @Test func aGestureClaimedAtItsBeginNeverReachesTheClient() throws {
@@ -123,21 +131,27 @@ final class SwipeAfterDistance: GestureRecognizer {
         h.gesture(.swipe, .begin, fingers: 4)
         h.gesture(.swipe, .update, fingers: 4, dx: 3, dy: 0)
         h.gesture(.swipe, .end, fingers: 4)
-        h.gesture(.pinch, .begin, fingers: 2)  // not a swipe: the client's
+        h.gesture(.pinch, .begin, fingers: 2) // not a swipe: the client's
         h.gesture(.pinch, .update, fingers: 2, dx: 1, dy: -1, scale: 1.5, rotation: -2)
         h.gesture(.pinch, .end, fingers: 2)
-        #expect(gestureLines(h.settle(c)) == ["gesture.pinch.begin win fingers 2", "gesture.pinch.update 1.00 -1.00 1.50 -2.00",
-                                              "gesture.pinch.end cancelled=0"])
+        #expect(
+            gestureLines(h.settle(c)) == [
+                "gesture.pinch.begin win fingers 2", "gesture.pinch.update 1.00 -1.00 1.50 -2.00",
+                "gesture.pinch.end cancelled=0",
+            ])
     }
 }
 
 extension ServerHarness {
     /// A touchpad gesture from the pointer device, as libinput reports it.
-    func gesture(_ kind: GestureKind, _ phase: GesturePhase, fingers: Int32, dx: Double = 0, dy: Double = 0,
-                 scale: Double = 1, rotation: Double = 0, cancelled: Bool = false) {
+    func gesture(
+        _ kind: GestureKind, _ phase: GesturePhase, fingers: Int32, dx: Double = 0, dy: Double = 0,
+        scale: Double = 1, rotation: Double = 0, cancelled: Bool = false
+    ) {
         time += 1000
-        let g = GestureEvent(kind: kind, phase: phase, fingers: fingers, dx: dx, dy: dy, scale: scale, rotation: rotation,
-                             cancelled: cancelled)
+        let g = GestureEvent(
+            kind: kind, phase: phase, fingers: fingers, dx: dx, dy: dy, scale: scale, rotation: rotation,
+            cancelled: cancelled)
         server.handle(InputEvent(time: time, device: DeviceID(1), .gesture(g)))
     }
 }

@@ -59,7 +59,7 @@ import Testing
         let h = try ServerHarness()
         let a = try h.probe(Self.menu)
         h.wait(for: a, line: "mapped win")
-        let b = try h.probe(["--toplevel", "other", "100x100"])  // at (72, 72), takes the focus
+        let b = try h.probe(["--toplevel", "other", "100x100"]) // at (72, 72), takes the focus
         h.wait(for: b, line: "mapped other")
         #expect(h.settle(a).last { $0.hasPrefix("configure win") } == "configure win 0x0 []")
         _ = h.settle(b)
@@ -84,7 +84,7 @@ import Testing
         h.wait(for: c, line: "mapped win")
         _ = h.settle(c)
         _ = Self.openMenu(h, c)
-        let (x, y) = h.touchPoint(600, 600)  // no surface of this client there
+        let (x, y) = h.touchPoint(600, 600) // no surface of this client there
         h.touch(.touchDown(slot: 0, x: x, y: y))
         h.touch(.touchUp(slot: 0))
         let lines = h.settle(c)
@@ -98,7 +98,7 @@ import Testing
         h.wait(for: c, line: "mapped win")
         _ = h.settle(c)
         _ = Self.openMenu(h, c)
-        let (x, y) = h.touchPoint(60, 60)  // inside the menu
+        let (x, y) = h.touchPoint(60, 60) // inside the menu
         h.touch(.touchDown(slot: 0, x: x, y: y))
         h.touch(.touchUp(slot: 0))
         let lines = h.settle(c)
@@ -108,7 +108,7 @@ import Testing
     @Test func menuOpenedFromTheKeyboardStaysOpen() throws {
         let h = try ServerHarness()
         let c = try h.mappedProbe(["--toplevel", "win", "200x100", "--popup-on-key", "menu", "win", "10,10", "80x40"])
-        h.key(68, .pressed)  // F10, with the keyboard on win
+        h.key(68, .pressed) // F10, with the keyboard on win
         h.wait(for: c, line: "mapped menu")
         h.key(68, .released)
         let lines = h.settle(c)
@@ -123,7 +123,7 @@ import Testing
         let h = try ServerHarness()
         let c = try h.mappedProbe(["--toplevel", "win", "200x100"])
         var serial: UInt32 = 0
-        h.server.deliveryObserver = { d, _ in if case let .key(_, _, _, _, .pressed, s) = d { serial = s } }
+        h.server.deliveryObserver = { d, _ in if case .key(_, _, _, _, .pressed, let s) = d { serial = s } }
         h.key(30, .pressed)
         h.server.deliveryObserver = nil
         let win = try #require(h.server.seat.keyboardFirstResponder)

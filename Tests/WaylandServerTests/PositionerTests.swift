@@ -21,8 +21,8 @@ import Testing
         var r = PositionerRules()
         r.size = (200, 100)
         r.anchorRect = Rect(x, y, 20, 20)
-        r.anchor = 8  // bottom_right
-        r.gravity = 8  // bottom_right
+        r.anchor = 8 // bottom_right
+        r.gravity = 8 // bottom_right
         r.adjustment = adjustment
         return r
     }
@@ -31,27 +31,36 @@ import Testing
         var name: String
         var anchorAt: (Int32, Int32)
         var adjustment: UInt32
-        var expected: Rect  // relative to the parent's geometry, which starts at (100, 100)
+        var expected: Rect // relative to the parent's geometry, which starts at (100, 100)
         var description: String { name }
     }
 
     static let cases: [Case] = [
-        Case(name: "fits: untouched", anchorAt: (10, 10), adjustment: flipX | slideX | resizeX, expected: Rect(30, 30, 200, 100)),
-        Case(name: "no adjustment: left outside", anchorAt: (800, 10), adjustment: 0, expected: Rect(820, 30, 200, 100)),
+        Case(
+            name: "fits: untouched", anchorAt: (10, 10), adjustment: flipX | slideX | resizeX,
+            expected: Rect(30, 30, 200, 100)),
+        Case(
+            name: "no adjustment: left outside", anchorAt: (800, 10), adjustment: 0, expected: Rect(820, 30, 200, 100)),
         // Right edge at 100 + 820 + 200 = 1120 > 1000: flipped to grow left from the rect's left edge.
         Case(name: "flip x", anchorAt: (800, 10), adjustment: flipX, expected: Rect(600, 30, 200, 100)),
         Case(name: "slide x", anchorAt: (800, 10), adjustment: slideX, expected: Rect(700, 30, 200, 100)),
         Case(name: "resize x", anchorAt: (800, 10), adjustment: resizeX, expected: Rect(820, 30, 80, 100)),
         // Flip first when it fits; slide is not needed.
-        Case(name: "flip before slide", anchorAt: (800, 10), adjustment: flipX | slideX, expected: Rect(600, 30, 200, 100)),
+        Case(
+            name: "flip before slide", anchorAt: (800, 10), adjustment: flipX | slideX,
+            expected: Rect(600, 30, 200, 100)),
         // Bottom at 100 + 670 + 100 = 870 > 800.
         Case(name: "flip y", anchorAt: (10, 650), adjustment: flipY, expected: Rect(30, 550, 200, 100)),
         Case(name: "slide y", anchorAt: (10, 650), adjustment: slideY, expected: Rect(30, 600, 200, 100)),
         Case(name: "resize y", anchorAt: (10, 650), adjustment: resizeY, expected: Rect(30, 670, 200, 30)),
         // Both axes, each by its own rule.
-        Case(name: "flip x, slide y", anchorAt: (800, 650), adjustment: flipX | slideY, expected: Rect(600, 600, 200, 100)),
+        Case(
+            name: "flip x, slide y", anchorAt: (800, 650), adjustment: flipX | slideY,
+            expected: Rect(600, 600, 200, 100)),
         // Past the left edge (-100 + ...): a flip that lands outside is not kept; slide then.
-        Case(name: "flip does not fit: slide", anchorAt: (-150, 10), adjustment: flipX | slideX, expected: Rect(-100, 30, 200, 100)),
+        Case(
+            name: "flip does not fit: slide", anchorAt: (-150, 10), adjustment: flipX | slideX,
+            expected: Rect(-100, 30, 200, 100)),
     ]
 
     @Test(arguments: cases)

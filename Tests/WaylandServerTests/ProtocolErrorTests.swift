@@ -14,8 +14,8 @@ import Testing
         // wl_region names no errors: wl_display.invalid_method, on the display object.
         ("region-negative", "protocol-error wl_display@1 "),
         ("region-overflow", "protocol-error wl_display@1 "),
-        ("unconfigured-buffer", "protocol-error xdg_surface@"),  // at the attach, before any configure
-        ("unacked-buffer", "protocol-error xdg_surface@"),  // at the commit, configure not acknowledged
+        ("unconfigured-buffer", "protocol-error xdg_surface@"), // at the attach, before any configure
+        ("unacked-buffer", "protocol-error xdg_surface@"), // at the commit, configure not acknowledged
         ("parent-loop", "protocol-error xdg_toplevel@"),
         ("defunct-role", "protocol-error xdg_surface@"),
         ("bad-ack", "protocol-error xdg_surface@"),
@@ -26,7 +26,8 @@ import Testing
     ]
     static let codes: [String: String] = [
         "subsurface-self": "code=0", "subsurface-cycle": "code=0", "two-roles": "code=0",
-        "region-negative": "code=1", "region-overflow": "code=1", "unconfigured-buffer": "code=3", "unacked-buffer": "code=3", "parent-loop": "code=1",
+        "region-negative": "code=1", "region-overflow": "code=1", "unconfigured-buffer": "code=3",
+        "unacked-buffer": "code=3", "parent-loop": "code=1",
         "defunct-role": "code=6", "bad-ack": "code=4", "shm-short-stride": "code=1", "shm-pool-overrun": "code=1",
     ]
 
@@ -39,7 +40,10 @@ import Testing
         let prefix = Self.cases.first { $0.0 == mode }!.1
         var errorLine = ""
         h.wait(for: bad) { line in
-            if line.hasPrefix("protocol-error") || line.hasPrefix("[destroyed object]") { errorLine = line; return true }
+            if line.hasPrefix("protocol-error") || line.hasPrefix("[destroyed object]") {
+                errorLine = line
+                return true
+            }
             return false
         }
         if mode == "defunct-role" {
@@ -72,7 +76,7 @@ import Testing
         let h = try ServerHarness(configuration: config)
         let mute = try h.probe(["--hostile", "no-read"])
         h.wait(for: mute, line: "ready")
-        let good = try h.probe(["--toplevel", "good", "100x100"])  // at (72, 72), above mute
+        let good = try h.probe(["--toplevel", "good", "100x100"]) // at (72, 72), above mute
         h.wait(for: good, line: "mapped good")
         _ = h.settle(good)
         // Flood the mute client (its window is at (40, 40), 400×300) with motion.

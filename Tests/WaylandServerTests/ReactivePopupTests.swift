@@ -6,8 +6,8 @@
 // drags it with xdg_toplevel.move), or the compositor through the public API. A popup that
 // is not reactive keeps its place relative to the parent and is told nothing.
 import InputRouter
-import Testing
 import InputRouterWireClient
+import Testing
 
 @testable import InputRouterWayland
 
@@ -36,7 +36,9 @@ import InputRouterWireClient
             let window = try #require(server.node(ofSurface: top.surface, client: client))
             try #require(server.placeWindow(window, x: 100, y: 100))
             try #require(session.roundtrip())
-            (self.server, self.client, self.wire, self.session, self.top, self.window) = (server, client, wire, session, top, window)
+            (self.server, self.client, self.wire, self.session, self.top, self.window) = (
+                server, client, wire, session, top, window
+            )
         }
 
         struct Popup {
@@ -47,17 +49,20 @@ import InputRouterWireClient
         /// A popup of the xdg_surface `parent`, `width`×`height`, at `anchor` of the anchor
         /// rect (x, y, 10×10) growing toward `gravity` (xdg_positioner's enums), mapped once
         /// its first configure is acknowledged.
-        func mapPopup(parent: UInt32, width: Int32, height: Int32, anchorRect: (x: Int32, y: Int32), anchor: UInt32,
-                      gravity: UInt32, adjustment: UInt32, reactive: Bool) throws -> Popup {
+        func mapPopup(
+            parent: UInt32, width: Int32, height: Int32, anchorRect: (x: Int32, y: Int32), anchor: UInt32,
+            gravity: UInt32, adjustment: UInt32, reactive: Bool
+        ) throws -> Popup {
             let wm = session.bound["xdg_wm_base"]!
             let positioner = wire.newID("xdg_positioner")
             wire.send(wm, Op.wmCreatePositioner, [.uint(positioner)])
             wire.send(positioner, Op.positionerSetSize, [.int(width), .int(height)])
-            wire.send(positioner, Op.positionerSetAnchorRect, [.int(anchorRect.x), .int(anchorRect.y), .int(10), .int(10)])
+            wire.send(
+                positioner, Op.positionerSetAnchorRect, [.int(anchorRect.x), .int(anchorRect.y), .int(10), .int(10)])
             wire.send(positioner, Op.positionerSetAnchor, [.uint(anchor)])
             wire.send(positioner, Op.positionerSetGravity, [.uint(gravity)])
             wire.send(positioner, Op.positionerSetConstraintAdjustment, [.uint(adjustment)])
-            if reactive { wire.send(positioner, Op.positionerSetReactive) }  // since xdg_wm_base 3; bound at 5
+            if reactive { wire.send(positioner, Op.positionerSetReactive) } // since xdg_wm_base 3; bound at 5
             let surface = wire.newID("wl_surface")
             wire.send(session.bound["wl_compositor"]!, Op.compositorCreateSurface, [.uint(surface)])
             let xdg = wire.newID("xdg_surface")
@@ -107,7 +112,8 @@ import InputRouterWireClient
         /// Where `node` is: relative to its parent, and in layout space.
         func place(of node: NodeID) -> String {
             let tree = server.router.tree
-            let f = tree.frame(of: node), p = tree.layoutPosition(of: node)
+            let f = tree.frame(of: node)
+            let p = tree.layoutPosition(of: node)
             return "\(f.map { "\($0.x),\($0.y)" } ?? "-") at \(p.map { "\(Int($0.x)),\(Int($0.y))" } ?? "-")"
         }
 
@@ -149,8 +155,9 @@ import InputRouterWireClient
     @Test(arguments: [true, false])
     func aDraggedParentTakesItsPopupToTheOutputEdge(reactive: Bool) throws {
         let s = try Scene()
-        let p = try s.mapPopup(parent: s.top.xdgSurface, width: 200, height: 50, anchorRect: (90, 10),
-                               anchor: Self.bottomRight, gravity: Self.bottomRight, adjustment: Self.flipX, reactive: reactive)
+        let p = try s.mapPopup(
+            parent: s.top.xdgSurface, width: 200, height: 50, anchorRect: (90, 10),
+            anchor: Self.bottomRight, gravity: Self.bottomRight, adjustment: Self.flipX, reactive: reactive)
         #expect(s.place(of: p.node) == "100,20 at 200,120")
         _ = s.popupEvents(["popup": p])
         // Ten motions of 94 pixels: only the last takes the window past 980, where the
@@ -158,7 +165,10 @@ import InputRouterWireClient
         try s.dragWindow(to: 1050, 150, steps: 10)
         #expect(s.place(of: s.window) == "1040,140 at 1040,140")
         if reactive {
-            #expect(s.popupEvents(["popup": p]) == ["popup xdg_popup.configure -110 20 200 50", "popup xdg_surface.configure"])
+            #expect(
+                s.popupEvents(["popup": p]) == [
+                    "popup xdg_popup.configure -110 20 200 50", "popup xdg_surface.configure",
+                ])
             #expect(s.place(of: p.node) == "-110,20 at 930,160")
         } else {
             // Not reactive: it keeps its place on the parent, past the output's edge.
@@ -174,27 +184,31 @@ import InputRouterWireClient
     @Test func popupsOfAReactivePopupFollowItsNewPlace() throws {
         let s = try Scene()
         // The same 200×50 menu as above, flipped at the drag's end.
-        let menu = try s.mapPopup(parent: s.top.xdgSurface, width: 200, height: 50, anchorRect: (90, 10),
-                                  anchor: Self.bottomRight, gravity: Self.bottomRight, adjustment: Self.flipX, reactive: true)
+        let menu = try s.mapPopup(
+            parent: s.top.xdgSurface, width: 200, height: 50, anchorRect: (90, 10),
+            anchor: Self.bottomRight, gravity: Self.bottomRight, adjustment: Self.flipX, reactive: true)
         // A 200×30 submenu below the menu's top-right corner (the rect at 190, 0), growing
         // right: at (200, 0) of the menu. At the end the menu is at 930..1130 and the
         // submenu would reach 1330: flipped, it grows left from the rect's left edge,
         // 190 - 200 = -10.
-        let submenu = try s.mapPopup(parent: menu.xdgSurface, width: 200, height: 30, anchorRect: (190, 0),
-                                     anchor: Self.topRight, gravity: Self.bottomRight, adjustment: Self.flipX, reactive: true)
+        let submenu = try s.mapPopup(
+            parent: menu.xdgSurface, width: 200, height: 30, anchorRect: (190, 0),
+            anchor: Self.topRight, gravity: Self.bottomRight, adjustment: Self.flipX, reactive: true)
         // A 40×40 tooltip at the menu's top-left corner, not reactive.
-        let tooltip = try s.mapPopup(parent: menu.xdgSurface, width: 40, height: 40, anchorRect: (0, 0),
-                                     anchor: Self.topLeft, gravity: Self.bottomRight, adjustment: 0, reactive: false)
+        let tooltip = try s.mapPopup(
+            parent: menu.xdgSurface, width: 40, height: 40, anchorRect: (0, 0),
+            anchor: Self.topLeft, gravity: Self.bottomRight, adjustment: 0, reactive: false)
         #expect(s.place(of: menu.node) == "100,20 at 200,120")
         #expect(s.place(of: submenu.node) == "200,0 at 400,120")
         #expect(s.place(of: tooltip.node) == "0,0 at 200,120")
         let popups = ["menu": menu, "submenu": submenu, "tooltip": tooltip]
         _ = s.popupEvents(popups)
         try s.dragWindow(to: 1050, 150, steps: 1)
-        #expect(s.popupEvents(popups) == [
-            "menu xdg_popup.configure -110 20 200 50", "menu xdg_surface.configure",
-            "submenu xdg_popup.configure -10 0 200 30", "submenu xdg_surface.configure",
-        ])
+        #expect(
+            s.popupEvents(popups) == [
+                "menu xdg_popup.configure -110 20 200 50", "menu xdg_surface.configure",
+                "submenu xdg_popup.configure -10 0 200 30", "submenu xdg_surface.configure",
+            ])
         #expect(s.place(of: menu.node) == "-110,20 at 930,160")
         #expect(s.place(of: submenu.node) == "-10,0 at 920,160")
         #expect(s.place(of: tooltip.node) == "0,0 at 930,160")
@@ -206,14 +220,17 @@ import InputRouterWireClient
     /// after the configure), there and back.
     @Test func aWindowMovedByTheCompositorReplacesItsReactivePopup() throws {
         let s = try Scene()
-        let p = try s.mapPopup(parent: s.top.xdgSurface, width: 200, height: 50, anchorRect: (90, 10),
-                               anchor: Self.bottomRight, gravity: Self.bottomRight, adjustment: Self.flipX, reactive: true)
+        let p = try s.mapPopup(
+            parent: s.top.xdgSurface, width: 200, height: 50, anchorRect: (90, 10),
+            anchor: Self.bottomRight, gravity: Self.bottomRight, adjustment: Self.flipX, reactive: true)
         _ = s.popupEvents(["popup": p])
         s.server.router.tree.move(s.window, to: (1040, 140))
-        #expect(s.popupEvents(["popup": p]) == ["popup xdg_popup.configure -110 20 200 50", "popup xdg_surface.configure"])
+        #expect(
+            s.popupEvents(["popup": p]) == ["popup xdg_popup.configure -110 20 200 50", "popup xdg_surface.configure"])
         #expect(s.place(of: p.node) == "-110,20 at 930,160")
         s.server.router.tree.move(s.window, to: (500, 140))
-        #expect(s.popupEvents(["popup": p]) == ["popup xdg_popup.configure 100 20 200 50", "popup xdg_surface.configure"])
+        #expect(
+            s.popupEvents(["popup": p]) == ["popup xdg_popup.configure 100 20 200 50", "popup xdg_surface.configure"])
         #expect(s.place(of: p.node) == "100,20 at 600,160")
         // A move that leaves its place on the parent unchanged: nothing to tell.
         s.server.router.tree.move(s.window, to: (300, 300))

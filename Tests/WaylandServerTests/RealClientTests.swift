@@ -15,7 +15,9 @@ extension ServerHarness {
         while Date() < deadline {
             server.dispatch(timeoutMS: 10)
             for c in clients { c.poll() }
-            if let n = tree.children(of: server.outputNode).first(where: { tree.kind(of: $0) == .toplevel && tree.isMapped($0) }),
+            if let n = tree.children(of: server.outputNode).first(where: {
+                tree.kind(of: $0) == .toplevel && tree.isMapped($0)
+            }),
                 let f = tree.frame(of: n), f.width > 0
             {
                 return (n, f)
@@ -25,13 +27,13 @@ extension ServerHarness {
     }
 }
 
-
 @Suite(.serialized) struct RealClientTests {
     @Test
     func wevReceivesPointerAndKeys() throws {
         let h = try ServerHarness()
         let wev = try h.spawn("/usr/bin/stdbuf", ["-oL", "/usr/bin/wev"])
-        let (_, frame) = try #require(h.mappedToplevel(), "wev never mapped a window:\n\(wev.lines.joined(separator: "\n"))")
+        let (_, frame) = try #require(
+            h.mappedToplevel(), "wev never mapped a window:\n\(wev.lines.joined(separator: "\n"))")
         _ = wev.take()
         h.warp(Double(frame.x) + 10, Double(frame.y) + 20)
         h.button(.pressed)
@@ -53,9 +55,14 @@ extension ServerHarness {
     @Test
     func westonEventdemoLogsFocusButtonsAndKeys() throws {
         let h = try ServerHarness()
-        let demo = try h.spawn("/usr/bin/stdbuf", ["-oL", "/usr/bin/weston-eventdemo", "--log-focus", "--log-button",
-                                                    "--log-key", "--log-motion"])
-        let (_, frame) = try #require(h.mappedToplevel(), "eventdemo never mapped:\n\(demo.lines.joined(separator: "\n"))")
+        let demo = try h.spawn(
+            "/usr/bin/stdbuf",
+            [
+                "-oL", "/usr/bin/weston-eventdemo", "--log-focus", "--log-button",
+                "--log-key", "--log-motion",
+            ])
+        let (_, frame) = try #require(
+            h.mappedToplevel(), "eventdemo never mapped:\n\(demo.lines.joined(separator: "\n"))")
         _ = demo.take()
         h.warp(Double(frame.x) + Double(frame.width) / 2, Double(frame.y) + Double(frame.height) / 2)
         h.button(.pressed)
@@ -82,7 +89,8 @@ extension ServerHarness {
         h.server.bufferCommitted = { _, buffer in
             guard let shm = wl_shm_buffer_get(buffer) else { return }
             wl_shm_buffer_begin_access(shm)
-            let w = Int(wl_shm_buffer_get_width(shm)), hgt = Int(wl_shm_buffer_get_height(shm))
+            let w = Int(wl_shm_buffer_get_width(shm))
+            let hgt = Int(wl_shm_buffer_get_height(shm))
             let stride = Int(wl_shm_buffer_get_stride(shm)) / 4
             let data = wl_shm_buffer_get_data(shm)!.assumingMemoryBound(to: UInt32.self)
             pixels = (0..<hgt).flatMap { y in (0..<w).map { x in data[y * stride + x] } }
@@ -90,7 +98,8 @@ extension ServerHarness {
             wl_shm_buffer_end_access(shm)
         }
         let client = try h.spawn("/usr/bin/weston-simple-touch")
-        let (_, frame) = try #require(h.mappedToplevel(), "simple-touch never mapped:\n\(client.lines.joined(separator: "\n"))")
+        let (_, frame) = try #require(
+            h.mappedToplevel(), "simple-touch never mapped:\n\(client.lines.joined(separator: "\n"))")
         h.dispatch(until: "simple-touch to commit a buffer") { width > 0 }
         let before = pixels
         let (lx, ly) = (frame.x + 100, frame.y + 80)
@@ -98,7 +107,9 @@ extension ServerHarness {
         h.touch(.touchDown(slot: 0, x: x, y: y))
         h.touch(.touchUp(slot: 0))
         let at = 80 * width + 100
-        h.dispatch(until: "simple-touch to draw at the touched pixel") { at < pixels.count && at < before.count && pixels[at] != before[at] }
+        h.dispatch(until: "simple-touch to draw at the touched pixel") {
+            at < pixels.count && at < before.count && pixels[at] != before[at]
+        }
         #expect(width > 0)
         #expect(at < pixels.count && at < before.count)
         if at < pixels.count && at < before.count {
@@ -123,23 +134,28 @@ extension ServerHarness {
         let script = "touch \(readyFile); read line; echo \"$line\" > \(outFile).tmp; mv \(outFile).tmp \(outFile)"
         // Its protocol log goes with a failure: what foot was sent, and what it answered.
         let foot = try h.spawn("/usr/bin/foot", ["--", "/bin/sh", "-c", script], environment: ["WAYLAND_DEBUG": "1"])
-        let log = { () -> String in foot.poll(); return foot.lines.suffix(200).joined(separator: "\n") }
+        let log = { () -> String in
+            foot.poll()
+            return foot.lines.suffix(200).joined(separator: "\n")
+        }
         _ = try #require(h.mappedToplevel(timeout: 30), "foot never mapped:\n\(log())")
         // Ready for keys: foot enabled its text input after our zwp_text_input_v3.enter. It
         // handles events in order, and the wl_keyboard.enter and modifiers went out before
         // that enter, so foot has its keyboard focus and keymap state when the keys come.
-        try #require(h.dispatch(until: "foot to enable its text input and its shell to run", timeout: 20) {
-            let focus = h.server.seat.keyboardFirstResponder.flatMap { h.server.surface(for: $0) }
-            return focus != nil && FileManager.default.fileExists(atPath: readyFile)
-                && h.server.textInput.inputs.contains { $0.focus === focus && $0.current.enabled }
-        }, "\(log())")
-        for key: UInt32 in [35, 18, 38, 38, 24, 28] {  // h e l l o Return
+        try #require(
+            h.dispatch(until: "foot to enable its text input and its shell to run", timeout: 20) {
+                let focus = h.server.seat.keyboardFirstResponder.flatMap { h.server.surface(for: $0) }
+                return focus != nil && FileManager.default.fileExists(atPath: readyFile)
+                    && h.server.textInput.inputs.contains { $0.focus === focus && $0.current.enabled }
+            }, "\(log())")
+        for key: UInt32 in [35, 18, 38, 38, 24, 28] { // h e l l o Return
             h.key(key, .pressed)
             h.key(key, .released)
         }
-        try #require(h.dispatch(until: "foot's shell to write \(outFile)", timeout: 20) {
-            FileManager.default.fileExists(atPath: outFile)
-        }, "\(log())")
+        try #require(
+            h.dispatch(until: "foot's shell to write \(outFile)", timeout: 20) {
+                FileManager.default.fileExists(atPath: outFile)
+            }, "\(log())")
         let typed = try String(contentsOfFile: outFile, encoding: .utf8)
         #expect(typed == "hello\n", "\(log())")
     }

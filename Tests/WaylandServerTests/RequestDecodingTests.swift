@@ -16,7 +16,8 @@ import Testing
     @Test func xdgToplevelResizeIsOpcodeSixWithSeatSerialAndEdges() {
         // An address only: the decoder hands the resource on without reading it.
         let seat = UnsafeMutablePointer<wl_object>(bitPattern: 0x1000)
-        let request = decode(XdgToplevelRequest.self, 6, [wl_argument(o: seat), wl_argument(u: 42), wl_argument(u: 10)])
+        let request = decode(
+            XdgToplevelRequest.self, 6, [wl_argument(o: seat), wl_argument(u: 42), wl_argument(u: 10)])
         let expected = XdgToplevelRequest.resize(
             seat: UnsafeMutablePointer<wl_resource>(bitPattern: 0x1000), serial: 42, edges: 10)
         #expect(request == expected)
@@ -31,12 +32,14 @@ import Testing
     }
 
     @Test func perFrameSurfaceRequestsKeepTheirOpcodes() {
-        #expect(decode(WlSurfaceRequest.self, 1, [wl_argument(o: nil), wl_argument(i: -3), wl_argument(i: 4)])
-            == .attach(buffer: nil, x: -3, y: 4))
+        #expect(
+            decode(WlSurfaceRequest.self, 1, [wl_argument(o: nil), wl_argument(i: -3), wl_argument(i: 4)])
+                == .attach(buffer: nil, x: -3, y: 4))
         #expect(decode(WlSurfaceRequest.self, 3, [wl_argument(n: 77)]) == .frame(callback: 77))
         #expect(decode(WlSurfaceRequest.self, 6, []) == .commit)
-        #expect(decode(WlSurfaceRequest.self, 9, [1, 2, 3, 4].map { wl_argument(i: $0) })
-            == .damageBuffer(x: 1, y: 2, width: 3, height: 4))
+        #expect(
+            decode(WlSurfaceRequest.self, 9, [1, 2, 3, 4].map { wl_argument(i: $0) })
+                == .damageBuffer(x: 1, y: 2, width: 3, height: 4))
     }
 
     @Test func anOpcodePastTheLastRequestDecodesToNothing() {

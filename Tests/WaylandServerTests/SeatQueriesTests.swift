@@ -45,7 +45,7 @@ import Testing
     /// pointer, and the renderer draws it there; the first seat has none.
     @Test func eachSeatHasItsOwnDragIcon() throws {
         let (h, second, _, b) = try MultiSeatTests.twoSeats(bArgs: ["--data-device"])
-        let pixels = SurfacePixels(server: h.server)  // the renderer's copies, icon included
+        let pixels = SurfacePixels(server: h.server) // the renderer's copies, icon included
         MultiSeatTests.warp(h, second, 250, 150)
         MultiSeatTests.on(h, second, .pointerButton(button: 0x110, state: .pressed), device: 1)
         _ = h.settle(b)
@@ -55,7 +55,7 @@ import Testing
         #expect(h.server.dragIcon(on: h.server.seat) == nil)
         MultiSeatTests.warp(h, second, 260, 170)
         #expect(h.server.dragIcon(on: second)?.position == Point(260, 170))
-        h.warp(300, 300)  // the first seat's pointer moves nothing of it
+        h.warp(300, 300) // the first seat's pointer moves nothing of it
         #expect(h.server.dragIcon(on: second)?.position == Point(260, 170))
         // The 16x16 magenta icon's corner at the second seat's pointer; (275, 172) is right
         // of that seat's arrow.

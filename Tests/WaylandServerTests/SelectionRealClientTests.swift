@@ -28,11 +28,16 @@ import Testing
     func roundTrip(_ data: Data, type: String, primary: Bool) throws -> Data? {
         #expect(FileManager.default.isExecutableFile(atPath: Self.wlCopy), "wl-clipboard is not installed (make deps)")
         let h = try ServerHarness()
-        let input = temporaryFile("copy-in"), output = temporaryFile("paste-out")
+        let input = temporaryFile("copy-in")
+        let output = temporaryFile("paste-out")
         try data.write(to: URL(fileURLWithPath: input))
-        defer { unlink(input); unlink(output) }
+        defer {
+            unlink(input)
+            unlink(output)
+        }
         let flag = primary ? " --primary" : ""
-        let copier = try h.spawn("/bin/sh", ["-c", "exec \(Self.wlCopy) --foreground\(flag) --type '\(type)' < '\(input)'"])
+        let copier = try h.spawn(
+            "/bin/sh", ["-c", "exec \(Self.wlCopy) --foreground\(flag) --type '\(type)' < '\(input)'"])
         let slot = primary ? h.server.selections.primary : h.server.selections.clipboard
         h.dispatch(until: "wl-copy to set the selection") { slot.source != nil || !copier.process.isRunning }
         #expect(copier.process.isRunning)
@@ -66,7 +71,10 @@ import Testing
     static let ctrl: UInt32 = 29, c: UInt32 = 46, v: UInt32 = 47
 
     func chord(_ h: ServerHarness, _ key: UInt32) {
-        h.key(Self.ctrl, .pressed); h.key(key, .pressed); h.key(key, .released); h.key(Self.ctrl, .released)
+        h.key(Self.ctrl, .pressed)
+        h.key(key, .pressed)
+        h.key(key, .released)
+        h.key(Self.ctrl, .released)
     }
 
     /// Two GTK 3 processes: Ctrl+C in one's entry (its text selected), Ctrl+V in the other's.
@@ -97,21 +105,29 @@ import Testing
         let script = runtimeDirectory + "/gtk-primary-\(getpid()).py"
         try gtkEntry.write(toFile: script, atomically: true, encoding: .utf8)
         var config = WaylandServer.Configuration()
-        config.policy.placeToplevel = MapOrderPlacement { n in (n == 0 ? 0 : 600, 0) }.place  // apart: CSD shadows take input
+        // apart: CSD shadows take input
+        config.policy.placeToplevel = MapOrderPlacement { n in (n == 0 ? 0 : 600, 0) }.place
         let h = try ServerHarness(configuration: config)
         let text = "Grüße per middle click: 1 + 1 = 2"
         let paster = try h.spawn("/usr/bin/python3", [script, "paster", ""], environment: gtkDebugEnvironment)
-        try #require(h.wait(for: paster, timeout: 20, awaiting: "the paster's entry to take the keyboard") { $0 == "focused paster" })
+        try #require(
+            h.wait(for: paster, timeout: 20, awaiting: "the paster's entry to take the keyboard") {
+                $0 == "focused paster"
+            })
         // The copier maps last and takes the keyboard; its entry selects its text.
         let copier = try h.spawn("/usr/bin/python3", [script, "copier", text], environment: gtkDebugEnvironment)
-        try #require(h.wait(for: copier, timeout: 20, awaiting: "the copier's entry to take the keyboard") { $0 == "focused copier" })
-        try #require(h.dispatch(until: "GTK to set the primary selection") { h.server.selections.primary.source != nil })
+        try #require(
+            h.wait(for: copier, timeout: 20, awaiting: "the copier's entry to take the keyboard") {
+                $0 == "focused copier"
+            })
+        try #require(
+            h.dispatch(until: "GTK to set the primary selection") { h.server.selections.primary.source != nil })
         _ = h.settleForeign(paster)
         #expect(h.server.seat.keyboardFirstResponder == h.toplevel(titled: "copier"))
 
         let (x, y) = try h.center(ofToplevelTitled: "paster")
         h.warp(x, y)
-        h.button(.pressed, 0x112)  // BTN_MIDDLE
+        h.button(.pressed, 0x112) // BTN_MIDDLE
         h.button(.released, 0x112)
         h.wait(for: paster, awaiting: "the pasted text") { $0.hasPrefix("text ") }
         #expect(paster.lines.filter { $0.hasPrefix("text ") } == ["text \(text)"])
@@ -122,27 +138,26 @@ import Testing
 /// A window with one entry. It prints `focused ROLE` when the entry has the keyboard, and
 /// `text …` whenever the entry's text changes. The copier starts with its text selected.
 private let gtkEntry = #"""
-import sys
-import gi
-gi.require_version("Gtk", "3.0")
-from gi.repository import Gtk
+    import sys
+    import gi
+    gi.require_version("Gtk", "3.0")
+    from gi.repository import Gtk
 
-role, text = sys.argv[1], sys.argv[2]
-window = Gtk.Window(title=role)
-window.set_default_size(240, 60)
-entry = Gtk.Entry()
-entry.set_text(text)
-window.add(entry)
+    role, text = sys.argv[1], sys.argv[2]
+    window = Gtk.Window(title=role)
+    window.set_default_size(240, 60)
+    entry = Gtk.Entry()
+    entry.set_text(text)
+    window.add(entry)
 
-def focused(widget, event):
-    entry.select_region(0, -1)
-    print("focused", role, flush=True)
-    return False
+    def focused(widget, event):
+        entry.select_region(0, -1)
+        print("focused", role, flush=True)
+        return False
 
-entry.connect("focus-in-event", focused)
-entry.connect("changed", lambda e: print("text", e.get_text(), flush=True))
-window.connect("destroy", Gtk.main_quit)
-window.show_all()
-Gtk.main()
-"""#
-
+    entry.connect("focus-in-event", focused)
+    entry.connect("changed", lambda e: print("text", e.get_text(), flush=True))
+    window.connect("destroy", Gtk.main_quit)
+    window.show_all()
+    Gtk.main()
+    """#

@@ -9,13 +9,20 @@ import Testing
 
 @Suite(.serialized) struct SelectionTests {
     static let keyA: UInt32 = 30
-    static let offered = ["data.data_offer", "data.offer text/plain;charset=utf-8", "data.offer text/plain", "data.selection offer"]
-    static let primaryOffered = ["primary.data_offer", "primary.offer text/plain;charset=utf-8", "primary.offer text/plain",
-                                 "primary.selection offer"]
+    static let offered = [
+        "data.data_offer", "data.offer text/plain;charset=utf-8", "data.offer text/plain", "data.selection offer",
+    ]
+    static let primaryOffered = [
+        "primary.data_offer", "primary.offer text/plain;charset=utf-8", "primary.offer text/plain",
+        "primary.selection offer",
+    ]
 
     /// The lines of the selection protocols, in order.
     func selectionLines(_ lines: [String]) -> [String] {
-        lines.filter { $0.hasPrefix("data.") || $0.hasPrefix("primary.") || $0.hasPrefix("pasted") || $0.hasPrefix("keyboard.enter") }
+        lines.filter {
+            $0.hasPrefix("data.") || $0.hasPrefix("primary.") || $0.hasPrefix("pasted")
+                || $0.hasPrefix("keyboard.enter")
+        }
     }
 
     /// Two probes with data devices: `a` at (40, 40), `b` at (72, 72); `a` has the keyboard.
@@ -25,18 +32,21 @@ import Testing
         let b = try h.probe(["--toplevel", "b", "100x100", "--data-device", "--no-touch"])
         h.wait(for: b, line: "mapped b")
         focus(h, at: (45, 45))
-        _ = h.settle(a); _ = h.settle(b)
+        _ = h.settle(a)
+        _ = h.settle(b)
         return (a, b)
     }
 
     func focus(_ h: ServerHarness, at p: (Double, Double)) {
         h.warp(p.0, p.1)
-        h.button(.pressed); h.button(.released)
+        h.button(.pressed)
+        h.button(.released)
     }
 
     /// A key typed into `client`, which has read it (and its serial) before it is told to copy.
     func typeKey(_ h: ServerHarness, _ client: ClientProcess) {
-        h.key(Self.keyA, .pressed); h.key(Self.keyA, .released)
+        h.key(Self.keyA, .pressed)
+        h.key(Self.keyA, .released)
         _ = h.settle(client)
     }
 
@@ -46,7 +56,7 @@ import Testing
         typeKey(h, a)
         h.command(a, "copy clipboard key hello, world")
         #expect(selectionLines(h.settle(a)) == Self.offered)
-        #expect(selectionLines(h.settle(b)) == [])  // b has no keyboard: it is told nothing
+        #expect(selectionLines(h.settle(b)) == []) // b has no keyboard: it is told nothing
         focus(h, at: (160, 160))
         // The offer follows the keyboard enter and its modifiers, as wlroots sends them:
         // GTK 3 drops a primary offer that comes before its surface has the keyboard.
@@ -66,7 +76,8 @@ import Testing
         h.command(a, "copy clipboard key hello, world")
         #expect(selectionLines(h.settle(a)) == Self.offered)
         let tree = h.server.router.tree
-        let panel = tree.createNode(.compositor, name: "panel", parent: h.server.outputNode, frame: Rect(600, 0, 100, 30))
+        let panel = tree.createNode(
+            .compositor, name: "panel", parent: h.server.outputNode, frame: Rect(600, 0, 100, 30))
         tree.setCanBecomeFirstResponder(panel, true)
         h.server.seat.setKeyboardFocus(panel)
         h.server.sendDeliveries()
@@ -80,7 +91,10 @@ import Testing
         let h = try ServerHarness()
         let (_, b) = try twoClients(h)
         focus(h, at: (160, 160))
-        #expect(selectionLines(h.settle(b)) == ["keyboard.enter b keys=[]", "data.selection none", "primary.selection none"])
+        #expect(
+            selectionLines(h.settle(b)) == [
+                "keyboard.enter b keys=[]", "data.selection none", "primary.selection none",
+            ])
     }
 
     @Test func aForgedOrZeroSerialNeverSetsTheSelection() throws {
@@ -92,13 +106,16 @@ import Testing
         h.command(a, "copy primary forged nope")
         #expect(selectionLines(h.settle(a)) == [])
         focus(h, at: (160, 160))
-        #expect(selectionLines(h.settle(b)) == ["keyboard.enter b keys=[]", "data.selection none", "primary.selection none"])
+        #expect(
+            selectionLines(h.settle(b)) == [
+                "keyboard.enter b keys=[]", "data.selection none", "primary.selection none",
+            ])
     }
 
     @Test func aStaleSerialNeverReplacesANewerSelection() throws {
         let h = try ServerHarness()
         let (a, b) = try twoClients(h)
-        typeKey(h, a)  // a's key press: a valid serial, still recent
+        typeKey(h, a) // a's key press: a valid serial, still recent
         focus(h, at: (160, 160))
         typeKey(h, b)
         h.command(b, "copy clipboard key from b")
@@ -116,11 +133,11 @@ import Testing
     @Test func theKeyboardEnterSerialCountsOnlyWhileTheFocusLasts() throws {
         let h = try ServerHarness()
         let (a, b) = try twoClients(h)
-        h.command(a, "copy clipboard enter via enter")  // what wl-copy does
+        h.command(a, "copy clipboard enter via enter") // what wl-copy does
         #expect(selectionLines(h.settle(a)) == Self.offered)
         focus(h, at: (160, 160))
         _ = h.settle(b)
-        h.command(a, "copy clipboard enter too late")  // a lost the keyboard: refused
+        h.command(a, "copy clipboard enter too late") // a lost the keyboard: refused
         #expect(selectionLines(h.settle(a)) == [])
         #expect(selectionLines(h.settle(b)) == [])
     }
@@ -143,16 +160,18 @@ import Testing
     @Test func thePrimarySelectionFollowsTheSameRule() throws {
         let h = try ServerHarness()
         let (a, b) = try twoClients(h)
-        h.button(.pressed); h.button(.released)  // a's press: selecting text with the mouse
+        h.button(.pressed)
+        h.button(.released) // a's press: selecting text with the mouse
         _ = h.settle(a)
         h.command(a, "copy primary button selected words")
         #expect(selectionLines(h.settle(a)) == Self.primaryOffered)
         focus(h, at: (160, 160))
-        #expect(selectionLines(h.settle(b)) == ["keyboard.enter b keys=[]", "data.selection none"] + Self.primaryOffered)
+        #expect(
+            selectionLines(h.settle(b)) == ["keyboard.enter b keys=[]", "data.selection none"] + Self.primaryOffered)
         h.command(b, "paste primary text/plain")
         #expect(selectionLines(b.take()) == ["pasted primary selected words"])
         #expect(selectionLines(h.settle(a)) == ["primary.send text/plain"])
-        h.command(b, "copy primary key not valid")  // b pressed no key: refused
+        h.command(b, "copy primary key not valid") // b pressed no key: refused
         #expect(selectionLines(h.settle(b)).isEmpty)
     }
 
@@ -163,7 +182,7 @@ import Testing
         a.send("copy-actions clipboard 1 key")
         h.wait(for: a) { $0.hasPrefix("protocol-error") }
         #expect(a.lines.last?.hasPrefix("protocol-error wl_data_source@") == true)
-        #expect(a.lines.last?.hasSuffix(" code=1") == true)  // invalid_source
+        #expect(a.lines.last?.hasSuffix(" code=1") == true) // invalid_source
         #expect(h.settle(b).allSatisfy { !$0.hasPrefix("protocol-error") })
     }
 
@@ -178,7 +197,7 @@ import Testing
         b.send("finish-offer clipboard")
         h.wait(for: b) { $0.hasPrefix("protocol-error") }
         #expect(b.lines.last?.hasPrefix("protocol-error wl_data_offer@") == true)
-        #expect(b.lines.last?.hasSuffix(" code=0") == true)  // invalid_finish
+        #expect(b.lines.last?.hasSuffix(" code=0") == true) // invalid_finish
         #expect(h.settle(a).allSatisfy { !$0.hasPrefix("protocol-error") })
     }
 }

@@ -6,8 +6,8 @@ import CWaylandServer
 import Foundation
 import Glibc
 import InputRouter
-import Testing
 import InputRouterWireClient
+import Testing
 
 @testable import InputRouterWayland
 
@@ -15,17 +15,25 @@ import InputRouterWireClient
     /// A server (on `display`, or its own) with one wire client bound to the seat's pointer
     /// and keyboard and holding two mapped toplevels, a under b: their surfaces' object ids.
     func twoWindows(display: OpaquePointer? = nil) throws
-        -> (WaylandServer, WireConnection, WireSession, pointer: UInt32, keyboard: UInt32, a: WireSession.Toplevel, b: WireSession.Toplevel)
+        -> (
+            WaylandServer, WireConnection, WireSession, pointer: UInt32, keyboard: UInt32, a: WireSession.Toplevel,
+            b: WireSession.Toplevel
+        )
     {
         var config = display == nil ? WaylandServer.Configuration() : .embedded
         config.keyboard = usKeyboard
         config.unresponsiveTimeoutMS = 0
         config.policy.pressed = CompositorPolicy.focusOnClick
-        let server = try display.map { try WaylandServer(display: $0, configuration: config) } ?? WaylandServer(configuration: config)
+        let server =
+            try display.map { try WaylandServer(display: $0, configuration: config) }
+            ?? WaylandServer(configuration: config)
         server.handle(InputEvent(time: 0, device: DeviceID(1), .deviceAdded(.pointer)))
         server.handle(InputEvent(time: 0, device: DeviceID(2), .deviceAdded(.keyboard)))
-        let (client, wire, session) = try server.connectWireClient(binding: [("wl_compositor", 5), ("wl_shm", 1), ("wl_seat", 8), ("xdg_wm_base", 5)])
-        let pointer = wire.newID("wl_pointer"), keyboard = wire.newID("wl_keyboard")
+        let (client, wire, session) = try server.connectWireClient(binding: [
+            ("wl_compositor", 5), ("wl_shm", 1), ("wl_seat", 8), ("xdg_wm_base", 5),
+        ])
+        let pointer = wire.newID("wl_pointer")
+        let keyboard = wire.newID("wl_keyboard")
         wire.send(session.bound["wl_seat"]!, Op.seatGetPointer, [.uint(pointer)])
         wire.send(session.bound["wl_seat"]!, Op.seatGetKeyboard, [.uint(keyboard)])
         let a = try #require(session.mapToplevel(width: 100, height: 80))
@@ -35,7 +43,7 @@ import InputRouterWireClient
         #expect(server.placeWindow(nodeA, x: 0, y: 0))
         #expect(server.placeWindow(nodeB, x: 50, y: 0))
         server.activate(nodeB)
-        server.seat.notifyPointerWarp(time: 500, to: Point(x: 60, y: 10))  // b
+        server.seat.notifyPointerWarp(time: 500, to: Point(x: 60, y: 10)) // b
         server.sendDeliveries()
         #expect(session.roundtrip())
         return (server, wire, session, pointer, keyboard, a, b)
@@ -44,24 +52,27 @@ import InputRouterWireClient
     /// Every serial the client is sent up to a sync's done, as "what serial" in order:
     /// pointer enter, leave and button, keyboard enter, leave, key and modifiers,
     /// xdg_surface configure, xdg_wm_base ping.
-    func serialsSent(_ session: WireSession, pointer: UInt32, keyboard: UInt32, _ a: WireSession.Toplevel,
-                     _ b: WireSession.Toplevel) -> [(String, UInt32)] {
+    func serialsSent(
+        _ session: WireSession, pointer: UInt32, keyboard: UInt32, _ a: WireSession.Toplevel,
+        _ b: WireSession.Toplevel
+    ) -> [(String, UInt32)] {
         var seen: [(String, UInt32)] = []
         let callback = session.wire.newID("wl_callback")
         session.wire.send(1, Op.displaySync, [.uint(callback)])
         _ = session.waitFor { e in
-            let name: String? = switch (e.object, e.opcode) {
-            case (pointer, 0): "pointer.enter"
-            case (pointer, 1): "pointer.leave"
-            case (pointer, 3): "pointer.button"
-            case (keyboard, 1): "keyboard.enter"
-            case (keyboard, 2): "keyboard.leave"
-            case (keyboard, 3): "keyboard.key"
-            case (keyboard, 4): "keyboard.modifiers"
-            case (a.xdgSurface, 0), (b.xdgSurface, 0): "configure"
-            case (session.bound["xdg_wm_base"]!, 0): "ping"
-            default: nil
-            }
+            let name: String? =
+                switch (e.object, e.opcode) {
+                case (pointer, 0): "pointer.enter"
+                case (pointer, 1): "pointer.leave"
+                case (pointer, 3): "pointer.button"
+                case (keyboard, 1): "keyboard.enter"
+                case (keyboard, 2): "keyboard.leave"
+                case (keyboard, 3): "keyboard.key"
+                case (keyboard, 4): "keyboard.modifiers"
+                case (a.xdgSurface, 0), (b.xdgSurface, 0): "configure"
+                case (session.bound["xdg_wm_base"]!, 0): "ping"
+                default: nil
+                }
             if let name { seen.append((name, e.uint(at: 0))) }
             return e.object == callback && e.opcode == 0
         }
@@ -71,11 +82,11 @@ import InputRouterWireClient
     /// What each serial the client saw may be cited for, as docs/routing.md's table says
     /// (written from it, not from the code): "-" where nothing may cite it.
     static let citableFor: [String: String] = [
-        "pointer.enter": "setCursor",  // the newest enter, and the pointer is still there
+        "pointer.enter": "setCursor", // the newest enter, and the pointer is still there
         "pointer.leave": "-",
-        "pointer.button pressed": "move resize drag popupGrab selection activation",  // still held
+        "pointer.button pressed": "move resize drag popupGrab selection activation", // still held
         "pointer.button released": "popupGrab selection activation",
-        "keyboard.enter": "popupGrab selection",  // the focus it still holds
+        "keyboard.enter": "popupGrab selection", // the focus it still holds
         "keyboard.leave": "-",
         "keyboard.modifiers": "selection",
         "keyboard.key pressed": "popupGrab selection activation",
@@ -99,19 +110,22 @@ import InputRouterWireClient
         do {
             let (server, _, session, pointer, keyboard, a, b) = try twoWindows(display: display)
             let before = wl_display_get_serial(server.display)
-            server.seat.notifyPointerWarp(time: 2000, to: Point(x: 20, y: 10))  // a, below b
+            server.seat.notifyPointerWarp(time: 2000, to: Point(x: 20, y: 10)) // a, below b
             server.seat.notifyPointerButton(time: 3000, button: 0x110, state: .pressed)
             server.sendDeliveries()
             let pressed = serialsSent(session, pointer: pointer, keyboard: keyboard, a, b)
-            #expect(pressed.map(\.0) == [
-                "pointer.leave", "pointer.enter",
-                "keyboard.leave", "keyboard.enter", "keyboard.modifiers", "pointer.button",
-                "configure", "configure",
-            ])
+            #expect(
+                pressed.map(\.0) == [
+                    "pointer.leave", "pointer.enter",
+                    "keyboard.leave", "keyboard.enter", "keyboard.modifiers", "pointer.button",
+                    "configure", "configure",
+                ])
             let focus = try #require(server.seat.keyboardFirstResponder)
             let client = try #require(server.router.tree.client(of: focus))
-            let names = ["pointer.leave", "pointer.enter", "keyboard.leave", "keyboard.enter", "keyboard.modifiers",
-                         "pointer.button pressed", "configure", "configure"]
+            let names = [
+                "pointer.leave", "pointer.enter", "keyboard.leave", "keyboard.enter", "keyboard.modifiers",
+                "pointer.button pressed", "configure", "configure",
+            ]
             for (name, (_, serial)) in zip(names, pressed) {
                 #expect(citable(server, serial, client: client) == Self.citableFor[name], "\(name) \(serial)")
             }

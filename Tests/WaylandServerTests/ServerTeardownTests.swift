@@ -1,6 +1,7 @@
 import Foundation
 import InputRouter
 import Testing
+
 @testable import InputRouterWayland
 
 /// A server an embedder drops is freed with everything it made: its router, tree and
@@ -23,15 +24,20 @@ import Testing
             let h = try ServerHarness()
             let second = try h.server.addSeat(name: "seat1")
             _ = try #require(h.server.addOutput(OutputConfiguration(width: 640, height: 480)))
-            let c = try h.probe(["--toplevel", "win", "200x100", "--popup-on-press", "menu", "win", "10,10", "80x40",
-                                 "--also-seat-index", "1", "--tablet", "--outputs"])
+            let c = try h.probe([
+                "--toplevel", "win", "200x100", "--popup-on-press", "menu", "win", "10,10", "80x40",
+                "--also-seat-index", "1", "--tablet", "--outputs",
+            ])
             h.wait(for: c, line: "mapped win")
             h.warp(90, 90)
             h.button(.pressed)
             h.wait(for: c, line: "mapped menu")
             _ = h.settle(c)
-            freed = Freed(server: h.server, router: h.server.router, tree: h.server.router.tree, seat: h.server.seat, second: second)
+            freed = Freed(
+                server: h.server, router: h.server.router, tree: h.server.router.tree, seat: h.server.seat,
+                second: second)
         }()
-        #expect(freed.all.allSatisfy { $0 == nil }, "still alive: \(freed.all.map { $0.map { "\(type(of: $0))" } ?? "-" })")
+        #expect(
+            freed.all.allSatisfy { $0 == nil }, "still alive: \(freed.all.map { $0.map { "\(type(of: $0))" } ?? "-" })")
     }
 }

@@ -4,8 +4,8 @@
 // the protocol says (locked, unless the locker unlocked it).
 import Foundation
 import InputRouter
-import Testing
 import InputRouterWireClient
+import Testing
 
 @testable import InputRouterWayland
 
@@ -21,7 +21,10 @@ final class LockWireClient {
     /// Every event read, in order.
     private(set) var log: [WireEvent] = []
 
-    init(_ server: WaylandServer, binding extra: [(String, UInt32)] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    init(
+        _ server: WaylandServer, binding extra: [(String, UInt32)] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         self.server = server
         (id, wire, session) = try server.connectWireClient(
             binding: [("wl_compositor", 5), ("wl_shm", 1), ("wl_seat", 8)] + extra, sourceLocation: sourceLocation)
@@ -58,8 +61,12 @@ final class LockWireClient {
         ]
         guard let list = names[interface], Int(e.opcode) < list.count else { return nil }
         let event = "\(interface).\(list[Int(e.opcode)])"
-        if event == "wl_keyboard.key" { return event + " \(e.uint(at: 8)) \(e.uint(at: 12) == 1 ? "pressed" : "released")" }
-        if event == "wl_keyboard.keymap" || event == "wl_keyboard.repeat_info" || event == "wl_keyboard.modifiers" { return nil }
+        if event == "wl_keyboard.key" {
+            return event + " \(e.uint(at: 8)) \(e.uint(at: 12) == 1 ? "pressed" : "released")"
+        }
+        if event == "wl_keyboard.keymap" || event == "wl_keyboard.repeat_info" || event == "wl_keyboard.modifiers" {
+            return nil
+        }
         if event == "wl_pointer.frame" { return nil }
         return event
     }
@@ -130,8 +137,9 @@ final class LockWireClient {
     }
 
     func locker(_ server: WaylandServer, sourceLocation: SourceLocation = #_sourceLocation) throws -> LockWireClient {
-        try LockWireClient(server, binding: [("wl_output", 4), ("ext_session_lock_manager_v1", 1), ("xdg_wm_base", 5)],
-                           sourceLocation: sourceLocation)
+        try LockWireClient(
+            server, binding: [("wl_output", 4), ("ext_session_lock_manager_v1", 1), ("xdg_wm_base", 5)],
+            sourceLocation: sourceLocation)
     }
 
     var time: UInt64 { UInt64(monotonicMilliseconds()) * 1000 }
@@ -207,7 +215,10 @@ final class LockWireClient {
         #expect(second.sync() == [])
         second.wire.send(again, 2)
         second.sync()
-        #expect(second.error == "ext_session_lock_v1 1: unlock_and_destroy on an ext_session_lock_v1 that was never sent locked: destroy it instead")
+        #expect(
+            second.error
+                == "ext_session_lock_v1 1: unlock_and_destroy on an ext_session_lock_v1 that was never sent locked: destroy it instead"
+        )
         // The session is still locked by the first, which is served and unlocks it.
         #expect(server.isSessionLocked)
         key(server, 30)
@@ -225,7 +236,7 @@ final class LockWireClient {
         let s = dying!.lockSurface(dying!.lock())
         dying!.map(s)
         #expect(window.sync() == ["wl_pointer.leave", "wl_keyboard.leave"])
-        dying = nil  // its socket closes: the client is gone
+        dying = nil // its socket closes: the client is gone
         server.dispatch(timeoutMS: 0)
         #expect(server.isSessionLocked)
         // Blank and locked: nothing reaches the window, a click or a key.
@@ -303,7 +314,9 @@ final class LockWireClient {
         let announced = try #require(l.log.last { $0.object == l.session.registry && $0.opcode == 0 })
         #expect(announced.string(at: 4).0 == "wl_output")
         let id = l.wire.newID("wl_output")
-        l.wire.send(l.session.registry, Op.registryBind, [.uint(announced.uint(at: 0)), .string("wl_output"), .uint(4), .uint(id)])
+        l.wire.send(
+            l.session.registry, Op.registryBind,
+            [.uint(announced.uint(at: 0)), .string("wl_output"), .uint(4), .uint(id)])
         let surface = l.wire.newID("wl_surface")
         l.wire.send(l.session.bound["wl_compositor"]!, Op.compositorCreateSurface, [.uint(surface)])
         let ls = l.wire.newID("ext_session_lock_surface_v1")
@@ -318,10 +331,11 @@ final class LockWireClient {
         // A click on the first output's lock surface takes the keyboard there (before the
         // press, as focus on click does for windows).
         click(server, at: Point(100, 100))
-        #expect(l.sync() == [
-            "wl_pointer.leave", "wl_pointer.enter", "wl_pointer.motion",
-            "wl_keyboard.leave", "wl_keyboard.enter", "wl_pointer.button", "wl_pointer.button",
-        ])
+        #expect(
+            l.sync() == [
+                "wl_pointer.leave", "wl_pointer.enter", "wl_pointer.motion",
+                "wl_keyboard.leave", "wl_keyboard.enter", "wl_pointer.button", "wl_pointer.button",
+            ])
         #expect(window.sync() == [])
         #expect(l.error == nil)
     }
@@ -331,8 +345,10 @@ final class LockWireClient {
     /// A locker that did `body` (given its lock) got the error `body` returned (the XML's
     /// error code and the server's message); the session is then as `stillLocked` says,
     /// and the window and a new locker are still served.
-    func misuse(stillLocked: Bool, sourceLocation: SourceLocation = #_sourceLocation,
-                _ body: (LockWireClient, UInt32) -> String) throws {
+    func misuse(
+        stillLocked: Bool, sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: (LockWireClient, UInt32) -> String
+    ) throws {
         let (server, window, _) = try setUp()
         let bad = try locker(server)
         let lock = bad.lock()
@@ -352,14 +368,17 @@ final class LockWireClient {
         #expect(good.error == nil, sourceLocation: sourceLocation)
         window.sync()
         key(server, 30)
-        #expect(window.sync() == ["wl_keyboard.key 30 pressed", "wl_keyboard.key 30 released"], sourceLocation: sourceLocation)
+        #expect(
+            window.sync() == ["wl_keyboard.key 30 pressed", "wl_keyboard.key 30 released"],
+            sourceLocation: sourceLocation)
     }
 
     @Test func destroyingTheLockWhileLockedIsInvalidDestroyAndTheSessionStaysLocked() throws {
         try misuse(stillLocked: true) { c, lock in
             #expect(c.sync() == ["ext_session_lock_v1.locked"])
             c.wire.send(lock, 0)
-            return "ext_session_lock_v1 0: ext_session_lock_v1 destroyed while the session is locked: unlock_and_destroy ends a lock"
+            return
+                "ext_session_lock_v1 0: ext_session_lock_v1 destroyed while the session is locked: unlock_and_destroy ends a lock"
         }
     }
 
@@ -367,8 +386,15 @@ final class LockWireClient {
         try misuse(stillLocked: true) { c, lock in
             let surface = c.wire.newID("wl_surface")
             c.wire.send(c.session.bound["wl_compositor"]!, Op.compositorCreateSurface, [.uint(surface)])
-            c.wire.send(c.session.bound["xdg_wm_base"]!, Op.wmGetXdgSurface, [.uint(c.wire.newID("xdg_surface")), .uint(surface)])
-            c.wire.send(lock, 1, [.uint(c.wire.newID("ext_session_lock_surface_v1")), .uint(surface), .uint(c.session.bound["wl_output"]!)])
+            c.wire.send(
+                c.session.bound["xdg_wm_base"]!, Op.wmGetXdgSurface,
+                [.uint(c.wire.newID("xdg_surface")), .uint(surface)])
+            c.wire.send(
+                lock, 1,
+                [
+                    .uint(c.wire.newID("ext_session_lock_surface_v1")), .uint(surface),
+                    .uint(c.session.bound["wl_output"]!),
+                ])
             return "ext_session_lock_v1 2: wl_surface@\(surface) already has the role xdg_surface"
         }
     }
@@ -378,7 +404,12 @@ final class LockWireClient {
             let surface = c.wire.newID("wl_surface")
             c.wire.send(c.session.bound["wl_compositor"]!, Op.compositorCreateSurface, [.uint(surface)])
             c.commitBuffer(surface, width: 10, height: 10)
-            c.wire.send(lock, 1, [.uint(c.wire.newID("ext_session_lock_surface_v1")), .uint(surface), .uint(c.session.bound["wl_output"]!)])
+            c.wire.send(
+                lock, 1,
+                [
+                    .uint(c.wire.newID("ext_session_lock_surface_v1")), .uint(surface),
+                    .uint(c.session.bound["wl_output"]!),
+                ])
             return "ext_session_lock_v1 4: wl_surface@\(surface) already has a buffer attached or committed"
         }
     }
@@ -396,7 +427,8 @@ final class LockWireClient {
             let s = c.lockSurface(lock)
             #expect(c.sync() == ["ext_session_lock_v1.locked", "ext_session_lock_surface_v1.configure"])
             c.commitBuffer(s.surface, width: 1280, height: 720)
-            return "ext_session_lock_surface_v1 0: wl_surface@\(s.surface) committed before acknowledging the first configure"
+            return
+                "ext_session_lock_surface_v1 0: wl_surface@\(s.surface) committed before acknowledging the first configure"
         }
     }
 
@@ -406,7 +438,8 @@ final class LockWireClient {
             c.sync()
             c.wire.send(s.lockSurface, 1, [.uint(c.configure(of: s.lockSurface)!.serial)])
             c.commitBuffer(s.surface, width: 640, height: 720)
-            return "ext_session_lock_surface_v1 2: a 640x720 buffer at scale 1 is not the 1280x720 the acknowledged configure asked for"
+            return
+                "ext_session_lock_surface_v1 2: a 640x720 buffer at scale 1 is not the 1280x720 the acknowledged configure asked for"
         }
     }
 
@@ -426,7 +459,8 @@ final class LockWireClient {
             c.sync()
             let bogus = c.configure(of: s.lockSurface)!.serial &+ 1000
             c.wire.send(s.lockSurface, 1, [.uint(bogus)])
-            return "ext_session_lock_surface_v1 3: serial \(bogus) was not sent in a configure, or was acknowledged already"
+            return
+                "ext_session_lock_surface_v1 3: serial \(bogus) was not sent in a configure, or was acknowledged already"
         }
     }
 
@@ -442,7 +476,10 @@ final class LockWireClient {
         #expect(bad.sync() == ["ext_session_lock_v1.finished"])
         bad.wire.send(refused, 2)
         bad.sync()
-        #expect(bad.error == "ext_session_lock_v1 1: unlock_and_destroy on an ext_session_lock_v1 that was never sent locked: destroy it instead")
+        #expect(
+            bad.error
+                == "ext_session_lock_v1 1: unlock_and_destroy on an ext_session_lock_v1 that was never sent locked: destroy it instead"
+        )
         #expect(server.isSessionLocked)
         #expect(holder.sync() == [])
         #expect(holder.error == nil)

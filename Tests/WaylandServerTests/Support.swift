@@ -25,7 +25,8 @@ let productsDirectory: String = {
     var dir = argv0.deletingLastPathComponent()
     // Swift Testing on Linux runs `…/InputRouterPackageTests.xctest`.
     if !FileManager.default.fileExists(atPath: dir.appendingPathComponent("wl-probe").path) {
-        dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        dir =
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../.build/debug").standardized
     }
     return dir.path
@@ -62,7 +63,10 @@ final class ClientProcess {
 
     deinit {
         // SIGKILL: a child may have inherited a mask that blocks SIGTERM.
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
     }
 
     /// Writes one command line to the client's stdin (wl-probe's Commands.swift). A client
@@ -114,16 +118,22 @@ final class ServerHarness {
 
     /// `keyboard`: the seat's keymap and compose; by default plain `us` without compose.
     /// `display`: a `wl_display` the test owns (the embedder's case), else the server's own.
-    init(configuration: WaylandServer.Configuration = WaylandServer.Configuration(), keyboard: KeyboardConfiguration? = nil,
-         display: OpaquePointer? = nil) throws {
+    init(
+        configuration: WaylandServer.Configuration = WaylandServer.Configuration(),
+        keyboard: KeyboardConfiguration? = nil,
+        display: OpaquePointer? = nil
+    ) throws {
         _ = runtimeDirectory
         socketLock.lock()
         socketCounter += 1
         let n = socketCounter
         socketLock.unlock()
         var config = configuration
-        config.keyboard = keyboard ?? .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
-        server = try display.map { try WaylandServer(display: $0, configuration: config) } ?? WaylandServer(configuration: config)
+        config.keyboard =
+            keyboard ?? .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
+        server =
+            try display.map { try WaylandServer(display: $0, configuration: config) }
+            ?? WaylandServer(configuration: config)
         socket = try server.addSocket("ir-test-\(getpid())-\(n)")
         for (i, caps) in [DeviceCapabilities.pointer, .keyboard, .touch].enumerated() {
             server.handle(InputEvent(time: 0, device: DeviceID(UInt32(i + 1)), .deviceAdded(caps)))
@@ -140,14 +150,17 @@ final class ServerHarness {
     /// A wl-probe with `arguments`, once it printed that its first toplevel (the name after
     /// `--toplevel`) is mapped and everything it was sent so far is read: most tests' opening.
     func mappedProbe(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> ClientProcess {
-        let window = try #require(arguments.firstIndex(of: "--toplevel").map { arguments[$0 + 1] }, sourceLocation: sourceLocation)
+        let window = try #require(
+            arguments.firstIndex(of: "--toplevel").map { arguments[$0 + 1] }, sourceLocation: sourceLocation)
         let c = try probe(arguments)
         wait(for: c, line: "mapped \(window)", sourceLocation: sourceLocation)
         _ = settle(c, sourceLocation: sourceLocation)
         return c
     }
 
-    func spawn(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws -> ClientProcess {
+    func spawn(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws
+        -> ClientProcess
+    {
         let c = try ClientProcess(executable, arguments, socket: socket, environment: environment)
         clients.append(c)
         return c
@@ -155,8 +168,10 @@ final class ServerHarness {
 
     /// Dispatches the server until `client` printed a line satisfying `done`, or fails.
     @discardableResult
-    func wait(for client: ClientProcess, timeout: Double = 10, awaiting: String = "a line",
-              sourceLocation: SourceLocation = #_sourceLocation, until done: (String) -> Bool) -> Bool {
+    func wait(
+        for client: ClientProcess, timeout: Double = 10, awaiting: String = "a line",
+        sourceLocation: SourceLocation = #_sourceLocation, until done: (String) -> Bool
+    ) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         var seen = client.lines.count
         while Date() < deadline {
@@ -167,8 +182,9 @@ final class ServerHarness {
                 seen += 1
             }
         }
-        Issue.record("timed out after \(timeout) s awaiting \(awaiting); client said:\n\(client.lines.joined(separator: "\n"))",
-                     sourceLocation: sourceLocation)
+        Issue.record(
+            "timed out after \(timeout) s awaiting \(awaiting); client said:\n\(client.lines.joined(separator: "\n"))",
+            sourceLocation: sourceLocation)
         return false
     }
 
@@ -189,14 +205,17 @@ final class ServerHarness {
     /// lines. (A toolkit that queues events for the program, as SDL does, has dispatched
     /// them by its pong; the program may still print later: wait for that line.) Fails,
     /// naming who did not answer, after `timeout`.
-    func settleForeign(_ client: ClientProcess, timeout: Double = 20,
-                       sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
+    func settleForeign(
+        _ client: ClientProcess, timeout: Double = 20,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> [String] {
         let barrier = server.barrier()
         let deadline = Date().addingTimeInterval(timeout)
         while !barrier.isPassed, Date() < deadline { server.dispatch(timeoutMS: 5) }
         if !barrier.isPassed {
-            Issue.record("timed out after \(timeout) s awaiting the clients' pongs: \(barrier.waiting)",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "timed out after \(timeout) s awaiting the clients' pongs: \(barrier.waiting)",
+                sourceLocation: sourceLocation)
         }
         for c in clients { c.poll() }
         return client.take()
@@ -207,7 +226,9 @@ final class ServerHarness {
     /// it answers only after reading every event the server sent before that request, so a
     /// slow machine cannot cut the lines short. If the answer never comes, the test fails
     /// saying what it awaited.
-    func settle(_ client: ClientProcess, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
+    func settle(_ client: ClientProcess, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation)
+        -> [String]
+    {
         precondition(client.isProbe, "settle(_:) needs wl-probe's roundtrip; use settle(_:until:) for other clients")
         barrierCounter += 1
         let answer = "done roundtrip \(barrierCounter)"
@@ -222,24 +243,29 @@ final class ServerHarness {
                 return client.take()
             }
         }
-        Issue.record("timed out after \(timeout) s awaiting '\(answer)' from wl-probe; it said:\n\(client.lines[client.mark...].joined(separator: "\n"))",
-                     sourceLocation: sourceLocation)
+        Issue.record(
+            "timed out after \(timeout) s awaiting '\(answer)' from wl-probe; it said:\n\(client.lines[client.mark...].joined(separator: "\n"))",
+            sourceLocation: sourceLocation)
         return client.take()
     }
 
     /// For clients without a barrier (wev, foot, weston's demos): dispatches until one of
     /// the client's new lines satisfies `done`, then returns every new line. Fails with
     /// `awaiting` on timeout.
-    func settle(_ client: ClientProcess, until awaiting: String, timeout: Double = 10,
-                sourceLocation: SourceLocation = #_sourceLocation, _ done: (String) -> Bool) -> [String] {
+    func settle(
+        _ client: ClientProcess, until awaiting: String, timeout: Double = 10,
+        sourceLocation: SourceLocation = #_sourceLocation, _ done: (String) -> Bool
+    ) -> [String] {
         wait(for: client, timeout: timeout, awaiting: awaiting, sourceLocation: sourceLocation, until: done)
         return client.take()
     }
 
     /// Dispatches until `condition` holds; fails with `awaiting` on timeout.
     @discardableResult
-    func dispatch(until awaiting: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
-                  _ condition: () -> Bool) -> Bool {
+    func dispatch(
+        until awaiting: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: () -> Bool
+    ) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition() { return true }

@@ -39,8 +39,13 @@ private func run(_ path: String, _ arguments: [String], input: String? = nil) th
     /// it owns the runtime directory (root still can use it) and the socket.
     func prepareUser(socket: String) throws {
         if getpwnam(lockUser) == nil {
-            try #require(try run("/usr/sbin/useradd", ["--no-create-home", "--home-dir", "/nonexistent", "--shell",
-                                                       "/usr/sbin/nologin", lockUser]) == 0, "useradd \(lockUser)")
+            try #require(
+                try run(
+                    "/usr/sbin/useradd",
+                    [
+                        "--no-create-home", "--home-dir", "/nonexistent", "--shell",
+                        "/usr/sbin/nologin", lockUser,
+                    ]) == 0, "useradd \(lockUser)")
         }
         try #require(try run("/usr/sbin/chpasswd", [], input: "\(lockUser):\(lockPassword)\n") == 0, "chpasswd")
         let user = try #require(getpwnam(lockUser)).pointee
@@ -51,20 +56,30 @@ private func run(_ path: String, _ arguments: [String], input: String? = nil) th
     /// swaylock as the test user (setpriv keeps the environment: the runtime directory and
     /// the socket), with its debug log, and no configuration file but /dev/null.
     func startSwaylock(_ h: ServerHarness) throws -> ClientProcess {
-        try h.spawn("/usr/bin/setpriv", ["--reuid=\(lockUser)", "--regid=\(lockUser)", "--init-groups", "--",
-                                         "/usr/bin/swaylock", "--debug", "--config", "/dev/null"],
-                    environment: ["HOME": "/nonexistent"])
+        try h.spawn(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=\(lockUser)", "--regid=\(lockUser)", "--init-groups", "--",
+                "/usr/bin/swaylock", "--debug", "--config", "/dev/null",
+            ],
+            environment: ["HOME": "/nonexistent"])
     }
 
     /// Dispatches until a lock surface of a live locker is mapped and has the keyboard.
-    func awaitLockSurfaceWithKeyboard(_ h: ServerHarness, _ swaylock: ClientProcess,
-                                      sourceLocation: SourceLocation = #_sourceLocation) throws {
-        try #require(h.dispatch(until: "swaylock to lock and map a lock surface with the keyboard", timeout: 30,
-                                sourceLocation: sourceLocation) {
-            let tree = h.server.router.tree
-            return h.server.sessionLock.locker != nil
-                && h.server.seat.keyboardFirstResponder.map { tree.kind(of: $0) == .lock && tree.isVisible($0) } == true
-        }, "swaylock said:\n\(swaylock.lines.joined(separator: "\n"))", sourceLocation: sourceLocation)
+    func awaitLockSurfaceWithKeyboard(
+        _ h: ServerHarness, _ swaylock: ClientProcess,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        try #require(
+            h.dispatch(
+                until: "swaylock to lock and map a lock surface with the keyboard", timeout: 30,
+                sourceLocation: sourceLocation
+            ) {
+                let tree = h.server.router.tree
+                return h.server.sessionLock.locker != nil
+                    && h.server.seat.keyboardFirstResponder.map { tree.kind(of: $0) == .lock && tree.isVisible($0) }
+                        == true
+            }, "swaylock said:\n\(swaylock.lines.joined(separator: "\n"))", sourceLocation: sourceLocation)
     }
 
     func type(_ h: ServerHarness, _ text: String) {
@@ -78,21 +93,24 @@ private func run(_ path: String, _ arguments: [String], input: String? = nil) th
     func keyboardLines(_ lines: [String]) -> [String] { lines.filter { $0.contains("wl_keyboard]") } }
 
     @Test func swaylockTakesEveryKeyFromAWevWindowAndGivesItBackWhenUnlocked() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/swaylock"),
-                     "swaylock is not installed: make deps (APT_PACKAGES) installs it")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/swaylock"),
+            "swaylock is not installed: make deps (APT_PACKAGES) installs it")
         let h = try ServerHarness()
         try prepareUser(socket: h.socket)
         // Which client each key went to: the lock surfaces' or another's.
         var keyTargets: [NodeKind] = []
-        let tree = h.server.router.tree  // not the harness: the observer would keep it alive
+        let tree = h.server.router.tree // not the harness: the observer would keep it alive
         h.server.deliveryObserver = { d, _ in
-            if case let .key(_, node, _, _, .pressed, _) = d { keyTargets.append(tree.kind(of: node) ?? .root) }
+            if case .key(_, let node, _, _, .pressed, _) = d { keyTargets.append(tree.kind(of: node) ?? .root) }
         }
 
         let wev = try h.spawn("/usr/bin/stdbuf", ["-oL", "/usr/bin/wev"])
-        let (_, frame) = try #require(h.mappedToplevel(), "wev never mapped a window:\n\(wev.lines.joined(separator: "\n"))")
+        let (_, frame) = try #require(
+            h.mappedToplevel(), "wev never mapped a window:\n\(wev.lines.joined(separator: "\n"))")
         h.warp(Double(frame.x) + 10, Double(frame.y) + 10)
-        h.key(45, .pressed); h.key(45, .released)  // x: wev has the keyboard before the lock
+        h.key(45, .pressed)
+        h.key(45, .released) // x: wev has the keyboard before the lock
         let before = h.settle(wev, until: "wev to print the key") { $0.contains("key: 53; state: 0 (released)") }
         #expect(keyboardLines(before).contains { $0.contains("key: 53; state: 1 (pressed)") })
 
@@ -109,11 +127,13 @@ private func run(_ path: String, _ arguments: [String], input: String? = nil) th
         // kill -9: the session stays locked; keys reach nobody, wev least of all.
         kill(first.process.processIdentifier, SIGKILL)
         first.process.waitUntilExit()
-        try #require(h.dispatch(until: "the server to see swaylock gone", timeout: 10) { h.server.sessionLock.locker == nil })
+        try #require(
+            h.dispatch(until: "the server to see swaylock gone", timeout: 10) { h.server.sessionLock.locker == nil })
         #expect(h.server.isSessionLocked)
         keyTargets = []
         type(h, "xx")
-        h.button(.pressed); h.button(.released)
+        h.button(.pressed)
+        h.button(.released)
         after = h.settleForeign(wev)
         #expect(keyboardLines(after) == [])
         #expect(!after.contains { $0.contains("wl_pointer]") }, "wev got pointer events while locked: \(after)")
@@ -124,19 +144,26 @@ private func run(_ path: String, _ arguments: [String], input: String? = nil) th
         try awaitLockSurfaceWithKeyboard(h, second)
         keyTargets = []
         type(h, lockPassword)
-        h.key(28, .pressed); h.key(28, .released)  // Return
+        h.key(28, .pressed)
+        h.key(28, .released) // Return
         #expect(keyTargets == Array(repeating: NodeKind.lock, count: lockPassword.count + 1))
-        try #require(h.dispatch(until: "swaylock to check the password and exit", timeout: 30) { !second.process.isRunning },
-                     "swaylock said:\n\(second.lines.joined(separator: "\n"))")
+        try #require(
+            h.dispatch(until: "swaylock to check the password and exit", timeout: 30) { !second.process.isRunning },
+            "swaylock said:\n\(second.lines.joined(separator: "\n"))")
         #expect(second.process.terminationStatus == 0, "swaylock said:\n\(second.lines.joined(separator: "\n"))")
         #expect(!h.server.isSessionLocked)
         // The keyboard is wev's again: its enter, then its keys.
         // (Already read, maybe: waiting for swaylock to exit polled every client.)
-        h.dispatch(until: "wev to get the keyboard back") { wev.lines[wev.mark...].contains { $0.contains("wl_keyboard] enter") } }
+        h.dispatch(until: "wev to get the keyboard back") {
+            wev.lines[wev.mark...].contains { $0.contains("wl_keyboard] enter") }
+        }
         let back = wev.take()
         #expect(keyboardLines(back).filter { $0.contains("key:") }.isEmpty, "wev got keys while locked: \(back)")
-        h.key(45, .pressed); h.key(45, .released)
-        let typed = h.settle(wev, until: "wev to print the key after unlocking") { $0.contains("key: 53; state: 0 (released)") }
+        h.key(45, .pressed)
+        h.key(45, .released)
+        let typed = h.settle(wev, until: "wev to print the key after unlocking") {
+            $0.contains("key: 53; state: 0 (released)")
+        }
         #expect(keyboardLines(typed).contains { $0.contains("key: 53; state: 1 (pressed)") })
     }
 
@@ -145,36 +172,42 @@ private func run(_ path: String, _ arguments: [String], input: String? = nil) th
     /// swaylock alone (the bug of sway PR #9172, swaylock#204). Once unlocked, it has the
     /// keyboard it asked for.
     @Test func aLauncherOpenedWhileLockedGetsNoKeyUntilUnlocked() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/swaylock"), "swaylock is not installed (make deps)")
-        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/fuzzel"), "fuzzel is not installed (make deps)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/swaylock"), "swaylock is not installed (make deps)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/fuzzel"), "fuzzel is not installed (make deps)")
         let h = try ServerHarness()
         try prepareUser(socket: h.socket)
         var keyTargets: [NodeKind] = []
         let tree = h.server.router.tree
         h.server.deliveryObserver = { d, _ in
-            if case let .key(_, node, _, _, .pressed, _) = d { keyTargets.append(tree.kind(of: node) ?? .root) }
+            if case .key(_, let node, _, _, .pressed, _) = d { keyTargets.append(tree.kind(of: node) ?? .root) }
         }
         let swaylock = try startSwaylock(h)
         try awaitLockSurfaceWithKeyboard(h, swaylock)
         let fuzzel = try h.spawn("/usr/bin/fuzzel", ["--dmenu"])
         for entry in ["apple", "banana"] { fuzzel.send(entry) }
         fuzzel.closeInput()
-        try #require(h.dispatch(until: "fuzzel's layer surface to map", timeout: 20) {
-            tree.children(of: h.server.layerNode(.overlay)).contains { tree.isMapped($0) }
-                || tree.children(of: h.server.layerNode(.top)).contains { tree.isMapped($0) }
-        }, "fuzzel said:\n\(fuzzel.lines.joined(separator: "\n"))")
+        try #require(
+            h.dispatch(until: "fuzzel's layer surface to map", timeout: 20) {
+                tree.children(of: h.server.layerNode(.overlay)).contains { tree.isMapped($0) }
+                    || tree.children(of: h.server.layerNode(.top)).contains { tree.isMapped($0) }
+            }, "fuzzel said:\n\(fuzzel.lines.joined(separator: "\n"))")
         #expect(h.server.seat.keyboardFirstResponder.flatMap { tree.kind(of: $0) } == .lock)
         keyTargets = []
         type(h, lockPassword)
-        h.key(28, .pressed); h.key(28, .released)  // Return
+        h.key(28, .pressed)
+        h.key(28, .released) // Return
         #expect(keyTargets == Array(repeating: NodeKind.lock, count: lockPassword.count + 1))
-        try #require(h.dispatch(until: "swaylock to unlock and exit", timeout: 30) { !swaylock.process.isRunning },
-                     "swaylock said:\n\(swaylock.lines.joined(separator: "\n"))")
+        try #require(
+            h.dispatch(until: "swaylock to unlock and exit", timeout: 30) { !swaylock.process.isRunning },
+            "swaylock said:\n\(swaylock.lines.joined(separator: "\n"))")
         #expect(swaylock.process.terminationStatus == 0)
         // Unlocked: the launcher that asked for the keyboard has it, and takes the next key.
         #expect(h.server.seat.keyboardFirstResponder.flatMap { tree.kind(of: $0) } == .layer)
         keyTargets = []
-        h.key(30, .pressed); h.key(30, .released)
+        h.key(30, .pressed)
+        h.key(30, .released)
         #expect(keyTargets == [.layer])
     }
 }

@@ -16,7 +16,8 @@ struct SyntheticRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: productsDirectory + "/ir-synthetic")
         process.arguments = arguments
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
@@ -36,10 +37,13 @@ struct SyntheticRun {
     init() throws { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
 
     /// `time: S.UUUUUU` of an entry line, in µs.
-    static func micros(_ seconds: Substring, _ fraction: Substring) -> UInt64 { UInt64(seconds)! * 1_000_000 + UInt64(fraction)! }
+    static func micros(_ seconds: Substring, _ fraction: Substring) -> UInt64 {
+        UInt64(seconds)! * 1_000_000 + UInt64(fraction)!
+    }
 
     @Test func theSameSeedWritesTheSameBytesToStandardOutputAndToAFile() throws {
-        let first = try SyntheticRun(["42"]), second = try SyntheticRun(["42"])
+        let first = try SyntheticRun(["42"])
+        let second = try SyntheticRun(["42"])
         #expect(first.status == 0 && first.errors.isEmpty, "\(first.errors)")
         #expect(first.output.count > 10_000)
         #expect(first.output == second.output)
@@ -60,8 +64,11 @@ struct SyntheticRun {
         // The header: four devices, the default kinds in their documented order.
         #expect(text.hasPrefix("# libinput record\nversion: 1\nndevices: 4\n"))
         let names = try text.matches(of: Regex(#"\n    name: "([^"]*)"\n"#)).map { String($0.output[1].substring!) }
-        #expect(names == ["Synthetic Keyboard 0", "Synthetic Mouse 1", "Synthetic Touchscreen 2",
-                          "Synthetic Lid and Tablet Mode Switch 3"])
+        #expect(
+            names == [
+                "Synthetic Keyboard 0", "Synthetic Mouse 1", "Synthetic Touchscreen 2",
+                "Synthetic Lid and Tablet Mode Switch 3",
+            ])
         #expect(recording.devices.map(\.name) == names)
 
         // One event per `libinput:` entry of each type; wheel events one per hi-res wheel
@@ -88,8 +95,10 @@ struct SyntheticRun {
             read[kind, default: 0] += 1
         }
         var written = [String: Int]()
-        for type in ["DEVICE_ADDED", "KEYBOARD_KEY", "POINTER_MOTION,", "POINTER_BUTTON", "TOUCH_DOWN", "TOUCH_MOTION",
-                     "TOUCH_UP", "TOUCH_FRAME", "SWITCH_TOGGLE"] {
+        for type in [
+            "DEVICE_ADDED", "KEYBOARD_KEY", "POINTER_MOTION,", "POINTER_BUTTON", "TOUCH_DOWN", "TOUCH_MOTION",
+            "TOUCH_UP", "TOUCH_FRAME", "SWITCH_TOGGLE",
+        ] {
             written[type] = entries(type)
         }
         written["wheel"] = hiResRows
@@ -97,32 +106,49 @@ struct SyntheticRun {
         #expect(written["DEVICE_ADDED"] == 4 && hiResRows > entries("POINTER_AXIS"), "seed 42 has partial wheel steps")
 
         // The first event of each kind, its values as the entry writes them.
-        let key = try #require(try Regex(#"time: (\d+)\.(\d{6}), type: KEYBOARD_KEY, key: (\d+), state: (\w+)"#).firstMatch(in: text))
-        #expect(recording.events.first { if case .keyboardKey = $0.kind { true } else { false } }
-            == InputEvent(time: Self.micros(key.output[1].substring!, key.output[2].substring!), device: DeviceID(0),
-                          .keyboardKey(key: UInt32(key.output[3].substring!)!,
-                                       state: key.output[4].substring! == "pressed" ? .pressed : .released)))
-        let motion = try #require(try Regex(
-            #"time: (\d+)\.(\d{6}), type: POINTER_MOTION, delta: \[(\S+), (\S+)\], unaccel: \[(\S+), (\S+)\]\}"#).firstMatch(in: text))
+        let key = try #require(
+            try Regex(#"time: (\d+)\.(\d{6}), type: KEYBOARD_KEY, key: (\d+), state: (\w+)"#).firstMatch(in: text))
+        #expect(
+            recording.events.first { if case .keyboardKey = $0.kind { true } else { false } }
+                == InputEvent(
+                    time: Self.micros(key.output[1].substring!, key.output[2].substring!), device: DeviceID(0),
+                    .keyboardKey(
+                        key: UInt32(key.output[3].substring!)!,
+                        state: key.output[4].substring! == "pressed" ? .pressed : .released)))
+        let motion = try #require(
+            try Regex(
+                #"time: (\d+)\.(\d{6}), type: POINTER_MOTION, delta: \[(\S+), (\S+)\], unaccel: \[(\S+), (\S+)\]\}"#
+            ).firstMatch(in: text))
         let m = (1...6).map { motion.output[$0].substring! }
-        #expect(recording.events.first { if case .pointerMotion = $0.kind { true } else { false } }
-            == InputEvent(time: Self.micros(m[0], m[1]), device: DeviceID(1),
-                          .pointerMotion(dx: Double(m[2])!, dy: Double(m[3])!, unacceleratedDX: Double(m[4])!,
-                                         unacceleratedDY: Double(m[5])!)))
+        #expect(
+            recording.events.first { if case .pointerMotion = $0.kind { true } else { false } }
+                == InputEvent(
+                    time: Self.micros(m[0], m[1]), device: DeviceID(1),
+                    .pointerMotion(
+                        dx: Double(m[2])!, dy: Double(m[3])!, unacceleratedDX: Double(m[4])!,
+                        unacceleratedDY: Double(m[5])!)))
         // Touch `point` is mm from the axis minimum; the touchscreen's axes are 4096 x 2048
         // units at 16 units/mm, so 256 x 128 mm, and the event's position is point / size.
-        let down = try #require(try Regex(
-            #"time: (\d+)\.(\d{6}), type: TOUCH_DOWN, slot: \d+, seat_slot: (\d+), point: \[(\S+), (\S+)\]"#).firstMatch(in: text))
+        let down = try #require(
+            try Regex(
+                #"time: (\d+)\.(\d{6}), type: TOUCH_DOWN, slot: \d+, seat_slot: (\d+), point: \[(\S+), (\S+)\]"#
+            ).firstMatch(in: text))
         let d = (1...5).map { down.output[$0].substring! }
-        #expect(recording.events.first { if case .touchDown = $0.kind { true } else { false } }
-            == InputEvent(time: Self.micros(d[0], d[1]), device: DeviceID(2),
-                          .touchDown(slot: Int32(d[2])!, x: Double(d[3])! / 256, y: Double(d[4])! / 128)))
-        let toggle = try #require(try Regex(#"time: (\d+)\.(\d{6}), type: SWITCH_TOGGLE, switch: ([12]), state: (on|off)"#)
-            .firstMatch(in: text))
-        #expect(recording.events.first { if case .switchToggle = $0.kind { true } else { false } }
-            == InputEvent(time: Self.micros(toggle.output[1].substring!, toggle.output[2].substring!), device: DeviceID(3),
-                          .switchToggle(toggle.output[3].substring! == "1" ? .lid : .tabletMode,
-                                        on: toggle.output[4].substring! == "on")))
+        #expect(
+            recording.events.first { if case .touchDown = $0.kind { true } else { false } }
+                == InputEvent(
+                    time: Self.micros(d[0], d[1]), device: DeviceID(2),
+                    .touchDown(slot: Int32(d[2])!, x: Double(d[3])! / 256, y: Double(d[4])! / 128)))
+        let toggle = try #require(
+            try Regex(#"time: (\d+)\.(\d{6}), type: SWITCH_TOGGLE, switch: ([12]), state: (on|off)"#)
+                .firstMatch(in: text))
+        #expect(
+            recording.events.first { if case .switchToggle = $0.kind { true } else { false } }
+                == InputEvent(
+                    time: Self.micros(toggle.output[1].substring!, toggle.output[2].substring!), device: DeviceID(3),
+                    .switchToggle(
+                        toggle.output[3].substring! == "1" ? .lid : .tabletMode,
+                        on: toggle.output[4].substring! == "on")))
 
         // And all of them are the generator's own list for that seed.
         #expect(recording.events == SyntheticGenerator(seed: 42).generate().events)
@@ -132,7 +158,10 @@ struct SyntheticRun {
         let run = try SyntheticRun(["5", "--devices", "touchscreen+keyboard+touchscreen", "--frames", "30"])
         #expect(run.status == 0)
         let recording = try RecordingReader.parse(run.text, file: "5.yml")
-        #expect(recording.devices.map(\.name) == ["Synthetic Touchscreen 0", "Synthetic Keyboard 1", "Synthetic Touchscreen 2"])
+        #expect(
+            recording.devices.map(\.name) == [
+                "Synthetic Touchscreen 0", "Synthetic Keyboard 1", "Synthetic Touchscreen 2",
+            ])
         // 30 frames, each one `- evdev:` entry ending in SYN_REPORT, and one DEVICE_ADDED per device.
         #expect(run.text.components(separatedBy: "  - evdev:\n").count - 1 == 30)
         #expect(run.text.components(separatedBy: "type: DEVICE_ADDED").count - 1 == 3)
@@ -141,7 +170,10 @@ struct SyntheticRun {
     @Test(arguments: [
         (["x"], "ir-synthetic: seed 'x' is not a decimal number from 0 to 18446744073709551615\n"),
         ([], "ir-synthetic: give a seed (see --help)\n"),
-        (["1", "--devices", "tablet"], "ir-synthetic: unknown device 'tablet' (keyboard, mouse, touchscreen, switches; join several with +)\n"),
+        (
+            ["1", "--devices", "tablet"],
+            "ir-synthetic: unknown device 'tablet' (keyboard, mouse, touchscreen, switches; join several with +)\n"
+        ),
         (["1", "--frames"], "ir-synthetic: --frames needs a value\n"),
         (["1", "--hostile", "--frames", "3"], "ir-synthetic: --hostile takes no --devices or --frames\n"),
         (["1", "2"], "ir-synthetic: unexpected argument 2 (see --help)\n"),
@@ -171,7 +203,8 @@ struct SyntheticRun {
         #expect(throws: RecordingError.self) { try RecordingReader.read(path: path) }
         do { _ = try RecordingReader.read(path: path) } catch { #expect(error.description == message) }
         let out = try CompositorTests().runCompositor(
-            ["--socket", "ir-synth-\(getpid())-h", "--speed", "0", "--exit-after-replay", "--input", "replay:\(path)"], status: 2)
+            ["--socket", "ir-synth-\(getpid())-h", "--speed", "0", "--exit-after-replay", "--input", "replay:\(path)"],
+            status: 2)
         #expect(out == ["ir-compositor: \(message)"])
     }
 

@@ -6,32 +6,39 @@
 // project's reader.
 import Foundation
 import InputRouter
-@testable import InputRouterRecording
 import Testing
 
+@testable import InputRouterRecording
 @testable import InputRouterWayland
 
 /// Every line wl-probe must print for the recording's tool entries (pen tool0 on tablet T0)
 /// when the pen maps onto an `output`-sized output and the window is at `origin` with
 /// `size`, from the YAML text: the pen's millimetres over its ABS_X/ABS_Y range (absinfo
 /// maximum / resolution) give the layout point; entries off the window reach nobody.
-func expectedToolLines(recording path: String, window: String, origin: Point, size: Point, output: Point) throws -> [String] {
+func expectedToolLines(recording path: String, window: String, origin: Point, size: Point, output: Point) throws
+    -> [String]
+{
     let text = try String(contentsOfFile: path, encoding: .utf8)
     let absinfo = try Regex(#"^\s+([01]): \[(\d+), (\d+), \d+, \d+, (\d+)\]"#)
-    var extent: [Double] = [0, 0]  // millimetres across x and y
+    var extent: [Double] = [0, 0] // millimetres across x and y
     let entry = try Regex(#"type: TABLET_TOOL_(\w+), (.*)\}"#)
     let point = try Regex(#"point: \[([\d.]+), ([\d.]+)\], tilt: \[(-?[\d.]+), (-?[\d.]+)\], pressure: ([\d.]+)"#)
-    var lines: [String] = [], inside = false
+    var lines: [String] = []
+    var inside = false
     for line in text.split(separator: "\n").map(String.init) {
         if let m = try absinfo.firstMatch(in: line), extent[Int(m.output[1].substring!)!] == 0 {
-            extent[Int(m.output[1].substring!)!] = (Double(m.output[3].substring!)! - Double(m.output[2].substring!)!) / Double(m.output[4].substring!)!
+            extent[Int(m.output[1].substring!)!] =
+                (Double(m.output[3].substring!)! - Double(m.output[2].substring!)!) / Double(m.output[4].substring!)!
             continue
         }
         guard let m = try entry.firstMatch(in: line) else { continue }
-        let type = String(m.output[1].substring!), rest = String(m.output[2].substring!)
+        let type = String(m.output[1].substring!)
+        let rest = String(m.output[2].substring!)
         if type == "BUTTON" {
             let b = try Regex(#"button: (\d+), state: (\w+)"#).firstMatch(in: rest)!
-            if inside { lines += ["tool.button tool0 \(b.output[1].substring!) \(b.output[2].substring!)", "tool.frame tool0"] }
+            if inside {
+                lines += ["tool.button tool0 \(b.output[1].substring!) \(b.output[2].substring!)", "tool.frame tool0"]
+            }
             continue
         }
         let p = try point.firstMatch(in: rest)!
@@ -53,7 +60,7 @@ func expectedToolLines(recording path: String, window: String, origin: Point, si
             inside = false
         case ("TIP", _, let down):
             if inside { lines += motion + [down ? "tool.down tool0" : "tool.up tool0", "tool.frame tool0"] }
-        default:  // AXIS
+        default: // AXIS
             if inside { lines += motion + ["tool.frame tool0"] }
         }
     }
@@ -64,18 +71,21 @@ func expectedToolLines(recording path: String, window: String, origin: Point, si
 /// one more) and wl_fixed's 1/256 round differently in the last digit.
 func closeLines(_ got: String, _ want: String) -> Bool {
     guard got.hasPrefix("tool.motion "), want.hasPrefix("tool.motion ") else { return got == want }
-    let g = got.split(separator: " ").suffix(2).compactMap { Double($0) }, w = want.split(separator: " ").suffix(2).compactMap { Double($0) }
+    let g = got.split(separator: " ").suffix(2).compactMap { Double($0) }
+    let w = want.split(separator: " ").suffix(2).compactMap { Double($0) }
     return g.count == 2 && w.count == 2 && abs(g[0] - w[0]) <= 0.02 && abs(g[1] - w[1]) <= 0.02
 }
-
 
 @Suite(.serialized) struct TabletSeatTests {
     /// The recording's pen and its tablet, as a tablet seat is told of them: with the name,
     /// ids and node the replay's `deviceAdded` describes.
     static func toolAnnounce(name: String? = nil, id: String? = nil) -> [String] {
         ["tablet.added T0"] + (name.map { ["tablet.name T0 \($0)"] } ?? []) + (id.map { ["tablet.id T0 \($0)"] } ?? [])
-            + ["tablet.path T0 /dev/input/event4", "tablet.done T0",
-            "tool.added tool0", "tool.type tool0 pen", "tool.capability tool0 tilt", "tool.capability tool0 pressure", "tool.done tool0"]
+            + [
+                "tablet.path T0 /dev/input/event4", "tablet.done T0",
+                "tool.added tool0", "tool.type tool0 pen", "tool.capability tool0 tilt",
+                "tool.capability tool0 pressure", "tool.done tool0",
+            ]
     }
 
     /// `toolAnnounce` with the pen's name and its `id: [bus, vendor, product, version]` as
@@ -84,7 +94,8 @@ func closeLines(_ got: String, _ want: String) -> Bool {
         let yaml = try String(contentsOfFile: tabletRecording, encoding: .utf8)
         let ids = try #require(try Regex(#"id: \[\d+, (\d+), (\d+), \d+\]"#).firstMatch(in: yaml))
         let name = try #require(try Regex(#"name: "([^"]*Pen)""#).firstMatch(in: yaml))
-        return toolAnnounce(name: String(name.output[1].substring!), id: "\(ids.output[1].substring!) \(ids.output[2].substring!)")
+        return toolAnnounce(
+            name: String(name.output[1].substring!), id: "\(ids.output[1].substring!) \(ids.output[2].substring!)")
     }
 
     static func tabletLine(_ line: String) -> Bool {
@@ -130,23 +141,34 @@ func closeLines(_ got: String, _ want: String) -> Bool {
     /// What the client of the replay's seat must see: the pen's tablet and tool announced,
     /// its proximity, tip and button events, the pad announced with every event of the
     /// recording, then its leave and removal.
-    static func expectReplay(_ lines: [String], _ h: ServerHarness, window: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectReplay(
+        _ lines: [String], _ h: ServerHarness, window: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let plain = TabletPadTests.withoutSerials(lines, h)
         // The window covers the output: every tool entry reaches it, the first proximity too.
-        let tool = try Self.recordedToolAnnounce() + (try expectedToolLines(recording: tabletRecording, window: window, origin: Point(0, 0),
-                                                     size: Point(1280, 720), output: Point(1280, 720)))
+        let tool =
+            try Self.recordedToolAnnounce()
+            + (try expectedToolLines(
+                recording: tabletRecording, window: window, origin: Point(0, 0),
+                size: Point(1280, 720), output: Point(1280, 720)))
         #expect(tool.count > 50)
         let toolLines = plain.filter { $0.hasPrefix("tablet.") || $0.hasPrefix("tool.") }
         #expect(toolLines.count == tool.count, "\(toolLines)", sourceLocation: sourceLocation)
-        for (got, want) in zip(toolLines, tool) { #expect(closeLines(got, want), "\(got) != \(want)", sourceLocation: sourceLocation) }
+        for (got, want) in zip(toolLines, tool) {
+            #expect(closeLines(got, want), "\(got) != \(want)", sourceLocation: sourceLocation)
+        }
         let pad = plain.filter { ["pad.", "group.", "ring.", "strip."].contains(where: $0.hasPrefix) }
         let padAnnounce = [
             "pad.added P0", "pad.path P0 /dev/input/event5", "pad.buttons P0 9", "pad.group P0 G0",
-            "group.buttons G0 [0 1 2 3 4 5 6 7 8]", "group.ring G0 R0", "group.strip G0 S0", "group.done G0", "pad.done P0",
+            "group.buttons G0 [0 1 2 3 4 5 6 7 8]", "group.ring G0 R0", "group.strip G0 S0", "group.done G0",
+            "pad.done P0",
             "pad.enter P0 \(window) T0", "group.mode_switch G0 0",
         ]
-        #expect(pad == padAnnounce + (try expectedPadLines(recording: tabletRecording)) + ["pad.leave P0 \(window)", "pad.removed P0"],
-                "\(pad)", sourceLocation: sourceLocation)
+        #expect(
+            pad == padAnnounce + (try expectedPadLines(recording: tabletRecording)) + [
+                "pad.leave P0 \(window)", "pad.removed P0",
+            ],
+            "\(pad)", sourceLocation: sourceLocation)
     }
 
     @Test func aTabletOnTheSecondSeatReachesOnlyTheClientOfThatSeat() throws {
@@ -190,15 +212,18 @@ func closeLines(_ got: String, _ want: String) -> Bool {
         #expect(out.last == "ir-compositor: done")
         #expect(out.contains("client 1 | mapped a") && out.contains("client 2 | mapped b"))
         let said = { (client: Int) in
-            out.compactMap { line in line.hasPrefix("client \(client) | ") ? String(line.dropFirst("client \(client) | ".count)) : nil }
-                .filter(TabletSeatTests.tabletLine)
+            out.compactMap { line in
+                line.hasPrefix("client \(client) | ") ? String(line.dropFirst("client \(client) | ".count)) : nil
+            }
+            .filter(TabletSeatTests.tabletLine)
         }
         #expect(said(1) == [], "\(said(1))")
         let b = said(2).map { line in line.range(of: " serial=").map { String(line[..<$0.lowerBound]) } ?? line }
         // b is the second window of the cascade, at (72, 72). The first proximity, in the
         // tablet's corner, is off every window.
-        let tool = try expectedToolLines(recording: tabletRecording, window: "b", origin: Point(72, 72), size: Point(700, 500),
-                                     output: Point(800, 600))
+        let tool = try expectedToolLines(
+            recording: tabletRecording, window: "b", origin: Point(72, 72), size: Point(700, 500),
+            output: Point(800, 600))
         #expect(tool.count > 40)
         let toolLines = b.filter { $0.hasPrefix("tablet.") || $0.hasPrefix("tool.") }
         // The replay's deviceAdded carries the recording's name and ids.
@@ -207,9 +232,11 @@ func closeLines(_ got: String, _ want: String) -> Bool {
         #expect(toolLines.count == announce.count + tool.count, "\(toolLines)")
         for (got, want) in zip(toolLines, announce + tool) { #expect(closeLines(got, want), "\(got) != \(want)") }
         // The pad is announced there; the seat's keyboard is on no window, so it enters none.
-        #expect(b.filter { !$0.hasPrefix("tablet.") && !$0.hasPrefix("tool.") } == [
-            "pad.added P0", "pad.path P0 /dev/input/event5", "pad.buttons P0 9", "pad.group P0 G0",
-            "group.buttons G0 [0 1 2 3 4 5 6 7 8]", "group.ring G0 R0", "group.strip G0 S0", "group.done G0", "pad.done P0",
-        ])
+        #expect(
+            b.filter { !$0.hasPrefix("tablet.") && !$0.hasPrefix("tool.") } == [
+                "pad.added P0", "pad.path P0 /dev/input/event5", "pad.buttons P0 9", "pad.group P0 G0",
+                "group.buttons G0 [0 1 2 3 4 5 6 7 8]", "group.ring G0 R0", "group.strip G0 S0", "group.done G0",
+                "pad.done P0",
+            ])
     }
 }

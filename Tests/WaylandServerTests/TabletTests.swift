@@ -5,9 +5,9 @@
 // libinput exists for tablets yet.)
 import Foundation
 import InputRouter
-@testable import InputRouterRecording
 import Testing
 
+@testable import InputRouterRecording
 @testable import InputRouterWayland
 
 @Suite(.serialized) struct TabletTests {
@@ -36,7 +36,8 @@ import Testing
         ]
         for (i, kind) in kinds.enumerated() {
             let event = InputEvent(time: UInt64(i + 1) * 10_000, device: DeviceID(0), kind)
-            writer.append(device: index, evdev: [EvdevRecord(time: event.time, type: 0, code: 0, value: 0)], libinput: [event])
+            writer.append(
+                device: index, evdev: [EvdevRecord(time: event.time, type: 0, code: 0, value: 0)], libinput: [event])
         }
         return try RecordingReader.parse(writer.yaml(), file: "tablet.yml")
     }
@@ -56,23 +57,26 @@ import Testing
             serials.append(UInt32(line[r.upperBound...])!)
             return String(line[..<r.lowerBound])
         }
-        #expect(plain == [
-            "tablet.added T0", "tablet.done T0",
-            // The first proximity of a tool announces it, before its events.
-            "tool.added tool0", "tool.type tool0 pen", "tool.serial tool0 1234",
-            "tool.capability tool0 tilt", "tool.capability tool0 pressure", "tool.done tool0",
-            // The axes come before the motion they go with (GTK reads them at `motion`).
-            "tool.proximity_in tool0 win T0", "tool.pressure tool0 0", "tool.tilt tool0 5.00 -3.00",
-            "tool.motion tool0 40.00 50.00", "tool.frame tool0",
-            "tool.pressure tool0 32768", "tool.tilt tool0 5.00 -3.00", "tool.motion tool0 40.00 50.00",
-            "tool.down tool0", "tool.frame tool0",
-            "tool.pressure tool0 16384", "tool.tilt tool0 5.00 -3.00", "tool.motion tool0 80.00 50.00", "tool.frame tool0",
-            "tool.pressure tool0 0", "tool.tilt tool0 5.00 -3.00", "tool.motion tool0 80.00 50.00", "tool.up tool0", "tool.frame tool0",
-            "tool.button tool0 331 pressed", "tool.frame tool0",
-            "tool.button tool0 331 released", "tool.frame tool0",
-            "tool.proximity_out tool0", "tool.frame tool0",
-        ], "\(lines)")
-        #expect(serials.count == 4)  // proximity_in, down, two buttons
+        #expect(
+            plain == [
+                "tablet.added T0", "tablet.done T0",
+                // The first proximity of a tool announces it, before its events.
+                "tool.added tool0", "tool.type tool0 pen", "tool.serial tool0 1234",
+                "tool.capability tool0 tilt", "tool.capability tool0 pressure", "tool.done tool0",
+                // The axes come before the motion they go with (GTK reads them at `motion`).
+                "tool.proximity_in tool0 win T0", "tool.pressure tool0 0", "tool.tilt tool0 5.00 -3.00",
+                "tool.motion tool0 40.00 50.00", "tool.frame tool0",
+                "tool.pressure tool0 32768", "tool.tilt tool0 5.00 -3.00", "tool.motion tool0 40.00 50.00",
+                "tool.down tool0", "tool.frame tool0",
+                "tool.pressure tool0 16384", "tool.tilt tool0 5.00 -3.00", "tool.motion tool0 80.00 50.00",
+                "tool.frame tool0",
+                "tool.pressure tool0 0", "tool.tilt tool0 5.00 -3.00", "tool.motion tool0 80.00 50.00", "tool.up tool0",
+                "tool.frame tool0",
+                "tool.button tool0 331 pressed", "tool.frame tool0",
+                "tool.button tool0 331 released", "tool.frame tool0",
+                "tool.proximity_out tool0", "tool.frame tool0",
+            ], "\(lines)")
+        #expect(serials.count == 4) // proximity_in, down, two buttons
         #expect(serials == serials.sorted() && Set(serials).count == 4)
     }
 

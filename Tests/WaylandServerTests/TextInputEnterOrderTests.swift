@@ -24,10 +24,11 @@ import Testing
         let h = try ServerHarness()
         let a = try h.probe(["--toplevel", "a", "100x100", "--text-input", "--no-touch"])
         h.wait(for: a, line: "mapped a")
-        let b = try h.probe(["--toplevel", "b", "100x100", "--text-input", "--no-touch"])  // at (72, 72), takes the focus
+        // at (72, 72), takes the focus
+        let b = try h.probe(["--toplevel", "b", "100x100", "--text-input", "--no-touch"])
         h.wait(for: b, line: "mapped b")
         _ = h.settle(a)
-        h.warp(45, 45)  // only a is there
+        h.warp(45, 45) // only a is there
         h.button(.pressed)
         h.button(.released)
         let lines = h.settle(a)

@@ -16,7 +16,10 @@ let deadKeyKeyboard = KeyboardConfiguration(
 @Suite(.serialized) struct TextInputTests {
     static let apostrophe: UInt32 = 40, e: UInt32 = 18, a: UInt32 = 30, q: UInt32 = 16
 
-    func tap(_ h: ServerHarness, _ key: UInt32) { h.key(key, .pressed); h.key(key, .released) }
+    func tap(_ h: ServerHarness, _ key: UInt32) {
+        h.key(key, .pressed)
+        h.key(key, .released)
+    }
 
     /// What the client printed, without the answers to the commands.
     func events(_ h: ServerHarness, _ c: ClientProcess) -> [String] { h.settle(c).filter { !$0.hasPrefix("done ") } }
@@ -26,12 +29,14 @@ let deadKeyKeyboard = KeyboardConfiguration(
         let a = try h.probe(["--toplevel", "a", "100x100", "--text-input", "--no-touch"])
         h.wait(for: a, line: "mapped a")
         #expect(h.settle(a).filter { $0.hasPrefix("text.") } == ["text.enter a"])
-        let b = try h.probe(["--toplevel", "b", "100x100", "--text-input", "--no-touch"])  // at (72, 72), takes the focus
+        // at (72, 72), takes the focus
+        let b = try h.probe(["--toplevel", "b", "100x100", "--text-input", "--no-touch"])
         h.wait(for: b, line: "mapped b")
         #expect(h.settle(a).filter { $0.hasPrefix("text.") } == ["text.leave a"])
         #expect(h.settle(b).filter { $0.hasPrefix("text.") } == ["text.enter b"])
-        h.warp(45, 45)  // only a is there
-        h.button(.pressed); h.button(.released)
+        h.warp(45, 45) // only a is there
+        h.button(.pressed)
+        h.button(.released)
         #expect(h.settle(b).filter { $0.hasPrefix("text.") } == ["text.leave b"])
         #expect(h.settle(a).filter { $0.hasPrefix("text.") } == ["text.enter a"])
         // a's window goes (its wl_surface stays): leave, and the focus falls back to b.
@@ -47,20 +52,24 @@ let deadKeyKeyboard = KeyboardConfiguration(
         let h = try ServerHarness()
         let a = try h.probe(["--toplevel", "a", "100x100", "--no-touch"])
         h.wait(for: a, line: "mapped a")
-        let b = try h.probe(["--toplevel", "b", "100x100", "--no-touch"])  // at (72, 72), takes the focus
+        let b = try h.probe(["--toplevel", "b", "100x100", "--no-touch"]) // at (72, 72), takes the focus
         h.wait(for: b, line: "mapped b")
-        h.warp(45, 45)  // only a is there
-        h.button(.pressed); h.button(.released)
-        _ = h.settle(a); _ = h.settle(b)
+        h.warp(45, 45) // only a is there
+        h.button(.pressed)
+        h.button(.released)
+        _ = h.settle(a)
+        _ = h.settle(b)
         h.command(b, "text create")
-        #expect(h.settle(b).filter { $0.hasPrefix("text.") }.isEmpty)  // b has no keyboard
+        #expect(h.settle(b).filter { $0.hasPrefix("text.") }.isEmpty) // b has no keyboard
         h.command(a, "text create")
         #expect(h.settle(a).filter { $0.hasPrefix("text.") } == ["text.enter a"])
         h.command(a, "text destroy")
         h.command(b, "text destroy")
-        h.warp(160, 160)  // only b is there
-        h.button(.pressed); h.button(.released)
-        _ = h.settle(a); _ = h.settle(b)
+        h.warp(160, 160) // only b is there
+        h.button(.pressed)
+        h.button(.released)
+        _ = h.settle(a)
+        _ = h.settle(b)
         h.command(a, "text create")
         h.command(b, "text create")
         #expect(h.settle(a).filter { $0.hasPrefix("text.") }.isEmpty)
@@ -70,16 +79,24 @@ let deadKeyKeyboard = KeyboardConfiguration(
     @Test func aDeadKeyAndALetterReachTheEnabledTextInputComposed() throws {
         let h = try ServerHarness(keyboard: deadKeyKeyboard)
         var trace: [String] = []
-        h.server.deliveryObserver = { [unowned h] d, q in trace.append(TraceSink.line(d, queue: q, router: h.server.router)) }
+        h.server.deliveryObserver = { [unowned h] d, q in
+            trace.append(TraceSink.line(d, queue: q, router: h.server.router))
+        }
         let c = try h.probe(["--toplevel", "win", "100x100", "--text-input-auto", "--no-pointer", "--no-touch"])
         h.wait(for: c, line: "mapped win")
         #expect(h.settle(c).filter { $0.hasPrefix("text.") } == ["text.enter win"])
         trace.removeAll()
         tap(h, Self.apostrophe)
         tap(h, Self.e)
-        #expect(h.settle(c) == ["text.preedit \"´\" 2 2", "text.done 1 commits=1", "text.commit_string \"é\"", "text.done 1 commits=1"])
-        #expect(trace == ["seat0 input_method key 40 for \"client1 wl-probe: win\"",
-                          "seat0 input_method key 18 for \"client1 wl-probe: win\""])
+        #expect(
+            h.settle(c) == [
+                "text.preedit \"´\" 2 2", "text.done 1 commits=1", "text.commit_string \"é\"", "text.done 1 commits=1",
+            ])
+        #expect(
+            trace == [
+                "seat0 input_method key 40 for \"client1 wl-probe: win\"",
+                "seat0 input_method key 18 for \"client1 wl-probe: win\"",
+            ])
         // A plain key is the client's, as always.
         tap(h, Self.a)
         #expect(h.settle(c) == ["keyboard.key 30 pressed", "keyboard.key 30 released"])
@@ -94,7 +111,10 @@ let deadKeyKeyboard = KeyboardConfiguration(
         let c = try h.mappedProbe(["--toplevel", "win", "100x100", "--text-input", "--no-pointer", "--no-touch"])
         tap(h, Self.apostrophe)
         tap(h, Self.e)
-        let raw = ["keyboard.key 40 pressed", "keyboard.key 40 released", "keyboard.key 18 pressed", "keyboard.key 18 released"]
+        let raw = [
+            "keyboard.key 40 pressed", "keyboard.key 40 released", "keyboard.key 18 pressed",
+            "keyboard.key 18 released",
+        ]
         #expect(h.settle(c) == raw)
         // Enabled, then disabled again: raw keys once more.
         h.command(c, "text enable")
@@ -133,12 +153,13 @@ let deadKeyKeyboard = KeyboardConfiguration(
         let input = try #require(h.server.textInput.inputs.first)
         h.command(c, "text enable")
         h.command(c, "text surrounding héllo 3 1")
-        h.command(c, "text content 514 4")  // spellcheck|multiline, phone
+        h.command(c, "text content 514 4") // spellcheck|multiline, phone
         h.command(c, "text cursor 5,6,1,16")
-        #expect(input.current.enabled == false)  // pending until the commit
+        #expect(input.current.enabled == false) // pending until the commit
         h.command(c, "text commit")
-        var expected = TextInputObject.State(enabled: true, surroundingText: "héllo", cursor: 3, anchor: 1, contentHint: 514,
-                                             contentPurpose: 4, cursorRectangle: Rect(5, 6, 1, 16))
+        var expected = TextInputObject.State(
+            enabled: true, surroundingText: "héllo", cursor: 3, anchor: 1, contentHint: 514,
+            contentPurpose: 4, cursorRectangle: Rect(5, 6, 1, 16))
         #expect(input.current == expected)
         #expect(h.server.textInput.active === input)
         // A commit changing one thing keeps the others.
@@ -160,16 +181,20 @@ let deadKeyKeyboard = KeyboardConfiguration(
     @Test func afterLeaveRequestsAreIgnoredAndTheKeysGoRaw() throws {
         let h = try ServerHarness(keyboard: deadKeyKeyboard)
         let a = try h.mappedProbe(["--toplevel", "a", "100x100", "--text-input-auto", "--no-touch"])
-        let b = try h.probe(["--toplevel", "b", "100x100", "--no-touch"])  // no text input
+        let b = try h.probe(["--toplevel", "b", "100x100", "--no-touch"]) // no text input
         h.wait(for: b, line: "mapped b")
         #expect(h.settle(a).filter { $0.hasPrefix("text.") } == ["text.leave a"])
         _ = h.settle(b)
         h.command(a, "text enable")
-        h.command(a, "text commit")  // ignored: a has no text-input focus
+        h.command(a, "text commit") // ignored: a has no text-input focus
         #expect(h.server.textInput.inputs.first?.current.enabled == false)
         tap(h, Self.apostrophe)
         tap(h, Self.e)
-        #expect(h.settle(b) == ["keyboard.key 40 pressed", "keyboard.key 40 released", "keyboard.key 18 pressed", "keyboard.key 18 released"])
+        #expect(
+            h.settle(b) == [
+                "keyboard.key 40 pressed", "keyboard.key 40 released", "keyboard.key 18 pressed",
+                "keyboard.key 18 released",
+            ])
         #expect(!h.settle(a).contains { $0.hasPrefix("text.") })
     }
 

@@ -19,18 +19,19 @@ import Testing
         h.wait(for: a, line: "mapped win")
         let b = try h.probe(["--toplevel", "win", "200x200"])
         h.wait(for: b, line: "mapped win")
-        h.warp(50, 50)  // a's subsurface
+        h.warp(50, 50) // a's subsurface
         let child = try #require(h.server.seat.pointerFocusNode)
-        h.warp(230, 230)  // b's window, beyond a's
-        #expect(lines == [
-            "seat0 pointer.enter subsurface\(child) in \"client1 wl-probe: win\" at 10,10",
-            "seat0 pointer.motion subsurface\(child) in \"client1 wl-probe: win\" at 10,10",
-            "seat0 pointer.frame client1(\"wl-probe\")",
-            "seat0 pointer.leave subsurface\(child) in \"client1 wl-probe: win\"",
-            "seat0 pointer.enter \"client2 wl-probe: win\" at 158,158",
-            "seat0 pointer.motion \"client2 wl-probe: win\" at 158,158",
-            "seat0 pointer.frame client1(\"wl-probe\")",
-            "seat0 pointer.frame client2(\"wl-probe\")",
-        ])
+        h.warp(230, 230) // b's window, beyond a's
+        #expect(
+            lines == [
+                "seat0 pointer.enter subsurface\(child) in \"client1 wl-probe: win\" at 10,10",
+                "seat0 pointer.motion subsurface\(child) in \"client1 wl-probe: win\" at 10,10",
+                "seat0 pointer.frame client1(\"wl-probe\")",
+                "seat0 pointer.leave subsurface\(child) in \"client1 wl-probe: win\"",
+                "seat0 pointer.enter \"client2 wl-probe: win\" at 158,158",
+                "seat0 pointer.motion \"client2 wl-probe: win\" at 158,158",
+                "seat0 pointer.frame client1(\"wl-probe\")",
+                "seat0 pointer.frame client2(\"wl-probe\")",
+            ])
     }
 }

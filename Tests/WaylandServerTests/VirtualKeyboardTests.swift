@@ -42,30 +42,34 @@ func keymapFile(layout: String) throws -> String {
     @Test func theFocusGetsTheVirtualKeymapBeforeItsFirstKeyAndTheSeatsBeforeTheNextPhysicalKey() throws {
         let h = try ServerHarness()
         let (window, typist) = try window(h)
-        h.command(typist, "vk key 16 pressed")  // fr: a
+        h.command(typist, "vk key 16 pressed") // fr: a
         // The keymap first, then the modifiers in it (a client starts a keymap with none).
         #expect(h.settle(window) == [Self.fr, "keyboard.modifiers 0 0 0 0", "keyboard.key 16 pressed"])
         h.command(typist, "vk key 16 released")
         #expect(h.settle(window) == ["keyboard.key 16 released"])
-        h.key(16, .pressed)  // us: q
+        h.key(16, .pressed) // us: q
         #expect(h.settle(window) == [Self.us, "keyboard.modifiers 0 0 0 0", "keyboard.key 16 pressed"])
         h.key(16, .released)
         h.key(17, .pressed)
         h.key(17, .released)
-        #expect(h.settle(window) == ["keyboard.key 16 released", "keyboard.key 17 pressed", "keyboard.key 17 released"])
+        #expect(
+            h.settle(window) == ["keyboard.key 16 released", "keyboard.key 17 pressed", "keyboard.key 17 released"])
         // And back again: each switch is sent once, before the key that needs it.
         h.command(typist, "vk key 17 pressed")
         h.command(typist, "vk key 17 released")
-        #expect(h.settle(window) == [Self.fr, "keyboard.modifiers 0 0 0 0", "keyboard.key 17 pressed", "keyboard.key 17 released"])
+        #expect(
+            h.settle(window) == [
+                Self.fr, "keyboard.modifiers 0 0 0 0", "keyboard.key 17 pressed", "keyboard.key 17 released",
+            ])
     }
 
     @Test func virtualModifiersComeAfterTheVirtualKeymapAndEachKeyboardKeepsItsOwn() throws {
         let h = try ServerHarness()
         let (window, typist) = try window(h)
-        h.key(42, .pressed)  // the physical Shift, held throughout
+        h.key(42, .pressed) // the physical Shift, held throughout
         #expect(h.settle(window) == ["keyboard.key 42 pressed", "keyboard.modifiers 1 0 0 0"])
         // The virtual keyboard's modifiers request, before any key of it: its keymap first.
-        h.command(typist, "vk modifiers 0 0 2 0")  // fr: Lock
+        h.command(typist, "vk modifiers 0 0 2 0") // fr: Lock
         #expect(h.settle(window) == [Self.fr, "keyboard.modifiers 0 0 2 0"])
         h.command(typist, "vk key 16 pressed")
         #expect(h.settle(window) == ["keyboard.key 16 pressed"])
@@ -93,18 +97,27 @@ func keymapFile(layout: String) throws -> String {
         let h = try ServerHarness()
         let (window, typist) = try window(h)
         h.command(typist, "vk key 30 pressed")
-        h.command(typist, "vk key 42 pressed")  // fr: Shift, by key this time
-        #expect(h.settle(window) == [Self.fr, "keyboard.modifiers 0 0 0 0", "keyboard.key 30 pressed",
-                                     "keyboard.key 42 pressed", "keyboard.modifiers 1 0 0 0"])
+        h.command(typist, "vk key 42 pressed") // fr: Shift, by key this time
+        #expect(
+            h.settle(window) == [
+                Self.fr, "keyboard.modifiers 0 0 0 0", "keyboard.key 30 pressed",
+                "keyboard.key 42 pressed", "keyboard.modifiers 1 0 0 0",
+            ])
         // A physical key in between: the virtual keys are released in their keymap again.
         h.key(31, .pressed)
         h.key(31, .released)
-        #expect(h.settle(window) == [Self.us, "keyboard.modifiers 0 0 0 0", "keyboard.key 31 pressed", "keyboard.key 31 released"])
+        #expect(
+            h.settle(window) == [
+                Self.us, "keyboard.modifiers 0 0 0 0", "keyboard.key 31 pressed", "keyboard.key 31 released",
+            ])
         kill(typist.process.processIdentifier, SIGKILL)
         h.dispatch(until: "the server to see the typist go") { h.server.services(0).virtualKeyboards.isEmpty }
         // Newest first, as the core releases a device's keys.
-        #expect(h.settle(window) == [Self.fr, "keyboard.modifiers 1 0 0 0", "keyboard.key 42 released", "keyboard.modifiers 0 0 0 0",
-                                     "keyboard.key 30 released", Self.us, "keyboard.modifiers 0 0 0 0"])
+        #expect(
+            h.settle(window) == [
+                Self.fr, "keyboard.modifiers 1 0 0 0", "keyboard.key 42 released", "keyboard.modifiers 0 0 0 0",
+                "keyboard.key 30 released", Self.us, "keyboard.modifiers 0 0 0 0",
+            ])
     }
 
     @Test func aNewKeymapInUseIsSentAtOnce() throws {
@@ -114,7 +127,8 @@ func keymapFile(layout: String) throws -> String {
         h.command(typist, "vk key 16 released")
         _ = h.settle(window)
         h.command(typist, "vk keymap \(try keymapFile(layout: "de"))")
-        #expect(h.settle(window) == ["keyboard.keymap format=1 size>0=true layout=German", "keyboard.modifiers 0 0 0 0"])
+        #expect(
+            h.settle(window) == ["keyboard.keymap format=1 size>0=true layout=German", "keyboard.modifiers 0 0 0 0"])
     }
 
     @Test func aKeymapOfFormatNoKeymapIsPassedOn() throws {
@@ -122,7 +136,11 @@ func keymapFile(layout: String) throws -> String {
         let (window, typist) = try window(h)
         h.command(typist, "vk keymap \(try keymapFile(layout: "fr")) 0 0")
         h.command(typist, "vk key 30 pressed")
-        #expect(h.settle(window) == ["keyboard.keymap format=0 size>0=false layout=?", "keyboard.modifiers 0 0 0 0", "keyboard.key 30 pressed"])
+        #expect(
+            h.settle(window) == [
+                "keyboard.keymap format=0 size>0=false layout=?", "keyboard.modifiers 0 0 0 0",
+                "keyboard.key 30 pressed",
+            ])
     }
 
     /// Each request that needs a keymap, sent before one: `no_keymap` (0) on the virtual keyboard.
@@ -135,8 +153,10 @@ func keymapFile(layout: String) throws -> String {
         h.command(typist, "vk create")
         typist.send(request)
         h.wait(for: typist, awaiting: "a protocol error") { $0.hasPrefix("protocol-error") }
-        #expect(typist.lines.last.map { $0.hasPrefix("protocol-error zwp_virtual_keyboard_v1@") && $0.hasSuffix(" code=0") } == true,
-                "\(typist.lines)")
+        #expect(
+            typist.lines.last.map { $0.hasPrefix("protocol-error zwp_virtual_keyboard_v1@") && $0.hasSuffix(" code=0") }
+                == true,
+            "\(typist.lines)")
         h.dispatch(until: "the typist's keyboard to go") { h.server.services(0).virtualKeyboards.isEmpty }
         #expect(h.settle(window) == ["seat.capabilities 7"])
     }
@@ -156,15 +176,19 @@ func keymapFile(layout: String) throws -> String {
     @Test func aClientTheEmbedderDeniesGetsUnauthorized() throws {
         let h = try ServerHarness()
         var asked: [(VirtualDeviceClient, VirtualDeviceKind)] = []
-        h.server.policy.mayCreateVirtualDevice = { client, kind in asked.append((client, kind)); return kind != .keyboard }
+        h.server.policy.mayCreateVirtualDevice = { client, kind in
+            asked.append((client, kind))
+            return kind != .keyboard
+        }
         let window = try h.mappedProbe(["--toplevel", "win", "100x100", "--keymap-names"])
         let typist = try h.probe(["--no-pointer", "--no-keyboard", "--no-touch"])
         h.wait(for: typist, line: "ready")
         typist.send("vk create")
         h.wait(for: typist, awaiting: "a protocol error") { $0.hasPrefix("protocol-error") }
-        #expect(typist.lines.last.map {
-            $0.hasPrefix("protocol-error zwp_virtual_keyboard_manager_v1@") && $0.hasSuffix(" code=0")
-        } == true, "\(typist.lines)")
+        #expect(
+            typist.lines.last.map {
+                $0.hasPrefix("protocol-error zwp_virtual_keyboard_manager_v1@") && $0.hasSuffix(" code=0")
+            } == true, "\(typist.lines)")
         #expect(asked.map(\.1) == [.keyboard])
         #expect(asked.first?.0.program == "wl-probe")
         // No keyboard was added: nobody is told anything.

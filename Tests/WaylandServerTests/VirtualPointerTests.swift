@@ -12,7 +12,9 @@ import Testing
 @Suite(.serialized) struct VirtualPointerTests {
     /// A window at (40, 40) with the seat's own pointer over it at (50, 50), and a sender
     /// with a virtual pointer on the first seat (a null seat).
-    static func windowAndSender(_ h: ServerHarness, windowArguments: [String] = []) throws -> (ClientProcess, ClientProcess) {
+    static func windowAndSender(_ h: ServerHarness, windowArguments: [String] = []) throws -> (
+        ClientProcess, ClientProcess
+    ) {
         let window = try h.mappedProbe(["--toplevel", "win", "200x100"] + windowArguments)
         h.warp(50, 50)
         #expect(h.settle(window) == ["pointer.enter win 10.00 10.00", "pointer.motion 10.00 10.00", "pointer.frame"])
@@ -27,9 +29,12 @@ import Testing
         let (window, sender) = try Self.windowAndSender(h)
         h.command(sender, "vpointer motion 5 7")
         h.command(sender, "vpointer motion 1.5 -2")
-        #expect(h.settle(window) == [])  // no frame yet
+        #expect(h.settle(window) == []) // no frame yet
         h.command(sender, "vpointer frame")
-        #expect(h.settle(window) == ["pointer.motion 15.00 17.00", "pointer.frame", "pointer.motion 16.50 15.00", "pointer.frame"])
+        #expect(
+            h.settle(window) == [
+                "pointer.motion 15.00 17.00", "pointer.frame", "pointer.motion 16.50 15.00", "pointer.frame",
+            ])
         #expect(h.server.seat.cursor == Point(56.5, 55))
     }
 
@@ -94,10 +99,15 @@ import Testing
     @Test func fingerScrollAndItsStop() throws {
         let h = try ServerHarness()
         let (window, sender) = try Self.windowAndSender(h)
-        for line in ["vpointer axis 0 3", "vpointer axis 1 -2", "vpointer source 1", "vpointer axis 0 1.5", "vpointer frame"] {
+        for line in [
+            "vpointer axis 0 3", "vpointer axis 1 -2", "vpointer source 1", "vpointer axis 0 1.5", "vpointer frame",
+        ] {
             h.command(sender, line)
         }
-        #expect(h.settle(window) == ["pointer.axis_source 1", "pointer.axis 0 4.50", "pointer.axis 1 -2.00", "pointer.frame"])
+        #expect(
+            h.settle(window) == [
+                "pointer.axis_source 1", "pointer.axis 0 4.50", "pointer.axis 1 -2.00", "pointer.frame",
+            ])
         h.command(sender, "vpointer stop 0")
         h.command(sender, "vpointer frame")
         #expect(h.settle(window) == ["pointer.axis_stop 0", "pointer.frame"])
@@ -113,7 +123,10 @@ import Testing
         h.command(sender, "vpointer motion 0.0625 0")
         let lines = h.settle(window)
         #expect(lines.count == 2 * VirtualPointerObject.pendingLimit)
-        #expect(lines.suffix(4) == ["pointer.motion 73.94 10.00", "pointer.frame", "pointer.motion 74.00 10.00", "pointer.frame"])
+        #expect(
+            lines.suffix(4) == [
+                "pointer.motion 73.94 10.00", "pointer.frame", "pointer.motion 74.00 10.00", "pointer.frame",
+            ])
     }
 
     /// A virtual pointer destroyed with a button down: the window gets the release, and the
@@ -145,17 +158,20 @@ import Testing
 
     /// The seat's mouse presses and releases on the window, then leaves it: no implicit grab
     /// is left, no press is swallowed.
-    static func expectNothingHeld(_ h: ServerHarness, _ window: ClientProcess, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectNothingHeld(
+        _ h: ServerHarness, _ window: ClientProcess, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         h.button(.pressed, 0x111)
         h.button(.released, 0x111)
         h.button(.pressed, 0x110)
         h.button(.released, 0x110)
         h.warp(600, 600)
-        #expect(h.settle(window) == [
-            "pointer.button 273 pressed", "pointer.frame", "pointer.button 273 released", "pointer.frame",
-            "pointer.button 272 pressed", "pointer.frame", "pointer.button 272 released", "pointer.frame",
-            "pointer.leave win", "pointer.frame",
-        ], sourceLocation: sourceLocation)
+        #expect(
+            h.settle(window) == [
+                "pointer.button 273 pressed", "pointer.frame", "pointer.button 273 released", "pointer.frame",
+                "pointer.button 272 pressed", "pointer.frame", "pointer.button 272 released", "pointer.frame",
+                "pointer.leave win", "pointer.frame",
+            ], sourceLocation: sourceLocation)
     }
 
     /// A virtual pointer made for a second seat is a device of that seat: its `wl_seat`
@@ -169,7 +185,7 @@ import Testing
         h.wait(for: sender, line: "ready")
         let firstCursor = h.server.seat.cursor
         h.command(sender, "vpointer create seat")
-        #expect(h.settle(window) + h.settle(window) == ["seat.capabilities 1"])  // then its wl_pointer is bound
+        #expect(h.settle(window) + h.settle(window) == ["seat.capabilities 1"]) // then its wl_pointer is bound
         h.command(sender, "vpointer absolute 60 60 1280 720")
         h.command(sender, "vpointer frame")
         #expect(h.settle(window) == ["pointer.enter win 20.00 20.00", "pointer.motion 20.00 20.00", "pointer.frame"])
@@ -196,13 +212,16 @@ import Testing
         refused.send("vpointer create")
         var error = ""
         h.wait(for: refused, awaiting: "the refused client's protocol error") { line in
-            if line.hasPrefix("protocol-error") { error = line; return true }
+            if line.hasPrefix("protocol-error") {
+                error = line
+                return true
+            }
             return false
         }
         #expect(error.hasPrefix("protocol-error zwlr_virtual_pointer_manager_v1@") && error.hasSuffix(" code=0"))
         #expect(asked.map(\.pid) == [refusedPID])
         #expect(asked.map(\.program) == ["wl-probe"])
-        #expect(h.server.virtualDeviceIDs.count == 1)  // the allowed client's, made before the policy
+        #expect(h.server.virtualDeviceIDs.count == 1) // the allowed client's, made before the policy
         // The allowed client makes another and moves it.
         h.command(allowed, "vpointer create")
         h.command(allowed, "vpointer motion 1 1")
@@ -214,10 +233,10 @@ import Testing
     /// wlr-virtual-pointer's errors, and `wl_display.invalid_method` for a button state that
     /// is none (the protocol names no error for it).
     @Test(arguments: [
-        ("vpointer axis 2 1", "zwlr_virtual_pointer_v1@", "code=0"),  // invalid_axis
+        ("vpointer axis 2 1", "zwlr_virtual_pointer_v1@", "code=0"), // invalid_axis
         ("vpointer discrete 3 1 1", "zwlr_virtual_pointer_v1@", "code=0"),
         ("vpointer stop 2", "zwlr_virtual_pointer_v1@", "code=0"),
-        ("vpointer source 4", "zwlr_virtual_pointer_v1@", "code=1"),  // invalid_axis_source
+        ("vpointer source 4", "zwlr_virtual_pointer_v1@", "code=1"), // invalid_axis_source
         ("vpointer button 272 2", "wl_display@1", "code=1"),
     ])
     func invalidRequestsGetTheirErrors(request: String, object: String, code: String) throws {
@@ -229,7 +248,10 @@ import Testing
         sender.send(request)
         var error = ""
         h.wait(for: sender, awaiting: "the protocol error") { line in
-            if line.hasPrefix("protocol-error") { error = line; return true }
+            if line.hasPrefix("protocol-error") {
+                error = line
+                return true
+            }
             return false
         }
         #expect(error.hasPrefix("protocol-error \(object)") && error.hasSuffix(" \(code)"))

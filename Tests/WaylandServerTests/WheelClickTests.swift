@@ -39,7 +39,9 @@ import Testing
 
     /// What an old client is sent for `clicks` whole clicks on `axis` carrying `value`.
     static func click(_ axis: Int, _ clicks: Int, _ value: String, source: Bool = true) -> [String] {
-        (source ? ["pointer.axis_source 0"] : []) + ["pointer.axis_discrete \(axis) \(clicks)", "pointer.axis \(axis) \(value)"]
+        (source ? ["pointer.axis_source 0"] : []) + [
+            "pointer.axis_discrete \(axis) \(clicks)", "pointer.axis \(axis) \(value)",
+        ]
     }
 
     /// The recording's wheel: whole detents, then clicks libinput spread over hi-res steps
@@ -51,16 +53,20 @@ import Testing
             guard case .pointerAxis(_, let v, let h) = kind else { return "" }
             return "\(v?.value120 ?? 0)/\(h?.value120 ?? 0)"
         }
-        #expect(amounts == ["120/0", "120/0", "120/0", "-120/0", "-120/0"] + Array(repeating: "-30/0", count: 6)
+        #expect(
+            amounts == ["120/0", "120/0", "120/0", "-120/0", "-120/0"] + Array(repeating: "-30/0", count: 6)
                 + ["60/0", "60/0", "60/0", "0/120", "0/-30", "0/-30", "0/-30", "0/-30"])
 
         // v8: every hi-res step as it came.
         let v8 = try Self.axisLines(version: 8, axes)
         let expected8 = amounts.flatMap { a -> [String] in
             let p = a.split(separator: "/").map { Int32($0)! }
-            let axis = p[0] != 0 ? 0 : 1, v = p[0] != 0 ? p[0] : p[1]
-            return ["pointer.axis_source 0", "pointer.axis_value120 \(axis) \(v)",
-                    "pointer.axis \(axis) \(String(format: "%.2f", Double(v) * 15 / 120))"]
+            let axis = p[0] != 0 ? 0 : 1
+            let v = p[0] != 0 ? p[0] : p[1]
+            return [
+                "pointer.axis_source 0", "pointer.axis_value120 \(axis) \(v)",
+                "pointer.axis \(axis) \(String(format: "%.2f", Double(v) * 15 / 120))",
+            ]
         }
         #expect(v8.lines == expected8)
         #expect(v8.frames == 19)
@@ -69,7 +75,8 @@ import Testing
         // (at the fourth) and half a click; the following +60s change direction, so that
         // half is dropped and the second +60 completes a click; the third is half again.
         // Horizontally, four steps of -30 after a +120 are one click back.
-        let old = Self.click(0, 1, "15.00") + Self.click(0, 1, "15.00") + Self.click(0, 1, "15.00")
+        let old =
+            Self.click(0, 1, "15.00") + Self.click(0, 1, "15.00") + Self.click(0, 1, "15.00")
             + Self.click(0, -1, "-15.00") + Self.click(0, -1, "-15.00")
             + Self.click(0, -1, "-15.00")
             + Self.click(0, 1, "15.00")
@@ -87,8 +94,12 @@ import Testing
         #expect(v7.lines == Self.click(0, 1, "15.00"))
         #expect(v7.lines.filter { $0.hasPrefix("pointer.axis_discrete") }.count == 1)
         let v8 = try Self.axisLines(version: 8, thirds)
-        #expect(v8.lines == Array(repeating: ["pointer.axis_source 0", "pointer.axis_value120 0 40", "pointer.axis 0 5.00"],
-                                  count: 3).flatMap { $0 })
+        #expect(
+            v8.lines
+                == Array(
+                    repeating: ["pointer.axis_source 0", "pointer.axis_value120 0 40", "pointer.axis 0 5.00"],
+                    count: 3
+                ).flatMap { $0 })
     }
 
     @Test func directionChangeAndAxisStopStartTheClickAgain() throws {
@@ -96,7 +107,8 @@ import Testing
         let back = try Self.axisLines(version: 7, [Self.wheel(80), Self.wheel(-40), Self.wheel(-80)])
         #expect(back.lines == Self.click(0, -1, "-15.00"))
         // A finger's axis_stop between two 80s: no click (80 + 80 would have been one).
-        let stop = InputEvent.Kind.pointerAxis(source: .finger, vertical: AxisValue(value: 0, value120: 0), horizontal: nil)
+        let stop = InputEvent.Kind.pointerAxis(
+            source: .finger, vertical: AxisValue(value: 0, value120: 0), horizontal: nil)
         let stopped = try Self.axisLines(version: 7, [Self.wheel(80), stop, Self.wheel(80)])
         #expect(stopped.lines == ["pointer.axis_stop 0"])
         // Without the stop, the same two make one click.

@@ -69,7 +69,8 @@ import Testing
         let lines = h.settle(c)
         // The decoration's configure comes with the initial one, before xdg_surface.configure
         // (which wl-probe answers by mapping).
-        #expect(Array(Self.configures(lines).prefix(2)) == ["configure win 0x0 []", "decoration.configure win client_side"])
+        #expect(
+            Array(Self.configures(lines).prefix(2)) == ["configure win 0x0 []", "decoration.configure win client_side"])
         #expect(lines.filter { $0.hasPrefix("decoration.") } == ["decoration.configure win client_side"])
         #expect(Self.compositorNodes(h).isEmpty)
         h.warp(50, 45)
@@ -81,7 +82,8 @@ import Testing
         let c = try h.probe(["--toplevel", "win", "100x100", "--ssd"])
         h.wait(for: c, line: "mapped win")
         let lines = h.settle(c)
-        #expect(Array(Self.configures(lines).prefix(2)) == ["configure win 0x0 []", "decoration.configure win server_side"])
+        #expect(
+            Array(Self.configures(lines).prefix(2)) == ["configure win 0x0 []", "decoration.configure win server_side"])
         #expect(Self.compositorNodes(h) == ["close button", "title bar", "window"])
         let tree = h.server.router.tree
         let top = try Self.toplevel(h)
@@ -135,7 +137,7 @@ import Testing
         #expect(tree.layoutPosition(of: top) == Point(40, 40))
         let window = try #require(tree.parent(of: top))
         #expect(tree.frame(of: window) == Rect(40, 16, 100, 124))
-        h.warp(50, 20)  // the new title bar
+        h.warp(50, 20) // the new title bar
         #expect(h.settle(c).isEmpty)
         h.warp(50, 45)
         #expect(h.settle(c) == ["pointer.enter win 10.00 5.00", "pointer.motion 10.00 5.00", "pointer.frame"])
@@ -200,7 +202,7 @@ import Testing
     @Test func aDragOnTheTitleBarOfAMaximizedWindowIsRefused() throws {
         let h = try Self.decorated()
         let (c, window) = try Self.maximizedWithoutPointer(h)
-        h.warp(100, 10)  // the title bar
+        h.warp(100, 10) // the title bar
         h.button(.pressed)
         h.warp(400, 350)
         h.button(.released)
@@ -254,13 +256,15 @@ import Testing
         let topA = try Self.toplevel(h)
         let b = try h.probe(["--toplevel", "b", "100x100", "--no-pointer", "--ssd"])
         h.wait(for: b, line: "mapped b")
-        _ = h.settle(a); _ = h.settle(b)
+        _ = h.settle(a)
+        _ = h.settle(b)
         let topB = try #require(Self.nodes(h).first { tree.kind(of: $0) == .toplevel && $0 != topA })
-        let windowA = try #require(tree.parent(of: topA)), windowB = try #require(tree.parent(of: topB))
+        let windowA = try #require(tree.parent(of: topA))
+        let windowB = try #require(tree.parent(of: topB))
         #expect(windowA != h.server.outputNode && windowB != h.server.outputNode)
         #expect(h.server.placeWindow(topB, x: 90, y: 40))
         #expect(tree.children(of: h.server.outputNode).last == windowB)
-        h.warp(50, 100)  // a's content, left of b
+        h.warp(50, 100) // a's content, left of b
         h.button(.pressed)
         h.button(.released)
         _ = h.settle(a)
@@ -272,11 +276,11 @@ import Testing
     // MARK: Protocol errors
 
     static let errors: [(mode: String, line: String)] = [
-        ("decoration-twice", "zxdg_decoration_manager_v1@ code=1"),  // already_constructed
-        ("decoration-after-buffer", "zxdg_decoration_manager_v1@ code=0"),  // unconfigured_buffer
-        ("decoration-unacked-buffer", "zxdg_toplevel_decoration_v1@ code=0"),  // unconfigured_buffer
-        ("decoration-orphaned", "zxdg_toplevel_decoration_v1@ code=2"),  // orphaned
-        ("decoration-bad-mode", "zxdg_toplevel_decoration_v1@ code=1"),  // wl_display.invalid_method
+        ("decoration-twice", "zxdg_decoration_manager_v1@ code=1"), // already_constructed
+        ("decoration-after-buffer", "zxdg_decoration_manager_v1@ code=0"), // unconfigured_buffer
+        ("decoration-unacked-buffer", "zxdg_toplevel_decoration_v1@ code=0"), // unconfigured_buffer
+        ("decoration-orphaned", "zxdg_toplevel_decoration_v1@ code=2"), // orphaned
+        ("decoration-bad-mode", "zxdg_toplevel_decoration_v1@ code=1"), // wl_display.invalid_method
     ]
 
     @Test(arguments: errors.map(\.mode))
@@ -287,12 +291,16 @@ import Testing
         let bad = try h.probe(["--hostile", mode])
         var errorLine = ""
         h.wait(for: bad) { line in
-            if line.hasPrefix("protocol-error") || line.hasPrefix("disconnected") { errorLine = line; return true }
+            if line.hasPrefix("protocol-error") || line.hasPrefix("disconnected") {
+                errorLine = line
+                return true
+            }
             return false
         }
         // "protocol-error INTERFACE@ID code=N", the id left out.
         let words = errorLine.split(separator: " ")
-        let shown = words.count == 3
+        let shown =
+            words.count == 3
             ? "\(words[1].prefix { $0 != "@" })@ \(words[2])" : errorLine
         #expect(shown == Self.errors.first { $0.mode == mode }!.line)
         // The well-behaved client still gets its input, below its own title bar.

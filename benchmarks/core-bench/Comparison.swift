@@ -6,17 +6,21 @@ import InputRouter
 struct HitTestResult {
     var name: String
     var surfaces: Int
-    var inputRouter: Double  // ns per query
-    var wlroots: Double?  // nil when the harness is not built
-    var agree: Bool?  // both hit the same surface at every point
+    var inputRouter: Double // ns per query
+    var wlroots: Double? // nil when the harness is not built
+    var agree: Bool? // both hit the same surface at every point
 }
 
 /// Sum over points i of (hit index + 1) * (i + 1): the harness prints the same.
 func checksum(_ tree: SurfaceTree, _ indexOfSlot: [Int], _ points: [Point]) -> (hits: Int, sum: UInt64) {
-    var hits = 0, sum: UInt64 = 0
+    var hits = 0
+    var sum: UInt64 = 0
     for (i, p) in points.enumerated() {
         var index = -1
-        if let hit = tree.hitTest(p) { hits += 1; index = indexOfSlot[Int(hit.node.index)] }
+        if let hit = tree.hitTest(p) {
+            hits += 1
+            index = indexOfSlot[Int(hit.node.index)]
+        }
         sum &+= UInt64(index + 1) &* UInt64(i + 1)
     }
     return (hits, sum)
@@ -38,7 +42,8 @@ func runWlroots(_ scene: SceneDescription, harness: String) -> (Double, Int, UIn
     process.waitUntilExit()
     let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
     guard process.terminationStatus == 0, fields.count == 3, let t = Double(fields[0]), let h = Int(fields[1]),
-          let c = UInt64(fields[2]) else { return nil }
+        let c = UInt64(fields[2])
+    else { return nil }
     return (t, h, c)
 }
 

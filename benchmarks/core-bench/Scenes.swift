@@ -5,8 +5,8 @@ import Foundation
 import InputRouter
 
 struct SceneNode {
-    var parent: Int  // -1: top level
-    var below = false  // below the parent's own content (a Wayland subsurface may be)
+    var parent: Int // -1: top level
+    var below = false // below the parent's own content (a Wayland subsurface may be)
     var x: Int32, y: Int32, w: Int32, h: Int32
     /// The input region as rectangles (surface-local); empty means the whole bounds. A
     /// node with no size and no rects is a plain container.
@@ -19,7 +19,10 @@ struct SceneDescription {
     var points: [Point] = []
     var surfaces: Int { nodes.filter { $0.w > 0 && $0.h > 0 }.count }
 
-    mutating func add(_ n: SceneNode) -> Int { nodes.append(n); return nodes.count - 1 }
+    mutating func add(_ n: SceneNode) -> Int {
+        nodes.append(n)
+        return nodes.count - 1
+    }
 
     /// The SurfaceTree for this scene, for each node slot the description index, and the
     /// node of each description index.
@@ -29,9 +32,10 @@ struct SceneDescription {
         var indexOfSlot: [Int] = []
         for (i, n) in nodes.enumerated() {
             let container = n.w == 0 && n.h == 0 && n.rects.isEmpty
-            let id = tree.createNode(container ? .compositor : .toplevel, client: ClientID(index: 1),
-                                     parent: n.parent < 0 ? nil : ids[n.parent], frame: Rect(n.x, n.y, n.w, n.h),
-                                     layer: n.below ? .below : .above)
+            let id = tree.createNode(
+                container ? .compositor : .toplevel, client: ClientID(index: 1),
+                parent: n.parent < 0 ? nil : ids[n.parent], frame: Rect(n.x, n.y, n.w, n.h),
+                layer: n.below ? .below : .above)
             if container { tree.setClipsChildren(id, false) }
             if !n.rects.isEmpty { tree.setInputRegion(id, Region(n.rects)) }
             ids.append(id)
@@ -68,8 +72,10 @@ func wlrootsScene() -> SceneDescription {
     func add(_ parent: Int, level: Int, w: Int32, h: Int32) {
         let across = level % 2 == 1
         for i in 0..<Int32(5) {
-            let cw = across ? w / 5 : w, ch = across ? h : h / 5
-            let x = across ? i * cw : 0, y = across ? 0 : i * ch
+            let cw = across ? w / 5 : w
+            let ch = across ? h : h / 5
+            let x = across ? i * cw : 0
+            let y = across ? 0 : i * ch
             if level == 5 {
                 _ = s.add(SceneNode(parent: parent, x: x + 2, y: y + 4, w: cw - 4, h: ch - 8))
             } else {
@@ -92,7 +98,8 @@ func desktopScene() -> SceneDescription {
     var region = Region(Rect(0, 0, 500, 350))
     region.subtract(Rect(200, 100, 50, 50))
     for t in 0..<30 {
-        let x = Int32((t * 61) % 1400), y = Int32((t * 37) % 700)
+        let x = Int32((t * 61) % 1400)
+        let y = Int32((t * 37) % 700)
         let top = s.add(SceneNode(parent: output, x: x, y: y, w: 500, h: 350, rects: region.rects))
         for k in 0..<4 {
             _ = s.add(SceneNode(parent: top, below: k == 0, x: Int32(k * 100), y: 300, w: 90, h: 40))
@@ -109,8 +116,10 @@ func stressScene() -> SceneDescription {
     var rng = Lcg(state: 3)
     let top = s.add(SceneNode(parent: -1, x: 0, y: 0, w: 0, h: 0))
     for _ in 0..<20_000 {
-        _ = s.add(SceneNode(parent: top, x: Int32(rng.int(0..<3800)), y: Int32(rng.int(0..<2120)),
-                            w: Int32(rng.int(8..<41)), h: Int32(rng.int(8..<41))))
+        _ = s.add(
+            SceneNode(
+                parent: top, x: Int32(rng.int(0..<3800)), y: Int32(rng.int(0..<2120)),
+                w: Int32(rng.int(8..<41)), h: Int32(rng.int(8..<41))))
     }
     s.points = randomPoints(4096, width: 3840, height: 2160, seed: 4)
     return s
@@ -145,14 +154,17 @@ func scalingScene(_ count: Int, nested: Bool) -> (SceneDescription, depth: Int) 
     var depth = 2
     if nested {
         var size = 8
-        while size < count { sizes.insert(size, at: 0); size *= 8 }
+        while size < count {
+            sizes.insert(size, at: 0)
+            size *= 8
+        }
         if sizes.isEmpty { sizes = [8] }
         depth = sizes.count + 1
     } else {
         sizes = [count]
     }
     var parentOfLeaf = [Int](repeating: -1, count: count)
-    var containerAt: [Int: Int] = [:]  // level * 2^32 + first leaf -> node
+    var containerAt: [Int: Int] = [:] // level * 2^32 + first leaf -> node
     for (l, size) in sizes.enumerated() {
         for start in stride(from: 0, to: count, by: size) {
             let parent = l == 0 ? -1 : containerAt[(l - 1) << 32 | (start / sizes[l - 1] * sizes[l - 1])]!

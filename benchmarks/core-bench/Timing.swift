@@ -28,14 +28,16 @@ func measure(count: Int, _ body: (Int) -> Void) -> Double {
 struct Lcg {
     var state: UInt64
     mutating func next() -> Double {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return Double(state >> 11) / Double(1 << 53)
     }
     mutating func int(_ range: Range<Int>) -> Int { range.lowerBound + Int(next() * Double(range.count)) }
 }
 
 /// The `q` quantile (0...1) of sorted samples.
-func quantile(_ sorted: [UInt64], _ q: Double) -> UInt64 { sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))] }
+func quantile(_ sorted: [UInt64], _ q: Double) -> UInt64 {
+    sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))]
+}
 
 /// Resident memory of this process in kB (VmRSS), or 0 where /proc is missing.
 func residentKB() -> Int {
@@ -47,5 +49,6 @@ func residentKB() -> Int {
 }
 
 func ns(_ v: Double) -> String {
-    v >= 10_000 ? String(format: "%.1f µs", v / 1000) : v >= 100 ? String(format: "%.0f ns", v) : String(format: "%.1f ns", v)
+    v >= 10_000
+        ? String(format: "%.1f µs", v / 1000) : v >= 100 ? String(format: "%.0f ns", v) : String(format: "%.1f ns", v)
 }

@@ -15,17 +15,21 @@ import Foundation
 import InputRouter
 
 let args = CommandLine.arguments
-func option(_ name: String) -> String? { args.firstIndex(of: name).flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil } }
+func option(_ name: String) -> String? {
+    args.firstIndex(of: name).flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil }
+}
 
 func countAllocations(_ bench: RoutingBench, _ kind: EventKind, events: Int) -> UInt64 {
-    for i in 0..<events { bench.route(kind, i) }  // warm-up: queues and tables at size
+    for i in 0..<events { bench.route(kind, i) } // warm-up: queues and tables at size
     let before = ir_allocation_count()
     for i in 0..<events { bench.route(kind, i) }
     return ir_allocation_count() - before
 }
 
-if let i = args.firstIndex(of: "--route"), i + 2 < args.count, let kind = EventKind.allCases.first(where: { "\($0)" == args[i + 1] }),
-   let n = Int(args[i + 2]) {
+if let i = args.firstIndex(of: "--route"), i + 2 < args.count,
+    let kind = EventKind.allCases.first(where: { "\($0)" == args[i + 1] }),
+    let n = Int(args[i + 2])
+{
     let bench = try RoutingBench(windows: kind == .clickFew ? 8 : 30)
     for e in 0..<n { bench.route(kind, e) }
     exit(0)
@@ -33,7 +37,10 @@ if let i = args.firstIndex(of: "--route"), i + 2 < args.count, let kind = EventK
 
 if let i = args.firstIndex(of: "--hit-test"), i + 2 < args.count, let n = Int(args[i + 2]) {
     let scenes = ["wlroots": wlrootsScene, "desktop": desktopScene, "stress": stressScene]
-    guard let make = scenes[args[i + 1]] else { print("unknown scene \(args[i + 1])"); exit(2) }
+    guard let make = scenes[args[i + 1]] else {
+        print("unknown scene \(args[i + 1])")
+        exit(2)
+    }
     let scene = make()
     if let file = option("--write-scene") { try scene.text.write(toFile: file, atomically: true, encoding: .utf8) }
     let (tree, _, _) = scene.build()
@@ -45,14 +52,18 @@ if let i = args.firstIndex(of: "--hit-test"), i + 2 < args.count, let n = Int(ar
 }
 
 if args.contains("--check-allocations") {
-    let bench = try RoutingBench(), few = try RoutingBench(windows: 8)
+    let bench = try RoutingBench()
+    let few = try RoutingBench(windows: 8)
     var failed = false
     for kind in EventKind.allCases {
         let n = countAllocations(kind == .clickFew ? few : bench, kind, events: 100_000)
         print("heap allocations routing 100,000 x \(kind.rawValue): \(n)")
         failed = failed || n != 0
     }
-    if failed { print("FAIL: routing allocated"); exit(1) }
+    if failed {
+        print("FAIL: routing allocated")
+        exit(1)
+    }
     exit(0)
 }
 
@@ -60,7 +71,10 @@ let harness = option("--wlr") ?? ".build/wlr-bench"
 var rows: [(String, String)] = []
 /// Progress goes to stderr as it happens; the table goes to stdout at the end.
 func progress(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
-@MainActor func row(_ what: String, _ value: String) { rows.append((what, value)); progress("  \(what): \(value)") }
+@MainActor func row(_ what: String, _ value: String) {
+    rows.append((what, value))
+    progress("  \(what): \(value)")
+}
 
 // 1. Hit-testing against wlr_scene_node_at.
 progress("hit-testing against wlr_scene_node_at...")
@@ -70,7 +84,12 @@ for scene in [wlrootsScene(), desktopScene(), stressScene()] {
     var text = ns(r.inputRouter)
     if let w = r.wlroots {
         text += " vs wlr_scene \(ns(w)): \(String(format: "%.1f", w / r.inputRouter))x faster"
-        if r.agree == false { text += " (RESULTS DIFFER)"; disagreements += 1 } else { text += ", same hits" }
+        if r.agree == false {
+            text += " (RESULTS DIFFER)"
+            disagreements += 1
+        } else {
+            text += ", same hits"
+        }
     } else {
         text += " (wlr_scene harness not built: make bench builds it)"
     }
@@ -99,7 +118,8 @@ var scaling = "# surfaces depth nested_ns flat_ns wlr_nested_ns wlr_flat_ns\n"
 for count in [10, 100, 1_000, 10_000, 100_000] {
     let (nested, depth) = scalingScene(count, nested: true)
     let (flat, _) = scalingScene(count, nested: false)
-    let a = compare(nested, harness: harness), b = compare(flat, harness: harness)
+    let a = compare(nested, harness: harness)
+    let b = compare(flat, harness: harness)
     if a.agree == false || b.agree == false { disagreements += 1 }
     scaling += "\(count) \(depth) \(a.inputRouter) \(b.inputRouter) \(a.wlroots ?? .nan) \(b.wlroots ?? .nan)\n"
     var text = "nested (depth \(depth)) \(ns(a.inputRouter)), flat \(ns(b.inputRouter))"
@@ -111,13 +131,17 @@ if args.contains("--hit-tests-only") { exit(disagreements == 0 ? 0 : 1) }
 
 // 3. Routing throughput, latency and allocations.
 progress("routing...")
-let bench = try RoutingBench(), fewWindows = try RoutingBench(windows: 8)
+let bench = try RoutingBench()
+let fewWindows = try RoutingBench(windows: 8)
 var allocationFailures = 0
 for kind in EventKind.allCases {
     let r = measureRouting(kind == .clickFew ? fewWindows : bench, kind, events: 32_768)
     allocationFailures += r.allocationsPerEvent == 0 ? 0 : 1
-    row("routed: \(kind.rawValue)", String(format: "%.2f M/s, median %@, p99 %@, %.3f allocations/event",
-                                          r.perSecond / 1e6, ns(Double(r.median)), ns(Double(r.p99)), r.allocationsPerEvent))
+    row(
+        "routed: \(kind.rawValue)",
+        String(
+            format: "%.2f M/s, median %@, p99 %@, %.3f allocations/event",
+            r.perSecond / 1e6, ns(Double(r.median)), ns(Double(r.p99)), r.allocationsPerEvent))
 }
 
 // 4. Memory: bytes per node, and RSS across a 10-million-event replay.
@@ -132,7 +156,9 @@ for i in 0..<10_000_000 {
     bench.route(kind, i)
 }
 let replaySeconds = Double(now() - replayStart) / 1e9
-row("VmRSS across a 10,000,000-event replay", "start \(rssStart) kB, end \(residentKB()) kB (\(String(format: "%.1f", replaySeconds)) s)")
+row(
+    "VmRSS across a 10,000,000-event replay",
+    "start \(rssStart) kB, end \(residentKB()) kB (\(String(format: "%.1f", replaySeconds)) s)")
 
 // 5. Instructions per routed event, under callgrind: the difference between two runs of
 // different lengths, so setup (keymap compilation, scene) cancels out.
@@ -161,5 +187,11 @@ if !args.contains("--no-callgrind") && FileManager.default.isExecutableFile(atPa
 print("\nInputRouter core benchmark (release; times are medians of 7 runs)\n")
 print("| what | result |\n|---|---|")
 for (what, value) in rows { print("| \(what) | \(value) |") }
-if disagreements > 0 { print("FAIL: wlr_scene and InputRouter hit different surfaces"); exit(1) }
-if allocationFailures > 0 { print("FAIL: routing allocated"); exit(1) }
+if disagreements > 0 {
+    print("FAIL: wlr_scene and InputRouter hit different surfaces")
+    exit(1)
+}
+if allocationFailures > 0 {
+    print("FAIL: routing allocated")
+    exit(1)
+}

@@ -14,22 +14,29 @@ enum AllocationCheck {
             let bytes = bench.measureBytesPerEvent(kind, routedWay: true)
             let n = kind == .click ? 2_000 : 10_000
             func perEvent(routed: Bool) -> Double {
-                _ = bench.run(kind, 1_000, routedWay: routed, bytesPerEvent: bytes)  // warm-up (even: the click ends in A)
+                // warm-up (even: the click ends in A)
+                _ = bench.run(kind, 1_000, routedWay: routed, bytesPerEvent: bytes)
                 let before = ir_allocation_count()
                 _ = bench.run(kind, n, routedWay: routed, bytesPerEvent: bytes)
                 return Double(ir_allocation_count() - before) / Double(n)
             }
-            let routed = perEvent(routed: true), raw = perEvent(routed: false)
+            let routed = perEvent(routed: true)
+            let raw = perEvent(routed: false)
             bench.finish(kind)
             return (kind, routed, raw)
         }
     }
 
     /// The table's rows, and false when a routed kind allocates more often than its raw twin.
-    static func rows(_ counts: [(kind: Scenario, routed: Double, raw: Double)]) -> (rows: [(String, String)], ok: Bool) {
+    static func rows(_ counts: [(kind: Scenario, routed: Double, raw: Double)]) -> (rows: [(String, String)], ok: Bool)
+    {
         let rows = counts.map { c in
-            ("heap allocations per event in steady state, routed / raw: \(c.kind.rawValue)",
-             String(format: "%.3f / %.3f (libwayland's own)%@", c.routed, c.raw, c.routed <= c.raw ? "" : " FAIL: routing allocates"))
+            (
+                "heap allocations per event in steady state, routed / raw: \(c.kind.rawValue)",
+                String(
+                    format: "%.3f / %.3f (libwayland's own)%@", c.routed, c.raw,
+                    c.routed <= c.raw ? "" : " FAIL: routing allocates")
+            )
         }
         return (rows, counts.allSatisfy { $0.routed <= $0.raw })
     }

@@ -10,7 +10,8 @@ import Foundation
 enum ClickPhases {
     /// The sender's pass (`WaylandServer.sendDeliveries`).
     static let sender = "$s13WaylandServerAAC14sendDeliveriesyyF"
-    static let button = "$s11InputRouter4SeatC19notifyPointerButton4time6button5state6deviceys6UInt64V_s6UInt32VAA0F5StateOAA8DeviceIDVtF"
+    static let button =
+        "$s11InputRouter4SeatC19notifyPointerButton4time6button5state6deviceys6UInt64V_s6UInt32VAA0F5StateOAA8DeviceIDVtF"
 
     /// The steps, each a function that runs once or twice a click; `inside`: the function it
     /// runs within (another step's, or the sender's pass), whose own share is then its count
@@ -18,16 +19,26 @@ enum ClickPhases {
     /// `notifyPointerButton`. Mangled: a signature change makes the name miss, and the table
     /// says so.
     static let steps: [(what: String, symbol: String, inside: String?)] = [
-        ("the motion across: hit test, pointer focus, leave and enter queued (Seat.notifyPointerWarp)",
-         "$s11InputRouter4SeatC17notifyPointerWarp4time2toys6UInt64V_AA5PointVtF", nil),
-        ("press and release in the seat less the two steps below: counts, holds, serials recorded, implicit grab (Seat.notifyPointerButton)",
-         button, nil),
-        ("the raise, in the press's capture phase: restack, child grid, hit index (SurfaceTree.raiseToTop)",
-         "$s11InputRouter11SurfaceTreeC10raiseToTopyyAA6NodeIDVF", button),
-        ("the keyboard's move, in the press's capture phase: leave, enter, modifiers queued (Seat.setKeyboardFocus)",
-         "$s11InputRouter4SeatC16setKeyboardFocusySbAA6NodeIDVSgF", button),
-        ("the activation: text input, selections, two toplevels' configures (WaylandServer.keyboardFocusMoved)",
-         "$s13WaylandServerAAC18keyboardFocusMoved6onSeat2toySi_11InputRouter6NodeIDVSgtF", sender),
+        (
+            "the motion across: hit test, pointer focus, leave and enter queued (Seat.notifyPointerWarp)",
+            "$s11InputRouter4SeatC17notifyPointerWarp4time2toys6UInt64V_AA5PointVtF", nil
+        ),
+        (
+            "press and release in the seat less the two steps below: counts, holds, serials recorded, implicit grab (Seat.notifyPointerButton)",
+            button, nil
+        ),
+        (
+            "the raise, in the press's capture phase: restack, child grid, hit index (SurfaceTree.raiseToTop)",
+            "$s11InputRouter11SurfaceTreeC10raiseToTopyyAA6NodeIDVF", button
+        ),
+        (
+            "the keyboard's move, in the press's capture phase: leave, enter, modifiers queued (Seat.setKeyboardFocus)",
+            "$s11InputRouter4SeatC16setKeyboardFocusySbAA6NodeIDVSgF", button
+        ),
+        (
+            "the activation: text input, selections, two toplevels' configures (WaylandServer.keyboardFocusMoved)",
+            "$s13WaylandServerAAC18keyboardFocusMoved6onSeat2toySi_11InputRouter6NodeIDVSgtF", sender
+        ),
     ]
 
     /// Code of the program's that runs inside libwayland's posts, as many times either way:
@@ -41,14 +52,17 @@ enum ClickPhases {
 
     /// The program's own instructions per click while `symbol` runs: its own work, and the
     /// shared code's (`sharedCode`).
-    static func ownPerClick(_ way: String, inside symbol: String, short: Int, long: Int,
-                            symbols: [(start: UInt64, name: String)]) -> (work: Double, shared: Double)? {
+    static func ownPerClick(
+        _ way: String, inside symbol: String, short: Int, long: Int,
+        symbols: [(start: UInt64, name: String)]
+    ) -> (work: Double, shared: Double)? {
         let options = ["--collect-atstart=no", "--toggle-collect=\(symbol)"]
         guard let a = InlinedProfile.run(["--only", "click", way, "\(short)"], options: options),
             let b = InlinedProfile.run(["--only", "click", way, "\(long)"], options: options)
         else { return nil }
         let own = Callgrind.binary
-        var work = 0.0, shared = 0.0
+        var work = 0.0
+        var shared = 0.0
         for (counts, sign) in [(b, 1.0), (a, -1.0)] {
             for (address, count) in counts.byAddress[own] ?? [:] {
                 let name = InlinedProfile.symbol(containing: address, in: symbols) ?? ""
@@ -64,13 +78,15 @@ enum ClickPhases {
         let symbols = InlinedProfile.symbolTable(of: Callgrind.binary)
         let defined = Set(symbols.map(\.name))
         func count(_ way: String, _ symbol: String) -> (work: Double, shared: Double)? {
-            defined.contains(symbol) ? ownPerClick(way, inside: symbol, short: short, long: long, symbols: symbols) : nil
+            defined.contains(symbol)
+                ? ownPerClick(way, inside: symbol, short: short, long: long, symbols: symbols) : nil
         }
         guard let routed = count("routed", EndToEnd.loopSymbol), let raw = count("raw", EndToEnd.loopSymbol) else {
             Swift.print("(callgrind gave no per-instruction counts)")
             return true
         }
-        Swift.print("\nThe routed click's own instructions by step (this program's code, libwayland's and libc's left out),")
+        Swift.print(
+            "\nThe routed click's own instructions by step (this program's code, libwayland's and libc's left out),")
         Swift.print("each counted while one function runs; the raw way posts the same 15 events:\n")
         Swift.print("| routed | raw | step |\n|---:|---:|---|")
         var ok = true
@@ -96,16 +112,25 @@ enum ClickPhases {
         }
         if let pass = count("routed", sender) {
             sum += own(sender, pass.work)
-            Swift.print(String(format: "| %.0f | | the sender's pass less the activation: 11 deliveries out of the queue, each to its surface's client and resources (WaylandServer.sendDeliveries) |",
-                               own(sender, pass.work)))
+            Swift.print(
+                String(
+                    format:
+                        "| %.0f | | the sender's pass less the activation: 11 deliveries out of the queue, each to its surface's client and resources (WaylandServer.sendDeliveries) |",
+                    own(sender, pass.work)))
         } else {
             Swift.print("| FAIL | | the sender's pass: \(sender) is not in the program (renamed?) |")
             ok = false
         }
-        Swift.print(String(format: "| %.0f | %.0f | the rest: the events' way in (server.handle, Seat.handleEvent), the benchmark's loop; raw: the benchmark's posts |",
-                           routed.work - sum, raw.work))
-        Swift.print(String(format: "| %.0f | %.0f | inside libwayland's posts either way: the server's protocol logger, the benchmark's allocation counter |",
-                           routed.shared, raw.shared))
+        Swift.print(
+            String(
+                format:
+                    "| %.0f | %.0f | the rest: the events' way in (server.handle, Seat.handleEvent), the benchmark's loop; raw: the benchmark's posts |",
+                routed.work - sum, raw.work))
+        Swift.print(
+            String(
+                format:
+                    "| %.0f | %.0f | inside libwayland's posts either way: the server's protocol logger, the benchmark's allocation counter |",
+                routed.shared, raw.shared))
         Swift.print(String(format: "| %.0f | %.0f | in all |", routed.work + routed.shared, raw.work + raw.shared))
         return ok
     }

@@ -29,11 +29,16 @@ final class BenchClient {
     var keyboard: UnsafeMutablePointer<wl_resource>?
     var touch: UnsafeMutablePointer<wl_resource>?
     /// Per window: wl_surface, xdg_surface, xdg_toplevel.
-    var windows: [(surface: UnsafeMutablePointer<wl_resource>, xdg: UnsafeMutablePointer<wl_resource>,
-                   toplevel: UnsafeMutablePointer<wl_resource>)] = []
+    var windows:
+        [(
+            surface: UnsafeMutablePointer<wl_resource>, xdg: UnsafeMutablePointer<wl_resource>,
+            toplevel: UnsafeMutablePointer<wl_resource>
+        )] = []
 
     /// Connects, binds, gets the devices asked for and maps `windows` toplevels of that size.
-    init(_ server: WaylandServer, devices: [UInt16], windows count: Int, width: Int32, height: Int32, bigBuffer: Bool) throws {
+    init(_ server: WaylandServer, devices: [UInt16], windows count: Int, width: Int32, height: Int32, bigBuffer: Bool)
+        throws
+    {
         var fds: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0,
             let client = wl_client_create(server.display, fds[0])
@@ -61,7 +66,11 @@ final class BenchClient {
             wire.send(session.bound["wl_seat"]!, opcode, [.uint(id)])
             session.roundtrip()
             let r = wl_client_get_object(client, id)
-            switch opcode { case 0: pointer = r; case 1: keyboard = r; default: touch = r }
+            switch opcode {
+            case 0: pointer = r
+            case 1: keyboard = r
+            default: touch = r
+            }
         }
         for _ in 0..<count {
             guard let w = session.mapToplevel(width: width, height: height),
@@ -74,4 +83,3 @@ final class BenchClient {
         session.drain()
     }
 }
-

@@ -6,13 +6,13 @@
 //
 // The scene: a 1920×1080 output with 28 background windows (one client each) and, on top,
 // the measured client's windows A at (40, 40) and B at (240, 40), 400×300 each.
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import Foundation
 import InputRouter
-import Synchronization
 import InputRouterWayland
 import InputRouterWireClient
+import Synchronization
 
 /// Bytes read on the measured client's end, by the reader thread.
 final class ByteCounter: @unchecked Sendable {
@@ -40,8 +40,10 @@ final class EndToEnd {
     /// each read of `measured.windows` (an array property of a class) paid an exclusivity
     /// check and the array's retain and release in the Swift runtime, about 65 instructions a
     /// raw click that the bare protocol does not pay.
-    typealias WindowResources = (surface: UnsafeMutablePointer<wl_resource>, xdg: UnsafeMutablePointer<wl_resource>,
-                                 toplevel: UnsafeMutablePointer<wl_resource>)
+    typealias WindowResources = (
+        surface: UnsafeMutablePointer<wl_resource>, xdg: UnsafeMutablePointer<wl_resource>,
+        toplevel: UnsafeMutablePointer<wl_resource>
+    )
     let windows: (WindowResources, WindowResources)
 
     init() throws {
@@ -51,15 +53,17 @@ final class EndToEnd {
         config.keyboard = .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
         config.unresponsiveTimeoutMS = 0
         let n = Self.backgroundWindows
-        config.policy.placeToplevel = MapOrderPlacement { i in
-            i < n ? (Int32(i % 7) * 260, 100 + Int32(i / 7) * 240) : i == n ? (40, 40) : (240, 40)
-        }.place
+        config.policy.placeToplevel =
+            MapOrderPlacement { i in
+                i < n ? (Int32(i % 7) * 260, 100 + Int32(i / 7) * 240) : i == n ? (40, 40) : (240, 40)
+            }.place
         server = try WaylandServer(configuration: config)
         for (i, caps) in [DeviceCapabilities.pointer, .keyboard, .touch].enumerated() {
             server.handle(InputEvent(time: 0, device: DeviceID(UInt32(i + 1)), .deviceAdded(caps)))
         }
         for _ in 0..<n {
-            background.append(try BenchClient(server, devices: [], windows: 1, width: 250, height: 230, bigBuffer: false))
+            background.append(
+                try BenchClient(server, devices: [], windows: 1, width: 250, height: 230, bigBuffer: false))
         }
         measured = try BenchClient(server, devices: [0, 1, 2], windows: 2, width: 400, height: 300, bigBuffer: true)
         windows = (measured.windows[0], measured.windows[1])
@@ -90,7 +94,9 @@ final class EndToEnd {
         if scenario == .touch {
             for f in 0..<10 {
                 let p = fingerPoint(f, 0)
-                server.handle(InputEvent(time: time, device: DeviceID(3), .touchDown(slot: Int32(f), x: p.x / 1920, y: p.y / 1080)))
+                server.handle(
+                    InputEvent(
+                        time: time, device: DeviceID(3), .touchDown(slot: Int32(f), x: p.x / 1920, y: p.y / 1080)))
             }
             server.handle(InputEvent(time: time, device: DeviceID(3), .touchFrame))
         }
@@ -148,20 +154,31 @@ final class EndToEnd {
         switch scenario {
         case .motion:
             let dx: Double = step & 1 == 0 ? 1 : -1
-            server.handle(InputEvent(time: time, device: DeviceID(1), .pointerMotion(dx: dx, dy: 0, unacceleratedDX: dx, unacceleratedDY: 0)))
+            server.handle(
+                InputEvent(
+                    time: time, device: DeviceID(1),
+                    .pointerMotion(dx: dx, dy: 0, unacceleratedDX: dx, unacceleratedDY: 0)))
         case .click:
             // Odd steps go to B's own part, even ones back to A's: each press raises and
             // focuses the window that was below.
             let dx: Double = step & 1 == 1 ? 400 : -400
-            server.handle(InputEvent(time: time, device: DeviceID(1), .pointerMotion(dx: dx, dy: 0, unacceleratedDX: dx, unacceleratedDY: 0)))
+            server.handle(
+                InputEvent(
+                    time: time, device: DeviceID(1),
+                    .pointerMotion(dx: dx, dy: 0, unacceleratedDX: dx, unacceleratedDY: 0)))
             server.handle(InputEvent(time: time, device: DeviceID(1), .pointerButton(button: 0x110, state: .pressed)))
             server.handle(InputEvent(time: time, device: DeviceID(1), .pointerButton(button: 0x110, state: .released)))
         case .key:
-            server.handle(InputEvent(time: time, device: DeviceID(2), .keyboardKey(key: 30, state: step & 1 == 1 ? .pressed : .released)))
+            server.handle(
+                InputEvent(
+                    time: time, device: DeviceID(2), .keyboardKey(key: 30, state: step & 1 == 1 ? .pressed : .released))
+            )
         case .touch:
             for f in 0..<10 {
                 let p = fingerPoint(f, step)
-                server.handle(InputEvent(time: time, device: DeviceID(3), .touchMotion(slot: Int32(f), x: p.x / 1920, y: p.y / 1080)))
+                server.handle(
+                    InputEvent(
+                        time: time, device: DeviceID(3), .touchMotion(slot: Int32(f), x: p.x / 1920, y: p.y / 1080)))
             }
             server.handle(InputEvent(time: time, device: DeviceID(3), .touchFrame))
         }
@@ -181,12 +198,14 @@ final class EndToEnd {
         case .click:
             rawClick(into: step & 1 == 1 ? 1 : 0)
         case .key:
-            wl_keyboard_send_key(measured.keyboard, wl_display_next_serial(display), ms(time), 30,
-                                 step & 1 == 1 ? WL_KEYBOARD_KEY_STATE_PRESSED.rawValue : WL_KEYBOARD_KEY_STATE_RELEASED.rawValue)
+            wl_keyboard_send_key(
+                measured.keyboard, wl_display_next_serial(display), ms(time), 30,
+                step & 1 == 1 ? WL_KEYBOARD_KEY_STATE_PRESSED.rawValue : WL_KEYBOARD_KEY_STATE_RELEASED.rawValue)
         case .touch:
             for f in 0..<10 {
                 let p = fingerPoint(f, step)
-                wl_touch_send_motion(measured.touch, ms(time), Int32(f), wl_fixed_from_double(p.x - 40), wl_fixed_from_double(p.y - 40))
+                wl_touch_send_motion(
+                    measured.touch, ms(time), Int32(f), wl_fixed_from_double(p.x - 40), wl_fixed_from_double(p.y - 40))
             }
             wl_touch_send_frame(measured.touch)
         }
@@ -197,14 +216,17 @@ final class EndToEnd {
     /// pointer leaves the old window for window `to`, the press, the keyboard's move, both
     /// windows' new states, the release.
     func rawClick(into to: Int) {
-        let display = server.display, p = measured.pointer, k = measured.keyboard
+        let display = server.display
+        let p = measured.pointer
+        let k = measured.keyboard
         let (old, new) = to == 1 ? (windows.0, windows.1) : (windows.1, windows.0)
         let t = ms(time)
         // The pointer lands at (140, 190) in A or (540, 190) in B, at (240, 40).
         let x: Double = to == 1 ? 300 : 100
         wl_pointer_send_leave(p, wl_display_next_serial(display), old.surface)
-        wl_pointer_send_enter(p, wl_display_next_serial(display), new.surface,
-                              wl_fixed_from_double(x), wl_fixed_from_double(150))
+        wl_pointer_send_enter(
+            p, wl_display_next_serial(display), new.surface,
+            wl_fixed_from_double(x), wl_fixed_from_double(150))
         wl_pointer_send_motion(p, t, wl_fixed_from_double(x), wl_fixed_from_double(150))
         wl_pointer_send_frame(p)
         wl_pointer_send_button(p, wl_display_next_serial(display), t, 0x110, WL_POINTER_BUTTON_STATE_PRESSED.rawValue)
@@ -239,7 +261,9 @@ final class EndToEnd {
     /// own CPU time outside its waits for the reader. The second leaves out whatever the
     /// host ran instead of this thread (the wall time of a run moved fourfold between runs
     /// a minute apart), so it is the steadier of the two; it does not see the reader.
-    func timedRun(_ scenario: Scenario, _ n: Int, routedWay: Bool, bytesPerEvent: Int) -> (wall: Double, serverCPU: Double) {
+    func timedRun(_ scenario: Scenario, _ n: Int, routedWay: Bool, bytesPerEvent: Int) -> (
+        wall: Double, serverCPU: Double
+    ) {
         let start = counter.bytes.load(ordering: .acquiring)
         var cpu: UInt64 = 0
         let t0 = now()

@@ -22,7 +22,9 @@ enum InlinedProfile {
     static func parse(_ text: String) -> Counts {
         var counts = Counts()
         var objects: [Substring: String] = [:]
-        var object = "", address: UInt64 = 0, callCost = false
+        var object = ""
+        var address: UInt64 = 0
+        var callCost = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             guard let first = line.first else { continue }
             if line.hasPrefix("ob=") || line.hasPrefix("cob=") {
@@ -34,7 +36,10 @@ enum InlinedProfile {
                 if first == "o" { object = objects[id] ?? "" }
                 continue
             }
-            if line.hasPrefix("calls=") { callCost = true; continue }
+            if line.hasPrefix("calls=") {
+                callCost = true
+                continue
+            }
             guard first == "0" || first == "+" || first == "-" || first == "*" else { continue }
             let fields = line.split(separator: " ")
             let position = fields[0]
@@ -45,7 +50,10 @@ enum InlinedProfile {
             } else if first == "-" {
                 address &-= UInt64(position.dropFirst()) ?? 0
             }
-            if callCost { callCost = false; continue }
+            if callCost {
+                callCost = false
+                continue
+            }
             guard fields.count >= 3, let cost = Double(fields[2]) else { continue }
             counts.byObject[object, default: 0] += cost
             counts.byAddress[object, default: [:]][address, default: 0] += cost
@@ -58,8 +66,11 @@ enum InlinedProfile {
     static func run(_ arguments: [String], options: [String] = []) -> Counts? {
         let out = NSTemporaryDirectory() + "wayland-bench-instr-\(getpid())"
         defer { unlink(out) }
-        guard Callgrind.run("/usr/bin/valgrind", ["--tool=callgrind", "--dump-instr=yes", "--callgrind-out-file=\(out)"] + options
-                            + [Callgrind.binary] + arguments) != nil,
+        guard
+            Callgrind.run(
+                "/usr/bin/valgrind",
+                ["--tool=callgrind", "--dump-instr=yes", "--callgrind-out-file=\(out)"] + options
+                    + [Callgrind.binary] + arguments) != nil,
             let text = try? String(contentsOfFile: out, encoding: .utf8)
         else { return nil }
         return parse(text)
@@ -69,7 +80,8 @@ enum InlinedProfile {
     /// addresses on its standard input).
     static func functions(of addresses: [UInt64], in program: String) -> [UInt64: String] {
         let input = addresses.map { "0x" + String($0, radix: 16) }.joined(separator: "\n") + "\n"
-        guard let text = Callgrind.run("/usr/bin/addr2line", ["-a", "-f", "-e", program], input: input, stdout: true) else { return [:] }
+        guard let text = Callgrind.run("/usr/bin/addr2line", ["-a", "-f", "-e", program], input: input, stdout: true)
+        else { return [:] }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         var result: [UInt64: String] = [:]
         // Three lines an address (address, function, file:line); neither of the others
@@ -89,7 +101,9 @@ enum InlinedProfile {
 
     /// The program's code symbols by start address (`nm -n`: sorted).
     static func symbolTable(of program: String) -> [(start: UInt64, name: String)] {
-        guard let text = Callgrind.run("/usr/bin/nm", ["-n", "--defined-only", program], stdout: true) else { return [] }
+        guard let text = Callgrind.run("/usr/bin/nm", ["-n", "--defined-only", program], stdout: true) else {
+            return []
+        }
         return text.split(separator: "\n").compactMap { line in
             let f = line.split(separator: " ", maxSplits: 2)
             guard f.count == 3, f[1] == "t" || f[1] == "T", let a = UInt64(f[0], radix: 16) else { return nil }
@@ -99,7 +113,8 @@ enum InlinedProfile {
 
     /// The last symbol that starts at or before `address`.
     static func symbol(containing address: UInt64, in symbols: [(start: UInt64, name: String)]) -> String? {
-        var low = 0, high = symbols.count
+        var low = 0
+        var high = symbols.count
         while low < high {
             let mid = (low + high) / 2
             if symbols[mid].start <= address { low = mid + 1 } else { high = mid }
@@ -110,7 +125,9 @@ enum InlinedProfile {
     /// Prints the routed way's own instructions per event by object file, beside the raw
     /// way's, and the `top` functions of the program by the instructions inlined from them.
     static func print(_ kind: String, short: Int, long: Int, top: Int) {
-        guard let program = Bundle.main.executablePath, FileManager.default.isExecutableFile(atPath: "/usr/bin/addr2line") else { return }
+        guard let program = Bundle.main.executablePath,
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/addr2line")
+        else { return }
         func perEvent(_ way: String) -> Counts? {
             guard let a = run(["--only", kind, way, "\(short)"], options: Callgrind.loopOnly),
                 let b = run(["--only", kind, way, "\(long)"], options: Callgrind.loopOnly)
@@ -120,7 +137,9 @@ enum InlinedProfile {
             for (object, count) in b.byObject { result.byObject[object] = (count - (a.byObject[object] ?? 0)) / events }
             for (object, costs) in b.byAddress {
                 let before = a.byAddress[object] ?? [:]
-                result.byAddress[object] = costs.mapValues { $0 / events }.merging(before.mapValues { -$0 / events }) { $0 + $1 }
+                result.byAddress[object] = costs.mapValues { $0 / events }.merging(before.mapValues { -$0 / events }) {
+                    $0 + $1
+                }
             }
             return result
         }
@@ -129,8 +148,12 @@ enum InlinedProfile {
             return
         }
         let own = Callgrind.binary
-        func label(_ object: String) -> String { object == own ? "this program" : (object.split(separator: "/").last.map(String.init) ?? object) }
-        Swift.print("\nRouted \(kind)'s instructions per event by where they run (callgrind, inside the loop, each instruction's count; this program's")
+        func label(_ object: String) -> String {
+            object == own ? "this program" : (object.split(separator: "/").last.map(String.init) ?? object)
+        }
+        Swift.print(
+            "\nRouted \(kind)'s instructions per event by where they run (callgrind, inside the loop, each instruction's count; this program's"
+        )
         Swift.print("own code then by the function the compiler inlined it from, addr2line on its DWARF):\n")
         Swift.print("| routed | raw | object |\n|---:|---:|---|")
         let objects = Set(routed.byObject.keys).union(raw.byObject.keys)
@@ -155,13 +178,18 @@ enum InlinedProfile {
         Swift.print("\n| routed | raw | inlined from |\n|---:|---:|---|")
         for (i, (_, c)) in shown.enumerated() {
             let name = readable[i].count > 120 ? String(readable[i].prefix(117)) + "..." : readable[i]
-            Swift.print(String(format: "| %.0f | %@ | `%@` |", c.routed, c.raw >= 1 ? String(format: "%.0f", c.raw) : "",
-                               name.replacingOccurrences(of: "|", with: "\\|")))
+            Swift.print(
+                String(
+                    format: "| %.0f | %@ | `%@` |", c.routed, c.raw >= 1 ? String(format: "%.0f", c.raw) : "",
+                    name.replacingOccurrences(of: "|", with: "\\|")))
         }
         let rest = rows.dropFirst(top)
         if !rest.isEmpty {
-            Swift.print(String(format: "| %.0f | | the other %d functions, none over %.0f |", rest.reduce(0) { $0 + $1.value.routed }, rest.count,
-                               rest.first?.value.routed ?? 0))
+            Swift.print(
+                String(
+                    format: "| %.0f | | the other %d functions, none over %.0f |",
+                    rest.reduce(0) { $0 + $1.value.routed }, rest.count,
+                    rest.first?.value.routed ?? 0))
         }
     }
 }

@@ -6,9 +6,9 @@
 import CWaylandServer
 import Foundation
 import InputRouter
-import Synchronization
 import InputRouterWayland
 import InputRouterWireClient
+import Synchronization
 
 final class LoadSamples: @unchecked Sendable {
     let capacity = 1 << 16
@@ -38,14 +38,17 @@ final class LoadBench {
         config.outputWidth = 1920
         config.outputHeight = 1080
         config.keyboard = .init(keymap: .names(.init(rules: "evdev", model: "pc105", layout: "us")), compose: false)
-        config.policy.placeToplevel = MapOrderPlacement { i in
-            (Int32(i % LoadBench.columns) * LoadBench.cellW + 5, Int32(i / LoadBench.columns) * LoadBench.cellH + 5)
-        }.place
+        config.policy.placeToplevel =
+            MapOrderPlacement { i in
+                (Int32(i % LoadBench.columns) * LoadBench.cellW + 5, Int32(i / LoadBench.columns) * LoadBench.cellH + 5)
+            }.place
         server = try WaylandServer(configuration: config)
         server.handle(InputEvent(time: 0, device: DeviceID(1), .deviceAdded(.pointer)))
         for _ in 0..<Self.clientCount {
-            clients.append(try BenchClient(server, devices: [0], windows: 1, width: Self.windowW, height: Self.windowH,
-                                           bigBuffer: false))
+            clients.append(
+                try BenchClient(
+                    server, devices: [0], windows: 1, width: Self.windowW, height: Self.windowH,
+                    bigBuffer: false))
         }
         server.seat.notifyPointerWarp(time: time, to: cursor)
         server.dispatch(timeoutMS: 0)
@@ -63,9 +66,12 @@ final class LoadBench {
 
     /// The client whose window is under `p` (the windows do not overlap).
     func window(at p: Point) -> Int? {
-        let col = Int(p.x) / Int(Self.cellW), row = Int(p.y) / Int(Self.cellH)
-        let lx = Int32(p.x) - Int32(col) * Self.cellW - 5, ly = Int32(p.y) - Int32(row) * Self.cellH - 5
-        guard col < Self.columns, row * Self.columns + col < Self.clientCount, lx >= 0, lx < Self.windowW, ly >= 0, ly < Self.windowH
+        let col = Int(p.x) / Int(Self.cellW)
+        let row = Int(p.y) / Int(Self.cellH)
+        let lx = Int32(p.x) - Int32(col) * Self.cellW - 5
+        let ly = Int32(p.y) - Int32(row) * Self.cellH - 5
+        guard col < Self.columns, row * Self.columns + col < Self.clientCount, lx >= 0, lx < Self.windowW, ly >= 0,
+            ly < Self.windowH
         else { return nil }
         return row * Self.columns + col
     }
@@ -75,8 +81,10 @@ final class LoadBench {
         let p = nextCursor()
         defer { cursor = p }
         if routed {
-            server.handle(InputEvent(time: time, device: DeviceID(1),
-                                     .pointerMotion(dx: p.x - cursor.x, dy: p.y - cursor.y, unacceleratedDX: 0, unacceleratedDY: 0)))
+            server.handle(
+                InputEvent(
+                    time: time, device: DeviceID(1),
+                    .pointerMotion(dx: p.x - cursor.x, dy: p.y - cursor.y, unacceleratedDX: 0, unacceleratedDY: 0)))
             wl_display_flush_clients(server.display)
             return
         }
@@ -84,12 +92,14 @@ final class LoadBench {
         let hit = window(at: p)
         if hit != rawFocus {
             if let old = rawFocus {
-                wl_pointer_send_leave(clients[old].pointer, wl_display_next_serial(display), clients[old].windows[0].surface)
+                wl_pointer_send_leave(
+                    clients[old].pointer, wl_display_next_serial(display), clients[old].windows[0].surface)
                 wl_pointer_send_frame(clients[old].pointer)
             }
             if let new = hit {
                 let c = clients[new]
-                let col = Int32(new % Self.columns), row = Int32(new / Self.columns)
+                let col = Int32(new % Self.columns)
+                let row = Int32(new / Self.columns)
                 let x = wl_fixed_from_double(p.x - Double(col * Self.cellW + 5))
                 let y = wl_fixed_from_double(p.y - Double(row * Self.cellH + 5))
                 wl_pointer_send_enter(c.pointer, wl_display_next_serial(display), c.windows[0].surface, x, y)
@@ -99,10 +109,12 @@ final class LoadBench {
             }
             rawFocus = hit
         } else if let f = hit {
-            let col = Int32(f % Self.columns), row = Int32(f / Self.columns)
-            wl_pointer_send_motion(clients[f].pointer, UInt32(truncatingIfNeeded: time / 1000),
-                                   wl_fixed_from_double(p.x - Double(col * Self.cellW + 5)),
-                                   wl_fixed_from_double(p.y - Double(row * Self.cellH + 5)))
+            let col = Int32(f % Self.columns)
+            let row = Int32(f / Self.columns)
+            wl_pointer_send_motion(
+                clients[f].pointer, UInt32(truncatingIfNeeded: time / 1000),
+                wl_fixed_from_double(p.x - Double(col * Self.cellW + 5)),
+                wl_fixed_from_double(p.y - Double(row * Self.cellH + 5)))
             wl_pointer_send_frame(clients[f].pointer)
         }
         wl_display_flush_clients(display)
@@ -122,7 +134,8 @@ final class LoadBench {
         server.seat.notifyPointerWarp(time: time, to: Self.parkingPoint)
         server.sendDeliveries()
         if let old = rawFocus {
-            wl_pointer_send_leave(clients[old].pointer, wl_display_next_serial(server.display), clients[old].windows[0].surface)
+            wl_pointer_send_leave(
+                clients[old].pointer, wl_display_next_serial(server.display), clients[old].windows[0].surface)
             wl_pointer_send_frame(clients[old].pointer)
         }
         rawFocus = nil
@@ -142,7 +155,8 @@ final class LoadBench {
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while !samples.stop.load(ordering: .relaxed) {
                 guard poll(&fds, nfds_t(fds.count), 5) > 0 else { continue }
-                let t = now(), start = samples.started.load(ordering: .acquiring)
+                let t = now()
+                let start = samples.started.load(ordering: .acquiring)
                 for i in fds.indices where fds[i].revents & Int16(POLLIN) != 0 {
                     let got = buffer.withUnsafeMutableBytes { read(fds[i].fd, $0.baseAddress, $0.count) }
                     if got > 0 { samples.bytes += got }
@@ -163,7 +177,7 @@ final class LoadBench {
             clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil)
             samples.started.store(now(), ordering: .releasing)
             event(routed: routed)
-            server.dispatch(timeoutMS: 0)  // requests and timers, as a compositor's loop would
+            server.dispatch(timeoutMS: 0) // requests and timers, as a compositor's loop would
         }
         usleep(20_000)
         samples.stop.store(true, ordering: .relaxed)
@@ -185,16 +199,20 @@ final class LoadBench {
         // reads, and two `make bench` runs of the same code still read 0.97x and 1.11x (the
         // quarters of one run from 0.90x to 1.18x): 96 blocks, about 52,000 reads a
         // condition, shrink the noise by √2 for twice the time (about 200 s).
-        let events = 500, blocksPerCondition = 96
+        let events = 500
+        let blocksPerCondition = 96
         func stats(_ s: [UInt64]) -> String {
             guard !s.isEmpty else { return "no samples" }
             func q(_ f: Double) -> Double { Double(s[min(s.count - 1, Int(Double(s.count) * f))]) }
             return "p50 \(ns(q(0.5))), p99 \(ns(q(0.99))), max \(ns(Double(s.last!))) (\(s.count) reads)"
         }
-        func p99(_ s: [UInt64]) -> Double { s.isEmpty ? .nan : Double(s[min(s.count - 1, Int(Double(s.count) * 0.99))]) }
+        func p99(_ s: [UInt64]) -> Double {
+            s.isEmpty ? .nan : Double(s[min(s.count - 1, Int(Double(s.count) * 0.99))])
+        }
         // Per way and condition, each block's reads, in the order run.
-        var blocks: [[[UInt64]]] = Array(repeating: [], count: 4)  // routed all, routed stalled, raw all, raw stalled
-        var mismatches: [String] = [], bytesPerRun = 0
+        var blocks: [[[UInt64]]] = Array(repeating: [], count: 4) // routed all, routed stalled, raw all, raw stalled
+        var mismatches: [String] = []
+        var bytesPerRun = 0
         for pair in 0..<(blocksPerCondition / 2) {
             // Pair k: A B B A for even k, B A A B for odd, over both ways' blocks.
             let order = pair % 2 == 0 ? [false, true, true, false] : [true, false, false, true]
@@ -205,19 +223,23 @@ final class LoadBench {
                     let slot = (routed ? 0 : 2) + (stalled ? 1 : 0)
                     blocks[slot].append(r.latencies)
                     if bytes[slot] != 0 && bytes[slot] != r.bytes {
-                        mismatches.append("blocks of pair \(pair + 1), \(routed ? "routed" : "raw"), \(stalled ? "one stalled" : "every client reading"): \(bytes[slot]) and \(r.bytes)")
+                        mismatches.append(
+                            "blocks of pair \(pair + 1), \(routed ? "routed" : "raw"), \(stalled ? "one stalled" : "every client reading"): \(bytes[slot]) and \(r.bytes)"
+                        )
                     }
                     bytes[slot] = r.bytes
                 }
             }
             if bytes[0] != bytes[2] || bytes[1] != bytes[3] {
-                mismatches.append("pair \(pair + 1): every client reading \(bytes[0]) routed, \(bytes[2]) raw; "
-                    + "one stalled \(bytes[1]) routed, \(bytes[3]) raw")
+                mismatches.append(
+                    "pair \(pair + 1): every client reading \(bytes[0]) routed, \(bytes[2]) raw; "
+                        + "one stalled \(bytes[1]) routed, \(bytes[3]) raw")
             }
             bytesPerRun = bytes[2]
         }
         func pooled(_ slot: Int, _ range: Range<Int>? = nil) -> [UInt64] {
-            let b = blocks[slot], r = range ?? b.indices
+            let b = blocks[slot]
+            let r = range ?? b.indices
             return b[r].flatMap { $0 }.sorted()
         }
         let (routedAll, routedStalled, rawAll, rawStalled) = (pooled(0), pooled(1), pooled(2), pooled(3))
@@ -225,20 +247,36 @@ final class LoadBench {
         func quarters(_ all: Int, _ stalled: Int) -> String {
             let n = blocksPerCondition / 4
             return (0..<4).map { q in
-                String(format: "%.2f", p99(pooled(stalled, q * n..<(q + 1) * n)) / p99(pooled(all, q * n..<(q + 1) * n)))
+                String(
+                    format: "%.2f", p99(pooled(stalled, q * n..<(q + 1) * n)) / p99(pooled(all, q * n..<(q + 1) * n)))
             }.joined(separator: ", ")
         }
-        print("\nUnder load: \(clientCount) clients with a window each, a 1 kHz pointer crossing them (blocks of \(events) events, one")
-        print("sweep of the grid; the conditions interleaved block by block, \(blocksPerCondition) blocks each, reads pooled over them);")
-        print("latency from server.handle (raw: the first wl_pointer_send_*) to the bytes readable on each reading client's socket\n")
+        print(
+            "\nUnder load: \(clientCount) clients with a window each, a 1 kHz pointer crossing them (blocks of \(events) events, one"
+        )
+        print(
+            "sweep of the grid; the conditions interleaved block by block, \(blocksPerCondition) blocks each, reads pooled over them);"
+        )
+        print(
+            "latency from server.handle (raw: the first wl_pointer_send_*) to the bytes readable on each reading client's socket\n"
+        )
         print("| what | routed | raw |\n|---|---|---|")
         print("| every client reading | \(stats(routedAll)) | \(stats(rawAll)) |")
-        print("| client \(stalledIndex) stopped reading (its window is crossed too) | \(stats(routedStalled)) | \(stats(rawStalled)) |")
-        print(String(format: "| the stalled client's effect on the others' p99 (goal ≤ 1.10x) | %.2fx (quarters: %@) | %.2fx (quarters: %@) |",
-                     p99(routedStalled) / p99(routedAll), quarters(0, 1), p99(rawStalled) / p99(rawAll), quarters(2, 3)))
+        print(
+            "| client \(stalledIndex) stopped reading (its window is crossed too) | \(stats(routedStalled)) | \(stats(rawStalled)) |"
+        )
+        print(
+            String(
+                format:
+                    "| the stalled client's effect on the others' p99 (goal ≤ 1.10x) | %.2fx (quarters: %@) | %.2fx (quarters: %@) |",
+                p99(routedStalled) / p99(routedAll), quarters(0, 1), p99(rawStalled) / p99(rawAll), quarters(2, 3)))
         print(String(format: "| routed / raw p99, every client reading | %.2fx | |", p99(routedAll) / p99(rawAll)))
         for m in mismatches { print("FAIL: under load, the clients read other bytes routed than raw, \(m)") }
-        if mismatches.isEmpty { print("\nBoth ways' clients read the same bytes in every block (\(bytesPerRun) a block with every client reading).") }
+        if mismatches.isEmpty {
+            print(
+                "\nBoth ways' clients read the same bytes in every block (\(bytesPerRun) a block with every client reading)."
+            )
+        }
         return mismatches.isEmpty
     }
 }

@@ -9,7 +9,8 @@ enum Callgrind {
     /// (the symbol table stays, so functions keep their names).
     static let binary: String = {
         let copy = NSTemporaryDirectory() + "wayland-bench-nodebug-\(getpid())"
-        _ = run("/usr/bin/strip", ["--strip-debug", "-o", copy, Bundle.main.executablePath ?? CommandLine.arguments[0]])
+        _ = run(
+            "/usr/bin/strip", ["--strip-debug", "-o", copy, Bundle.main.executablePath ?? CommandLine.arguments[0]])
         atexit { unlink(NSTemporaryDirectory() + "wayland-bench-nodebug-\(getpid())") }
         return copy
     }()
@@ -20,16 +21,24 @@ enum Callgrind {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: path)
         p.arguments = arguments
-        let pipe = Pipe(), inPipe = Pipe()
-        if stdout { p.standardOutput = pipe; p.standardError = FileHandle.nullDevice } else {
-            p.standardError = pipe; p.standardOutput = FileHandle.nullDevice
+        let pipe = Pipe()
+        let inPipe = Pipe()
+        if stdout {
+            p.standardOutput = pipe
+            p.standardError = FileHandle.nullDevice
+        } else {
+            p.standardError = pipe
+            p.standardOutput = FileHandle.nullDevice
         }
         if input != nil { p.standardInput = inPipe }
         guard (try? p.run()) != nil else { return nil }
         if let input {
             // Written from another thread: the child's output could fill its pipe first.
             let handle = inPipe.fileHandleForWriting
-            Thread.detachNewThread { handle.write(Data(input.utf8)); try? handle.close() }
+            Thread.detachNewThread {
+                handle.write(Data(input.utf8))
+                try? handle.close()
+            }
         }
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
@@ -46,21 +55,28 @@ enum Callgrind {
     static func inclusive(_ arguments: [String]) -> [String: Double] {
         let out = NSTemporaryDirectory() + "wayland-bench-callgrind-\(getpid())"
         defer { unlink(out) }
-        guard run("/usr/bin/valgrind", ["--tool=callgrind", "--callgrind-out-file=\(out)"] + loopOnly + [binary] + arguments) != nil,
+        guard
+            run(
+                "/usr/bin/valgrind",
+                ["--tool=callgrind", "--callgrind-out-file=\(out)"] + loopOnly + [binary] + arguments) != nil,
             let text = run("/usr/bin/callgrind_annotate", ["--inclusive=yes", "--threshold=100", out], stdout: true)
         else { return [:] }
         var result: [String: Double] = [:]
         for line in text.split(separator: "\n") {
             // "12,345 (97.2%)  ???:symbol [/path/to/object]"
             let fields = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-            guard fields.count == 3, fields[1].hasPrefix("("), let count = Double(fields[0].replacingOccurrences(of: ",", with: ""))
+            guard fields.count == 3, fields[1].hasPrefix("("),
+                let count = Double(fields[0].replacingOccurrences(of: ",", with: ""))
             else { continue }
             var name = String(fields[2]).trimmingCharacters(in: .whitespaces)
             if let bracket = name.range(of: " [", options: .backwards) { name = String(name[..<bracket.lowerBound]) }
             if let colon = name.range(of: ":") { name = String(name[colon.upperBound...]) }
             // libc's allocator apart (its count follows the heap's layout, not routing):
             // the binary's PLT entry of the same name includes it, so it is keyed apart.
-            if line.contains("/libc.so"), allocator.contains(name) { result["libc " + name, default: 0] += count; continue }
+            if line.contains("/libc.so"), allocator.contains(name) {
+                result["libc " + name, default: 0] += count
+                continue
+            }
             result[name, default: 0] += count
         }
         return result
@@ -72,15 +88,23 @@ enum Callgrind {
     static func instructionCacheMisses(_ arguments: [String]) -> (cache: String, misses: [String: Double])? {
         let out = NSTemporaryDirectory() + "wayland-bench-cachegrind-\(getpid())"
         defer { unlink(out) }
-        guard run("/usr/bin/valgrind", ["--tool=cachegrind", "--cache-sim=yes", "--cachegrind-out-file=\(out)", binary] + arguments) != nil,
+        guard
+            run(
+                "/usr/bin/valgrind",
+                ["--tool=cachegrind", "--cache-sim=yes", "--cachegrind-out-file=\(out)", binary] + arguments) != nil,
             let text = run("/usr/bin/cg_annotate", ["--show=I1mr", "--sort=I1mr", "--threshold=0", out], stdout: true)
         else { return nil }
-        var cache = "", misses: [String: Double] = [:]
+        var cache = ""
+        var misses: [String: Double] = [:]
         for line in text.split(separator: "\n") {
-            if line.hasPrefix("I1 cache:") { cache = line.dropFirst(9).trimmingCharacters(in: .whitespaces); continue }
+            if line.hasPrefix("I1 cache:") {
+                cache = line.dropFirst(9).trimmingCharacters(in: .whitespaces)
+                continue
+            }
             // "1,229,273 (100.0%)  PROGRAM TOTALS" or "98,261 ( 7.99%)  ???:symbol"
             guard let open = line.firstIndex(of: "("), let close = line.firstIndex(of: ")"), open < close,
-                let count = Double(line[..<open].trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ""))
+                let count = Double(
+                    line[..<open].trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ""))
             else { continue }
             var name = line[line.index(after: close)...].trimmingCharacters(in: .whitespaces)
             if let colon = name.range(of: ":") { name = String(name[colon.upperBound...]) }
@@ -106,9 +130,12 @@ enum Callgrind {
             print("(cachegrind gave no cache profile)")
             return
         }
-        print(String(format: "\nLevel-1 instruction-cache misses per %@ (cachegrind's model: %@): %.1f routed, %.1f raw",
-                     kind, routed.cache, routed.misses["PROGRAM TOTALS"] ?? 0, raw.misses["PROGRAM TOTALS"] ?? 0))
-        let rows = routed.misses.filter { $0.key != "PROGRAM TOTALS" && $0.value >= 1 }.sorted { $0.value > $1.value }.prefix(top)
+        print(
+            String(
+                format: "\nLevel-1 instruction-cache misses per %@ (cachegrind's model: %@): %.1f routed, %.1f raw",
+                kind, routed.cache, routed.misses["PROGRAM TOTALS"] ?? 0, raw.misses["PROGRAM TOTALS"] ?? 0))
+        let rows = routed.misses.filter { $0.key != "PROGRAM TOTALS" && $0.value >= 1 }.sorted { $0.value > $1.value }
+            .prefix(top)
         guard !rows.isEmpty else { return }
         let names = demangle(rows.map(\.key))
         print("\n| misses, routed | function |\n|---:|---|")
@@ -123,8 +150,11 @@ enum Callgrind {
 
     /// Swift names made readable (swift-demangle from the toolchain on PATH, if any).
     static func demangle(_ names: [String]) -> [String] {
-        guard let text = run("/usr/bin/env", ["swift-demangle", "--simplified", "--compact"], input: names.joined(separator: "\n") + "\n",
-                             stdout: true)
+        guard
+            let text = run(
+                "/usr/bin/env", ["swift-demangle", "--simplified", "--compact"],
+                input: names.joined(separator: "\n") + "\n",
+                stdout: true)
         else { return names }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         return lines.count >= names.count ? Array(lines.prefix(names.count)) : names
@@ -132,7 +162,8 @@ enum Callgrind {
 
     /// The process's own frames above the benchmark loop, which every event "includes".
     static func scaffolding(_ name: String) -> Bool {
-        name == "PROGRAM TOTALS" || name.hasPrefix("0x") || name.hasPrefix("(below main)") || name.hasPrefix("__libc_start")
+        name == "PROGRAM TOTALS" || name.hasPrefix("0x") || name.hasPrefix("(below main)")
+            || name.hasPrefix("__libc_start")
             || name.hasSuffix("_main") || name == "main" || name.hasPrefix("start_thread") || name.hasPrefix("clone")
     }
 
@@ -141,7 +172,8 @@ enum Callgrind {
     /// difference, and a function only routing calls has no raw count.
     static func profile(_ kind: String, short: Int, long: Int, top: Int) {
         func perEvent(_ way: String) -> (functions: [String: Double], total: Double)? {
-            let a = inclusive(["--only", kind, way, "\(short)"]), b = inclusive(["--only", kind, way, "\(long)"])
+            let a = inclusive(["--only", kind, way, "\(short)"])
+            let b = inclusive(["--only", kind, way, "\(long)"])
             guard !a.isEmpty, !b.isEmpty else { return nil }
             let events = Double(long - short)
             var result: [String: Double] = [:]
@@ -156,26 +188,40 @@ enum Callgrind {
         // of both ways: what routing adds, without the reader thread's and the heap's noise.
         func serverWithoutAllocator(_ way: (functions: [String: Double], total: Double), _ loop: String) -> Double? {
             // The loop itself, not a closure or a specialization inside it: the largest.
-            guard let server = way.functions.filter({ $0.key.contains("EndTo") && $0.key.contains(loop) }).max(by: { $0.value < $1.value })
+            guard
+                let server = way.functions.filter({ $0.key.contains("EndTo") && $0.key.contains(loop) }).max(by: {
+                    $0.value < $1.value
+                })
             else { return nil }
             return server.value - allocator.reduce(0) { $0 + (way.functions["libc " + $1] ?? 0) }
         }
-        let rows = routed.functions.filter { $0.value > 1 && !$0.key.hasPrefix("libc ") }.sorted { $0.value > $1.value }.prefix(top)
+        let rows = routed.functions.filter { $0.value > 1 && !$0.key.hasPrefix("libc ") }.sorted { $0.value > $1.value }
+            .prefix(top)
         let names = demangle(rows.map(\.key))
         print("\nWhere routed \(kind) spends its instructions: inclusive per event, top \(top) functions, and the same")
-        print(String(format: "function's count posted raw (callgrind, inside the loop as the headline; %.0f routed and %.0f raw",
-                     routed.total, raw.total))
+        print(
+            String(
+                format:
+                    "function's count posted raw (callgrind, inside the loop as the headline; %.0f routed and %.0f raw",
+                routed.total, raw.total))
         print("instructions per event in all, from one run at each length, so the allocator's share moves by hundreds")
-        print("between runs: the headline takes each way's median without the allocator over five processes, and the allocator's over all ten)\n")
+        print(
+            "between runs: the headline takes each way's median without the allocator over five processes, and the allocator's over all ten)\n"
+        )
         if let r = serverWithoutAllocator(routed, "C6routedyy"), let w = serverWithoutAllocator(raw, "C3rawyy") {
-            print(String(format: "The server's thread alone, libc's calloc, malloc and free left out of both: %.0f routed, %.0f raw = %.2fx\n",
-                         r, w, r / w))
+            print(
+                String(
+                    format:
+                        "The server's thread alone, libc's calloc, malloc and free left out of both: %.0f routed, %.0f raw = %.2fx\n",
+                    r, w, r / w))
         }
         print("| routed | raw | function |\n|---:|---:|---|")
         for (i, (key, count)) in rows.enumerated() {
             let name = names[i].count > 150 ? String(names[i].prefix(147)) + "..." : names[i]
             let rawCount = raw.functions[key].map { $0 >= 1 ? String(format: "%.0f", $0) : "" } ?? ""
-            print("| \(String(format: "%.0f", count)) | \(rawCount) | `\(name.replacingOccurrences(of: "|", with: "\\|"))` |")
+            print(
+                "| \(String(format: "%.0f", count)) | \(rawCount) | `\(name.replacingOccurrences(of: "|", with: "\\|"))` |"
+            )
         }
     }
 }

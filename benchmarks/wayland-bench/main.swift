@@ -28,7 +28,8 @@ if args.contains("--check-allocations") {
     exit(AllocationCheck.run(try EndToEnd()) ? 0 : 1)
 }
 
-if let i = args.firstIndex(of: "--only"), i + 3 < args.count, let kind = Scenario.allCases.first(where: { $0.short == args[i + 1] }),
+if let i = args.firstIndex(of: "--only"), i + 3 < args.count,
+    let kind = Scenario.allCases.first(where: { $0.short == args[i + 1] }),
     let n = Int(args[i + 3])
 {
     let bench = try EndToEnd()
@@ -45,7 +46,9 @@ if let i = args.firstIndex(of: "--only"), i + 3 < args.count, let kind = Scenari
     exit(0)
 }
 
-if let i = args.firstIndex(of: "--profile"), i + 1 < args.count, let kind = Scenario.allCases.first(where: { $0.short == args[i + 1] }) {
+if let i = args.firstIndex(of: "--profile"), i + 1 < args.count,
+    let kind = Scenario.allCases.first(where: { $0.short == args[i + 1] })
+{
     let n = kind == .click ? 400 : 2_000
     Callgrind.profile(kind.short, short: n, long: n * 11, top: 15)
     Callgrind.cacheProfile(kind.short, short: n, long: n * 11, top: 10)
@@ -77,7 +80,8 @@ for kind in Scenario.allCases {
     let routedBytes = bench.measureBytesPerEvent(kind, routedWay: true)
     let rawBytes = bench.measureBytesPerEvent(kind, routedWay: false)
     guard routedBytes == rawBytes, routedBytes > 0 else {
-        print("FAIL: \(kind.short): routed events put \(routedBytes) bytes per event on the socket, raw ones \(rawBytes)")
+        print(
+            "FAIL: \(kind.short): routed events put \(routedBytes) bytes per event on the socket, raw ones \(rawBytes)")
         failed = true
         bench.finish(kind)
         continue
@@ -86,8 +90,12 @@ for kind in Scenario.allCases {
     progress("end to end, \(kind.short): \(pairs) pairs of runs of \(events) events...")
     _ = bench.run(kind, events * 5, routedWay: true, bytesPerEvent: routedBytes)
     _ = bench.run(kind, events * 5, routedWay: false, bytesPerEvent: rawBytes)
-    var routedTimes: [Double] = [], rawTimes: [Double] = [], pairRatios: [Double] = []
-    var routedCPU: [Double] = [], rawCPU: [Double] = [], cpuRatios: [Double] = []
+    var routedTimes: [Double] = []
+    var rawTimes: [Double] = []
+    var pairRatios: [Double] = []
+    var routedCPU: [Double] = []
+    var rawCPU: [Double] = []
+    var cpuRatios: [Double] = []
     for p in 0..<pairs {
         let routedFirst = p % 2 == 0
         let first = bench.timedRun(kind, events, routedWay: routedFirst, bytesPerEvent: routedBytes)
@@ -103,8 +111,11 @@ for kind in Scenario.allCases {
     bench.finish(kind)
     ratios[kind] = (median(pairRatios), median(routedTimes), median(rawTimes))
     cpuTimes[kind] = (median(cpuRatios), median(routedCPU), median(rawCPU))
-    progress("  \(ns(median(routedTimes))) / \(ns(median(rawTimes))) (\(routedBytes) bytes per event), pairs' ratios "
-        + String(format: "%.2f to %.2f; server's CPU %.2f to %.2f", pairRatios.min()!, pairRatios.max()!, cpuRatios.min()!, cpuRatios.max()!))
+    progress(
+        "  \(ns(median(routedTimes))) / \(ns(median(rawTimes))) (\(routedBytes) bytes per event), pairs' ratios "
+            + String(
+                format: "%.2f to %.2f; server's CPU %.2f to %.2f", pairRatios.min()!, pairRatios.max()!,
+                cpuRatios.min()!, cpuRatios.max()!))
 }
 
 // Instructions per event under callgrind, counted only inside the benchmark's loop
@@ -166,10 +177,14 @@ for kind in Scenario.allCases {
     if let (r, w) = instructionSamples[kind] {
         let allocator = r.allocator + w.allocator
         let shared = median(allocator)
-        let routed = r.withoutAllocator + shared, raw = w.withoutAllocator + shared
-        text += String(format: "; instructions %.0f / %.0f = %.3fx (without libc's allocator %.0f / %.0f, the allocator %.0f, from %.0f to %.0f; "
-                       + "totals routed %.0f to %.0f, raw %.0f to %.0f)", routed, raw, routed / raw, r.withoutAllocator, w.withoutAllocator, shared,
-                       allocator.min()!, allocator.max()!, r.totals.min()!, r.totals.max()!, w.totals.min()!, w.totals.max()!)
+        let routed = r.withoutAllocator + shared
+        let raw = w.withoutAllocator + shared
+        text += String(
+            format:
+                "; instructions %.0f / %.0f = %.3fx (without libc's allocator %.0f / %.0f, the allocator %.0f, from %.0f to %.0f; "
+                + "totals routed %.0f to %.0f, raw %.0f to %.0f)", routed, raw, routed / raw, r.withoutAllocator,
+            w.withoutAllocator, shared,
+            allocator.min()!, allocator.max()!, r.totals.min()!, r.totals.max()!, w.totals.min()!, w.totals.max()!)
     }
     rows.append(("end to end, routed / raw: \(kind.rawValue)", text))
 }
@@ -181,9 +196,13 @@ if !args.contains("--no-allocations") {
     if !ok { failed = true }
 }
 
-print("\nInputRouter end-to-end benchmark (release; times: each way's median over \(pairs) pairs of runs, the ratio the")
-print("median of the pairs' ratios; instructions: user space, from callgrind, counted inside the benchmark's loop on the")
-print("server's thread in \(instructionRuns) processes per way: each way's median without libc's allocator, and the allocator")
+print(
+    "\nInputRouter end-to-end benchmark (release; times: each way's median over \(pairs) pairs of runs, the ratio the")
+print(
+    "median of the pairs' ratios; instructions: user space, from callgrind, counted inside the benchmark's loop on the")
+print(
+    "server's thread in \(instructionRuns) processes per way: each way's median without libc's allocator, and the allocator"
+)
 print("for libwayland's per-message callocs and frees, the same either way (the median over both ways' processes); the")
 print("kernel's sendmsg not counted; goal: routed / raw ≤ 1.15x)\n")
 print("| what | result |\n|---|---|")

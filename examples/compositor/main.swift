@@ -110,11 +110,17 @@ func parseOptions(_ arguments: [String]) -> Options {
     }
     while let a = args.popFirst() {
         switch a {
-        case "--help", "-h": say(usage); exit(0)
+        case "--help", "-h":
+            say(usage)
+            exit(0)
         case "--backend":
             o.backend = value(a)
-            guard o.backend == "headless" || o.backend == "nested" else { fail("unknown backend \(o.backend) (headless, nested)") }
-        case "--input": o.inputs.append(value(a)); o.inputSeats.append(seatName)
+            guard o.backend == "headless" || o.backend == "nested" else {
+                fail("unknown backend \(o.backend) (headless, nested)")
+            }
+        case "--input":
+            o.inputs.append(value(a))
+            o.inputSeats.append(seatName)
         case "--seat": seatName = value(a)
         case "--speed":
             guard let s = Double(value(a)), s >= 0, s.isFinite else { fail("--speed needs a number ≥ 0") }
@@ -144,7 +150,8 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--hit-map": o.hitMapPath = value(a)
         case "--client": o.clients.append(value(a))
         case "--":
-            o.clients.append(args.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " "))
+            o.clients.append(
+                args.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " "))
             args = []
         default: fail("unknown option \(a) (see --help)")
         }
@@ -177,8 +184,9 @@ struct LoadedReplay {
 /// (file, line and reason) while there is no client yet to leave behind. A synthetic log
 /// is generated as text and read by the same reader, so it plays exactly as its file would.
 let loadedReplays: [LoadedReplay] = {
-    let speed: Replayer.Speed = options.speed == 0 ? .asFastAsPossible : (options.speed == 1 ? .recorded : .multiple(options.speed))
-    var deviceBase: UInt32 = 100  // each file's devices get ids of their own
+    let speed: Replayer.Speed =
+        options.speed == 0 ? .asFastAsPossible : (options.speed == 1 ? .recorded : .multiple(options.speed))
+    var deviceBase: UInt32 = 100 // each file's devices get ids of their own
     var loaded: [LoadedReplay] = []
     for (input, seat) in zip(options.inputs, options.inputSeats) where isReplay(input) {
         let path = input.hasPrefix("replay:") ? String(input.dropFirst(7)) : input
@@ -186,14 +194,19 @@ let loadedReplays: [LoadedReplay] = {
             let recording: Recording
             if input.hasPrefix("synthetic:") {
                 let request: SyntheticRequest
-                do { request = try SyntheticRequest(parsing: String(input.dropFirst(10))) } catch { fail("\(input): \(error)") }
-                recording = try RecordingReader.parse(request.generator.generate().yaml, file: input, deviceIDBase: deviceBase)
+                do { request = try SyntheticRequest(parsing: String(input.dropFirst(10))) } catch {
+                    fail("\(input): \(error)")
+                }
+                recording = try RecordingReader.parse(
+                    request.generator.generate().yaml, file: input, deviceIDBase: deviceBase)
             } else {
                 recording = try RecordingReader.read(path: path, deviceIDBase: deviceBase)
             }
             deviceBase += UInt32(recording.devices.count)
-            loaded.append(LoadedReplay(path: path, seat: seat, warnings: recording.warnings,
-                                       replayer: try Replayer(recording, speed: speed)))
+            loaded.append(
+                LoadedReplay(
+                    path: path, seat: seat, warnings: recording.warnings,
+                    replayer: try Replayer(recording, speed: speed)))
         } catch {
             fail("\(error)")
         }
@@ -229,8 +242,12 @@ do { server = try WaylandServer(configuration: configuration) } catch { fail("\(
 let socket: String
 do { socket = try server.addSocket(options.socket) } catch { fail("\(error)") }
 setenv("WAYLAND_DISPLAY", socket, 1)
-let outputList = server.outputs.map { "\($0.name) \($0.frame.width)x\($0.frame.height)@\($0.scale) at \($0.frame.x),\($0.frame.y)" }
-say("ir-compositor: listening on \(socket), output\(outputList.count == 1 ? "" : "s") \(outputList.joined(separator: ", "))")
+let outputList = server.outputs.map {
+    "\($0.name) \($0.frame.width)x\($0.frame.height)@\($0.scale) at \($0.frame.x),\($0.frame.y)"
+}
+say(
+    "ir-compositor: listening on \(socket), output\(outputList.count == 1 ? "" : "s") \(outputList.joined(separator: ", "))"
+)
 
 // Every decision the router makes can be written out, as the trace format says.
 var traceFile: FileHandle?
@@ -253,10 +270,10 @@ let pixels = SurfacePixels(server: server)
 // quitting it is the way out of a lock whose locker died.
 let renderer = OutputRenderer(
     compositorColor: { node -> UInt32? in
-        if node == server.sessionLockNode { return 0xff000000 }
+        if node == server.sessionLockNode { return 0xff00_0000 }
         return switch server.decorationPart(of: node) {
-        case .titleBar(_, let active)?: active ? 0xff3a6ea5 : 0xff5a5f66
-        case .closeButton?: 0xffc0392b
+        case .titleBar(_, let active)?: active ? 0xff3a_6ea5 : 0xff5a_5f66
+        case .closeButton?: 0xffc0_392b
         case nil: nil
         }
     },
@@ -293,7 +310,10 @@ let renderer = OutputRenderer(
 
     /// Starts the next file; false when there is none left.
     func startNext() -> Bool {
-        guard let (replay, seat) = pending.first else { finished = true; return false }
+        guard let (replay, seat) = pending.first else {
+            finished = true
+            return false
+        }
         pending.removeFirst()
         self.seat = seat
         for w in replay.warnings { say("ir-compositor: \(w)") }
@@ -417,8 +437,9 @@ final class LineSplitter: @unchecked Sendable {
 /// so wev, GLib's g_print) and Python buffer it by the block, and a client stopped at the
 /// exit loses what it had not yet written (libstdbuf, which `stdbuf -oL` preloads, sets
 /// stdio's buffering in every program the client's shell starts).
-let lineBufferingLauncher = FileManager.default.isExecutableFile(atPath: "/usr/bin/stdbuf") ? ["/usr/bin/stdbuf", "-oL"] : []
-setenv("PYTHONUNBUFFERED", "1", 0)  // Python's own buffer; a value the user set stays
+let lineBufferingLauncher =
+    FileManager.default.isExecutableFile(atPath: "/usr/bin/stdbuf") ? ["/usr/bin/stdbuf", "-oL"] : []
+setenv("PYTHONUNBUFFERED", "1", 0) // Python's own buffer; a value the user set stays
 
 /// A client started by the compositor, its output printed line by line with its number.
 final class Client {
@@ -454,7 +475,9 @@ final class Client {
                 for line in lines.complete(adding: data) { say("client \(number) | \(line)") }
             }
             // The end: the client and whatever it started closed the pipe.
-            for line in lines.complete(adding: Data("\n".utf8)) where !line.isEmpty { say("client \(number) | \(line)") }
+            for line in lines.complete(adding: Data("\n".utf8)) where !line.isEmpty {
+                say("client \(number) | \(line)")
+            }
             ended.signal()
         }
     }
@@ -469,14 +492,17 @@ final class Client {
     /// program instead of becoming it, and a SIGTERM to the shell alone would leave the
     /// program running after the compositor (wev then spins on its closed socket).
     func processTree() -> [Int32] {
-        guard process.processIdentifier > 0 else { return [] }  // never started: no pid to signal
+        guard process.processIdentifier > 0 else { return [] } // never started: no pid to signal
         var children: [Int32: [Int32]] = [:]
         for pid in (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap({ Int32($0) }) ?? [] {
             if let parent = parentPID(pid) { children[parent, default: []].append(pid) }
         }
         var tree = [process.processIdentifier]
         var i = 0
-        while i < tree.count { tree += children[tree[i]] ?? []; i += 1 }
+        while i < tree.count {
+            tree += children[tree[i]] ?? []
+            i += 1
+        }
         return tree
     }
 
@@ -546,8 +572,14 @@ server.schedule(afterMS: 1) {
 
 // Ctrl-C or a SIGTERM ends the loop, and the exit below stops the clients and prints what
 // they wrote (an exit() here left them running); a second one exits at once.
-signal(SIGINT) { _ in if !running { _exit(130) }; running = false }
-signal(SIGTERM) { _ in if !running { _exit(143) }; running = false }
+signal(SIGINT) { _ in
+    if !running { _exit(130) }
+    running = false
+}
+signal(SIGTERM) { _ in
+    if !running { _exit(143) }
+    running = false
+}
 
 /// Replay starts once every client has started and each one still running has mapped a
 /// window (or 5 s after the last one started), so that what is replayed meets the scene
@@ -577,10 +609,15 @@ var exitStatus: Int32 = 0
     let barrier = server.barrier()
     let deadline = Date().addingTimeInterval(options.settleTimeout)
     server.schedule(afterMS: 1) {
-        if barrier.isPassed { running = false; return nil }
+        if barrier.isPassed {
+            running = false
+            return nil
+        }
         guard Date() >= deadline else { return 5 }
         for w in barrier.waiting {
-            say("ir-compositor: \(clientName(pid: w.pid)), \(w), did not settle within \(options.settleTimeout) s (--settle-timeout)")
+            say(
+                "ir-compositor: \(clientName(pid: w.pid)), \(w), did not settle within \(options.settleTimeout) s (--settle-timeout)"
+            )
         }
         exitStatus = 1
         running = false
@@ -592,12 +629,16 @@ while running { server.dispatch(timeoutMS: 100) }
 
 // The pictures.
 if let path = options.screenshotPath {
-    do { try PNGWriter.write(renderer.render(server, pixels: pixels), to: path); say("ir-compositor: wrote \(path)") }
-    catch { say("ir-compositor: \(error)") }
+    do {
+        try PNGWriter.write(renderer.render(server, pixels: pixels), to: path)
+        say("ir-compositor: wrote \(path)")
+    } catch { say("ir-compositor: \(error)") }
 }
 if let path = options.hitMapPath {
-    do { try HitMap(server).writePNG(to: path); say("ir-compositor: wrote \(path)") }
-    catch { say("ir-compositor: \(error)") }
+    do {
+        try HitMap(server).writePNG(to: path)
+        say("ir-compositor: wrote \(path)")
+    } catch { say("ir-compositor: \(error)") }
 }
 
 if let recorder = liveSources.first?.recorder {

@@ -67,7 +67,9 @@ while let a = arguments.popFirst() {
         options.windows = n
     case "--exit-after-input": options.exitAfterInput = true
     case "--screenshot": options.screenshot = value(a)
-    case "--help", "-h": say(usage); exit(0)
+    case "--help", "-h":
+        say(usage)
+        exit(0)
     default: fail("unknown option \(a)\n\(usage)")
     }
 }
@@ -104,8 +106,10 @@ final class EmbedCompositor {
     let descriptions: [DeviceID: DeviceDescription]
     var running = true
 
-    init(display: WaylandDisplay, options: Options,
-         input: (events: [InputEvent], descriptions: [DeviceID: DeviceDescription])) throws {
+    init(
+        display: WaylandDisplay, options: Options,
+        input: (events: [InputEvent], descriptions: [DeviceID: DeviceDescription])
+    ) throws {
         self.display = display
         (width, height) = (options.width, options.height)
         pending = input.events
@@ -161,8 +165,9 @@ final class EmbedCompositor {
     /// responder chain ends for a press on no window. Client toplevels become children of
     /// the server's window layer (`outputNode`) as they map, above it.
     func buildScene() {
-        let desktop = tree.createNode(.compositor, name: "desktop", parent: server.outputNode,
-                                      frame: Rect(0, 0, width, height))
+        let desktop = tree.createNode(
+            .compositor, name: "desktop", parent: server.outputNode,
+            frame: Rect(0, 0, width, height))
         tree.lowerToBottom(desktop)
         // A press nothing above took: clear the keyboard focus, the way clicking the
         // desktop does in most compositors. Handling the enter makes the desktop the
@@ -198,8 +203,9 @@ final class EmbedCompositor {
     func route(_ event: InputEvent) {
         if case .pointerButton(_, .pressed) = event.kind, let hit = tree.hitTest(seat.cursor) {
             let chain = server.router.responderChain(from: .node(hit.node), seat: seat.id)
-            say("embed: press on \(describe(hit.node)) at \(Int(hit.local.x)),\(Int(hit.local.y)); chain: "
-                  + chain.map { if case .node(let n) = $0 { describe(n) } else { "\($0)" } }.joined(separator: " → "))
+            say(
+                "embed: press on \(describe(hit.node)) at \(Int(hit.local.x)),\(Int(hit.local.y)); chain: "
+                    + chain.map { if case .node(let n) = $0 { describe(n) } else { "\($0)" } }.joined(separator: " → "))
         }
         // seat → hit-test / focus owner → responder chain → deliveries sent; a device added
         // later comes with what the file says of it.
@@ -213,8 +219,10 @@ final class EmbedCompositor {
     /// press is the newest serial it saw: GTK cites it to start a drag or open a menu.
     func focusOnClick() {
         server.beforePress = { [unowned self] node, seat in
-            guard let top = toplevel(of: node), seat.keyboardFirstResponder.flatMap(toplevel(of:)) != top else { return }
-            server.activate(top, seat: seat)  // wl_keyboard.leave/enter and raise now; configure(activated) after
+            guard let top = toplevel(of: node), seat.keyboardFirstResponder.flatMap(toplevel(of:)) != top else {
+                return
+            }
+            server.activate(top, seat: seat) // wl_keyboard.leave/enter and raise now; configure(activated) after
         }
     }
 
@@ -237,14 +245,19 @@ final class EmbedCompositor {
     /// pixels into an image we own, keyed by the surface's node.
     func keepPixels() {
         server.bufferCommitted = { [unowned self] surface, buffer in
-            guard let node = self.server.node(ofSurfaceResource: surface), let shm = wl_shm_buffer_get(buffer) else { return }
-            let w = wl_shm_buffer_get_width(shm), h = wl_shm_buffer_get_height(shm)
-            let format = wl_shm_buffer_get_format(shm) == WL_SHM_FORMAT_XRGB8888.rawValue ? PIXMAN_x8r8g8b8 : PIXMAN_a8r8g8b8
+            guard let node = self.server.node(ofSurfaceResource: surface), let shm = wl_shm_buffer_get(buffer) else {
+                return
+            }
+            let w = wl_shm_buffer_get_width(shm)
+            let h = wl_shm_buffer_get_height(shm)
+            let format =
+                wl_shm_buffer_get_format(shm) == WL_SHM_FORMAT_XRGB8888.rawValue ? PIXMAN_x8r8g8b8 : PIXMAN_a8r8g8b8
             wl_shm_buffer_begin_access(shm)
             defer { wl_shm_buffer_end_access(shm) }
             guard let data = wl_shm_buffer_get_data(shm),
-                let source = pixman_image_create_bits(format, w, h, data.assumingMemoryBound(to: UInt32.self),
-                                                      wl_shm_buffer_get_stride(shm)),
+                let source = pixman_image_create_bits(
+                    format, w, h, data.assumingMemoryBound(to: UInt32.self),
+                    wl_shm_buffer_get_stride(shm)),
                 let copy = pixman_image_create_bits(PIXMAN_a8r8g8b8, w, h, nil, 0)
             else { return }
             pixman_image_composite32(PIXMAN_OP_SRC, source, nil, copy, 0, 0, 0, 0, 0, 0, w, h)
@@ -265,8 +278,9 @@ final class EmbedCompositor {
             guard tree.isVisible(node) else { return }
             for child in tree.childrenBelow(of: node) { paint(child) }
             if let image = images[node], let at = tree.layoutPosition(of: node) {
-                pixman_image_composite32(PIXMAN_OP_OVER, image, nil, output, 0, 0, 0, 0, Int32(at.x), Int32(at.y),
-                                         pixman_image_get_width(image), pixman_image_get_height(image))
+                pixman_image_composite32(
+                    PIXMAN_OP_OVER, image, nil, output, 0, 0, 0, 0, Int32(at.x), Int32(at.y),
+                    pixman_image_get_width(image), pixman_image_get_height(image))
             }
             for child in tree.childrenAbove(of: node) { paint(child) }
         }
@@ -277,12 +291,15 @@ final class EmbedCompositor {
     func writeScreenshot(_ path: String) {
         let image = render()
         defer { pixman_image_unref(image) }
-        let w = Int(width), h = Int(height)
+        let w = Int(width)
+        let h = Int(height)
         let pixels = pixman_image_get_data(image)!
         var bytes = Array("P6\n\(w) \(h)\n255\n".utf8)
         for i in 0..<(w * h) {
             let p = pixels[i]
-            bytes += [UInt8(truncatingIfNeeded: p >> 16), UInt8(truncatingIfNeeded: p >> 8), UInt8(truncatingIfNeeded: p)]
+            bytes += [
+                UInt8(truncatingIfNeeded: p >> 16), UInt8(truncatingIfNeeded: p >> 8), UInt8(truncatingIfNeeded: p),
+            ]
         }
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { fail("cannot write \(path)") }
         say("embed: wrote \(path)")

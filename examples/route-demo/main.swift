@@ -39,7 +39,8 @@ final class Demo {
 
     func run(_ text: String, file: String) throws {
         for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            let line =
+                raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             let words = line.split(separator: " ").map(String.init)
             guard let command = words.first else { continue }
             do {
@@ -50,9 +51,13 @@ final class Demo {
             }
             flush()
         }
-        print("dropped: " + EventKind.allCases.filter { seat.dropCount($0) > 0 }
-            .map { "\($0)=\(seat.dropCount($0))" }.joined(separator: " "))
-        print(checker.isClean ? "invariants: clean" : "invariants violated:\n" + checker.violations.joined(separator: "\n"))
+        print(
+            "dropped: "
+                + EventKind.allCases.filter { seat.dropCount($0) > 0 }
+                .map { "\($0)=\(seat.dropCount($0))" }.joined(separator: " "))
+        print(
+            checker.isClean
+                ? "invariants: clean" : "invariants violated:\n" + checker.violations.joined(separator: "\n"))
     }
 
     func flush() {
@@ -84,7 +89,11 @@ final class Demo {
             var region = Region()
             for a in args.dropFirst() {
                 let (key, value) = try keyValue(a)
-                if key == "add" { region.add(try rect(value)) } else if key == "subtract" { region.subtract(try rect(value)) }
+                if key == "add" {
+                    region.add(try rect(value))
+                } else if key == "subtract" {
+                    region.subtract(try rect(value))
+                }
             }
             router.tree.setInputRegion(try node(try arg(args, 0)), region)
         case "map": router.tree.setMapped(try node(try arg(args, 0)), true)
@@ -100,7 +109,9 @@ final class Demo {
             let code = try number(try arg(args, 0))
             let action = args.dropFirst().first { $0.hasPrefix("action=") }.map { String($0.dropFirst(7)) } ?? "binding"
             let modifiers: ModifierMask = args.contains("super") ? .superKey : []
-            seat.addBinding(KeyBinding(keysym: UInt32(code), modifiers: modifiers)) { print("  (binding runs \(action))") }
+            seat.addBinding(KeyBinding(keysym: UInt32(code), modifiers: modifiers)) {
+                print("  (binding runs \(action))")
+            }
         case "warp":
             let p = try numbers(try arg(args, 0), 2)
             seat.notifyPointerWarp(time: t, to: Point(p[0], p[1]))
@@ -113,9 +124,13 @@ final class Demo {
             seat.notifyPointerButton(time: t, button: b, state: try arg(args, 1) == "pressed" ? .pressed : .released)
         case "scroll":
             let dy = try number(try arg(args, 0))
-            seat.notifyPointerAxis(time: t, source: .wheel, vertical: AxisValue(value: dy, value120: Int32(dy / 15 * 120)), horizontal: nil)
+            seat.notifyPointerAxis(
+                time: t, source: .wheel, vertical: AxisValue(value: dy, value120: Int32(dy / 15 * 120)), horizontal: nil
+            )
         case "key":
-            seat.notifyKey(time: t, key: UInt32(try number(try arg(args, 0))), state: try arg(args, 1) == "pressed" ? .pressed : .released)
+            seat.notifyKey(
+                time: t, key: UInt32(try number(try arg(args, 0))),
+                state: try arg(args, 1) == "pressed" ? .pressed : .released)
         case "touch":
             let slot = Int32(try number(try arg(args, 1)))
             switch try arg(args, 0) {
@@ -135,10 +150,15 @@ final class Demo {
     var ticks = 0
 
     func makeNode(_ args: [String]) throws {
-        let kinds: [String: NodeKind] = ["compositor": .compositor, "toplevel": .toplevel, "subsurface": .subsurface, "popup": .popup]
+        let kinds: [String: NodeKind] = [
+            "compositor": .compositor, "toplevel": .toplevel, "subsurface": .subsurface, "popup": .popup,
+        ]
         guard let kind = kinds[try arg(args, 0)] else { throw ScriptError(description: "unknown node kind \(args[0])") }
         let name = try arg(args, 1)
-        var parent: NodeID?, client = ClientID.compositor, frame = Rect(0, 0, 0, 0), takes: [String] = []
+        var parent: NodeID?
+        var client = ClientID.compositor
+        var frame = Rect(0, 0, 0, 0)
+        var takes: [String] = []
         var clips: Bool?
         for a in args.dropFirst(2) where a != "below" {
             let (key, value) = try keyValue(a)
@@ -153,8 +173,9 @@ final class Demo {
             default: throw ScriptError(description: "unknown node attribute \(key)")
             }
         }
-        let n = router.tree.createNode(kind, name: name, client: client, parent: parent, frame: frame,
-                                       layer: args.contains("below") ? .below : .above)
+        let n = router.tree.createNode(
+            kind, name: name, client: client, parent: parent, frame: frame,
+            layer: args.contains("below") ? .below : .above)
         if let clips { router.tree.setClipsChildren(n, clips) }
         if !takes.isEmpty {
             router.tree.setHandler(n) { event in
@@ -203,7 +224,10 @@ final class CodeTranslator: KeyTranslator {
         if let bit = modifierBits[key] { if state == .pressed { depressed |= bit } else { depressed &= ~bit } }
         return KeyMeaning(keysym: key, baseKeysym: key, modifiers: Modifiers(depressed: depressed))
     }
-    func releaseAll() -> Modifiers { depressed = 0; return Modifiers() }
+    func releaseAll() -> Modifiers {
+        depressed = 0
+        return Modifiers()
+    }
 }
 
 /// Feeds both the trace and the invariant checker.

@@ -9,8 +9,9 @@
 // (1 to 3 mutations, named on standard error), to try a reader on.
 
 import InputRouterRecording
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 let usage = """
@@ -100,7 +101,9 @@ let bytes = Array(text.utf8)
 if let outputPath {
     let fd = open(outputPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else { fail("cannot write \(outputPath): \(String(cString: strerror(errno)))") }
-    guard writeAll(bytes, to: fd), close(fd) == 0 else { fail("cannot write \(outputPath): \(String(cString: strerror(errno)))") }
+    guard writeAll(bytes, to: fd), close(fd) == 0 else {
+        fail("cannot write \(outputPath): \(String(cString: strerror(errno)))")
+    }
 } else {
     guard writeAll(bytes, to: 1) else { fail("cannot write to standard output: \(String(cString: strerror(errno)))") }
 }

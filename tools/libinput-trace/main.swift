@@ -13,8 +13,9 @@
 import InputRouter
 import InputRouterLibinput
 import InputRouterRecording
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 func fail(_ message: String) -> Never {
@@ -38,7 +39,8 @@ func monotonicMicroseconds() -> UInt64 {
 
 /// Same events per device (by sysname), in order, ignoring times; device sets must agree.
 func compare(_ expectedPath: String, _ actualPath: String) -> Int32 {
-    let expected: DebugEventsLog, actual: DebugEventsLog
+    let expected: DebugEventsLog
+    let actual: DebugEventsLog
     do {
         expected = try DebugEventsReader.read(path: expectedPath)
         actual = try DebugEventsReader.read(path: actualPath)
@@ -53,10 +55,12 @@ func compare(_ expectedPath: String, _ actualPath: String) -> Int32 {
         }
         return out
     }
-    let a = perDevice(expected), b = perDevice(actual)
+    let a = perDevice(expected)
+    let b = perDevice(actual)
     var ok = true
     for sysname in Set(a.keys).union(b.keys).sorted() {
-        let x = a[sysname] ?? [], y = b[sysname] ?? []
+        let x = a[sysname] ?? []
+        let y = b[sysname] ?? []
         if x == y {
             note("  \(sysname): \(x.count) events identical")
             continue
@@ -102,7 +106,9 @@ func parse(_ arguments: [String]) -> Options {
         case "--udev": options.devices = .udev(seat: value())
         case "--device": paths.append(value())
         case "--libseat": options.access = .libseat(seat: "seat0")
-        case "--idle": guard let s = Double(value()), s > 0 else { fail("--idle needs seconds > 0") }; options.idle = s
+        case "--idle":
+            guard let s = Double(value()), s > 0 else { fail("--idle needs seconds > 0") }
+            options.idle = s
         case "--record": options.record = value()
         case "--expect-clean": options.expectClean = true
         default: fail("unknown argument \(arguments[i])")
@@ -123,7 +129,8 @@ struct Held {
     mutating func observe(_ delivery: Delivery) {
         switch delivery {
         case .key(_, _, _, let key, let state, _): keys[key, default: 0] += state == .pressed ? 1 : -1
-        case .pointerButton(_, _, _, let button, let state, _): buttons[button, default: 0] += state == .pressed ? 1 : -1
+        case .pointerButton(_, _, _, let button, let state, _):
+            buttons[button, default: 0] += state == .pressed ? 1 : -1
         case .touchDown(_, _, _, let slot, _, _): touches.insert(slot)
         case .touchUp(_, _, _, let slot, _): touches.remove(slot)
         case .touchCancel: touches.removeAll()
@@ -132,7 +139,8 @@ struct Held {
     }
 
     var description: String {
-        let k = keys.filter { $0.value != 0 }.keys.sorted(), b = buttons.filter { $0.value != 0 }.keys.sorted()
+        let k = keys.filter { $0.value != 0 }.keys.sorted()
+        let b = buttons.filter { $0.value != 0 }.keys.sorted()
         return "keys held \(k), buttons held \(b), touch points \(touches.sorted())"
     }
     var clean: Bool { keys.values.allSatisfy { $0 == 0 } && buttons.values.allSatisfy { $0 == 0 } && touches.isEmpty }
@@ -152,8 +160,9 @@ func run(_ options: Options) -> Int32 {
     let output = router.tree.createNode(.output, name: "out", frame: Rect(0, 0, 1920, 1080))
     let client = router.addClient(name: "client")
     seat.setBound([.pointer, .keyboard, .touch], for: client, true)
-    let window = router.tree.createNode(.toplevel, name: "window", client: client, parent: output,
-                                        frame: Rect(0, 0, 1920, 1080))
+    let window = router.tree.createNode(
+        .toplevel, name: "window", client: client, parent: output,
+        frame: Rect(0, 0, 1920, 1080))
     _ = seat.setKeyboardFocus(window)
     var held = Held()
     var formatter = DebugEventsFormatter()
@@ -167,7 +176,8 @@ func run(_ options: Options) -> Int32 {
         do {
             try source.dispatch { event, description in
                 if case .deviceAdded = event.kind,
-                   let info = source.currentDevices.first(where: { $0.id == event.device }) {
+                    let info = source.currentDevices.first(where: { $0.id == event.device })
+                {
                     names[event.device] = (info.sysname, info.name)
                 }
                 let (sysname, name) = names[event.device] ?? ("event?", "?")
@@ -220,8 +230,9 @@ func checkRecording(_ path: String, live: [InputEvent]) -> Int32 {
         for event in events {
             let i = index(event)
             while out.count <= i { out.append([]) }
-            out[i].append(DebugEventsFormatter.payload(event.kind).map { "\($0.0) \($0.1)" }
-                          ?? EventText.describe(event.kind))
+            out[i].append(
+                DebugEventsFormatter.payload(event.kind).map { "\($0.0) \($0.1)" }
+                    ?? EventText.describe(event.kind))
         }
         return out
     }
@@ -237,11 +248,13 @@ func checkRecording(_ path: String, live: [InputEvent]) -> Int32 {
         return 0
     }
     for device in 0..<max(a.count, b.count) {
-        let x = device < a.count ? a[device] : [], y = device < b.count ? b[device] : []
+        let x = device < a.count ? a[device] : []
+        let y = device < b.count ? b[device] : []
         guard x != y else { continue }
         let index = (0..<min(x.count, y.count)).first { x[$0] != y[$0] } ?? min(x.count, y.count)
-        note("# recording \(path): device \(device): \(x.count) live vs \(y.count) read back; first difference at "
-             + "\(index + 1): \(index < x.count ? x[index] : "-") / \(index < y.count ? y[index] : "-")")
+        note(
+            "# recording \(path): device \(device): \(x.count) live vs \(y.count) read back; first difference at "
+                + "\(index + 1): \(index < x.count ? x[index] : "-") / \(index < y.count ? y[index] : "-")")
     }
     return 1
 }

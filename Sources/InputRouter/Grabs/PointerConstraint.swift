@@ -15,8 +15,10 @@ public struct RelativeMotion: Hashable, Sendable {
     public var unacceleratedDY: Double
     /// The deltas of one motion event; a trivial value, free on the hot path.
     public init(dx: Double, dy: Double, unacceleratedDX: Double, unacceleratedDY: Double) {
-        self.dx = dx; self.dy = dy
-        self.unacceleratedDX = unacceleratedDX; self.unacceleratedDY = unacceleratedDY
+        self.dx = dx
+        self.dy = dy
+        self.unacceleratedDX = unacceleratedDX
+        self.unacceleratedDY = unacceleratedDY
     }
 }
 

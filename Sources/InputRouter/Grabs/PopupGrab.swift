@@ -19,7 +19,7 @@ final class PopupGrab: PointerGrab, TouchGrab, KeyboardGrab {
     func button(_ seat: Seat, time: UInt64, button: UInt32, state: ButtonState) {
         if state == .pressed, seat.tree.hitTest(seat.cursor).flatMap({ seat.tree.client(of: $0.node) }) != client {
             seat.dismissPopups()
-            seat.pointer.consumedButtons[Int(button)] = true  // its release too
+            seat.pointer.consumedButtons[Int(button)] = true // its release too
             return
         }
         seat.defaultPointerButton(time: time, button: button, state: state)

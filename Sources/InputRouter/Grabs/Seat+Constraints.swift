@@ -35,8 +35,11 @@ extension Seat {
     public func removePointerConstraint(on node: NodeID) {
         guard let i = constraints.index(of: node) else { return }
         let c = constraints.items[i]
-        if constraints.active == i { constraints.active = nil }
-        else if let a = constraints.active, a > i { constraints.active = a - 1 }
+        if constraints.active == i {
+            constraints.active = nil
+        } else if let a = constraints.active, a > i {
+            constraints.active = a - 1
+        }
         constraints.items.remove(at: i)
         if c.state == .active {
             if tree.isAlive(c.node) { enqueue(.pointerConstraint(id, c.node, c.kind, active: false)) }
@@ -116,15 +119,20 @@ extension Seat {
             let origin = tree.layoutPosition(of: constraints.items[a].node)
         else { return p }
         let local = Point(p.x - origin.x, p.y - origin.y)
-        var best = local, bestDistance = Double.infinity
+        var best = local
+        var bestDistance = Double.infinity
         for r in constraints.confineRects {
             // A cursor pushed past a rect's far edge stops on its last whole pixel (what Mir
             // does and WLCS checks); one inside stays where it is, fractions and all.
-            let farX = Double(r.x) + Double(r.width), farY = Double(r.y) + Double(r.height)
+            let farX = Double(r.x) + Double(r.width)
+            let farY = Double(r.y) + Double(r.height)
             let x = local.x >= farX ? farX - 1 : max(local.x, Double(r.x))
             let y = local.y >= farY ? farY - 1 : max(local.y, Double(r.y))
             let d = (x - local.x) * (x - local.x) + (y - local.y) * (y - local.y)
-            if d < bestDistance { bestDistance = d; best = Point(x, y) }
+            if d < bestDistance {
+                bestDistance = d
+                best = Point(x, y)
+            }
             if d == 0 { break }
         }
         return Point(best.x + origin.x, best.y + origin.y)
@@ -148,7 +156,8 @@ extension Seat {
             if c.node == focus, tree.canReceiveInput(c.node) { return }
             deactivateConstraint(a, next: c.lifetime == .oneshot ? .defunct : .inactive)
         }
-        for i in constraints.items.indices where constraints.items[i].state == .suspended && constraints.items[i].node != focus {
+        for i in constraints.items.indices
+        where constraints.items[i].state == .suspended && constraints.items[i].node != focus {
             constraints.items[i].state = .inactive
         }
         guard let focus, pointerClaim == nil, let i = constraints.index(of: focus),
@@ -204,7 +213,9 @@ extension Seat {
     /// The cursor is on the surface's input region and inside the constraint's region.
     private func cursorInside(_ c: PointerConstraint) -> Bool {
         guard let local = tree.localPoint(cursor, in: c.node), let frame = tree.frame(of: c.node) else { return false }
-        guard local.x >= 0, local.y >= 0, local.x < Double(frame.width), local.y < Double(frame.height) else { return false }
+        guard local.x >= 0, local.y >= 0, local.x < Double(frame.width), local.y < Double(frame.height) else {
+            return false
+        }
         if let input = tree.inputRegion(of: c.node), !input.contains(local) { return false }
         return c.region?.contains(local) ?? true
     }
@@ -213,7 +224,9 @@ extension Seat {
     /// and ends or starts constraints as the focus moved.
     func constraintSceneDidChange() {
         guard !constraints.items.isEmpty else { return }
-        if let a = constraints.active, !tree.isAlive(constraints.items[a].node) { deactivateConstraint(a, next: .defunct) }
+        if let a = constraints.active, !tree.isAlive(constraints.items[a].node) {
+            deactivateConstraint(a, next: .defunct)
+        }
         constraints.items.removeAll { !tree.isAlive($0.node) }
         constraints.active = constraints.items.firstIndex { $0.state == .active }
         refreshConstraintRegion()
@@ -235,10 +248,16 @@ extension Seat {
     /// Puts the cursor where the client's hint says (surface-local), when the surface
     /// still has the pointer and the hint is on it; the surface is told where it is.
     private func warpToHint(_ c: PointerConstraint) {
-        guard let hint = c.hint, c.node == clientSurface(pointer.focus)?.0, let origin = tree.layoutPosition(of: c.node),
-            let frame = tree.frame(of: c.node), hint.x >= 0, hint.y >= 0, hint.x < Double(frame.width), hint.y < Double(frame.height)
+        guard let hint = c.hint, c.node == clientSurface(pointer.focus)?.0,
+            let origin = tree.layoutPosition(of: c.node),
+            let frame = tree.frame(of: c.node), hint.x >= 0, hint.y >= 0, hint.x < Double(frame.width),
+            hint.y < Double(frame.height)
         else { return }
         cursor = clampToLayout(Point(origin.x + hint.x, origin.y + hint.y))
-        if pointer.heldButtonCount > 0 { deliverMotion(time: lastTime, hit: nil) } else { repick(time: lastTime, motion: true) }
+        if pointer.heldButtonCount > 0 {
+            deliverMotion(time: lastTime, hit: nil)
+        } else {
+            repick(time: lastTime, motion: true)
+        }
     }
 }

@@ -5,7 +5,10 @@ extension Seat {
     /// focus, enter to `node` at the cursor (a compositor node's handler gets the enter).
     /// nil: nobody has it, so no `wl_pointer` event reaches any client (a drag does this).
     public func focusPointer(on node: NodeID?) {
-        guard let n = node else { setPointerFocus(nil); return }
+        guard let n = node else {
+            setPointerFocus(nil)
+            return
+        }
         guard tree.canReceiveInput(n) else { return }
         if clientSurface(.node(n)) == nil, let local = tree.localPoint(cursor, in: n) {
             _ = callHandler(.node(n), .pointerEnter(local))

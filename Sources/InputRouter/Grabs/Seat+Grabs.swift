@@ -106,7 +106,10 @@ extension Seat {
         }
         grab.stack.append(popup)
         moveKeyboardFocus(to: popup)
-        if pointer.heldButtonCount == 0 { pointer.lastFirstResponder = nil; repick(time: lastTime, motion: false) }
+        if pointer.heldButtonCount == 0 {
+            pointer.lastFirstResponder = nil
+            repick(time: lastTime, motion: false)
+        }
         flushPointerFrames()
         return true
     }
@@ -204,14 +207,16 @@ extension Seat {
 
     func moveGrabbed(_ node: NodeID, offset: Point) {
         let parent = tree.parent(of: node).flatMap(tree.layoutPosition(of:)) ?? .zero
-        let x = (cursor.x - offset.x - parent.x).rounded(.down), y = (cursor.y - offset.y - parent.y).rounded(.down)
+        let x = (cursor.x - offset.x - parent.x).rounded(.down)
+        let y = (cursor.y - offset.y - parent.y).rounded(.down)
         tree.move(node, to: keepingReachable(node, at: (saturatingPixels(x), saturatingPixels(y))))
     }
 
     func resizeGrabbed(_ node: NodeID, edges: ResizeEdges, start: Point, startSize: Rect) {
         let dx = saturatingPixels((cursor.x - start.x).rounded(.down))
         let dy = saturatingPixels((cursor.y - start.y).rounded(.down))
-        var w = startSize.width, h = startSize.height
+        var w = startSize.width
+        var h = startSize.height
         if edges.contains(.right) { w &+= dx }
         if edges.contains(.left) { w &-= dx }
         if edges.contains(.bottom) { h &+= dy }

@@ -11,18 +11,28 @@ extension Seat {
     func keepingReachable(_ node: NodeID, at position: (x: Int32, y: Int32)) -> (x: Int32, y: Int32) {
         guard !layoutRects.isEmpty, let size = tree.frame(of: node) else { return position }
         let parent = tree.parent(of: node).flatMap(tree.layoutPosition(of:)) ?? .zero
-        let px = Int64(parent.x.rounded(.down)), py = Int64(parent.y.rounded(.down))
-        let x = Int64(position.x) + px, y = Int64(position.y) + py
-        let w = Int64(max(size.width, 1)), keep = Int64(max(moveKeepsVisible, 1))
+        let px = Int64(parent.x.rounded(.down))
+        let py = Int64(parent.y.rounded(.down))
+        let x = Int64(position.x) + px
+        let y = Int64(position.y) + py
+        let w = Int64(max(size.width, 1))
+        let keep = Int64(max(moveKeepsVisible, 1))
         var best: (x: Int64, y: Int64)? = nil
         var bestDistance = Int64.max
         for r in layoutRects where !r.isEmpty {
-            let ox = Int64(r.x), oy = Int64(r.y), ow = Int64(r.width), oh = Int64(r.height)
-            let across = min(keep, w, ow), down = min(keep, oh)
+            let ox = Int64(r.x)
+            let oy = Int64(r.y)
+            let ow = Int64(r.width)
+            let oh = Int64(r.height)
+            let across = min(keep, w, ow)
+            let down = min(keep, oh)
             let cx = min(max(x, ox + across - w), ox + ow - across)
             let cy = min(max(y, oy), oy + oh - down)
             let d = (cx - x).magnitude + (cy - y).magnitude
-            if d < bestDistance { bestDistance = Int64(d); best = (cx, cy) }
+            if d < bestDistance {
+                bestDistance = Int64(d)
+                best = (cx, cy)
+            }
             if d == 0 { break }
         }
         guard let b = best else { return position }

@@ -46,7 +46,8 @@ struct ChildGrid {
     @inline(__always) func entries(at p: Point) -> Range<Int> {
         guard p.x >= minX && p.x < maxX && p.y >= minY && p.y < maxY else { return outside }
         // Inside the grid, so 0 <= cx < cols and 0 <= cy < rows: no overflow to check.
-        let cx = min(cols &- 1, Int((p.x - minX) * scaleX)), cy = min(rows &- 1, Int((p.y - minY) * scaleY))
+        let cx = min(cols &- 1, Int((p.x - minX) * scaleX))
+        let cy = min(rows &- 1, Int((p.y - minY) * scaleY))
         let c = cy &* cols &+ cx
         return Int(storage[c])..<Int(storage[c &+ 1])
     }
@@ -59,7 +60,10 @@ struct ChildGrid {
         guard movedCount < movedCapacity else { return false }
         let rank = n[Int(slot)].gridRank
         var j = movedStart + movedCount
-        while j > movedStart && n[Int(storage[j - 1])].gridRank > rank { storage[j] = storage[j - 1]; j -= 1 }
+        while j > movedStart && n[Int(storage[j - 1])].gridRank > rank {
+            storage[j] = storage[j - 1]
+            j -= 1
+        }
         storage[j] = slot
         movedCount += 1
         return true
@@ -74,9 +78,15 @@ struct ChildGrid {
         while j < end && storage[j] != slot { j &+= 1 }
         guard j < end else { return }
         if top {
-            while j > movedStart { storage[j] = storage[j &- 1]; j &-= 1 }
+            while j > movedStart {
+                storage[j] = storage[j &- 1]
+                j &-= 1
+            }
         } else {
-            while j &+ 1 < end { storage[j] = storage[j &+ 1]; j &+= 1 }
+            while j &+ 1 < end {
+                storage[j] = storage[j &+ 1]
+                j &+= 1
+            }
         }
         storage[j] = slot
     }
@@ -94,7 +104,10 @@ struct ChildGrid {
         return bottomRank
     }
 
-    struct Item { var slot: UInt32; var x0, y0, x1, y1: Double }
+    struct Item {
+        var slot: UInt32
+        var x0, y0, x1, y1: Double
+    }
     typealias Child = (slot: UInt32, box: Box, x: Int32, y: Int32)
 
     /// The working lists of a build, kept by the tree: a rebuild (a window raised in a wide
@@ -106,7 +119,7 @@ struct ChildGrid {
     }
 
     init() {
-        storage = .allocate(capacity: 1)  // replaced once the size is known
+        storage = .allocate(capacity: 1) // replaced once the size is known
         storageCapacity = 1
     }
 
@@ -120,16 +133,26 @@ struct ChildGrid {
         movedCount = 0
         topRank = Self.firstRank
         bottomRank = Self.firstRank + UInt32(children.count)
-        minX = .infinity; minY = .infinity; maxX = -.infinity; maxY = -.infinity
+        minX = .infinity
+        minY = .infinity
+        maxX = -.infinity
+        maxY = -.infinity
         for c in children where !c.box.isEmpty {
             let (item, outside) = Self.item(c)
             if outside { scratch.outside.append(c.slot) }
             guard item.x0 < item.x1 && item.y0 < item.y1 else { continue }
             scratch.items.append(item)
-            minX = min(minX, item.x0); minY = min(minY, item.y0)
-            maxX = max(maxX, item.x1); maxY = max(maxY, item.y1)
+            minX = min(minX, item.x0)
+            minY = min(minY, item.y0)
+            maxX = max(maxX, item.x1)
+            maxY = max(maxY, item.y1)
         }
-        if scratch.items.isEmpty { minX = 0; minY = 0; maxX = 0; maxY = 0 }
+        if scratch.items.isEmpty {
+            minX = 0
+            minY = 0
+            maxX = 0
+            maxY = 0
+        }
         sizeCells(scratch.items)
         var total = 0
         while true {
@@ -138,10 +161,14 @@ struct ChildGrid {
                 let (a, b) = cellRange(item)
                 total += (a.upperBound - a.lowerBound) * (b.upperBound - b.lowerBound)
             }
-            if total <= max(4 * scratch.items.count + cols * rows, Self.entryAllowance) || (cols == 1 && rows == 1) { break }
+            if total <= max(4 * scratch.items.count + cols * rows, Self.entryAllowance) || (cols == 1 && rows == 1) {
+                break
+            }
             // Half the cells, keeping their shape.
-            cols = max(Int(Double(cols) * 0.7071), 1); rows = max(Int(Double(rows) * 0.7071), 1)
-            scaleX = Double(cols) / max(maxX - minX, 1); scaleY = Double(rows) / max(maxY - minY, 1)
+            cols = max(Int(Double(cols) * 0.7071), 1)
+            rows = max(Int(Double(rows) * 0.7071), 1)
+            scaleX = Double(cols) / max(maxX - minX, 1)
+            scaleY = Double(rows) / max(maxY - minY, 1)
         }
         // Counting sort into cells; visiting children topmost first keeps each cell in
         // z-order.
@@ -160,12 +187,20 @@ struct ChildGrid {
             for cy in ys { for cx in xs { scratch.next[cy * cols + cx] += 1 } }
         }
         var start = cells + 1
-        for c in 0..<cells { storage[c] = UInt32(start); let k = scratch.next[c]; scratch.next[c] = start; start += k }
+        for c in 0..<cells {
+            storage[c] = UInt32(start)
+            let k = scratch.next[c]
+            scratch.next[c] = start
+            start += k
+        }
         storage[cells] = UInt32(start)
         for item in scratch.items {
             let (xs, ys) = cellRange(item)
             for cy in ys {
-                for cx in xs { storage[scratch.next[cy * cols + cx]] = item.slot; scratch.next[cy * cols + cx] += 1 }
+                for cx in xs {
+                    storage[scratch.next[cy * cols + cx]] = item.slot
+                    scratch.next[cy * cols + cx] += 1
+                }
             }
         }
         for (j, slot) in scratch.outside.enumerated() { storage[start + j] = slot }
@@ -177,10 +212,14 @@ struct ChildGrid {
     /// reaches past that (then it is in the `outside` list too).
     static func item(_ c: Child) -> (Item, outside: Bool) {
         let l = limit
-        let x0 = Double(c.box.minX) + Double(c.x), x1 = Double(c.box.maxX) + Double(c.x)
-        let y0 = Double(c.box.minY) + Double(c.y), y1 = Double(c.box.maxY) + Double(c.y)
-        return (Item(slot: c.slot, x0: max(x0, -l), y0: max(y0, -l), x1: min(x1, l), y1: min(y1, l)),
-                x0 < -l || y0 < -l || x1 > l || y1 > l)
+        let x0 = Double(c.box.minX) + Double(c.x)
+        let x1 = Double(c.box.maxX) + Double(c.x)
+        let y0 = Double(c.box.minY) + Double(c.y)
+        let y1 = Double(c.box.maxY) + Double(c.y)
+        return (
+            Item(slot: c.slot, x0: max(x0, -l), y0: max(y0, -l), x1: min(x1, l), y1: min(y1, l)),
+            x0 < -l || y0 < -l || x1 > l || y1 > l
+        )
     }
 
     /// Moves a child's entries to the front (`top`) or the back of every cell it is in, and
@@ -202,14 +241,22 @@ struct ChildGrid {
 
     /// Rotates `slot` to the start (end) of `range` in `storage`, the others kept in order.
     private func restack(_ slot: UInt32, in range: Range<Int>, top: Bool) {
-        let s = storage, start = range.lowerBound, end = range.upperBound
+        let s = storage
+        let start = range.lowerBound
+        let end = range.upperBound
         var j = start
         while j < end && s[j] != slot { j &+= 1 }
         guard j < end else { return }
         if top {
-            while j > start { s[j] = s[j &- 1]; j &-= 1 }
+            while j > start {
+                s[j] = s[j &- 1]
+                j &-= 1
+            }
         } else {
-            while j &+ 1 < end { s[j] = s[j &+ 1]; j &+= 1 }
+            while j &+ 1 < end {
+                s[j] = s[j &+ 1]
+                j &+= 1
+            }
         }
         s[j] = slot
     }
@@ -221,7 +268,8 @@ struct ChildGrid {
     /// child, and at most 1024 (or one per child, if more): windows that overlap deep get
     /// cells far smaller than one per child, 20,000 small surfaces one each.
     private mutating func sizeCells(_ items: [Item]) {
-        let w = max(maxX - minX, 1), h = max(maxY - minY, 1)
+        let w = max(maxX - minX, 1)
+        let h = max(maxY - minY, 1)
         let n = Double(max(items.count, 1))
         var perimeter = 0.0
         for item in items { perimeter += (item.x1 - item.x0) + (item.y1 - item.y0) }
@@ -230,13 +278,16 @@ struct ChildGrid {
         let cells = min(max(ideal.isFinite ? ideal : n, n), max(n, 1024))
         cols = Int(min(max((cells * w / h).squareRoot(), 1), 1024))
         rows = Int(min(max(cells / Double(cols), 1), 1024))
-        scaleX = Double(cols) / w; scaleY = Double(rows) / h
+        scaleX = Double(cols) / w
+        scaleY = Double(rows) / h
     }
 
     /// The cells an item overlaps (its exclusive edge may add one cell: harmless).
     private func cellRange(_ item: Item) -> (Range<Int>, Range<Int>) {
-        let x0 = min(cols - 1, Int((item.x0 - minX) * scaleX)), x1 = min(cols - 1, Int((item.x1 - minX) * scaleX))
-        let y0 = min(rows - 1, Int((item.y0 - minY) * scaleY)), y1 = min(rows - 1, Int((item.y1 - minY) * scaleY))
+        let x0 = min(cols - 1, Int((item.x0 - minX) * scaleX))
+        let x1 = min(cols - 1, Int((item.x1 - minX) * scaleX))
+        let y0 = min(rows - 1, Int((item.y0 - minY) * scaleY))
+        let y1 = min(rows - 1, Int((item.y1 - minY) * scaleY))
         return (x0..<(x1 + 1), y0..<(y1 + 1))
     }
 }
@@ -244,11 +295,15 @@ struct ChildGrid {
 extension SurfaceTree {
     /// Builds, rebuilds or frees the grid of `slot`'s `layer` list after a bounds refresh
     /// (on the raw node storage `n`, see `refreshBounds`).
-    func updateGrid(_ slot: UInt32, _ n: UnsafeMutablePointer<NodeRecord>, layer: ChildLayer, count: Int, rebuild: Bool) {
+    func updateGrid(_ slot: UInt32, _ n: UnsafeMutablePointer<NodeRecord>, layer: ChildLayer, count: Int, rebuild: Bool)
+    {
         let k = Int(slot)
         let existing = layer == .above ? n[k].gridAbove : n[k].gridBelow
         if count < ChildGrid.minimumChildren {
-            if existing != NodeRecord.none { freeGrid(existing); setGrid(&n[k], layer, NodeRecord.none) }
+            if existing != NodeRecord.none {
+                freeGrid(existing)
+                setGrid(&n[k], layer, NodeRecord.none)
+            }
             return
         }
         if existing != NodeRecord.none && !rebuild { return }
@@ -300,10 +355,13 @@ extension SurfaceTree {
         return restackInGrid(i, parent: p, layer: layer, grid: g, top: top)
     }
 
-    @inline(never) private func restackInGrid(_ i: UInt32, parent p: UInt32, layer: ChildLayer, grid g: UInt32, top: Bool) -> Bool {
+    @inline(never) private func restackInGrid(
+        _ i: UInt32, parent p: UInt32, layer: ChildLayer, grid g: UInt32, top: Bool
+    ) -> Bool {
         // On the raw records and grid: `i` is live, `p` its parent and `g` the parent's
         // grid, so the checked subscripts' tests (about 30 instructions a click) cannot fail.
-        let n = nodes.base, k = Int(i)
+        let n = nodes.base
+        let k = Int(i)
         let grid = grids.base + Int(g)
         guard !n[Int(p)].gridStale, let rank = grid.pointee.takeRank(top: top) else { return false }
         n[k].gridRank = rank
@@ -332,16 +390,26 @@ extension SurfaceTree {
     /// What `unlink` and `link` at the top (bottom) of the same list do, on the raw records
     /// and without marking the list changed (the grid accounts for the restack): the two
     /// calls and their checked subscripts cost about 110 instructions a click.
-    @inline(__always) private func relinkAtEnd(_ i: UInt32, _ n: UnsafeMutablePointer<NodeRecord>, parent p: Int,
-                                               layer: ChildLayer, top: Bool) {
-        let k = Int(i), none = NodeRecord.none
-        let prev = n[k].prev, next = n[k].next
+    @inline(__always) private func relinkAtEnd(
+        _ i: UInt32, _ n: UnsafeMutablePointer<NodeRecord>, parent p: Int,
+        layer: ChildLayer, top: Bool
+    ) {
+        let k = Int(i)
+        let none = NodeRecord.none
+        let prev = n[k].prev
+        let next = n[k].next
         let parent = n + p
         let above = layer == .above
         if top {
             // Already topmost: relinking would give the same links.
             guard next != none else { return }
-            if prev != none { n[Int(prev)].next = next } else if above { parent.pointee.firstAbove = next } else { parent.pointee.firstBelow = next }
+            if prev != none {
+                n[Int(prev)].next = next
+            } else if above {
+                parent.pointee.firstAbove = next
+            } else {
+                parent.pointee.firstBelow = next
+            }
             n[Int(next)].prev = prev
             let last = above ? parent.pointee.lastAbove : parent.pointee.lastBelow
             n[Int(last)].next = i
@@ -351,7 +419,13 @@ extension SurfaceTree {
         } else {
             guard prev != none else { return }
             n[Int(prev)].next = next
-            if next != none { n[Int(next)].prev = prev } else if above { parent.pointee.lastAbove = prev } else { parent.pointee.lastBelow = prev }
+            if next != none {
+                n[Int(next)].prev = prev
+            } else if above {
+                parent.pointee.lastAbove = prev
+            } else {
+                parent.pointee.lastBelow = prev
+            }
             let first = above ? parent.pointee.firstAbove : parent.pointee.firstBelow
             n[Int(first)].prev = i
             n[k].next = first

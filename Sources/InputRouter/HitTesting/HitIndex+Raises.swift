@@ -44,7 +44,8 @@ extension SurfaceTree {
     /// Before raising `slot`, with the index current: whether it can follow the raise,
     /// remembered if so (the scene change then keeps the index current, `sceneChanged`).
     func rememberRaiseInIndex(_ slot: UInt32) -> Bool {
-        let count = hitIndex.raisedCount, raised = hitIndex.raised
+        let count = hitIndex.raisedCount
+        let raised = hitIndex.raised
         var listed = 0
         while listed < count && raised[listed].slot != slot { listed &+= 1 }
         if listed < count {
@@ -54,7 +55,10 @@ extension SurfaceTree {
             // or they were listed: it only moves to the end.
             let entry = raised[listed]
             var j = listed
-            while j &+ 1 < count { raised[j] = raised[j &+ 1]; j &+= 1 }
+            while j &+ 1 < count {
+                raised[j] = raised[j &+ 1]
+                j &+= 1
+            }
             raised[j] = entry
             return true
         }
@@ -73,8 +77,9 @@ extension SurfaceTree {
         guard count < HitIndex.raisedCapacity else { return false }
         let p = hitIndex.spans[Int(parent)]
         let above = n[Int(slot)].layer == .above
-        raised[count] = RaisedNode(slot: slot, start: own.start, end: own.end,
-                                   layerStart: above ? p.start : p.belowStart, layerEnd: above ? p.aboveEnd : p.end)
+        raised[count] = RaisedNode(
+            slot: slot, start: own.start, end: own.end,
+            layerStart: above ? p.start : p.belowStart, layerEnd: above ? p.aboveEnd : p.end)
         hitIndex.raisedCount = count + 1
         return true
     }
@@ -83,17 +88,22 @@ extension SurfaceTree {
     /// corrected for the raises since the build, oldest first.
     @inline(never) func followRaises(_ hit: Hit, _ index: Int, _ point: Point, _ ix: Int32, _ iy: Int32) -> Hit? {
         let runs = containmentTestsRun
-        var hit = hit, index = UInt32(truncatingIfNeeded: index)
-        let candidates = hitIndex.candidates, raised = hitIndex.raised
+        var hit = hit
+        var index = UInt32(truncatingIfNeeded: index)
+        let candidates = hitIndex.candidates
+        let raised = hitIndex.raised
         for j in 0..<hitIndex.raisedCount {
             let w = raised[j]
             // In W's subtree, or not under one of its same-layer siblings: it stays.
-            guard index &- w.layerStart < w.layerEnd &- w.layerStart, index &- w.start >= w.end &- w.start else { continue }
+            guard index &- w.layerStart < w.layerEnd &- w.layerStart, index &- w.start >= w.end &- w.start else {
+                continue
+            }
             var k = w.start
             while k < w.end {
                 let c = candidates + Int(k)
                 if UInt32(bitPattern: ix &- c.pointee.x0) < c.pointee.width
-                    && UInt32(bitPattern: iy &- c.pointee.y0) < c.pointee.height {
+                    && UInt32(bitPattern: iy &- c.pointee.y0) < c.pointee.height
+                {
                     let local = Point(point.x - Double(c.pointee.originX), point.y - Double(c.pointee.originY))
                     if c.pointee.test == .solid || indexedContains(c, local, ix, iy) {
                         hit = Hit(node: NodeID(index: c.pointee.slot, generation: c.pointee.generation), local: local)

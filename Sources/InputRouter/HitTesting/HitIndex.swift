@@ -80,7 +80,12 @@ struct HitIndex {
     var seenEpoch = UInt64.max
     var queriesLeft = 0
 
-    func deallocate() { cells.deallocate(); candidates.deallocate(); spans.deallocate(); raised.deallocate() }
+    func deallocate() {
+        cells.deallocate()
+        candidates.deallocate()
+        spans.deallocate()
+        raised.deallocate()
+    }
 
     /// The column (row) of an offset from the grid's corner.
     @inline(__always) static func bucket(_ d: UInt32, _ mult: UInt64) -> Int {
@@ -138,11 +143,15 @@ extension SurfaceTree {
 
     /// The point's own containment for a candidate that is not solid (`floor(point)` is
     /// `(ix, iy)`, inside the candidate's rectangle).
-    @inline(never) func indexedContains(_ c: UnsafePointer<HitCandidate>, _ local: Point, _ ix: Int32, _ iy: Int32) -> Bool {
+    @inline(never) func indexedContains(_ c: UnsafePointer<HitCandidate>, _ local: Point, _ ix: Int32, _ iy: Int32)
+        -> Bool
+    {
         if c.pointee.test == .region {
-            let lx = Int64(ix) - Int64(c.pointee.originX), ly = Int64(iy) - Int64(c.pointee.originY)
+            let lx = Int64(ix) - Int64(c.pointee.originX)
+            let ly = Int64(iy) - Int64(c.pointee.originY)
             guard let region = nodes[Int(c.pointee.slot)].inputRegion,
-                  let px = Int32(exactly: lx), let py = Int32(exactly: ly) else { return false }
+                let px = Int32(exactly: lx), let py = Int32(exactly: ly)
+            else { return false }
             return pixman_region32_contains_point(region, px, py, nil) != 0
         }
         // As in the walk: the custom test must not change the tree while the query runs.
@@ -171,34 +180,49 @@ extension SurfaceTree {
         guard flattenChildren(of: 0, 0, 0, .everywhere, &s.candidates, &unbounded) else { return false }
         let count = s.candidates.count
         // The root's own content is never hit, nor its below children (the walk's rule).
-        hitIndex.spans[0] = CandidateSpan(start: 0, aboveEnd: UInt32(count), belowStart: UInt32(count), end: UInt32(count))
+        hitIndex.spans[0] = CandidateSpan(
+            start: 0, aboveEnd: UInt32(count), belowStart: UInt32(count), end: UInt32(count))
         // The grid spans the rectangles that end within 32 bits; those cut at the limit
         // reach past it, and a point outside it takes the walk.
-        var gx0 = Int64.max, gy0 = Int64.max, gx1 = Int64.min, gy1 = Int64.min
+        var gx0 = Int64.max
+        var gy0 = Int64.max
+        var gx1 = Int64.min
+        var gy1 = Int64.min
         for c in s.candidates where !c.cut {
-            gx0 = min(gx0, Int64(c.x0)); gy0 = min(gy0, Int64(c.y0))
-            gx1 = max(gx1, Int64(c.x0) + Int64(c.width)); gy1 = max(gy1, Int64(c.y0) + Int64(c.height))
+            gx0 = min(gx0, Int64(c.x0))
+            gy0 = min(gy0, Int64(c.y0))
+            gx1 = max(gx1, Int64(c.x0) + Int64(c.width))
+            gy1 = max(gy1, Int64(c.y0) + Int64(c.height))
         }
-        if gx0 >= gx1 || gy0 >= gy1 { gx0 = 0; gy0 = 0; gx1 = 0; gy1 = 0 }
-        let gw = gx1 - gx0, gh = gy1 - gy0
+        if gx0 >= gx1 || gy0 >= gy1 {
+            gx0 = 0
+            gy0 = 0
+            gx1 = 0
+            gy1 = 0
+        }
+        let gw = gx1 - gx0
+        let gh = gy1 - gy0
         // About four cells per rectangle, square-ish, then coarser while the entries run
         // over budget (rectangles spanning many cells).
         let target = Double(min(max(4 * count, 16), 1 << 20))
-        var cols = 1, rows = 1
+        var cols = 1
+        var rows = 1
         if gw > 0 && gh > 0 {
             let aspect = Double(gw) / Double(gh)
             cols = Int(min(max((target * aspect).squareRoot(), 1), Double(gw)))
             rows = Int(min(max(target / Double(cols), 1), Double(gh)))
         }
         var total = 0
-        var multX: UInt64 = 0, multY: UInt64 = 0
+        var multX: UInt64 = 0
+        var multY: UInt64 = 0
         while true {
             multX = gw > 0 ? (UInt64(cols) << 32) / UInt64(gw) : 0
             multY = gh > 0 ? (UInt64(rows) << 32) / UInt64(gh) : 0
             layoutCells(&s, cols: cols, rows: rows, gw, gh, multX, multY)
             total = visitCells(&s, cols: cols, rows: rows, gx0, gy0, gw, gh, multX, multY, store: nil)
             if total <= 16 * count + cols * rows || (cols == 1 && rows == 1) { break }
-            cols = max(Int(Double(cols) * 0.7071), 1); rows = max(Int(Double(rows) * 0.7071), 1)
+            cols = max(Int(Double(cols) * 0.7071), 1)
+            rows = max(Int(Double(rows) * 0.7071), 1)
         }
         let cellCount = cols * rows
         let needed = cellCount + 1 + total
@@ -218,13 +242,22 @@ extension SurfaceTree {
         // Each cell's start from the last count, then the entries placed.
         let cells = hitIndex.cells
         var start = cellCount + 1
-        for c in 0..<cellCount { cells[c] = UInt32(start); let k = Int(s.counts[c]); s.counts[c] = UInt32(start); start += k }
+        for c in 0..<cellCount {
+            cells[c] = UInt32(start)
+            let k = Int(s.counts[c])
+            s.counts[c] = UInt32(start)
+            start += k
+        }
         cells[cellCount] = UInt32(start)
         _ = visitCells(&s, cols: cols, rows: rows, gx0, gy0, gw, gh, multX, multY, store: cells)
-        hitIndex.x0 = Int32(truncatingIfNeeded: gx0); hitIndex.y0 = Int32(truncatingIfNeeded: gy0)
-        hitIndex.width = UInt32(truncatingIfNeeded: gw); hitIndex.height = UInt32(truncatingIfNeeded: gh)
-        hitIndex.multX = multX; hitIndex.multY = multY
-        hitIndex.cols = cols; hitIndex.rows = rows
+        hitIndex.x0 = Int32(truncatingIfNeeded: gx0)
+        hitIndex.y0 = Int32(truncatingIfNeeded: gy0)
+        hitIndex.width = UInt32(truncatingIfNeeded: gw)
+        hitIndex.height = UInt32(truncatingIfNeeded: gh)
+        hitIndex.multX = multX
+        hitIndex.multY = multY
+        hitIndex.cols = cols
+        hitIndex.rows = rows
         hitIndex.unbounded = unbounded
         hitIndex.hasCustomTests = s.candidates.contains { $0.test == .custom }
         hitIndex.raisedCount = 0
@@ -233,8 +266,10 @@ extension SurfaceTree {
     }
 
     /// Sets the columns' and rows' first offsets (for the covering test).
-    private func layoutCells(_ s: inout HitIndex.Scratch, cols: Int, rows: Int, _ gw: Int64, _ gh: Int64,
-                             _ multX: UInt64, _ multY: UInt64) {
+    private func layoutCells(
+        _ s: inout HitIndex.Scratch, cols: Int, rows: Int, _ gw: Int64, _ gh: Int64,
+        _ multX: UInt64, _ multY: UInt64
+    ) {
         s.colStarts.removeAll(keepingCapacity: true)
         s.rowStarts.removeAll(keepingCapacity: true)
         guard gw > 0 && gh > 0 else { return }
@@ -245,9 +280,11 @@ extension SurfaceTree {
     /// Counts (`store` nil: `counts` from zero) or places (`counts` holding each cell's
     /// next slot in `store`) each cell's candidates, topmost first, leaving out what lies
     /// below a solid rectangle covering the whole cell. Returns the number of entries.
-    private func visitCells(_ s: inout HitIndex.Scratch, cols: Int, rows: Int, _ gx0: Int64, _ gy0: Int64,
-                            _ gw: Int64, _ gh: Int64, _ multX: UInt64, _ multY: UInt64,
-                            store: UnsafeMutablePointer<UInt32>?) -> Int {
+    private func visitCells(
+        _ s: inout HitIndex.Scratch, cols: Int, rows: Int, _ gx0: Int64, _ gy0: Int64,
+        _ gw: Int64, _ gh: Int64, _ multX: UInt64, _ multY: UInt64,
+        store: UnsafeMutablePointer<UInt32>?
+    ) -> Int {
         let cellCount = cols * rows
         if store == nil {
             s.counts.removeAll(keepingCapacity: true)
@@ -265,8 +302,10 @@ extension SurfaceTree {
                             var total = 0
                             for index in candidates.indices {
                                 let c = candidates[index]
-                                let a0 = Int64(c.x0) - gx0, a1 = a0 + Int64(c.width)
-                                let b0 = Int64(c.y0) - gy0, b1 = b0 + Int64(c.height)
+                                let a0 = Int64(c.x0) - gx0
+                                let a1 = a0 + Int64(c.width)
+                                let b0 = Int64(c.y0) - gy0
+                                let b1 = b0 + Int64(c.height)
                                 guard a0 < gw && a1 > 0 && b0 < gh && b1 > 0 else { continue }
                                 let cx0 = HitIndex.bucket(UInt32(max(a0, 0)), multX)
                                 let cx1 = HitIndex.bucket(UInt32(min(a1, gw) - 1), multX)
@@ -280,7 +319,9 @@ extension SurfaceTree {
                                         if let store { store[Int(counts[cell])] = UInt32(index) }
                                         counts[cell] &+= 1
                                         total &+= 1
-                                        if coversRow && a0 <= colStarts[cx] && a1 >= colStarts[cx + 1] { closed[cell] = true }
+                                        if coversRow && a0 <= colStarts[cx] && a1 >= colStarts[cx + 1] {
+                                            closed[cell] = true
+                                        }
                                     }
                                 }
                             }
@@ -293,8 +334,10 @@ extension SurfaceTree {
     }
 
     /// Appends `slot`'s children of one layer, topmost first, and their subtrees.
-    private func flattenChildren(of slot: UInt32, _ ox: Int64, _ oy: Int64, _ clip: Span, _ out: inout [HitCandidate],
-                                 _ unbounded: inout Bool, below: Bool = false) -> Bool {
+    private func flattenChildren(
+        of slot: UInt32, _ ox: Int64, _ oy: Int64, _ clip: Span, _ out: inout [HitCandidate],
+        _ unbounded: inout Bool, below: Bool = false
+    ) -> Bool {
         var c = below ? nodes[Int(slot)].lastBelow : nodes[Int(slot)].lastAbove
         while c != NodeRecord.none {
             guard flatten(c, ox, oy, clip, &out, &unbounded) else { return false }
@@ -305,13 +348,16 @@ extension SurfaceTree {
 
     /// Appends the node's subtree in hit order (above children, own content, below
     /// children), each rectangle cut to the clipping ancestors' bounds in `clip`.
-    private func flatten(_ slot: UInt32, _ px: Int64, _ py: Int64, _ clip: Span, _ out: inout [HitCandidate],
-                         _ unbounded: inout Bool) -> Bool {
+    private func flatten(
+        _ slot: UInt32, _ px: Int64, _ py: Int64, _ clip: Span, _ out: inout [HitCandidate],
+        _ unbounded: inout Bool
+    ) -> Bool {
         let r = UnsafePointer(nodes.base + Int(slot)).pointee
         // What the walk skips with its subtree: hidden, refusing input, transparent, or
         // nothing in it can take input (its subtree box is empty).
         guard r.mapped && r.acceptsInput && r.opacity >= opacityThreshold && !r.box.isEmpty else { return true }
-        let ox = px + Int64(r.x), oy = py + Int64(r.y)
+        let ox = px + Int64(r.x)
+        let oy = py + Int64(r.y)
         guard Int32(exactly: ox) != nil, Int32(exactly: oy) != nil else { return false }
         let bounds = Span(x0: ox, y0: oy, x1: ox + Int64(r.width), y1: oy + Int64(r.height))
         var clip = clip
@@ -325,14 +371,20 @@ extension SurfaceTree {
         func add(_ span: Span, _ test: HitCandidate.Test) {
             guard !span.isEmpty else { return }
             // Cut at the 32-bit limit (the last pixel kept out, so every width fits).
-            let lo = Int64(Int32.min), hi = Int64(Int32.max)
-            let x0 = max(span.x0, lo), y0 = max(span.y0, lo), x1 = min(span.x1, hi), y1 = min(span.y1, hi)
+            let lo = Int64(Int32.min)
+            let hi = Int64(Int32.max)
+            let x0 = max(span.x0, lo)
+            let y0 = max(span.y0, lo)
+            let x1 = min(span.x1, hi)
+            let y1 = min(span.y1, hi)
             let cut = x0 != span.x0 || y0 != span.y0 || x1 != span.x1 || y1 != span.y1
             guard x0 < x1 && y0 < y1 else { return }
             if cut { unbounded = true }
-            out.append(HitCandidate(x0: Int32(x0), y0: Int32(y0), width: UInt32(x1 - x0), height: UInt32(y1 - y0),
-                                    originX: Int32(ox), originY: Int32(oy), slot: slot, generation: r.generation,
-                                    test: test, cut: cut))
+            out.append(
+                HitCandidate(
+                    x0: Int32(x0), y0: Int32(y0), width: UInt32(x1 - x0), height: UInt32(y1 - y0),
+                    originX: Int32(ox), originY: Int32(oy), slot: slot, generation: r.generation,
+                    test: test, cut: cut))
         }
         if r.hasContainmentTest {
             // The test may accept points outside the bounds: only the clip holds it in.
@@ -346,13 +398,19 @@ extension SurfaceTree {
                     if let rects, n <= Int32(HitIndex.regionRectangles) {
                         for j in 0..<Int(n) {
                             let b = rects[j]
-                            add(own.intersection(Span(x0: ox + Int64(b.x1), y0: oy + Int64(b.y1),
-                                                      x1: ox + Int64(b.x2), y1: oy + Int64(b.y2))), .solid)
+                            add(
+                                own.intersection(
+                                    Span(
+                                        x0: ox + Int64(b.x1), y0: oy + Int64(b.y1),
+                                        x1: ox + Int64(b.x2), y1: oy + Int64(b.y2))), .solid)
                         }
                     } else if n > 0 {
                         let e = region.pointee.extents
-                        add(own.intersection(Span(x0: ox + Int64(e.x1), y0: oy + Int64(e.y1),
-                                                  x1: ox + Int64(e.x2), y1: oy + Int64(e.y2))), .region)
+                        add(
+                            own.intersection(
+                                Span(
+                                    x0: ox + Int64(e.x1), y0: oy + Int64(e.y1),
+                                    x1: ox + Int64(e.x2), y1: oy + Int64(e.y2))), .region)
                     }
                 } else {
                     add(own, .solid)
@@ -362,7 +420,8 @@ extension SurfaceTree {
         guard out.count <= HitIndex.maximumCandidates else { return false }
         let belowStart = UInt32(out.count)
         guard flattenChildren(of: slot, ox, oy, clip, &out, &unbounded, below: true) else { return false }
-        hitIndex.spans[Int(slot)] = CandidateSpan(start: start, aboveEnd: aboveEnd, belowStart: belowStart, end: UInt32(out.count))
+        hitIndex.spans[Int(slot)] = CandidateSpan(
+            start: start, aboveEnd: aboveEnd, belowStart: belowStart, end: UInt32(out.count))
         return true
     }
 }

@@ -60,27 +60,36 @@ extension SurfaceTree {
         if hitIndex.generation == generation || prepareHitIndex() {
             // The same point as the last answer kept, after a raise the index follows
             // (HitIndex+Raises.swift): the release's re-pick after a click's raise.
-            if hitIndex.raisedCount != 0 && lastWalk.generation == generation && lastWalk.point == point { return lastWalk.hit }
-            let x = point.x, y = point.y
+            if hitIndex.raisedCount != 0 && lastWalk.generation == generation && lastWalk.point == point {
+                return lastWalk.hit
+            }
+            let x = point.x
+            let y = point.y
             // floor(point) in 32 bits without calling floor; points beyond (and NaN) walk.
             if x >= -2_147_483_648 && x < 2_147_483_647 && y >= -2_147_483_648 && y < 2_147_483_647 {
-                var ix = Int32(x), iy = Int32(y)
+                var ix = Int32(x)
+                var iy = Int32(y)
                 if Double(ix) > x { ix &-= 1 }
                 if Double(iy) > y { iy &-= 1 }
-                let dx = UInt32(bitPattern: ix &- hitIndex.x0), dy = UInt32(bitPattern: iy &- hitIndex.y0)
+                let dx = UInt32(bitPattern: ix &- hitIndex.x0)
+                let dy = UInt32(bitPattern: iy &- hitIndex.y0)
                 if dx < hitIndex.width && dy < hitIndex.height {
-                    let cell = HitIndex.bucket(dx, hitIndex.multX) &+ HitIndex.bucket(dy, hitIndex.multY) &* hitIndex.cols
-                    let cells = hitIndex.cells, candidates = hitIndex.candidates
+                    let cell =
+                        HitIndex.bucket(dx, hitIndex.multX) &+ HitIndex.bucket(dy, hitIndex.multY) &* hitIndex.cols
+                    let cells = hitIndex.cells
+                    let candidates = hitIndex.candidates
                     var e = Int(cells[cell])
                     let end = Int(cells[cell &+ 1])
                     while e < end {
                         let c = candidates + Int(cells[e])
                         // Both edges of both axes in two unsigned comparisons.
                         if UInt32(bitPattern: ix &- c.pointee.x0) < c.pointee.width
-                            && UInt32(bitPattern: iy &- c.pointee.y0) < c.pointee.height {
+                            && UInt32(bitPattern: iy &- c.pointee.y0) < c.pointee.height
+                        {
                             let local = Point(x - Double(c.pointee.originX), y - Double(c.pointee.originY))
                             if c.pointee.test == .solid || indexedContains(c, local, ix, iy) {
-                                let hit = Hit(node: NodeID(index: c.pointee.slot, generation: c.pointee.generation), local: local)
+                                let hit = Hit(
+                                    node: NodeID(index: c.pointee.slot, generation: c.pointee.generation), local: local)
                                 // Raised nodes since the build may now cover it (HitIndex+Raises.swift).
                                 return hitIndex.raisedCount == 0 ? hit : followRaises(hit, Int(cells[e]), point, ix, iy)
                             }
@@ -118,8 +127,9 @@ extension SurfaceTree {
         let outer = walking
         walking = true
         defer { walking = outer }
-        var walk = HitWalk(nodes: UnsafePointer(nodes.base), grids: UnsafePointer(grids.base), tree: self,
-                           threshold: opacityThreshold, observer: observer)
+        var walk = HitWalk(
+            nodes: UnsafePointer(nodes.base), grids: UnsafePointer(grids.base), tree: self,
+            threshold: opacityThreshold, observer: observer)
         defer { observer = walk.observer }
         return walk.children(of: 0, point, layer: .above)
     }
@@ -127,7 +137,7 @@ extension SurfaceTree {
     /// Containment of the node's own content: its custom test if it has one, else its
     /// bounds and its input region (clipped to the bounds), with the floor rule.
     func containsSelf(_ slot: UInt32, _ local: Point) -> Bool {
-        containmentTestsRun &+= 1  // WalkedHit.swift
+        containmentTestsRun &+= 1 // WalkedHit.swift
         return containmentTests[Int(slot)]?(local) ?? false
     }
 
@@ -155,13 +165,17 @@ struct HitWalk<O: HitTestObserver> {
         let local = Point(parentLocal.x - Double(r.pointee.x), parentLocal.y - Double(r.pointee.y))
         // floor(x) >= 0 ⟺ x >= 0 and floor(x) < w ⟺ x < w for integer w: the floor rule
         // without calling floor.
-        let inBounds = local.x >= 0 && local.y >= 0 && local.x < Double(r.pointee.width) && local.y < Double(r.pointee.height)
+        let inBounds =
+            local.x >= 0 && local.y >= 0 && local.x < Double(r.pointee.width) && local.y < Double(r.pointee.height)
         let clips = r.pointee.clipsChildren
         if clips {
             observer.tested(id(slot), inside: inBounds)
             if !inBounds { return nil }
         }
-        if !r.pointee.box.contains(local) { observer.skipped(id(slot)); return nil }
+        if !r.pointee.box.contains(local) {
+            observer.skipped(id(slot))
+            return nil
+        }
         if r.pointee.lastAbove != NodeRecord.none, let hit = children(of: slot, local, layer: .above) { return hit }
         let inside: Bool
         if r.pointee.hasContainmentTest {
@@ -169,7 +183,8 @@ struct HitWalk<O: HitTestObserver> {
         } else if !inBounds {
             inside = false
         } else if let region = r.pointee.inputRegion {
-            let fx = Int32(local.x.rounded(.down)), fy = Int32(local.y.rounded(.down))
+            let fx = Int32(local.x.rounded(.down))
+            let fy = Int32(local.y.rounded(.down))
             inside = pixman_region32_contains_point(region, fx, fy, nil) != 0
         } else {
             inside = true
@@ -191,7 +206,9 @@ struct HitWalk<O: HitTestObserver> {
             // The bounds check inline, before the call: most siblings miss. An observer is
             // shown every child, so it can see the skipped ones (`node` checks again).
             let p = Point(local.x - Double(child.pointee.x), local.y - Double(child.pointee.y))
-            if child.pointee.box.contains(p) || O.self != NoHitTestObserver.self, let hit = node(c, local) { return hit }
+            if child.pointee.box.contains(p) || O.self != NoHitTestObserver.self, let hit = node(c, local) {
+                return hit
+            }
             c = child.pointee.prev
         }
         return nil
@@ -212,7 +229,9 @@ struct HitWalk<O: HitTestObserver> {
                 e &+= 1
                 let child = base + Int(slot)
                 let p = Point(local.x - Double(child.pointee.x), local.y - Double(child.pointee.y))
-                if child.pointee.box.contains(p) || O.self != NoHitTestObserver.self, let hit = node(slot, local) { return hit }
+                if child.pointee.box.contains(p) || O.self != NoHitTestObserver.self, let hit = node(slot, local) {
+                    return hit
+                }
             }
             return nil
         }
@@ -222,21 +241,28 @@ struct HitWalk<O: HitTestObserver> {
             var slot: UInt32
             if e < cell.upperBound {
                 slot = grid.storage[e]
-                if base[Int(slot)].gridMoved { e += 1; continue }
+                if base[Int(slot)].gridMoved {
+                    e += 1
+                    continue
+                }
                 if m < movedEnd && base[Int(grid.storage[m])].gridRank < base[Int(slot)].gridRank {
-                    slot = grid.storage[m]; m += 1
+                    slot = grid.storage[m]
+                    m += 1
                 } else {
                     e += 1
                 }
             } else if m < movedEnd {
-                slot = grid.storage[m]; m += 1
+                slot = grid.storage[m]
+                m += 1
             } else {
                 return nil
             }
             // As in `children(of:)`: the bounds check inline, before the call.
             let child = base + Int(slot)
             let p = Point(local.x - Double(child.pointee.x), local.y - Double(child.pointee.y))
-            if child.pointee.box.contains(p) || O.self != NoHitTestObserver.self, let hit = node(slot, local) { return hit }
+            if child.pointee.box.contains(p) || O.self != NoHitTestObserver.self, let hit = node(slot, local) {
+                return hit
+            }
         }
     }
 }

@@ -10,7 +10,8 @@ extension SurfaceTree {
     public func referenceHitTest(_ point: Point) -> NodeID? {
         var order: [UInt32] = []
         appendPaintOrder(of: 0, into: &order)
-        for slot in order.reversed() where slot != 0 && referenceLetsThrough(slot, point) && referenceContains(slot, point) {
+        for slot in order.reversed()
+        where slot != 0 && referenceLetsThrough(slot, point) && referenceContains(slot, point) {
             return id(ofSlot: slot)
         }
         return nil
@@ -18,18 +19,26 @@ extension SurfaceTree {
 
     private func appendPaintOrder(of slot: UInt32, into order: inout [UInt32]) {
         var c = nodes[Int(slot)].firstBelow
-        while c != NodeRecord.none { appendPaintOrder(of: c, into: &order); c = nodes[Int(c)].next }
+        while c != NodeRecord.none {
+            appendPaintOrder(of: c, into: &order)
+            c = nodes[Int(c)].next
+        }
         order.append(slot)
         c = nodes[Int(slot)].firstAbove
-        while c != NodeRecord.none { appendPaintOrder(of: c, into: &order); c = nodes[Int(c)].next }
+        while c != NodeRecord.none {
+            appendPaintOrder(of: c, into: &order)
+            c = nodes[Int(c)].next
+        }
     }
 
     /// The point in the slot's coordinates, by summing positions up to the root.
     private func referenceLocal(_ slot: UInt32, _ p: Point) -> Point {
-        var x = p.x, y = p.y
+        var x = p.x
+        var y = p.y
         var i = slot
         while i != 0 && i != NodeRecord.none {
-            x -= Double(nodes[Int(i)].x); y -= Double(nodes[Int(i)].y)
+            x -= Double(nodes[Int(i)].x)
+            y -= Double(nodes[Int(i)].y)
             i = nodes[Int(i)].parent
         }
         return Point(x, y)
@@ -37,7 +46,8 @@ extension SurfaceTree {
 
     private func referenceInBounds(_ slot: UInt32, _ p: Point) -> Bool {
         let l = referenceLocal(slot, p)
-        let fx = l.x.rounded(.down), fy = l.y.rounded(.down)
+        let fx = l.x.rounded(.down)
+        let fy = l.y.rounded(.down)
         let r = nodes[Int(slot)]
         return fx >= 0 && fy >= 0 && fx < Double(r.width) && fy < Double(r.height)
     }
@@ -47,7 +57,7 @@ extension SurfaceTree {
     private func referenceLetsThrough(_ slot: UInt32, _ p: Point) -> Bool {
         var i = slot
         while i != 0 {
-            guard i != NodeRecord.none else { return false }  // detached
+            guard i != NodeRecord.none else { return false } // detached
             let r = nodes[Int(i)]
             if !r.mapped || !r.acceptsInput || r.opacity < opacityThreshold { return false }
             if r.clipsChildren && !referenceInBounds(i, p) { return false }
@@ -63,9 +73,11 @@ extension SurfaceTree {
         if let test = containmentTests[Int(slot)] { return test(l) }
         guard referenceInBounds(slot, p) else { return false }
         guard let region = inputRegions[Int(slot)] else { return true }
-        let px = l.x.rounded(.down), py = l.y.rounded(.down)
+        let px = l.x.rounded(.down)
+        let py = l.y.rounded(.down)
         return region.rects.contains { r in
-            px >= Double(r.x) && py >= Double(r.y) && px < Double(r.x) + Double(r.width) && py < Double(r.y) + Double(r.height)
+            px >= Double(r.x) && py >= Double(r.y) && px < Double(r.x) + Double(r.width)
+                && py < Double(r.y) + Double(r.height)
         }
     }
 }
@@ -82,7 +94,10 @@ extension Router {
             out.append(r)
             switch r {
             case .node(let n):
-                guard let client = tree.client(of: n) else { cur = nil; break }
+                guard let client = tree.client(of: n) else {
+                    cur = nil
+                    break
+                }
                 if let o = tree.nextResponderOverride(of: n) {
                     cur = .node(o)
                 } else if let p = tree.parent(of: n) {

@@ -23,12 +23,18 @@ struct Box: Equatable {
 
     init() {}
     init(minX: Float, minY: Float, maxX: Float, maxY: Float) {
-        self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
+        self.minX = minX
+        self.minY = minY
+        self.maxX = maxX
+        self.maxY = maxY
     }
     /// `0..<width × 0..<height` (empty for a non-positive size).
     init(width: Int32, height: Int32) {
-        if width > 0 && height > 0 { self.init(minX: 0, minY: 0, maxX: Float.up(Double(width)), maxY: Float.up(Double(height))) }
-        else { self.init() }
+        if width > 0 && height > 0 {
+            self.init(minX: 0, minY: 0, maxX: Float.up(Double(width)), maxY: Float.up(Double(height)))
+        } else {
+            self.init()
+        }
     }
 
     var isEmpty: Bool { !(minX < maxX && minY < maxY) }
@@ -47,16 +53,24 @@ struct Box: Equatable {
     }
 
     mutating func formIntersection(_ other: Box) {
-        minX = max(minX, other.minX); minY = max(minY, other.minY)
-        maxX = min(maxX, other.maxX); maxY = min(maxY, other.maxY)
+        minX = max(minX, other.minX)
+        minY = max(minY, other.minY)
+        maxX = min(maxX, other.maxX)
+        maxY = min(maxY, other.maxY)
         if isEmpty { self = .empty }
     }
 }
 
 extension Float {
     /// The largest Float not above `d` / the smallest not below it.
-    static func down(_ d: Double) -> Float { let f = Float(d); return Double(f) > d ? f.nextDown : f }
-    static func up(_ d: Double) -> Float { let f = Float(d); return Double(f) < d ? f.nextUp : f }
+    static func down(_ d: Double) -> Float {
+        let f = Float(d)
+        return Double(f) > d ? f.nextDown : f
+    }
+    static func up(_ d: Double) -> Float {
+        let f = Float(d)
+        return Double(f) < d ? f.nextUp : f
+    }
 }
 
 extension SurfaceTree {
@@ -142,7 +156,10 @@ extension SurfaceTree {
             }
             c = next
         }
-        guard fits else { n[k].gridStale = true; return false }
+        guard fits else {
+            n[k].gridStale = true
+            return false
+        }
         let r = n[k]
         if r.clipsChildren && k != 0 { box.formIntersection(Box(width: r.width, height: r.height)) }
         n[k].box = live ? box : .empty
@@ -169,8 +186,9 @@ extension SurfaceTree {
         guard let region else { return bounds }
         if region.isEmpty { return .empty }
         let e = region.extents
-        var box = Box(minX: Float.down(Double(e.x)), minY: Float.down(Double(e.y)),
-                      maxX: Float.up(Double(e.x) + Double(e.width)), maxY: Float.up(Double(e.y) + Double(e.height)))
+        var box = Box(
+            minX: Float.down(Double(e.x)), minY: Float.down(Double(e.y)),
+            maxX: Float.up(Double(e.x) + Double(e.width)), maxY: Float.up(Double(e.y) + Double(e.height)))
         box.formIntersection(bounds)
         return box
     }
@@ -178,8 +196,10 @@ extension SurfaceTree {
     /// Refreshes one child list and adds its boxes to `box`; children whose placement
     /// changed go to the grid's `moved` list (`gridFull` when it overflows). Returns the
     /// list's length.
-    private func refreshChildren(from first: UInt32, parent k: Int, _ n: UnsafeMutablePointer<NodeRecord>,
-                                 into box: inout Box, gridFull: inout Bool) -> Int {
+    private func refreshChildren(
+        from first: UInt32, parent k: Int, _ n: UnsafeMutablePointer<NodeRecord>,
+        into box: inout Box, gridFull: inout Bool
+    ) -> Int {
         var count = 0
         var c = first
         let stale = n[k].gridStale

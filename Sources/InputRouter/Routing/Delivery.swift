@@ -105,16 +105,20 @@ public enum Delivery: Hashable, Sendable {
         case .pointerEnter(let s, _, _, _), .pointerLeave(let s, _, _), .pointerMotion(let s, _, _, _),
             .pointerButton(let s, _, _, _, _, _), .pointerAxis(let s, _, _, _, _, _, _),
             .pointerAxisStop(let s, _, _, _), .pointerFrame(let s, _), .keyboardEnter(let s, _, _, _),
-            .keyboardLeave(let s, _, _), .key(let s, _, _, _, _, _), .modifiers(let s, _, _, _), .keymapChanged(let s, _),
+            .keyboardLeave(let s, _, _), .key(let s, _, _, _, _, _), .modifiers(let s, _, _, _),
+            .keymapChanged(let s, _),
             .touchDown(let s, _, _, _, _, _), .touchMotion(let s, _, _, _, _), .touchUp(let s, _, _, _, _),
-            .touchFrame(let s, _), .touchCancel(let s, _), .touchReleased(let s, _, _, _, _), .gesture(let s, _, _, _), .handled(let s, _, _),
+            .touchFrame(let s, _), .touchCancel(let s, _), .touchReleased(let s, _, _, _, _), .gesture(let s, _, _, _),
+            .handled(let s, _, _),
             .action(let s, _, _), .binding(let s, _, _), .claimed(let s, _), .switchToggled(let s, _, _),
-            .popupDone(let s, _), .resizeRequest(let s, _, _, _), .dropped(let s, _), .shortcutsInhibited(let s, _, _), .inputMethodKey(let s, _, _),
+            .popupDone(let s, _), .resizeRequest(let s, _, _, _), .dropped(let s, _), .shortcutsInhibited(let s, _, _),
+            .inputMethodKey(let s, _, _),
             .tabletProximityIn(let s, _, _, _, _), .tabletProximityOut(let s, _, _), .tabletDown(let s, _, _, _, _),
             .tabletUp(let s, _, _, _), .tabletMotion(let s, _, _, _, _, _), .tabletButton(let s, _, _, _, _, _, _),
             .tabletFrame(let s, _, _), .padButton(let s, _, _, _, _, _), .padRing(let s, _, _, _, _, _, _),
             .padStrip(let s, _, _, _, _, _, _), .padEnter(let s, _, _, _), .padLeave(let s, _, _, _),
-            .padModeSwitch(let s, _, _, _, _, _, _), .relativeMotion(let s, _, _, _), .pointerConstraint(let s, _, _, _):
+            .padModeSwitch(let s, _, _, _, _, _, _), .relativeMotion(let s, _, _, _),
+            .pointerConstraint(let s, _, _, _):
             return s
         }
     }
@@ -123,10 +127,12 @@ public enum Delivery: Hashable, Sendable {
     public var surface: NodeID? {
         switch self {
         case .pointerEnter(_, let n, _, _), .pointerLeave(_, let n, _), .pointerMotion(_, let n, _, _),
-            .pointerButton(_, let n, _, _, _, _), .pointerAxis(_, let n, _, _, _, _, _), .pointerAxisStop(_, let n, _, _),
+            .pointerButton(_, let n, _, _, _, _), .pointerAxis(_, let n, _, _, _, _, _),
+            .pointerAxisStop(_, let n, _, _),
             .keyboardEnter(_, let n, _, _), .keyboardLeave(_, let n, _), .key(_, let n, _, _, _, _),
             .modifiers(_, let n, _, _), .touchDown(_, let n, _, _, _, _), .touchMotion(_, let n, _, _, _),
-            .touchUp(_, let n, _, _, _), .gesture(_, let n, _, _), .popupDone(_, let n), .shortcutsInhibited(_, let n, _),
+            .touchUp(_, let n, _, _, _), .gesture(_, let n, _, _), .popupDone(_, let n),
+            .shortcutsInhibited(_, let n, _),
             .tabletProximityIn(_, let n, _, _, _), .tabletProximityOut(_, let n, _), .tabletDown(_, let n, _, _, _),
             .tabletUp(_, let n, _, _), .tabletMotion(_, let n, _, _, _, _), .tabletButton(_, let n, _, _, _, _, _),
             .padButton(_, let n, _, _, _, _), .padRing(_, let n, _, _, _, _, _), .padStrip(_, let n, _, _, _, _, _),

@@ -16,7 +16,9 @@ open class GestureRecognizer {
     open func touchDown(slot: Int32, at: Point, touchCount: Int, time: UInt64) -> State { .failed }
     open func touchMotion(slot: Int32, at: Point, time: UInt64) -> State { .possible }
     open func touchUp(slot: Int32, time: UInt64) -> State { .possible }
-    open func pointerButton(_ button: UInt32, _ state: ButtonState, at: Point, modifiers: ModifierMask, time: UInt64) -> State { .failed }
+    open func pointerButton(_ button: UInt32, _ state: ButtonState, at: Point, modifiers: ModifierMask, time: UInt64)
+        -> State
+    { .failed }
     open func pointerMotion(at: Point, time: UInt64) -> State { .possible }
     open func gesture(_ event: GestureEvent, time: UInt64) -> State { .failed }
     /// The sequence ended (claimed or not); get ready for the next one.

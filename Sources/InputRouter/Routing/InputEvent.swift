@@ -3,18 +3,36 @@
 // Each is a small trivial struct: routing one never allocates.
 
 /// Whether a button was pressed or released (`wl_pointer.button_state`).
-public enum ButtonState: UInt8, Sendable { case released = 0, pressed = 1 }
+public enum ButtonState: UInt8, Sendable {
+    case released = 0
+    case pressed = 1
+}
 /// Whether a key was pressed or released (`wl_keyboard.key_state`; repeats are the client's).
-public enum KeyState: UInt8, Sendable { case released = 0, pressed = 1 }
+public enum KeyState: UInt8, Sendable {
+    case released = 0
+    case pressed = 1
+}
 
 /// `wl_pointer.axis`: 0 is vertical, 1 horizontal (the protocol's numbering).
-public enum Axis: UInt8, Sendable, CaseIterable { case vertical = 0, horizontal = 1 }
+public enum Axis: UInt8, Sendable, CaseIterable {
+    case vertical = 0
+    case horizontal = 1
+}
 
 /// `wl_pointer.axis_source`.
-public enum AxisSource: UInt8, Sendable { case wheel = 0, finger = 1, continuous = 2, wheelTilt = 3 }
+public enum AxisSource: UInt8, Sendable {
+    case wheel = 0
+    case finger = 1
+    case continuous = 2
+    case wheelTilt = 3
+}
 
 /// The switches libinput reports (`LIBINPUT_SWITCH_*`): routed to switch observers, not hit-tested.
-public enum SwitchKind: UInt8, Sendable { case lid = 0, tabletMode = 1, keypadSlide = 2 }
+public enum SwitchKind: UInt8, Sendable {
+    case lid = 0
+    case tabletMode = 1
+    case keypadSlide = 2
+}
 
 /// libinput's touchpad gestures: swipe, pinch and hold.
 public enum GestureKind: UInt8, Sendable { case swipe, pinch, hold }
@@ -52,7 +70,10 @@ public struct AxisValue: Hashable, Sendable {
     /// High-resolution wheel steps, 120 per detent (`axis_value120`); 0 for finger and continuous.
     public var value120: Int32
     /// An axis value; `value120` defaults to 0, as for non-wheel sources.
-    public init(value: Double, value120: Int32 = 0) { self.value = value; self.value120 = value120 }
+    public init(value: Double, value120: Int32 = 0) {
+        self.value = value
+        self.value120 = value120
+    }
 }
 
 /// One gesture event from a touchpad (libinput's swipe, pinch and hold).
@@ -74,10 +95,18 @@ public struct GestureEvent: Hashable, Sendable {
     /// On an end: the gesture was cancelled rather than completed.
     public var cancelled: Bool = false
     /// A gesture event; the motion fields default to "no change".
-    public init(kind: GestureKind, phase: GesturePhase, fingers: Int32, dx: Double = 0, dy: Double = 0,
-                scale: Double = 1, rotation: Double = 0, cancelled: Bool = false) {
-        self.kind = kind; self.phase = phase; self.fingers = fingers
-        self.dx = dx; self.dy = dy; self.scale = scale; self.rotation = rotation; self.cancelled = cancelled
+    public init(
+        kind: GestureKind, phase: GesturePhase, fingers: Int32, dx: Double = 0, dy: Double = 0,
+        scale: Double = 1, rotation: Double = 0, cancelled: Bool = false
+    ) {
+        self.kind = kind
+        self.phase = phase
+        self.fingers = fingers
+        self.dx = dx
+        self.dy = dy
+        self.scale = scale
+        self.rotation = rotation
+        self.cancelled = cancelled
     }
 }
 
@@ -92,7 +121,9 @@ public struct InputEvent: Hashable, Sendable {
 
     /// An event to pass to `Seat.handle(_:)`; a trivial value, no allocation.
     public init(time: UInt64, device: DeviceID, _ kind: Kind) {
-        self.time = time; self.device = device; self.kind = kind
+        self.time = time
+        self.device = device
+        self.kind = kind
     }
 
     /// The events a seat accepts, mirroring libinput's event types.
@@ -160,7 +191,9 @@ public struct TabletTool: Hashable, Sendable {
     public var capabilities: TabletToolCapabilities
     /// A tool; serial and capabilities default to "unknown".
     public init(type: TabletToolType, serial: UInt64 = 0, capabilities: TabletToolCapabilities = []) {
-        self.type = type; self.serial = serial; self.capabilities = capabilities
+        self.type = type
+        self.serial = serial
+        self.capabilities = capabilities
     }
 }
 
@@ -221,27 +254,56 @@ public struct TabletAxes: Hashable, Sendable {
     private var a0: Float = 0, a1: Float = 0, a2: Float = 0, a3: Float = 0, a4: Float = 0, a5: Float = 0, a6: Float = 0
 
     /// A position with the axes the tool reported; omitted axes are absent (nil).
-    public init(x: Double, y: Double, pressure: Double? = nil, distance: Double? = nil, tiltX: Double? = nil,
-                tiltY: Double? = nil, rotation: Double? = nil, slider: Double? = nil, wheel: Double? = nil) {
-        self.x = x; self.y = y
-        self.pressure = pressure; self.distance = distance; self.tiltX = tiltX; self.tiltY = tiltY
-        self.rotation = rotation; self.slider = slider; self.wheel = wheel
+    public init(
+        x: Double, y: Double, pressure: Double? = nil, distance: Double? = nil, tiltX: Double? = nil,
+        tiltY: Double? = nil, rotation: Double? = nil, slider: Double? = nil, wheel: Double? = nil
+    ) {
+        self.x = x
+        self.y = y
+        self.pressure = pressure
+        self.distance = distance
+        self.tiltX = tiltX
+        self.tiltY = tiltY
+        self.rotation = rotation
+        self.slider = slider
+        self.wheel = wheel
     }
 
     /// Tip pressure 0...1; nil when the tool has no pressure axis.
-    public var pressure: Double? { get { value(0) } set { setValue(0, newValue) } }
+    public var pressure: Double? {
+        get { value(0) }
+        set { setValue(0, newValue) }
+    }
     /// Hover distance 0...1; nil when the tool has no distance axis.
-    public var distance: Double? { get { value(1) } set { setValue(1, newValue) } }
+    public var distance: Double? {
+        get { value(1) }
+        set { setValue(1, newValue) }
+    }
     /// Tilt across, in degrees; nil when the tool has no tilt.
-    public var tiltX: Double? { get { value(2) } set { setValue(2, newValue) } }
+    public var tiltX: Double? {
+        get { value(2) }
+        set { setValue(2, newValue) }
+    }
     /// Tilt down, in degrees; nil when the tool has no tilt.
-    public var tiltY: Double? { get { value(3) } set { setValue(3, newValue) } }
+    public var tiltY: Double? {
+        get { value(3) }
+        set { setValue(3, newValue) }
+    }
     /// Rotation about the tool's axis, in degrees; nil when it has none.
-    public var rotation: Double? { get { value(4) } set { setValue(4, newValue) } }
+    public var rotation: Double? {
+        get { value(4) }
+        set { setValue(4, newValue) }
+    }
     /// Slider position -1...1; nil when the tool has none.
-    public var slider: Double? { get { value(5) } set { setValue(5, newValue) } }
+    public var slider: Double? {
+        get { value(5) }
+        set { setValue(5, newValue) }
+    }
     /// Wheel rotation in degrees; nil when the tool has none.
-    public var wheel: Double? { get { value(6) } set { setValue(6, newValue) } }
+    public var wheel: Double? {
+        get { value(6) }
+        set { setValue(6, newValue) }
+    }
 
     private func value(_ k: UInt8) -> Double? {
         guard present & (1 << k) != 0 else { return nil }
@@ -273,4 +335,7 @@ public struct TabletAxes: Hashable, Sendable {
 }
 
 /// What moved a pad ring or strip.
-public enum PadSource: UInt8, Sendable { case unknown = 0, finger = 1 }
+public enum PadSource: UInt8, Sendable {
+    case unknown = 0
+    case finger = 1
+}

@@ -186,7 +186,10 @@ extension Seat {
         case .client(let node, let kind, let fingers):
             guard !mayTakeInput(node) else { return }
             if tree.canReceiveInput(node) {
-                enqueue(.gesture(id, node, time: lastTime, GestureEvent(kind: kind, phase: .end, fingers: fingers, cancelled: true)))
+                enqueue(
+                    .gesture(
+                        id, node, time: lastTime,
+                        GestureEvent(kind: kind, phase: .end, fingers: fingers, cancelled: true)))
             }
         case .responder(let r):
             guard !responderInsideLock(r) else { return }
@@ -207,7 +210,7 @@ extension Seat {
             case .responder(let r) where !responderInsideLock(r):
                 if responderCanReceive(r) { _ = callHandler(r, .touchCancel) }
                 touch.points[i].owner = .cancelled
-            case .grab where touchGrab == nil:  // the grab that kept it was cancelled above
+            case .grab where touchGrab == nil: // the grab that kept it was cancelled above
                 touch.points[i].owner = .cancelled
             default:
                 break

@@ -192,11 +192,13 @@ public final class Router {
 
     /// Every slot of `q` to `sink`, in order: the loop both flushes share.
     @inlinable @inline(__always) func deliverEach<S: DeliverySink>(of q: DeliveryQueue, to sink: inout S) {
-        let slots = q.storage.base, n = q.storage.used
+        let slots = q.storage.base
+        let n = q.storage.used
         var i = 0
         while i < n {
             let delivered = sink.deliver(UnsafeBufferPointer(start: slots + i, count: n &- i), from: q)
-            precondition(delivered > 0 && delivered <= n &- i, "a sink must deliver at least one of the slots it is given")
+            precondition(
+                delivered > 0 && delivered <= n &- i, "a sink must deliver at least one of the slots it is given")
             i &+= delivered
         }
     }
@@ -246,7 +248,9 @@ public final class Router {
         // buffer and each seat (every click's raise). A seat is never removed.
         var i = 0
         while i < seats.count {
-            Unmanaged.passUnretained(seats[i])._withUnsafeGuaranteedRef { $0.sceneDidChange(stackingOnly: stackingOnly) }
+            Unmanaged.passUnretained(seats[i])._withUnsafeGuaranteedRef {
+                $0.sceneDidChange(stackingOnly: stackingOnly)
+            }
             i += 1
         }
     }

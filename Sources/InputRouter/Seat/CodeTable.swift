@@ -50,10 +50,12 @@ struct HeldCodes: Sequence {
 
     /// Removes `code`: usually the newest, else found from the end and the rest shifted down.
     @inline(__always) mutating func remove(_ code: UInt32) {
-        if count > 0 && base[count - 1] == code { count -= 1; return }
+        if count > 0 && base[count - 1] == code {
+            count -= 1
+            return
+        }
         removeCode(code, from: base, count: &count)
     }
-
 
     func makeIterator() -> UnsafeBufferPointer<UInt32>.Iterator {
         UnsafeBufferPointer(start: base, count: count).makeIterator()

@@ -30,10 +30,17 @@ public struct DeviceDescription: Hashable, Sendable {
     public var version: UInt32
 
     /// A description; what the source does not know stays empty or 0.
-    public init(name: String = "", path: String? = nil, sysPath: String? = nil, bus: UInt32 = 0, vendor: UInt32 = 0,
-                product: UInt32 = 0, version: UInt32 = 0) {
-        self.name = name; self.path = path; self.sysPath = sysPath
-        self.bus = bus; self.vendor = vendor; self.product = product; self.version = version
+    public init(
+        name: String = "", path: String? = nil, sysPath: String? = nil, bus: UInt32 = 0, vendor: UInt32 = 0,
+        product: UInt32 = 0, version: UInt32 = 0
+    ) {
+        self.name = name
+        self.path = path
+        self.sysPath = sysPath
+        self.bus = bus
+        self.vendor = vendor
+        self.product = product
+        self.version = version
     }
 
     /// Whether the vendor or product id is known (a tablet announces `id` only then).

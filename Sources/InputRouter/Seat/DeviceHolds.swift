@@ -34,10 +34,12 @@ struct CodeList {
 
     /// Removes the last occurrence of `code`: usually the newest key, then no search.
     @inline(__always) mutating func remove(_ code: UInt32) {
-        if count > 0 && base[count - 1] == code { count -= 1; return }
+        if count > 0 && base[count - 1] == code {
+            count -= 1
+            return
+        }
         removeCode(code, from: base, count: &count)
     }
-
 
     /// A copy, to release from while the list changes.
     var codes: [UInt32] { Array(UnsafeBufferPointer(start: base, count: count)) }

@@ -13,7 +13,10 @@ public struct Modifiers: Hashable, Sendable, CustomStringConvertible {
     public var group: UInt32
     /// A modifier state; all masks default to nothing held.
     public init(depressed: UInt32 = 0, latched: UInt32 = 0, locked: UInt32 = 0, group: UInt32 = 0) {
-        self.depressed = depressed; self.latched = latched; self.locked = locked; self.group = group
+        self.depressed = depressed
+        self.latched = latched
+        self.locked = locked
+        self.group = group
     }
     /// No modifier and group 0: the state with no keyboard layer.
     public static let none = Modifiers()
@@ -75,7 +78,10 @@ public struct KeyMeaning: Hashable, Sendable {
     public var compose: ComposeStep
     /// A key's meaning; `baseKeysym` and `compose` default to unknown and no sequence.
     public init(keysym: UInt32, baseKeysym: UInt32 = 0, modifiers: Modifiers, compose: ComposeStep = .none) {
-        self.keysym = keysym; self.baseKeysym = baseKeysym; self.modifiers = modifiers; self.compose = compose
+        self.keysym = keysym
+        self.baseKeysym = baseKeysym
+        self.modifiers = modifiers
+        self.compose = compose
     }
 }
 
@@ -116,8 +122,10 @@ public struct KeyAnswers {
         /// Whether presses with a keysym must reach the translator anyway (compose is on).
         public var feedsPresses: Bool
         public init(generation: UInt64, modifiers: Modifiers, inertKeysChangeNothing: Bool, feedsPresses: Bool) {
-            self.generation = generation; self.modifiers = modifiers
-            self.inertKeysChangeNothing = inertKeysChangeNothing; self.feedsPresses = feedsPresses
+            self.generation = generation
+            self.modifiers = modifiers
+            self.inertKeysChangeNothing = inertKeysChangeNothing
+            self.feedsPresses = feedsPresses
         }
     }
     /// One key's part.
@@ -129,7 +137,10 @@ public struct KeyAnswers {
         /// Never changes the translator's state by itself.
         public var inert: Bool
         public init(generation: UInt64, keysym: UInt32, baseKeysym: UInt32, inert: Bool) {
-            self.generation = generation; self.keysym = keysym; self.baseKeysym = baseKeysym; self.inert = inert
+            self.generation = generation
+            self.keysym = keysym
+            self.baseKeysym = baseKeysym
+            self.inert = inert
         }
     }
 
@@ -147,17 +158,23 @@ public struct KeyAnswers {
     /// `count` keys' answers for evdev codes from `firstKey` on, the first at `keys`, each
     /// `stride` bytes after the one before (they may sit inside larger records).
     public init(state: UnsafePointer<State>, keys: UnsafeRawPointer, stride: Int, firstKey: Int, count: Int) {
-        self.state = state; self.keys = keys; self.stride = stride; self.firstKey = firstKey; self.count = count
+        self.state = state
+        self.keys = keys
+        self.stride = stride
+        self.firstKey = firstKey
+        self.count = count
     }
 
     /// What `key` means when the answers hold it, or nil: then only `translate` can tell.
     @inline(__always) public func meaning(key: UInt32, state direction: KeyState) -> KeyMeaning? {
         let index = Int(key) &- firstKey
         guard UInt(bitPattern: index) < UInt(bitPattern: count) else { return nil }
-        let k = (keys + index &* stride).load(as: Key.self), s = state.pointee
+        let k = (keys + index &* stride).load(as: Key.self)
+        let s = state.pointee
         // A press is fed to compose when it is on, whatever the key.
         guard k.generation == s.generation, k.inert, s.inertKeysChangeNothing,
-              direction == .released || !s.feedsPresses else { return nil }
+            direction == .released || !s.feedsPresses
+        else { return nil }
         return KeyMeaning(keysym: k.keysym, baseKeysym: k.baseKeysym, modifiers: s.modifiers)
     }
 }

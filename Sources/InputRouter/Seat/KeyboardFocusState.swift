@@ -47,4 +47,3 @@ struct KeyboardFocusState {
         return found
     }
 }
-

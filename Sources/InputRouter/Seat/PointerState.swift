@@ -38,7 +38,9 @@ struct PointerState {
         var found: [String] = []
         var held = 0
         for code in 0..<Seat.codeCount {
-            if buttonCounts[code] > 0 { held += 1 } else if consumedButtons[code] {
+            if buttonCounts[code] > 0 {
+                held += 1
+            } else if consumedButtons[code] {
                 found.append("button \(code) is consumed but not held")
             }
         }

@@ -37,7 +37,11 @@ extension Seat {
         // Every focus change passes here: while input is locked, none leaves the scope.
         let node = target.flatMap { mayTakeInput($0) ? $0 : nil }
         guard node != keyboard.focus else { return }
-        defer { updateShortcutsInhibitor(); constraintKeyboardFocusDidChange(); padsFollowKeyboardFocus() }
+        defer {
+            updateShortcutsInhibitor()
+            constraintKeyboardFocusDidChange()
+            padsFollowKeyboardFocus()
+        }
         if let old = keyboard.focus, old != node {
             if keyboard.entered, tree.isAlive(old) {
                 enqueue(.keyboardLeave(id, old, serial: nextSerial()))
@@ -79,7 +83,9 @@ extension Seat {
         // A loop, not a filtered sequence: its closure would capture `self` in a box. Through
         // `withRouter`: each `router.queue` retained and released the router.
         var keys = withRouter { $0.queue.startKeys() }
-        for k in keyboard.heldKeys where keyboard.keyRecipients[Int(k)] == .client(client) { withRouter { $0.queue.appendKey(k, to: &keys) } }
+        for k in keyboard.heldKeys where keyboard.keyRecipients[Int(k)] == .client(client) {
+            withRouter { $0.queue.appendKey(k, to: &keys) }
+        }
         enqueue(.keyboardEnter(id, n, keys: keys, serial: recordedSerial(.keyboardEnter, client: client, at: cursor)))
         enqueue(.modifiers(id, n, modifiers, serial: recordedSerial(.modifiers, client: client, at: cursor)))
         keyboard.entered = true
@@ -101,7 +107,10 @@ extension Seat {
 
     func refocusKeyboardIfNeeded() {
         keyboard.focusHistory.removeAll { !tree.isAlive($0) }
-        if let top = popupGrab?.stack.last, keyboard.focus != top { moveKeyboardFocus(to: top); return }
+        if let top = popupGrab?.stack.last, keyboard.focus != top {
+            moveKeyboardFocus(to: top)
+            return
+        }
         guard let f = keyboard.focus, !tree.isVisible(f) else { return }
         moveKeyboardFocus(to: fallbackFocus(excluding: f, client: keyboard.focusClient))
     }
@@ -129,11 +138,16 @@ extension Seat {
     /// second frame (about 11 instructions).
     @inline(__always) func routeKeyEvent(time: UInt64, key: UInt32, state: KeyState, device: DeviceID) {
         let code = Int(key)
-        guard code < Seat.codeCount else { drop(.key); return }
+        guard code < Seat.codeCount else {
+            drop(.key)
+            return
+        }
         lastTime = time
         deviceKeys.track(device: device, code: key, pressed: state == .pressed)
         switch countTransition(keyboard.keyCounts, code, pressed: state == .pressed) {
-        case .unmatchedRelease: drop(.key); return
+        case .unmatchedRelease:
+            drop(.key)
+            return
         case .counted: return
         case .forwarded:
             if state == .pressed { keyboard.heldKeys.append(key) } else { keyboard.heldKeys.remove(key) }
@@ -156,7 +170,10 @@ extension Seat {
             } else if case .client(let c) = keyboard.keyRecipients[code], c == keyboard.focusClient {
                 keyboard.keyRecipients[code] = .none
                 // GTK opens a MenuButton's menu on the key's release and cites this serial.
-                enqueue(.key(id, f, time: time, key: key, .released, serial: recordedSerial(.keyRelease, client: c, at: cursor)))
+                enqueue(
+                    .key(
+                        id, f, time: time, key: key, .released,
+                        serial: recordedSerial(.keyRelease, client: c, at: cursor)))
                 return finishKey(meaning)
             }
         }
@@ -180,8 +197,11 @@ extension Seat {
     /// before the key (only `finishKey` changes them), which bindings match against.
     @inline(never)
     private func routeKey(time: UInt64, key: UInt32, state: KeyState, meaning: KeyMeaning) {
-        if state == .pressed { routePress(time: time, key: key, meaning: meaning, modifiersBefore: modifiers) }
-        else { routeRelease(time: time, key: key, meaning: meaning) }
+        if state == .pressed {
+            routePress(time: time, key: key, meaning: meaning, modifiersBefore: modifiers)
+        } else {
+            routeRelease(time: time, key: key, meaning: meaning)
+        }
         finishKey(meaning)
     }
 
@@ -213,7 +233,7 @@ extension Seat {
             return
         }
         if let g = keyboardGrab {
-            keyboard.keyRecipients[code] = .grab  // unless the grab passes the press on
+            keyboard.keyRecipients[code] = .grab // unless the grab passes the press on
             g.key(self, time: time, key: key, state: .pressed, meaning: meaning)
             return
         }
@@ -224,13 +244,18 @@ extension Seat {
     /// its chain's handlers); a release goes where its press went. For a grab's `key`.
     public func defaultKey(time: UInt64, key: UInt32, state: KeyState, meaning: KeyMeaning) {
         guard Int(key) < Seat.codeCount else { return }
-        if state == .pressed { routeToFocus(time: time, key: key, meaning: meaning) } else { routeRelease(time: time, key: key, meaning: meaning) }
+        if state == .pressed {
+            routeToFocus(time: time, key: key, meaning: meaning)
+        } else {
+            routeRelease(time: time, key: key, meaning: meaning)
+        }
     }
 
     @inline(__always)
     private func routeToFocus(time: UInt64, key: UInt32, meaning: KeyMeaning) {
         let code = Int(key)
-        if meaning.compose != .none, let f = keyboard.focus, isClientNode(f), let im = inputMethod, im(f, key, meaning) {
+        if meaning.compose != .none, let f = keyboard.focus, isClientNode(f), let im = inputMethod, im(f, key, meaning)
+        {
             keyboard.keyRecipients[code] = .consumed
             enqueue(.inputMethodKey(id, f, key: key))
             return
@@ -269,11 +294,15 @@ extension Seat {
         case .client(let c):
             // Only while that client still has the focus; after a leave it knows the key is up.
             if let f = keyboard.focus, keyboard.entered, keyboard.focusClient == c {
-                enqueue(.key(id, f, time: time, key: key, .released, serial: recordedSerial(.keyRelease, client: c, at: cursor)))
+                enqueue(
+                    .key(
+                        id, f, time: time, key: key, .released,
+                        serial: recordedSerial(.keyRelease, client: c, at: cursor)))
             }
         case .responder(let r):
             if responderCanReceive(r),
-                callHandler(r, .key(key: key, state: .released, keysym: meaning.keysym)) == .handled {
+                callHandler(r, .key(key: key, state: .released, keysym: meaning.keysym)) == .handled
+            {
                 enqueue(.handled(id, r, .key))
             }
         }
@@ -290,7 +319,9 @@ extension Seat {
     /// Sends `modifiers` to the keyboard focus, if its client was told of the focus.
     public func defaultModifiers() {
         if let f = keyboard.focus, keyboard.entered {
-            enqueue(.modifiers(id, f, modifiers, serial: recordedSerial(.modifiers, client: keyboard.focusClient, at: cursor)))
+            enqueue(
+                .modifiers(
+                    id, f, modifiers, serial: recordedSerial(.modifiers, client: keyboard.focusClient, at: cursor)))
         }
     }
 }

@@ -30,8 +30,9 @@ extension Seat {
     /// Called again, it replaces the device's keymap; while that keymap is in use, the
     /// switch is announced again with the new one's modifiers. The device keeps its keymap
     /// until `notifyDeviceRemoved`. Allocates: call when a keymap is set, not per key.
-    public func setKeyTranslator(_ translator: KeyTranslator?, forDevice device: DeviceID, modifiers: Modifiers = .none) {
-        lastKeyDevice = Seat.noKeyDevice  // the next key looks its device up again
+    public func setKeyTranslator(_ translator: KeyTranslator?, forDevice device: DeviceID, modifiers: Modifiers = .none)
+    {
+        lastKeyDevice = Seat.noKeyDevice // the next key looks its device up again
         guard let i = ownKeyboards.firstIndex(where: { $0.device == device }) else {
             ownKeyboards.append(OwnKeyboard(device: device, translator: translator, modifiers: modifiers))
             return

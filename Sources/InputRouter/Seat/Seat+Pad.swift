@@ -16,7 +16,9 @@ extension Seat {
     public func padFocus(device: DeviceID) -> NodeID? { padIndex(device).flatMap { pads.records[$0].focus } }
 
     /// The current mode of a pad's group, as its events last reported it.
-    public func padMode(device: DeviceID, group: Int) -> UInt32? { padIndex(device).map { pads.records[$0].mode(group) } }
+    public func padMode(device: DeviceID, group: Int) -> UInt32? {
+        padIndex(device).map { pads.records[$0].mode(group) }
+    }
 
     func padIndex(_ device: DeviceID) -> Int? {
         for i in pads.records.indices where pads.records[i].device == device { return i }
@@ -30,7 +32,10 @@ extension Seat {
     /// Allocates: call on hot-plug, not per event.
     public func notifyPadAdded(_ device: DeviceID, layout: TabletPadLayout, time: UInt64) {
         lastTime = time
-        if let i = padIndex(device) { leavePad(i, time: time); pads.records.remove(at: i) }
+        if let i = padIndex(device) {
+            leavePad(i, time: time)
+            pads.records.remove(at: i)
+        }
         var pad = PadRecord(device: device, layout: layout)
         for g in 0..<Int(layout.groupCount) { pad.setMode(g, layout.mode(ofGroup: g)) }
         pads.records.append(pad)
@@ -68,10 +73,16 @@ extension Seat {
             if state == .pressed {
                 // A button in none of the groups the client was told of is not sent: GTK
                 // aborts on one (its pad code asserts that every button has a group).
-                guard bit != 0, group != nil, pads.records[i].sentButtons & bit == 0 else { drop(.padButton); return }
+                guard bit != 0, group != nil, pads.records[i].sentButtons & bit == 0 else {
+                    drop(.padButton)
+                    return
+                }
                 pads.records[i].sentButtons |= bit
             } else {
-                guard bit != 0, pads.records[i].sentButtons & bit != 0 else { drop(.padButton); return }
+                guard bit != 0, pads.records[i].sentButtons & bit != 0 else {
+                    drop(.padButton)
+                    return
+                }
                 pads.records[i].sentButtons &= ~bit
             }
             enqueue(.padButton(id, n, device, time: time, button: button, state))
@@ -81,12 +92,16 @@ extension Seat {
     }
 
     /// A pad ring turned (degrees) or was let go (-1): like `notifyPadButton`. No allocation.
-    public func notifyPadRing(time: UInt64, device: DeviceID, ring: UInt32, position: Double, source: PadSource, mode: UInt32 = 0) {
+    public func notifyPadRing(
+        time: UInt64, device: DeviceID, ring: UInt32, position: Double, source: PadSource, mode: UInt32 = 0
+    ) {
         notifyPadControl(.ring, ring, time: time, device: device, position: position, source: source, mode: mode)
     }
 
     /// A pad strip slid (0...1) or was let go (-1): like `notifyPadButton`. No allocation.
-    public func notifyPadStrip(time: UInt64, device: DeviceID, strip: UInt32, position: Double, source: PadSource, mode: UInt32 = 0) {
+    public func notifyPadStrip(
+        time: UInt64, device: DeviceID, strip: UInt32, position: Double, source: PadSource, mode: UInt32 = 0
+    ) {
         notifyPadControl(.strip, strip, time: time, device: device, position: position, source: source, mode: mode)
     }
 
@@ -96,19 +111,30 @@ extension Seat {
 
     /// A ring or a strip moved: rings and strips differ only in their events' names and
     /// in which of the layout's lists gives their mode group.
-    private func notifyPadControl(_ control: PadControl, _ number: UInt32, time: UInt64, device: DeviceID, position: Double,
-                                  source: PadSource, mode: UInt32) {
+    private func notifyPadControl(
+        _ control: PadControl, _ number: UInt32, time: UInt64, device: DeviceID, position: Double,
+        source: PadSource, mode: UInt32
+    ) {
         lastTime = time
-        let event: NodeEvent = control == .ring ? .padRing(ring: number, position: position, source: source)
+        let event: NodeEvent =
+            control == .ring
+            ? .padRing(ring: number, position: position, source: source)
             : .padStrip(strip: number, position: position, source: source)
-        guard let i = padIndex(device) else { routePadToHandlers(event, kind: .padRingStrip); return }
+        guard let i = padIndex(device) else {
+            routePadToHandlers(event, kind: .padRingStrip)
+            return
+        }
         syncPad(i, time: time)
-        if let g = control == .ring ? pads.records[i].layout.group(ofRing: number) : pads.records[i].layout.group(ofStrip: number) {
+        if let g = control == .ring
+            ? pads.records[i].layout.group(ofRing: number) : pads.records[i].layout.group(ofStrip: number)
+        {
             switchMode(i, group: g, to: mode, time: time)
         }
         if let n = pads.records[i].focus {
-            enqueue(control == .ring ? .padRing(id, n, device, time: time, ring: number, position: position, source)
-                : .padStrip(id, n, device, time: time, strip: number, position: position, source))
+            enqueue(
+                control == .ring
+                    ? .padRing(id, n, device, time: time, ring: number, position: position, source)
+                    : .padStrip(id, n, device, time: time, strip: number, position: position, source))
         } else {
             routePadToHandlers(event, kind: .padRingStrip)
         }
@@ -134,8 +160,10 @@ extension Seat {
         let dev = pads.records[i].device
         enqueue(.padEnter(id, n, dev, serial: nextSerial()))
         for g in 0..<Int(pads.records[i].layout.groupCount) {
-            enqueue(.padModeSwitch(id, n, dev, time: time, group: UInt8(g), mode: pads.records[i].mode(g),
-                                               serial: nextSerial()))
+            enqueue(
+                .padModeSwitch(
+                    id, n, dev, time: time, group: UInt8(g), mode: pads.records[i].mode(g),
+                    serial: nextSerial()))
         }
     }
 
@@ -163,8 +191,10 @@ extension Seat {
         guard pads.records[i].mode(g) != mode else { return }
         pads.records[i].setMode(g, mode)
         if let n = pads.records[i].focus {
-            enqueue(.padModeSwitch(id, n, pads.records[i].device, time: time, group: UInt8(g), mode: mode,
-                                               serial: nextSerial()))
+            enqueue(
+                .padModeSwitch(
+                    id, n, pads.records[i].device, time: time, group: UInt8(g), mode: mode,
+                    serial: nextSerial()))
         }
     }
 

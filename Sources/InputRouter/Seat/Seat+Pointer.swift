@@ -6,10 +6,12 @@ extension Seat {
     public func notifyPointerMotion(
         time: UInt64, dx: Double, dy: Double, unacceleratedDX: Double? = nil, unacceleratedDY: Double? = nil
     ) {
-        let udx = unacceleratedDX ?? dx, udy = unacceleratedDY ?? dy
+        let udx = unacceleratedDX ?? dx
+        let udy = unacceleratedDY ?? dy
         guard dx.isFinite, dy.isFinite, udx.isFinite, udy.isFinite else { return }
         // Seat+Constraints.swift: relative motion first; a lock keeps the cursor still.
-        if deliverRelativeMotion(time: time, RelativeMotion(dx: dx, dy: dy, unacceleratedDX: udx, unacceleratedDY: udy)) {
+        if deliverRelativeMotion(time: time, RelativeMotion(dx: dx, dy: dy, unacceleratedDX: udx, unacceleratedDY: udy))
+        {
             lastTime = time
             flushPointerFrames()
             return
@@ -21,7 +23,7 @@ extension Seat {
     public func notifyPointerWarp(time: UInt64, to point: Point) {
         guard point.x.isFinite, point.y.isFinite else { return }
         lastTime = time
-        if constraints.activeLock != nil { return }  // a locked cursor stays where it is
+        if constraints.activeLock != nil { return } // a locked cursor stays where it is
         cursor = confine(clampToLayout(point))
         if let r = pointerClaim {
             if recognizerStates[r] == .recognized { _ = recognizers[r].pointerMotion(at: cursor, time: time) }
@@ -34,7 +36,7 @@ extension Seat {
         // `defaultPointerMotion`, `deliverMotion` and `flushPointerFrames` were about 45
         // instructions of saved registers and reloaded state).
         if let g = pointerGrab { g.motion(self, time: time) } else { moveWithoutGrab(time: time) }
-        updatePointerConstraint()  // the cursor may have entered a constraint's region
+        updatePointerConstraint() // the cursor may have entered a constraint's region
         if let g = pointerGrab { g.frame(self) } else { enqueuePointerFrames() }
     }
 
@@ -53,11 +55,16 @@ extension Seat {
     /// allocation; releasing the last held button re-picks the pointer (one hit test).
     public func notifyPointerButton(time: UInt64, button: UInt32, state: ButtonState, device: DeviceID = DeviceID(0)) {
         let code = Int(button)
-        guard code < Seat.codeCount else { drop(.pointerButton); return }
+        guard code < Seat.codeCount else {
+            drop(.pointerButton)
+            return
+        }
         lastTime = time
         deviceButtons.track(device: device, code: button, pressed: state == .pressed)
         switch countTransition(pointer.buttonCounts, code, pressed: state == .pressed) {
-        case .unmatchedRelease: drop(.pointerButton); return
+        case .unmatchedRelease:
+            drop(.pointerButton)
+            return
         case .counted: return
         case .forwarded: pointer.heldButtonCount += state == .pressed ? 1 : -1
         }
@@ -65,7 +72,10 @@ extension Seat {
             if pointer.heldButtonCount == 0 { buttonSequenceEnded(time: time) }
             flushPointerFrames()
         }
-        if state == .released && pointer.consumedButtons[code] { pointer.consumedButtons[code] = false; return }
+        if state == .released && pointer.consumedButtons[code] {
+            pointer.consumedButtons[code] = false
+            return
+        }
 
         // Capture phase: recognizers, then explicit grabs.
         if let r = pointerClaim {
@@ -74,9 +84,16 @@ extension Seat {
             }
             return
         }
-        feedPointerRecognizers { $0.pointerButton(button, state, at: cursor, modifiers: modifiers.effective, time: time) }
-        if pointerClaim != nil { pointer.consumedButtons[code] = state == .pressed; return }
-        if let g = pointerGrab { g.button(self, time: time, button: button, state: state) } else {
+        feedPointerRecognizers {
+            $0.pointerButton(button, state, at: cursor, modifiers: modifiers.effective, time: time)
+        }
+        if pointerClaim != nil {
+            pointer.consumedButtons[code] = state == .pressed
+            return
+        }
+        if let g = pointerGrab {
+            g.button(self, time: time, button: button, state: state)
+        } else {
             deliverButton(time: time, button: button, state: state)
         }
     }
@@ -110,12 +127,14 @@ extension Seat {
             guard let v = axis == .vertical ? vertical : horizontal, v.value.isFinite else { continue }
             if let (node, client) = pointerFocusSurface() {
                 let stop = v.value == 0 && (source == .finger || source == .continuous)
-                enqueue(stop
-                    ? .pointerAxisStop(id, node, time: time, axis)
-                    : .pointerAxis(id, node, time: time, axis, source, value: v.value, value120: v.value120))
+                enqueue(
+                    stop
+                        ? .pointerAxisStop(id, node, time: time, axis)
+                        : .pointerAxis(id, node, time: time, axis, source, value: v.value, value120: v.value120))
                 markFrame(client)
             } else {
-                deliverToCompositor(.pointerAxis(axis, source: source, value: v.value, value120: v.value120), kind: .pointerAxis)
+                deliverToCompositor(
+                    .pointerAxis(axis, source: source, value: v.value, value120: v.value120), kind: .pointerAxis)
             }
         }
     }
@@ -131,7 +150,9 @@ extension Seat {
             // A begin before the last gesture's end (libinput never does this; a hostile
             // recording may): the client's gesture ends cancelled first.
             if case .client(let old, let kind, let fingers) = pointer.gestureTarget, tree.canReceiveInput(old) {
-                enqueue(.gesture(id, old, time: time, GestureEvent(kind: kind, phase: .end, fingers: fingers, cancelled: true)))
+                enqueue(
+                    .gesture(
+                        id, old, time: time, GestureEvent(kind: kind, phase: .end, fingers: fingers, cancelled: true)))
             }
             pointer.gestureTarget = .none
             feedPointerRecognizers { $0.gesture(g, time: time) }
@@ -181,13 +202,19 @@ extension Seat {
         var claimer: Int?
         for i in recognizers.indices where recognizerStates[i] == .possible {
             recognizerStates[i] = recognizers[i].gesture(g, time: time)
-            if recognizerStates[i] == .recognized { claimer = i; break }
+            if recognizerStates[i] == .recognized {
+                claimer = i
+                break
+            }
         }
         guard let r = claimer else { return nil }
         if tree.canReceiveInput(node) {
             var cancel = g
             cancel.phase = .end
-            cancel.dx = 0; cancel.dy = 0; cancel.scale = 1; cancel.rotation = 0
+            cancel.dx = 0
+            cancel.dy = 0
+            cancel.scale = 1
+            cancel.rotation = 0
             cancel.cancelled = true
             enqueue(.gesture(id, node, time: time, cancel))
         }
@@ -310,7 +337,8 @@ extension Seat {
 
     /// The focus is a compositor responder (or nothing): ask it, then its chain's handlers.
     func deliverToCompositor(_ event: NodeEvent, kind: EventKind) {
-        let taker = dispatch(from: pointer.focus ?? .seat(id), device: .pointer, handlersOnly: true, at: cursor) { local in
+        let taker = dispatch(from: pointer.focus ?? .seat(id), device: .pointer, handlersOnly: true, at: cursor) {
+            local in
             switch event {
             case .pointerMotion: .pointerMotion(local)
             case .pointerButton(let b, let s, _): .pointerButton(button: b, state: s, at: local)
@@ -370,9 +398,14 @@ extension Seat {
     // MARK: Frames
 
     @inline(__always) func markFrame(_ client: ClientID) {
-        if pointer.pendingFrame.0 == nil || pointer.pendingFrame.0 == client { pointer.pendingFrame.0 = client }
-        else if pointer.pendingFrame.1 == nil || pointer.pendingFrame.1 == client { pointer.pendingFrame.1 = client }
-        else { flushPointerFrames(); pointer.pendingFrame.0 = client }
+        if pointer.pendingFrame.0 == nil || pointer.pendingFrame.0 == client {
+            pointer.pendingFrame.0 = client
+        } else if pointer.pendingFrame.1 == nil || pointer.pendingFrame.1 == client {
+            pointer.pendingFrame.1 = client
+        } else {
+            flushPointerFrames()
+            pointer.pendingFrame.0 = client
+        }
     }
 
     /// One `wl_pointer.frame` per client that got pointer events from the last input event.
@@ -403,7 +436,9 @@ extension Seat {
     }
 
     func resetRecognizersIfIdle() {
-        guard !recognizers.isEmpty, touch.points.isEmpty, pointer.heldButtonCount == 0, pointerClaim == nil, touchClaim == nil else { return }
+        guard !recognizers.isEmpty, touch.points.isEmpty, pointer.heldButtonCount == 0, pointerClaim == nil,
+            touchClaim == nil
+        else { return }
         // While input is locked they stay failed, as the bindings stay off (InputLock.swift).
         guard withRouter({ $0.inputLockScope }) == nil else { return }
         for i in recognizers.indices {

@@ -21,14 +21,18 @@ extension Seat {
 
     /// A tablet tool came into or left proximity: it is placed on the layout and hit-tested like
     /// the pointer. Allocates only the first time a seat sees more tools at once than before.
-    public func notifyTabletProximity(time: UInt64, device: DeviceID, tool: TabletTool, inProximity: Bool, axes: TabletAxes) {
+    public func notifyTabletProximity(
+        time: UInt64, device: DeviceID, tool: TabletTool, inProximity: Bool, axes: TabletAxes
+    ) {
         lastTime = time
         if inProximity {
             let i: Int
             if let j = tabletIndex(device) {
                 i = j
             } else {
-                if let free = tablet.tools.firstIndex(where: { !$0.active }) { i = free } else {
+                if let free = tablet.tools.firstIndex(where: { !$0.active }) {
+                    i = free
+                } else {
                     tablet.tools.append(TabletToolState())
                     tablet.tools[tablet.tools.count - 1].sentButtons.reserveCapacity(8)
                     i = tablet.tools.count - 1
@@ -45,7 +49,10 @@ extension Seat {
             tablet.tools[i].tool = tool
             moveTool(i, time: time, axes: axes)
         } else {
-            guard let i = tabletIndex(device) else { drop(.tabletProximity); return }
+            guard let i = tabletIndex(device) else {
+                drop(.tabletProximity)
+                return
+            }
             endTool(i, time: time)
         }
         flushTabletFrames(time: time)
@@ -55,7 +62,10 @@ extension Seat {
     /// No allocation in steady state.
     public func notifyTabletAxis(time: UInt64, device: DeviceID, axes: TabletAxes) {
         lastTime = time
-        guard let i = tabletIndex(device) else { drop(.tabletMotion); return }
+        guard let i = tabletIndex(device) else {
+            drop(.tabletMotion)
+            return
+        }
         moveTool(i, time: time, axes: axes)
         flushTabletFrames(time: time)
     }
@@ -64,15 +74,22 @@ extension Seat {
     /// until the tip lifts (implicit grab). No allocation in steady state.
     public func notifyTabletTip(time: UInt64, device: DeviceID, down: Bool, axes: TabletAxes) {
         lastTime = time
-        guard let i = tabletIndex(device), tablet.tools[i].tipDown != down else { drop(.tabletTip); return }
+        guard let i = tabletIndex(device), tablet.tools[i].tipDown != down else {
+            drop(.tabletTip)
+            return
+        }
         defer { flushTabletFrames(time: time) }
         moveTool(i, time: time, axes: axes)
         let dev = tablet.tools[i].device
         if down {
             tablet.tools[i].tipDown = true
-            guard let f = tablet.tools[i].focus else { drop(.tabletTip); return }
+            guard let f = tablet.tools[i].focus else {
+                drop(.tabletTip)
+                return
+            }
             if let (node, client) = toolClient(i) {
-                let serial = recordedSerial(.tabletDown, client: client, at: tablet.tools[i].position)  // grabs may cite it
+                // grabs may cite it
+                let serial = recordedSerial(.tabletDown, client: client, at: tablet.tools[i].position)
                 enqueue(.tabletDown(id, node, dev, time: time, serial: serial))
                 markTabletFrame(client)
                 tablet.tools[i].tipSent = true
@@ -102,17 +119,27 @@ extension Seat {
     /// A tool button: to the tool's focus; a release goes only where its press went. No hit test.
     public func notifyTabletButton(time: UInt64, device: DeviceID, button: UInt32, state: ButtonState) {
         lastTime = time
-        guard let i = tabletIndex(device), let f = tablet.tools[i].focus else { drop(.tabletButton); return }
+        guard let i = tabletIndex(device), let f = tablet.tools[i].focus else {
+            drop(.tabletButton)
+            return
+        }
         defer { flushTabletFrames(time: time) }
         let sent = tablet.tools[i].sentButtons.firstIndex(of: button)
         if state == .pressed {
-            guard sent == nil else { drop(.tabletButton); return }
+            guard sent == nil else {
+                drop(.tabletButton)
+                return
+            }
         } else {
-            guard let k = sent else { drop(.tabletButton); return }
+            guard let k = sent else {
+                drop(.tabletButton)
+                return
+            }
             tablet.tools[i].sentButtons.remove(at: k)
         }
         if let (node, client) = toolClient(i) {
-            let serial = state == .pressed
+            let serial =
+                state == .pressed
                 ? recordedSerial(.tabletButtonPress, client: client, at: tablet.tools[i].position) : nextSerial()
             if state == .pressed { tablet.tools[i].sentButtons.append(button) }
             enqueue(.tabletButton(id, node, tablet.tools[i].device, time: time, button: button, state, serial: serial))
@@ -164,7 +191,10 @@ extension Seat {
     }
 
     func deliverToolMotion(_ i: Int, time: UInt64) {
-        guard let f = tablet.tools[i].focus else { drop(.tabletMotion); return }
+        guard let f = tablet.tools[i].focus else {
+            drop(.tabletMotion)
+            return
+        }
         if let (node, client) = toolClient(i) {
             let local = tree.localPoint(tablet.tools[i].position, in: node) ?? .zero
             let axes = router.queue.appendAxes(tablet.tools[i].axes)
@@ -193,7 +223,9 @@ extension Seat {
         } else if !isNode(old) || responderCanReceive(old) {
             let at = toolLocal(i, old)
             if tablet.tools[i].tipSent { _ = callHandler(old, .tabletTip(down: false, at: at)) }
-            for b in tablet.tools[i].sentButtons.reversed() { _ = callHandler(old, .tabletButton(button: b, state: .released)) }
+            for b in tablet.tools[i].sentButtons.reversed() {
+                _ = callHandler(old, .tabletButton(button: b, state: .released))
+            }
             _ = callHandler(old, .tabletProximity(inProximity: false, at: at))
             enqueue(.handled(id, old, .tabletProximity))
         }
@@ -239,7 +271,8 @@ extension Seat {
     /// still alive. (Not `clientSurface`, which asks whether the client bound the pointer: a
     /// client may take tablets on a seat where it has no `wl_pointer`.)
     func toolClient(_ i: Int) -> (NodeID, ClientID)? {
-        guard tablet.tools[i].focusIsClient, case .node(let n)? = tablet.tools[i].focus, let c = tree.client(of: n) else { return nil }
+        guard tablet.tools[i].focusIsClient, case .node(let n)? = tablet.tools[i].focus, let c = tree.client(of: n)
+        else { return nil }
         return (n, c)
     }
 

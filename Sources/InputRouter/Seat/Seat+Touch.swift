@@ -9,7 +9,7 @@ extension Seat {
     public func notifyTouchDown(time: UInt64, slot: Int32, at point: Point, device: DeviceID = DeviceID(0)) {
         lastTime = time
         guard point.x.isFinite, point.y.isFinite, touchIndex(slot) == nil else {
-            drop(.touchDown)  // a second down on a live slot: hostile or broken input
+            drop(.touchDown) // a second down on a live slot: hostile or broken input
             return
         }
         let count = touch.points.count + 1
@@ -17,7 +17,10 @@ extension Seat {
             for i in recognizers.indices where recognizerStates[i] == .possible {
                 let s = recognizers[i].touchDown(slot: slot, at: point, touchCount: count, time: time)
                 recognizerStates[i] = s
-                if s == .recognized { claimTouches(for: i); break }
+                if s == .recognized {
+                    claimTouches(for: i)
+                    break
+                }
             }
         } else if let r = touchClaim {
             _ = recognizers[r].touchDown(slot: slot, at: point, touchCount: count, time: time)
@@ -29,7 +32,9 @@ extension Seat {
         let hit = tree.hitTest(point)
         // Tracked before anyone sees it: the owner is the grab unless it passes the point on.
         touch.points.append(TouchPoint(slot: slot, device: device, owner: .grab, client: .compositor))
-        if let g = touchGrab { g.down(self, time: time, slot: slot, at: point, hit: hit) } else {
+        if let g = touchGrab {
+            g.down(self, time: time, slot: slot, at: point, hit: hit)
+        } else {
             routeTouchDown(touch.points.count - 1, time: time, at: point, hit: hit)
         }
     }
@@ -52,7 +57,7 @@ extension Seat {
             enqueue(.touchDown(id, node, time: time, slot: slot, local, serial: serial))
             touch.points[i].owner = .client(node)
             touch.points[i].client = client
-            touch.points[i].originGeneration = .max  // the owner's origin is looked up on its first motion
+            touch.points[i].originGeneration = .max // the owner's origin is looked up on its first motion
             markTouchFrame(client)
         } else if let t = taker {
             enqueue(.handled(id, t, .touchDown))
@@ -68,17 +73,22 @@ extension Seat {
     public func notifyTouchMotion(time: UInt64, slot: Int32, at point: Point) {
         lastTime = time
         guard point.x.isFinite, point.y.isFinite, let i = touchIndex(slot) else {
-            drop(.touchMotion)  // never motion for a point nobody was told about
+            drop(.touchMotion) // never motion for a point nobody was told about
             return
         }
         if touchClaim == nil {
             for r in recognizers.indices where recognizerStates[r] == .possible {
                 let s = recognizers[r].touchMotion(slot: slot, at: point, time: time)
                 recognizerStates[r] = s
-                if s == .recognized { claimTouches(for: r); break }
+                if s == .recognized {
+                    claimTouches(for: r)
+                    break
+                }
             }
         }
-        if let g = touchGrab, touchClaim == nil { g.motion(self, time: time, slot: slot, at: point) } else {
+        if let g = touchGrab, touchClaim == nil {
+            g.motion(self, time: time, slot: slot, at: point)
+        } else {
             routeTouchMotion(i, time: time, at: point)
         }
     }
@@ -113,7 +123,10 @@ extension Seat {
     /// allocation.
     public func notifyTouchUp(time: UInt64, slot: Int32) {
         lastTime = time
-        guard let i = touchIndex(slot) else { drop(.touchUp); return }
+        guard let i = touchIndex(slot) else {
+            drop(.touchUp)
+            return
+        }
         if touchClaim == nil {
             for r in recognizers.indices where recognizerStates[r] == .possible {
                 recognizerStates[r] = recognizers[r].touchUp(slot: slot, time: time)
@@ -121,7 +134,7 @@ extension Seat {
         }
         if let g = touchGrab, touchClaim == nil {
             g.up(self, time: time, slot: slot)
-            if let j = touchIndex(slot) { touch.points.remove(at: j) }  // the grab may cancel points
+            if let j = touchIndex(slot) { touch.points.remove(at: j) } // the grab may cancel points
         } else {
             routeTouchUp(i, time: time)
             touch.points.remove(at: i)
@@ -133,14 +146,17 @@ extension Seat {
     public func defaultTouchUp(time: UInt64, slot: Int32) {
         guard let i = touchIndex(slot) else { return }
         routeTouchUp(i, time: time)
-        touch.points[i].owner = .cancelled  // told once
+        touch.points[i].owner = .cancelled // told once
     }
 
     @inline(__always) private func routeTouchUp(_ i: Int, time: UInt64) {
-        let t = touch.points[i], slot = t.slot
+        let t = touch.points[i]
+        let slot = t.slot
         switch t.owner {
         case .client(let node):
-            enqueue(.touchUp(id, node, time: time, slot: slot, serial: recordedSerial(.touchUp, client: t.client, at: .zero)))
+            enqueue(
+                .touchUp(
+                    id, node, time: time, slot: slot, serial: recordedSerial(.touchUp, client: t.client, at: .zero)))
             markTouchFrame(t.client)
         case .responder(let r):
             _ = callHandler(r, .touchUp(slot: slot))
@@ -155,7 +171,10 @@ extension Seat {
     /// the owning client's other points are cancelled with it.
     public func notifyTouchCancel(time: UInt64, slot: Int32) {
         lastTime = time
-        guard touchIndex(slot) != nil else { drop(.touchCancel); return }
+        guard touchIndex(slot) != nil else {
+            drop(.touchCancel)
+            return
+        }
         cancelTouch(slot: slot)
         touch.points.removeAll { $0.slot == slot }
         touchSequenceMaybeEnded()
@@ -206,7 +225,9 @@ extension Seat {
 
     func markTouchFrame(_ client: ClientID) {
         // The last client marked is the usual one (one client's fingers in a row).
-        if touch.frameClients.last != client && !touch.frameClients.contains(client) { touch.frameClients.append(client) }
+        if touch.frameClients.last != client && !touch.frameClients.contains(client) {
+            touch.frameClients.append(client)
+        }
     }
 
     /// Cancels the owner of `slot`: the whole client (all its points stop), a compositor

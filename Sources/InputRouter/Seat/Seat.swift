@@ -131,7 +131,9 @@ public final class Seat {
     @exclusivity(unchecked) var layoutBox = Rect(0, 0, 0, 0)
     /// The first non-empty output's extent as `closestPoint` clamps into it (the right and
     /// bottom edges one `wl_fixed` step inside), for `clampToLayout`'s fast path.
-    @exclusivity(unchecked) var firstOutput = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
+    @exclusivity(unchecked) var firstOutput = (
+        minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity
+    )
     var layoutRects: [Rect] { layout.frames }
     @exclusivity(unchecked) var lastTime: UInt64 = 0
     /// The serials sent to clients and what each stood for (SerialRecord.swift).
@@ -156,7 +158,8 @@ public final class Seat {
     /// The seat's own keyboard's modifiers, kept while a device's keymap is in use.
     var seatKeyboardModifiers = Modifiers.none
     /// The compositor's key bindings, in the order added; a key press checks them in that order.
-    @exclusivity(unchecked) public internal(set) var bindings: [(binding: KeyBinding, whileLocked: Bool, action: () -> Void)] = []
+    @exclusivity(unchecked) public internal(set) var bindings:
+        [(binding: KeyBinding, whileLocked: Bool, action: () -> Void)] = []
     // Keyboard shortcuts inhibition (Seat+ShortcutsInhibit.swift).
     @exclusivity(unchecked) var shortcutsInhibitors: [NodeID] = []
     @exclusivity(unchecked) var activeShortcutsInhibitor: NodeID?
@@ -270,7 +273,8 @@ public final class Seat {
         // A disconnected client binds nothing again: no seat may send it anything.
         guard Int(client.index) < bound.count, router.isAlive(client) else { return }
         if devices.contains(.pointer), bound[Int(client.index)].contains(.pointer) != isBound,
-            case .node(let n)? = pointer.focus, tree.client(of: n) == client {
+            case .node(let n)? = pointer.focus, tree.client(of: n) == client
+        {
             // The client's wl_pointer comes or goes while one of its surfaces has the focus:
             // the pairing ends here (even mid-grab) and the focus is picked again.
             setPointerFocus(nil)
@@ -288,7 +292,10 @@ public final class Seat {
                 keyboard.entered = false
             }
         }
-        if devices.contains(.pointer) { pointer.lastFirstResponder = nil; sceneDidChange() }
+        if devices.contains(.pointer) {
+            pointer.lastFirstResponder = nil
+            sceneDidChange()
+        }
         if devices.contains(.tablet) { tabletSceneDidChange() }
     }
 
@@ -303,7 +310,9 @@ public final class Seat {
         bound[Int(client.index)] = []
         serials.forget(client)
         anyRelativePointer = bound.contains { $0.contains(.relativePointer) }
-        for k in 0..<keyboard.keyRecipients.count where keyboard.keyRecipients[k] == .client(client) { keyboard.keyRecipients[k] = .none }
+        for k in 0..<keyboard.keyRecipients.count where keyboard.keyRecipients[k] == .client(client) {
+            keyboard.keyRecipients[k] = .none
+        }
         touch.frameClients.removeAll { $0 == client }
         tablet.frameClients.removeAll { $0 == client }
         for i in touch.points.indices where touch.points[i].client == client { touch.points[i].owner = .cancelled }
@@ -350,9 +359,11 @@ public final class Seat {
             notifyPointerMotion(time: t, dx: dx, dy: dy, unacceleratedDX: udx, unacceleratedDY: udy)
         case .pointerMotionAbsolute(let x, let y): notifyPointerWarp(time: t, to: mapAbsolute(x, y))
         case .pointerButton(let b, let s): notifyPointerButton(time: t, button: b, state: s, device: event.device)
-        case .pointerAxis(let source, let v, let h): notifyPointerAxis(time: t, source: source, vertical: v, horizontal: h)
+        case .pointerAxis(let source, let v, let h):
+            notifyPointerAxis(time: t, source: source, vertical: v, horizontal: h)
         case .keyboardKey(let k, let s): notifyKey(time: t, key: k, state: s, device: event.device)
-        case .touchDown(let slot, let x, let y): notifyTouchDown(time: t, slot: slot, at: mapAbsolute(x, y), device: event.device)
+        case .touchDown(let slot, let x, let y):
+            notifyTouchDown(time: t, slot: slot, at: mapAbsolute(x, y), device: event.device)
         case .touchMotion(let slot, let x, let y): notifyTouchMotion(time: t, slot: slot, at: mapAbsolute(x, y))
         case .touchUp(let slot): notifyTouchUp(time: t, slot: slot)
         case .touchCancel(let slot): notifyTouchCancel(time: t, slot: slot)
@@ -365,7 +376,8 @@ public final class Seat {
         case .tabletToolAxis(let axes): notifyTabletAxis(time: t, device: event.device, axes: axes)
         case .tabletToolButton(let b, let s): notifyTabletButton(time: t, device: event.device, button: b, state: s)
         case .tabletPadAdded(let layout): notifyPadAdded(event.device, layout: layout, time: t)
-        case .tabletPadButton(let b, let s, let m): notifyPadButton(time: t, device: event.device, button: b, state: s, mode: m)
+        case .tabletPadButton(let b, let s, let m):
+            notifyPadButton(time: t, device: event.device, button: b, state: s, mode: m)
         case .tabletPadRing(let n, let p, let src, let m):
             notifyPadRing(time: t, device: event.device, ring: n, position: p, source: src, mode: m)
         case .tabletPadStrip(let n, let p, let src, let m):
@@ -382,14 +394,16 @@ public final class Seat {
     /// any) kept until it goes (`deviceDescription(of:)`), replacing what an earlier
     /// `deviceAdded` of the same device left. Allocates only for a device index beyond those
     /// preallocated, and for the description; call on hot-plug, not per event.
-    public func notifyDeviceAdded(_ device: DeviceID, capabilities: DeviceCapabilities,
-                                  description: DeviceDescription? = nil) {
+    public func notifyDeviceAdded(
+        _ device: DeviceID, capabilities: DeviceCapabilities,
+        description: DeviceDescription? = nil
+    ) {
         deviceDescriptions[device.index] = description
         let i = device.slot
         while devices.count <= i { devices.append(DeviceState()) }
         devices[i].present = true
         devices[i].capabilities = capabilities
-        if capabilities.contains(.tabletTool) { padsFollowKeyboardFocus() }  // a pad waiting for its tablet
+        if capabilities.contains(.tabletTool) { padsFollowKeyboardFocus() } // a pad waiting for its tablet
     }
 
     /// The client surface or compositor node that has the pointer (took `pointerEnter`).
@@ -411,22 +425,30 @@ public final class Seat {
     /// own keymap and modifiers come back if its were in use.
     public func notifyDeviceRemoved(_ device: DeviceID, time: UInt64) {
         let i = device.slot
-        tabletDeviceRemoved(device, time: time)  // a tool needs no device-added to be in proximity
+        tabletDeviceRemoved(device, time: time) // a tool needs no device-added to be in proximity
         padDeviceRemoved(device, time: time)
-        for key in deviceKeys.held(by: device).reversed() { notifyKey(time: time, key: key, state: .released, device: device) }
+        for key in deviceKeys.held(by: device).reversed() {
+            notifyKey(time: time, key: key, state: .released, device: device)
+        }
         for button in deviceButtons.held(by: device).reversed() {
             notifyPointerButton(time: time, button: button, state: .released, device: device)
         }
         var cancelledAny = false
-        for t in touch.points where t.device == device { cancelledAny = true; cancelTouch(slot: t.slot) }
-        if cancelledAny { touch.points.removeAll { $0.device == device }; touchSequenceMaybeEnded() }
+        for t in touch.points where t.device == device {
+            cancelledAny = true
+            cancelTouch(slot: t.slot)
+        }
+        if cancelledAny {
+            touch.points.removeAll { $0.device == device }
+            touchSequenceMaybeEnded()
+        }
         if i < devices.count { devices[i] = DeviceState() }
         deviceDescriptions[device.index] = nil
         deviceKeys.forget(device)
         deviceButtons.forget(device)
-        padsFollowKeyboardFocus()  // the pads of a tablet that went leave
+        padsFollowKeyboardFocus() // the pads of a tablet that went leave
         if ownKeyboards.contains(where: { $0.device == device }) {
-            forgetOwnKeyboard(device)  // its keymap goes with it (Seat+KeyboardDevices.swift)
+            forgetOwnKeyboard(device) // its keymap goes with it (Seat+KeyboardDevices.swift)
         } else if keyboard.heldKeys.isEmpty, let translator = keyTranslator {
             let released = translator.releaseAll()
             if activeKeyboard == nil { updateModifiers(released) } else { seatKeyboardModifiers = released }
@@ -453,7 +475,7 @@ public final class Seat {
         var r = first
         var steps = 0
         while let cur = r, steps < Router.maxChainLength {
-            if cur == stopAt { return cur }  // already has it (the pointer focus): don't enter twice
+            if cur == stopAt { return cur } // already has it (the pointer focus): don't enter twice
             if take(cur, device: device, handlersOnly: handlersOnly, at: point, makeEvent) { return cur }
             r = router.nextResponder(after: cur, seat: id)
             steps += 1
@@ -471,7 +493,9 @@ public final class Seat {
             // A next-responder override may lead to a client surface that is unmapped or
             // detached: it takes nothing then, by delivery or through its handler.
             if rec.kind.isClientSurface && !tree.isVisible(n) { return false }
-            if !handlersOnly && rec.kind.isClientSurface && boundDevices(of: rec.client).contains(device) { return true }
+            if !handlersOnly && rec.kind.isClientSurface && boundDevices(of: rec.client).contains(device) {
+                return true
+            }
             guard let h = tree.handlers[Int(i)] else { return false }
             let o = tree.layoutOrigin(i)
             return h(makeEvent(Point(point.x - o.x, point.y - o.y))) == .handled
@@ -552,10 +576,12 @@ public final class Seat {
         }
         layoutBox = layout.boundingBox
         if let first = layout.frames.first(where: { !$0.isEmpty }) {
-            firstOutput = (Double(first.x), Double(first.y),
-                           Double(first.x) + Double(first.width) - 1 / 256, Double(first.y) + Double(first.height) - 1 / 256)
+            firstOutput = (
+                Double(first.x), Double(first.y),
+                Double(first.x) + Double(first.width) - 1 / 256, Double(first.y) + Double(first.height) - 1 / 256
+            )
         } else {
-            firstOutput = (.infinity, .infinity, -.infinity, -.infinity)  // holds no point
+            firstOutput = (.infinity, .infinity, -.infinity, -.infinity) // holds no point
         }
     }
 

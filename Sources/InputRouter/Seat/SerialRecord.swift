@@ -84,8 +84,8 @@ public enum SerialRules {
         switch (request, action) {
         // A grab that follows the pointer or a finger needs a press that is still going on.
         case (.move, .buttonPress), (.move, .touchDown), (.move, .tabletDown),
-             (.resize, .buttonPress), (.resize, .touchDown), (.resize, .tabletDown),
-             (.drag, .buttonPress), (.drag, .touchDown), (.drag, .tabletDown):
+            (.resize, .buttonPress), (.resize, .touchDown), (.resize, .tabletDown),
+            (.drag, .buttonPress), (.drag, .touchDown), (.drag, .tabletDown):
             return true
         case (.move, _), (.resize, _), (.drag, _):
             return false
@@ -115,7 +115,7 @@ public enum SerialRules {
         // Activation is passed on by a user action: presses and releases, not the focus's
         // events (a window must not pass on focus it was merely given).
         case (.activation, .pointerEnter), (.activation, .keyboardEnter), (.activation, .modifiers),
-             (.activation, .tabletProximityIn):
+            (.activation, .tabletProximityIn):
             return false
         case (.activation, _):
             return true
@@ -173,9 +173,13 @@ struct SerialRecord {
     func newestAction(client: ClientID?) -> SerialEntry? {
         for i in 1...SerialRecord.size {
             let e = entries[(next - i + SerialRecord.size) & (SerialRecord.size - 1)]
-            if e.serial.rawValue == 0 { continue }  // never written, or its client went
-            if e.action != .pointerEnter, e.action != .keyboardEnter, e.action != .modifiers, e.action != .tabletProximityIn,
-               client == nil || e.client == client { return e }
+            if e.serial.rawValue == 0 { continue } // never written, or its client went
+            if e.action != .pointerEnter, e.action != .keyboardEnter, e.action != .modifiers,
+                e.action != .tabletProximityIn,
+                client == nil || e.client == client
+            {
+                return e
+            }
         }
         return nil
     }
@@ -215,10 +219,14 @@ extension Seat {
     /// - a tool's set_shape: the seat's newest tool proximity-in, and it was this client's;
     /// - a keyboard enter: the seat's newest, and the client still has the keyboard.
     public func serialEntry(_ serial: UInt32, client: ClientID, for request: SerialRequest) -> SerialEntry? {
-        guard let e = serials.find(serial, client: client), SerialRules.permits(request, citing: e.action) else { return nil }
+        guard let e = serials.find(serial, client: client), SerialRules.permits(request, citing: e.action) else {
+            return nil
+        }
         switch e.action {
         case .buttonPress where request == .move || request == .resize || request == .drag:
-            guard pointer.heldButtonCount > 0, serials.newest(.buttonPress, client: client)?.serial == e.serial else { return nil }
+            guard pointer.heldButtonCount > 0, serials.newest(.buttonPress, client: client)?.serial == e.serial else {
+                return nil
+            }
         case .pointerEnter:
             guard serials.pointerEnter == e else { return nil }
         case .tabletProximityIn:

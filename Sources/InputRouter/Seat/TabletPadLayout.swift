@@ -23,10 +23,16 @@ public struct TabletPadGroup: Hashable, Sendable {
     public var toggles: [UInt32]
 
     /// A group; one mode and no mode buttons unless said.
-    public init(buttons: [UInt32], rings: [UInt32] = [], strips: [UInt32] = [], modes: UInt32 = 1, mode: UInt32 = 0,
-                toggles: [UInt32] = []) {
-        self.buttons = buttons; self.rings = rings; self.strips = strips
-        self.modes = max(1, modes); self.mode = mode; self.toggles = toggles
+    public init(
+        buttons: [UInt32], rings: [UInt32] = [], strips: [UInt32] = [], modes: UInt32 = 1, mode: UInt32 = 0,
+        toggles: [UInt32] = []
+    ) {
+        self.buttons = buttons
+        self.rings = rings
+        self.strips = strips
+        self.modes = max(1, modes)
+        self.mode = mode
+        self.toggles = toggles
     }
 }
 
@@ -67,9 +73,13 @@ public struct TabletPadLayout: Hashable, Sendable {
         stripCount = UInt8(min(max(strips, 0), Self.maxStrips))
         groupCount = 0
         self.tablet = tablet
-        let groups = groups.isEmpty
-            ? [TabletPadGroup(buttons: (0..<UInt32(buttonCount)).map { $0 }, rings: (0..<UInt32(ringCount)).map { $0 },
-                              strips: (0..<UInt32(stripCount)).map { $0 })]
+        let groups =
+            groups.isEmpty
+            ? [
+                TabletPadGroup(
+                    buttons: (0..<UInt32(buttonCount)).map { $0 }, rings: (0..<UInt32(ringCount)).map { $0 },
+                    strips: (0..<UInt32(stripCount)).map { $0 })
+            ]
             : Array(groups.prefix(Self.maxGroups))
         groupCount = UInt8(groups.count)
         for (g, group) in groups.enumerated() {
@@ -77,7 +87,8 @@ public struct TabletPadLayout: Hashable, Sendable {
             for b in group.buttons where b < buttonCount { mask |= 1 << b }
             setButtonMask(g, mask)
             for b in group.toggles where b < buttonCount { toggleMask |= 1 << b }
-            var r: UInt32 = 0, s: UInt32 = 0
+            var r: UInt32 = 0
+            var s: UInt32 = 0
             for i in group.rings where i < ringCount { r |= 1 << i }
             for i in group.strips where i < stripCount { s |= 1 << i }
             setByte(&ringMasks, g, r)
@@ -92,11 +103,12 @@ public struct TabletPadLayout: Hashable, Sendable {
         (0..<Int(groupCount)).map { g in
             let mask = buttonMask(g)
             let buttons = (0..<UInt32(buttonCount)).filter { mask & (1 << $0) != 0 }
-            return TabletPadGroup(buttons: buttons,
-                                  rings: (0..<UInt32(ringCount)).filter { byte(ringMasks, g) & (1 << $0) != 0 },
-                                  strips: (0..<UInt32(stripCount)).filter { byte(stripMasks, g) & (1 << $0) != 0 },
-                                  modes: byte(modeCounts, g), mode: byte(modes, g),
-                                  toggles: buttons.filter { toggleMask & (1 << $0) != 0 })
+            return TabletPadGroup(
+                buttons: buttons,
+                rings: (0..<UInt32(ringCount)).filter { byte(ringMasks, g) & (1 << $0) != 0 },
+                strips: (0..<UInt32(stripCount)).filter { byte(stripMasks, g) & (1 << $0) != 0 },
+                modes: byte(modeCounts, g), mode: byte(modes, g),
+                toggles: buttons.filter { toggleMask & (1 << $0) != 0 })
         }
     }
 

@@ -61,7 +61,9 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
         inner.deliver(d, from: queue)
     }
 
-    private mutating func checkPadEvent(_ n: NodeID, _ dev: DeviceID, _ d: Delivery, _ queue: DeliveryQueue, _ m: SeatModel) {
+    private mutating func checkPadEvent(
+        _ n: NodeID, _ dev: DeviceID, _ d: Delivery, _ queue: DeliveryQueue, _ m: SeatModel
+    ) {
         if m.padIn[dev] != n { fail("pad event to a surface the pad has not entered", d, queue) }
     }
 
@@ -77,23 +79,36 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
         defer { seats[d.seat] = m }
         checkDeviceState(d, queue)
         // A destroyed surface gets no leave: its focus ended with it.
-        if let e = m.pointerEntered, !tree.isAlive(e) { m.pointerEntered = nil; m.pressedButtons[e] = nil }
+        if let e = m.pointerEntered, !tree.isAlive(e) {
+            m.pointerEntered = nil
+            m.pressedButtons[e] = nil
+        }
         if let e = m.keyboardEntered, !tree.isAlive(e) { m.keyboardEntered = nil }
         if let c = m.constrained, !tree.isAlive(c.node) { m.constrained = nil }
         // A gesture whose surface went or unmapped ends without an end (the core stops it).
         if let g = m.gestureIn, !tree.canReceiveInput(g) { m.gestureIn = nil }
         if let i = m.inhibitorActive, !tree.isAlive(i) { m.inhibitorActive = nil }
         for (dev, n) in m.tabletIn where !tree.isAlive(n) {
-            m.tabletIn[dev] = nil; m.tabletTip.remove(dev); m.tabletButtons[dev] = nil
+            m.tabletIn[dev] = nil
+            m.tabletTip.remove(dev)
+            m.tabletButtons[dev] = nil
         }
-        for (dev, n) in m.padIn where !tree.isAlive(n) { m.padIn[dev] = nil; m.padButtons[dev] = nil }
+        for (dev, n) in m.padIn where !tree.isAlive(n) {
+            m.padIn[dev] = nil
+            m.padButtons[dev] = nil
+        }
         if let n = d.surface {
-            if !tree.isAlive(n) { fail("event to a destroyed surface", d, queue); return }
-            if case .pointerLeave = d {} else if case .keyboardLeave = d {} else if case .tabletProximityOut = d {}
-            else if case .padLeave = d {}
-            else if case .pointerConstraint(_, _, _, false) = d {}
-            else if case .shortcutsInhibited(_, _, active: false) = d {}
-            else if !tree.isVisible(n) {
+            if !tree.isAlive(n) {
+                fail("event to a destroyed surface", d, queue)
+                return
+            }
+            if case .pointerLeave = d {
+            } else if case .keyboardLeave = d {
+            } else if case .tabletProximityOut = d {
+            } else if case .padLeave = d {
+            } else if case .pointerConstraint(_, _, _, false) = d {
+            } else if case .shortcutsInhibited(_, _, active: false) = d {
+            } else if !tree.isVisible(n) {
                 fail("event to an unmapped surface", d, queue)
             }
         }
@@ -104,7 +119,9 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
             checkUnderCursor(n, d, queue, m)
         case .pointerLeave(_, let n, _):
             if m.pointerEntered != n { fail("pointer leave without enter", d, queue) }
-            if m.constrained?.node == n, tree.isAlive(n) { fail("pointer leave while the surface's constraint is active", d, queue) }
+            if m.constrained?.node == n, tree.isAlive(n) {
+                fail("pointer leave while the surface's constraint is active", d, queue)
+            }
             m.pointerEntered = nil
             m.pressedButtons[n] = nil
         case .pointerMotion(_, let n, _, _), .pointerAxis(_, let n, _, _, _, _, _), .pointerAxisStop(_, let n, _, _):
@@ -121,7 +138,9 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
                 if let c = m.constrained { fail("constraint activated while \(c.node)'s is active", d, queue) }
                 m.constrained = (n, kind)
             } else {
-                if m.constrained?.node != n || m.constrained?.kind != kind { fail("constraint deactivated that was not active", d, queue) }
+                if m.constrained?.node != n || m.constrained?.kind != kind {
+                    fail("constraint deactivated that was not active", d, queue)
+                }
                 m.constrained = nil
             }
         case .pointerButton(_, let n, _, let b, let st, _):
@@ -143,13 +162,18 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
         case .key(_, let n, _, let k, let st, _):
             if m.keyboardEntered != n { fail("key to a surface without keyboard focus", d, queue) }
             let c = tree.client(of: n) ?? .compositor
-            if st == .pressed { m.keysOfClient[c, default: []].insert(k) }
-            else if m.keysOfClient[c]?.remove(k) == nil { fail("key release with no press", d, queue) }
+            if st == .pressed {
+                m.keysOfClient[c, default: []].insert(k)
+            } else if m.keysOfClient[c]?.remove(k) == nil {
+                fail("key release with no press", d, queue)
+            }
         case .modifiers(_, let n, _, _):
             if m.keyboardEntered != n { fail("modifiers to a surface without keyboard focus", d, queue) }
         case .touchDown(_, let n, _, let slot, _, _):
             let c = tree.client(of: n) ?? .compositor
-            if m.touchSlots[c, default: []].insert(slot).inserted == false { fail("touch down on a live touch point", d, queue) }
+            if m.touchSlots[c, default: []].insert(slot).inserted == false {
+                fail("touch down on a live touch point", d, queue)
+            }
         case .touchMotion(_, let n, _, let slot, _):
             if m.touchSlots[tree.client(of: n) ?? .compositor]?.contains(slot) != true {
                 fail("touch motion for an unknown touch point", d, queue)
@@ -171,7 +195,9 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
             if tree.isVisible(n) && (m.tabletTip.contains(dev) || m.tabletButtons[dev]?.isEmpty == false) {
                 fail("tablet proximity out with the tip or a button still down", d, queue)
             }
-            m.tabletIn[dev] = nil; m.tabletTip.remove(dev); m.tabletButtons[dev] = nil
+            m.tabletIn[dev] = nil
+            m.tabletTip.remove(dev)
+            m.tabletButtons[dev] = nil
         case .tabletMotion(_, let n, let dev, _, _, _):
             if m.tabletIn[dev] != n { fail("tablet event to a surface without proximity", d, queue) }
         case .tabletDown(_, let n, let dev, _, _):
@@ -183,7 +209,9 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
         case .tabletButton(_, let n, let dev, _, let b, let st, _):
             if m.tabletIn[dev] != n { fail("tablet event to a surface without proximity", d, queue) }
             if st == .pressed {
-                if m.tabletButtons[dev, default: []].insert(b).inserted == false { fail("tablet button pressed twice", d, queue) }
+                if m.tabletButtons[dev, default: []].insert(b).inserted == false {
+                    fail("tablet button pressed twice", d, queue)
+                }
             } else if m.tabletButtons[dev]?.remove(b) == nil {
                 fail("tablet button release with no press", d, queue)
             }
@@ -192,12 +220,17 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
             m.padIn[dev] = n
         case .padLeave(_, let n, let dev, _):
             if m.padIn[dev] != n { fail("pad leave without enter", d, queue) }
-            if tree.isVisible(n), m.padButtons[dev]?.isEmpty == false { fail("pad leave with a button still down", d, queue) }
-            m.padIn[dev] = nil; m.padButtons[dev] = nil
+            if tree.isVisible(n), m.padButtons[dev]?.isEmpty == false {
+                fail("pad leave with a button still down", d, queue)
+            }
+            m.padIn[dev] = nil
+            m.padButtons[dev] = nil
         case .padButton(_, let n, let dev, _, let b, let st):
             checkPadEvent(n, dev, d, queue, m)
             if st == .pressed {
-                if m.padButtons[dev, default: []].insert(b).inserted == false { fail("pad button pressed twice", d, queue) }
+                if m.padButtons[dev, default: []].insert(b).inserted == false {
+                    fail("pad button pressed twice", d, queue)
+                }
             } else if m.padButtons[dev]?.remove(b) == nil {
                 fail("pad button release with no press", d, queue)
             }
@@ -239,13 +272,15 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
         let seat = router.seat(d.seat)
         let found: [String]
         switch d {
-        case .pointerEnter, .pointerLeave, .pointerMotion, .pointerButton, .pointerAxis, .pointerAxisStop, .pointerFrame:
+        case .pointerEnter, .pointerLeave, .pointerMotion, .pointerButton, .pointerAxis, .pointerAxisStop,
+            .pointerFrame:
             found = seat.pointer.violations()
         case .keyboardEnter, .keyboardLeave, .key, .modifiers:
             found = seat.keyboard.violations()
         case .touchDown, .touchMotion, .touchUp, .touchFrame, .touchCancel, .touchReleased:
             found = seat.touch.violations()
-        case .tabletProximityIn, .tabletProximityOut, .tabletDown, .tabletUp, .tabletMotion, .tabletButton, .tabletFrame:
+        case .tabletProximityIn, .tabletProximityOut, .tabletDown, .tabletUp, .tabletMotion, .tabletButton,
+            .tabletFrame:
             found = seat.tablet.violations()
         case .padEnter, .padLeave, .padModeSwitch, .padButton, .padRing, .padStrip:
             found = seat.pads.violations()
@@ -314,5 +349,9 @@ public struct RecordingSink: DeliverySink {
         if case .tabletMotion(_, _, _, _, _, let axes) = d { tabletAxes.append(queue.axes(axes)) }
     }
     /// Forgets everything recorded, e.g. between test steps.
-    public mutating func removeAll() { deliveries.removeAll(); enterKeys.removeAll(); tabletAxes.removeAll() }
+    public mutating func removeAll() {
+        deliveries.removeAll()
+        enterKeys.removeAll()
+        tabletAxes.removeAll()
+    }
 }

@@ -39,7 +39,8 @@ public struct TraceSink: DeliverySink {
         func at(_ p: Point) -> String { "at \(Fixed(p.x)),\(Fixed(p.y))" }
         func time(_ t: UInt64) -> String {
             guard showsTimes else { return "" }
-            let ms = t / 1000, frac = t % 1000
+            let ms = t / 1000
+            let frac = t % 1000
             return " t=\(ms).\(String(repeating: "0", count: 3 - String(frac).count))\(frac)"
         }
         let s = "\(d.seat) "
@@ -54,25 +55,33 @@ public struct TraceSink: DeliverySink {
         case .pointerAxisStop(_, let n, let t, let axis): return s + "pointer.axis_stop \(node(n)) \(axis)" + time(t)
         case .pointerFrame(_, let c): return s + "pointer.frame \(client(c))"
         case .relativeMotion(_, let n, let t, let m):
-            return s + "pointer.relative_motion \(node(n)) d \(Fixed(m.dx)),\(Fixed(m.dy)) raw \(Fixed(m.unacceleratedDX)),\(Fixed(m.unacceleratedDY))" + time(t)
+            return s
+                + "pointer.relative_motion \(node(n)) d \(Fixed(m.dx)),\(Fixed(m.dy)) raw \(Fixed(m.unacceleratedDX)),\(Fixed(m.unacceleratedDY))"
+                + time(t)
         case .pointerConstraint(_, let n, let kind, let active):
-            return s + "pointer.\(kind == .lock ? (active ? "locked" : "unlocked") : (active ? "confined" : "unconfined")) \(node(n))"
+            return s
+                + "pointer.\(kind == .lock ? (active ? "locked" : "unlocked") : (active ? "confined" : "unconfined")) \(node(n))"
         case .keyboardEnter(_, let n, let keys, _):
             return s + "keyboard.enter \(node(n)) keys [\(queue.keys(keys).map(String.init).joined(separator: " "))]"
         case .keyboardLeave(_, let n, _): return s + "keyboard.leave \(node(n))"
         case .key(_, let n, let t, let k, let st, _): return s + "keyboard.key \(node(n)) \(k) \(st)" + time(t)
         case .modifiers(_, let n, let m, _): return s + "keyboard.modifiers \(node(n)) \(m)"
         case .keymapChanged(_, let k): return s + "keyboard.keymap \(k.map { "of \($0)" } ?? "of the seat")"
-        case .touchDown(_, let n, let t, let slot, let p, _): return s + "touch.down \(node(n)) slot \(slot) \(at(p))" + time(t)
-        case .touchMotion(_, let n, let t, let slot, let p): return s + "touch.motion \(node(n)) slot \(slot) \(at(p))" + time(t)
+        case .touchDown(_, let n, let t, let slot, let p, _):
+            return s + "touch.down \(node(n)) slot \(slot) \(at(p))" + time(t)
+        case .touchMotion(_, let n, let t, let slot, let p):
+            return s + "touch.motion \(node(n)) slot \(slot) \(at(p))" + time(t)
         case .touchUp(_, let n, let t, let slot, _): return s + "touch.up \(node(n)) slot \(slot)" + time(t)
         case .touchFrame(_, let c): return s + "touch.frame \(client(c))"
         case .touchCancel(_, let c): return s + "touch.cancel \(client(c))"
-        case .touchReleased(_, let c, let t, let slot, _): return s + "touch.up \(client(c)) slot \(slot) (surface gone)" + time(t)
+        case .touchReleased(_, let c, let t, let slot, _):
+            return s + "touch.up \(client(c)) slot \(slot) (surface gone)" + time(t)
         case .gesture(_, let n, let t, let g):
             var text = s + "gesture.\(g.kind).\(g.phase) \(node(n)) fingers \(g.fingers)"
             if g.phase == .update { text += " d \(Fixed(g.dx)),\(Fixed(g.dy))" }
-            if g.kind == .pinch && g.phase == .update { text += " scale \(Fixed(g.scale)) rotation \(Fixed(g.rotation))" }
+            if g.kind == .pinch && g.phase == .update {
+                text += " scale \(Fixed(g.scale)) rotation \(Fixed(g.rotation))"
+            }
             if g.phase == .end && g.cancelled { text += " cancelled" }
             return text + time(t)
         case .tabletProximityIn(_, let n, let dev, let tool, _):
@@ -83,8 +92,10 @@ public struct TraceSink: DeliverySink {
         case .tabletMotion(_, let n, let dev, let t, let p, let index):
             let a = queue.axes(index)
             var text = s + "tablet.motion \(node(n)) \(dev) \(at(p))"
-            for (name, v) in [("pressure", a.pressure), ("distance", a.distance), ("tilt_x", a.tiltX), ("tilt_y", a.tiltY),
-                              ("rotation", a.rotation), ("slider", a.slider), ("wheel", a.wheel)] {
+            for (name, v) in [
+                ("pressure", a.pressure), ("distance", a.distance), ("tilt_x", a.tiltX), ("tilt_y", a.tiltY),
+                ("rotation", a.rotation), ("slider", a.slider), ("wheel", a.wheel),
+            ] {
                 if let v { text += " \(name) \(Fixed(v))" }
             }
             return text + time(t)
@@ -95,7 +106,8 @@ public struct TraceSink: DeliverySink {
         case .padLeave(_, let n, let dev, _): return s + "pad.leave \(node(n)) \(dev)"
         case .padModeSwitch(_, let n, let dev, let t, let g, let mode, _):
             return s + "pad.mode_switch \(node(n)) \(dev) group \(g) mode \(mode)" + time(t)
-        case .padButton(_, let n, let dev, let t, let b, let st): return s + "pad.button \(node(n)) \(dev) \(b) \(st)" + time(t)
+        case .padButton(_, let n, let dev, let t, let b, let st):
+            return s + "pad.button \(node(n)) \(dev) \(b) \(st)" + time(t)
         case .padRing(_, let n, let dev, let t, let r, let p, let src):
             return s + "pad.ring \(node(n)) \(dev) \(r) \(Fixed(p)) \(src)" + time(t)
         case .padStrip(_, let n, let dev, let t, let r, let p, let src):
@@ -106,7 +118,8 @@ public struct TraceSink: DeliverySink {
         case .inputMethodKey(_, let n, let k): return s + "input_method key \(k) for \(node(n))"
         case .claimed(_, let r): return s + "claimed by recognizer #\(r)"
         case .switchToggled(_, let kind, let on): return s + "switch \(kind) \(on ? "on" : "off")"
-        case .shortcutsInhibited(_, let n, let active): return s + "shortcuts_inhibitor \(node(n)) \(active ? "active" : "inactive")"
+        case .shortcutsInhibited(_, let n, let active):
+            return s + "shortcuts_inhibitor \(node(n)) \(active ? "active" : "inactive")"
         case .popupDone(_, let n): return s + "popup.done \(node(n))"
         case .resizeRequest(_, let n, let w, let h): return s + "resize.request \(node(n)) \(w)x\(h)"
         case .dropped(_, let kind): return s + "dropped \(kind)"
@@ -125,7 +138,10 @@ public struct TraceSink: DeliverySink {
         var up = tree.parent(of: n)
         var steps = 0
         while let p = up, tree.client(of: p) == client, steps < Router.maxChainLength {
-            if let name = tree.name(of: p), !name.isEmpty { text += " in \"\(name)\""; break }
+            if let name = tree.name(of: p), !name.isEmpty {
+                text += " in \"\(name)\""
+                break
+            }
             up = tree.parent(of: p)
             steps += 1
         }

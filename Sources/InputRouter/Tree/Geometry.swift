@@ -7,9 +7,15 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
     /// Vertical coordinate, in logical pixels (down is positive).
     public var y: Double
     /// A point; a trivial value, free to make on the hot path.
-    @inlinable public init(x: Double, y: Double) { self.x = x; self.y = y }
+    @inlinable public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
     /// A point from unlabelled coordinates.
-    @inlinable public init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
+    @inlinable public init(_ x: Double, _ y: Double) {
+        self.x = x
+        self.y = y
+    }
     /// The origin of whatever space the point is in.
     public static let zero = Point(0, 0)
     /// As clients will see it: each coordinate rounded to `wl_fixed_t`. Allocates a string.
@@ -28,7 +34,10 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     public var height: Int32
     /// A rectangle; a trivial value, free to make on the hot path.
     @inlinable public init(x: Int32, y: Int32, width: Int32, height: Int32) {
-        self.x = x; self.y = y; self.width = width; self.height = height
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
     }
     /// A rectangle from unlabelled origin and size.
     @inlinable public init(_ x: Int32, _ y: Int32, _ width: Int32, _ height: Int32) {
@@ -39,7 +48,8 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 
     /// The floor rule used everywhere: a point belongs to the pixel that contains `floor(p)`.
     @inlinable public func contains(_ p: Point) -> Bool {
-        let px = p.x.rounded(.down), py = p.y.rounded(.down)
+        let px = p.x.rounded(.down)
+        let py = p.y.rounded(.down)
         return px >= Double(x) && py >= Double(y)
             && px < Double(x) + Double(width) && py < Double(y) + Double(height)
     }
@@ -67,11 +77,14 @@ public struct Fixed: Hashable, Sendable, Comparable, CustomStringConvertible {
         let negative = raw < 0
         let magnitude = Int64(raw).magnitude
         let whole = magnitude >> 8
-        var fraction = (magnitude & 0xff) * 390_625  // 1/256 = 0.00390625
+        var fraction = (magnitude & 0xff) * 390_625 // 1/256 = 0.00390625
         var text = negative ? "-\(whole)" : "\(whole)"
         if fraction != 0 {
             var digits = 8
-            while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+            while fraction % 10 == 0 {
+                fraction /= 10
+                digits -= 1
+            }
             let f = String(fraction)
             text += "." + String(repeating: "0", count: digits - f.count) + f
         }

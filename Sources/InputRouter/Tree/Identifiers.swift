@@ -9,7 +9,10 @@ public struct NodeID: Hashable, Sendable, CustomStringConvertible {
     /// The slot's generation when the handle was made; a mismatch means the node is gone.
     public var generation: UInt32
     /// A handle from its parts; only the tree makes meaningful ones.
-    @inlinable public init(index: UInt32, generation: UInt32) { self.index = index; self.generation = generation }
+    @inlinable public init(index: UInt32, generation: UInt32) {
+        self.index = index
+        self.generation = generation
+    }
     /// "#index", for traces.
     public var description: String { "#\(index)" }
 }

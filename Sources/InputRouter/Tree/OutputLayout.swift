@@ -26,8 +26,10 @@ public struct OutputLayout: Equatable, Sendable {
         for r in frames.dropFirst() {
             let x2 = max(Int64(box.x) + Int64(box.width), Int64(r.x) + Int64(r.width))
             let y2 = max(Int64(box.y) + Int64(box.height), Int64(r.y) + Int64(r.height))
-            box.x = min(box.x, r.x); box.y = min(box.y, r.y)
-            box.width = Int32(clamping: x2 - Int64(box.x)); box.height = Int32(clamping: y2 - Int64(box.y))
+            box.x = min(box.x, r.x)
+            box.y = min(box.y, r.y)
+            box.width = Int32(clamping: x2 - Int64(box.x))
+            box.height = Int32(clamping: y2 - Int64(box.y))
         }
         return box
     }
@@ -43,12 +45,16 @@ public struct OutputLayout: Equatable, Sendable {
     /// `wl_fixed` step) inside them. With no output, `p` unchanged.
     public func closestPoint(to p: Point) -> Point {
         guard !frames.isEmpty else { return p }
-        var best = p, bestDistance = Double.infinity
+        var best = p
+        var bestDistance = Double.infinity
         for r in frames where !r.isEmpty {
             let x = min(max(p.x, Double(r.x)), Double(r.x) + Double(r.width) - 1 / 256)
             let y = min(max(p.y, Double(r.y)), Double(r.y) + Double(r.height) - 1 / 256)
             let d = (x - p.x) * (x - p.x) + (y - p.y) * (y - p.y)
-            if d < bestDistance { bestDistance = d; best = Point(x, y) }
+            if d < bestDistance {
+                bestDistance = d
+                best = Point(x, y)
+            }
             if d == 0 { break }
         }
         return best
@@ -64,7 +70,8 @@ public struct OutputLayout: Equatable, Sendable {
 
     /// Absolute device coordinates onto `r`.
     @inline(__always) public static func map(x: Double, y: Double, onto r: Rect) -> Point {
-        let cx = unitClamp(x), cy = unitClamp(y)
+        let cx = unitClamp(x)
+        let cy = unitClamp(y)
         return Point(Double(r.x) + cx * Double(r.width), Double(r.y) + cy * Double(r.height))
     }
 
@@ -111,7 +118,8 @@ public struct OutputLayout: Equatable, Sendable {
     public func relocation(of window: Rect, from removed: Rect) -> (x: Int32, y: Int32)? {
         guard let target = frames.first(where: { !$0.isEmpty }) else { return nil }
         if frames.contains(where: { OutputLayout.overlap($0, window) }) { return nil }
-        let dx = Int64(window.x) - Int64(removed.x), dy = Int64(window.y) - Int64(removed.y)
+        let dx = Int64(window.x) - Int64(removed.x)
+        let dy = Int64(window.y) - Int64(removed.y)
         func place(_ offset: Int64, _ size: Int32, _ origin: Int32, _ extent: Int32) -> Int32 {
             let room = Int64(extent) - Int64(max(size, 0))
             let inside = room <= 0 ? 0 : min(max(offset, 0), room)

@@ -31,9 +31,15 @@ public struct Region: Sendable, Equatable, CustomStringConvertible {
     /// An empty region. Allocates its pixman storage: build regions on surface commit, not per event.
     public init() { storage = Storage() }
     /// A region of one rectangle (clamped to ±`limit`). Allocates, as `init()` does.
-    public init(_ rect: Rect) { self.init(); add(rect) }
+    public init(_ rect: Rect) {
+        self.init()
+        add(rect)
+    }
     /// The union of `rects` (clamped to ±`limit`). Allocates, as `init()` does.
-    public init(_ rects: [Rect]) { self.init(); for r in rects { add(r) } }
+    public init(_ rects: [Rect]) {
+        self.init()
+        for r in rects { add(r) }
+    }
 
     private mutating func unique() {
         if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
@@ -47,8 +53,10 @@ public struct Region: Sendable, Equatable, CustomStringConvertible {
     static func saturated(_ r: Rect) -> (x: Int32, y: Int32, width: UInt32, height: UInt32)? {
         guard !r.isEmpty else { return nil }
         func clamp(_ v: Int64) -> Int64 { min(max(v, -limit), limit - 1) }
-        let x1 = clamp(Int64(r.x)), y1 = clamp(Int64(r.y))
-        let x2 = clamp(Int64(r.x) + Int64(r.width)), y2 = clamp(Int64(r.y) + Int64(r.height))
+        let x1 = clamp(Int64(r.x))
+        let y1 = clamp(Int64(r.y))
+        let x2 = clamp(Int64(r.x) + Int64(r.width))
+        let y2 = clamp(Int64(r.y) + Int64(r.height))
         guard x2 > x1, y2 > y1 else { return nil }
         return (Int32(x1), Int32(y1), UInt32(x2 - x1), UInt32(y2 - y1))
     }
@@ -100,7 +108,8 @@ public struct Region: Sendable, Equatable, CustomStringConvertible {
 
     /// The floor rule: a point is inside when the pixel containing it is.
     public func contains(_ p: Point) -> Bool {
-        let fx = p.x.rounded(.down), fy = p.y.rounded(.down)
+        let fx = p.x.rounded(.down)
+        let fy = p.y.rounded(.down)
         guard fx >= -2_147_483_648, fx <= 2_147_483_647, fy >= -2_147_483_648, fy <= 2_147_483_647 else { return false }
         return containsPixel(Int32(fx), Int32(fy))
     }

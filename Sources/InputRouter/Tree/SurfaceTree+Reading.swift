@@ -29,7 +29,10 @@ extension SurfaceTree {
         guard let i = resolve(id) else { return [] }
         var out: [NodeID] = []
         var c = layer == .above ? nodes[Int(i)].firstAbove : nodes[Int(i)].firstBelow
-        while c != NodeRecord.none { out.append(self.id(ofSlot: c)); c = nodes[Int(c)].next }
+        while c != NodeRecord.none {
+            out.append(self.id(ofSlot: c))
+            c = nodes[Int(c)].next
+        }
         return out
     }
 }

@@ -8,7 +8,8 @@ extension SurfaceTree {
     /// a scene change, not a per-event call.
     public func move(_ id: NodeID, to position: (x: Int32, y: Int32)) {
         guard let i = resolve(id), nodes[Int(i)].x != position.x || nodes[Int(i)].y != position.y else { return }
-        nodes[Int(i)].x = position.x; nodes[Int(i)].y = position.y
+        nodes[Int(i)].x = position.x
+        nodes[Int(i)].y = position.y
         // Its own box (in its coordinates) stays; its parent's box and grid learn of the move.
         nodes[Int(i)].moved = true
         markBoundsDirty(i, selfChanged: false)
@@ -17,13 +18,20 @@ extension SurfaceTree {
 
     /// Logical size of the node.
     public func resize(_ id: NodeID, width: Int32, height: Int32) {
-        update(id) { $0.width = max(width, 0); $0.height = max(height, 0) }
+        update(id) {
+            $0.width = max(width, 0)
+            $0.height = max(height, 0)
+        }
     }
 
     /// A client surface's size comes from its buffer: logical size = buffer size / scale.
     public func setBuffer(_ id: NodeID, width: Int32, height: Int32, scale: Int32) {
         let s = max(scale, 1)
-        update(id) { $0.bufferScale = s; $0.width = max(width, 0) / s; $0.height = max(height, 0) / s }
+        update(id) {
+            $0.bufferScale = s
+            $0.width = max(width, 0) / s
+            $0.height = max(height, 0) / s
+        }
     }
 
     /// Renames a node (what traces and debugging pictures call it); input is unaffected.
@@ -140,8 +148,8 @@ extension SurfaceTree {
     public func raiseToTop(_ id: NodeID) {
         guard let i = resolve(id) else { return }
         let before = generation
-        let keepsHit = raiseKeepsWalkedHit(i)  // WalkedHit.swift
-        indexFollowsRaise = hitIndex.generation == generation && rememberRaiseInIndex(i)  // HitIndex+Raises.swift
+        let keepsHit = raiseKeepsWalkedHit(i) // WalkedHit.swift
+        indexFollowsRaise = hitIndex.generation == generation && rememberRaiseInIndex(i) // HitIndex+Raises.swift
         if !restackInGrid(i, top: true) {
             restack(id) { tree, i, p, layer in tree.link(i, into: p, layer: layer, after: nil) }
         }
@@ -198,7 +206,10 @@ extension SurfaceTree {
         guard let i = resolve(id) else { return }
         let before = nodes[Int(i)]
         change(&nodes[Int(i)])
-        if changesInput && !nodes[Int(i)].sameInputState(as: before) { markBoundsDirty(i); sceneChanged() }
+        if changesInput && !nodes[Int(i)].sameInputState(as: before) {
+            markBoundsDirty(i)
+            sceneChanged()
+        }
     }
 
     /// Unlinks and relinks under the same parent. `link(after: .none)` means bottom.

@@ -40,7 +40,10 @@ public final class SurfaceTree {
     /// Nodes more transparent than this are skipped by hit-testing (UIKit's 0.01).
     @exclusivity(unchecked) public var opacityThreshold: Float = 0.01 {
         didSet {
-            for i in nodes.indices { nodes[i].boundsDirty = true; nodes[i].selfDirty = true }
+            for i in nodes.indices {
+                nodes[i].boundsDirty = true
+                nodes[i].selfDirty = true
+            }
             sceneChanged()
         }
     }
@@ -150,7 +153,10 @@ public final class SurfaceTree {
         r.alive = true
         r.kind = kind
         r.client = client
-        r.x = frame.x; r.y = frame.y; r.width = frame.width; r.height = frame.height
+        r.x = frame.x
+        r.y = frame.y
+        r.width = frame.width
+        r.height = frame.height
         r.clipsChildren = (kind == .output || kind == .compositor)
         r.canBecomeFirstResponder = (kind == .toplevel || kind == .popup || kind == .layer || kind == .lock)
         nodes[i] = r
@@ -172,9 +178,17 @@ public final class SurfaceTree {
 
     private func destroySubtree(_ i: UInt32) {
         var c = nodes[Int(i)].firstBelow
-        while c != NodeRecord.none { let n = nodes[Int(c)].next; destroySubtree(c); c = n }
+        while c != NodeRecord.none {
+            let n = nodes[Int(c)].next
+            destroySubtree(c)
+            c = n
+        }
         c = nodes[Int(i)].firstAbove
-        while c != NodeRecord.none { let n = nodes[Int(c)].next; destroySubtree(c); c = n }
+        while c != NodeRecord.none {
+            let n = nodes[Int(c)].next
+            destroySubtree(c)
+            c = n
+        }
         let k = Int(i)
         nodes[k].alive = false
         nodes[k].generation &+= 1
@@ -240,7 +254,10 @@ public final class SurfaceTree {
     }
     /// Position relative to the parent and logical size.
     public func frame(of id: NodeID) -> Rect? {
-        resolve(id).map { let r = nodes[Int($0)]; return Rect(r.x, r.y, r.width, r.height) }
+        resolve(id).map {
+            let r = nodes[Int($0)]
+            return Rect(r.x, r.y, r.width, r.height)
+        }
     }
     /// The region set with `setInputRegion`; nil: the infinite default (or a dead id).
     public func inputRegion(of id: NodeID) -> Region? { resolve(id).flatMap { inputRegions[Int($0)] } }
@@ -252,9 +269,15 @@ public final class SurfaceTree {
         guard let i = resolve(id) else { return [] }
         var out: [NodeID] = []
         var c = nodes[Int(i)].firstBelow
-        while c != NodeRecord.none { out.append(self.id(ofSlot: c)); c = nodes[Int(c)].next }
+        while c != NodeRecord.none {
+            out.append(self.id(ofSlot: c))
+            c = nodes[Int(c)].next
+        }
         c = nodes[Int(i)].firstAbove
-        while c != NodeRecord.none { out.append(self.id(ofSlot: c)); c = nodes[Int(c)].next }
+        while c != NodeRecord.none {
+            out.append(self.id(ofSlot: c))
+            c = nodes[Int(c)].next
+        }
         return out
     }
 
@@ -265,11 +288,13 @@ public final class SurfaceTree {
     }
 
     func layoutOrigin(_ slot: UInt32) -> Point {
-        var x = 0.0, y = 0.0
+        var x = 0.0
+        var y = 0.0
         var i = slot
         while i != NodeRecord.none && i != 0 {
             let r = nodes[Int(i)]
-            x += Double(r.x); y += Double(r.y)
+            x += Double(r.x)
+            y += Double(r.y)
             i = r.parent
         }
         return Point(x, y)
@@ -334,12 +359,14 @@ public final class SurfaceTree {
     /// Links slot `i` into `parent`'s `layer` list, after `after` (nil: at the top).
     /// `listChanged` false: a restack that `restackInGrid` accounts for itself.
     func link(_ i: UInt32, into parent: UInt32, layer: ChildLayer, after: UInt32?, listChanged: Bool = true) {
-        let k = Int(i), p = Int(parent)
+        let k = Int(i)
+        let p = Int(parent)
         nodes[k].parent = parent
         nodes[k].layer = layer
         let last = layer == .above ? nodes[p].lastAbove : nodes[p].lastBelow
         let prev = after ?? last
-        let next = prev == NodeRecord.none
+        let next =
+            prev == NodeRecord.none
             ? (layer == .above ? nodes[p].firstAbove : nodes[p].firstBelow)
             : nodes[Int(prev)].next
         nodes[k].prev = prev
@@ -353,8 +380,10 @@ public final class SurfaceTree {
         let k = Int(i)
         let parent = nodes[k].parent
         guard parent != NodeRecord.none else { return }
-        let p = Int(parent), layer = nodes[k].layer
-        let prev = nodes[k].prev, next = nodes[k].next
+        let p = Int(parent)
+        let layer = nodes[k].layer
+        let prev = nodes[k].prev
+        let next = nodes[k].next
         if prev != NodeRecord.none { nodes[Int(prev)].next = next } else { setFirst(p, layer, next) }
         if next != NodeRecord.none { nodes[Int(next)].prev = prev } else { setLast(p, layer, prev) }
         if listChanged { childrenChanged(parent) }

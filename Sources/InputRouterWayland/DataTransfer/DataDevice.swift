@@ -7,14 +7,19 @@ final class DataDeviceManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: WlDataDeviceManagerRequest = decode(opcode, args) else { return }
         switch request {
-        case .createDataSource(let id):  // create_data_source(id)
+        case .createDataSource(let id): // create_data_source(id)
             server.createObject(.wlDataSource, client: owner, version: version, id: id) {
                 DataSourceObject(server: server, owner: owner, resource: $0)
             }
-        case .getDataDevice(let id, let seat):  // get_data_device(id, seat): the device of that seat's selection and drags
-            guard let device = server.createObject(.wlDataDevice, client: owner, version: version, id: id, {
-                DataDeviceObject(server: server, owner: owner, resource: $0)
-            }) else { return }
+        // get_data_device(id, seat): the device of that seat's selection and drags
+        case .getDataDevice(let id, let seat):
+            guard
+                let device = server.createObject(
+                    .wlDataDevice, client: owner, version: version, id: id,
+                    {
+                        DataDeviceObject(server: server, owner: owner, resource: $0)
+                    })
+            else { return }
             device.seatIndex = server.seatIndex(from: seat.object(as: SeatObject.self))
             server.addSelectionDevice(.clipboard, device, seat: device.seatIndex)
         }
@@ -38,10 +43,10 @@ final class DataSourceObject: WaylandObject, SelectionSource {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: WlDataSourceRequest = decode(opcode, args) else { return }
         switch request {
-        case .offer(let mimeType):  // offer(mime_type)
+        case .offer(let mimeType): // offer(mime_type)
             if let m = mimeType, !mimeTypes.contains(m) { mimeTypes.append(m) }
         case .destroy: destroyResource()
-        case .setActions(let dndActions):  // set_actions(dnd_actions)
+        case .setActions(let dndActions): // set_actions(dnd_actions)
             let mask = dndActions
             if mask & ~DndAction.all != 0 {
                 return postError(WL_DATA_SOURCE_ERROR_INVALID_ACTION_MASK.rawValue, "invalid dnd action mask \(mask)")
@@ -71,7 +76,8 @@ final class DataSourceObject: WaylandObject, SelectionSource {
         cancelled = true
         server.selectionSourceDestroyed(self)
         guard !server.shuttingDown else { return }
-        for case let drag? in server.seatServices.map({ $0.drag }) where drag.source === self || (drag.hasSource && drag.source == nil) {
+        for case let drag? in server.seatServices.map({ $0.drag })
+        where drag.source === self || (drag.hasSource && drag.source == nil) {
             drag.sourceDestroyed()
         }
     }
@@ -84,26 +90,29 @@ final class DataDeviceObject: WaylandObject, SelectionDevice {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: WlDataDeviceRequest = decode(opcode, args) else { return }
         switch request {
-        case .setSelection(let source, let serial):  // set_selection(source?, serial)
+        case .setSelection(let source, let serial): // set_selection(source?, serial)
             let source = source.object(as: DataSourceObject.self)
             if let source {
                 // A source whose drag actions were set is for drag and drop only.
                 if source.actions != nil {
-                    return source.postError(WL_DATA_SOURCE_ERROR_INVALID_SOURCE.rawValue,
-                                            "a source with drag-and-drop actions cannot be the selection")
+                    return source.postError(
+                        WL_DATA_SOURCE_ERROR_INVALID_SOURCE.rawValue,
+                        "a source with drag-and-drop actions cannot be the selection")
                 }
                 source.used = true
             }
             server.setSelection(.clipboard, source, serial: serial, from: owner, seat: seatIndex)
-        case .startDrag(let source, let origin, let icon, let serial): startDrag(source, origin: origin, icon: icon, serial: serial)
-        case .release: destroyResource()  // release
+        case .startDrag(let source, let origin, let icon, let serial):
+            startDrag(source, origin: origin, icon: icon, serial: serial)
+        case .release: destroyResource() // release
         }
     }
 
     /// start_drag(source?, origin, icon?, serial): the serial must be a press of this client
     /// that still holds (a button held down, or a touch point). Refused otherwise: the
     /// source is told `cancelled`, as wlroots does.
-    private func startDrag(_ source: ResourcePointer?, origin: ResourcePointer?, icon: ResourcePointer?, serial: UInt32) {
+    private func startDrag(_ source: ResourcePointer?, origin: ResourcePointer?, icon: ResourcePointer?, serial: UInt32)
+    {
         let source = source.object(as: DataSourceObject.self)
         let icon = icon.object(as: Surface.self)
         if let icon {
@@ -111,22 +120,30 @@ final class DataDeviceObject: WaylandObject, SelectionDevice {
             case .none: icon.role = .dragIcon
             case .dragIcon: break
             default:
-                return postError(WL_DATA_DEVICE_ERROR_ROLE.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(icon.resource)) already has the role \(icon.roleName)")
+                return postError(
+                    WL_DATA_DEVICE_ERROR_ROLE.rawValue,
+                    "wl_surface@\(wl_resource_get_id(icon.resource)) already has the role \(icon.roleName)")
             }
         }
         guard let origin = origin.object(as: Surface.self), origin.owner === owner,
             let press = server.router.seats[seatIndex].serialEntry(serial, client: owner.id, for: .drag)
-        else { source?.cancel(); return }
+        else {
+            source?.cancel()
+            return
+        }
         source?.used = true
         server.startDrag(origin: owner, source: source, icon: icon, press: press, seat: seatIndex)
     }
 
     func sendSelection(_ source: SelectionSource?) {
         guard let source = source as? DataSourceObject else { return wl_data_device_send_selection(resource, nil) }
-        guard let offer = server.createObject(.wlDataOffer, client: owner, version: version, id: 0, {
-            DataOfferObject(server: server, owner: owner, resource: $0, source: source)
-        }) else { return }
+        guard
+            let offer = server.createObject(
+                .wlDataOffer, client: owner, version: version, id: 0,
+                {
+                    DataOfferObject(server: server, owner: owner, resource: $0, source: source)
+                })
+        else { return }
         wl_data_device_send_data_offer(resource, offer.resource)
         for m in source.mimeTypes { wl_data_offer_send_offer(offer.resource, m) }
         wl_data_device_send_selection(resource, offer.resource)
@@ -163,8 +180,8 @@ final class DataOfferObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: WlDataOfferRequest = decode(opcode, args) else { return }
         switch request {
-        case .accept(_, let mimeType): drag?.accepted(self, mimeType)  // accept(serial, mime_type?)
-        case .receive(let mimeType, let fd):  // receive(mime_type, fd)
+        case .accept(_, let mimeType): drag?.accepted(self, mimeType) // accept(serial, mime_type?)
+        case .receive(let mimeType, let fd): // receive(mime_type, fd)
             if let source, let m = mimeType { source.send(m, fd: fd) }
             close(fd)
         case .destroy: destroyResource()
@@ -181,7 +198,8 @@ extension DataOfferObject {
             return postError(WL_DATA_OFFER_ERROR_INVALID_FINISH.rawValue, "finish on a selection offer, not a drop")
         }
         guard dropped, acceptedMime != nil, action != 0 else {
-            return postError(WL_DATA_OFFER_ERROR_INVALID_FINISH.rawValue, "finish before a drop of an accepted type and action")
+            return postError(
+                WL_DATA_OFFER_ERROR_INVALID_FINISH.rawValue, "finish before a drop of an accepted type and action")
         }
         dropped = false
         if let source, source.version >= 3 { wl_data_source_send_dnd_finished(source.resource) }
@@ -194,7 +212,8 @@ extension DataOfferObject {
         if mask & ~DndAction.all != 0 {
             return postError(WL_DATA_OFFER_ERROR_INVALID_ACTION_MASK.rawValue, "invalid dnd action mask \(mask)")
         }
-        if preferred & ~DndAction.all != 0 || preferred.nonzeroBitCount > 1 || (preferred != 0 && mask & preferred == 0) {
+        if preferred & ~DndAction.all != 0 || preferred.nonzeroBitCount > 1 || (preferred != 0 && mask & preferred == 0)
+        {
             return postError(WL_DATA_OFFER_ERROR_INVALID_ACTION.rawValue, "invalid preferred dnd action \(preferred)")
         }
         actions = mask

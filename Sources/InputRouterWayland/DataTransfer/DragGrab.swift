@@ -29,8 +29,10 @@ final class DragGrab: PointerGrab, TouchGrab {
     private var offers: [(device: DataDeviceObject, offer: DataOfferObject?)] = []
     private var finished = false
 
-    init(server: WaylandServer, origin: ClientState, source: DataSourceObject?, icon: Surface?, byTouch: Bool,
-         seat index: Int, at p: Point) {
+    init(
+        server: WaylandServer, origin: ClientState, source: DataSourceObject?, icon: Surface?, byTouch: Bool,
+        seat index: Int, at p: Point
+    ) {
         self.server = server
         seatIndex = index
         self.origin = origin
@@ -56,7 +58,8 @@ final class DragGrab: PointerGrab, TouchGrab {
             enter(surface, at: local)
         } else if target != nil {
             for o in offers {
-                wl_data_device_send_motion(o.device.resource, ms(time), wl_fixed_from_double(local.x), wl_fixed_from_double(local.y))
+                wl_data_device_send_motion(
+                    o.device.resource, ms(time), wl_fixed_from_double(local.x), wl_fixed_from_double(local.y))
             }
         }
     }
@@ -65,7 +68,8 @@ final class DragGrab: PointerGrab, TouchGrab {
         guard let surface else { return }
         target = surface
         let serial = server.nextSerial()
-        for case let device as DataDeviceObject in server.services(seatIndex).selections.clipboard.devices where device.owner === surface.owner {
+        for case let device as DataDeviceObject in server.services(seatIndex).selections.clipboard.devices
+        where device.owner === surface.owner {
             var offer: DataOfferObject?
             if let source {
                 offer = server.createObject(.wlDataOffer, client: device.owner, version: device.version, id: 0) {
@@ -76,11 +80,14 @@ final class DragGrab: PointerGrab, TouchGrab {
                     offer.isDragOffer = true
                     wl_data_device_send_data_offer(device.resource, offer.resource)
                     for m in source.mimeTypes { wl_data_offer_send_offer(offer.resource, m) }
-                    if offer.version >= 3 { wl_data_offer_send_source_actions(offer.resource, source.actions ?? DndAction.copy) }
+                    if offer.version >= 3 {
+                        wl_data_offer_send_source_actions(offer.resource, source.actions ?? DndAction.copy)
+                    }
                 }
             }
-            wl_data_device_send_enter(device.resource, serial, surface.resource, wl_fixed_from_double(local.x),
-                                      wl_fixed_from_double(local.y), offer?.resource)
+            wl_data_device_send_enter(
+                device.resource, serial, surface.resource, wl_fixed_from_double(local.x),
+                wl_fixed_from_double(local.y), offer?.resource)
             offers.append((device, offer))
             if let offer { negotiate(offer) }
         }
@@ -91,7 +98,10 @@ final class DragGrab: PointerGrab, TouchGrab {
         for o in offers {
             wl_data_device_send_leave(o.device.resource)
             // An offer left behind reads nothing more; the dropped one waits for `finish`.
-            if let offer = o.offer, offer !== dropped { offer.drag = nil; offer.source = nil }
+            if let offer = o.offer, offer !== dropped {
+                offer.drag = nil
+                offer.source = nil
+            }
         }
         offers.removeAll()
         target = nil
@@ -163,7 +173,7 @@ final class DragGrab: PointerGrab, TouchGrab {
     // MARK: PointerGrab
 
     func enter(_ seat: Seat, hit: Hit?, time: UInt64) {
-        if !byTouch { update(time: time, at: seat.cursor) }  // the scene changed under the drag
+        if !byTouch { update(time: time, at: seat.cursor) } // the scene changed under the drag
     }
     func motion(_ seat: Seat, time: UInt64) { update(time: time, at: seat.cursor) }
     func button(_ seat: Seat, time: UInt64, button: UInt32, state: ButtonState) {
@@ -211,11 +221,14 @@ extension WaylandServer {
     /// `start_drag` with a serial already checked: the grab is installed on the device of
     /// seat `index` that pressed, the pointer focus is cleared (its client gets `leave`),
     /// and the surface under the drag is entered at once.
-    func startDrag(origin: ClientState, source: DataSourceObject?, icon: Surface?, press: SerialEntry, seat index: Int) {
-        let seat = router.seats[index], services = services(index)
+    func startDrag(origin: ClientState, source: DataSourceObject?, icon: Surface?, press: SerialEntry, seat index: Int)
+    {
+        let seat = router.seats[index]
+        let services = services(index)
         let byTouch = press.action == .touchDown
-        let drag = DragGrab(server: self, origin: origin, source: source, icon: icon, byTouch: byTouch, seat: index,
-                            at: byTouch ? press.position : seat.cursor)
+        let drag = DragGrab(
+            server: self, origin: origin, source: source, icon: icon, byTouch: byTouch, seat: index,
+            at: byTouch ? press.position : seat.cursor)
         if let old = services.drag { if old.byTouch { seat.cancelTouchGrab() } else { seat.cancelPointerGrab() } }
         services.drag = drag
         if byTouch {
@@ -224,7 +237,7 @@ extension WaylandServer {
             seat.beginPointerGrab(drag)
             seat.focusPointer(on: nil)
             seat.defaultPointerFrame()
-            sendDeliveries()  // the pointer's leave goes before the drag's first enter
+            sendDeliveries() // the pointer's leave goes before the drag's first enter
         }
         drag.update(time: 0, at: drag.position)
     }

@@ -1,22 +1,25 @@
 // `zwp_primary_selection_device_manager_v1`: the middle-click selection. The same rule as
 // the clipboard (Selection.swift); the protocol has no actions, drags or errors of its own.
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import Foundation
 
 final class PrimarySelectionManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ZwpPrimarySelectionDeviceManagerV1Request = decode(opcode, args) else { return }
         switch request {
-        case .createSource(let id):  // create_source(id)
+        case .createSource(let id): // create_source(id)
             server.createObject(.zwpPrimarySelectionSourceV1, client: owner, version: version, id: id) {
                 PrimarySourceObject(server: server, owner: owner, resource: $0)
             }
-        case .getDevice(let id, let seat):  // get_device(id, seat)
-            guard let device = server.createObject(
-                .zwpPrimarySelectionDeviceV1, client: owner, version: version, id: id, {
-                    PrimaryDeviceObject(server: server, owner: owner, resource: $0)
-                }) else { return }
+        case .getDevice(let id, let seat): // get_device(id, seat)
+            guard
+                let device = server.createObject(
+                    .zwpPrimarySelectionDeviceV1, client: owner, version: version, id: id,
+                    {
+                        PrimaryDeviceObject(server: server, owner: owner, resource: $0)
+                    })
+            else { return }
             device.seatIndex = server.seatIndex(from: seat.object(as: SeatObject.self))
             server.addSelectionDevice(.primary, device, seat: device.seatIndex)
         case .destroy: destroyResource()
@@ -31,7 +34,7 @@ final class PrimarySourceObject: WaylandObject, SelectionSource {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ZwpPrimarySelectionSourceV1Request = decode(opcode, args) else { return }
         switch request {
-        case .offer(let mimeType):  // offer(mime_type)
+        case .offer(let mimeType): // offer(mime_type)
             if let m = mimeType, !mimeTypes.contains(m) { mimeTypes.append(m) }
         case .destroy: destroyResource()
         }
@@ -61,8 +64,9 @@ final class PrimaryDeviceObject: WaylandObject, SelectionDevice {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ZwpPrimarySelectionDeviceV1Request = decode(opcode, args) else { return }
         switch request {
-        case .setSelection(let source, let serial):  // set_selection(source?, serial)
-            server.setSelection(.primary, source.object(as: PrimarySourceObject.self), serial: serial, from: owner, seat: seatIndex)
+        case .setSelection(let source, let serial): // set_selection(source?, serial)
+            server.setSelection(
+                .primary, source.object(as: PrimarySourceObject.self), serial: serial, from: owner, seat: seatIndex)
         case .destroy: destroyResource()
         }
     }
@@ -71,9 +75,13 @@ final class PrimaryDeviceObject: WaylandObject, SelectionDevice {
         guard let source = source as? PrimarySourceObject else {
             return zwp_primary_selection_device_v1_send_selection(resource, nil)
         }
-        guard let offer = server.createObject(.zwpPrimarySelectionOfferV1, client: owner, version: version, id: 0, {
-            PrimaryOfferObject(server: server, owner: owner, resource: $0, source: source)
-        }) else { return }
+        guard
+            let offer = server.createObject(
+                .zwpPrimarySelectionOfferV1, client: owner, version: version, id: 0,
+                {
+                    PrimaryOfferObject(server: server, owner: owner, resource: $0, source: source)
+                })
+        else { return }
         zwp_primary_selection_device_v1_send_data_offer(resource, offer.resource)
         for m in source.mimeTypes { zwp_primary_selection_offer_v1_send_offer(offer.resource, m) }
         zwp_primary_selection_device_v1_send_selection(resource, offer.resource)
@@ -93,7 +101,7 @@ final class PrimaryOfferObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ZwpPrimarySelectionOfferV1Request = decode(opcode, args) else { return }
         switch request {
-        case .receive(let mimeType, let fd):  // receive(mime_type, fd)
+        case .receive(let mimeType, let fd): // receive(mime_type, fd)
             if let source, let m = mimeType { source.send(m, fd: fd) }
             close(fd)
         case .destroy: destroyResource()

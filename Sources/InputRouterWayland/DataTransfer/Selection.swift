@@ -60,7 +60,9 @@ extension WaylandServer {
     /// Ctrl release or the modifiers after it, wl-copy the enter). Another seat's serial is
     /// refused, as wlroots checks a serial per seat client. A serial older than the current
     /// selection's never replaces it: a request that was late cannot undo a newer copy.
-    func isSelectionSerial(_ serial: UInt32, from client: ClientState, replacing slot: SelectionSlot, seat index: Int) -> Bool {
+    func isSelectionSerial(_ serial: UInt32, from client: ClientState, replacing slot: SelectionSlot, seat index: Int)
+        -> Bool
+    {
         if configuration.acceptsSelectionWithAnySerial { return true }
         if slot.source != nil, Serial(serial) < Serial(slot.serial) { return false }
         return router.seats[index].serialEntry(serial, client: client.id, for: .selection) != nil
@@ -71,7 +73,9 @@ extension WaylandServer {
     /// such requests). The source replaced is cancelled; the client with that seat's
     /// keyboard is offered the new one. Each seat has its own selections, as the protocol
     /// says: a copy on one seat is not offered on another.
-    func setSelection(_ kind: SelectionKind, _ source: SelectionSource?, serial: UInt32, from client: ClientState, seat index: Int) {
+    func setSelection(
+        _ kind: SelectionKind, _ source: SelectionSource?, serial: UInt32, from client: ClientState, seat index: Int
+    ) {
         let slot = services(index).selections[kind]
         guard isSelectionSerial(serial, from: client, replacing: slot, seat: index) else { return }
         let old = slot.source
@@ -95,7 +99,9 @@ extension WaylandServer {
         let selections = services(index).selections
         selections[kind].devices.append(device)
         // A device made while its client has the keyboard learns the selection at once.
-        if let focus = selections.focusClient, focus == device.owner.id { device.sendSelection(selections[kind].source) }
+        if let focus = selections.focusClient, focus == device.owner.id {
+            device.sendSelection(selections[kind].source)
+        }
     }
 
     func removeSelectionDevice(_ kind: SelectionKind, _ device: SelectionDevice, seat index: Int) {

@@ -66,10 +66,10 @@ extension WaylandServer {
     func createGlobals() {
         addObjectGlobal(.wlCompositor, GlobalVersion.compositor, CompositorObject.init)
         addObjectGlobal(.wlSubcompositor, GlobalVersion.subcompositor, SubcompositorObject.init)
-        createConfiguredOutputs()  // wl_output, one per output (Outputs.swift)
+        createConfiguredOutputs() // wl_output, one per output (Outputs.swift)
         // Right after them: a client reading the registry in order has the outputs to describe.
         addObjectGlobal(.zxdgOutputManagerV1, GlobalVersion.xdgOutputManager, XdgOutputManagerObject.init)
-        addSeatGlobal(servedSeats[0])  // Seats.swift
+        addSeatGlobal(servedSeats[0]) // Seats.swift
         addObjectGlobal(.wlDataDeviceManager, GlobalVersion.dataDeviceManager, DataDeviceManagerObject.init)
         addObjectGlobal(.xdgWmBase, GlobalVersion.xdgWmBase, XdgWmBase.init)
         // Offered only by a server that draws title bars, as weston and Mutter do: one that
@@ -80,12 +80,15 @@ extension WaylandServer {
             addObjectGlobal(.zxdgDecorationManagerV1, GlobalVersion.decorationManager, DecorationManagerObject.init)
         }
         // Relative pointer and pointer constraints (RelativePointer.swift, PointerConstraints.swift).
-        addObjectGlobal(.zwpRelativePointerManagerV1, GlobalVersion.relativePointerManager, RelativePointerManagerObject.init)
+        addObjectGlobal(
+            .zwpRelativePointerManagerV1, GlobalVersion.relativePointerManager, RelativePointerManagerObject.init)
         addObjectGlobal(.zwpPointerConstraintsV1, GlobalVersion.pointerConstraints, PointerConstraintsObject.init)
         createInputProtocolGlobals()
         createTextInputActivationIdleGlobals()
         // Primary selection (PrimarySelection.swift).
-        addObjectGlobal(.zwpPrimarySelectionDeviceManagerV1, GlobalVersion.primarySelectionManager, PrimarySelectionManagerObject.init)
+        addObjectGlobal(
+            .zwpPrimarySelectionDeviceManagerV1, GlobalVersion.primarySelectionManager,
+            PrimarySelectionManagerObject.init)
         // Panels, launchers, notifications and wallpapers (LayerShell.swift).
         addObjectGlobal(.zwlrLayerShellV1, GlobalVersion.layerShell, LayerShellObject.init)
         // Input method programs: fcitx5, on-screen keyboards (InputMethod.swift).
@@ -94,9 +97,11 @@ extension WaylandServer {
         addObjectGlobal(.extSessionLockManagerV1, GlobalVersion.sessionLockManager, SessionLockManagerObject.init)
         // Typing tools, on-screen keyboards, remote desktops (VirtualKeyboard.swift); who may
         // is the policy's `mayCreateVirtualDevice` (VirtualDevicePolicy.swift).
-        addObjectGlobal(.zwpVirtualKeyboardManagerV1, GlobalVersion.virtualKeyboardManager, VirtualKeyboardManagerObject.init)
+        addObjectGlobal(
+            .zwpVirtualKeyboardManagerV1, GlobalVersion.virtualKeyboardManager, VirtualKeyboardManagerObject.init)
         // Virtual input devices (VirtualPointer.swift; who may: VirtualDevicePolicy.swift).
-        addObjectGlobal(.zwlrVirtualPointerManagerV1, GlobalVersion.virtualPointerManager, VirtualPointerManagerObject.init)
+        addObjectGlobal(
+            .zwlrVirtualPointerManagerV1, GlobalVersion.virtualPointerManager, VirtualPointerManagerObject.init)
     }
 
     /// A global whose bind makes one object of its interface, as most do: `make` gets the
@@ -114,7 +119,9 @@ extension WaylandServer {
         _ interface: UnsafePointer<wl_interface>, _ version: Int32,
         _ bind: @escaping (WaylandServer, ClientState, Int32, UInt32) -> Void
     ) {
-        let binding = GlobalBinding(server: self) { [unowned self] client, version, id in bind(self, client, version, id) }
+        let binding = GlobalBinding(server: self) { [unowned self] client, version, id in
+            bind(self, client, version, id)
+        }
         globalBindings.append(binding)
         offeredGlobals.append(GlobalDescription(interface: String(cString: interface.pointee.name), version: version))
         if let global = wl_global_create(
@@ -130,7 +137,9 @@ extension WaylandServer {
 extension WaylandServer {
     func createInputProtocolGlobals() {
         addObjectGlobal(.zwpPointerGesturesV1, GlobalVersion.pointerGestures, PointerGesturesObject.init)
-        addObjectGlobal(.zwpKeyboardShortcutsInhibitManagerV1, GlobalVersion.shortcutsInhibitManager, ShortcutsInhibitManagerObject.init)
+        addObjectGlobal(
+            .zwpKeyboardShortcutsInhibitManagerV1, GlobalVersion.shortcutsInhibitManager,
+            ShortcutsInhibitManagerObject.init)
         addObjectGlobal(.zwpTabletManagerV2, GlobalVersion.tabletManager, TabletManagerObject.init)
         addObjectGlobal(.wpCursorShapeManagerV1, GlobalVersion.cursorShapeManager, CursorShapeManagerObject.init)
     }

@@ -35,7 +35,11 @@ public struct OutputConfiguration: Sendable {
 
     /// An output of the given logical size; by default scale 1, placed right of the others, named "OUT-n".
     public init(width: Int32, height: Int32, scale: Int32 = 1, position: Point? = nil, name: String? = nil) {
-        self.width = width; self.height = height; self.scale = scale; self.position = position; self.name = name
+        self.width = width
+        self.height = height
+        self.scale = scale
+        self.position = position
+        self.name = name
     }
 }
 
@@ -69,7 +73,11 @@ final class ServedOutput {
     var removed = false
 
     init(node: NodeID, name: String, description: String, scale: Int32, bit: Int, frame: Rect) {
-        self.node = node; self.name = name; self.description = description; self.scale = scale; self.bit = bit
+        self.node = node
+        self.name = name
+        self.description = description
+        self.scale = scale
+        self.bit = bit
         announcedFrame = frame
     }
 }
@@ -90,7 +98,8 @@ extension WaylandServer {
     /// The configured outputs, created with the globals (so the registry lists the first
     /// `wl_output` where a one-output server always had it).
     func createConfiguredOutputs() {
-        let configured = configuration.outputs.isEmpty
+        let configured =
+            configuration.outputs.isEmpty
             ? [OutputConfiguration(width: configuration.outputWidth, height: configuration.outputHeight)]
             : configuration.outputs
         for c in configured { addOutput(c) }
@@ -104,12 +113,15 @@ extension WaylandServer {
         guard let bit = (0..<64).first(where: { !used.contains($0) }) else { return nil }
         outputCount += 1
         let layout = OutputLayout(servedOutputs.map(outputFrame))
-        let at = c.position.map { (x: Int32(clamping: Int64($0.x.rounded(.down))), y: Int32(clamping: Int64($0.y.rounded(.down)))) }
+        let at =
+            c.position.map {
+                (x: Int32(clamping: Int64($0.x.rounded(.down))), y: Int32(clamping: Int64($0.y.rounded(.down))))
+            }
             ?? layout.nextPosition
         let tree = router.tree
         let frame = Rect(at.x, at.y, max(c.width, 1), max(c.height, 1))
         let node = tree.createNode(.output, name: "output", frame: frame)
-        _ = tree.place(node, below: outputNode)  // backgrounds under every window
+        _ = tree.place(node, below: outputNode) // backgrounds under every window
         let output = ServedOutput(
             node: node, name: c.name ?? "OUT-\(outputCount)", description: "InputRouter output \(outputCount)",
             scale: max(c.scale, 1), bit: bit, frame: frame)
@@ -121,7 +133,7 @@ extension WaylandServer {
         offeredGlobals.append(GlobalDescription(interface: "wl_output", version: GlobalVersion.output))
         output.global = wl_global_create(
             display, .wlOutput, GlobalVersion.output, CallbackContext.unretained(binding), outputBound)
-        sessionLockFollowOutputs()  // the lock node spans the new output too (SessionLock.swift)
+        sessionLockFollowOutputs() // the lock node spans the new output too (SessionLock.swift)
         followSceneChanges()
         sendDeliveries()
         return node
@@ -141,18 +153,22 @@ extension WaylandServer {
         let tree = router.tree
         tree.batchUpdates {
             for window in tree.children(of: outputNode) {
-                guard let f = tree.frame(of: window), let to = left.relocation(of: f, from: removedFrame) else { continue }
+                guard let f = tree.frame(of: window), let to = left.relocation(of: f, from: removedFrame) else {
+                    continue
+                }
                 tree.move(window, to: to)
             }
             tree.destroy(output.node)
         }
         output.removed = true
-        output.xdgOutputs.removeAll()  // inert from now on: nothing more is sent to them
+        output.xdgOutputs.removeAll() // inert from now on: nothing more is sent to them
         sessionLockFollowOutputs()
         for case let s? in surfacesByNode where s.outputMask & (1 << UInt64(output.bit)) != 0 {
             s.outputMask &= ~(1 << UInt64(output.bit))
             guard s.owner.alive else { continue }
-            for r in output.resources where wl_resource_get_client(r) == s.owner.client { wl_surface_send_leave(s.resource, r) }
+            for r in output.resources where wl_resource_get_client(r) == s.owner.client {
+                wl_surface_send_leave(s.resource, r)
+            }
         }
         if let k = offeredGlobals.firstIndex(where: { $0.interface == "wl_output" }) { offeredGlobals.remove(at: k) }
         if let global = output.global {
@@ -187,7 +203,8 @@ extension WaylandServer {
     /// scene (SceneChanges.swift), so a move of an output node by the embedder counts too.
     func announceOutputFrames() {
         for o in servedOutputs {
-            let frame = outputFrame(o), old = o.announcedFrame
+            let frame = outputFrame(o)
+            let old = o.announcedFrame
             guard frame != old else { continue }
             o.announcedFrame = frame
             for r in o.xdgOutputs { (WaylandObject.from(r) as? XdgOutputObject)?.sendChange(from: old, to: frame) }
@@ -198,10 +215,14 @@ extension WaylandServer {
     }
 
     private func bindOutput(_ output: ServedOutput, client: ClientState, version: Int32, id: UInt32) {
-        guard let object = createObject(.wlOutput, client: client, version: version, id: id, {
-            OutputObject(server: self, owner: client, resource: $0, output: output)
-        }) else { return }
-        guard !output.removed else { return }  // bound while its removal raced: inert
+        guard
+            let object = createObject(
+                .wlOutput, client: client, version: version, id: id,
+                {
+                    OutputObject(server: self, owner: client, resource: $0, output: output)
+                })
+        else { return }
+        guard !output.removed else { return } // bound while its removal raced: inert
         output.resources.append(object.resource)
         object.sendState(onBind: true)
         // The client's surfaces already on this output are told so on the new resource.
@@ -219,7 +240,8 @@ extension WaylandServer {
         guard let node = surface.node, tree.isVisible(node), let f = tree.frame(of: node),
             let p = tree.layoutPosition(of: node)
         else { return 0 }
-        let rect = Rect(Int32(clamping: Int64(p.x.rounded(.down))), Int32(clamping: Int64(p.y.rounded(.down))), f.width, f.height)
+        let rect = Rect(
+            Int32(clamping: Int64(p.x.rounded(.down))), Int32(clamping: Int64(p.y.rounded(.down))), f.width, f.height)
         var mask: UInt64 = 0
         for o in servedOutputs {
             if let of = tree.frame(of: o.node), OutputLayout.overlap(of, rect) { mask |= 1 << UInt64(o.bit) }
@@ -238,7 +260,11 @@ extension WaylandServer {
         for o in servedOutputs where changed & (1 << UInt64(o.bit)) != 0 {
             let entered = mask & (1 << UInt64(o.bit)) != 0
             for r in o.resources where wl_resource_get_client(r) == surface.owner.client {
-                if entered { wl_surface_send_enter(surface.resource, r) } else { wl_surface_send_leave(surface.resource, r) }
+                if entered {
+                    wl_surface_send_enter(surface.resource, r)
+                } else {
+                    wl_surface_send_leave(surface.resource, r)
+                }
             }
         }
     }
@@ -271,10 +297,12 @@ final class OutputObject: WaylandObject {
     /// when it changes, which it never does here.
     func sendState(onBind: Bool) {
         guard !output.removed, let f = server.router.tree.frame(of: output.node) else { return }
-        wl_output_send_geometry(resource, f.x, f.y, 0, 0, Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue), "InputRouter", "output",
-                                Int32(WL_OUTPUT_TRANSFORM_NORMAL.rawValue))
-        wl_output_send_mode(resource, WL_OUTPUT_MODE_CURRENT.rawValue | WL_OUTPUT_MODE_PREFERRED.rawValue,
-                            f.width &* output.scale, f.height &* output.scale, 60000)
+        wl_output_send_geometry(
+            resource, f.x, f.y, 0, 0, Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue), "InputRouter", "output",
+            Int32(WL_OUTPUT_TRANSFORM_NORMAL.rawValue))
+        wl_output_send_mode(
+            resource, WL_OUTPUT_MODE_CURRENT.rawValue | WL_OUTPUT_MODE_PREFERRED.rawValue,
+            f.width &* output.scale, f.height &* output.scale, 60000)
         if version >= 2 { wl_output_send_scale(resource, output.scale) }
         if onBind, version >= 4 {
             wl_output_send_name(resource, output.name)
@@ -286,7 +314,7 @@ final class OutputObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: WlOutputRequest = decode(opcode, args) else { return }
         switch request {
-        case .release: destroyResource()  // release (v3)
+        case .release: destroyResource() // release (v3)
         }
     }
 

@@ -72,7 +72,8 @@ extension WaylandServer {
         let tree = router.tree
         // The window node may be a decoration container: offset by where the surface sits
         // inside it, and by the window geometry inside the surface.
-        let surfaceAt = tree.layoutPosition(of: node) ?? .zero, windowAt = tree.layoutPosition(of: window) ?? .zero
+        let surfaceAt = tree.layoutPosition(of: node) ?? .zero
+        let windowAt = tree.layoutPosition(of: window) ?? .zero
         let inside = (x: Int32(surfaceAt.x - windowAt.x), y: Int32(surfaceAt.y - windowAt.y))
         let geometry: (x: Int32, y: Int32) = xdg.geometry.map { ($0.x, $0.y) } ?? (0, 0)
         tree.move(window, to: (x - inside.x - geometry.x, y - inside.y - geometry.y))
@@ -112,7 +113,8 @@ extension WaylandServer {
             let cursor = s.owner.onSeat(Int(seat.id.index)).cursor
         else { return nil }
         switch cursor {
-        case .surface(let surface, let x, let y): return surface.map { .surface($0.resource, hotspotX: x, hotspotY: y) } ?? .hidden
+        case .surface(let surface, let x, let y):
+            return surface.map { .surface($0.resource, hotspotX: x, hotspotY: y) } ?? .hidden
         case .shape(.none): return .hidden
         case .shape(let shape): return .shape(shape)
         }
@@ -135,9 +137,12 @@ extension WaylandServer {
     /// The device objects `id` bound on `seat`: those it got from that seat's `wl_seat`
     /// (empty when it bound none there or is gone). Two array indexes, no hashing.
     public func boundDevices(of id: ClientID, seat: Seat) -> BoundDeviceResources {
-        guard let state = client(id), state.alive else { return BoundDeviceResources(pointers: [], keyboards: [], touches: []) }
+        guard let state = client(id), state.alive else {
+            return BoundDeviceResources(pointers: [], keyboards: [], touches: [])
+        }
         let s = seat.id
-        return BoundDeviceResources(pointers: state.pointers(on: s), keyboards: state.keyboards(on: s), touches: state.touches(on: s))
+        return BoundDeviceResources(
+            pointers: state.pointers(on: s), keyboards: state.keyboards(on: s), touches: state.touches(on: s))
     }
 
     // MARK: Stacking

@@ -14,14 +14,16 @@ public final class FDWatch {
     fileprivate init(server: WaylandServer, fd: Int32, _ body: @escaping () -> Void) {
         self.server = server
         self.body = body
-        source = wl_event_loop_add_fd(server.eventLoop, fd, UInt32(WL_EVENT_READABLE), { _, _, data in
-            let watch = CallbackContext.borrowed(data!, as: FDWatch.self)
-            watch.body()
-            // What the callback routed and left queued (a touch motion waiting for a frame
-            // that did not come) goes out before the loop sleeps.
-            if watch.server.router.hasDeliveries { watch.server.sendDeliveries() }
-            return 0
-        }, CallbackContext.unretained(self))
+        source = wl_event_loop_add_fd(
+            server.eventLoop, fd, UInt32(WL_EVENT_READABLE),
+            { _, _, data in
+                let watch = CallbackContext.borrowed(data!, as: FDWatch.self)
+                watch.body()
+                // What the callback routed and left queued (a touch motion waiting for a frame
+                // that did not come) goes out before the loop sleeps.
+                if watch.server.router.hasDeliveries { watch.server.sendDeliveries() }
+                return 0
+            }, CallbackContext.unretained(self))
     }
 
     /// Whether the fd is (still) in the loop.

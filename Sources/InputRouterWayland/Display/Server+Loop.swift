@@ -1,6 +1,6 @@
 // Timers and the window list, for the program that embeds the server.
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import InputRouter
 
 /// A repeating or one-shot timer on the server's event loop.

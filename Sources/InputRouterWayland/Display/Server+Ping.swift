@@ -9,8 +9,8 @@
 // be asked; for it the barrier waits until its socket holds no unread bytes, which shows
 // it read everything, though not that it handled it yet.
 import CShim
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 
 /// The clients connected when `WaylandServer.barrier()` was called, and whether each has
 /// shown that it handled everything sent to it before. Read `isPassed` after dispatching.
@@ -70,11 +70,13 @@ extension WaylandServer {
         let members = clientsByPointer.values.filter(\.alive).map { state in
             var pid: pid_t = 0
             wl_client_get_credentials(state.client, &pid, nil, nil)
-            return ClientBarrier.Member(state: state, pid: pid, pinged: wmBases(of: state).map { base in
-                let serial = nextSerial()
-                xdg_wm_base_send_ping(base.resource, serial)
-                return (ClientBarrier.Weak(base: base), serial)
-            })
+            return ClientBarrier.Member(
+                state: state, pid: pid,
+                pinged: wmBases(of: state).map { base in
+                    let serial = nextSerial()
+                    xdg_wm_base_send_ping(base.resource, serial)
+                    return (ClientBarrier.Weak(base: base), serial)
+                })
         }
         wl_display_flush_clients(display)
         return ClientBarrier(members: members)
@@ -85,12 +87,14 @@ extension WaylandServer {
     private func wmBases(of state: ClientState) -> [XdgWmBase] {
         var found: [XdgWmBase] = []
         withUnsafeMutablePointer(to: &found) { list in
-            wl_client_for_each_resource(state.client, { resource, data in
-                if let base = WaylandObject.from(resource) as? XdgWmBase {
-                    data!.assumingMemoryBound(to: [XdgWmBase].self).pointee.append(base)
-                }
-                return WL_ITERATOR_CONTINUE
-            }, list)
+            wl_client_for_each_resource(
+                state.client,
+                { resource, data in
+                    if let base = WaylandObject.from(resource) as? XdgWmBase {
+                        data!.assumingMemoryBound(to: [XdgWmBase].self).pointee.append(base)
+                    }
+                    return WL_ITERATOR_CONTINUE
+                }, list)
         }
         return found
     }

@@ -176,7 +176,8 @@ public final class WaylandServer {
     /// copies the pixels here.
     /// The `wl_surface` and `wl_buffer` resources, valid only during the call (the buffer
     /// is released right after). Runs once per commit with a buffer: not on the input path.
-    public var bufferCommitted: ((_ surface: UnsafeMutablePointer<wl_resource>, _ buffer: UnsafeMutablePointer<wl_resource>) -> Void)?
+    public var bufferCommitted:
+        ((_ surface: UnsafeMutablePointer<wl_resource>, _ buffer: UnsafeMutablePointer<wl_resource>) -> Void)?
     /// Called when a surface's content goes: it committed no buffer (`attach(nil)`), or it
     /// was destroyed (the resource is still valid during the call). A renderer drops its
     /// copy here.
@@ -272,7 +273,8 @@ public final class WaylandServer {
         // function itself, its pointer parameter retyped (the same C calling convention). A
         // closure's context was retained and released per serial (seven per click).
         let next = wl_display_next_serial as @convention(c) (OpaquePointer?) -> UInt32
-        router.setSerialSource(context: UnsafeMutableRawPointer(display), unsafeBitCast(next, to: Router.SerialFunction.self))
+        router.setSerialSource(
+            context: UnsafeMutableRawPointer(display), unsafeBitCast(next, to: Router.SerialFunction.self))
         seat.beforePress = pressHook
 
         if configuration.offersShm {
@@ -336,7 +338,9 @@ public final class WaylandServer {
         } else {
             // The embedder's display lives on: only the clients holding our objects go,
             // then our globals (wl_shm cannot be removed apart from its display).
-            for state in Array(clientsByPointer.values) where state.boundServerGlobal { wl_client_destroy(state.client) }
+            for state in Array(clientsByPointer.values) where state.boundServerGlobal {
+                wl_client_destroy(state.client)
+            }
             for global in createdGlobals { wl_global_destroy(global) }
             for global in servedOutputs.compactMap(\.global) + retiredOutputGlobals { wl_global_destroy(global) }
         }
@@ -424,7 +428,7 @@ public final class WaylandServer {
         switch event.kind {
         case .deviceAdded, .deviceRemoved:
             // Only these change the capabilities; other events skip the check (hot path).
-            routeDeviceChange(event, description, on: seat)  // Tablet+Announce.swift
+            routeDeviceChange(event, description, on: seat) // Tablet+Announce.swift
             updateCapabilities(of: seat)
         case .tabletPadAdded:
             routeDeviceChange(event, nil, on: seat)

@@ -44,11 +44,13 @@ private func shmStrideCheck(
     message: UnsafePointer<wl_protocol_logger_message>?
 ) {
     guard direction == WL_PROTOCOL_LOGGER_REQUEST, let message,
-          UnsafeRawPointer(message.pointee.message) == UnsafeRawPointer(userData),
-          message.pointee.arguments_count == 6, let args = message.pointee.arguments
+        UnsafeRawPointer(message.pointee.message) == UnsafeRawPointer(userData),
+        message.pointee.arguments_count == 6, let args = message.pointee.arguments
     else { return }
     // create_buffer(id, offset, width, height, stride, format)
-    let width = Int64(args[2].i), stride = Int64(args[4].i), format = args[5].u
+    let width = Int64(args[2].i)
+    let stride = Int64(args[4].i)
+    let format = args[5].u
     guard width > 0, let bpp = shmBytesPerPixel(format), stride < width * bpp else { return }
     ir_resource_post_error(
         message.pointee.resource, UInt32(WL_SHM_ERROR_INVALID_STRIDE.rawValue),

@@ -16,8 +16,8 @@
 // An output removed leaves its xdg outputs inert (nothing more is sent); one made for a
 // `wl_output` whose output is gone (bound while the removal raced, or kept after it) is
 // inert from the start, as the object must still exist for the client.
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import InputRouter
 
 /// `zxdg_output_manager_v1`: makes an xdg output for a `wl_output`.
@@ -25,7 +25,7 @@ final class XdgOutputManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ZxdgOutputManagerV1Request = decode(opcode, args) else { return }
         switch request {
-        case .destroy: destroyResource()  // destroy: the xdg outputs made through it stay
+        case .destroy: destroyResource() // destroy: the xdg outputs made through it stay
         case .getXdgOutput(let id, let output): getXdgOutput(id: id, for: output)
         }
     }
@@ -34,9 +34,13 @@ final class XdgOutputManagerObject: WaylandObject {
         // libwayland checked the argument is a wl_output; all of them are OutputObjects.
         let served = (WaylandObject.from(wlOutput) as? OutputObject)?.output
         let output = served.flatMap { $0.removed ? nil : $0 }
-        guard let object = server.createObject(.zxdgOutputV1, client: owner, version: version, id: id, {
-            XdgOutputObject(server: server, owner: owner, resource: $0, output: output)
-        }), let output, let wlOutput else { return }
+        guard
+            let object = server.createObject(
+                .zxdgOutputV1, client: owner, version: version, id: id,
+                {
+                    XdgOutputObject(server: server, owner: owner, resource: $0, output: output)
+                }), let output, let wlOutput
+        else { return }
         output.xdgOutputs.append(object.resource)
         let frame = server.outputFrame(output)
         zxdg_output_v1_send_logical_position(object.resource, frame.x, frame.y)
@@ -77,7 +81,7 @@ final class XdgOutputObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ZxdgOutputV1Request = decode(opcode, args) else { return }
         switch request {
-        case .destroy: destroyResource()  // destroy
+        case .destroy: destroyResource() // destroy
         }
     }
 

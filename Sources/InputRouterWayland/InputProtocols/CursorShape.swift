@@ -17,8 +17,8 @@
 // A device whose `wl_pointer` or tool object is gone, or whose seat has no pointer any more,
 // is inert: its `set_shape` is still checked for a valid shape (the protocol error) and
 // otherwise ignored.
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import InputRouter
 
 /// A named cursor of cursor-shape-v1's `shape` enum; the raw value is the wire value.
@@ -87,13 +87,14 @@ final class CursorShapeManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: WpCursorShapeManagerV1Request = decode(opcode, args) else { return }
         switch request {
-        case .destroy: destroyResource()  // devices made with it live on
-        case .getPointer(let cursorShapeDevice, let pointer):  // get_pointer(cursor_shape_device, pointer)
+        case .destroy: destroyResource() // devices made with it live on
+        case .getPointer(let cursorShapeDevice, let pointer): // get_pointer(cursor_shape_device, pointer)
             let pointer = pointer.object(as: PointerObject.self)
             server.createObject(.wpCursorShapeDeviceV1, client: owner, version: version, id: cursorShapeDevice) {
                 CursorShapeDeviceObject(server: server, owner: owner, resource: $0, pointer: pointer, tool: nil)
             }
-        case .getTabletToolV2(let cursorShapeDevice, let tabletTool):  // get_tablet_tool_v2(cursor_shape_device, tablet_tool)
+        // get_tablet_tool_v2(cursor_shape_device, tablet_tool)
+        case .getTabletToolV2(let cursorShapeDevice, let tabletTool):
             let tool = tabletTool.object(as: TabletToolObject.self)
             server.createObject(.wpCursorShapeDeviceV1, client: owner, version: version, id: cursorShapeDevice) {
                 CursorShapeDeviceObject(server: server, owner: owner, resource: $0, pointer: nil, tool: tool)
@@ -108,7 +109,10 @@ final class CursorShapeDeviceObject: WaylandObject {
     private weak var pointer: PointerObject?
     private weak var tool: TabletToolObject?
 
-    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, pointer: PointerObject?, tool: TabletToolObject?) {
+    init(
+        server: WaylandServer, owner: ClientState, resource: ResourcePointer, pointer: PointerObject?,
+        tool: TabletToolObject?
+    ) {
         self.pointer = pointer
         self.tool = tool
         super.init(server: server, owner: owner, resource: resource)
@@ -117,11 +121,12 @@ final class CursorShapeDeviceObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: WpCursorShapeDeviceV1Request = decode(opcode, args) else { return }
         switch request {
-        case .destroy: destroyResource()  // the shape chosen stays
-        case .setShape(let serial, let shape):  // set_shape(serial, shape)
+        case .destroy: destroyResource() // the shape chosen stays
+        case .setShape(let serial, let shape): // set_shape(serial, shape)
             guard let shape = validShape(shape) else { return }
             if let pointer {
-                guard pointer.seat.presentCapabilities.contains(.pointer), pointer.mayChooseCursor(citing: serial) else { return }
+                guard pointer.seat.presentCapabilities.contains(.pointer), pointer.mayChooseCursor(citing: serial)
+                else { return }
                 owner.onSeat(pointer.seatIndex).cursor = .shape(shape)
             } else if let tool {
                 guard tool.mayChooseCursor(citing: serial) else { return }
@@ -134,18 +139,22 @@ final class CursorShapeDeviceObject: WaylandObject {
     /// the enum, or one added in a later version than this object's.
     private func validShape(_ value: UInt32) -> CursorShape? {
         guard let shape = CursorShape(rawValue: value) else {
-            postError(WP_CURSOR_SHAPE_DEVICE_V1_ERROR_INVALID_SHAPE.rawValue,
-                      "\(value) is not a cursor shape")
+            postError(
+                WP_CURSOR_SHAPE_DEVICE_V1_ERROR_INVALID_SHAPE.rawValue,
+                "\(value) is not a cursor shape")
             return nil
         }
-        let since: Int32 = switch shape {
-        case .auto: WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_AUTO_SINCE_VERSION
-        case .none: WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_NONE_SINCE_VERSION
-        default: 1
-        }
+        let since: Int32 =
+            switch shape {
+            case .auto: WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_AUTO_SINCE_VERSION
+            case .none: WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_NONE_SINCE_VERSION
+            default: 1
+            }
         guard version >= since else {
-            postError(WP_CURSOR_SHAPE_DEVICE_V1_ERROR_INVALID_SHAPE.rawValue,
-                      "the shape '\(shape.cssName)' needs version \(since); this wp_cursor_shape_device_v1 is version \(version)")
+            postError(
+                WP_CURSOR_SHAPE_DEVICE_V1_ERROR_INVALID_SHAPE.rawValue,
+                "the shape '\(shape.cssName)' needs version \(since); this wp_cursor_shape_device_v1 is version \(version)"
+            )
             return nil
         }
         return shape

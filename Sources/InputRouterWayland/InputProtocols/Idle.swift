@@ -14,8 +14,8 @@
 // destruction reaches here, where a checked `unowned` reference traps (WaylandServerTests
 // crashed with "Attempted to read an unowned reference" when it was one) and a strong one
 // would be a cycle through the server's tables.
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import Foundation
 import InputRouter
 
@@ -55,7 +55,7 @@ final class IdleState {
     /// An input event was routed on seat `index`. No allocation, no timer update: a store
     /// and a compare.
     @inline(__always) func inputArrived(seat index: Int) {
-        guard index < lastActivity.count else { return }  // no notification for this seat
+        guard index < lastActivity.count else { return } // no notification for this seat
         lastActivity[index] = clock()
         if idleCount > 0 { resume(seat: index) }
     }
@@ -157,13 +157,18 @@ final class IdleNotifierObject: WaylandObject {
         guard let request: ExtIdleNotifierV1Request = decode(opcode, args) else { return }
         switch request {
         case .destroy: destroyResource()
-        case .getIdleNotification(let id, let timeout, let seat):  // get_idle_notification(id, timeout, seat)
+        case .getIdleNotification(let id, let timeout, let seat): // get_idle_notification(id, timeout, seat)
             let timeout = UInt64(timeout)
             let seatIndex = server.seatIndex(from: seat.object(as: SeatObject.self))
-            guard let n = server.createObject(.extIdleNotificationV1, client: owner, version: version, id: id, {
-                IdleNotificationObject(server: server, owner: owner, resource: $0, timeoutMS: timeout,
-                                       createdMS: server.idle.clock(), seatIndex: seatIndex)
-            }) else { return }
+            guard
+                let n = server.createObject(
+                    .extIdleNotificationV1, client: owner, version: version, id: id,
+                    {
+                        IdleNotificationObject(
+                            server: server, owner: owner, resource: $0, timeoutMS: timeout,
+                            createdMS: server.idle.clock(), seatIndex: seatIndex)
+                    })
+            else { return }
             server.idle.add(n)
         }
     }
@@ -176,8 +181,10 @@ final class IdleNotificationObject: WaylandObject {
     let seatIndex: Int
     private(set) var isIdle = false
 
-    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, timeoutMS: UInt64, createdMS: UInt64,
-         seatIndex: Int) {
+    init(
+        server: WaylandServer, owner: ClientState, resource: ResourcePointer, timeoutMS: UInt64, createdMS: UInt64,
+        seatIndex: Int
+    ) {
         self.timeoutMS = timeoutMS
         self.createdMS = createdMS
         self.seatIndex = seatIndex
@@ -186,7 +193,11 @@ final class IdleNotificationObject: WaylandObject {
 
     func send(idle: Bool) {
         isIdle = idle
-        if idle { ext_idle_notification_v1_send_idled(resource) } else { ext_idle_notification_v1_send_resumed(resource) }
+        if idle {
+            ext_idle_notification_v1_send_idled(resource)
+        } else {
+            ext_idle_notification_v1_send_resumed(resource)
+        }
     }
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
@@ -203,12 +214,14 @@ final class IdleInhibitManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ZwpIdleInhibitManagerV1Request = decode(opcode, args) else { return }
         switch request {
-        case .destroy: destroyResource()  // inhibitors made with it live on
-        case .createInhibitor(let id, let surface):  // create_inhibitor(id, surface)
+        case .destroy: destroyResource() // inhibitors made with it live on
+        case .createInhibitor(let id, let surface): // create_inhibitor(id, surface)
             guard let surface = surface.object(as: Surface.self),
-                let inhibitor = server.createObject(.zwpIdleInhibitorV1, client: owner, version: version, id: id, {
-                    IdleInhibitorObject(server: server, owner: owner, resource: $0, surface: surface)
-                })
+                let inhibitor = server.createObject(
+                    .zwpIdleInhibitorV1, client: owner, version: version, id: id,
+                    {
+                        IdleInhibitorObject(server: server, owner: owner, resource: $0, surface: surface)
+                    })
             else { return }
             server.idle.add(inhibitor)
         }

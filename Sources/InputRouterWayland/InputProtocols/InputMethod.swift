@@ -19,24 +19,28 @@
 // An input method that goes (destroyed, or its client died) clears the preedit it showed
 // with a `done`, and the compose input method takes over again.
 import CShim
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import InputRouter
 
 final class InputMethodManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ZwpInputMethodManagerV2Request = decode(opcode, args) else { return }
         switch request {
-        case .getInputMethod(let seat, let inputMethod):  // get_input_method(seat, id)
+        case .getInputMethod(let seat, let inputMethod): // get_input_method(seat, id)
             let seatIndex = server.seatIndex(from: seat.object(as: SeatObject.self))
-            guard let method = server.createObject(.zwpInputMethodV2, client: owner, version: version, id: inputMethod, {
-                InputMethodObject(server: server, owner: owner, resource: $0, seatIndex: seatIndex)
-            }) else { return }
+            guard
+                let method = server.createObject(
+                    .zwpInputMethodV2, client: owner, version: version, id: inputMethod,
+                    {
+                        InputMethodObject(server: server, owner: owner, resource: $0, seatIndex: seatIndex)
+                    })
+            else { return }
             // Not allowed (`mayCreateVirtualDevice`): the XML names no error, and
             // `unavailable` is its word for an input method that cannot serve.
             guard server.allowsVirtualDevice(.inputMethod, for: owner) else { return method.sendUnavailable() }
             server.services(seatIndex).textInput.attach(method)
-        case .destroy: destroyResource()  // its input methods live on
+        case .destroy: destroyResource() // its input methods live on
         }
     }
 }
@@ -71,32 +75,43 @@ final class InputMethodObject: WaylandObject {
         guard let request: ZwpInputMethodV2Request = decode(opcode, args) else { return }
         if inert { return inertRequest(request) }
         switch request {
-        case .commitString(let text): pending.commitString = text ?? ""  // commit_string(text)
-        case .setPreeditString(let text, let cursorBegin, let cursorEnd): pending.preedit = (text ?? "", cursorBegin, cursorEnd)  // set_preedit_string
-        case .deleteSurroundingText(let beforeLength, let afterLength): pending.delete = (beforeLength, afterLength)  // delete_surrounding_text(before, after)
-        case .commit:  // commit(serial)
+        case .commitString(let text): pending.commitString = text ?? "" // commit_string(text)
+        case .setPreeditString(let text, let cursorBegin, let cursorEnd):
+            pending.preedit = (text ?? "", cursorBegin, cursorEnd) // set_preedit_string
+        // delete_surrounding_text(before, after)
+        case .deleteSurroundingText(let beforeLength, let afterLength): pending.delete = (beforeLength, afterLength)
+        case .commit: // commit(serial)
             let state = pending
             pending = Pending()
             // Relayed even with a stale serial: the protocol asks only that the input method's
             // own state not change, and the text input counts on every commit it was promised.
             if isActive { textInput.inputMethodCommitted(state) }
-        case .getInputPopupSurface(let id, let surface):  // get_input_popup_surface(id, surface)
+        case .getInputPopupSurface(let id, let surface): // get_input_popup_surface(id, surface)
             guard let surface = surface.object(as: Surface.self) else { return }
             guard case .none = surface.role else {
                 // The XML names no error of its own: the role is taken, as for any role.
-                return postDisplayError(WL_DISPLAY_ERROR_INVALID_OBJECT.rawValue,
-                                        "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName)")
+                return postDisplayError(
+                    WL_DISPLAY_ERROR_INVALID_OBJECT.rawValue,
+                    "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName)")
             }
-            guard let popup = server.createObject(.zwpInputPopupSurfaceV2, client: owner, version: version, id: id, {
-                InputPopupObject(server: server, owner: owner, resource: $0, surface: surface, method: self)
-            }) else { return }
+            guard
+                let popup = server.createObject(
+                    .zwpInputPopupSurfaceV2, client: owner, version: version, id: id,
+                    {
+                        InputPopupObject(server: server, owner: owner, resource: $0, surface: surface, method: self)
+                    })
+            else { return }
             surface.role = .inputPopup(popup)
             popups.append(popup)
             popup.place()
-        case .grabKeyboard(let keyboard):  // grab_keyboard(keyboard)
-            guard let grab = server.createObject(.zwpInputMethodKeyboardGrabV2, client: owner, version: version, id: keyboard, {
-                InputMethodKeyboardGrabObject(server: server, owner: owner, resource: $0, method: self)
-            }) else { return }
+        case .grabKeyboard(let keyboard): // grab_keyboard(keyboard)
+            guard
+                let grab = server.createObject(
+                    .zwpInputMethodKeyboardGrabV2, client: owner, version: version, id: keyboard,
+                    {
+                        InputMethodKeyboardGrabObject(server: server, owner: owner, resource: $0, method: self)
+                    })
+            else { return }
             keyboardGrab?.end()
             keyboardGrab = grab
             grab.begin()
@@ -147,7 +162,8 @@ final class InputMethodObject: WaylandObject {
         guard !inert, isActive else { return }
         let s = input.current
         if let text = s.surroundingText {
-            zwp_input_method_v2_send_surrounding_text(resource, text, UInt32(max(s.cursor, 0)), UInt32(max(s.anchor, 0)))
+            zwp_input_method_v2_send_surrounding_text(
+                resource, text, UInt32(max(s.cursor, 0)), UInt32(max(s.anchor, 0)))
         }
         zwp_input_method_v2_send_text_change_cause(resource, s.changeCause)
         zwp_input_method_v2_send_content_type(resource, s.contentHint, s.contentPurpose)
@@ -190,12 +206,14 @@ final class InputMethodKeyboardGrabObject: WaylandObject {
     /// The keymap and repeat info at once (the protocol: before any key), then the seat's
     /// keys and modifiers.
     func begin() {
-        let file = server.keymapFile  // every seat's wl_keyboard is sent this one too
-        zwp_input_method_keyboard_grab_v2_send_keymap(resource, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, file.fd, UInt32(file.size))
+        let file = server.keymapFile // every seat's wl_keyboard is sent this one too
+        zwp_input_method_keyboard_grab_v2_send_keymap(
+            resource, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, file.fd, UInt32(file.size))
         let r = server.configuration.keyboard.repeatInfo
         zwp_input_method_keyboard_grab_v2_send_repeat_info(resource, r.rate, r.delay)
         let m = seat.modifiers
-        zwp_input_method_keyboard_grab_v2_send_modifiers(resource, server.nextSerial(), m.depressed, m.latched, m.locked, m.group)
+        zwp_input_method_keyboard_grab_v2_send_modifiers(
+            resource, server.nextSerial(), m.depressed, m.latched, m.locked, m.group)
         installed = true
         seat.inputMethodKeyboard = { [unowned self] event in self.offer(event) }
     }
@@ -207,11 +225,14 @@ final class InputMethodKeyboardGrabObject: WaylandObject {
         case .key(let time, let key, let state, let device):
             // While the session is locked the lock screen gets the keys, a password among
             // them: never an input method (SessionLock.swift).
-            if server.router.inputLockScope != nil || server.isVirtualKeyboard(device, of: owner, seat: seatIndex) { return false }
+            if server.router.inputLockScope != nil || server.isVirtualKeyboard(device, of: owner, seat: seatIndex) {
+                return false
+            }
             zwp_input_method_keyboard_grab_v2_send_key(
                 resource, server.nextSerial(), UInt32(truncatingIfNeeded: time / 1000), key, UInt32(state.rawValue))
         case .modifiers(let m):
-            zwp_input_method_keyboard_grab_v2_send_modifiers(resource, server.nextSerial(), m.depressed, m.latched, m.locked, m.group)
+            zwp_input_method_keyboard_grab_v2_send_modifiers(
+                resource, server.nextSerial(), m.depressed, m.latched, m.locked, m.group)
         }
         // Sent at once: a key goes out with nothing the seat queued after it.
         wl_client_flush(owner.client)
@@ -228,7 +249,7 @@ final class InputMethodKeyboardGrabObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ZwpInputMethodKeyboardGrabV2Request = decode(opcode, args) else { return }
         switch request {
-        case .release: destroyResource()  // release
+        case .release: destroyResource() // release
         }
     }
 
@@ -242,7 +263,10 @@ final class InputPopupObject: WaylandObject {
     /// The text cursor rectangle last told (`text_input_rectangle`), in the popup's coordinates.
     private var toldRectangle: Rect?
 
-    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, surface: Surface, method: InputMethodObject?) {
+    init(
+        server: WaylandServer, owner: ClientState, resource: ResourcePointer, surface: Surface,
+        method: InputMethodObject?
+    ) {
         self.surface = surface
         self.method = method
         super.init(server: server, owner: owner, resource: resource)
@@ -269,10 +293,11 @@ final class InputPopupObject: WaylandObject {
         let cursor = input.current.cursorRectangle ?? Rect(0, 0, 0, 0)
         tree.move(node, to: (cursor.x, cursor.y &+ cursor.height))
         tree.setMapped(node, surface.hasBuffer)
-        let rectangle = Rect(0, 0 &- cursor.height, cursor.width, cursor.height)  // a client's numbers: no trap
+        let rectangle = Rect(0, 0 &- cursor.height, cursor.width, cursor.height) // a client's numbers: no trap
         if rectangle != toldRectangle {
             toldRectangle = rectangle
-            zwp_input_popup_surface_v2_send_text_input_rectangle(resource, rectangle.x, rectangle.y, rectangle.width, rectangle.height)
+            zwp_input_popup_surface_v2_send_text_input_rectangle(
+                resource, rectangle.x, rectangle.y, rectangle.width, rectangle.height)
         }
     }
 

@@ -2,17 +2,18 @@
 // motion only as relative motion. On unlock (the client destroys the lock, or the escape
 // breaks it) the cursor goes to the committed position hint, if the surface still has
 // the pointer.
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import InputRouter
 
 final class LockedPointerObject: ConstraintObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ZwpLockedPointerV1Request = decode(opcode, args) else { return }
         switch request {
-        case .destroy: destroyResource()  // destroy
-        case .setCursorPositionHint(let surfaceX, let surfaceY): pendingHint = Point(surfaceX, surfaceY)  // set_cursor_position_hint(x, y)
-        case .setRegion(let region): setRegion(region)  // set_region(region?)
+        case .destroy: destroyResource() // destroy
+        // set_cursor_position_hint(x, y)
+        case .setCursorPositionHint(let surfaceX, let surfaceY): pendingHint = Point(surfaceX, surfaceY)
+        case .setRegion(let region): setRegion(region) // set_region(region?)
         }
     }
 

@@ -8,23 +8,24 @@
 // Regions and the lock's cursor hint are double-buffered: they apply at the surface's
 // commit. A constraint belongs to the seat of the `wl_pointer` it names: a surface may have
 // one per seat, and a lock on one seat's pointer leaves the other seats' pointers free.
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import InputRouter
 
 final class PointerConstraintsObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ZwpPointerConstraintsV1Request = decode(opcode, args) else { return }
         switch request {
-        case .destroy: destroyResource()  // constraints made with the manager live on
+        case .destroy: destroyResource() // constraints made with the manager live on
         case .lockPointer(let id, let surface, let pointer, let region, let lifetime),
             .confinePointer(let id, let surface, let pointer, let region, let lifetime):
             guard let surface = surface.object(as: Surface.self) else { return }
             let seatIndex = pointer.object(as: PointerObject.self)?.seatIndex ?? 0
             let kind: PointerConstraintKind = if case .lockPointer = request { .lock } else { .confine }
             if surface.pointerConstraint(seat: seatIndex) != nil {
-                return postError(ZWP_POINTER_CONSTRAINTS_V1_ERROR_ALREADY_CONSTRAINED.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(surface.resource)) already has a pointer constraint on this seat")
+                return postError(
+                    ZWP_POINTER_CONSTRAINTS_V1_ERROR_ALREADY_CONSTRAINED.rawValue,
+                    "wl_surface@\(wl_resource_get_id(surface.resource)) already has a pointer constraint on this seat")
             }
             guard let lifetime = ConstraintLifetime(rawValue: lifetime) else {
                 // The protocol names no error for this; wl_display's is the generic one.
@@ -33,10 +34,12 @@ final class PointerConstraintsObject: WaylandObject {
             let region = region.object(as: RegionObject.self)?.region
             let make: (ResourcePointer) -> ConstraintObject = { [server, owner] in
                 kind == .lock
-                    ? LockedPointerObject(server: server, owner: owner, resource: $0, surface: surface, seatIndex: seatIndex,
-                                          kind: kind, lifetime: lifetime, region: region)
-                    : ConfinedPointerObject(server: server, owner: owner, resource: $0, surface: surface, seatIndex: seatIndex,
-                                            kind: kind, lifetime: lifetime, region: region)
+                    ? LockedPointerObject(
+                        server: server, owner: owner, resource: $0, surface: surface, seatIndex: seatIndex,
+                        kind: kind, lifetime: lifetime, region: region)
+                    : ConfinedPointerObject(
+                        server: server, owner: owner, resource: $0, surface: surface, seatIndex: seatIndex,
+                        kind: kind, lifetime: lifetime, region: region)
             }
             let interface: UnsafePointer<wl_interface> = kind == .lock ? .zwpLockedPointerV1 : .zwpConfinedPointerV1
             guard let constraint = server.createObject(interface, client: owner, version: version, id: id, make)
@@ -64,8 +67,10 @@ class ConstraintObject: WaylandObject {
     var pendingRegion: Region??
     var pendingHint: Point?
 
-    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, surface: Surface, seatIndex: Int,
-         kind: PointerConstraintKind, lifetime: ConstraintLifetime, region: Region?) {
+    init(
+        server: WaylandServer, owner: ClientState, resource: ResourcePointer, surface: Surface, seatIndex: Int,
+        kind: PointerConstraintKind, lifetime: ConstraintLifetime, region: Region?
+    ) {
         self.surface = surface
         self.seatIndex = seatIndex
         self.kind = kind
@@ -116,7 +121,9 @@ extension Surface {
 extension WaylandServer {
     /// A constraint delivery to the surface's lock or confinement object of seat `index`.
     func sendConstraintChange(_ node: NodeID, seat index: Int, active: Bool) {
-        guard let s = surface(for: node), s.owner.alive, let c = s.pointerConstraint(seat: index), c.node == node else { return }
+        guard let s = surface(for: node), s.owner.alive, let c = s.pointerConstraint(seat: index), c.node == node else {
+            return
+        }
         c.send(active: active)
     }
 }

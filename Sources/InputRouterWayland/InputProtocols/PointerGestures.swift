@@ -7,8 +7,8 @@
 // Each gesture object belongs to the wl_pointer it was made for, and so to its seat; the
 // client gets a seat's gesture on every gesture object of that kind it holds for that seat,
 // as it gets pointer events on every wl_pointer of the seat.
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import InputRouter
 
 final class PointerGesturesObject: WaylandObject {
@@ -17,8 +17,8 @@ final class PointerGesturesObject: WaylandObject {
         switch request {
         case .getSwipeGesture(let id, let pointer): makeGesture(.zwpPointerGestureSwipeV1, .swipe, id, pointer)
         case .getPinchGesture(let id, let pointer): makeGesture(.zwpPointerGesturePinchV1, .pinch, id, pointer)
-        case .release: destroyResource()  // release (v2); gesture objects live on
-        case .getHoldGesture(let id, let pointer): makeGesture(.zwpPointerGestureHoldV1, .hold, id, pointer)  // (v3)
+        case .release: destroyResource() // release (v2); gesture objects live on
+        case .getHoldGesture(let id, let pointer): makeGesture(.zwpPointerGestureHoldV1, .hold, id, pointer) // (v3)
         }
     }
 
@@ -26,9 +26,13 @@ final class PointerGesturesObject: WaylandObject {
         _ interface: UnsafePointer<wl_interface>, _ kind: GestureKind, _ id: UInt32, _ pointer: ResourcePointer?
     ) {
         let seatIndex = pointer.object(as: PointerObject.self)?.seatIndex ?? 0
-        guard let gesture = server.createObject(interface, client: owner, version: version, id: id, {
-            PointerGestureObject(server: server, owner: owner, resource: $0, kind: kind, seatIndex: seatIndex)
-        }) else { return }
+        guard
+            let gesture = server.createObject(
+                interface, client: owner, version: version, id: id,
+                {
+                    PointerGestureObject(server: server, owner: owner, resource: $0, kind: kind, seatIndex: seatIndex)
+                })
+        else { return }
         owner.onSeat(seatIndex).gestures.append(gesture.resource, kind)
     }
 }
@@ -90,21 +94,27 @@ extension WaylandServer {
         let fingers = UInt32(clamping: max(g.fingers, 0))
         let serial = g.phase == .update ? 0 : nextSerial()
         switch (g.kind, g.phase) {
-        case (.swipe, .begin): for r in c.gestures.swipes { zwp_pointer_gesture_swipe_v1_send_begin(r, serial, ms, s.resource, fingers) }
+        case (.swipe, .begin):
+            for r in c.gestures.swipes { zwp_pointer_gesture_swipe_v1_send_begin(r, serial, ms, s.resource, fingers) }
         case (.swipe, .update):
             for r in c.gestures.swipes {
                 zwp_pointer_gesture_swipe_v1_send_update(r, ms, wl_fixed_from_double(g.dx), wl_fixed_from_double(g.dy))
             }
-        case (.swipe, .end): for r in c.gestures.swipes { zwp_pointer_gesture_swipe_v1_send_end(r, serial, ms, cancelled) }
-        case (.pinch, .begin): for r in c.gestures.pinches { zwp_pointer_gesture_pinch_v1_send_begin(r, serial, ms, s.resource, fingers) }
+        case (.swipe, .end):
+            for r in c.gestures.swipes { zwp_pointer_gesture_swipe_v1_send_end(r, serial, ms, cancelled) }
+        case (.pinch, .begin):
+            for r in c.gestures.pinches { zwp_pointer_gesture_pinch_v1_send_begin(r, serial, ms, s.resource, fingers) }
         case (.pinch, .update):
             for r in c.gestures.pinches {
-                zwp_pointer_gesture_pinch_v1_send_update(r, ms, wl_fixed_from_double(g.dx), wl_fixed_from_double(g.dy),
-                                                         wl_fixed_from_double(g.scale), wl_fixed_from_double(g.rotation))
+                zwp_pointer_gesture_pinch_v1_send_update(
+                    r, ms, wl_fixed_from_double(g.dx), wl_fixed_from_double(g.dy),
+                    wl_fixed_from_double(g.scale), wl_fixed_from_double(g.rotation))
             }
-        case (.pinch, .end): for r in c.gestures.pinches { zwp_pointer_gesture_pinch_v1_send_end(r, serial, ms, cancelled) }
-        case (.hold, .begin): for r in c.gestures.holds { zwp_pointer_gesture_hold_v1_send_begin(r, serial, ms, s.resource, fingers) }
-        case (.hold, .update): break  // holds have no updates
+        case (.pinch, .end):
+            for r in c.gestures.pinches { zwp_pointer_gesture_pinch_v1_send_end(r, serial, ms, cancelled) }
+        case (.hold, .begin):
+            for r in c.gestures.holds { zwp_pointer_gesture_hold_v1_send_begin(r, serial, ms, s.resource, fingers) }
+        case (.hold, .update): break // holds have no updates
         case (.hold, .end): for r in c.gestures.holds { zwp_pointer_gesture_hold_v1_send_end(r, serial, ms, cancelled) }
         }
     }

@@ -1,7 +1,7 @@
 // The announcements of tablet-unstable-v2: tablets and tools appear on each tablet seat
 // before any event of theirs (TabletManager.swift).
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import InputRouter
 
 extension WaylandServer {
@@ -14,7 +14,7 @@ extension WaylandServer {
         let registry = services(index).tablets
         for device in registry.tablets { announceTablet(device, on: seatResource, c, seat: index) }
         for i in registry.tools.indices { announceTool(i, on: seatResource, c, seat: index) }
-        announcePads(on: seatResource, c, seat: index)  // TabletPad.swift
+        announcePads(on: seatResource, c, seat: index) // TabletPad.swift
     }
 
     func tabletSeatDestroyed(_ seatResource: ResourcePointer, _ c: ClientState, seat index: Int) {
@@ -37,7 +37,7 @@ extension WaylandServer {
         if case .tabletPadAdded(let layout) = event.kind { tabletPadAdded(event.device, layout, seat: index) }
         if case .deviceRemoved = event.kind { tabletDeviceRemoved(event.device, seat: index) }
         sendDeliveries()
-        if case .deviceRemoved = event.kind { padDeviceRemoved(event.device, seat: index) }  // TabletPad.swift
+        if case .deviceRemoved = event.kind { padDeviceRemoved(event.device, seat: index) } // TabletPad.swift
     }
 
     /// A device with the tablet-tool capability was added on seat `index`: that seat's
@@ -85,10 +85,15 @@ extension WaylandServer {
         }
     }
 
-    private func announceTablet(_ device: DeviceID, on seatResource: ResourcePointer, _ c: ClientState, seat index: Int) {
-        guard let t = createObject(.zwpTabletV2, client: c, version: wl_resource_get_version(seatResource), id: 0, {
-            TabletObject(server: self, owner: c, resource: $0, seatIndex: index)
-        }) else { return }
+    private func announceTablet(_ device: DeviceID, on seatResource: ResourcePointer, _ c: ClientState, seat index: Int)
+    {
+        guard
+            let t = createObject(
+                .zwpTabletV2, client: c, version: wl_resource_get_version(seatResource), id: 0,
+                {
+                    TabletObject(server: self, owner: c, resource: $0, seatIndex: index)
+                })
+        else { return }
         c.onSeat(index).tablet.tablets.append((device, seatResource, t.resource))
         zwp_tablet_seat_v2_send_tablet_added(seatResource, t.resource)
         // What the tablet's source said of it with its deviceAdded, kept by the seat (GTK
@@ -102,15 +107,20 @@ extension WaylandServer {
     }
 
     private func announceTool(_ i: Int, on seatResource: ResourcePointer, _ c: ClientState, seat index: Int) {
-        guard let t = createObject(.zwpTabletToolV2, client: c, version: wl_resource_get_version(seatResource), id: 0, {
-            TabletToolObject(server: self, owner: c, resource: $0, seatIndex: index)
-        }) else { return }
+        guard
+            let t = createObject(
+                .zwpTabletToolV2, client: c, version: wl_resource_get_version(seatResource), id: 0,
+                {
+                    TabletToolObject(server: self, owner: c, resource: $0, seatIndex: index)
+                })
+        else { return }
         c.onSeat(index).tablet.tools.append((i, seatResource, t.resource))
         let tool = services(index).tablets.tools[i].tool
         zwp_tablet_seat_v2_send_tool_added(seatResource, t.resource)
         zwp_tablet_tool_v2_send_type(t.resource, Self.protocolToolType(tool.type))
         if tool.serial != 0 {
-            zwp_tablet_tool_v2_send_hardware_serial(t.resource, UInt32(truncatingIfNeeded: tool.serial >> 32), UInt32(truncatingIfNeeded: tool.serial))
+            zwp_tablet_tool_v2_send_hardware_serial(
+                t.resource, UInt32(truncatingIfNeeded: tool.serial >> 32), UInt32(truncatingIfNeeded: tool.serial))
         }
         for (cap, value) in Self.protocolCapabilities where tool.capabilities.contains(cap) {
             zwp_tablet_tool_v2_send_capability(t.resource, value)
@@ -132,8 +142,11 @@ extension WaylandServer {
     }
 
     static let protocolCapabilities: [(TabletToolCapabilities, UInt32)] = [
-        (.tilt, ZWP_TABLET_TOOL_V2_CAPABILITY_TILT.rawValue), (.pressure, ZWP_TABLET_TOOL_V2_CAPABILITY_PRESSURE.rawValue),
-        (.distance, ZWP_TABLET_TOOL_V2_CAPABILITY_DISTANCE.rawValue), (.rotation, ZWP_TABLET_TOOL_V2_CAPABILITY_ROTATION.rawValue),
-        (.slider, ZWP_TABLET_TOOL_V2_CAPABILITY_SLIDER.rawValue), (.wheel, ZWP_TABLET_TOOL_V2_CAPABILITY_WHEEL.rawValue),
+        (.tilt, ZWP_TABLET_TOOL_V2_CAPABILITY_TILT.rawValue),
+        (.pressure, ZWP_TABLET_TOOL_V2_CAPABILITY_PRESSURE.rawValue),
+        (.distance, ZWP_TABLET_TOOL_V2_CAPABILITY_DISTANCE.rawValue),
+        (.rotation, ZWP_TABLET_TOOL_V2_CAPABILITY_ROTATION.rawValue),
+        (.slider, ZWP_TABLET_TOOL_V2_CAPABILITY_SLIDER.rawValue),
+        (.wheel, ZWP_TABLET_TOOL_V2_CAPABILITY_WHEEL.rawValue),
     ]
 }

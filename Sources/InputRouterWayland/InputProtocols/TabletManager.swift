@@ -12,19 +12,23 @@
 // made from. Each seat has its own registry (`SeatServices.tablets`) and each client its
 // own objects per seat (`ClientSeatState.tablet`), both found by seat index; a tablet or pad
 // of one seat is announced, fed and removed only on that seat's tablet seats.
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import InputRouter
 
 final class TabletManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ZwpTabletManagerV2Request = decode(opcode, args) else { return }
         switch request {
-        case .getTabletSeat(let tabletSeat, let seat):  // get_tablet_seat(tablet_seat, seat)
+        case .getTabletSeat(let tabletSeat, let seat): // get_tablet_seat(tablet_seat, seat)
             let index = server.seatIndex(from: seat.object(as: SeatObject.self))
-            guard let seat = server.createObject(.zwpTabletSeatV2, client: owner, version: version, id: tabletSeat, {
-                TabletSeatObject(server: server, owner: owner, resource: $0, seatIndex: index)
-            }) else { return }
+            guard
+                let seat = server.createObject(
+                    .zwpTabletSeatV2, client: owner, version: version, id: tabletSeat,
+                    {
+                        TabletSeatObject(server: server, owner: owner, resource: $0, seatIndex: index)
+                    })
+            else { return }
             server.tabletSeatCreated(seat.resource, owner, seat: index)
         case .destroy: destroyResource()
         }
@@ -79,7 +83,7 @@ final class TabletToolObject: TabletSeatBoundObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ZwpTabletToolV2Request = decode(opcode, args) else { return }
         switch request {
-        case .setCursor: break  // a tool's cursor is chosen with wp_cursor_shape_device_v1
+        case .setCursor: break // a tool's cursor is chosen with wp_cursor_shape_device_v1
         case .destroy: destroyResource()
         }
     }
@@ -109,7 +113,10 @@ struct TabletRegistry {
     var pads: [DeviceID] = []
 
     func toolIndex(_ tool: TabletTool, device: DeviceID) -> Int? {
-        tools.firstIndex { $0.tool.type == tool.type && (tool.serial != 0 ? $0.tool.serial == tool.serial : $0.tool.serial == 0 && $0.device == device) }
+        tools.firstIndex {
+            $0.tool.type == tool.type
+                && (tool.serial != 0 ? $0.tool.serial == tool.serial : $0.tool.serial == 0 && $0.device == device)
+        }
     }
 
     func currentTool(_ device: DeviceID) -> Int? {

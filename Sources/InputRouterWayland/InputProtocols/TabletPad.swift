@@ -6,8 +6,8 @@
 // deliveries into events on these objects. `set_feedback` is accepted: the server shows
 // no on-screen help of its own. Pads are per seat as tablets are (TabletManager.swift): a
 // pad of seat N is announced and removed only on the tablet seats of seat N's `wl_seat`.
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import InputRouter
 
 /// `zwp_tablet_pad_v2`: `set_feedback` (accepted, nothing shown) and `destroy`.
@@ -15,7 +15,7 @@ final class TabletPadObject: TabletSeatBoundObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ZwpTabletPadV2Request = decode(opcode, args) else { return }
         switch request {
-        case .setFeedback: break  // no feedback to show
+        case .setFeedback: break // no feedback to show
         case .destroy: destroyResource()
         }
     }
@@ -64,7 +64,7 @@ final class TabletPadControlObject: TabletSeatBoundObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ZwpTabletPadRingV2Request = decode(opcode, args) else { return }
         switch request {
-        case .setFeedback: break  // no feedback to show
+        case .setFeedback: break // no feedback to show
         case .destroy: destroyResource()
         }
     }
@@ -112,7 +112,9 @@ extension WaylandServer {
     /// A tablet seat of seat `index` was made: it is told of that seat's pads.
     func announcePads(on seatResource: ResourcePointer, _ c: ClientState, seat index: Int) {
         for device in services(index).tablets.pads {
-            if let layout = router.seats[index].padLayout(device) { announcePad(device, layout, on: seatResource, c, seat: index) }
+            if let layout = router.seats[index].padLayout(device) {
+                announcePad(device, layout, on: seatResource, c, seat: index)
+            }
         }
     }
 
@@ -129,32 +131,52 @@ extension WaylandServer {
         }
     }
 
-    private func announcePad(_ device: DeviceID, _ layout: TabletPadLayout, on seatResource: ResourcePointer, _ c: ClientState,
-                             seat index: Int) {
+    private func announcePad(
+        _ device: DeviceID, _ layout: TabletPadLayout, on seatResource: ResourcePointer, _ c: ClientState,
+        seat index: Int
+    ) {
         let version = wl_resource_get_version(seatResource)
-        guard let pad = createObject(.zwpTabletPadV2, client: c, version: version, id: 0, {
-            TabletPadObject(server: self, owner: c, resource: $0, seatIndex: index)
-        }) else { return }
-        var entry = ClientPad(device: device, seat: seatResource, resource: pad.resource, groups: [],
-                              rings: Array(repeating: nil, count: Int(layout.ringCount)),
-                              strips: Array(repeating: nil, count: Int(layout.stripCount)))
+        guard
+            let pad = createObject(
+                .zwpTabletPadV2, client: c, version: version, id: 0,
+                {
+                    TabletPadObject(server: self, owner: c, resource: $0, seatIndex: index)
+                })
+        else { return }
+        var entry = ClientPad(
+            device: device, seat: seatResource, resource: pad.resource, groups: [],
+            rings: Array(repeating: nil, count: Int(layout.ringCount)),
+            strips: Array(repeating: nil, count: Int(layout.stripCount)))
         zwp_tablet_seat_v2_send_pad_added(seatResource, pad.resource)
-        if let path = router.seats[index].deviceDescription(of: device)?.path { zwp_tablet_pad_v2_send_path(pad.resource, path) }
+        if let path = router.seats[index].deviceDescription(of: device)?.path {
+            zwp_tablet_pad_v2_send_path(pad.resource, path)
+        }
         if layout.buttonCount > 0 { zwp_tablet_pad_v2_send_buttons(pad.resource, UInt32(layout.buttonCount)) }
         for group in layout.groups {
-            guard let g = createObject(.zwpTabletPadGroupV2, client: c, version: version, id: 0, {
-                TabletPadGroupObject(server: self, owner: c, resource: $0, seatIndex: index)
-            }) else { return }
+            guard
+                let g = createObject(
+                    .zwpTabletPadGroupV2, client: c, version: version, id: 0,
+                    {
+                        TabletPadGroupObject(server: self, owner: c, resource: $0, seatIndex: index)
+                    })
+            else { return }
             entry.groups.append(g.resource)
             zwp_tablet_pad_v2_send_group(pad.resource, g.resource)
             withWaylandArray(group.buttons) { zwp_tablet_pad_group_v2_send_buttons(g.resource, $0) }
             for (kind, numbers) in [(PadControlKind.ring, group.rings), (.strip, group.strips)] {
                 for n in numbers {
-                    guard let r = createObject(kind.interface, client: c, version: version, id: 0, {
-                        TabletPadControlObject(server: self, owner: c, resource: $0, seatIndex: index, kind: kind)
-                    }) else { return }
+                    guard
+                        let r = createObject(
+                            kind.interface, client: c, version: version, id: 0,
+                            {
+                                TabletPadControlObject(
+                                    server: self, owner: c, resource: $0, seatIndex: index, kind: kind)
+                            })
+                    else { return }
                     entry[kind][Int(n)] = r.resource
-                    if kind == .ring { zwp_tablet_pad_group_v2_send_ring(g.resource, r.resource) } else {
+                    if kind == .ring {
+                        zwp_tablet_pad_group_v2_send_ring(g.resource, r.resource)
+                    } else {
                         zwp_tablet_pad_group_v2_send_strip(g.resource, r.resource)
                     }
                 }

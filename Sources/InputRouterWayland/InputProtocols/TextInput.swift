@@ -9,19 +9,23 @@
 // protocol's state (enable, surrounding text, content type, cursor rectangle) is
 // double-buffered and applied on `commit`, and every `done` carries the number of commits
 // this text input sent so far, as the protocol requires.
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import InputRouter
 
 final class TextInputManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ZwpTextInputManagerV3Request = decode(opcode, args) else { return }
         switch request {
-        case .destroy: destroyResource()  // text inputs made with it live on
-        case .getTextInput(let id, let seat):  // get_text_input(id, seat)
-            guard let input = server.createObject(.zwpTextInputV3, client: owner, version: version, id: id, {
-                TextInputObject(server: server, owner: owner, resource: $0)
-            }) else { return }
+        case .destroy: destroyResource() // text inputs made with it live on
+        case .getTextInput(let id, let seat): // get_text_input(id, seat)
+            guard
+                let input = server.createObject(
+                    .zwpTextInputV3, client: owner, version: version, id: id,
+                    {
+                        TextInputObject(server: server, owner: owner, resource: $0)
+                    })
+            else { return }
             input.seatIndex = server.seatIndex(from: seat.object(as: SeatObject.self))
             server.services(input.seatIndex).textInput.add(input)
         }
@@ -63,12 +67,15 @@ final class TextInputObject: WaylandObject {
         guard let request: ZwpTextInputV3Request = decode(opcode, args) else { return }
         switch request {
         case .destroy: destroyResource()
-        case .enable: pending = Pending(enable: true)  // enable: resets everything requested before it
-        case .disable: pending.enable = false  // disable
-        case .setSurroundingText(let text, let cursor, let anchor): pending.surrounding = (text ?? "", cursor, anchor)  // set_surrounding_text
-        case .setTextChangeCause(let cause): pending.changeCause = cause  // set_text_change_cause(cause)
-        case .setContentType(let hint, let purpose): pending.contentType = (hint, purpose)  // set_content_type(hint, purpose)
-        case .setCursorRectangle(let x, let y, let width, let height): pending.cursorRectangle = Rect(x, y, width, height)
+        case .enable: pending = Pending(enable: true) // enable: resets everything requested before it
+        case .disable: pending.enable = false // disable
+        // set_surrounding_text
+        case .setSurroundingText(let text, let cursor, let anchor): pending.surrounding = (text ?? "", cursor, anchor)
+        case .setTextChangeCause(let cause): pending.changeCause = cause // set_text_change_cause(cause)
+        // set_content_type(hint, purpose)
+        case .setContentType(let hint, let purpose): pending.contentType = (hint, purpose)
+        case .setCursorRectangle(let x, let y, let width, let height):
+            pending.cursorRectangle = Rect(x, y, width, height)
         case .commit: commit()
         }
     }

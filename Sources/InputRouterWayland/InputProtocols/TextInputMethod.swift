@@ -45,6 +45,9 @@ final class TextInputState {
     private(set) weak var program: InputMethodObject?
     /// Whether the program's last commit left a preedit in `active` (cleared if it goes).
     private(set) var programPreeditShown = false
+    /// The program's commit strings relayed to text inputs so far: what a test waits for
+    /// before typing on, since fcitx5 answers keys on its own time.
+    private(set) var programCommitStrings = 0
     /// The active text input, for the program's popups.
     var activeInput: TextInputObject? { active }
 
@@ -103,8 +106,13 @@ final class TextInputState {
 
     /// A commit changed `input`'s state.
     func stateChanged(_ input: TextInputObject) {
-        if input === active, !input.current.enabled { updateActive() } else if active == nil { updateActive() }
-        else if input === active, let program { program.sendState(of: input) }
+        if input === active, !input.current.enabled {
+            updateActive()
+        } else if active == nil {
+            updateActive()
+        } else if input === active, let program {
+            program.sendState(of: input)
+        }
     }
 
     // MARK: An input method program
@@ -118,7 +126,7 @@ final class TextInputState {
             if keyboardState.compose?.isComposing == true { keyboardState.compose?.reset() }
             if !preedit.isEmpty, let active {
                 preedit = ""
-                active.sendDone()  // no preedit: the half-typed sequence's preedit goes
+                active.sendDone() // no preedit: the half-typed sequence's preedit goes
             }
             seat.inputMethod = nil
         }
@@ -139,7 +147,10 @@ final class TextInputState {
         guard let input = active else { return }
         if let p = state.preedit { input.sendPreedit(p.text, cursorBegin: p.begin, cursorEnd: p.end) }
         if let d = state.delete { input.sendDeleteSurrounding(before: d.before, after: d.after) }
-        if let c = state.commitString { input.sendCommitString(c) }
+        if let c = state.commitString {
+            input.sendCommitString(c)
+            programCommitStrings += 1
+        }
         programPreeditShown = !(state.preedit?.text.isEmpty ?? true)
         input.sendDone()
     }
@@ -148,7 +159,9 @@ final class TextInputState {
     /// removes the input method. A sequence half typed for the old one is dropped.
     private func updateActive(force: Bool = false) {
         // A text input being destroyed is no longer in `inputs` (`remove`), but still alive.
-        let keeps = active.map { a in a.current.enabled && a.focus === focus && focus != nil && inputs.contains { $0 === a } } ?? false
+        let keeps =
+            active.map { a in a.current.enabled && a.focus === focus && focus != nil && inputs.contains { $0 === a } }
+            ?? false
         let next = keeps ? active : inputs.first { $0.current.enabled && $0.focus != nil && $0.focus === focus }
         let composes = next != nil && program == nil
         guard force || next !== active || composes != (seat.inputMethod != nil) else { return }
@@ -156,9 +169,12 @@ final class TextInputState {
         preedit = ""
         let changed = next !== active
         active = next
-        seat.inputMethod = !composes ? nil : { [unowned self] focus, _, meaning in
-            self.handle(focus: focus, meaning: meaning)
-        }
+        seat.inputMethod =
+            !composes
+            ? nil
+            : { [unowned self] focus, _, meaning in
+                self.handle(focus: focus, meaning: meaning)
+            }
         // The program hears of each change of the active text input.
         if let program, changed {
             programPreeditShown = false

@@ -16,7 +16,8 @@ extension WaylandServer {
     /// The toplevel whose surface is `node`, as the policy sees it; nil when `node` is not
     /// a toplevel's surface.
     public func toplevelInfo(of node: NodeID) -> ToplevelInfo? {
-        guard let surface = surface(for: node), case .xdg(let xdg) = surface.role, case .toplevel(let top) = xdg.roleObject
+        guard let surface = surface(for: node), case .xdg(let xdg) = surface.role,
+            case .toplevel(let top) = xdg.roleObject
         else { return nil }
         return info(of: top)
     }
@@ -24,19 +25,24 @@ extension WaylandServer {
     func info(of top: XdgToplevel) -> ToplevelInfo? {
         guard let node = top.node, let window = top.windowNode else { return nil }
         let f = router.tree.frame(of: node) ?? Rect(0, 0, 0, 0)
-        return ToplevelInfo(node: node, window: window, client: top.owner.id, appID: top.appID, title: top.title,
-                            width: f.width, height: f.height, output: outputHolding(window).map(outputInfo),
-                            maximized: top.maximized, fullscreen: top.fullscreen)
+        return ToplevelInfo(
+            node: node, window: window, client: top.owner.id, appID: top.appID, title: top.title,
+            width: f.width, height: f.height, output: outputHolding(window).map(outputInfo),
+            maximized: top.maximized, fullscreen: top.fullscreen)
     }
 
     /// The output holding the centre of `window`, else the first.
     func outputHolding(_ window: NodeID) -> ServedOutput? {
         let tree = router.tree
-        guard let at = tree.layoutPosition(of: window), let size = tree.frame(of: window) else { return servedOutputs.first }
-        let cx = at.x + Double(size.width) / 2, cy = at.y + Double(size.height) / 2
+        guard let at = tree.layoutPosition(of: window), let size = tree.frame(of: window) else {
+            return servedOutputs.first
+        }
+        let cx = at.x + Double(size.width) / 2
+        let cy = at.y + Double(size.height) / 2
         return servedOutputs.first { o in
             let f = outputFrame(o)
-            return cx >= Double(f.x) && cy >= Double(f.y) && cx < Double(f.x) + Double(f.width) && cy < Double(f.y) + Double(f.height)
+            return cx >= Double(f.x) && cy >= Double(f.y) && cx < Double(f.x) + Double(f.width)
+                && cy < Double(f.y) + Double(f.height)
         } ?? servedOutputs.first
     }
 

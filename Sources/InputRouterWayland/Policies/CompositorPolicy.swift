@@ -27,7 +27,8 @@ public struct CompositorPolicy {
     /// layout origin, or where `placeWindow(_:x:y:)` put it). Asked once per toplevel, at
     /// its first map; a position is not applied to a window mapping maximized or
     /// fullscreen, or one the compositor placed before it mapped.
-    public var placeToplevel: ((_ server: WaylandServer, _ toplevel: ToplevelInfo, _ usableArea: Rect) -> (x: Int32, y: Int32)?)?
+    public var placeToplevel:
+        ((_ server: WaylandServer, _ toplevel: ToplevelInfo, _ usableArea: Rect) -> (x: Int32, y: Int32)?)?
 
     /// What a button press does before it is delivered (focus, raise, begin a move): asked in
     /// the press's capture phase for a press on a client's surface (on the routing hot path:
@@ -52,15 +53,18 @@ public struct CompositorPolicy {
     /// The rectangle a maximized or fullscreen toplevel fills on `output`, in layout space;
     /// the title bar (if any) is taken from its top. The default: the output's usable area
     /// for maximized, the whole output for fullscreen.
-    public var fillArea: (_ server: WaylandServer, _ toplevel: ToplevelInfo, _ fill: FillState, _ output: OutputInfo, _ usableArea: Rect) -> Rect = {
-        _, _, fill, output, usableArea in fill == .fullscreen ? output.frame : usableArea
-    }
+    public var fillArea:
+        (_ server: WaylandServer, _ toplevel: ToplevelInfo, _ fill: FillState, _ output: OutputInfo, _ usableArea: Rect)
+            -> Rect = {
+                _, _, fill, output, usableArea in fill == .fullscreen ? output.frame : usableArea
+            }
 
     /// Whether the library carries out a client's move, resize, maximize, unmaximize,
     /// fullscreen, unfullscreen or minimize request (it does nothing for minimize: a
     /// compositor that minimizes does it here). No closure: every request is carried out.
     /// A refused state request is still answered with a configure of the unchanged state.
-    public var toplevelRequest: ((_ server: WaylandServer, _ request: ToplevelRequest, _ toplevel: ToplevelInfo) -> Bool)?
+    public var toplevelRequest:
+        ((_ server: WaylandServer, _ request: ToplevelRequest, _ toplevel: ToplevelInfo) -> Bool)?
 
     /// Told when a toplevel maps (after it was placed and took the keyboard).
     public var toplevelMapped: ((_ server: WaylandServer, _ toplevel: ToplevelInfo) -> Void)?

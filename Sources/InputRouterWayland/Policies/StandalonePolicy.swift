@@ -24,7 +24,9 @@ extension CompositorPolicy {
         case .clientSurface:
             return .activate
         case .titleBar(let toplevel):
-            guard let info = server.toplevelInfo(of: toplevel), !info.maximized, !info.fullscreen else { return .activate }
+            guard let info = server.toplevelInfo(of: toplevel), !info.maximized, !info.fullscreen else {
+                return .activate
+            }
             return [.activate, .beginMove]
         }
     }

@@ -78,7 +78,8 @@ extension WaylandServer {
         if let k = services(Int(sid.index)).keymapInUse {
             wl_keyboard_send_keymap(keyboard, k.format, k.fd, k.size)
         } else {
-            wl_keyboard_send_keymap(keyboard, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, keymapFile.fd, UInt32(keymapFile.size))
+            wl_keyboard_send_keymap(
+                keyboard, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, keymapFile.fd, UInt32(keymapFile.size))
         }
     }
 }

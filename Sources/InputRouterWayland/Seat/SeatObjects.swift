@@ -22,15 +22,17 @@ final class SeatObject: WaylandObject {
                 client.withDevices(on: SeatID(index: UInt32(seatIndex))) { $0.pointers.append(r) }
             }
         case .getKeyboard(let id):
-            bindDevice(.wlKeyboard, .keyboard, id, KeyboardObject.init(server:owner:resource:)) { [seatIndex] client, resource in
+            bindDevice(.wlKeyboard, .keyboard, id, KeyboardObject.init(server:owner:resource:)) {
+                [seatIndex] client, resource in
                 client.withDevices(on: SeatID(index: UInt32(seatIndex))) { $0.keyboards.append(resource) }
-                (WaylandObject.from(resource) as? KeyboardObject)?.sendKeymapAtBind(seat: SeatID(index: UInt32(seatIndex)))
+                (WaylandObject.from(resource) as? KeyboardObject)?.sendKeymapAtBind(
+                    seat: SeatID(index: UInt32(seatIndex)))
             }
         case .getTouch(let id):
             bindDevice(.wlTouch, .touch, id, TouchObject.init(server:owner:resource:)) { [seatIndex] client, r in
                 client.withDevices(on: SeatID(index: UInt32(seatIndex))) { $0.touches.append(r) }
             }
-        case .release: destroyResource()  // release
+        case .release: destroyResource() // release
         }
     }
 
@@ -40,9 +42,13 @@ final class SeatObject: WaylandObject {
         _ interface: UnsafePointer<wl_interface>, _ kind: BoundDevices, _ id: UInt32,
         _ make: (WaylandServer, ClientState, ResourcePointer) -> T, record: (ClientState, ResourcePointer) -> Void
     ) {
-        guard let object = server.createObject(interface, client: owner, version: version, id: id, {
-            make(server, owner, $0)
-        }) else { return }
+        guard
+            let object = server.createObject(
+                interface, client: owner, version: version, id: id,
+                {
+                    make(server, owner, $0)
+                })
+        else { return }
         object.seatIndex = seatIndex
         record(owner, object.resource)
         seat.setBound(kind, for: owner.id, true)
@@ -74,7 +80,8 @@ final class PointerObject: SeatDeviceObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: WlPointerRequest = decode(opcode, args) else { return }
         switch request {
-        case .setCursor(let serial, let surface, let hotspotX, let hotspotY):  // set_cursor(serial, surface?, hotspot_x, hotspot_y)
+        // set_cursor(serial, surface?, hotspot_x, hotspot_y)
+        case .setCursor(let serial, let surface, let hotspotX, let hotspotY):
             guard mayChooseCursor(citing: serial) else { return }
             let surface = surface.object(as: Surface.self)
             if let surface {
@@ -82,12 +89,13 @@ final class PointerObject: SeatDeviceObject {
                 case .none: surface.role = .cursor
                 case .cursor: break
                 default:
-                    return postError(WL_POINTER_ERROR_ROLE.rawValue,
-                                     "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName)")
+                    return postError(
+                        WL_POINTER_ERROR_ROLE.rawValue,
+                        "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName)")
                 }
             }
             owner.onSeat(seatIndex).cursor = .surface(surface, hotspotX: hotspotX, hotspotY: hotspotY)
-        case .release: destroyResource()  // release
+        case .release: destroyResource() // release
         }
     }
 
@@ -131,7 +139,7 @@ final class KeyboardObject: SeatDeviceObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: WlKeyboardRequest = decode(opcode, args) else { return }
         switch request {
-        case .release: destroyResource()  // release
+        case .release: destroyResource() // release
         }
     }
 
@@ -142,7 +150,7 @@ final class TouchObject: SeatDeviceObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: WlTouchRequest = decode(opcode, args) else { return }
         switch request {
-        case .release: destroyResource()  // release
+        case .release: destroyResource() // release
         }
     }
 

@@ -61,7 +61,9 @@ extension WaylandServer {
     }
 
     private func makeServices(_ index: Int) -> SeatServices {
-        while seatServices.count <= index { seatServices.append(SeatServices(server: self, seatIndex: seatServices.count)) }
+        while seatServices.count <= index {
+            seatServices.append(SeatServices(server: self, seatIndex: seatServices.count))
+        }
         return seatServices[index]
     }
 

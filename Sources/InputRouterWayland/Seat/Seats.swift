@@ -81,9 +81,9 @@ extension WaylandServer {
         let seat = router.addSeat(name: name)
         let state = try configuration.keyboard.makeState()
         seat.keyTranslator = state
-        seat.beforePress = pressHook  // focus on click, as on the first seat (Server+Activation.swift)
+        seat.beforePress = pressHook // focus on click, as on the first seat (Server+Activation.swift)
         let served = ServedSeat(seat: seat, keyboardState: state)
-        _ = services(Int(seat.id.index))  // before the first flush follows its focus
+        _ = services(Int(seat.id.index)) // before the first flush follows its focus
         servedSeats.append(served)
         addSeatGlobal(served)
         return seat
@@ -93,9 +93,13 @@ extension WaylandServer {
     /// (Globals.swift), each other by `addSeat`.
     func addSeatGlobal(_ served: ServedSeat) {
         addGlobal(.wlSeat, GlobalVersion.seat) { server, client, version, id in
-            guard let object = server.createObject(.wlSeat, client: client, version: version, id: id, {
-                SeatObject(server: server, owner: client, resource: $0)
-            }) else { return }
+            guard
+                let object = server.createObject(
+                    .wlSeat, client: client, version: version, id: id,
+                    {
+                        SeatObject(server: server, owner: client, resource: $0)
+                    })
+            else { return }
             object.seatIndex = Int(served.seat.id.index)
             served.resources.append(object.resource)
             object.sendState()
@@ -117,7 +121,7 @@ extension WaylandServer {
         let seat = seat ?? self.seat
         guard case .deviceAdded = event.kind else { return handle(event, seat: seat) }
         route(event, description: description, on: seat)
-        if idleWatching { idle.inputArrived(seat: Int(seat.id.index)) }  // activity (Idle.swift)
+        if idleWatching { idle.inputArrived(seat: Int(seat.id.index)) } // activity (Idle.swift)
     }
 
     func servedSeat(_ id: SeatID) -> ServedSeat? {

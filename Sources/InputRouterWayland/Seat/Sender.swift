@@ -7,8 +7,8 @@
 // `_withUnsafeGuaranteedRef`) instead of retaining them: each retain and release was tens
 // of instructions per delivery (the counts stand beside each use; docs/performance.md).
 // Everything borrowed is kept alive by the tables it was read from for the whole flush.
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import InputRouter
 
 extension WaylandServer {
@@ -23,7 +23,7 @@ extension WaylandServer {
             if !afterDeliveries.isEmpty { runAfterDeliveries() }
         }
         followKeyboardFocus()
-        followSceneChanges()  // one comparison unless the scene changed (SceneChanges.swift)
+        followSceneChanges() // one comparison unless the scene changed (SceneChanges.swift)
     }
 
     /// Runs the work queued for after the deliveries, then sends what it queued.
@@ -104,8 +104,10 @@ struct WaylandSender: DeliverySink {
 
     /// Out of line: its `wl_array` lives on the stack and is passed by address, which gives
     /// a function a stack protector, and `deliver` paid its check on every delivery.
-    @inline(never) private func sendKeyboardEnter(_ sid: SeatID, _ node: NodeID, _ keys: KeySpan, _ serial: UInt32,
-                                                  _ queue: DeliveryQueue) {
+    @inline(never) private func sendKeyboardEnter(
+        _ sid: SeatID, _ node: NodeID, _ keys: KeySpan, _ serial: UInt32,
+        _ queue: DeliveryQueue
+    ) {
         withTarget(node) { surface, c in
             if !holdsKeymapInUse(c, sid) { sendKeymapInUse(to: c, sid) }
             // The selections are offered after the enter and its modifiers (`sendModifiers`),
@@ -119,9 +121,11 @@ struct WaylandSender: DeliverySink {
                 c.eachKeyboard(on: sid) { r in wl_keyboard_send_enter(r, serial, surface, &none) }
                 return
             }
-            queue.keys(keys).withUnsafeBufferPointer { keys in withWaylandArray(keys) { array in
-                c.eachKeyboard(on: sid) { r in wl_keyboard_send_enter(r, serial, surface, array) }
-            } }
+            queue.keys(keys).withUnsafeBufferPointer { keys in
+                withWaylandArray(keys) { array in
+                    c.eachKeyboard(on: sid) { r in wl_keyboard_send_enter(r, serial, surface, array) }
+                }
+            }
         }
     }
 
@@ -145,31 +149,50 @@ struct WaylandSender: DeliverySink {
             // One switch, one jump table: a chain of `if case` tests became three tables in
             // a row for the keyboard's kinds.
             switch slot.pointee {
-            case let .pointerMotion(sid, node, time, p):
+            case .pointerMotion(let sid, let node, let time, let p):
                 // The frame that ends the motion, when it is next and for the same client,
                 // goes out in the same step (the commonest pair: every motion).
-                if slots.count > 1, case let .pointerFrame(fsid, client) = slot[1], fsid == sid,
-                   sendPointerMotionAndFrame(sid, node, time, p, client) {
+                if slots.count > 1, case .pointerFrame(let fsid, let client) = slot[1], fsid == sid,
+                    sendPointerMotionAndFrame(sid, node, time, p, client)
+                {
                     return 2
                 }
                 sendPointerMotion(sid, node, time, p)
                 return 1
-            case let .pointerFrame(sid, client): sendPointerFrame(sid, client); return 1
-            case let .touchMotion(sid, node, time, sl, p): sendTouchMotion(sid, node, time, sl, p); return 1
-            case let .touchFrame(sid, client): sendTouchFrame(sid, client); return 1
-            case let .key(sid, node, time, key, state, serial): sendKey(sid, node, time, key, state, serial); return 1
+            case .pointerFrame(let sid, let client):
+                sendPointerFrame(sid, client)
+                return 1
+            case .touchMotion(let sid, let node, let time, let sl, let p):
+                sendTouchMotion(sid, node, time, sl, p)
+                return 1
+            case .touchFrame(let sid, let client):
+                sendTouchFrame(sid, client)
+                return 1
+            case .key(let sid, let node, let time, let key, let state, let serial):
+                sendKey(sid, node, time, key, state, serial)
+                return 1
             // A click's other seven: the pointer's leave, enter and buttons, the keyboard's
             // leave, enter and modifiers, each one call with its payload read in place. Through
             // `deliverAny` each paid the slot's copy, its prologue and its payload loads (~50).
             // Out of line: sent inline, their registers spilled the key's path (+14 per key).
-            case let .pointerLeave(sid, node, serial): sendPointerLeave(sid, node, serial); return 1
-            case let .pointerEnter(sid, node, p, serial): sendPointerEnter(sid, node, p, serial); return 1
-            case let .pointerButton(sid, node, time, button, state, serial):
+            case .pointerLeave(let sid, let node, let serial):
+                sendPointerLeave(sid, node, serial)
+                return 1
+            case .pointerEnter(let sid, let node, let p, let serial):
+                sendPointerEnter(sid, node, p, serial)
+                return 1
+            case .pointerButton(let sid, let node, let time, let button, let state, let serial):
                 sendPointerButton(sid, node, time, button, state, serial)
                 return 1
-            case let .keyboardLeave(sid, node, serial): sendKeyboardLeave(sid, node, serial); return 1
-            case let .keyboardEnter(sid, node, keys, serial): sendKeyboardEnter(sid, node, keys, serial, queue); return 1
-            case let .modifiers(sid, node, m, serial): sendModifiers(sid, node, m, serial); return 1
+            case .keyboardLeave(let sid, let node, let serial):
+                sendKeyboardLeave(sid, node, serial)
+                return 1
+            case .keyboardEnter(let sid, let node, let keys, let serial):
+                sendKeyboardEnter(sid, node, keys, serial, queue)
+                return 1
+            case .modifiers(let sid, let node, let m, let serial):
+                sendModifiers(sid, node, m, serial)
+                return 1
             default: break
             }
         }
@@ -180,8 +203,10 @@ struct WaylandSender: DeliverySink {
     /// The motion and then its frame, to the same resources in the same order as the two
     /// deliveries one after the other; false (nothing sent) unless the motion's surface is
     /// alive and `client`'s: then each goes its own way.
-    @inline(__always) private func sendPointerMotionAndFrame(_ sid: SeatID, _ node: NodeID, _ time: UInt64, _ p: Point,
-                                                             _ client: ClientID) -> Bool {
+    @inline(__always) private func sendPointerMotionAndFrame(
+        _ sid: SeatID, _ node: NodeID, _ time: UInt64, _ p: Point,
+        _ client: ClientID
+    ) -> Bool {
         var sent = false
         withTarget(node) { _, c in
             guard c.id == client else { return }
@@ -198,12 +223,18 @@ struct WaylandSender: DeliverySink {
     }
 
     @inline(__always) private func sendPointerMotion(_ sid: SeatID, to c: ClientState, _ time: UInt64, _ p: Point) {
-        c.eachPointer(on: sid) { r in wl_pointer_send_motion(r, ms(time), wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
+        c.eachPointer(on: sid) { r in
+            wl_pointer_send_motion(r, ms(time), wl_fixed_from_double(p.x), wl_fixed_from_double(p.y))
+        }
     }
 
-    @inline(__always) private func sendTouchMotion(_ sid: SeatID, _ node: NodeID, _ time: UInt64, _ slot: Int32, _ p: Point) {
+    @inline(__always) private func sendTouchMotion(
+        _ sid: SeatID, _ node: NodeID, _ time: UInt64, _ slot: Int32, _ p: Point
+    ) {
         withTarget(node) { _, c in
-            c.eachTouch(on: sid) { r in wl_touch_send_motion(r, ms(time), slot, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y)) }
+            c.eachTouch(on: sid) { r in
+                wl_touch_send_motion(r, ms(time), slot, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y))
+            }
         }
     }
 
@@ -222,8 +253,10 @@ struct WaylandSender: DeliverySink {
         Unmanaged.passUnretained(server)._withUnsafeGuaranteedRef { $0.sendKeymapInUse(to: c, seat: sid) }
     }
 
-    @inline(__always) private func sendKey(_ sid: SeatID, _ node: NodeID, _ time: UInt64, _ key: UInt32, _ state: KeyState,
-                                           _ serial: UInt32) {
+    @inline(__always) private func sendKey(
+        _ sid: SeatID, _ node: NodeID, _ time: UInt64, _ key: UInt32, _ state: KeyState,
+        _ serial: UInt32
+    ) {
         withTarget(node) { _, c in
             if !holdsKeymapInUse(c, sid) { sendKeymapInUse(to: c, sid) }
             c.eachKeyboard(on: sid) { r in wl_keyboard_send_key(r, serial, ms(time), key, UInt32(state.rawValue)) }
@@ -246,8 +279,10 @@ struct WaylandSender: DeliverySink {
         }
     }
 
-    @inline(never) private func sendPointerButton(_ sid: SeatID, _ node: NodeID, _ time: UInt64, _ button: UInt32,
-                                                     _ state: ButtonState, _ serial: UInt32) {
+    @inline(never) private func sendPointerButton(
+        _ sid: SeatID, _ node: NodeID, _ time: UInt64, _ button: UInt32,
+        _ state: ButtonState, _ serial: UInt32
+    ) {
         withTarget(node) { _, c in
             c.eachPointer(on: sid) { r in wl_pointer_send_button(r, serial, ms(time), button, UInt32(state.rawValue)) }
         }
@@ -262,12 +297,16 @@ struct WaylandSender: DeliverySink {
     @inline(never) private func sendModifiers(_ sid: SeatID, _ node: NodeID, _ m: Modifiers, _ serial: UInt32) {
         withTarget(node) { _, c in
             if !holdsKeymapInUse(c, sid) { sendKeymapInUse(to: c, sid) }
-            c.eachKeyboard(on: sid) { r in wl_keyboard_send_modifiers(r, serial, m.depressed, m.latched, m.locked, m.group) }
+            c.eachKeyboard(on: sid) { r in
+                wl_keyboard_send_modifiers(r, serial, m.depressed, m.latched, m.locked, m.group)
+            }
             // The seat queues the modifiers right after each enter: the selections follow them.
             if c.offerSelectionsAfterModifiers == Int32(sid.index) {
                 c.offerSelectionsAfterModifiers = -1
                 // Borrowed: a call on `server` as it is retained and released it (~40 per enter).
-                Unmanaged.passUnretained(server)._withUnsafeGuaranteedRef { $0.selectionsFollowKeyboard(to: c, seat: Int(sid.index)) }
+                Unmanaged.passUnretained(server)._withUnsafeGuaranteedRef {
+                    $0.selectionsFollowKeyboard(to: c, seat: Int(sid.index))
+                }
             }
         }
     }
@@ -295,18 +334,20 @@ struct WaylandSender: DeliverySink {
     @inline(never) private func deliverAny(_ delivery: Delivery, from queue: DeliveryQueue) {
         if watched, let observer = server.deliveryObserver { observer(delivery, queue) }
         switch delivery {
-        case let .pointerEnter(sid, node, p, serial):
+        case .pointerEnter(let sid, let node, let p, let serial):
             sendPointerEnter(sid, node, p, serial)
-        case let .pointerLeave(sid, node, serial):
+        case .pointerLeave(let sid, let node, let serial):
             sendPointerLeave(sid, node, serial)
-        case let .pointerMotion(sid, node, time, p):
+        case .pointerMotion(let sid, let node, let time, let p):
             sendPointerMotion(sid, node, time, p)
-        case let .pointerButton(sid, node, time, button, state, serial):
+        case .pointerButton(let sid, let node, let time, let button, let state, let serial):
             sendPointerButton(sid, node, time, button, state, serial)
-        case let .pointerAxis(sid, node, time, axis, source, value, value120):
+        case .pointerAxis(let sid, let node, let time, let axis, let source, let value, let value120):
             withTarget(node) { _, c in
                 // Before v8: whole clicks only (WheelClicks.swift); nil while within a click.
-                let legacy = value120 == 0 ? (clicks: 0, value: value) : c.wheelClicks.add(axis, value120: value120, value: value)
+                let legacy =
+                    value120 == 0
+                    ? (clicks: 0, value: value) : c.wheelClicks.add(axis, value120: value120, value: value)
                 let a = UInt32(axis.rawValue)
                 c.eachPointer(on: sid) { r in
                     let v = wl_resource_get_version(r)
@@ -323,71 +364,75 @@ struct WaylandSender: DeliverySink {
                 c.axisSourceSent = true
                 if legacy != nil { c.legacyAxisSourceSent = true }
             }
-        case let .pointerAxisStop(sid, node, time, axis):
+        case .pointerAxisStop(let sid, let node, let time, let axis):
             withTarget(node) { _, c in
                 c.wheelClicks.reset(axis)
                 c.eachPointer(on: sid) { r in
                     if wl_resource_get_version(r) >= 5 { wl_pointer_send_axis_stop(r, ms(time), UInt32(axis.rawValue)) }
                 }
             }
-        case let .pointerFrame(sid, client):
+        case .pointerFrame(let sid, let client):
             sendPointerFrame(sid, client)
 
-        case let .keyboardEnter(sid, node, keys, serial):
+        case .keyboardEnter(let sid, let node, let keys, let serial):
             sendKeyboardEnter(sid, node, keys, serial, queue)
-        case let .keyboardLeave(sid, node, serial):
+        case .keyboardLeave(let sid, let node, let serial):
             sendKeyboardLeave(sid, node, serial)
-        case let .key(sid, node, time, key, state, serial):
+        case .key(let sid, let node, let time, let key, let state, let serial):
             sendKey(sid, node, time, key, state, serial)
-        case let .modifiers(sid, node, m, serial):
+        case .modifiers(let sid, let node, let m, let serial):
             sendModifiers(sid, node, m, serial)
-        case let .keymapChanged(sid, keyboard):
-            server.keymapChanged(seat: sid, keyboard: keyboard)  // ClientKeymaps.swift
+        case .keymapChanged(let sid, let keyboard):
+            server.keymapChanged(seat: sid, keyboard: keyboard) // ClientKeymaps.swift
 
-        case let .touchDown(sid, node, time, slot, p, serial):
+        case .touchDown(let sid, let node, let time, let slot, let p, let serial):
             withTarget(node) { surface, c in
                 c.eachTouch(on: sid) { r in
-                    wl_touch_send_down(r, serial, ms(time), surface, slot, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y))
+                    wl_touch_send_down(
+                        r, serial, ms(time), surface, slot, wl_fixed_from_double(p.x), wl_fixed_from_double(p.y))
                 }
             }
-        case let .touchMotion(sid, node, time, slot, p):
+        case .touchMotion(let sid, let node, let time, let slot, let p):
             sendTouchMotion(sid, node, time, slot, p)
-        case let .touchUp(sid, node, time, slot, serial):
+        case .touchUp(let sid, let node, let time, let slot, let serial):
             withTarget(node) { _, c in
                 c.eachTouch(on: sid) { r in wl_touch_send_up(r, serial, ms(time), slot) }
             }
-        case let .touchFrame(sid, client):
+        case .touchFrame(let sid, let client):
             sendTouchFrame(sid, client)
-        case let .touchCancel(sid, client):
+        case .touchCancel(let sid, let client):
             withClient(client) { c in
                 c.eachTouch(on: sid) { r in wl_touch_send_cancel(r) }
             }
-        case let .touchReleased(sid, client, time, slot, serial):
+        case .touchReleased(let sid, let client, let time, let slot, let serial):
             withClient(client) { c in
                 guard c.alive else { return }
                 c.eachTouch(on: sid) { r in wl_touch_send_up(r, serial, ms(time), slot) }
             }
 
-        case let .popupDone(_, node):
-            guard let s = server.surface(for: node), case .xdg(let x) = s.role, case .popup(let p) = x.roleObject else { return }
+        case .popupDone(_, let node):
+            guard let s = server.surface(for: node), case .xdg(let x) = s.role, case .popup(let p) = x.roleObject else {
+                return
+            }
             xdg_popup_send_popup_done(p.resource)
-        case let .resizeRequest(_, node, width, height):
-            guard let s = server.surface(for: node), case .xdg(let x) = s.role, case .toplevel(let t) = x.roleObject else { return }
+        case .resizeRequest(_, let node, let width, let height):
+            guard let s = server.surface(for: node), case .xdg(let x) = s.role, case .toplevel(let t) = x.roleObject
+            else { return }
             t.requestSize(width: width, height: height)
-        case let .relativeMotion(sid, node, time, motion):
+        case .relativeMotion(let sid, let node, let time, let motion):
             server.sendRelativeMotion(to: node, seat: Int(sid.index), time: time, motion)
-        case let .pointerConstraint(sid, node, _, active):
+        case .pointerConstraint(let sid, let node, _, let active):
             server.sendConstraintChange(node, seat: Int(sid.index), active: active)
-        case let .gesture(sid, node, time, g):
+        case .gesture(let sid, let node, let time, let g):
             server.sendGesture(node, seat: Int(sid.index), time: time, g)
-        case let .shortcutsInhibited(sid, node, active):
+        case .shortcutsInhibited(let sid, let node, let active):
             server.surface(for: node)?.shortcutsInhibitor(seat: Int(sid.index))?.send(active: active)
         case .handled, .action, .binding, .claimed, .switchToggled, .dropped, .inputMethodKey:
             // The compositor's own business.
             break
         case .tabletProximityIn, .tabletProximityOut, .tabletDown, .tabletUp, .tabletMotion, .tabletButton,
-             .tabletFrame, .padButton, .padRing, .padStrip, .padEnter, .padLeave, .padModeSwitch:
-            server.sendTablet(delivery, from: queue)  // Tablet+Delivery.swift
+            .tabletFrame, .padButton, .padRing, .padStrip, .padEnter, .padLeave, .padModeSwitch:
+            server.sendTablet(delivery, from: queue) // Tablet+Delivery.swift
         }
     }
 }
@@ -405,7 +450,8 @@ extension WaylandServer {
     @inline(__always) func withToplevel<R>(_ node: NodeID, _ body: (XdgSurfaceObject, XdgToplevel) -> R?) -> R? {
         guard let t = deliveryTargets[Int(node.index)], t.node == node else { return nil }
         return t.surface._withUnsafeGuaranteedRef { s in
-            s.xdgRef?._withUnsafeGuaranteedRef { x in x.toplevelRef?._withUnsafeGuaranteedRef { top in body(x, top) } } ?? nil
+            s.xdgRef?._withUnsafeGuaranteedRef { x in x.toplevelRef?._withUnsafeGuaranteedRef { top in body(x, top) } }
+                ?? nil
         }
     }
 

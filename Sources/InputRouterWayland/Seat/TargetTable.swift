@@ -29,7 +29,10 @@ struct TargetTable<Element> {
         if i >= capacity {
             let newCapacity = max(16, capacity * 2, i + 1)
             let grown = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
-            if let base { grown.moveInitialize(from: base, count: count); base.deallocate() }
+            if let base {
+                grown.moveInitialize(from: base, count: count)
+                base.deallocate()
+            }
             base = grown
             capacity = newCapacity
         }

@@ -11,8 +11,8 @@
 // another seat does not count), and a granted token moves that seat's keyboard focus.
 // Every use is recorded in `activationLog` (`granted` or the reason it was
 // refused). Tokens are single-use and expire after `ActivationTokens.lifetimeMS`.
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import InputRouter
 
 /// One use of an activation token, as `WaylandServer.activationLog` records it.
@@ -74,12 +74,12 @@ final class ActivationObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: XdgActivationV1Request = decode(opcode, args) else { return }
         switch request {
-        case .destroy: destroyResource()  // tokens made with it live on
-        case .getActivationToken(let id):  // get_activation_token(id)
+        case .destroy: destroyResource() // tokens made with it live on
+        case .getActivationToken(let id): // get_activation_token(id)
             server.createObject(.xdgActivationTokenV1, client: owner, version: version, id: id) {
                 ActivationTokenObject(server: server, owner: owner, resource: $0)
             }
-        case .activate(let token, let surface):  // activate(token, surface)
+        case .activate(let token, let surface): // activate(token, surface)
             guard let surface = surface.object(as: Surface.self) else { return }
             server.activate(surface: surface, token: token ?? "")
         }
@@ -95,15 +95,16 @@ final class ActivationTokenObject: WaylandObject {
         guard let request: XdgActivationTokenV1Request = decode(opcode, args) else { return }
         if case .destroy = request { return destroyResource() }
         if committed {
-            return postError(XDG_ACTIVATION_TOKEN_V1_ERROR_ALREADY_USED.rawValue,
-                             "xdg_activation_token_v1@\(wl_resource_get_id(resource)) was committed already")
+            return postError(
+                XDG_ACTIVATION_TOKEN_V1_ERROR_ALREADY_USED.rawValue,
+                "xdg_activation_token_v1@\(wl_resource_get_id(resource)) was committed already")
         }
         switch request {
-        case .setSerial(let serial, let seat):  // set_serial(serial, seat)
+        case .setSerial(let serial, let seat): // set_serial(serial, seat)
             self.serial = serial
             seatIndex = server.seatIndex(from: seat.object(as: SeatObject.self))
-        case .setAppId, .setSurface: break  // set_app_id, set_surface: for launch feedback, which there is none of
-        case .commit:  // commit
+        case .setAppId, .setSurface: break // set_app_id, set_surface: for launch feedback, which there is none of
+        case .commit: // commit
             committed = true
             let seat = server.router.seats[seatIndex]
             let valid = serial.map { seat.serialEntry($0, client: owner.id, for: .activation) != nil } ?? false

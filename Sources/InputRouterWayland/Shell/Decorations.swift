@@ -29,7 +29,9 @@ final class WindowFrame {
     let titleBar: NodeID
     let closeButton: NodeID
     init(container: NodeID, titleBar: NodeID, closeButton: NodeID) {
-        self.container = container; self.titleBar = titleBar; self.closeButton = closeButton
+        self.container = container
+        self.titleBar = titleBar
+        self.closeButton = closeButton
     }
 }
 
@@ -57,8 +59,10 @@ extension WaylandServer {
             // from a client surface that did not take it.
             let onTitleBar = tree.hitTest(self.seat.cursor)?.node == titleBar
             guard let node = toplevel.node else { return .notHandled }
-            let actions = self.askPressActions(PressContext(
-                node: onTitleBar ? titleBar : node, seat: self.seat, target: onTitleBar ? .titleBar(toplevel: node) : .clientSurface))
+            let actions = self.askPressActions(
+                PressContext(
+                    node: onTitleBar ? titleBar : node, seat: self.seat,
+                    target: onTitleBar ? .titleBar(toplevel: node) : .clientSurface))
             guard !actions.isEmpty else { return .notHandled }
             // Not from inside the seat's dispatch: after the deliveries are sent.
             self.afterDeliveries.append {

@@ -18,13 +18,14 @@
 // history). `on_demand` (and `exclusive` below the windows) takes the keyboard on a click,
 // like a window, never on map or commit. `none` never takes it.
 import CShim
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import InputRouter
 
 /// The four layers, bottom-most first (the protocol's values).
 enum ShellLayer: UInt32, CaseIterable {
-    case background = 0, bottom, top, overlay
+    case background = 0
+    case bottom, top, overlay
 
     var name: String {
         switch self {
@@ -41,7 +42,8 @@ enum ShellLayer: UInt32, CaseIterable {
 
 /// `zwlr_layer_surface_v1.keyboard_interactivity`.
 enum KeyboardInteractivity: UInt32 {
-    case none = 0, exclusive, onDemand
+    case none = 0
+    case exclusive, onDemand
 }
 
 /// The double-buffered state of a layer surface, applied at `wl_surface.commit`.
@@ -70,35 +72,46 @@ final class LayerShellObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ZwlrLayerShellV1Request = decode(opcode, args) else { return }
         switch request {
-        case .getLayerSurface(let id, let surface, let output, let layer, let namespace):  // get_layer_surface(id, surface, output?, layer, namespace)
+        // get_layer_surface(id, surface, output?, layer, namespace)
+        case .getLayerSurface(let id, let surface, let output, let layer, let namespace):
             guard let surface = surface.object(as: Surface.self) else { return }
             guard case .none = surface.role else {
-                return postError(ZWLR_LAYER_SHELL_V1_ERROR_ROLE.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName)")
+                return postError(
+                    ZWLR_LAYER_SHELL_V1_ERROR_ROLE.rawValue,
+                    "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName)")
             }
             guard let layer = ShellLayer(rawValue: layer) else {
-                return postError(ZWLR_LAYER_SHELL_V1_ERROR_INVALID_LAYER.rawValue, "layer \(layer) is not a zwlr_layer_shell_v1.layer")
+                return postError(
+                    ZWLR_LAYER_SHELL_V1_ERROR_INVALID_LAYER.rawValue,
+                    "layer \(layer) is not a zwlr_layer_shell_v1.layer")
             }
             guard !surface.hasBuffer, !surface.pending.bufferAttached || surface.pending.buffer == nil else {
-                return postError(ZWLR_LAYER_SHELL_V1_ERROR_ALREADY_CONSTRUCTED.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(surface.resource)) already has a buffer")
+                return postError(
+                    ZWLR_LAYER_SHELL_V1_ERROR_ALREADY_CONSTRUCTED.rawValue,
+                    "wl_surface@\(wl_resource_get_id(surface.resource)) already has a buffer")
             }
             // A null output, or one removed meanwhile: the compositor's choice.
             let named = output.object(as: OutputObject.self)?.output
             let output = named.flatMap { $0.removed ? nil : $0 } ?? server.outputForNewLayerSurface()
-            guard let layerSurface = server.createObject(.zwlrLayerSurfaceV1, client: owner, version: version, id: id, {
-                LayerSurfaceObject(server: server, owner: owner, resource: $0, surface: surface, output: output,
-                                   layer: layer, namespace: namespace ?? "")
-            }) else { return }
+            guard
+                let layerSurface = server.createObject(
+                    .zwlrLayerSurfaceV1, client: owner, version: version, id: id,
+                    {
+                        LayerSurfaceObject(
+                            server: server, owner: owner, resource: $0, surface: surface, output: output,
+                            layer: layer, namespace: namespace ?? "")
+                    })
+            else { return }
             surface.role = .layer(layerSurface)
             server.layerSurfaces.append(layerSurface)
             let node = server.router.tree.createNode(.layer, client: owner.id, parent: server.layerNode(layer))
             server.router.tree.setCanBecomeFirstResponder(node, false)
             surface.attachNode(node)
-            server.router.tree.setName(node, "\(owner.id) \(server.router.name(of: owner.id)): \(layer.name) layer \(layerSurface.namespace)")
+            server.router.tree.setName(
+                node, "\(owner.id) \(server.router.name(of: owner.id)): \(layer.name) layer \(layerSurface.namespace)")
             // Made on an output already gone (removed between the bind and this request).
             if output == nil || named?.removed == true { layerSurface.close() }
-        case .destroy: destroyResource()  // destroy (v3)
+        case .destroy: destroyResource() // destroy (v3)
         }
     }
 }
@@ -122,8 +135,10 @@ final class LayerSurfaceObject: WaylandObject {
     /// `closed` was sent: the output went; later requests change nothing.
     private(set) var closed = false
 
-    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, surface: Surface, output: ServedOutput?,
-         layer: ShellLayer, namespace: String) {
+    init(
+        server: WaylandServer, owner: ClientState, resource: ResourcePointer, surface: Surface, output: ServedOutput?,
+        layer: ShellLayer, namespace: String
+    ) {
         self.surface = surface
         self.output = output
         self.namespace = namespace
@@ -140,37 +155,43 @@ final class LayerSurfaceObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ZwlrLayerSurfaceV1Request = decode(opcode, args) else { return }
         switch request {
-        case .setSize(let width, let height):  // set_size(width, height)
+        case .setSize(let width, let height): // set_size(width, height)
             pending.width = width
             pending.height = height
-        case .setAnchor(let anchor):  // set_anchor(anchor)
+        case .setAnchor(let anchor): // set_anchor(anchor)
             guard anchor <= Anchor.all else {
-                return postError(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_ANCHOR.rawValue, "anchor \(anchor) is not a set of edges")
+                return postError(
+                    ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_ANCHOR.rawValue, "anchor \(anchor) is not a set of edges")
             }
             pending.anchor = anchor
-        case .setExclusiveZone(let zone): pending.exclusiveZone = zone  // set_exclusive_zone(zone)
-        case .setMargin(let top, let right, let bottom, let left): pending.margin = (top, right, bottom, left)  // set_margin
-        case .setKeyboardInteractivity(let keyboardInteractivity):  // set_keyboard_interactivity(keyboard_interactivity)
+        case .setExclusiveZone(let zone): pending.exclusiveZone = zone // set_exclusive_zone(zone)
+        // set_margin
+        case .setMargin(let top, let right, let bottom, let left): pending.margin = (top, right, bottom, left)
+        case .setKeyboardInteractivity(let keyboardInteractivity): // set_keyboard_interactivity(keyboard_interactivity)
             let value = keyboardInteractivity
             guard let k = KeyboardInteractivity(rawValue: value), k != .onDemand || version >= 4 else {
-                return postError(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_KEYBOARD_INTERACTIVITY.rawValue,
-                                 "keyboard interactivity \(value) is not valid at version \(version)")
+                return postError(
+                    ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_KEYBOARD_INTERACTIVITY.rawValue,
+                    "keyboard interactivity \(value) is not valid at version \(version)")
             }
             pending.keyboard = k
-        case .getPopup(let popup):  // get_popup(popup)
+        case .getPopup(let popup): // get_popup(popup)
             guard let popup = popup.object(as: XdgPopup.self) else { return }
             adoptPopup(popup)
-        case .ackConfigure(let serial):  // ack_configure(serial)
+        case .ackConfigure(let serial): // ack_configure(serial)
             guard sentConfigures.acknowledge(serial) else {
-                return postError(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE.rawValue,
-                                 "serial \(serial) was not sent in a configure")
+                return postError(
+                    ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE.rawValue,
+                    "serial \(serial) was not sent in a configure")
             }
             acknowledged = true
         case .destroy: destroyResource()
-        case .setLayer(let layer):  // set_layer(layer) (v2)
+        case .setLayer(let layer): // set_layer(layer) (v2)
             guard let layer = ShellLayer(rawValue: layer) else {
                 // The enum is the layer shell's; wlroots and Mir post it on this object.
-                return postError(ZWLR_LAYER_SHELL_V1_ERROR_INVALID_LAYER.rawValue, "layer \(layer) is not a zwlr_layer_shell_v1.layer")
+                return postError(
+                    ZWLR_LAYER_SHELL_V1_ERROR_INVALID_LAYER.rawValue,
+                    "layer \(layer) is not a zwlr_layer_shell_v1.layer")
             }
             pending.layer = layer
         }
@@ -179,18 +200,25 @@ final class LayerSurfaceObject: WaylandObject {
     /// Before a commit is applied (Surface.commit); false when it was a protocol error.
     func checkCommit(_ state: SurfaceState) -> Bool {
         if closed { return true }
-        let horizontal = Anchor.left | Anchor.right, vertical = Anchor.top | Anchor.bottom
+        let horizontal = Anchor.left | Anchor.right
+        let vertical = Anchor.top | Anchor.bottom
         if pending.width == 0 && pending.anchor & horizontal != horizontal {
-            postError(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE.rawValue, "width 0 needs both the left and the right anchor")
+            postError(
+                ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE.rawValue, "width 0 needs both the left and the right anchor")
             return false
         }
         if pending.height == 0 && pending.anchor & vertical != vertical {
-            postError(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE.rawValue, "height 0 needs both the top and the bottom anchor")
+            postError(
+                ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE.rawValue, "height 0 needs both the top and the bottom anchor")
             return false
         }
-        if state.bufferAttached, state.buffer != nil, !acknowledged, !server.configuration.acceptsBufferBeforeFirstConfigure {
-            postError(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE.rawValue,
-                      "wl_surface@\(wl_resource_get_id(surface.resource)) committed a buffer before acknowledging a configure")
+        if state.bufferAttached, state.buffer != nil, !acknowledged,
+            !server.configuration.acceptsBufferBeforeFirstConfigure
+        {
+            postError(
+                ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE.rawValue,
+                "wl_surface@\(wl_resource_get_id(surface.resource)) committed a buffer before acknowledging a configure"
+            )
             return false
         }
         return true
@@ -222,7 +250,9 @@ final class LayerSurfaceObject: WaylandObject {
         let mapped = (acknowledged || server.configuration.acceptsBufferBeforeFirstConfigure) && surface.hasBuffer
         tree.setMapped(node, mapped)
         if changed || mapped != wasMapped || configuredSize == nil { server.arrangeLayers(on: output) }
-        if mapped != wasMapped || keyboardChanged { server.layerKeyboardChanged(mapped: mapped && !wasMapped ? node : nil) }
+        if mapped != wasMapped || keyboardChanged {
+            server.layerKeyboardChanged(mapped: mapped && !wasMapped ? node : nil)
+        }
     }
 
     /// Where the embedder put it (`placeWindow`): it stays there, and the arrangement only
@@ -263,9 +293,11 @@ final class LayerSurfaceObject: WaylandObject {
 
     /// `get_popup`: the popup, made with a null parent, gets this surface as its parent.
     private func adoptPopup(_ popup: XdgPopup) {
-        guard let node, let xdg = popup.xdg, popup.parent == nil, popup.layerParent == nil, xdg.surface.node == nil else {
-            return postError(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE.rawValue,
-                             "get_popup: the xdg_popup must be made with a null parent and not have one yet")
+        guard let node, let xdg = popup.xdg, popup.parent == nil, popup.layerParent == nil, xdg.surface.node == nil
+        else {
+            return postError(
+                ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE.rawValue,
+                "get_popup: the xdg_popup must be made with a null parent and not have one yet")
         }
         popup.layerParent = self
         let tree = server.router.tree
@@ -273,8 +305,9 @@ final class LayerSurfaceObject: WaylandObject {
         if let rect = popup.rules.placement(origin: (Int32(at.x), Int32(at.y)), bounds: server.popupBounds) {
             popup.placement = rect
         }
-        let popupNode = tree.createNode(.popup, client: owner.id, parent: node,
-                                        frame: Rect(popup.placement.x, popup.placement.y, 0, 0))
+        let popupNode = tree.createNode(
+            .popup, client: owner.id, parent: node,
+            frame: Rect(popup.placement.x, popup.placement.y, 0, 0))
         tree.setNextResponder(popupNode, node)
         xdg.surface.attachNode(popupNode)
     }
@@ -300,11 +333,14 @@ final class LayerSurfaceObject: WaylandObject {
     }
 
     /// The protocol: no buffer may be attached before the first configure.
-    var mayAttachBuffer: Bool { configuredSize != nil || closed || server.configuration.acceptsBufferBeforeFirstConfigure }
+    var mayAttachBuffer: Bool {
+        configuredSize != nil || closed || server.configuration.acceptsBufferBeforeFirstConfigure
+    }
 
     func postUnconfiguredBuffer() {
-        postError(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE.rawValue,
-                  "wl_surface@\(wl_resource_get_id(surface.resource)) attached a buffer before the first configure")
+        postError(
+            ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE.rawValue,
+            "wl_surface@\(wl_resource_get_id(surface.resource)) attached a buffer before the first configure")
     }
 }
 
@@ -347,7 +383,6 @@ extension WaylandServer {
         usableAreas[ObjectIdentifier(output)] ?? outputFrame(output)
     }
 
-
     /// Places the layer surfaces of `output` and configures those whose size changed; then
     /// maximized windows follow the usable area if it changed.
     func arrangeLayers(on output: ServedOutput?) {
@@ -383,7 +418,9 @@ extension WaylandServer {
         func axis(size: UInt32, low: Bool, high: Bool, start: Int32, length: Int32, marginLow: Int32, marginHigh: Int32)
             -> (Int32, Int32)?
         {
-            let (start, length, marginLow, marginHigh) = (Int64(start), Int64(length), Int64(marginLow), Int64(marginHigh))
+            let (start, length, marginLow, marginHigh) = (
+                Int64(start), Int64(length), Int64(marginLow), Int64(marginHigh)
+            )
             let placed: (Int64, Int64)
             if size == 0 {
                 let l = length - marginLow - marginHigh
@@ -394,16 +431,19 @@ extension WaylandServer {
                 switch (low, high) {
                 case (true, false): placed = (start + marginLow, w)
                 case (false, true): placed = (start + length - w - marginHigh, w)
-                default: placed = (start + (length - w) / 2, w)  // both or neither: centred, margins ignored
+                default: placed = (start + (length - w) / 2, w) // both or neither: centred, margins ignored
                 }
             }
             return (Int32(clamping: placed.0), Int32(clamping: placed.1))
         }
         let a = s.anchor
-        guard let (x, w) = axis(size: s.width, low: a & Anchor.left != 0, high: a & Anchor.right != 0,
-                                start: bounds.x, length: bounds.width, marginLow: s.margin.left, marginHigh: s.margin.right),
-            let (y, h) = axis(size: s.height, low: a & Anchor.top != 0, high: a & Anchor.bottom != 0,
-                              start: bounds.y, length: bounds.height, marginLow: s.margin.top, marginHigh: s.margin.bottom)
+        guard
+            let (x, w) = axis(
+                size: s.width, low: a & Anchor.left != 0, high: a & Anchor.right != 0,
+                start: bounds.x, length: bounds.width, marginLow: s.margin.left, marginHigh: s.margin.right),
+            let (y, h) = axis(
+                size: s.height, low: a & Anchor.top != 0, high: a & Anchor.bottom != 0,
+                start: bounds.y, length: bounds.height, marginLow: s.margin.top, marginHigh: s.margin.bottom)
         else { return nil }
         return (Rect(x, y, w, h), UInt32(w), UInt32(h))
     }
@@ -444,7 +484,9 @@ extension WaylandServer {
         for layer in [ShellLayer.overlay, .top] {
             if let s = layerSurfaces.last(where: {
                 $0.current.layer == layer && $0.current.keyboard == .exclusive && $0.isMapped && !$0.closed
-            }) { return s }
+            }) {
+                return s
+            }
         }
         return nil
     }
@@ -469,7 +511,9 @@ extension WaylandServer {
             }
             if exclusive == nil, let mapped, s.keyboardFirstResponder == nil { raiseAndFocusLayer(mapped, seat: s) }
             // A surface that may no longer take the keyboard gives it up.
-            if let f = s.keyboardFirstResponder, router.tree.kind(of: f) == .layer, !router.tree.canBecomeFirstResponder(f) {
+            if let f = s.keyboardFirstResponder, router.tree.kind(of: f) == .layer,
+                !router.tree.canBecomeFirstResponder(f)
+            {
                 s.resignKeyboardFocus(f)
             }
         }

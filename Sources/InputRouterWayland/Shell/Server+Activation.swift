@@ -28,7 +28,7 @@ extension WaylandServer {
         // The queued wl_keyboard.enter goes out first, then the text-input enter and the
         // activated configure: a client enables its text input for the surface that has
         // its keyboard, and foot warns of an ime enter that comes before the keyboard's.
-        sendDeliveries()  // which follows every seat's focus when it moved
+        sendDeliveries() // which follows every seat's focus when it moved
         let index = Int(seat.id.index)
         let focus = seat.keyboardFirstResponder
         if focus != services(index).activationSource { keyboardFocusMoved(onSeat: index, to: focus) }
@@ -40,7 +40,8 @@ extension WaylandServer {
     /// surface holds the keyboard, a window is raised and the keyboard stays.
     private func raiseAndFocus(_ node: NodeID, seat: Seat) -> Bool {
         guard let top = toplevelNode(of: node) else {
-            guard let layer = layerSurfaceNode(of: node), exclusiveLayerNode == nil || exclusiveLayerNode == layer else {
+            guard let layer = layerSurfaceNode(of: node), exclusiveLayerNode == nil || exclusiveLayerNode == layer
+            else {
                 return false
             }
             return raiseAndFocusLayer(layer, seat: seat)
@@ -120,7 +121,7 @@ extension WaylandServer {
     /// `activated` while any seat's keyboard is in it. Called after every flush once the
     /// focus was compared (the common case, it did not move, costs that comparison).
     func keyboardFocusMoved(onSeat index: Int, to focus: NodeID?) {
-        if index >= seatServices.count { _ = services(index) }  // a new seat's; then read in place
+        if index >= seatServices.count { _ = services(index) } // a new seat's; then read in place
         // Each use reads `seatServices[index]` afresh: a `let services` held across these
         // calls was retained and released, and so was each object reached from it.
         seatServices[index].activationSource = focus

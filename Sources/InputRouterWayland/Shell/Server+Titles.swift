@@ -6,7 +6,9 @@ extension WaylandServer {
     /// The client's program name (`/proc/PID/comm`): the same for the same programs on
     /// every run, unlike the pid, so traces stay byte for byte comparable.
     static func programName(pid: pid_t) -> String {
-        guard pid > 0, let text = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else { return "client" }
+        guard pid > 0, let text = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else {
+            return "client"
+        }
         let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
         return name.isEmpty ? "client" : name
     }

@@ -23,8 +23,8 @@
 // locker holds it, a second lock gets `finished`. Unlocking gives each seat's keyboard back
 // to the surface that had it when the session locked (raised and activated, as a click would).
 import CShim
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import InputRouter
 
 /// The session lock as the server keeps it.
@@ -49,11 +49,15 @@ final class SessionLockManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ExtSessionLockManagerV1Request = decode(opcode, args) else { return }
         switch request {
-        case .destroy: destroyResource()  // locks made with it live on
-        case .lock(let id):  // lock(id)
-            guard let lock = server.createObject(.extSessionLockV1, client: owner, version: version, id: id, {
-                SessionLockObject(server: server, owner: owner, resource: $0)
-            }) else { return }
+        case .destroy: destroyResource() // locks made with it live on
+        case .lock(let id): // lock(id)
+            guard
+                let lock = server.createObject(
+                    .extSessionLockV1, client: owner, version: version, id: id,
+                    {
+                        SessionLockObject(server: server, owner: owner, resource: $0)
+                    })
+            else { return }
             server.lockSession(lock)
         }
     }
@@ -69,41 +73,53 @@ final class SessionLockObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ExtSessionLockV1Request = decode(opcode, args) else { return }
         switch request {
-        case .destroy:  // destroy
+        case .destroy: // destroy
             guard !lockedSent else {
-                return postError(EXT_SESSION_LOCK_V1_ERROR_INVALID_DESTROY.rawValue,
-                                 "ext_session_lock_v1 destroyed while the session is locked: unlock_and_destroy ends a lock")
+                return postError(
+                    EXT_SESSION_LOCK_V1_ERROR_INVALID_DESTROY.rawValue,
+                    "ext_session_lock_v1 destroyed while the session is locked: unlock_and_destroy ends a lock")
             }
             destroyResource()
-        case .getLockSurface(let id, let surface, let output):  // get_lock_surface(id, surface, output)
-            guard let surface = surface.object(as: Surface.self), let output = output.object(as: OutputObject.self)?.output else {
+        case .getLockSurface(let id, let surface, let output): // get_lock_surface(id, surface, output)
+            guard let surface = surface.object(as: Surface.self),
+                let output = output.object(as: OutputObject.self)?.output
+            else {
                 return
             }
             guard case .none = surface.role else {
-                return postError(EXT_SESSION_LOCK_V1_ERROR_ROLE.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName)")
+                return postError(
+                    EXT_SESSION_LOCK_V1_ERROR_ROLE.rawValue,
+                    "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName)")
             }
             guard !surface.hasBuffer, !surface.pending.bufferAttached || surface.pending.buffer == nil else {
-                return postError(EXT_SESSION_LOCK_V1_ERROR_ALREADY_CONSTRUCTED.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(surface.resource)) already has a buffer attached or committed")
+                return postError(
+                    EXT_SESSION_LOCK_V1_ERROR_ALREADY_CONSTRUCTED.rawValue,
+                    "wl_surface@\(wl_resource_get_id(surface.resource)) already has a buffer attached or committed")
             }
             surfaces.removeAll { $0.object == nil }
             guard !surfaces.contains(where: { $0.object?.output === output }) else {
-                return postError(EXT_SESSION_LOCK_V1_ERROR_DUPLICATE_OUTPUT.rawValue,
-                                 "output \(output.name) already has a lock surface from this lock")
+                return postError(
+                    EXT_SESSION_LOCK_V1_ERROR_DUPLICATE_OUTPUT.rawValue,
+                    "output \(output.name) already has a lock surface from this lock")
             }
-            guard let lockSurface = server.createObject(.extSessionLockSurfaceV1, client: owner, version: version,
-                                                        id: id, {
-                LockSurfaceObject(server: server, owner: owner, resource: $0, lock: self, surface: surface, output: output)
-            }) else { return }
+            guard
+                let lockSurface = server.createObject(
+                    .extSessionLockSurfaceV1, client: owner, version: version,
+                    id: id,
+                    {
+                        LockSurfaceObject(
+                            server: server, owner: owner, resource: $0, lock: self, surface: surface, output: output)
+                    })
+            else { return }
             surface.role = .lock(lockSurface)
             surfaces.append(WeakLockSurface(object: lockSurface))
             if isLocker { lockSurface.placeInScene() }
             lockSurface.sendConfigure()
-        case .unlockAndDestroy:  // unlock_and_destroy
+        case .unlockAndDestroy: // unlock_and_destroy
             guard lockedSent else {
-                return postError(EXT_SESSION_LOCK_V1_ERROR_INVALID_UNLOCK.rawValue,
-                                 "unlock_and_destroy on an ext_session_lock_v1 that was never sent locked: destroy it instead")
+                return postError(
+                    EXT_SESSION_LOCK_V1_ERROR_INVALID_UNLOCK.rawValue,
+                    "unlock_and_destroy on an ext_session_lock_v1 that was never sent locked: destroy it instead")
             }
             server.unlockSession(by: self)
             destroyResource()
@@ -141,8 +157,10 @@ final class LockSurfaceObject: WaylandObject {
     /// The size last configured, sent again only when the output's changes.
     private var configuredSize: (width: Int32, height: Int32)?
 
-    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, lock: SessionLockObject, surface: Surface,
-         output: ServedOutput) {
+    init(
+        server: WaylandServer, owner: ClientState, resource: ResourcePointer, lock: SessionLockObject, surface: Surface,
+        output: ServedOutput
+    ) {
         self.surface = surface
         self.lock = lock
         self.output = output
@@ -153,13 +171,14 @@ final class LockSurfaceObject: WaylandObject {
         guard let request: ExtSessionLockSurfaceV1Request = decode(opcode, args) else { return }
         switch request {
         case .destroy: destroyResource()
-        case .ackConfigure(let serial):  // ack_configure(serial)
+        case .ackConfigure(let serial): // ack_configure(serial)
             guard let i = sentConfigures.firstIndex(where: { $0.serial == serial }) else {
-                return postError(EXT_SESSION_LOCK_SURFACE_V1_ERROR_INVALID_SERIAL.rawValue,
-                                 "serial \(serial) was not sent in a configure, or was acknowledged already")
+                return postError(
+                    EXT_SESSION_LOCK_SURFACE_V1_ERROR_INVALID_SERIAL.rawValue,
+                    "serial \(serial) was not sent in a configure, or was acknowledged already")
             }
             acknowledgedSize = (sentConfigures[i].width, sentConfigures[i].height)
-            sentConfigures.removeFirst(i + 1)  // it and every older one
+            sentConfigures.removeFirst(i + 1) // it and every older one
         }
     }
 
@@ -182,8 +201,9 @@ final class LockSurfaceObject: WaylandObject {
         guard surface.node == nil, !output.removed, let lockNode = server.sessionLock.node,
             let place = server.lockSurfacePlace(of: output)
         else { return }
-        let node = tree.createNode(.lock, name: "lock surface \(output.name)", client: owner.id, parent: lockNode,
-                                   frame: Rect(place.x, place.y, 0, 0))
+        let node = tree.createNode(
+            .lock, name: "lock surface \(output.name)", client: owner.id, parent: lockNode,
+            frame: Rect(place.x, place.y, 0, 0))
         // Whatever the locker does not take ends at the lock node (which takes it), not at
         // the client responder and the seat's handler.
         tree.setNextResponder(node, lockNode)
@@ -196,14 +216,16 @@ final class LockSurfaceObject: WaylandObject {
         // what it commits matters to nobody.
         guard lock?.isLocker == true else { return true }
         guard let size = acknowledgedSize else {
-            postError(EXT_SESSION_LOCK_SURFACE_V1_ERROR_COMMIT_BEFORE_FIRST_ACK.rawValue,
-                      "wl_surface@\(wl_resource_get_id(surface.resource)) committed before acknowledging the first configure")
+            postError(
+                EXT_SESSION_LOCK_SURFACE_V1_ERROR_COMMIT_BEFORE_FIRST_ACK.rawValue,
+                "wl_surface@\(wl_resource_get_id(surface.resource)) committed before acknowledging the first configure")
             return false
         }
         let buffer = state.bufferAttached ? state.buffer : nil
         guard state.bufferAttached ? buffer != nil : surface.hasBuffer else {
-            postError(EXT_SESSION_LOCK_SURFACE_V1_ERROR_NULL_BUFFER.rawValue,
-                      "wl_surface@\(wl_resource_get_id(surface.resource)) committed with no buffer")
+            postError(
+                EXT_SESSION_LOCK_SURFACE_V1_ERROR_NULL_BUFFER.rawValue,
+                "wl_surface@\(wl_resource_get_id(surface.resource)) committed with no buffer")
             return false
         }
         // The surface's size is its buffer's over its scale (shm buffers: the only kind served).
@@ -214,8 +236,10 @@ final class LockSurfaceObject: WaylandObject {
         }
         let scale = max(state.scale, 1)
         if (pixels.width / scale, pixels.height / scale) != size {
-            postError(EXT_SESSION_LOCK_SURFACE_V1_ERROR_DIMENSIONS_MISMATCH.rawValue,
-                      "a \(pixels.width)x\(pixels.height) buffer at scale \(scale) is not the \(size.width)x\(size.height) the acknowledged configure asked for")
+            postError(
+                EXT_SESSION_LOCK_SURFACE_V1_ERROR_DIMENSIONS_MISMATCH.rawValue,
+                "a \(pixels.width)x\(pixels.height) buffer at scale \(scale) is not the \(size.width)x\(size.height) the acknowledged configure asked for"
+            )
             return false
         }
         return true
@@ -311,7 +335,8 @@ extension WaylandServer {
         for (i, seat) in router.seats.enumerated() {
             let onLockSurface = seat.keyboardFirstResponder.map { tree.kind(of: $0) == .lock } ?? false
             let c = seat.cursor
-            let underPointer = c.x >= Double(frame.x) && c.y >= Double(frame.y)
+            let underPointer =
+                c.x >= Double(frame.x) && c.y >= Double(frame.y)
                 && c.x < Double(frame.x) + Double(frame.width) && c.y < Double(frame.y) + Double(frame.height)
             if !onLockSurface || (underPointer && !sessionLock.clicked.contains(i)) { seat.setKeyboardFocus(node) }
         }
@@ -333,7 +358,8 @@ extension WaylandServer {
     func giveKeyboardsToALockSurface() {
         guard sessionLock.isLocked, let lockNode = sessionLock.node else { return }
         let tree = router.tree
-        guard let first = tree.children(of: lockNode).first(where: { tree.kind(of: $0) == .lock && tree.isVisible($0) }) else {
+        guard let first = tree.children(of: lockNode).first(where: { tree.kind(of: $0) == .lock && tree.isVisible($0) })
+        else {
             return
         }
         for seat in router.seats where seat.keyboardFirstResponder == nil { seat.setKeyboardFocus(first) }

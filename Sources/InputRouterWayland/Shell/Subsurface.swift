@@ -8,19 +8,28 @@ final class SubcompositorObject: WaylandObject {
         guard let request: WlSubcompositorRequest = decode(opcode, args) else { return }
         switch request {
         case .destroy: destroyResource()
-        case .getSubsurface(let id, let surface, let parent):  // get_subsurface(id, surface, parent)
-            guard let surface = surface.object(as: Surface.self), let parent = parent.object(as: Surface.self) else { return }
+        case .getSubsurface(let id, let surface, let parent): // get_subsurface(id, surface, parent)
+            guard let surface = surface.object(as: Surface.self), let parent = parent.object(as: Surface.self) else {
+                return
+            }
             guard case .none = surface.role else {
-                return postError(WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName)")
+                return postError(
+                    WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE.rawValue,
+                    "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName)")
             }
             if parent === surface || parent.isDescendant(of: surface) {
-                return postError(WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(parent.resource)) is wl_surface@\(wl_resource_get_id(surface.resource)) or its descendant")
+                return postError(
+                    WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE.rawValue,
+                    "wl_surface@\(wl_resource_get_id(parent.resource)) is wl_surface@\(wl_resource_get_id(surface.resource)) or its descendant"
+                )
             }
-            guard let sub = server.createObject(.wlSubsurface, client: owner, version: 1, id: id, {
-                SubsurfaceObject(server: server, owner: owner, resource: $0, surface: surface, parent: parent)
-            }) else { return }
+            guard
+                let sub = server.createObject(
+                    .wlSubsurface, client: owner, version: 1, id: id,
+                    {
+                        SubsurfaceObject(server: server, owner: owner, resource: $0, surface: surface, parent: parent)
+                    })
+            else { return }
             surface.role = .subsurface(sub)
             parent.children.append(sub)
             if parent.node != nil { sub.createNode() }
@@ -65,18 +74,19 @@ final class SubsurfaceObject: WaylandObject {
         guard let request: WlSubsurfaceRequest = decode(opcode, args) else { return }
         switch request {
         case .destroy: destroyResource()
-        case .setPosition(let x, let y): pendingPosition = (x, y)  // set_position
-        case .placeAbove(let sibling), .placeBelow(let sibling):  // place_above / place_below (sibling)
+        case .setPosition(let x, let y): pendingPosition = (x, y) // set_position
+        case .placeAbove(let sibling), .placeBelow(let sibling): // place_above / place_below (sibling)
             guard let sibling = sibling.object(as: Surface.self), let parent else { return }
             let isSibling = sibling === parent || parent.children.contains { $0.surface === sibling && $0 !== self }
             guard isSibling else {
-                return postError(WL_SUBSURFACE_ERROR_BAD_SURFACE.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(sibling.resource)) is neither the parent nor a sibling")
+                return postError(
+                    WL_SUBSURFACE_ERROR_BAD_SURFACE.rawValue,
+                    "wl_surface@\(wl_resource_get_id(sibling.resource)) is neither the parent nor a sibling")
             }
             let above = if case .placeAbove = request { true } else { false }
             parent.pendingRestacks.append((self, above, sibling))
         case .setSync: synchronized = true
-        case .setDesync:  // set_desync: a held commit is applied now
+        case .setDesync: // set_desync: a held commit is applied now
             synchronized = false
             if !isEffectivelySynchronized, let held = surface.cached {
                 surface.cached = nil

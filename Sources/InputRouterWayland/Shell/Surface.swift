@@ -15,11 +15,11 @@ final class CompositorObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: WlCompositorRequest = decode(opcode, args) else { return }
         switch request {
-        case .createSurface(let id):  // create_surface(id)
+        case .createSurface(let id): // create_surface(id)
             server.createObject(.wlSurface, client: owner, version: version, id: id) {
                 Surface(server: server, owner: owner, resource: $0)
             }
-        case .createRegion(let id):  // create_region(id)
+        case .createRegion(let id): // create_region(id)
             server.createObject(.wlRegion, client: owner, version: 1, id: id) {
                 RegionObject(server: server, owner: owner, resource: $0)
             }
@@ -34,7 +34,7 @@ final class RegionObject: WaylandObject {
         guard let request: WlRegionRequest = decode(opcode, args) else { return }
         switch request {
         case .destroy: destroyResource()
-        case .add(let x, let y, let w, let h), .subtract(let x, let y, let w, let h):  // (x, y, width, height)
+        case .add(let x, let y, let w, let h), .subtract(let x, let y, let w, let h): // (x, y, width, height)
             guard w >= 0, h >= 0, x.addingReportingOverflow(w).overflow == false,
                 y.addingReportingOverflow(h).overflow == false
             else {
@@ -42,8 +42,10 @@ final class RegionObject: WaylandObject {
                 // wl_display.invalid_method, posted on the display object (its codes are
                 // wl_display's; on the wl_region they would mean nothing).
                 let name = if case .add = request { "add" } else { "subtract" }
-                return postDisplayError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue,
-                    "wl_region@\(wl_resource_get_id(resource)).\(name)(\(x), \(y), \(w), \(h)): sizes must be ≥ 0 and the far edge must fit in 32 bits")
+                return postDisplayError(
+                    WL_DISPLAY_ERROR_INVALID_METHOD.rawValue,
+                    "wl_region@\(wl_resource_get_id(resource)).\(name)(\(x), \(y), \(w), \(h)): sizes must be ≥ 0 and the far edge must fit in 32 bits"
+                )
             }
             if case .add = request { region.add(Rect(x, y, w, h)) } else { region.subtract(Rect(x, y, w, h)) }
         }
@@ -68,7 +70,7 @@ final class Surface: WaylandObject {
         case xdg(XdgSurfaceObject)
         case layer(LayerSurfaceObject)
         case inputPopup(InputPopupObject)
-        case lock(LockSurfaceObject)  // SessionLock.swift
+        case lock(LockSurfaceObject) // SessionLock.swift
     }
     var role = Role.none {
         didSet { if case .xdg(let x) = role { xdgRef = Unmanaged.passUnretained(x) } else { xdgRef = nil } }
@@ -117,32 +119,38 @@ final class Surface: WaylandObject {
         guard let request: WlSurfaceRequest = decode(opcode, args) else { return }
         switch request {
         case .destroy: destroyResource()
-        case .attach(let buffer, _, _):  // attach(buffer?, x, y)
+        case .attach(let buffer, _, _): // attach(buffer?, x, y)
             if case .xdg(let xdg) = role, buffer != nil, !xdg.mayAttachBuffer { return xdg.postUnconfiguredBuffer() }
-            if case .layer(let layer) = role, buffer != nil, !layer.mayAttachBuffer { return layer.postUnconfiguredBuffer() }
+            if case .layer(let layer) = role, buffer != nil, !layer.mayAttachBuffer {
+                return layer.postUnconfiguredBuffer()
+            }
             pending.bufferAttached = true
             pending.buffer = buffer
             pending.bufferID = pending.buffer.map { wl_resource_get_id($0) } ?? 0
-        case .frame(let callback):  // frame(callback)
+        case .frame(let callback): // frame(callback)
             guard let cb = wl_resource_create(owner.client, .wlCallback, 1, callback) else {
                 return wl_client_post_no_memory(owner.client)
             }
             pending.frameCallbacks.append(cb)
             wl_resource_set_implementation(cb, nil, CallbackContext.unretained(server), frameCallbackDestroyed)
-        case .setInputRegion(let region):  // set_input_region(region?)
+        case .setInputRegion(let region): // set_input_region(region?)
             pending.inputRegionSet = true
             pending.inputRegion = region.object(as: RegionObject.self)?.region
         case .commit: commit()
-        case .setBufferTransform(let transform):  // set_buffer_transform(transform): no effect on input, but checked
+        case .setBufferTransform(let transform): // set_buffer_transform(transform): no effect on input, but checked
             let t = transform
             guard (0...7).contains(t) else {
-                return postError(WL_SURFACE_ERROR_INVALID_TRANSFORM.rawValue, "buffer transform \(t) is not a wl_output.transform")
+                return postError(
+                    WL_SURFACE_ERROR_INVALID_TRANSFORM.rawValue, "buffer transform \(t) is not a wl_output.transform")
             }
-        case .setBufferScale(let scale):  // set_buffer_scale(scale)
+        case .setBufferScale(let scale): // set_buffer_scale(scale)
             let s = scale
-            guard s >= 1 else { return postError(WL_SURFACE_ERROR_INVALID_SCALE.rawValue, "buffer scale \(s) is not positive") }
+            guard s >= 1 else {
+                return postError(WL_SURFACE_ERROR_INVALID_SCALE.rawValue, "buffer scale \(s) is not positive")
+            }
             pending.scale = s
-        case .damage, .setOpaqueRegion, .damageBuffer, .offset: break  // damage, opaque region, damage_buffer, offset: no effect on input
+        // damage, opaque region, damage_buffer, offset: no effect on input
+        case .damage, .setOpaqueRegion, .damageBuffer, .offset: break
         }
     }
 
@@ -191,7 +199,9 @@ final class Surface: WaylandObject {
 
         server.router.tree.batchUpdates {
             updateNode()
-            for restack in pendingRestacks { restack.child.applyRestack(above: restack.above, sibling: restack.sibling) }
+            for restack in pendingRestacks {
+                restack.child.applyRestack(above: restack.above, sibling: restack.sibling)
+            }
             pendingRestacks.removeAll()
             for child in children {
                 child.applyPendingPosition()
@@ -212,11 +222,13 @@ final class Surface: WaylandObject {
         // Clipped to the surface (the protocol's rule). The core's Region saturates huge
         // unions itself (Region.limit), so this is the protocol's clip, not a safety net.
         let s = max(scale, 1)
-        tree.setInputRegion(node, inputRegion.map { region in
-            var clipped = region
-            clipped.intersect(Rect(0, 0, max(bufferWidth, 0) / s, max(bufferHeight, 0) / s))
-            return clipped
-        })
+        tree.setInputRegion(
+            node,
+            inputRegion.map { region in
+                var clipped = region
+                clipped.intersect(Rect(0, 0, max(bufferWidth, 0) / s, max(bufferHeight, 0) / s))
+                return clipped
+            })
         switch role {
         case .subsurface: tree.setMapped(node, hasBuffer)
         case .xdg(let xdg): xdg.updateMapping()
@@ -293,8 +305,15 @@ final class Surface: WaylandObject {
 extension SurfaceState {
     /// A later commit of a synchronized subsurface on top of one still held.
     mutating func merge(_ later: SurfaceState) {
-        if later.bufferAttached { bufferAttached = true; buffer = later.buffer; bufferID = later.bufferID }
-        if later.inputRegionSet { inputRegionSet = true; inputRegion = later.inputRegion }
+        if later.bufferAttached {
+            bufferAttached = true
+            buffer = later.buffer
+            bufferID = later.bufferID
+        }
+        if later.inputRegionSet {
+            inputRegionSet = true
+            inputRegion = later.inputRegion
+        }
         scale = later.scale
         frameCallbacks += later.frameCallbacks
     }

@@ -12,8 +12,8 @@
 // title bar appears or goes at the first commit after the client acknowledged that
 // configure (or a later one). Destroying the decoration object takes the title bar away at
 // the next commit, as the protocol says.
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import InputRouter
 
 /// Who draws a toplevel's decorations (`zxdg_toplevel_decoration_v1.mode`).
@@ -26,25 +26,30 @@ final class DecorationManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ZxdgDecorationManagerV1Request = decode(opcode, args) else { return }
         switch request {
-        case .destroy: destroyResource()  // objects made with the manager live on
-        case .getToplevelDecoration(let id, let toplevel):  // get_toplevel_decoration(id, toplevel)
+        case .destroy: destroyResource() // objects made with the manager live on
+        case .getToplevelDecoration(let id, let toplevel): // get_toplevel_decoration(id, toplevel)
             guard let toplevel = toplevel.object(as: XdgToplevel.self) else { return }
             // The errors belong to zxdg_toplevel_decoration_v1's enum; like wlroots and KWin,
             // they go on the object the request was made on (the new one does not exist yet).
             if toplevel.decoration?.alive == true {
-                return postError(ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ALREADY_CONSTRUCTED.rawValue,
-                                 "xdg_toplevel@\(wl_resource_get_id(toplevel.resource)) already has a decoration object")
+                return postError(
+                    ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ALREADY_CONSTRUCTED.rawValue,
+                    "xdg_toplevel@\(wl_resource_get_id(toplevel.resource)) already has a decoration object")
             }
             if let surface = toplevel.xdg?.surface,
                 surface.hasBuffer || (surface.pending.bufferAttached && surface.pending.buffer != nil)
             {
-                return postError(ZXDG_TOPLEVEL_DECORATION_V1_ERROR_UNCONFIGURED_BUFFER.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(surface.resource)) has a buffer: decorations are chosen before the first one")
+                return postError(
+                    ZXDG_TOPLEVEL_DECORATION_V1_ERROR_UNCONFIGURED_BUFFER.rawValue,
+                    "wl_surface@\(wl_resource_get_id(surface.resource)) has a buffer: decorations are chosen before the first one"
+                )
             }
-            guard let decoration = server.createObject(
-                .zxdgToplevelDecorationV1, client: owner, version: version, id: id, {
-                    ToplevelDecorationObject(server: server, owner: owner, resource: $0, toplevel: toplevel)
-                })
+            guard
+                let decoration = server.createObject(
+                    .zxdgToplevelDecorationV1, client: owner, version: version, id: id,
+                    {
+                        ToplevelDecorationObject(server: server, owner: owner, resource: $0, toplevel: toplevel)
+                    })
             else { return }
             toplevel.decoration = decoration
             decoration.decide()
@@ -77,18 +82,18 @@ final class ToplevelDecorationObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ZxdgToplevelDecorationV1Request = decode(opcode, args) else { return }
         switch request {
-        case .destroy:  // destroy: no server-side decoration from the next commit on
+        case .destroy: // destroy: no server-side decoration from the next commit on
             scheduled = .clientSide
             alive = false
             destroyResource()
-        case .setMode(let mode):  // set_mode(mode)
+        case .setMode(let mode): // set_mode(mode)
             guard let mode = DecorationMode(rawValue: mode) else {
                 // wayland-protocols 1.31 names no error for this; wl_display's is the generic one.
                 return postError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue, "\(mode) is not a decoration mode")
             }
             requested = mode
             decide()
-        case .unsetMode:  // unset_mode
+        case .unsetMode: // unset_mode
             requested = nil
             decide()
         }
@@ -125,10 +130,14 @@ final class ToplevelDecorationObject: WaylandObject {
         guard alive, !firstConfigureAcknowledged else { return true }
         // The protocol forbids a buffer "prior to the first xdg_toplevel_decoration.configure
         // event"; acknowledging the first is enough, though a later mode may be on its way.
-        if let firstSerial, !xdg.sentConfigures.contains(firstSerial) { firstConfigureAcknowledged = true; return true }
+        if let firstSerial, !xdg.sentConfigures.contains(firstSerial) {
+            firstConfigureAcknowledged = true
+            return true
+        }
         if state.bufferAttached, state.buffer != nil {
-            postError(ZXDG_TOPLEVEL_DECORATION_V1_ERROR_UNCONFIGURED_BUFFER.rawValue,
-                      "a buffer was attached before the decoration's first configure was acknowledged")
+            postError(
+                ZXDG_TOPLEVEL_DECORATION_V1_ERROR_UNCONFIGURED_BUFFER.rawValue,
+                "a buffer was attached before the decoration's first configure was acknowledged")
             return false
         }
         return true
@@ -150,7 +159,8 @@ final class ToplevelDecorationObject: WaylandObject {
     /// The xdg_toplevel went first: the protocol makes that the client's error.
     func toplevelDestroyed() {
         guard alive, owner.alive, !server.shuttingDown else { return }
-        postError(ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ORPHANED.rawValue, "xdg_toplevel destroyed before its decoration object")
+        postError(
+            ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ORPHANED.rawValue, "xdg_toplevel destroyed before its decoration object")
     }
 
     override func resourceDestroyed() {

@@ -1,8 +1,8 @@
 // `xdg_positioner`: where a popup goes relative to its parent's window geometry, and how
 // it is moved when that place would put it outside the output (constraint adjustment:
 // flip, then slide, then resize, on each axis apart, as xdg-shell orders them).
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import InputRouter
 
 /// A positioner's rules, copied into the popup that was made from them (reactive popups
@@ -21,26 +21,30 @@ struct PositionerRules {
     /// The popup's rectangle relative to the parent's window geometry, before adjustment.
     var unconstrained: Rect? {
         guard let size, let a = anchorRect else { return nil }
-        let ax: Int32 = switch anchor {
-        case 3, 5, 6: a.x
-        case 4, 7, 8: a.x + a.width
-        default: a.x + a.width / 2
-        }
-        let ay: Int32 = switch anchor {
-        case 1, 5, 7: a.y
-        case 2, 6, 8: a.y + a.height
-        default: a.y + a.height / 2
-        }
-        let x: Int32 = switch gravity {
-        case 3, 5, 6: ax - size.width
-        case 4, 7, 8: ax
-        default: ax - size.width / 2
-        }
-        let y: Int32 = switch gravity {
-        case 1, 5, 7: ay - size.height
-        case 2, 6, 8: ay
-        default: ay - size.height / 2
-        }
+        let ax: Int32 =
+            switch anchor {
+            case 3, 5, 6: a.x
+            case 4, 7, 8: a.x + a.width
+            default: a.x + a.width / 2
+            }
+        let ay: Int32 =
+            switch anchor {
+            case 1, 5, 7: a.y
+            case 2, 6, 8: a.y + a.height
+            default: a.y + a.height / 2
+            }
+        let x: Int32 =
+            switch gravity {
+            case 3, 5, 6: ax - size.width
+            case 4, 7, 8: ax
+            default: ax - size.width / 2
+            }
+        let y: Int32 =
+            switch gravity {
+            case 1, 5, 7: ay - size.height
+            case 2, 6, 8: ay
+            default: ay - size.height / 2
+            }
         return Rect(x + offset.x, y + offset.y, size.width, size.height)
     }
 
@@ -61,11 +65,17 @@ struct PositionerRules {
         let lo = horizontal ? bounds.x : bounds.y
         let hi = lo + (horizontal ? bounds.width : bounds.height)
         func span(_ r: Rect) -> (Int32, Int32) { horizontal ? (r.x, r.x + r.width) : (r.y, r.y + r.height) }
-        func fits(_ r: Rect) -> Bool { let (a, b) = span(r); return a >= lo && b <= hi }
+        func fits(_ r: Rect) -> Bool {
+            let (a, b) = span(r)
+            return a >= lo && b <= hi
+        }
         if fits(box) { return box }
-        let flip = horizontal ? XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_FLIP_X : XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_FLIP_Y
-        let slide = horizontal ? XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_X : XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_Y
-        let resize = horizontal ? XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_RESIZE_X : XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_RESIZE_Y
+        let flip =
+            horizontal ? XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_FLIP_X : XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_FLIP_Y
+        let slide =
+            horizontal ? XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_X : XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_Y
+        let resize =
+            horizontal ? XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_RESIZE_X : XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_RESIZE_Y
         var box = box
         // Flip: anchor and gravity mirrored on this axis; kept only if it then fits.
         if adjustment & flip.rawValue != 0 {
@@ -76,7 +86,13 @@ struct PositionerRules {
                 f.x += origin.x
                 f.y += origin.y
                 // Only this axis changes; the other keeps what was decided for it.
-                if horizontal { f.y = box.y; f.height = box.height } else { f.x = box.x; f.width = box.width }
+                if horizontal {
+                    f.y = box.y
+                    f.height = box.height
+                } else {
+                    f.x = box.x
+                    f.width = box.width
+                }
                 if fits(f) { return f }
             }
         }
@@ -93,9 +109,16 @@ struct PositionerRules {
         // Resize: shrunk to the part inside the bounds, if any is.
         if adjustment & resize.rawValue != 0 {
             let (a, b) = span(box)
-            let na = max(a, lo), nb = min(b, hi)
+            let na = max(a, lo)
+            let nb = min(b, hi)
             if nb > na {
-                if horizontal { box.x = na; box.width = nb - na } else { box.y = na; box.height = nb - na }
+                if horizontal {
+                    box.x = na
+                    box.width = nb - na
+                } else {
+                    box.y = na
+                    box.height = nb - na
+                }
             }
         }
         return box
@@ -119,12 +142,12 @@ final class XdgPositioner: WaylandObject {
         guard let request: XdgPositionerRequest = decode(opcode, args) else { return }
         switch request {
         case .destroy: destroyResource()
-        case .setSize(let width, let height):  // set_size
+        case .setSize(let width, let height): // set_size
             guard width > 0, height > 0 else {
                 return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "positioner size must be positive")
             }
             rules.size = (width, height)
-        case .setAnchorRect(let x, let y, let width, let height):  // set_anchor_rect
+        case .setAnchorRect(let x, let y, let width, let height): // set_anchor_rect
             guard width >= 0, height >= 0 else {
                 return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "anchor rect size must not be negative")
             }
@@ -135,10 +158,12 @@ final class XdgPositioner: WaylandObject {
         case .setGravity(let gravity):
             guard gravity <= 8 else { return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "invalid gravity") }
             rules.gravity = gravity
-        case .setConstraintAdjustment(let constraintAdjustment): rules.adjustment = constraintAdjustment  // set_constraint_adjustment
+        // set_constraint_adjustment
+        case .setConstraintAdjustment(let constraintAdjustment): rules.adjustment = constraintAdjustment
         case .setOffset(let x, let y): rules.offset = (x, y)
-        case .setReactive: rules.reactive = true  // set_reactive (v3)
-        case .setParentSize, .setParentConfigure: break  // set_parent_size, set_parent_configure: the parent's current state is used
+        case .setReactive: rules.reactive = true // set_reactive (v3)
+        // set_parent_size, set_parent_configure: the parent's current state is used
+        case .setParentSize, .setParentConfigure: break
         }
     }
 }
@@ -174,8 +199,10 @@ extension WaylandServer {
                 let node = popup.node, let parent = popup.parent, parent.surface.node != nil
             else { continue }
             var placedAgain = false
-            if popup.rules.reactive, let rect = popup.rules.placement(origin: popupOrigin(of: parent), bounds: popupBounds),
-                rect != popup.placement {
+            if popup.rules.reactive,
+                let rect = popup.rules.placement(origin: popupOrigin(of: parent), bounds: popupBounds),
+                rect != popup.placement
+            {
                 popup.placement = rect
                 placedAgain = true
             }

@@ -10,8 +10,8 @@
 // configure's serial borrows the server (`_withUnsafeGuaranteedRef`): the call on the
 // `unowned(unsafe)` server retained and released it, on every configure of every click.
 // (The scheduled configure's idle source goes through CallbackContext.swift.)
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import InputRouter
 
 final class XdgWmBase: WaylandObject {
@@ -28,32 +28,39 @@ final class XdgWmBase: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: XdgWmBaseRequest = decode(opcode, args) else { return }
         switch request {
-        case .destroy:  // destroy
+        case .destroy: // destroy
             guard surfaceCount == 0 else {
-                return postError(XDG_WM_BASE_ERROR_DEFUNCT_SURFACES.rawValue,
-                                 "xdg_wm_base destroyed while \(surfaceCount) xdg_surface objects exist")
+                return postError(
+                    XDG_WM_BASE_ERROR_DEFUNCT_SURFACES.rawValue,
+                    "xdg_wm_base destroyed while \(surfaceCount) xdg_surface objects exist")
             }
             destroyResource()
-        case .createPositioner(let id):  // create_positioner(id)
+        case .createPositioner(let id): // create_positioner(id)
             server.createObject(.xdgPositioner, client: owner, version: version, id: id) {
                 XdgPositioner(server: server, owner: owner, resource: $0)
             }
-        case .getXdgSurface(let id, let surface):  // get_xdg_surface(id, surface)
+        case .getXdgSurface(let id, let surface): // get_xdg_surface(id, surface)
             guard let surface = surface.object(as: Surface.self) else { return }
             guard case .none = surface.role else {
-                return postError(XDG_WM_BASE_ERROR_ROLE.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName)")
+                return postError(
+                    XDG_WM_BASE_ERROR_ROLE.rawValue,
+                    "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName)")
             }
             guard !surface.hasBuffer, !surface.pending.bufferAttached || surface.pending.buffer == nil else {
-                return postError(XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(surface.resource)) already has a buffer")
+                return postError(
+                    XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue,
+                    "wl_surface@\(wl_resource_get_id(surface.resource)) already has a buffer")
             }
-            guard let xdg = server.createObject(.xdgSurface, client: owner, version: version, id: id, {
-                XdgSurfaceObject(server: server, owner: owner, resource: $0, surface: surface, base: self)
-            }) else { return }
+            guard
+                let xdg = server.createObject(
+                    .xdgSurface, client: owner, version: version, id: id,
+                    {
+                        XdgSurfaceObject(server: server, owner: owner, resource: $0, surface: surface, base: self)
+                    })
+            else { return }
             surface.role = .xdg(xdg)
             surfaceCount += 1
-        case .pong(let serial):  // pong(serial)
+        case .pong(let serial): // pong(serial)
             lastPong = serial
         }
     }
@@ -71,7 +78,11 @@ final class XdgSurfaceObject: WaylandObject {
     // exclusivity checks.
     @exclusivity(unchecked) var roleObject = RoleObject.none {
         didSet {
-            if case .toplevel(let t) = roleObject { toplevelRef = Unmanaged.passUnretained(t) } else { toplevelRef = nil }
+            if case .toplevel(let t) = roleObject {
+                toplevelRef = Unmanaged.passUnretained(t)
+            } else {
+                toplevelRef = nil
+            }
         }
     }
     /// The toplevel of `roleObject`, unretained: valid while `roleObject` holds it. The
@@ -96,42 +107,56 @@ final class XdgSurfaceObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: XdgSurfaceRequest = decode(opcode, args) else { return }
         switch request {
-        case .destroy:  // destroy
-            if case .none = roleObject {} else {
-                return postError(XDG_SURFACE_ERROR_DEFUNCT_ROLE_OBJECT.rawValue,
-                                 "xdg_surface destroyed before its role object")
+        case .destroy: // destroy
+            if case .none = roleObject {
+            } else {
+                return postError(
+                    XDG_SURFACE_ERROR_DEFUNCT_ROLE_OBJECT.rawValue,
+                    "xdg_surface destroyed before its role object")
             }
             destroyResource()
-        case .getToplevel(let id):  // get_toplevel(id)
+        case .getToplevel(let id): // get_toplevel(id)
             guard case .none = roleObject else { return alreadyConstructed() }
-            guard let top = server.createObject(.xdgToplevel, client: owner, version: version, id: id, {
-                XdgToplevel(server: server, owner: owner, resource: $0, xdg: self)
-            }) else { return }
+            guard
+                let top = server.createObject(
+                    .xdgToplevel, client: owner, version: version, id: id,
+                    {
+                        XdgToplevel(server: server, owner: owner, resource: $0, xdg: self)
+                    })
+            else { return }
             roleObject = .toplevel(top)
             server.toplevelObjects.removeAll { $0.object == nil }
             server.toplevelObjects.append(WeakToplevel(object: top))
             // No title bar unless the client asks for one (XdgDecoration.swift).
-            let node = server.router.tree.createNode(.toplevel, name: "toplevel", client: owner.id, parent: server.outputNode)
+            let node = server.router.tree.createNode(
+                .toplevel, name: "toplevel", client: owner.id, parent: server.outputNode)
             surface.attachNode(node)
             server.nameToplevelNode(top)
-        case .getPopup(let id, let parentResource, let positioner):  // get_popup(id, parent?, positioner)
+        case .getPopup(let id, let parentResource, let positioner): // get_popup(id, parent?, positioner)
             guard case .none = roleObject else { return alreadyConstructed() }
             // A null parent: another protocol gives it one before its first commit (a layer
             // surface's `get_popup`, LayerShell.swift); until then it has no node.
             let parent = parentResource.object(as: XdgSurfaceObject.self)
             if parentResource != nil, parent?.surface.node == nil {
-                return postWmBaseError(XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT.rawValue, "a popup needs a toplevel or popup parent")
+                return postWmBaseError(
+                    XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT.rawValue, "a popup needs a toplevel or popup parent")
             }
             guard let positioner = positioner.object(as: XdgPositioner.self),
                 let rect = positioner.rules.placement(
                     origin: parent.map(server.popupOrigin(of:)) ?? (0, 0), bounds: server.popupBounds)
             else {
-                return postWmBaseError(XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "positioner without size or anchor rect")
+                return postWmBaseError(
+                    XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "positioner without size or anchor rect")
             }
-            guard let popup = server.createObject(.xdgPopup, client: owner, version: version, id: id, {
-                XdgPopup(server: server, owner: owner, resource: $0, xdg: self, parent: parent, placement: rect,
-                         rules: positioner.rules)
-            }) else { return }
+            guard
+                let popup = server.createObject(
+                    .xdgPopup, client: owner, version: version, id: id,
+                    {
+                        XdgPopup(
+                            server: server, owner: owner, resource: $0, xdg: self, parent: parent, placement: rect,
+                            rules: positioner.rules)
+                    })
+            else { return }
             roleObject = .popup(popup)
             server.popupObjects.append(WeakPopup(object: popup))
             guard let parent, let parentNode = parent.surface.node else { return }
@@ -141,14 +166,15 @@ final class XdgSurfaceObject: WaylandObject {
                 frame: Rect(origin.x + rect.x, origin.y + rect.y, 0, 0))
             server.router.tree.setNextResponder(node, parentNode)
             surface.attachNode(node)
-        case .setWindowGeometry(let x, let y, let width, let height):  // set_window_geometry
+        case .setWindowGeometry(let x, let y, let width, let height): // set_window_geometry
             guard width > 0, height > 0 else {
                 return postError(XDG_SURFACE_ERROR_INVALID_SIZE.rawValue, "window geometry must have a positive size")
             }
             geometry = Rect(x, y, width, height)
-        case .ackConfigure(let serial):  // ack_configure(serial)
+        case .ackConfigure(let serial): // ack_configure(serial)
             guard sentConfigures.acknowledge(serial) else {
-                return postError(XDG_SURFACE_ERROR_INVALID_SERIAL.rawValue, "serial \(serial) was not sent in a configure")
+                return postError(
+                    XDG_SURFACE_ERROR_INVALID_SERIAL.rawValue, "serial \(serial) was not sent in a configure")
             }
             acknowledged = true
         }
@@ -177,22 +203,30 @@ final class XdgSurfaceObject: WaylandObject {
     }
 
     func postUnconfiguredBuffer() {
-        postError(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue,
-                  "wl_surface@\(wl_resource_get_id(surface.resource)) attached a buffer before the first configure")
+        postError(
+            XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue,
+            "wl_surface@\(wl_resource_get_id(surface.resource)) attached a buffer before the first configure")
     }
 
     /// Called before a commit is applied; false when it was a protocol error.
     func checkCommit(_ state: SurfaceState) -> Bool {
         if case .none = roleObject {
-            postError(XDG_SURFACE_ERROR_NOT_CONSTRUCTED.rawValue, "xdg_surface committed before get_toplevel or get_popup")
+            postError(
+                XDG_SURFACE_ERROR_NOT_CONSTRUCTED.rawValue, "xdg_surface committed before get_toplevel or get_popup")
             return false
         }
-        if state.bufferAttached, state.buffer != nil, !acknowledged, !server.configuration.acceptsBufferBeforeFirstConfigure {
-            postError(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue,
-                      "wl_surface@\(wl_resource_get_id(surface.resource)) committed a buffer before acknowledging a configure")
+        if state.bufferAttached, state.buffer != nil, !acknowledged,
+            !server.configuration.acceptsBufferBeforeFirstConfigure
+        {
+            postError(
+                XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue,
+                "wl_surface@\(wl_resource_get_id(surface.resource)) committed a buffer before acknowledging a configure"
+            )
             return false
         }
-        if case .toplevel(let top) = roleObject, let d = top.decoration, !d.checkCommit(state, xdg: self) { return false }
+        if case .toplevel(let top) = roleObject, let d = top.decoration, !d.checkCommit(state, xdg: self) {
+            return false
+        }
         return true
     }
 
@@ -225,7 +259,8 @@ final class XdgSurfaceObject: WaylandObject {
     /// so it takes the scheduled one's place (`sendSurfaceConfigure`).
     func scheduleConfigure() {
         guard scheduledConfigure == nil else { return }
-        scheduledConfigure = wl_event_loop_add_idle(server.eventLoop, scheduledConfigureDue, CallbackContext.unretained(self))
+        scheduledConfigure = wl_event_loop_add_idle(
+            server.eventLoop, scheduledConfigureDue, CallbackContext.unretained(self))
     }
 
     /// The scheduled configure's turn came: the event loop removes its idle source itself.
@@ -294,7 +329,7 @@ final class XdgSurfaceObject: WaylandObject {
         cancelScheduledConfigure()
         switch roleObject {
         case .toplevel(let t):
-            t.closing()  // while its node is there for the policy to see
+            t.closing() // while its node is there for the policy to see
             t.xdg = nil
         case .popup(let p): p.xdg = nil
         case .none: break

@@ -1,8 +1,8 @@
 // `xdg_toplevel` and `xdg_popup`: interactive move and resize become the seat's grabs,
 // a popup's grab becomes the seat's popup grab, both only for a serial the seat recorded
 // (a move or resize: a held button's press or a touch; a popup: any press, keys included).
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import Foundation
 import InputRouter
 
@@ -45,22 +45,28 @@ final class XdgToplevel: WaylandObject {
         guard let request: XdgToplevelRequest = decode(opcode, args) else { return }
         switch request {
         case .destroy: destroyResource()
-        case .setParent(let parent):  // set_parent(parent?)
+        case .setParent(let parent): // set_parent(parent?)
             let parent = parent.object(as: XdgToplevel.self)
             // "a toplevel cannot be its own parent" — nor its own ancestor's: no loops.
             var ancestor = parent
             while let a = ancestor {
                 if a === self {
-                    return postError(XDG_TOPLEVEL_ERROR_INVALID_PARENT.rawValue,
-                                     parent === self ? "a toplevel cannot be its own parent" : "set_parent would make a loop of parents")
+                    return postError(
+                        XDG_TOPLEVEL_ERROR_INVALID_PARENT.rawValue,
+                        parent === self
+                            ? "a toplevel cannot be its own parent" : "set_parent would make a loop of parents")
                 }
                 ancestor = a.parentToplevel
             }
             parentToplevel = parent
-        case .setTitle(let title): self.title = title ?? ""; server.nameToplevelNode(self)
-        case .setAppId(let appId): appID = appId ?? ""; server.nameToplevelNode(self)
-        case .move(let seat, let serial):  // move(seat, serial)
-            if maximized || fullscreen { return }  // refused, as weston does (docs/wayland.md)
+        case .setTitle(let title):
+            self.title = title ?? ""
+            server.nameToplevelNode(self)
+        case .setAppId(let appId):
+            appID = appId ?? ""
+            server.nameToplevelNode(self)
+        case .move(let seat, let serial): // move(seat, serial)
+            if maximized || fullscreen { return } // refused, as weston does (docs/wayland.md)
             let seat = server.seat(from: seat.object(as: SeatObject.self))
             guard let window = windowNode, let press = seat.serialEntry(serial, client: owner.id, for: .move)
             else { return }
@@ -68,7 +74,7 @@ final class XdgToplevel: WaylandObject {
             // threshold. A touch's point is not the cursor the move follows, so it anchors there.
             guard server.asksGrant(.move(seat: seat), for: self) else { return }
             seat.beginMove(window, anchor: press.action == .buttonPress ? press.position : nil)
-        case .resize(let seat, let serial, let edges):  // resize(seat, serial, edges)
+        case .resize(let seat, let serial, let edges): // resize(seat, serial, edges)
             guard [0, 1, 2, 4, 5, 6, 8, 9, 10].contains(edges) else {
                 return postError(XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE.rawValue, "invalid resize edge \(edges)")
             }
@@ -77,16 +83,17 @@ final class XdgToplevel: WaylandObject {
                 server.asksGrant(.resize(seat: seat, edges: ResizeEdges(rawValue: edges)), for: self)
             else { return }
             seat.beginResize(node, edges: ResizeEdges(rawValue: edges))
-        case .setMaxSize(let width, let height), .setMinSize(let width, let height):  // set_max_size / set_min_size
+        case .setMaxSize(let width, let height), .setMinSize(let width, let height): // set_max_size / set_min_size
             guard width >= 0, height >= 0 else {
                 return postError(XDG_TOPLEVEL_ERROR_INVALID_SIZE.rawValue, "sizes must not be negative")
             }
         case .setMaximized: requestState(.maximize)
         case .unsetMaximized: requestState(.unmaximize)
-        case .setFullscreen(let output): requestState(.fullscreen(output: output.object(as: OutputObject.self)?.output.node))
+        case .setFullscreen(let output):
+            requestState(.fullscreen(output: output.object(as: OutputObject.self)?.output.node))
         case .unsetFullscreen: requestState(.unfullscreen)
         case .setMinimized: requestState(.minimize)
-        case .showWindowMenu: break  // show_window_menu
+        case .showWindowMenu: break // show_window_menu
         }
     }
 
@@ -120,7 +127,9 @@ final class XdgToplevel: WaylandObject {
         let tree = server.router.tree
         let title = serverTitleHeight
         if fills {
-            if savedPosition == nil, let window = windowNode, let f = tree.frame(of: window) { savedPosition = (f.x, f.y) }
+            if savedPosition == nil, let window = windowNode, let f = tree.frame(of: window) {
+                savedPosition = (f.x, f.y)
+            }
             let area = fillRequestedSize(titleHeight: title)
             if let window = windowNode { tree.move(window, to: (area.x, area.y)) }
         } else {
@@ -139,7 +148,8 @@ final class XdgToplevel: WaylandObject {
     @discardableResult
     func fillRequestedSize(titleHeight: Int32? = nil) -> Rect {
         let output = fullscreen ? fullscreenOutput.flatMap { $0.removed ? nil : $0 } : nil
-        let area = server.askFillArea(for: self, fullscreen ? .fullscreen : .maximized, output: output)
+        let area =
+            server.askFillArea(for: self, fullscreen ? .fullscreen : .maximized, output: output)
             ?? Rect(0, 0, server.configuration.outputWidth, server.configuration.outputHeight)
         requestedSize = (area.width, area.height - (titleHeight ?? serverTitleHeight))
         return area
@@ -155,7 +165,9 @@ final class XdgToplevel: WaylandObject {
             // Maximize and fullscreen are served; no window menu, no minimize (a policy may
             // act on set_minimized, but nothing tells the client it did).
             wmCapabilitiesSent = true
-            let caps = [XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE.rawValue, XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN.rawValue]
+            let caps = [
+                XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE.rawValue, XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN.rawValue,
+            ]
             withWaylandArray(caps) { xdg_toplevel_send_wm_capabilities(resource, $0) }
         }
         var states = ToplevelStates()
@@ -182,7 +194,8 @@ final class XdgToplevel: WaylandObject {
             everMapped = true
             // The policy's placement (CompositorPolicy.placeToplevel), asked for every first map.
             if let p = server.askPlacement(for: self), !(maximized || fullscreen || placedByEmbedder),
-                let window = windowNode {
+                let window = windowNode
+            {
                 tree.move(window, to: p)
             }
         }
@@ -246,8 +259,10 @@ final class XdgPopup: WaylandObject {
     var grabSeat: Seat?
     var grabbed = false
 
-    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, xdg: XdgSurfaceObject,
-         parent: XdgSurfaceObject?, placement: Rect, rules: PositionerRules) {
+    init(
+        server: WaylandServer, owner: ClientState, resource: ResourcePointer, xdg: XdgSurfaceObject,
+        parent: XdgSurfaceObject?, placement: Rect, rules: PositionerRules
+    ) {
         self.rules = rules
         self.xdg = xdg
         self.parent = parent
@@ -260,13 +275,15 @@ final class XdgPopup: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: XdgPopupRequest = decode(opcode, args) else { return }
         switch request {
-        case .destroy:  // destroy: only the topmost grabbing popup may go
+        case .destroy: // destroy: only the topmost grabbing popup may go
             if let node, let stack = server.seats.lazy.map(\.popupGrabStack).first(where: { $0.contains(node) }),
-                stack.last != node {
-                return postWmBaseError(XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP.rawValue, "destroyed a popup below another grabbing popup")
+                stack.last != node
+            {
+                return postWmBaseError(
+                    XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP.rawValue, "destroyed a popup below another grabbing popup")
             }
             destroyResource()
-        case .grab(let seat, let serial):  // grab(seat, serial)
+        case .grab(let seat, let serial): // grab(seat, serial)
             guard let node, !server.router.tree.isMapped(node) else {
                 return postError(XDG_POPUP_ERROR_INVALID_GRAB.rawValue, "xdg_popup.grab after the popup was mapped")
             }
@@ -280,12 +297,15 @@ final class XdgPopup: WaylandObject {
                 // An invalid serial: the popup is dismissed at once, as the protocol allows.
                 xdg_popup_send_popup_done(resource)
             }
-        case .reposition(let positioner, let token):  // reposition(positioner, token)
+        case .reposition(let positioner, let token): // reposition(positioner, token)
             guard let positioner = positioner.object(as: XdgPositioner.self),
-                let rect = parent.map({ positioner.rules.placement(origin: server.popupOrigin(of: $0), bounds: server.popupBounds) })
+                let rect = parent.map({
+                    positioner.rules.placement(origin: server.popupOrigin(of: $0), bounds: server.popupBounds)
+                })
                     ?? positioner.rules.unconstrained
             else {
-                return postWmBaseError(XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "positioner without size or anchor rect")
+                return postWmBaseError(
+                    XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "positioner without size or anchor rect")
             }
             placement = rect
             rules = positioner.rules
@@ -325,7 +345,8 @@ final class XdgPopup: WaylandObject {
 /// The bytes are not copied (libwayland only reads them while marshalling).
 func withWaylandArray<T>(_ values: UnsafeBufferPointer<UInt32>, _ body: (UnsafeMutablePointer<wl_array>) -> T) -> T {
     let size = values.count * MemoryLayout<UInt32>.stride
-    var array = wl_array(size: size, alloc: size, data: values.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) })
+    var array = wl_array(
+        size: size, alloc: size, data: values.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) })
     return body(&array)
 }
 
@@ -350,7 +371,8 @@ struct ToplevelStates {
         var copy = storage
         let n = count
         return withUnsafeBytes(of: &copy) { bytes in
-            withWaylandArray(UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt32.self), count: n), body)
+            withWaylandArray(
+                UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt32.self), count: n), body)
         }
     }
 }

@@ -14,8 +14,8 @@
 // not allow (`mayCreateVirtualDevice`) gets `unauthorized` on the manager. A keymap the
 // protocol has no error for (a format other than `no_keymap` and `xkb_v1`, an fd that does
 // not hold `size` bytes, text xkbcommon does not compile) is `wl_display.invalid_method`.
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import Glibc
 import InputRouter
 import InputRouterKeyboard
@@ -25,13 +25,18 @@ final class VirtualKeyboardManagerObject: WaylandObject {
         guard let request: ZwpVirtualKeyboardManagerV1Request = decode(opcode, args) else { return }
         guard case .createVirtualKeyboard(let seat, let id) = request else { return }
         guard server.allowsVirtualDevice(.keyboard, for: owner) else {
-            return postError(ZWP_VIRTUAL_KEYBOARD_MANAGER_V1_ERROR_UNAUTHORIZED.rawValue,
-                             "this client may not create virtual keyboards")
+            return postError(
+                ZWP_VIRTUAL_KEYBOARD_MANAGER_V1_ERROR_UNAUTHORIZED.rawValue,
+                "this client may not create virtual keyboards")
         }
         let seatIndex = server.seatIndex(from: seat.object(as: SeatObject.self))
-        guard let keyboard = server.createObject(.zwpVirtualKeyboardV1, client: owner, version: version, id: id, {
-            VirtualKeyboardObject(server: server, owner: owner, resource: $0, seatIndex: seatIndex)
-        }) else { return }
+        guard
+            let keyboard = server.createObject(
+                .zwpVirtualKeyboardV1, client: owner, version: version, id: id,
+                {
+                    VirtualKeyboardObject(server: server, owner: owner, resource: $0, seatIndex: seatIndex)
+                })
+        else { return }
         keyboard.device = server.addVirtualDevice(.keyboard, seat: seatIndex)
         server.services(seatIndex).virtualKeyboards.append(keyboard)
     }
@@ -58,7 +63,7 @@ final class VirtualKeyboardObject: WaylandObject {
         guard let request: ZwpVirtualKeyboardV1Request = decode(opcode, args) else { return }
         switch request {
         case .keymap(let format, let fd, let size): setKeymap(format: format, fd: fd, size: size)
-        case .key(let time, let key, let state):  // key(time, key, state)
+        case .key(let time, let key, let state): // key(time, key, state)
             guard keymap != nil else {
                 return postError(ZWP_VIRTUAL_KEYBOARD_V1_ERROR_NO_KEYMAP.rawValue, "key before a keymap was set")
             }
@@ -68,7 +73,8 @@ final class VirtualKeyboardObject: WaylandObject {
             lastTime = UInt64(time) * 1000
             let event = InputEvent(time: lastTime, device: device, .keyboardKey(key: key, state: keyState))
             server.handle(event, seat: server.routerSeat(seatIndex))
-        case .modifiers(let modsDepressed, let modsLatched, let modsLocked, let group):  // modifiers(depressed, latched, locked, group)
+        // modifiers(depressed, latched, locked, group)
+        case .modifiers(let modsDepressed, let modsLatched, let modsLocked, let group):
             guard keymap != nil else {
                 return postError(ZWP_VIRTUAL_KEYBOARD_V1_ERROR_NO_KEYMAP.rawValue, "modifiers before a keymap was set")
             }
@@ -91,21 +97,25 @@ final class VirtualKeyboardObject: WaylandObject {
             keymap = ServedKeymap(tag: server.newKeymapTag(), format: format, fd: file.fd, size: 0, owner: file)
         case WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue:
             guard let text = Self.read(fd: fd, size: Int(size)) else {
-                return postDisplayError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue,
-                                        "zwp_virtual_keyboard_v1.keymap: the fd does not hold \(size) bytes")
+                return postDisplayError(
+                    WL_DISPLAY_ERROR_INVALID_METHOD.rawValue,
+                    "zwp_virtual_keyboard_v1.keymap: the fd does not hold \(size) bytes")
             }
             do {
                 let compiled = try Keymap(context: server.keyboardState.keymap.context, string: text)
                 let file = try compiled.clientFile()
                 state = KeyboardState(keymap: compiled)
-                keymap = ServedKeymap(tag: server.newKeymapTag(), format: format, fd: file.fd, size: UInt32(file.size),
-                                      owner: file)
+                keymap = ServedKeymap(
+                    tag: server.newKeymapTag(), format: format, fd: file.fd, size: UInt32(file.size),
+                    owner: file)
             } catch {
-                return postDisplayError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue, "zwp_virtual_keyboard_v1.keymap: \(error)")
+                return postDisplayError(
+                    WL_DISPLAY_ERROR_INVALID_METHOD.rawValue, "zwp_virtual_keyboard_v1.keymap: \(error)")
             }
         default:
-            return postDisplayError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue,
-                                    "zwp_virtual_keyboard_v1.keymap: format \(format) is neither no_keymap (0) nor xkb_v1 (1)")
+            return postDisplayError(
+                WL_DISPLAY_ERROR_INVALID_METHOD.rawValue,
+                "zwp_virtual_keyboard_v1.keymap: format \(format) is neither no_keymap (0) nor xkb_v1 (1)")
         }
         server.routerSeat(seatIndex).setKeyTranslator(state, forDevice: device, modifiers: state?.modifiers ?? .none)
     }

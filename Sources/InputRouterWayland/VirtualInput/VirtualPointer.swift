@@ -32,8 +32,8 @@
 //   that is neither released nor pressed: `wl_display.invalid_method` (the protocol names
 //   no error). A client the compositor's policy refuses (VirtualDevicePolicy.swift) gets
 //   error 0 on the manager.
-import CWaylandServer
 import CWaylandProtocolsServer
+import CWaylandServer
 import InputRouter
 
 /// `zwlr_virtual_pointer_manager_v1`: makes virtual pointers.
@@ -41,10 +41,11 @@ final class VirtualPointerManagerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ZwlrVirtualPointerManagerV1Request = decode(opcode, args) else { return }
         switch request {
-        case .createVirtualPointer(let seat, let id):  // create_virtual_pointer(seat, id)
+        case .createVirtualPointer(let seat, let id): // create_virtual_pointer(seat, id)
             createPointer(seat: seat.object(as: SeatObject.self), output: nil, id: id)
-        case .destroy: destroyResource()  // destroy: the virtual pointers made with it live on
-        case .createVirtualPointerWithOutput(let seat, let output, let id):  // create_virtual_pointer_with_output(seat, output, id), since version 2
+        case .destroy: destroyResource() // destroy: the virtual pointers made with it live on
+        // create_virtual_pointer_with_output(seat, output, id), since version 2
+        case .createVirtualPointerWithOutput(let seat, let output, let id):
             let output = output.object(as: OutputObject.self)?.output
             createPointer(seat: seat.object(as: SeatObject.self), output: output, id: id)
         }
@@ -56,15 +57,21 @@ final class VirtualPointerManagerObject: WaylandObject {
         }
         let seat = server.seat(from: seatObject)
         let device = server.virtualDeviceIDs.take()
-        guard let pointer = server.createObject(.zwlrVirtualPointerV1, client: owner, version: version, id: id, {
-            VirtualPointerObject(server: server, owner: owner, resource: $0, seat: seat, device: device, output: output)
-        }) else {
+        guard
+            let pointer = server.createObject(
+                .zwlrVirtualPointerV1, client: owner, version: version, id: id,
+                {
+                    VirtualPointerObject(
+                        server: server, owner: owner, resource: $0, seat: seat, device: device, output: output)
+                })
+        else {
             server.virtualDeviceIDs.give(back: device)
             return
         }
         let name = DeviceDescription(name: "virtual pointer of \(server.router.name(of: owner.id))")
-        server.handle(InputEvent(time: 0, device: pointer.device, .deviceAdded([.pointer])), description: name,
-                      seat: seat)
+        server.handle(
+            InputEvent(time: 0, device: pointer.device, .deviceAdded([.pointer])), description: name,
+            seat: seat)
     }
 }
 
@@ -89,8 +96,10 @@ final class VirtualPointerObject: WaylandObject {
     /// Its resource was destroyed (and its device removed): nothing more is routed.
     private var gone = false
 
-    init(server: WaylandServer, owner: ClientState, resource: ResourcePointer, seat: Seat, device: DeviceID,
-         output: ServedOutput?) {
+    init(
+        server: WaylandServer, owner: ClientState, resource: ResourcePointer, seat: Seat, device: DeviceID,
+        output: ServedOutput?
+    ) {
         self.seat = seat
         self.device = device
         self.output = output
@@ -100,37 +109,41 @@ final class VirtualPointerObject: WaylandObject {
     override func request(_ opcode: UInt32, _ args: Arguments) {
         guard let request: ZwlrVirtualPointerV1Request = decode(opcode, args) else { return }
         switch request {
-        case .motion(let time, let dx, let dy):  // motion(time, dx, dy)
-            let dx = dx, dy = dy
+        case .motion(let time, let dx, let dy): // motion(time, dx, dy)
+            let dx = dx
+            let dy = dy
             add(time, .event(.pointerMotion(dx: dx, dy: dy, unacceleratedDX: dx, unacceleratedDY: dy)))
-        case .motionAbsolute(let time, let x, let y, let xExtent, let yExtent):  // motion_absolute(time, x, y, x_extent, y_extent)
-            guard xExtent > 0, yExtent > 0 else { return }  // no frame to map onto
+        // motion_absolute(time, x, y, x_extent, y_extent)
+        case .motionAbsolute(let time, let x, let y, let xExtent, let yExtent):
+            guard xExtent > 0, yExtent > 0 else { return } // no frame to map onto
             add(time, .absolute(x: Double(x) / Double(xExtent), y: Double(y) / Double(yExtent)))
-        case .button(let time, let button, let state):  // button(time, button, state)
+        case .button(let time, let button, let state): // button(time, button, state)
             guard state <= 1, let state = ButtonState(rawValue: UInt8(state)) else {
-                return postDisplayError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue, "button state \(state) is neither released nor pressed")
+                return postDisplayError(
+                    WL_DISPLAY_ERROR_INVALID_METHOD.rawValue, "button state \(state) is neither released nor pressed")
             }
             add(time, .event(.pointerButton(button: button, state: state)))
-        case .axis(let time, let axis, let value):  // axis(time, axis, value)
+        case .axis(let time, let axis, let value): // axis(time, axis, value)
             guard let axis = checkedAxis(axis) else { return }
             noteScroll(time)
             scroll.add(axis, value: value, value120: 0)
-        case .frame: routeFrame()  // frame
-        case .axisSource(let axisSource):  // axis_source(axis_source)
+        case .frame: routeFrame() // frame
+        case .axisSource(let axisSource): // axis_source(axis_source)
             guard axisSource <= 3, let source = AxisSource(rawValue: UInt8(axisSource)) else {
-                return postError(ZWLR_VIRTUAL_POINTER_V1_ERROR_INVALID_AXIS_SOURCE.rawValue,
-                                 "axis source \(axisSource) is not a wl_pointer.axis_source")
+                return postError(
+                    ZWLR_VIRTUAL_POINTER_V1_ERROR_INVALID_AXIS_SOURCE.rawValue,
+                    "axis source \(axisSource) is not a wl_pointer.axis_source")
             }
             scroll.source = source
-        case .axisStop(let time, let axis):  // axis_stop(time, axis)
+        case .axisStop(let time, let axis): // axis_stop(time, axis)
             guard let axis = checkedAxis(axis) else { return }
             noteScroll(time)
             scroll.stop(axis)
-        case .axisDiscrete(let time, let axis, let value, let discrete):  // axis_discrete(time, axis, value, discrete)
+        case .axisDiscrete(let time, let axis, let value, let discrete): // axis_discrete(time, axis, value, discrete)
             guard let axis = checkedAxis(axis) else { return }
             noteScroll(time)
             scroll.add(axis, value: value, value120: discrete.multipliedReportingOverflow(by: 120).partialValue)
-        case .destroy: destroyResource()  // destroy
+        case .destroy: destroyResource() // destroy
         }
     }
 
@@ -165,7 +178,8 @@ final class VirtualPointerObject: WaylandObject {
         for (time, p) in pending where !gone {
             switch p {
             case .event(let kind): server.handle(InputEvent(time: time, device: device, kind), seat: seat)
-            case .absolute(let x, let y): server.warpVirtualPointer(seat, to: OutputLayout.map(x: x, y: y, onto: absoluteFrame), time: time)
+            case .absolute(let x, let y):
+                server.warpVirtualPointer(seat, to: OutputLayout.map(x: x, y: y, onto: absoluteFrame), time: time)
             }
         }
         pending.removeAll(keepingCapacity: true)

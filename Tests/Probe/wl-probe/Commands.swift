@@ -34,10 +34,11 @@ func runCommand(_ line: String) {
     if runTextInputCommand(words) || words.first == "token-again" && runActivationCommand(words, surfaces[0]) {
         return announceAfterServerSaw("done \(line)")
     }
-    if runSelectionCommand(words) { return announceAfterServerSaw("done \(line)") }  // DataDevice.swift
-    if runCursorCommand(words) || runShapeCommand(words) { return announceAfterServerSaw("done \(line)") }  // SecondSeat.swift, CursorShape.swift
-    if runVirtualKeyboardCommand(words) { return announceAfterServerSaw("done \(line)") }  // VirtualKeyboard.swift
-    if runVirtualPointerCommand(words) { return announceAfterServerSaw("done \(line)") }  // VirtualPointer.swift
+    if runSelectionCommand(words) { return announceAfterServerSaw("done \(line)") } // DataDevice.swift
+    // SecondSeat.swift, CursorShape.swift
+    if runCursorCommand(words) || runShapeCommand(words) { return announceAfterServerSaw("done \(line)") }
+    if runVirtualKeyboardCommand(words) { return announceAfterServerSaw("done \(line)") } // VirtualKeyboard.swift
+    if runVirtualPointerCommand(words) { return announceAfterServerSaw("done \(line)") } // VirtualPointer.swift
     guard words.count >= 2, let p = probe(words[1]) else { return say("bad command: \(line)") }
     switch words[0] {
     case "region" where words.count == 3:
@@ -64,23 +65,35 @@ func runCommand(_ line: String) {
     case "sync": wl_subsurface_set_sync(p.subsurface)
     case "desync": wl_subsurface_set_desync(p.subsurface)
     case "unrole":
-        if let sub = p.subsurface { wl_subsurface_destroy(sub); p.subsurface = nil }
+        if let sub = p.subsurface {
+            wl_subsurface_destroy(sub)
+            p.subsurface = nil
+        }
         // The decoration goes first: a toplevel destroyed before it is `orphaned`.
         if let d = decorationNames.first(where: { $0.value == p.spec.name })?.key {
             decorationNames[d] = nil
             zxdg_toplevel_decoration_v1_destroy(d)
         }
-        if let top = p.toplevel { xdg_toplevel_destroy(top); p.toplevel = nil }
-        if let x = p.xdgSurface { xdg_surface_destroy(x); p.xdgSurface = nil }
+        if let top = p.toplevel {
+            xdg_toplevel_destroy(top)
+            p.toplevel = nil
+        }
+        if let x = p.xdgSurface {
+            xdg_surface_destroy(x)
+            p.xdgSurface = nil
+        }
     // Window-management requests, for the compositor's policy to grant or refuse.
     case "maximize": xdg_toplevel_set_maximized(p.toplevel)
     case "unmaximize": xdg_toplevel_unset_maximized(p.toplevel)
     case "fullscreen": xdg_toplevel_set_fullscreen(p.toplevel, nil)
     case "minimize": xdg_toplevel_set_minimized(p.toplevel)
-    case "unmap": wl_surface_attach(p.surface, nil, 0, 0); wl_surface_commit(p.surface)
+    case "unmap":
+        wl_surface_attach(p.surface, nil, 0, 0)
+        wl_surface_commit(p.surface)
     default:
-        guard runDecorationCommand(words, p) || runConstraintCommand(words, p) || runActivationCommand(words, p)
-            || runIdleCommand(words, p)
+        guard
+            runDecorationCommand(words, p) || runConstraintCommand(words, p) || runActivationCommand(words, p)
+                || runIdleCommand(words, p)
         else { return say("bad command: \(line)") }
     }
     announceAfterServerSaw("done \(line)")

@@ -95,7 +95,11 @@ func runConstraintCommand(_ words: [String], _ p: ProbeSurface) -> Bool {
     case "constraint-region":
         guard words.count == 3, let c = constraintObjects[name] else { return false }
         let region = makeRegion(words[2])
-        if c.lock { zwp_locked_pointer_v1_set_region(c.object, region) } else { zwp_confined_pointer_v1_set_region(c.object, region) }
+        if c.lock {
+            zwp_locked_pointer_v1_set_region(c.object, region)
+        } else {
+            zwp_confined_pointer_v1_set_region(c.object, region)
+        }
         if let region { wl_region_destroy(region) }
     case "hint":
         guard words.count == 3, let c = constraintObjects[name], c.lock else { return false }
@@ -112,7 +116,7 @@ func runConstraintCommand(_ words: [String], _ p: ProbeSurface) -> Bool {
 
 func runHostileConstraint(_ mode: String) -> Never {
     guard let manager = pointerConstraints else { fail("the server lacks zwp_pointer_constraints_v1") }
-    wl_display_roundtrip(display)  // the seat's capabilities, and so the wl_pointer
+    wl_display_roundtrip(display) // the seat's capabilities, and so the wl_pointer
     let surface = wl_compositor_create_surface(compositor)!
     switch mode {
     case "constraint-twice":

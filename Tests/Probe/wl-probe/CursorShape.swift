@@ -50,9 +50,12 @@ func shapeManager() -> OpaquePointer {
 
 func setShapeOnEnter(_ serial: UInt32) {
     guard let shape = shapeOnEnter, let pointer else { return }
-    if pointerShapeDevice == nil { pointerShapeDevice = wp_cursor_shape_manager_v1_get_pointer(shapeManager(), pointer) }
+    if pointerShapeDevice == nil {
+        pointerShapeDevice = wp_cursor_shape_manager_v1_get_pointer(shapeManager(), pointer)
+    }
     wp_cursor_shape_device_v1_set_shape(pointerShapeDevice, serial, shape)
-    announceAfterServerSaw("cursor-shape \(shapeNames.indices.contains(Int(shape)) ? shapeNames[Int(shape)] : "\(shape)")")
+    announceAfterServerSaw(
+        "cursor-shape \(shapeNames.indices.contains(Int(shape)) ? shapeNames[Int(shape)] : "\(shape)")")
 }
 
 /// `shape SHAPE [stale]` and `tool-shape SHAPE`; false for any other command.
@@ -60,7 +63,9 @@ func runShapeCommand(_ words: [String]) -> Bool {
     switch (words.first, words.count) {
     case ("shape", 2), ("shape", 3):
         guard let pointer else { fail("shape: no wl_pointer") }
-        if pointerShapeDevice == nil { pointerShapeDevice = wp_cursor_shape_manager_v1_get_pointer(shapeManager(), pointer) }
+        if pointerShapeDevice == nil {
+            pointerShapeDevice = wp_cursor_shape_manager_v1_get_pointer(shapeManager(), pointer)
+        }
         let serial = words.count == 3 && words[2] == "stale" ? previousEnterSerial : lastEnterSerial
         wp_cursor_shape_device_v1_set_shape(pointerShapeDevice, serial, shapeValue(words[1]))
         return true

@@ -90,7 +90,10 @@ let dataDeviceListener: UnsafeMutablePointer<wl_data_device_listener> = {
         wl_data_offer_add_listener(offer, dataOfferListener, nil)
     }
     l.pointee.selection = { _, _, offer in
-        if let old = clipboardOffer, old != offer { pendingOffers[old] = nil; wl_data_offer_destroy(old) }
+        if let old = clipboardOffer, old != offer {
+            pendingOffers[old] = nil
+            wl_data_offer_destroy(old)
+        }
         clipboardOffer = offer
         say("data.selection \(offer == nil ? "none" : "offer")")
     }
@@ -104,7 +107,11 @@ let dataDeviceListener: UnsafeMutablePointer<wl_data_device_listener> = {
     }
     l.pointee.leave = { _, _ in
         say("data.leave")
-        if let offer = dragOffer { dragOffer = nil; pendingOffers[offer] = nil; wl_data_offer_destroy(offer) }
+        if let offer = dragOffer {
+            dragOffer = nil
+            pendingOffers[offer] = nil
+            wl_data_offer_destroy(offer)
+        }
     }
     l.pointee.motion = { _, _, _, x, y in say("data.motion \(fixed(x)) \(fixed(y))") }
     l.pointee.drop = { _, _ in
@@ -135,7 +142,10 @@ let dataSourceListener: UnsafeMutablePointer<wl_data_source_listener> = {
     l.pointee.target = { _, _, mime in say("data.target \(mime.map { String(cString: $0) } ?? "none")") }
     l.pointee.action = { _, _, action in say("data.source.action \(action)") }
     l.pointee.dnd_drop_performed = { _, _ in say("data.dnd_drop_performed") }
-    l.pointee.dnd_finished = { _, source in say("data.dnd_finished"); wl_data_source_destroy(source) }
+    l.pointee.dnd_finished = { _, source in
+        say("data.dnd_finished")
+        wl_data_source_destroy(source)
+    }
     return l
 }()
 
@@ -195,7 +205,7 @@ func citedSerial(_ kind: String) -> UInt32 {
     case "button": return lastPressSerial
     case "enter": return lastKeyboardEnterSerial
     case "touch": return lastTouchSerial
-    case "other-button": return otherPressSerial  // the second seat's pointer (SecondSeat.swift)
+    case "other-button": return otherPressSerial // the second seat's pointer (SecondSeat.swift)
     case "forged": return max(lastKeySerial, lastPressSerial, lastKeyboardEnterSerial) &+ 1000
     case "zero": return 0
     default: fail("unknown serial kind \(kind)")
@@ -241,18 +251,32 @@ func runSelectionCommand(_ words: [String]) -> Bool {
         }
     case "destroy-source":
         if primary, let s = primarySource {
-            zwp_primary_selection_source_v1_destroy(s); primarySource = nil; sourceTexts[s] = nil
+            zwp_primary_selection_source_v1_destroy(s)
+            primarySource = nil
+            sourceTexts[s] = nil
         } else if !primary, let s = clipboardSource {
-            wl_data_source_destroy(s); clipboardSource = nil; sourceTexts[s] = nil
+            wl_data_source_destroy(s)
+            clipboardSource = nil
+            sourceTexts[s] = nil
         }
     case "paste" where words.count == 3:
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { fail("pipe failed") }
         if primary {
-            guard let offer = primaryOffer else { say("paste: no primary selection"); close(fds[0]); close(fds[1]); return true }
+            guard let offer = primaryOffer else {
+                say("paste: no primary selection")
+                close(fds[0])
+                close(fds[1])
+                return true
+            }
             zwp_primary_selection_offer_v1_receive(offer, words[2], fds[1])
         } else {
-            guard let offer = clipboardOffer else { say("paste: no selection"); close(fds[0]); close(fds[1]); return true }
+            guard let offer = clipboardOffer else {
+                say("paste: no selection")
+                close(fds[0])
+                close(fds[1])
+                return true
+            }
             wl_data_offer_receive(offer, words[2], fds[1])
         }
         close(fds[1])
@@ -279,7 +303,7 @@ func runSelectionCommand(_ words: [String]) -> Bool {
         var icon: OpaquePointer?
         if words.contains("icon") {
             icon = wl_compositor_create_surface(compositor)
-            wl_surface_attach(icon, makeBuffer(width: 16, height: 16, colour: 0xffff00ff), 0, 0)
+            wl_surface_attach(icon, makeBuffer(width: 16, height: 16, colour: 0xffff_00ff), 0, 0)
             wl_surface_commit(icon)
         }
         wl_data_device_start_drag(dataDevice, source, p.surface, icon, citedSerial(words[2]))

@@ -39,8 +39,10 @@ func createDecoration(for p: ProbeSurface) {
     decorationNames[decoration] = p.spec.name
     zxdg_toplevel_decoration_v1_add_listener(decoration, decorationListener, nil)
     switch request {
-    case .serverSide: zxdg_toplevel_decoration_v1_set_mode(decoration, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue)
-    case .clientSide: zxdg_toplevel_decoration_v1_set_mode(decoration, ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE.rawValue)
+    case .serverSide:
+        zxdg_toplevel_decoration_v1_set_mode(decoration, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue)
+    case .clientSide:
+        zxdg_toplevel_decoration_v1_set_mode(decoration, ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE.rawValue)
     case .unset: break
     }
 }
@@ -64,8 +66,10 @@ func runDecorationCommand(_ words: [String], _ p: ProbeSurface) -> Bool {
         zxdg_toplevel_decoration_v1_add_listener(decoration, decorationListener, nil)
     }
     switch words[2] {
-    case "server": zxdg_toplevel_decoration_v1_set_mode(decoration, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue)
-    case "client": zxdg_toplevel_decoration_v1_set_mode(decoration, ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE.rawValue)
+    case "server":
+        zxdg_toplevel_decoration_v1_set_mode(decoration, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue)
+    case "client":
+        zxdg_toplevel_decoration_v1_set_mode(decoration, ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE.rawValue)
     case "unset": zxdg_toplevel_decoration_v1_unset_mode(decoration)
     default: return false
     }

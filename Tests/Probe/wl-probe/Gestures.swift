@@ -14,7 +14,8 @@ var pointerGestures: OpaquePointer?
 let swipeListener: UnsafeMutablePointer<zwp_pointer_gesture_swipe_v1_listener> = {
     let l = UnsafeMutablePointer<zwp_pointer_gesture_swipe_v1_listener>.allocate(capacity: 1)
     l.initialize(to: zwp_pointer_gesture_swipe_v1_listener())
-    l.pointee.begin = { _, _, _, _, surface, fingers in say("gesture.swipe.begin \(named(surface)) fingers \(fingers)") }
+    l.pointee.begin = { _, _, _, _, surface, fingers in say("gesture.swipe.begin \(named(surface)) fingers \(fingers)")
+    }
     l.pointee.update = { _, _, _, dx, dy in say("gesture.swipe.update \(fixed(dx)) \(fixed(dy))") }
     l.pointee.end = { _, _, _, _, cancelled in say("gesture.swipe.end cancelled=\(cancelled)") }
     return l
@@ -23,7 +24,8 @@ let swipeListener: UnsafeMutablePointer<zwp_pointer_gesture_swipe_v1_listener> =
 let pinchListener: UnsafeMutablePointer<zwp_pointer_gesture_pinch_v1_listener> = {
     let l = UnsafeMutablePointer<zwp_pointer_gesture_pinch_v1_listener>.allocate(capacity: 1)
     l.initialize(to: zwp_pointer_gesture_pinch_v1_listener())
-    l.pointee.begin = { _, _, _, _, surface, fingers in say("gesture.pinch.begin \(named(surface)) fingers \(fingers)") }
+    l.pointee.begin = { _, _, _, _, surface, fingers in say("gesture.pinch.begin \(named(surface)) fingers \(fingers)")
+    }
     l.pointee.update = { _, _, _, dx, dy, scale, rotation in
         say("gesture.pinch.update \(fixed(dx)) \(fixed(dy)) \(fixed(scale)) \(fixed(rotation))")
     }
@@ -44,7 +46,10 @@ func createGestures(for pointer: OpaquePointer?) {
     guard wantGestures else { return }
     guard let manager = pointerGestures else { fail("the server lacks zwp_pointer_gestures_v1") }
     guard zwp_pointer_gestures_v1_get_version(manager) >= 3 else { fail("zwp_pointer_gestures_v1 below version 3") }
-    zwp_pointer_gesture_swipe_v1_add_listener(zwp_pointer_gestures_v1_get_swipe_gesture(manager, pointer), swipeListener, nil)
-    zwp_pointer_gesture_pinch_v1_add_listener(zwp_pointer_gestures_v1_get_pinch_gesture(manager, pointer), pinchListener, nil)
-    zwp_pointer_gesture_hold_v1_add_listener(zwp_pointer_gestures_v1_get_hold_gesture(manager, pointer), holdListener, nil)
+    zwp_pointer_gesture_swipe_v1_add_listener(
+        zwp_pointer_gestures_v1_get_swipe_gesture(manager, pointer), swipeListener, nil)
+    zwp_pointer_gesture_pinch_v1_add_listener(
+        zwp_pointer_gestures_v1_get_pinch_gesture(manager, pointer), pinchListener, nil)
+    zwp_pointer_gesture_hold_v1_add_listener(
+        zwp_pointer_gestures_v1_get_hold_gesture(manager, pointer), holdListener, nil)
 }

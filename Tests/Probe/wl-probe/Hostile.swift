@@ -7,7 +7,8 @@ import Foundation
 
 /// An ARGB8888 buffer with the stride and pool size given, whatever they are.
 func createShmBuffer(width: Int32, height: Int32, stride: Int32, poolSize: Int32) -> OpaquePointer? {
-    var template = Array("\(ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? "/tmp")/wl-probe-XXXXXX".utf8CString)
+    var template = Array(
+        "\(ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? "/tmp")/wl-probe-XXXXXX".utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
     guard fd >= 0, ftruncate(fd, off_t(poolSize)) == 0 else { fail("shm file failed") }
@@ -93,7 +94,7 @@ func runHostile(_ mode: String) -> Never {
             if surfaces.first?.configured == true { break }
             wl_display_roundtrip(display)
         }
-        wl_display_roundtrip(display)  // the buffer commit reaches the server
+        wl_display_roundtrip(display) // the buffer commit reaches the server
         say("ready")
         while true { sleep(1000) }
     default:

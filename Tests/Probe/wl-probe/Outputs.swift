@@ -18,7 +18,9 @@ final class ProbeOutput {
     /// Its zxdg_output_v1, with --xdg-output (XdgOutput.swift).
     var xdgOutput: OpaquePointer?
     init(label: String, registryName: UInt32, proxy: OpaquePointer) {
-        self.label = label; self.registryName = registryName; self.proxy = proxy
+        self.label = label
+        self.registryName = registryName
+        self.proxy = proxy
     }
 }
 var probeOutputs: [ProbeOutput] = []
@@ -48,7 +50,9 @@ let outputListener: UnsafeMutablePointer<wl_output_listener> = {
     let l = UnsafeMutablePointer<wl_output_listener>.allocate(capacity: 1)
     l.initialize(to: wl_output_listener())
     l.pointee.geometry = { _, o, x, y, _, _, _, make, model, _ in
-        say("output \(outputLabel(o)) geometry \(x),\(y) make=\(String(cString: make!)) model=\(String(cString: model!))")
+        say(
+            "output \(outputLabel(o)) geometry \(x),\(y) make=\(String(cString: make!)) model=\(String(cString: model!))"
+        )
     }
     l.pointee.mode = { _, o, flags, w, h, refresh in
         var f: [String] = []

@@ -60,7 +60,8 @@ let groupListener = heapListener(zwp_tablet_pad_group_v2_listener()) { l in
     l.buttons = { _, g, array in
         var buttons: [UInt32] = []
         if let a = array, let data = a.pointee.data {
-            buttons = Array(UnsafeBufferPointer(start: data.assumingMemoryBound(to: UInt32.self), count: a.pointee.size / 4))
+            buttons = Array(
+                UnsafeBufferPointer(start: data.assumingMemoryBound(to: UInt32.self), count: a.pointee.size / 4))
         }
         say("group.buttons \(numbered(probeGroups, "G", g)) [\(buttons.map(String.init).joined(separator: " "))]")
     }
@@ -94,7 +95,9 @@ let padListener = heapListener(zwp_tablet_pad_v2_listener()) { l in
     l.enter = { _, p, serial, tablet, surface in
         say("pad.enter \(numbered(probePads, "P", p)) \(named(surface)) \(tabletName(tablet)) serial=\(serial)")
     }
-    l.leave = { _, p, serial, surface in say("pad.leave \(numbered(probePads, "P", p)) \(named(surface)) serial=\(serial)") }
+    l.leave = { _, p, serial, surface in
+        say("pad.leave \(numbered(probePads, "P", p)) \(named(surface)) serial=\(serial)")
+    }
     l.removed = { _, p in say("pad.removed \(numbered(probePads, "P", p))") }
 }
 

@@ -21,7 +21,9 @@ let inhibitorListener: UnsafeMutablePointer<zwp_keyboard_shortcuts_inhibitor_v1_
 }()
 
 func inhibitShortcuts(_ p: ProbeSurface) {
-    guard let manager = shortcutsInhibitManager else { fail("the server lacks zwp_keyboard_shortcuts_inhibit_manager_v1") }
+    guard let manager = shortcutsInhibitManager else {
+        fail("the server lacks zwp_keyboard_shortcuts_inhibit_manager_v1")
+    }
     let inhibitor = zwp_keyboard_shortcuts_inhibit_manager_v1_inhibit_shortcuts(manager, p.surface, seat)!
     inhibitors[p.spec.name] = inhibitor
     inhibitorNames[inhibitor] = p.spec.name

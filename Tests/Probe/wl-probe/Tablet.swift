@@ -22,9 +22,13 @@ var probeTools: [OpaquePointer] = []
 func tabletName(_ t: OpaquePointer?) -> String { probeTablets.firstIndex { $0 == t }.map { "T\($0)" } ?? "T?" }
 func toolName(_ t: OpaquePointer?) -> String { probeTools.firstIndex { $0 == t }.map { "tool\($0)" } ?? "tool?" }
 
-let toolTypes: [UInt32: String] = [0x140: "pen", 0x141: "eraser", 0x142: "brush", 0x143: "pencil", 0x144: "airbrush",
-                                   0x145: "finger", 0x146: "mouse", 0x147: "lens"]
-let toolCapabilities: [UInt32: String] = [1: "tilt", 2: "pressure", 3: "distance", 4: "rotation", 5: "slider", 6: "wheel"]
+let toolTypes: [UInt32: String] = [
+    0x140: "pen", 0x141: "eraser", 0x142: "brush", 0x143: "pencil", 0x144: "airbrush",
+    0x145: "finger", 0x146: "mouse", 0x147: "lens",
+]
+let toolCapabilities: [UInt32: String] = [
+    1: "tilt", 2: "pressure", 3: "distance", 4: "rotation", 5: "slider", 6: "wheel",
+]
 
 /// A listener struct on the heap, where libwayland keeps a pointer to it for as long as
 /// the proxy lives, with the entries `fill` sets (the tablet and pad listeners' one shape).
@@ -51,7 +55,8 @@ let toolListener = heapListener(zwp_tablet_tool_v2_listener()) { l in
     l.done = { _, t in say("tool.done \(toolName(t))") }
     l.removed = { _, t in say("tool.removed \(toolName(t))") }
     l.proximity_in = { _, t, serial, tablet, surface in
-        proximitySerials[t!, default: []] = (proximitySerials[t!] ?? []).suffix(1) + [serial]  // CursorShape.swift cites them
+        // CursorShape.swift cites them
+        proximitySerials[t!, default: []] = (proximitySerials[t!] ?? []).suffix(1) + [serial]
         say("tool.proximity_in \(toolName(t)) \(named(surface)) \(tabletName(tablet)) serial=\(serial)")
     }
     l.proximity_out = { _, t in say("tool.proximity_out \(toolName(t))") }
@@ -81,7 +86,7 @@ let tabletSeatListener = heapListener(zwp_tablet_seat_v2_listener()) { l in
         zwp_tablet_tool_v2_add_listener(tool, toolListener, nil)
         say("tool.added \(toolName(tool))")
     }
-    l.pad_added = { _, _, pad in padAdded(pad) }  // Pad.swift
+    l.pad_added = { _, _, pad in padAdded(pad) } // Pad.swift
 }
 
 /// Called once the registry is read: the tablet seat of the client's one wl_seat.

@@ -26,8 +26,9 @@ let textInputListener: UnsafeMutablePointer<zwp_text_input_v3_listener> = {
         say("text.enter \(named(surface))")
         if textInputAuto {
             zwp_text_input_v3_enable(input)
-            zwp_text_input_v3_set_content_type(input, ZWP_TEXT_INPUT_V3_CONTENT_HINT_NONE.rawValue,
-                                               ZWP_TEXT_INPUT_V3_CONTENT_PURPOSE_NORMAL.rawValue)
+            zwp_text_input_v3_set_content_type(
+                input, ZWP_TEXT_INPUT_V3_CONTENT_HINT_NONE.rawValue,
+                ZWP_TEXT_INPUT_V3_CONTENT_PURPOSE_NORMAL.rawValue)
             zwp_text_input_v3_set_cursor_rectangle(input, 10, 10, 1, 16)
             zwp_text_input_v3_set_surrounding_text(input, "", 0, 0)
             textInputCommit()
@@ -58,7 +59,7 @@ func textInputCommit() {
 /// `text ...` commands; false when the line is not one.
 func runTextInputCommand(_ words: [String]) -> Bool {
     guard words.first == "text", words.count >= 2 else { return false }
-    if words[1] == "create" {  // a text input made late, once the window has the focus
+    if words[1] == "create" { // a text input made late, once the window has the focus
         wantTextInput = true
         if textInput == nil { createTextInput() }
         return true

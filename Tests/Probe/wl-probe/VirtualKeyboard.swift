@@ -45,7 +45,8 @@ func runVirtualKeyboardCommand(_ words: [String]) -> Bool {
 
 /// An unlinked file holding `text` and a NUL, as typing tools send their keymaps.
 private func keymapFile(_ text: Data) -> Int32 {
-    var template = Array("\(ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? "/tmp")/wl-probe-keymap-XXXXXX".utf8CString)
+    var template = Array(
+        "\(ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? "/tmp")/wl-probe-keymap-XXXXXX".utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard fd >= 0 else { fail("mkstemp failed") }
     template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }

@@ -41,7 +41,8 @@ func runVirtualPointerCommand(_ words: [String]) -> Bool {
             guard k + 1 < words.count, let output = probeOutputs.first(where: { $0.label == words[k + 1] }) else {
                 fail("vpointer create output oN: no such output (--outputs binds them)")
             }
-            virtualPointer = zwlr_virtual_pointer_manager_v1_create_virtual_pointer_with_output(manager, onSeat, output.proxy)
+            virtualPointer = zwlr_virtual_pointer_manager_v1_create_virtual_pointer_with_output(
+                manager, onSeat, output.proxy)
         } else {
             virtualPointer = zwlr_virtual_pointer_manager_v1_create_virtual_pointer(manager, onSeat)
         }
@@ -54,11 +55,13 @@ func runVirtualPointerCommand(_ words: [String]) -> Bool {
     case "motion":
         // An optional count: that many requests at once (a client that never frames).
         for k in 0..<(words.count > 4 ? uint(4) : 1) {
-            zwlr_virtual_pointer_v1_motion(pointer, t &+ k, wl_fixed_from_double(number(2)), wl_fixed_from_double(number(3)))
+            zwlr_virtual_pointer_v1_motion(
+                pointer, t &+ k, wl_fixed_from_double(number(2)), wl_fixed_from_double(number(3)))
         }
     case "absolute": zwlr_virtual_pointer_v1_motion_absolute(pointer, t, uint(2), uint(3), uint(4), uint(5))
     case "button":
-        let state: UInt32 = words.count > 3 && words[3] == "pressed" ? 1 : words.count > 3 && words[3] == "released" ? 0 : uint(3)
+        let state: UInt32 =
+            words.count > 3 && words[3] == "pressed" ? 1 : words.count > 3 && words[3] == "released" ? 0 : uint(3)
         zwlr_virtual_pointer_v1_button(pointer, t, uint(2), state)
     case "axis": zwlr_virtual_pointer_v1_axis(pointer, t, uint(2), wl_fixed_from_double(number(3)))
     case "discrete":

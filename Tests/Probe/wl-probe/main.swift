@@ -34,7 +34,10 @@ func say(_ line: String) {
     print(line)
     if slowMS > 0 { usleep(slowMS * 1000) }
 }
-func fail(_ line: String) -> Never { say("fatal: \(line)"); exit(2) }
+func fail(_ line: String) -> Never {
+    say("fatal: \(line)")
+    exit(2)
+}
 
 // MARK: Arguments
 
@@ -50,7 +53,9 @@ struct SurfaceSpec {
 }
 
 var specs: [SurfaceSpec] = []
-var bindPointer = true, bindKeyboard = true, bindTouch = true
+var bindPointer = true
+var bindKeyboard = true
+var bindTouch = true
 var moveOnPress: Set<String> = []
 var forgeMove: Set<String> = []
 /// A late client: asks for the move citing the press only once the button is up again.
@@ -77,20 +82,34 @@ func rect(_ s: String) -> (Int32, Int32, Int32, Int32) {
 }
 
 var argv = Array(CommandLine.arguments.dropFirst())
-func next() -> String { guard !argv.isEmpty else { fail("missing argument") }; return argv.removeFirst() }
+func next() -> String {
+    guard !argv.isEmpty else { fail("missing argument") }
+    return argv.removeFirst()
+}
 while !argv.isEmpty {
     switch next() {
     case "--toplevel":
-        let name = next(); let (w, h) = pair(next(), "x")
+        let name = next()
+        let (w, h) = pair(next(), "x")
         specs.append(SurfaceSpec(name: name, width: w, height: h))
     case let flag where flag == "--sub" || flag == "--popup-on-press" || flag == "--popup-on-key":
-        let name = next(), parent = next()
-        let (x, y) = pair(next(), ","), (w, h) = pair(next(), "x")
-        specs.append(SurfaceSpec(name: name, parent: parent, x: x, y: y, width: w, height: h,
-                                 popupOnPress: flag == "--popup-on-press", popupOnKey: flag == "--popup-on-key"))
+        let name = next()
+        let parent = next()
+        let (x, y) = pair(next(), ",")
+        let (w, h) = pair(next(), "x")
+        specs.append(
+            SurfaceSpec(
+                name: name, parent: parent, x: x, y: y, width: w, height: h,
+                popupOnPress: flag == "--popup-on-press", popupOnKey: flag == "--popup-on-key"))
     case "--below": specs[specs.count - 1].below = true
-    case "--input": let n = next(); let r = rect(next()); specs[index(n)].input.append(r)
-    case "--hole": let n = next(); let r = rect(next()); specs[index(n)].holes.append(r)
+    case "--input":
+        let n = next()
+        let r = rect(next())
+        specs[index(n)].input.append(r)
+    case "--hole":
+        let n = next()
+        let r = rect(next())
+        specs[index(n)].holes.append(r)
     case "--move-on-press": moveOnPress.insert(next())
     case "--forged-move-on-press": forgeMove.insert(next())
     case "--move-on-release": moveOnRelease.insert(next())
@@ -104,7 +123,7 @@ while !argv.isEmpty {
     case "--seat-index":
         guard let v = Int(next()), v >= 0 else { fail("--seat-index N") }
         seatIndex = v
-    case "--seat-name": seatName = next()  // SecondSeat.swift
+    case "--seat-name": seatName = next() // SecondSeat.swift
     case "--also-seat-index":
         guard let v = Int(next()), v >= 0 else { fail("--also-seat-index N") }
         otherSeatIndex = v
@@ -116,14 +135,15 @@ while !argv.isEmpty {
     case "--csd": decorationRequest = .clientSide
     case "--decoration-unset": decorationRequest = .unset
     case "--maximized": startMaximized = true
-    case "--outputs": watchOutputs = true  // Outputs.swift
-    case "--xdg-output":  // XdgOutput.swift
+    case "--outputs": watchOutputs = true // Outputs.swift
+    case "--xdg-output": // XdgOutput.swift
         guard let v = UInt32(next()), (1...3).contains(v) else { fail("--xdg-output VERSION (1 to 3)") }
-        xdgOutputVersion = v; watchOutputs = true
+        xdgOutputVersion = v
+        watchOutputs = true
     case "--relative": wantRelative = true
     // Input protocols (Gestures.swift, ShortcutsInhibit.swift).
     case "--gestures": wantGestures = true
-    case "--tablet": wantTablet = true  // Tablet.swift
+    case "--tablet": wantTablet = true // Tablet.swift
     // Cursors by name (CursorShape.swift).
     case "--cursor-shape":
         guard let v = UInt32(next()), (1...2).contains(v) else { fail("--cursor-shape VERSION (1 or 2)") }
@@ -134,7 +154,9 @@ while !argv.isEmpty {
     case "--inhibit-shortcuts": inhibitShortcutsOf.insert(next())
     // Text input, activation, idle (TextInput.swift, Activation.swift, Idle.swift).
     case "--text-input": wantTextInput = true
-    case "--text-input-auto": wantTextInput = true; textInputAuto = true
+    case "--text-input-auto":
+        wantTextInput = true
+        textInputAuto = true
     case "--idle-notify":
         guard let ms = UInt32(next()) else { fail("--idle-notify MS") }
         idleTimeouts.append(ms)
@@ -145,7 +167,7 @@ while !argv.isEmpty {
         guard let ms = UInt32(next()) else { fail("--slow MS") }
         slowMS = ms
     case "--ignore-ping": ignorePing = true
-    case "--keymap-names": showKeymapNames = true  // VirtualKeyboard.swift
+    case "--keymap-names": showKeymapNames = true // VirtualKeyboard.swift
     case let other: fail("unknown argument \(other)")
     }
 }
@@ -181,12 +203,12 @@ registryListener.pointee.global = { _, registry, name, iface, version in
     case "wl_shm": shm = bind(registry, name, "wl_shm", 1)
     case "xdg_wm_base": wmBase = bind(registry, name, "xdg_wm_base", min(version, 3))
     case "wl_seat":
-        seatGlobals.append((name, version))  // several seats: SecondSeat.swift
+        seatGlobals.append((name, version)) // several seats: SecondSeat.swift
         if seatName == nil, seatsSeen == seatIndex { seat = bind(registry, name, "wl_seat", min(version, seatVersion)) }
         if seatsSeen == otherSeatIndex { bindOtherSeat(registry, name, version) }
         seatsSeen += 1
-    case "wl_output": bindOutput(registry, name, version)  // with --outputs (Outputs.swift)
-    case "zxdg_output_manager_v1": bindXdgOutputManager(registry, name, version)  // with --xdg-output
+    case "wl_output": bindOutput(registry, name, version) // with --outputs (Outputs.swift)
+    case "zxdg_output_manager_v1": bindXdgOutputManager(registry, name, version) // with --xdg-output
     case "zxdg_decoration_manager_v1": decorationManager = bind(registry, name, "zxdg_decoration_manager_v1", 1)
     case "zwp_relative_pointer_manager_v1": relativeManager = bind(registry, name, "zwp_relative_pointer_manager_v1", 1)
     case "zwp_pointer_constraints_v1": pointerConstraints = bind(registry, name, "zwp_pointer_constraints_v1", 1)
@@ -199,13 +221,13 @@ registryListener.pointee.global = { _, registry, name, iface, version in
     case "xdg_activation_v1": activation = bind(registry, name, "xdg_activation_v1", 1)
     case "ext_idle_notifier_v1": idleNotifier = bind(registry, name, "ext_idle_notifier_v1", 1)
     case "zwp_idle_inhibit_manager_v1": idleInhibitManager = bind(registry, name, "zwp_idle_inhibit_manager_v1", 1)
-    case "zwp_tablet_manager_v2": tabletManager = bind(registry, name, "zwp_tablet_manager_v2", 1)  // Tablet.swift
-    case "wp_cursor_shape_manager_v1": bindCursorShapeManager(registry, name, version)  // CursorShape.swift
+    case "zwp_tablet_manager_v2": tabletManager = bind(registry, name, "zwp_tablet_manager_v2", 1) // Tablet.swift
+    case "wp_cursor_shape_manager_v1": bindCursorShapeManager(registry, name, version) // CursorShape.swift
     // Selections (DataDevice.swift).
     case "wl_data_device_manager": dataDeviceManager = bind(registry, name, "wl_data_device_manager", min(version, 3))
     case "zwp_primary_selection_device_manager_v1":
         primaryManager = bind(registry, name, "zwp_primary_selection_device_manager_v1", 1)
-    case "zwp_virtual_keyboard_manager_v1":  // VirtualKeyboard.swift
+    case "zwp_virtual_keyboard_manager_v1": // VirtualKeyboard.swift
         virtualKeyboardManager = bind(registry, name, "zwp_virtual_keyboard_manager_v1", 1)
     // Virtual input devices (VirtualPointer.swift).
     case "zwlr_virtual_pointer_manager_v1": bindVirtualPointerManager(registry, name, version)
@@ -239,7 +261,10 @@ final class ProbeSurface {
     var popup: OpaquePointer?
     var subsurface: OpaquePointer?
     var configured = false
-    init(spec: SurfaceSpec, surface: OpaquePointer) { self.spec = spec; self.surface = surface }
+    init(spec: SurfaceSpec, surface: OpaquePointer) {
+        self.spec = spec
+        self.surface = surface
+    }
 }
 var surfaces: [ProbeSurface] = []
 func named(_ surface: OpaquePointer?) -> String { surfaces.first { $0.surface == surface }?.spec.name ?? "?" }
@@ -247,14 +272,16 @@ func probe(_ name: String) -> ProbeSurface? { surfaces.first { $0.spec.name == n
 
 /// An opaque colour per surface name, so screenshots tell surfaces apart.
 func colour(of name: String) -> UInt32 {
-    let palette: [UInt32] = [0xff4e79a7, 0xfff28e2b, 0xff59a14f, 0xffe15759, 0xff76b7b2, 0xffedc948, 0xffb07aa1]
+    let palette: [UInt32] = [0xff4e_79a7, 0xfff2_8e2b, 0xff59_a14f, 0xffe1_5759, 0xff76_b7b2, 0xffed_c948, 0xffb0_7aa1]
     return palette[Int(name.utf8.reduce(0) { ($0 &* 31 &+ UInt32($1)) % 7 })]
 }
 
 /// A shared-memory buffer of the surface's size, filled with one colour.
-func makeBuffer(width: Int32, height: Int32, colour fill: UInt32 = 0x80808080) -> OpaquePointer? {
-    let stride = width * 4, size = Int(stride * height)
-    var template = Array("\(ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? "/tmp")/wl-probe-XXXXXX".utf8CString)
+func makeBuffer(width: Int32, height: Int32, colour fill: UInt32 = 0x8080_8080) -> OpaquePointer? {
+    let stride = width * 4
+    let size = Int(stride * height)
+    var template = Array(
+        "\(ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? "/tmp")/wl-probe-XXXXXX".utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard fd >= 0 else { fail("mkstemp failed") }
     template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
@@ -283,7 +310,8 @@ func applyInputRegion(_ p: ProbeSurface) {
 
 func attachAndCommit(_ p: ProbeSurface) {
     applyInputRegion(p)
-    wl_surface_attach(p.surface, makeBuffer(width: p.spec.width, height: p.spec.height, colour: colour(of: p.spec.name)), 0, 0)
+    wl_surface_attach(
+        p.surface, makeBuffer(width: p.spec.width, height: p.spec.height, colour: colour(of: p.spec.name)), 0, 0)
     wl_surface_commit(p.surface)
 }
 
@@ -310,7 +338,9 @@ xdgSurfaceListener.pointee.configure = { _, xdgSurface, serial in
     if !p.configured {
         p.configured = true
         // Subsurfaces of this window commit first (synchronized: applied with the parent).
-        for child in surfaces where child.spec.parent == p.spec.name && child.subsurface != nil { attachAndCommit(child) }
+        for child in surfaces where child.spec.parent == p.spec.name && child.subsurface != nil {
+            attachAndCommit(child)
+        }
         attachAndCommit(p)
         announceAfterServerSaw("mapped \(p.spec.name)")
     } else {
@@ -338,7 +368,9 @@ popupListener.initialize(to: xdg_popup_listener())
 popupListener.pointee.configure = { _, popup, x, y, w, h in
     say("popup.configure \(surfaces.first { $0.popup == popup }?.spec.name ?? "?") \(x),\(y) \(w)x\(h)")
 }
-popupListener.pointee.popup_done = { _, popup in say("popup.done \(surfaces.first { $0.popup == popup }?.spec.name ?? "?")") }
+popupListener.pointee.popup_done = { _, popup in
+    say("popup.done \(surfaces.first { $0.popup == popup }?.spec.name ?? "?")")
+}
 
 func createToplevel(_ spec: SurfaceSpec) {
     let p = ProbeSurface(spec: spec, surface: wl_compositor_create_surface(compositor)!)
@@ -401,7 +433,7 @@ pointerListener.pointee.enter = { _, _, serial, surface, x, y in
     pointerFocus = named(surface)
     pointerAt = (wl_fixed_to_double(x), wl_fixed_to_double(y))
     say("pointer.enter \(pointerFocus) \(fixed(x)) \(fixed(y))")
-    setShapeOnEnter(serial)  // CursorShape.swift
+    setShapeOnEnter(serial) // CursorShape.swift
 }
 pointerListener.pointee.leave = { _, _, _, surface in say("pointer.leave \(named(surface))") }
 pointerListener.pointee.motion = { _, _, _, x, y in
@@ -409,7 +441,8 @@ pointerListener.pointee.motion = { _, _, _, x, y in
     say("pointer.motion \(fixed(x)) \(fixed(y))")
     // A toolkit's drag threshold: the move is asked for only once the pointer went far enough.
     if let press = pendingDrag, let p = probe(press.surface), let t = p.toplevel {
-        let dx = wl_fixed_to_double(x) - press.x, dy = wl_fixed_to_double(y) - press.y
+        let dx = wl_fixed_to_double(x) - press.x
+        let dy = wl_fixed_to_double(y) - press.y
         if (dx * dx + dy * dy).squareRoot() >= moveAfter[press.surface] ?? .infinity {
             pendingDrag = nil
             xdg_toplevel_move(t, seat, press.serial)
@@ -486,7 +519,9 @@ touchListener.pointee.cancel = { _, _ in say("touch.cancel") }
 
 let seatListener = UnsafeMutablePointer<wl_seat_listener>.allocate(capacity: 1)
 seatListener.initialize(to: wl_seat_listener())
-var pointer: OpaquePointer?, keyboard: OpaquePointer?, touch: OpaquePointer?
+var pointer: OpaquePointer?
+var keyboard: OpaquePointer?
+var touch: OpaquePointer?
 seatListener.pointee.capabilities = { _, seat, caps in
     say("seat.capabilities \(caps)")
     if bindPointer, caps & WL_SEAT_CAPABILITY_POINTER.rawValue != 0, pointer == nil {
@@ -523,8 +558,10 @@ wl_display_roundtrip(display)
 say("ready")
 
 // Events from the server, and commands from stdin (Commands.swift), whichever comes.
-var fds = [pollfd(fd: wl_display_get_fd(display), events: Int16(POLLIN), revents: 0),
-           pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
+var fds = [
+    pollfd(fd: wl_display_get_fd(display), events: Int16(POLLIN), revents: 0),
+    pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+]
 // Connected through WAYLAND_SOCKET=0, stdin is the Wayland socket: no commands there
 // (reading lines from it would swallow the server's events).
 var stdinOpen = wl_display_get_fd(display) != 0
@@ -532,7 +569,10 @@ loop: while true {
     while wl_display_prepare_read(display) != 0 { if wl_display_dispatch_pending(display) < 0 { break loop } }
     wl_display_flush(display)
     fds[1].fd = stdinOpen ? 0 : -1
-    if poll(&fds, 2, -1) < 0 { wl_display_cancel_read(display); continue }
+    if poll(&fds, 2, -1) < 0 {
+        wl_display_cancel_read(display)
+        continue
+    }
     if fds[0].revents != 0 {
         if wl_display_read_events(display) < 0 { break }
     } else {

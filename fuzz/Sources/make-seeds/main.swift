@@ -1,8 +1,8 @@
 // Writes the committed seed corpus (fuzz/corpus/<target>/) from the synthetic and hostile
 // generators and the router script encoder. Deterministic: same seeds, same files.
 //   swift run --scratch-path .build/plain make-seeds corpus
-import InputRouterFuzzing
 import Foundation
+import InputRouterFuzzing
 import InputRouterRecording
 
 let arguments = CommandLine.arguments
@@ -33,8 +33,9 @@ func write(_ bytes: [UInt8], _ dir: String, _ name: String) {
 
 // Recordings: small synthetic logs of each device kind and all together, and hostile ones.
 for (i, kind) in SyntheticDeviceKind.allCases.enumerated() {
-    write(Array(SyntheticGenerator(seed: UInt64(i), devices: [kind], frames: 12).generate().yaml.utf8),
-          "recording", "synthetic-\(kind).yml")
+    write(
+        Array(SyntheticGenerator(seed: UInt64(i), devices: [kind], frames: 12).generate().yaml.utf8),
+        "recording", "synthetic-\(kind).yml")
 }
 write(Array(SyntheticGenerator(seed: 99, frames: 30).generate().yaml.utf8), "recording", "synthetic-all.yml")
 for seed in 0..<12 as Range<UInt64> {
