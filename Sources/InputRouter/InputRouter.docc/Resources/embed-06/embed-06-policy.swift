@@ -67,7 +67,8 @@ while let first = pending.first, case .deviceAdded = first.kind {
     server.handle(pending.removeFirst(), description: input?.descriptions[first.device])
 }
 
-while true {
+// Until the input is played and the last window has closed; without input, until killed.
+while input == nil || !pending.isEmpty || !server.mappedToplevels.isEmpty {
     display.flushClients()
     display.dispatch(timeoutMS: 10)
     if !server.mappedToplevels.isEmpty, let event = pending.first {
@@ -75,7 +76,8 @@ while true {
         // Where a press goes: the node under the cursor and the chain it would walk.
         if case .pointerButton(_, .pressed) = event.kind, let hit = tree.hitTest(seat.cursor) {
             let chain = server.router.responderChain(from: .node(hit.node), seat: seat.id)
-            print("press on \(tree.name(of: hit.node) ?? "a surface"); chain: \(chain)")
+            print("press on \(tree.name(of: hit.node) ?? "?") at \(Int(hit.local.x)),\(Int(hit.local.y)); chain: "
+                  + chain.map { if case .node(let n) = $0 { tree.name(of: n) ?? "\(n)" } else { "\($0)" } }.joined(separator: " → "))
         }
         server.handle(event)
     }
