@@ -3,6 +3,7 @@
 #   make nested the compositor as a window of your session (CLIENT=foot by default)
 #   make test   build and run every test
 #   make format rewrite the Swift code as .swift-format says (make test lints it)
+#   make docs   the DocC site of the public modules, in .build/docs-site (README, "Documentation")
 #   make bench  release-mode benchmarks
 #   make vm-test  real libinput end to end in a VM (qemu, slow; not part of make test)
 #   make fuzz SECONDS=600   each libFuzzer target for that long (docs/fuzzing.md)
@@ -50,10 +51,14 @@ APT_PACKAGES += fcitx5 fcitx5-chinese-addons dbus-daemon
 # Cursors by name (cursor-shape-v1): the system's Xcursor theme the renderer draws them
 # from, Adwaita, which /usr/share/icons/default inherits (CursorShapeRenderingTests).
 APT_PACKAGES += adwaita-icon-theme
+# The documentation site rendered in a real browser (tools/docs-browser-test.py): Debian's
+# chromium, headless, dumps each page's DOM after DocC's JavaScript ran, and takes the
+# screenshots README shows.
+APT_PACKAGES += chromium
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 
-.PHONY: deps demo nested test bench bench-deps vm-test fuzz fuzz-seeds test-sanitizers conformance conformance-tsan
+.PHONY: deps demo nested format test docs docs-test consumer bench bench-deps vm-test fuzz fuzz-seeds test-sanitizers conformance conformance-tsan
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
@@ -90,8 +95,29 @@ test: deps
 	# The hot path must not allocate: the release benchmark fails if routing does.
 	$(SWIFT) build -c release --product core-bench
 	.build/release/core-bench --check-allocations
+	# The DocC site, rendered in chromium (about 30 s and 60 s), and the package as another
+	# package's dependency (its own build of three products: about 2 minutes).
+	$(MAKE) --no-print-directory docs-test
+	$(MAKE) --no-print-directory consumer
 	# Hostile-input suites under ASan and TSan: about 6 of the ~9 minutes (docs/fuzzing.md).
 	$(MAKE) --no-print-directory test-sanitizers
+
+# The DocC catalogues (Sources/*/*.docc) over the symbol graphs of the debug build, as a
+# static site: .build/docs-site/<module>/ and an index.html. docc warnings are errors.
+docs: deps
+	SWIFT=$(SWIFT) tools/build-docs.sh
+
+# The site in headless chromium from a local HTTP server: titles, code blocks, every
+# tutorial step; writes docs/docc-landing.png and docs/docc-tutorial.png.
+docs-test: docs
+	tools/docs-browser-test.py
+
+# examples/consumer depends on the library by path, as a user's package does by URL: a
+# renamed product, a module that does not build as a dependency or a lost `public` fails
+# here. Its output is compared with what the Wayland and xkb specifications say it prints.
+consumer: deps
+	cd examples/consumer && $(SWIFT) build
+	cd examples/consumer && $$($(SWIFT) build --show-bin-path)/consumer | diff -u expected-output.txt -
 
 # Mir's Wayland Conformance Suite: fails on a failure not in the expected list, and on a
 # listed test that passes (Tests/Conformance/README.md). WLCS_TSAN=1: under wlcs.tsan.

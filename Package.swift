@@ -160,6 +160,27 @@ let package = Package(
             name: "ir-embed",
             dependencies: ["InputRouterWayland", "InputRouter", "InputRouterRecording", "CPixman", "CWaylandServer"],
             path: "examples/embed"),
+        // The DocC tutorial "Route input in your own compositor": each step's code, the file
+        // the tutorial shows, compiled as a program of its own, so a renamed API breaks the
+        // build and not only the page (Sources/InputRouter/InputRouter.docc/Resources).
+        .executableTarget(
+            name: "tutorial-embed-01", dependencies: ["InputRouter", "InputRouterWayland"],
+            path: "Sources/InputRouter/InputRouter.docc/Resources/embed-01"),
+        .executableTarget(
+            name: "tutorial-embed-02", dependencies: ["InputRouter", "InputRouterWayland"],
+            path: "Sources/InputRouter/InputRouter.docc/Resources/embed-02"),
+        .executableTarget(
+            name: "tutorial-embed-03", dependencies: ["InputRouter", "InputRouterWayland"],
+            path: "Sources/InputRouter/InputRouter.docc/Resources/embed-03"),
+        .executableTarget(
+            name: "tutorial-embed-04", dependencies: ["InputRouter", "InputRouterWayland"],
+            path: "Sources/InputRouter/InputRouter.docc/Resources/embed-04"),
+        .executableTarget(
+            name: "tutorial-embed-05", dependencies: ["InputRouter", "InputRouterWayland", "InputRouterRecording"],
+            path: "Sources/InputRouter/InputRouter.docc/Resources/embed-05"),
+        .executableTarget(
+            name: "tutorial-embed-06", dependencies: ["InputRouter", "InputRouterWayland", "InputRouterRecording"],
+            path: "Sources/InputRouter/InputRouter.docc/Resources/embed-06"),
         .executableTarget(
             name: "route-demo", dependencies: ["InputRouter"], path: "examples/route-demo", exclude: ["scene.txt"]),
         .target(name: "CAllocCounter", path: "benchmarks/CAllocCounter"),

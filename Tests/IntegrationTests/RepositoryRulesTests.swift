@@ -93,6 +93,8 @@ import Testing
             }
         }
         for folder in foldersWithCode.sorted() where !mapped.contains(folder) {
+            // A DocC catalogue's tutorial code is documentation, compiled so it stays true.
+            if folder.contains(".docc/") { continue }
             // A C target's include/ folder goes with the target's row.
             if folder.hasSuffix("/include"), mapped.contains((folder as NSString).deletingLastPathComponent) {
                 continue
