@@ -95,6 +95,11 @@ test: deps
 	# The hot path must not allocate: the release benchmark fails if routing does.
 	$(SWIFT) build -c release --product core-bench
 	.build/release/core-bench --check-allocations
+	# The Wayland layer in release too (make demo and make bench build it so), and its events
+	# allocate no more than the bare protocol's: a release build compiles each module whole,
+	# and once failed on a C constant that the debug build found.
+	$(SWIFT) build -c release --product wayland-bench
+	.build/release/wayland-bench --check-allocations
 	# The DocC site, rendered in chromium (about 30 s and 60 s), and the package as another
 	# package's dependency (its own build of three products: about 2 minutes).
 	$(MAKE) --no-print-directory docs-test

@@ -8,6 +8,7 @@
 // sends the keymap in use first: one comparison per key, and a client that never sees a
 // virtual keyboard's keys is never sent its keymap (wlroots sends every keymap change to
 // every client instead).
+import CWaylandProtocolsServer
 import CWaylandServer
 import Glibc
 import InputRouter

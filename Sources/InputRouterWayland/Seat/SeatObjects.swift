@@ -1,5 +1,6 @@
 // `wl_seat` and its devices. A client's surfaces take pointer, keyboard or touch events
 // only while it holds at least one resource of that kind (the core's bound devices).
+import CWaylandProtocolsServer
 import CWaylandServer
 import Foundation
 import InputRouter
