@@ -172,6 +172,12 @@ capi-test: deps
 		$$(PKG_CONFIG_PATH=$$prefix/lib/pkgconfig pkg-config --cflags --libs inputrouter) -o $$prefix/consumer && \
 	env -u LD_LIBRARY_PATH $$prefix/consumer | diff -u Tests/CAPI/consumer/expected-output.txt - && \
 	echo "consumer: built with pkg-config against $$prefix, output as expected" && rm -rf $$prefix
+	# docs/embedding.md's C example, compiled from the page as it stands.
+	( printf '#include <input_router.h>\n#include <stdio.h>\n'; \
+		awk '/^## 8. From C/{f=1} f&&/^```c$$/{c=1;next} c&&/^```$$/{exit} c' docs/embedding.md ) > $(CAPI_OUT)/doc_example.c
+	lib=$$($(SWIFT) build --show-bin-path); cc -std=c11 -Wall -Wextra -Werror -Iinclude $(CAPI_OUT)/doc_example.c \
+		-L$$lib -Wl,-rpath,$$lib -linputrouter -o $(CAPI_OUT)/doc_example
+	$(CAPI_OUT)/doc_example | diff -u Tests/CAPI/consumer/doc-example-output.txt -
 
 # Mir's Wayland Conformance Suite: fails on a failure not in the expected list, and on a
 # listed test that passes (Tests/Conformance/README.md). WLCS_TSAN=1: under wlcs.tsan.

@@ -29,8 +29,10 @@
  * - Threads: a router reads and writes no global state; the library has none. Use one
  *   router from one thread at a time (several routers on several threads are fine).
  * - Callbacks (node handlers, key bindings, the drain callback) run inside the call that
- *   routes or drains. From inside one, functions that change this router return
- *   IR_ERROR_BUSY; read-only ones (ir_router_node_client, ir_seat_cursor...) work.
+ *   routes or drains. From inside one, every function of this router returns
+ *   IR_ERROR_BUSY but the readers of the tree and seats: ir_router_node_client,
+ *   ir_router_node_alive, ir_router_hit_test, ir_seat_keyboard_focus,
+ *   ir_seat_pointer_focus and ir_seat_cursor.
  * - Times are microseconds (libinput's clock); deliveries also carry milliseconds, what
  *   the Wayland events take.
  */
