@@ -85,6 +85,7 @@ static void test_null_handle(void) {
     CHECK_ERR(ir_router_trace_text(NULL, buffer, sizeof buffer, &z), IR_ERROR_NULL_HANDLE);
     CHECK_ERR(ir_router_clear_trace(NULL), IR_ERROR_NULL_HANDLE);
     CHECK_ERR(ir_router_check_invariants(NULL, &z, buffer, sizeof buffer, &z), IR_ERROR_NULL_HANDLE);
+    CHECK_ERR(ir_router_set_invariant_checks(NULL, false), IR_ERROR_NULL_HANDLE);
     CHECK_ERR(ir_recording_next(NULL, &e), IR_ERROR_NULL_HANDLE);
     CHECK_ERR(ir_recording_counts(NULL, &z, &z), IR_ERROR_NULL_HANDLE);
     ir_router_destroy(NULL);  /* allowed, does nothing */
@@ -276,7 +277,7 @@ static void test_invalid_arguments(void) {
 /* Callbacks may read but not change the router that called them. */
 struct reentry {
     struct ir_router *router;
-    enum ir_error destroy, handle, drain, read, trace;
+    enum ir_error destroy, handle, drain, read, trace, checks;
     uint32_t client_seen;
     int calls;
 };
@@ -292,6 +293,7 @@ static enum ir_disposition reentering_handler(void *user_data, uint64_t node, co
     re->drain = ir_router_drain(re->router, ignore_delivery, NULL, NULL);
     re->read = ir_router_node_client(re->router, node, &re->client_seen);
     re->trace = ir_router_trace_text(re->router, NULL, 0, &length);
+    re->checks = ir_router_set_invariant_checks(re->router, false);
     return IR_HANDLED;
 }
 
@@ -312,7 +314,7 @@ static void test_busy(void) {
     CHECK_OK(ir_router_handle_event(router, seat, &to_panel));
     CHECK(re.calls >= 1);
     CHECK(re.destroy == IR_ERROR_BUSY && re.handle == IR_ERROR_BUSY && re.drain == IR_ERROR_BUSY);
-    CHECK(re.trace == IR_ERROR_BUSY);
+    CHECK(re.trace == IR_ERROR_BUSY && re.checks == IR_ERROR_BUSY);
     CHECK(re.read == IR_OK && re.client_seen == IR_CLIENT_COMPOSITOR);
     bool alive = false;
     CHECK_OK(ir_router_node_alive(router, panel, &alive));
@@ -370,6 +372,34 @@ static void test_recording_errors(void) {
     CHECK(strncmp(message, __FILE__ ":", strlen(__FILE__) + 1) == 0); /* "file:line:column: message" */
 }
 
+/* Checks off: deliveries still come; on again is refused (the checker missed them). */
+static void test_invariant_checks_off(void) {
+    struct ir_router *r = ir_router_create();
+    uint32_t s = 0, c = 0;
+    uint64_t out = 0, w = 0;
+    CHECK_OK(ir_router_add_seat(r, "seat0", &s));
+    CHECK_OK(ir_router_add_client(r, "c", &c));
+    CHECK_OK(ir_router_create_node(r, IR_NODE_OUTPUT, IR_CLIENT_COMPOSITOR, IR_NODE_NONE, IR_LAYER_ABOVE,
+                                   (struct ir_rect){0, 0, 100, 100}, "out", &out));
+    CHECK_OK(ir_router_create_node(r, IR_NODE_TOPLEVEL, c, out, IR_LAYER_ABOVE, (struct ir_rect){0, 0, 50, 50}, "w",
+                                   &w));
+    CHECK_OK(ir_seat_set_bound(r, s, c, IR_BOUND_POINTER));
+    CHECK_OK(ir_seat_add_device(r, s, 1, IR_DEVICE_POINTER));
+    CHECK_OK(ir_router_set_invariant_checks(r, true)); /* on already: nothing changes */
+    CHECK_OK(ir_router_set_invariant_checks(r, false));
+    struct ir_event motion = {.type = IR_EVENT_POINTER_MOTION, .device = 1, .dx = 10, .dy = 10};
+    CHECK_OK(ir_router_handle_event(r, s, &motion));
+    struct recorded rec;
+    drain_into(r, &rec);
+    int m = find_kind(&rec, 0, IR_DELIVERY_POINTER_MOTION);
+    CHECK(m >= 0 && rec.d[m].node == w && rec.d[m].x == 10.0);
+    CHECK_ERR(ir_router_set_invariant_checks(r, true), IR_ERROR_INVALID_ARGUMENT);
+    size_t count = 99;
+    CHECK_OK(ir_router_check_invariants(r, &count, NULL, 0, NULL));
+    CHECK(count == 0);
+    ir_router_destroy(r);
+}
+
 static void test_error_strings(void) {
     const char *seen[IR_ERROR_END_OF_RECORDING + 1];
     for (int code = IR_OK; code <= IR_ERROR_END_OF_RECORDING; code++) {
@@ -393,6 +423,7 @@ int main(void) {
     ir_router_destroy(router);
     test_keyboard_errors();
     test_recording_errors();
+    test_invariant_checks_off();
     test_error_strings();
     if (harness_failures) {
         fprintf(stderr, "errors_test: %d failed checks\n", harness_failures);

@@ -486,7 +486,7 @@ static void test_scene_changes(void) {
 }
 
 int main(void) {
-    CHECK(ir_version() == IR_API_VERSION);
+    CHECK(ir_version() == IR_API_VERSION && IR_API_VERSION == ((1 << 16) | 1));
     test_pointer_crossing();
     test_click();
     test_key_to_focus();
