@@ -485,6 +485,41 @@ static void test_scene_changes(void) {
     ir_router_destroy(s.router);
 }
 
+/* A three-finger swipe over A (pointer-gestures): begin, update with its deltas, end, all
+ * to the surface under the pointer. */
+static void test_gesture(void) {
+    struct scene s;
+    build(&s);
+    struct recorded r;
+    CHECK_OK(ir_seat_add_device(s.router, s.seat, 4, IR_DEVICE_GESTURE | IR_DEVICE_POINTER));
+    motion(&s, 1000, 150, 150);
+    drain_into(s.router, &r);
+    struct ir_event begin = {.type = IR_EVENT_GESTURE, .time_usec = 2000, .device = 4,
+                             .gesture_kind = IR_GESTURE_SWIPE, .gesture_phase = IR_GESTURE_BEGIN, .fingers = 3,
+                             .scale = 1};
+    struct ir_event update = begin, end = begin;
+    update.gesture_phase = IR_GESTURE_UPDATE;
+    update.time_usec = 3000;
+    update.dx = 12.5;
+    update.dy = -4;
+    end.gesture_phase = IR_GESTURE_END;
+    end.time_usec = 4000;
+    CHECK_OK(ir_router_handle_event(s.router, s.seat, &begin));
+    drain_into(s.router, &r);
+    CHECK(r.count >= 1 && r.d[0].kind == IR_DELIVERY_GESTURE && r.d[0].node == s.window_a);
+    CHECK(r.d[0].gesture_kind == IR_GESTURE_SWIPE && r.d[0].gesture_phase == IR_GESTURE_BEGIN);
+    CHECK(r.d[0].fingers == 3 && r.d[0].time_msec == 2);
+    CHECK_OK(ir_router_handle_event(s.router, s.seat, &update));
+    drain_into(s.router, &r);
+    CHECK(r.count >= 1 && r.d[0].kind == IR_DELIVERY_GESTURE && r.d[0].node == s.window_a);
+    CHECK(r.d[0].gesture_phase == IR_GESTURE_UPDATE && r.d[0].dx == 12.5 && r.d[0].dy == -4.0);
+    CHECK_OK(ir_router_handle_event(s.router, s.seat, &end));
+    drain_into(s.router, &r);
+    CHECK(r.count >= 1 && r.d[0].kind == IR_DELIVERY_GESTURE && r.d[0].node == s.window_a);
+    CHECK(r.d[0].gesture_phase == IR_GESTURE_END);
+    ir_router_destroy(s.router);
+}
+
 int main(void) {
     CHECK(ir_version() == IR_API_VERSION && IR_API_VERSION == ((1 << 16) | 1));
     test_pointer_crossing();
@@ -494,6 +529,7 @@ int main(void) {
     test_touch();
     test_handler_consumes_click();
     test_scene_changes();
+    test_gesture();
     if (harness_failures) {
         fprintf(stderr, "routing_test: %d failed checks\n", harness_failures);
         return 1;
