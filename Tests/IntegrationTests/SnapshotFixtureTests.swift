@@ -23,6 +23,7 @@ import Testing
         scene.seat.keyTranslator = try makeKeyboardState()
         scene.seat.keymapNames = ["layout": "us"]
         scene.seat.addBinding(KeyBinding(keysym: 0xff0d, modifiers: .superKey), name: "terminal") {}
+        scene.seat.setKeyboardFocus(scene.left)
         if popups {
             let tree = scene.router.tree
             let menu = tree.createNode(

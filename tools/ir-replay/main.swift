@@ -78,7 +78,9 @@ do {
     let firstLine = text.split(separator: "\n").first { !$0.isEmpty }.map(String.init) ?? ""
     let events: [InputEvent]
     if firstLine.hasPrefix("#") || firstLine.hasPrefix("version:") || firstLine.hasPrefix("---") {
-        let recording = try RecordingReader.parse(text, file: inputPath)
+        // A bundle's input file says which id its first device had (the snapshot's ids).
+        let recording = try RecordingReader.parse(
+            text, file: inputPath, deviceIDBase: FlightRecorder.deviceBase(ofInput: text))
         for w in recording.warnings { FileHandle.standardError.write(Data("ir-replay: \(w)\n".utf8)) }
         events = recording.events
     } else {
