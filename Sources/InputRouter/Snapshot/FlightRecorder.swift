@@ -43,8 +43,7 @@ public final class FlightRecorder {
         startTraceMark = 0
     }
 
-    /// Starts over: the scene now, no events. Call after `traceMark` is set, so the mark is
-    /// taken with it.
+    /// Starts over: no events; the window begins at the next event, with the scene then.
     public func restart() {
         startScene = router.captureScene()
         startTraceMark = traceMark()
@@ -61,7 +60,9 @@ public final class FlightRecorder {
         if let start = generationStart, event.time &- start >= window || event.time < start {
             rotate(at: event.time)
         } else if generationStart == nil {
-            generationStart = event.time
+            // The first event since a restart: the window begins here, with the scene as it
+            // is now (clients may have changed it since the recorder was made).
+            firstEvent(at: event.time)
         }
         if count == capacity { rotate(at: event.time) }
         if count == capacity { restartKeeping(at: event.time) }
@@ -82,10 +83,16 @@ public final class FlightRecorder {
         generationStart = time
     }
 
+    @inline(never) private func firstEvent(at time: UInt64) {
+        startScene = router.captureScene()
+        startTraceMark = traceMark()
+        generationStart = time
+    }
+
     /// One generation filled the ring: the window starts here.
     @inline(never) private func restartKeeping(at time: UInt64) {
         restart()
-        generationStart = time
+        firstEvent(at: time)
     }
 
     /// The events since `startScene`, oldest first (a copy).
