@@ -67,6 +67,25 @@ import Testing
         #expect(SceneSnapshot.firstDifference(expected: recorded, actual: replayed) == nil)
     }
 
+    /// A window made before the first event (a client that mapped after the recorder was
+    /// made) is in the window's scene: the scene is captured at the window's first event.
+    @Test func theWindowsSceneIsTheSceneAtItsFirstEvent() {
+        let router = Router()
+        let seat = router.addSeat()
+        let output = router.tree.createNode(.output, name: "out", frame: Rect(0, 0, 800, 600))
+        let recorder = FlightRecorder(router: router, window: 1_000_000)
+        let client = router.addClient(name: "late")
+        seat.setBound(.pointer, for: client, true)
+        router.tree.createNode(.toplevel, name: "late", client: client, parent: output, frame: Rect(0, 0, 100, 100))
+        let motion = InputEvent(
+            time: 5, device: DeviceID(0), .pointerMotion(dx: 1, dy: 1, unacceleratedDX: 1, unacceleratedDY: 1))
+        recorder.record(motion)
+        seat.handle(motion)
+        #expect(recorder.startScene.nodes.map(\.name) == ["out", "late"])
+        #expect(recorder.startScene.clients.map(\.name) == ["late"])
+        #expect(recorder.events.count == 1)
+    }
+
     static let irReplay: String = {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../.build/debug/ir-replay").standardized.path
