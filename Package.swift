@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "InputRouterRendering", targets: ["InputRouterRendering"]),
         .library(name: "InputRouterNested", targets: ["InputRouterNested"]),
         .library(name: "InputRouterFuzzing", targets: ["InputRouterFuzzing"]),
+        .executable(name: "ir-replay", targets: ["ir-replay"]),
         // The module Mir's Wayland Conformance Suite loads (`make conformance`).
         .library(name: "InputRouterWLCS", type: .dynamic, targets: ["InputRouterWLCS"]),
         // The C API (include/input_router.h): libinputrouter.so for compositors in C (`make install`).
@@ -41,7 +42,8 @@ let package = Package(
 
         // The routing core: no I/O; pixman for regions and nothing else from C.
         .target(name: "InputRouter", dependencies: ["CPixman"], linkerSettings: [.linkedLibrary("m")]),
-        .testTarget(name: "InputRouterTests", dependencies: ["InputRouter"]),
+        // InputRouterRecording: the scene snapshot round trip reads its snapshots back as text.
+        .testTarget(name: "InputRouterTests", dependencies: ["InputRouter", "InputRouterRecording"]),
 
         // Keyboard layer (xkbcommon). Owned by the keyboard work; see Sources/InputRouterKeyboard.
         .target(name: "InputRouterKeyboard", dependencies: ["InputRouter", "CXKBCommon"]),
@@ -109,6 +111,10 @@ let package = Package(
             path: "tools/libinput-trace"),
         // A synthetic (or hostile) log as a `libinput record` file (docs/recordings.md).
         .executableTarget(name: "ir-synthetic", dependencies: ["InputRouterRecording"], path: "tools/ir-synthetic"),
+        // A bug report's bundle replayed with no client: scene snapshot, input, trace (docs/bug-reports.md).
+        .executableTarget(
+            name: "ir-replay", dependencies: ["InputRouterRecording", "InputRouterKeyboard", "InputRouter"],
+            path: "tools/ir-replay"),
 
         // Pictures of an output: composited frames, hit maps, PNG files (docs/rendering.md).
         systemLibrary("CZlib", pkgConfig: "zlib", apt: ["zlib1g-dev"]),

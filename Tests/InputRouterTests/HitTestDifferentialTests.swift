@@ -88,7 +88,7 @@ import Testing
     }
 
     struct Scene {
-        let tree = SurfaceTree()
+        let tree: SurfaceTree
         var roots: [RefNode] = []
         var all: [RefNode] = []
 
@@ -103,8 +103,11 @@ import Testing
     }
 
     /// `wide`: some nodes near the top get 16 to 40 children, enough for a child grid.
-    static func randomScene(_ rng: inout SeededRandom, wide: Bool = false) -> Scene {
-        var s = Scene()
+    /// `tree`: built into a router's tree (the snapshot round trip), else a tree of its own.
+    static func randomScene(_ rng: inout SeededRandom, wide: Bool = false, in tree: SurfaceTree = SurfaceTree())
+        -> Scene
+    {
+        var s = Scene(tree: tree)
         func rect(_ maxSize: Int32, spread: Int32) -> Rect {
             Rect(
                 Int32.random(in: -spread...400, using: &rng), Int32.random(in: -spread...400, using: &rng),
@@ -155,7 +158,7 @@ import Testing
                 s.tree.setInputRegion(id, region)
             case 6 where kind == .compositor:
                 n.custom = 1
-                s.tree.setContainmentTest(id) { [n] p in n.customContains(p.x, p.y) }
+                s.tree.setContainmentTest(id, name: "disc") { [n] p in n.customContains(p.x, p.y) }
             default: break
             }
             guard depth < 4 else { return }

@@ -60,6 +60,24 @@ if args.contains("--check-allocations") {
         print("heap allocations routing 100,000 x \(kind.rawValue): \(n)")
         failed = failed || n != 0
     }
+    // The flight recorder keeps each event in its ring before it is routed (FlightRecorder.swift):
+    // once its ring is in place that writes in place. (Once a window it captures the scene,
+    // which allocates: the window here is longer than the run, as a user's 10 s are.)
+    let recorder = FlightRecorder(router: bench.router, window: UInt64.max / 2, capacity: 1 << 18)
+    let recorded: [InputEvent.Kind] = [
+        .pointerMotion(dx: 1, dy: 0.5, unacceleratedDX: 1, unacceleratedDY: 0.5),
+        .keyboardKey(key: 30, state: .pressed), .keyboardKey(key: 30, state: .released),
+        .touchDown(slot: 0, x: 0.5, y: 0.5), .touchFrame, .pointerButton(button: 0x110, state: .pressed),
+    ]
+    // The window's first event captures the scene: warm up past it.
+    recorder.record(InputEvent(time: 0, device: DeviceID(0), .touchFrame))
+    let beforeRecording = ir_allocation_count()
+    for i in 0..<100_000 {
+        recorder.record(InputEvent(time: UInt64(i) * 1000, device: DeviceID(0), recorded[i % recorded.count]))
+    }
+    let recordingAllocations = ir_allocation_count() - beforeRecording
+    print("heap allocations recording 100,000 events in the flight recorder: \(recordingAllocations)")
+    failed = failed || recordingAllocations != 0
     if failed {
         print("FAIL: routing allocated")
         exit(1)

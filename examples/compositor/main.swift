@@ -37,6 +37,9 @@ struct Options {
     /// How long --exit-after-replay waits for clients to answer its ping.
     var settleTimeout = 10.0
     var tracePath: String?
+    /// --flight-recorder: where bundles go (docs/bug-reports.md), and the window kept.
+    var flightRecorderDirectory: String?
+    var flightWindow = 10.0
     var screenshotPath: String?
     var hitMapPath: String?
     var clients: [String] = []
@@ -78,6 +81,10 @@ let usage = """
                                 A replayed new device waits as long for every client to answer
                                 (and so to bind it) before its first events
       --trace FILE              write every routing decision, one line each (docs/trace.md)
+      --flight-recorder DIR     keep the last --flight-window seconds (default 10) of input and
+                                the scene when they began; on Super+Shift+Print or SIGUSR1 write
+                                them with the trace as a bundle DIR/bundle-N for `ir-replay`
+                                (docs/bug-reports.md)
       --screenshot FILE.png     on exit, write what the output shows
       --hit-map FILE.png        on exit, write which surface each pixel's pointer events reach,
                                 with a legend (docs/rendering.md)
@@ -146,6 +153,10 @@ func parseOptions(_ arguments: [String]) -> Options {
             guard let s = Double(value(a)), s > 0 else { fail("--settle-timeout needs a number of seconds > 0") }
             o.settleTimeout = s
         case "--trace": o.tracePath = value(a)
+        case "--flight-recorder": o.flightRecorderDirectory = value(a)
+        case "--flight-window":
+            guard let s = Double(value(a)), s > 0 else { fail("--flight-window needs a number of seconds > 0") }
+            o.flightWindow = s
         case "--screenshot": o.screenshotPath = value(a)
         case "--hit-map": o.hitMapPath = value(a)
         case "--client": o.clients.append(value(a))
@@ -251,13 +262,55 @@ say(
 
 // Every decision the router makes can be written out, as the trace format says.
 var traceFile: FileHandle?
-if let path = options.tracePath {
+// The flight recorder cuts its bundle's trace from this file, so it needs one.
+if let dir = options.flightRecorderDirectory {
+    do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+        fail("--flight-recorder: \(error)")
+    }
+}
+let tracePath = options.tracePath ?? options.flightRecorderDirectory.map { $0 + "/live-trace.txt" }
+if let path = tracePath {
     guard FileManager.default.createFile(atPath: path, contents: nil), let f = FileHandle(forWritingAtPath: path) else {
         fail("cannot write \(path)")
     }
     traceFile = f
     server.deliveryObserver = { delivery, queue in
         f.write(Data((TraceSink.line(delivery, queue: queue, router: server.router) + "\n").utf8))
+    }
+}
+
+// The flight recorder: what the first seat is given, recorded before it is routed (the
+// replay and libinput paths below), and a bundle on Super+Shift+Print or SIGUSR1, written
+// from the loop (a binding runs inside routing, a signal handler can do nothing).
+let flightRecorder = options.flightRecorderDirectory.map { _ in
+    FlightRecorder(router: server.router, window: UInt64(options.flightWindow * 1_000_000))
+}
+var bundleRequested = false
+var bundlesWritten = 0
+if let recorder = flightRecorder, let file = traceFile {
+    // The snapshot names the keymap, so ir-replay builds the same one.
+    if let file = options.keymapFile {
+        server.seat.keymapNames = ["file": file]
+    } else if let layout = options.layout {
+        server.seat.keymapNames = ["layout": layout]
+    }
+    recorder.traceMark = { file.offsetInFile }
+    recorder.restart()
+    // Print is XK_Print (0xff61): matched at level 0, so Shift's Sys_Req still counts.
+    server.seat.addBinding(
+        KeyBinding(keysym: 0xff61, modifiers: [.superKey, .shift]), name: "flight-recorder"
+    ) { bundleRequested = true }
+}
+@MainActor func writeFlightBundle() {
+    guard let recorder = flightRecorder, let dir = options.flightRecorderDirectory, let path = tracePath else { return }
+    bundlesWritten += 1
+    let bundle = dir + "/bundle-\(bundlesWritten)"
+    do {
+        let trace = try Data(contentsOf: URL(fileURLWithPath: path)).dropFirst(Int(recorder.startTraceMark))
+        try recorder.writeBundle(to: bundle, trace: String(decoding: trace, as: UTF8.self))
+        say("ir-compositor: wrote \(bundle) (\(recorder.events.count) events): ir-replay \(bundle)")
+    } catch {
+        say("ir-compositor: flight recorder: \(error)")
     }
 }
 
@@ -346,6 +399,7 @@ let renderer = OutputRenderer(
         if replayer == nil, !startNext() { return nil }
         while var event = replayer!.nextDue(now: Self.now()) {
             event.time = clientTime(event.time)
+            if seat === server.seat { flightRecorder?.record(event) }
             server.handle(event, description: replayer!.description(of: event), seat: seat)
             // A new device changes the seat's capabilities: its first events wait until every
             // client answered a ping sent after them, so each could bind it first, as it would
@@ -411,7 +465,10 @@ for (input, seatName) in zip(options.inputs, options.inputSeats) where !isReplay
         let target = seat(named: seatName)
         let source = try LibinputSource(devices: .udev(seat: seatName), access: .libseat(seat: "seat0"))
         if let path = options.recordPath { source.recorder = LiveRecorder(path: path) }
-        try source.start(watching: server.watchReadable) { server.handle($0, description: $1, seat: target) }
+        try source.start(watching: server.watchReadable) { event, description in
+            if target === server.seat { flightRecorder?.record(event) }
+            server.handle(event, description: description, seat: target)
+        }
         liveSources.append(source)
     } catch {
         fail("libinput: \(error)")
@@ -625,7 +682,15 @@ var exitStatus: Int32 = 0
     }
 }
 
-while running { server.dispatch(timeoutMS: 100) }
+signal(SIGUSR1) { _ in bundleRequested = true }
+
+while running {
+    server.dispatch(timeoutMS: 100)
+    if bundleRequested {
+        bundleRequested = false
+        writeFlightBundle()
+    }
+}
 
 // The pictures.
 if let path = options.screenshotPath {

@@ -45,6 +45,8 @@ public final class Router {
         var name: String
         var alive: Bool
         var handler: NodeHandler?
+        /// What a scene snapshot calls `handler`.
+        var handlerName = ""
     }
     @exclusivity(unchecked) var clients: [ClientRecord] = [ClientRecord(name: "compositor", alive: true, handler: nil)]
 
@@ -68,6 +70,9 @@ public final class Router {
     public typealias SerialFunction = @convention(c) (UnsafeMutableRawPointer) -> UInt32
     @exclusivity(unchecked) private var serialFunction: (call: SerialFunction, context: UnsafeMutableRawPointer)?
     @exclusivity(unchecked) private var serialCounter: UInt32 = 0
+    /// The serial counter, for scene snapshots (Snapshot/).
+    var capturedSerialCounter: UInt32 { serialCounter }
+    func restoreSerialCounter(_ value: UInt32) { serialCounter = value }
 
     /// An empty scene with no seats and only the compositor client; set up once at startup.
     public init() {
@@ -132,8 +137,10 @@ public final class Router {
 
     /// The client responder's handler: what a client does with events its surfaces did
     /// not take (and with actions, e.g. "close" → `xdg_toplevel.close`).
-    public func setHandler(for client: ClientID, _ handler: NodeHandler?) {
+    /// `name` is what a scene snapshot calls it (`SceneHandlers` maps it back).
+    public func setHandler(for client: ClientID, name: String = "", _ handler: NodeHandler?) {
         guard isAlive(client) else { return }
+        clients[Int(client.index)].handlerName = name
         for s in seats { s.handlerWillChange(.client(client)) }
         clients[Int(client.index)].handler = handler
         // The client responder may now take (or refuse) the pointer: re-pick every seat.

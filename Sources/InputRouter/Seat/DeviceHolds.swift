@@ -86,6 +86,11 @@ struct DeviceHolds {
         return i < count ? lists[i].codes : []
     }
 
+    /// Every device's holds by `DeviceID.slot`, for snapshots (a copy; devices holding nothing left out).
+    var allHeld: [(slot: Int, codes: [UInt32])] {
+        (0..<count).compactMap { i in lists[i].count == 0 ? nil : (i, lists[i].codes) }
+    }
+
     mutating func forget(_ device: DeviceID) {
         let i = device.slot
         if i < count { lists[i].removeAll() }

@@ -122,12 +122,19 @@ extension Seat {
     /// other binding does, like sway's `bindsym --locked`. Keep such bindings to the one
     /// escape a locked session needs (a VT switch, quitting the compositor): anything they
     /// do happens with the screen locked. Allocates: call at setup, not per event.
-    public func addBinding(_ binding: KeyBinding, whileLocked: Bool = false, action: @escaping () -> Void) {
+    /// `name` is what a scene snapshot calls the action (`SceneHandlers.bindingActions`).
+    public func addBinding(
+        _ binding: KeyBinding, whileLocked: Bool = false, name: String = "", action: @escaping () -> Void
+    ) {
         bindings.append((binding, whileLocked, action))
+        bindingNames.append(name)
     }
 
     /// Forgets every key binding (e.g. before loading a new configuration).
-    public func removeAllBindings() { bindings.removeAll() }
+    public func removeAllBindings() {
+        bindings.removeAll()
+        bindingNames.removeAll()
+    }
 
     /// One key transition of one device (evdev code).
     public func notifyKey(time: UInt64, key: UInt32, state: KeyState, device: DeviceID = DeviceID(0)) {

@@ -51,6 +51,13 @@ public final class Seat {
     /// Read once per event that reaches the seat (compositor motion, drops): unchecked, like
     /// the tree's handlers (a handler that replaces it has already been copied out).
     @exclusivity(unchecked) public var handler: NodeHandler?
+    /// What a scene snapshot calls `handler` (SceneHandlers maps it back).
+    public var handlerName = ""
+    /// The keymap's names (rules, model, layout, variant, options) as the embedder made it,
+    /// written into scene snapshots so a replay builds the same keymap.
+    public var keymapNames: [String: String] = [:]
+    /// The names given to `bindings`, in the same order (for snapshots).
+    var bindingNames: [String] = []
     /// The keyboard layer (xkbcommon) of the seat's own keyboards. Without one, keys carry
     /// no keysym and modifiers never change. A device with a keymap of its own (a virtual
     /// keyboard) has its own translator (`setKeyTranslator(_:forDevice:modifiers:)`).

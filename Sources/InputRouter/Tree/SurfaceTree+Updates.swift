@@ -78,9 +78,11 @@ extension SurfaceTree {
     }
 
     /// Replaces the node's own containment test (bounds and input region), as a UIKit view
-    /// overrides `point(inside:with:)`. The point is node-local.
-    public func setContainmentTest(_ id: NodeID, _ test: ((Point) -> Bool)?) {
+    /// overrides `point(inside:with:)`. The point is node-local. `name` is what a scene
+    /// snapshot calls it (`SceneHandlers` maps it back to a test).
+    public func setContainmentTest(_ id: NodeID, name: String = "", _ test: ((Point) -> Bool)?) {
         guard let i = resolve(id) else { return }
+        snapshotNames.containmentTests[i] = test == nil || name.isEmpty ? nil : name
         containmentTests[Int(i)] = test
         nodes[Int(i)].hasContainmentTest = test != nil
         markBoundsDirty(i)
@@ -89,8 +91,10 @@ extension SurfaceTree {
 
     /// The handler of a compositor node (decoration, panel...). Client surfaces are handled
     /// by delivery to their client; a handler on one is asked only when delivery fails.
-    public func setHandler(_ id: NodeID, _ handler: NodeHandler?) {
+    /// `name` is what a scene snapshot calls it (`SceneHandlers` maps it back to a handler).
+    public func setHandler(_ id: NodeID, name: String = "", _ handler: NodeHandler?) {
         guard let i = resolve(id) else { return }
+        snapshotNames.handlers[i] = handler == nil || name.isEmpty ? nil : name
         // A focus this handler took ends with it (the leave goes to the handler that had the
         // enter); then who takes the pointer under a still cursor may have changed: re-pick,
         // with the responder cache reset (a scene change does both).

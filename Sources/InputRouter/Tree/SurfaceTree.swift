@@ -28,8 +28,13 @@ public final class SurfaceTree {
     @exclusivity(unchecked) var inputRegions: ContiguousArray<Region?> = []
     @exclusivity(unchecked) var containmentTests: ContiguousArray<((Point) -> Bool)?> = []
     @exclusivity(unchecked) var handlers: ContiguousArray<NodeHandler?> = []
+    /// The names handlers and containment tests were given, for snapshots (Snapshot/).
+    var snapshotNames = SnapshotNames()
     // Unchecked: `nodeCount` reads it once per scene change (HitIndex.swift).
     @exclusivity(unchecked) private var freeList: [UInt32] = []
+    /// The free slots, in the order `createNode` reuses them (from the end): for snapshots.
+    var capturedFreeSlots: [UInt32] { freeList }
+    func setFreeList(_ slots: [UInt32]) { freeList = slots }
     /// Spatial indexes of wide child lists (ChildGrid.swift), reused through `freeGrids`.
     @exclusivity(unchecked) var grids = RecordStore<ChildGrid>()
     var freeGrids: [UInt32] = []
@@ -197,6 +202,7 @@ public final class SurfaceTree {
         inputRegions[k] = nil
         containmentTests[k] = nil
         handlers[k] = nil
+        snapshotNames.forget(slot: i)
         names[k] = ""
         freeList.append(i)
     }
