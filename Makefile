@@ -11,6 +11,7 @@
 #   make test-sanitizers    the fuzz, chaos and stream tests under ASan and TSan
 #   make conformance  Mir's Wayland Conformance Suite (WLCS) against the server
 #   make conformance-tsan  the same with the integration built under ThreadSanitizer
+#   make soak MINUTES=60    the compositor under client churn and 1 kHz input (docs/soak.md)
 
 SWIFT ?= swift
 APT_PACKAGES = pkg-config libpixman-1-dev libwayland-dev wayland-protocols libinput-dev \
@@ -55,10 +56,12 @@ APT_PACKAGES += adwaita-icon-theme
 # chromium, headless, dumps each page's DOM after DocC's JavaScript ran, and takes the
 # screenshots README shows.
 APT_PACKAGES += chromium
+# The soak's plot of memory, fds and objects over time (make soak, and its 2 minutes in make test).
+APT_PACKAGES += gnuplot-nox
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 
-.PHONY: deps demo nested format test docs docs-test consumer bench bench-deps vm-test fuzz fuzz-seeds test-sanitizers conformance conformance-tsan
+.PHONY: soak deps demo nested format test docs docs-test consumer bench bench-deps vm-test fuzz fuzz-seeds test-sanitizers conformance conformance-tsan
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
@@ -207,3 +210,18 @@ test-sanitizers: deps
 	$(SANITIZER_SWIFT) test $(SANITIZER_FLAGS) --skip-build --parallel --sanitize=address --scratch-path .build/asan --filter '$(SANITIZER_TESTS)'
 	$(SANITIZER_SWIFT) build $(SANITIZER_FLAGS) --build-tests --sanitize=thread --scratch-path .build/tsan
 	$(SANITIZER_SWIFT) test $(SANITIZER_FLAGS) --skip-build --parallel --sanitize=thread --scratch-path .build/tsan --filter '$(SANITIZER_TESTS)'
+
+# The soak (docs/soak.md): ir-compositor headless, 100 client processes connecting, mapping,
+# copying, dragging, locking, typing and being killed, under looping synthetic input at
+# about 1 kHz with devices unplugged and replugged each loop; a sample a second, the plot in
+# .build/soak/soak.png (SOAK_PNG to put it elsewhere). Fails on growth past its bounds, an
+# object outliving its client, an invariant violation or anything held after an unplug.
+MINUTES ?= 60
+SOAK_CLIENTS ?= 100
+SOAK_PNG ?= .build/soak/soak.png
+soak: deps
+	$(SWIFT) build --product ir-compositor
+	$(SWIFT) build --product wl-probe
+	$(SWIFT) build --product wl-hostile
+	tools/soak.py --bin-path $$($(SWIFT) build --show-bin-path) --minutes $(MINUTES) \
+		--clients $(SOAK_CLIENTS) --png $(SOAK_PNG)
