@@ -79,7 +79,8 @@ class Compositor:
 class Slot:
     """One of the concurrent clients: a new scenario each time the last one ended."""
 
-    def __init__(self, index, bin_path, env, rng):
+    def __init__(self, index, bin_path, env, rng, scenarios):
+        self.scenarios = scenarios
         self.index = index
         self.bin = bin_path
         self.env = env
@@ -105,7 +106,7 @@ class Slot:
     def start(self, seed):
         r = self.rng
         life = r.uniform(1.0, 10.0)
-        kind = r.choice(["selection", "selection", "paste", "drag", "lock", "text", "tablet", "hostile"])
+        kind = r.choice(self.scenarios)
         self.scenario = kind
         if kind == "selection":
             self.probe(["--data-device"], [
@@ -174,6 +175,8 @@ def main():
     ap.add_argument("--minutes", type=float, default=60)
     ap.add_argument("--clients", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--scenarios", default="selection,selection,paste,drag,lock,text,tablet,hostile",
+                    help="the scenarios clients pick from, comma-separated (a repeat weighs more)")
     ap.add_argument("--out", default=os.path.join(REPO, ".build/soak"))
     ap.add_argument("--png", default=None, help="where the plot goes (default OUT/soak.png)")
     a = ap.parse_args()
@@ -198,7 +201,7 @@ def main():
     log(f"{a.clients} clients for {a.minutes:g} min, warm-up {warmup:.0f} s; baseline {baseline}")
 
     rng = random.Random(a.seed)
-    slots = [Slot(i, a.bin_path, env, random.Random(a.seed * 1000 + i)) for i in range(a.clients)]
+    slots = [Slot(i, a.bin_path, env, random.Random(a.seed * 1000 + i), a.scenarios.split(",")) for i in range(a.clients)]
     data = open(os.path.join(a.out, "soak.dat"), "w")
     data.write("# t rss_kB fds clients objects departed_objects nodes spawned events loops\n")
     samples = []

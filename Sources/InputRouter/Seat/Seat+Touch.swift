@@ -249,6 +249,16 @@ extension Seat {
         }
     }
 
+    /// A grab takes over `client`'s touch points (a drag begun by touch): the client gets
+    /// `wl_touch.cancel`, as for any gesture the compositor takes (Wayland cancels a client's
+    /// whole sequence, and frees its ids for reuse), and hears nothing more of them. Returns
+    /// their slots, which the grab drives from now on. Allocates: once per grab, not per event.
+    public func takeTouchPoints(of client: ClientID) -> [Int32] {
+        let slots = touch.points.filter { $0.client == client && $0.owner != .cancelled }.map(\.slot)
+        cancelClientTouches(client)
+        return slots
+    }
+
     func cancelClientTouches(_ client: ClientID) {
         if router.isAlive(client) { enqueue(.touchCancel(id, client)) }
         touch.frameClients.removeAll { $0 == client }
