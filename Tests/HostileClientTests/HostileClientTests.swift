@@ -21,6 +21,10 @@ struct HostileStats {
     var rssEnd = 0
     var fdsAfterWarmUp = 0
     var fdsEnd = 0
+    /// /proc/self/status after warm-up and at the end: what the RSS is made of, and the
+    /// threads, for a growth that is not this server's (the suites beside it in the process).
+    var statusAfterWarmUp = ""
+    var statusEnd = ""
 }
 
 /// Runs wl-hostile sessions against `server` until `seconds` pass (or `cases` run out),
@@ -127,6 +131,13 @@ final class HostileRun {
         let gone = monotonicSeconds() + 5
         while server.clientsByPointer.count > 1, monotonicSeconds() < gone { server.dispatch(timeoutMS: 5) }
         #expect(server.clientsByPointer.count == 1, "wl-hostile --seed \(seed) --mode \(mode) is still connected")
+        // Nothing of it outlives it: no protocol object of a gone client is alive (each counts
+        // itself on its client's state, ObjectCensus.swift). Exact, and this server's alone, so
+        // it holds whatever the suites running beside it in this process hold.
+        let census = server.objectCensus()
+        #expect(
+            census.departedObjects == 0 && census.departedClients == 0,
+            "wl-hostile --seed \(seed) --mode \(mode): \(census.departedObjects) objects outlived their client")
         // The pointer comes back to the good window (and leaves any grab the offender held).
         grabbing = false
         let result = hostile.lines.last { $0.hasPrefix("result ") }
@@ -240,6 +251,7 @@ let regressions: [(mode: String, variant: Int, expect: String)] = [
                 rssStart = residentKB()
                 run.stats.rssAfterWarmUp = rssStart
                 run.stats.fdsAfterWarmUp = openFDs()
+                run.stats.statusAfterWarmUp = processStatus()
             }
         }
         // The good client still answers at the end.
@@ -255,6 +267,7 @@ let regressions: [(mode: String, variant: Int, expect: String)] = [
 
         run.stats.rssEnd = residentKB()
         run.stats.fdsEnd = openFDs()
+        run.stats.statusEnd = processStatus()
         let s = run.stats
         let sorted = s.latencies.sorted()
         let maxLatency = sorted.last ?? 0
@@ -265,6 +278,7 @@ let regressions: [(mode: String, variant: Int, expect: String)] = [
             hostile: outcomes \(s.outcomes.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: ", "))
             hostile: good client motion latency over \(sorted.count) probes: max \(String(format: "%.1f", maxLatency * 1000)) ms, p99 \(String(format: "%.1f", p99 * 1000)) ms
             hostile: RSS after warm-up \(s.rssAfterWarmUp) kB, at end \(s.rssEnd) kB; open fds \(s.fdsAfterWarmUp), at end \(s.fdsEnd)
+            hostile: after warm-up \(s.statusAfterWarmUp); at end \(s.statusEnd)
             """)
         #expect(s.sessions >= modes.count)
         #expect(maxLatency < 1.0, "the good client waited \(maxLatency) s for a motion")

@@ -173,7 +173,8 @@ import Testing
     }
 
     /// Another client's finger, down before a touch drag began, still gets its up during the
-    /// drag: only the origin's points are the drag's.
+    /// drag: only the origin's points are the drag's, also when the origin starts the drag
+    /// again from the finger the first drag took (the first is cancelled; make soak found it).
     @Test func anotherClientsFingerIsReleasedDuringATouchDrag() throws {
         let h = try ServerHarness()
         let a = try h.probe(["--toplevel", "a", "100x100", "--data-device", "--no-pointer"])
@@ -187,6 +188,7 @@ import Testing
         h.touch(.touchDown(slot: 0, x: x, y: y))
         _ = h.settle(a)
         h.command(a, "drag a touch")
+        h.command(a, "drag a touch")
         h.touch(.touchUp(slot: 1))
         h.wait(for: b, line: "touch.up 1")
         h.touch(.touchUp(slot: 0))
@@ -194,6 +196,30 @@ import Testing
             b.lines.filter { $0.hasPrefix("touch.") }.map { String($0.split(separator: " ")[0]) }.prefix(4) == [
                 "touch.down", "touch.frame", "touch.up", "touch.frame",
             ])
+    }
+
+    /// A touch drag is driven by the origin's own fingers: once the finger its serial names
+    /// has lifted, start_drag citing it starts no drag, and another client's finger is not
+    /// taken to drive one (make soak found that finger swallowed: no up ever came).
+    @Test func aTouchDragNeedsTheOriginsFingerDown() throws {
+        let h = try ServerHarness()
+        let a = try h.probe(["--toplevel", "a", "100x100", "--data-device", "--no-pointer"])
+        h.wait(for: a, line: "mapped a")
+        let b = try h.probe(["--toplevel", "b", "100x100", "--data-device", "--accept-drops", "--no-pointer"])
+        h.wait(for: b, line: "mapped b")
+        let (x, y) = h.touchPoint(45, 45)
+        h.touch(.touchDown(slot: 0, x: x, y: y))
+        _ = h.settle(a)
+        h.command(a, "drag a touch")
+        h.touch(.touchUp(slot: 0))
+        h.dispatch(until: "the first drag to end") { h.server.drag == nil }
+        let (bx, by) = h.touchPoint(160, 160)
+        h.touch(.touchDown(slot: 1, x: bx, y: by))
+        h.wait(for: b) { $0.hasPrefix("touch.down") }
+        h.command(a, "drag a touch")
+        #expect(h.server.drag == nil)
+        h.touch(.touchUp(slot: 1))
+        h.wait(for: b, line: "touch.up 1")
     }
 
     // MARK: weston-dnd

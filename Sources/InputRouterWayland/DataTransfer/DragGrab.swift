@@ -23,7 +23,7 @@ final class DragGrab: PointerGrab, TouchGrab {
     /// The touch point that drives a touch drag: the first of `originSlots` that moves or lifts.
     var slot: Int32?
     /// The origin client's touch points when the drag began, taken from it (it got
-    /// `wl_touch.cancel`). Other clients' points go on to their owners; empty: any point drives.
+    /// `wl_touch.cancel`). Other clients' points go on to their owners.
     var originSlots: [Int32] = []
     /// Where the icon is drawn: the pointer or the touch point, in layout space.
     private(set) var position: Point
@@ -189,7 +189,7 @@ final class DragGrab: PointerGrab, TouchGrab {
 
     func down(_ seat: Seat, time: UInt64, slot: Int32, at point: Point, hit: Hit?) {}
     /// Whether `slot` is one of the origin's points, which the drag drives.
-    private func drives(_ slot: Int32) -> Bool { originSlots.isEmpty || originSlots.contains(slot) }
+    private func drives(_ slot: Int32) -> Bool { originSlots.contains(slot) }
     func motion(_ seat: Seat, time: UInt64, slot: Int32, at point: Point) {
         guard drives(slot) else { return seat.defaultTouchMotion(time: time, slot: slot, at: point) }
         if self.slot == nil { self.slot = slot }
@@ -234,6 +234,13 @@ extension WaylandServer {
         let seat = router.seats[index]
         let services = services(index)
         let byTouch = press.action == .touchDown
+        // A touch drag is driven by the origin's fingers: with none down (the serial's point
+        // lifted, or a touch drag took it and it lifted since) there is nothing to drag with,
+        // and any other finger would drive it and be swallowed: no drag, as for a stale serial.
+        if byTouch, !seat.hasTouchPoints(of: origin.id) {
+            source?.cancel()
+            return
+        }
         let drag = DragGrab(
             server: self, origin: origin, source: source, icon: icon, byTouch: byTouch, seat: index,
             at: byTouch ? press.position : seat.cursor)
