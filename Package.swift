@@ -168,6 +168,8 @@ let package = Package(
             dependencies: [
                 "InputRouterWayland", "InputRouter", "InputRouterKeyboard", "InputRouterRecording",
                 "InputRouterLibinput", "InputRouterRendering", "InputRouterNested",
+                // --check-invariants: the client model the fuzzers use (examples/compositor/Health.swift).
+                "InputRouterFuzzing",
             ],
             path: "examples/compositor", exclude: ["demo.sh"]),
         // The tinywl counterpart: its own wl_display, loop and pixman drawing, the core's path

@@ -76,6 +76,12 @@ public struct ClientModel<Inner: DeliverySink>: DeliverySink {
         }
     }
 
+    /// Drops the beliefs of clients that are gone (`stuck()` skips them anyway), so a model
+    /// kept for hours does not grow with every client ever connected. Not per delivery.
+    public mutating func forgetGone() {
+        for (seat, clients) in beliefs { beliefs[seat] = clients.filter { router.isAlive($0.key) } }
+    }
+
     /// What live clients still believe is held, one line each; empty when nothing is.
     public func stuck() -> [String] {
         let tree = router.tree

@@ -130,6 +130,19 @@ func residentKB() -> Int {
     return (Int(fields.count > 1 ? fields[1] : "0") ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
 }
 
+/// The parts of this process's RSS (anonymous, file, shared memory) and its thread count,
+/// from /proc/self/status, as "RssAnon=… kB RssFile=… kB RssShmem=… kB Threads=…".
+func processStatus() -> String {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    return status.split(separator: "\n").compactMap { line -> String? in
+        let parts = line.split(separator: ":", maxSplits: 1)
+        guard parts.count == 2, ["RssAnon", "RssFile", "RssShmem", "Threads"].contains(String(parts[0])) else {
+            return nil
+        }
+        return "\(parts[0])=\(parts[1].split(whereSeparator: \.isWhitespace).joined(separator: " "))"
+    }.joined(separator: " ")
+}
+
 /// Open file descriptors of this process: fds the clients pass (SCM_RIGHTS) must not pile up.
 func openFDs() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0 }
 

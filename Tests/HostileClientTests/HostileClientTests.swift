@@ -21,6 +21,10 @@ struct HostileStats {
     var rssEnd = 0
     var fdsAfterWarmUp = 0
     var fdsEnd = 0
+    /// /proc/self/status after warm-up and at the end: what the RSS is made of, and the
+    /// threads, for a growth that is not this server's (the suites beside it in the process).
+    var statusAfterWarmUp = ""
+    var statusEnd = ""
 }
 
 /// Runs wl-hostile sessions against `server` until `seconds` pass (or `cases` run out),
@@ -127,6 +131,13 @@ final class HostileRun {
         let gone = monotonicSeconds() + 5
         while server.clientsByPointer.count > 1, monotonicSeconds() < gone { server.dispatch(timeoutMS: 5) }
         #expect(server.clientsByPointer.count == 1, "wl-hostile --seed \(seed) --mode \(mode) is still connected")
+        // Nothing of it outlives it: no protocol object of a gone client is alive (each counts
+        // itself on its client's state, ObjectCensus.swift). Exact, and this server's alone, so
+        // it holds whatever the suites running beside it in this process hold.
+        let census = server.objectCensus()
+        #expect(
+            census.departedObjects == 0 && census.departedClients == 0,
+            "wl-hostile --seed \(seed) --mode \(mode): \(census.departedObjects) objects outlived their client")
         // The pointer comes back to the good window (and leaves any grab the offender held).
         grabbing = false
         let result = hostile.lines.last { $0.hasPrefix("result ") }
@@ -240,6 +251,7 @@ let regressions: [(mode: String, variant: Int, expect: String)] = [
                 rssStart = residentKB()
                 run.stats.rssAfterWarmUp = rssStart
                 run.stats.fdsAfterWarmUp = openFDs()
+                run.stats.statusAfterWarmUp = processStatus()
             }
         }
         // The good client still answers at the end.
@@ -255,6 +267,7 @@ let regressions: [(mode: String, variant: Int, expect: String)] = [
 
         run.stats.rssEnd = residentKB()
         run.stats.fdsEnd = openFDs()
+        run.stats.statusEnd = processStatus()
         let s = run.stats
         let sorted = s.latencies.sorted()
         let maxLatency = sorted.last ?? 0
@@ -265,16 +278,18 @@ let regressions: [(mode: String, variant: Int, expect: String)] = [
             hostile: outcomes \(s.outcomes.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: ", "))
             hostile: good client motion latency over \(sorted.count) probes: max \(String(format: "%.1f", maxLatency * 1000)) ms, p99 \(String(format: "%.1f", p99 * 1000)) ms
             hostile: RSS after warm-up \(s.rssAfterWarmUp) kB, at end \(s.rssEnd) kB; open fds \(s.fdsAfterWarmUp), at end \(s.fdsEnd)
+            hostile: after warm-up \(s.statusAfterWarmUp); at end \(s.statusEnd)
             """)
         #expect(s.sessions >= modes.count)
         #expect(maxLatency < 1.0, "the good client waited \(maxLatency) s for a motion")
         // Bounded: 8 MiB of slack (allocator high-water marks) plus 4 KiB per session (the
         // core keeps a small record per client ever connected; Foundation's Process keeps
         // a little per spawn). A leaked surface image or pool is far more than that. The
-        // RSS is the whole process's: `make test` runs this suite alone (0.3 MB of growth
-        // seen). Beside the other suites it grew 5.6 to 21 MB (glibc's arenas keeping what
-        // they freed) and, read after `malloc_trim` (residentKB), still 0.7 to 10.9 MB in five
-        // runs: their live memory and shm pools, not a leak (no server outlived its test).
+        // RSS is the whole process's, and `make test` runs this suite beside the others again.
+        // Untrimmed it grew 5.6 to 21 MB there (glibc's arenas keeping what they freed); read
+        // after `malloc_trim` (residentKB) 0.7 to 10.9 MB in five earlier runs and 1.4 MB in
+        // the run that put it back: their live memory, not a leak. What leaks on this server
+        // is caught exactly, whatever runs beside it: no object may outlive its client.
         let sessionsAfterWarmUp = max(s.sessions - modes.count, 0)
         #expect(
             s.rssEnd - rssStart < 8 * 1024 + 4 * sessionsAfterWarmUp,

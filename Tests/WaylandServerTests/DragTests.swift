@@ -159,6 +159,67 @@ import Testing
         h.wait(for: b) { $0.hasPrefix("dropped") }
         #expect(dragLines(h.settle(b)).prefix(2) == ["data.drop", "dropped dragged text"])
         #expect(!b.lines.contains { $0.hasPrefix("touch.") }) // the drag's point never reached b
+        // The origin's finger became the drag's: `a` was told with `wl_touch.cancel` ("no further
+        // events are sent ... future touch points on this surface may reuse the touch point ID",
+        // wayland.xml), so a new touch on `a` with the same id is a new point to it, not a second
+        // down on one it still believes is down (the soak's stuck touch, docs/soak.md).
+        h.touch(.touchDown(slot: 0, x: x, y: y))
+        h.touch(.touchUp(slot: 0))
+        h.wait(for: a, line: "touch.up 0")
+        #expect(
+            a.lines.filter { $0.hasPrefix("touch.") }.map { String($0.split(separator: " ")[0]) } == [
+                "touch.down", "touch.frame", "touch.cancel", "touch.down", "touch.frame", "touch.up", "touch.frame",
+            ])
+    }
+
+    /// Another client's finger, down before a touch drag began, still gets its up during the
+    /// drag: only the origin's points are the drag's, also when the origin starts the drag
+    /// again from the finger the first drag took (the first is cancelled; make soak found it).
+    @Test func anotherClientsFingerIsReleasedDuringATouchDrag() throws {
+        let h = try ServerHarness()
+        let a = try h.probe(["--toplevel", "a", "100x100", "--data-device", "--no-pointer"])
+        h.wait(for: a, line: "mapped a")
+        let b = try h.probe(["--toplevel", "b", "100x100", "--data-device", "--accept-drops", "--no-pointer"])
+        h.wait(for: b, line: "mapped b")
+        let (bx, by) = h.touchPoint(160, 160)
+        h.touch(.touchDown(slot: 1, x: bx, y: by))
+        h.wait(for: b) { $0.hasPrefix("touch.down") }
+        let (x, y) = h.touchPoint(45, 45)
+        h.touch(.touchDown(slot: 0, x: x, y: y))
+        _ = h.settle(a)
+        h.command(a, "drag a touch")
+        h.command(a, "drag a touch")
+        h.touch(.touchUp(slot: 1))
+        h.wait(for: b, line: "touch.up 1")
+        h.touch(.touchUp(slot: 0))
+        #expect(
+            b.lines.filter { $0.hasPrefix("touch.") }.map { String($0.split(separator: " ")[0]) }.prefix(4) == [
+                "touch.down", "touch.frame", "touch.up", "touch.frame",
+            ])
+    }
+
+    /// A touch drag is driven by the origin's own fingers: once the finger its serial names
+    /// has lifted, start_drag citing it starts no drag, and another client's finger is not
+    /// taken to drive one (make soak found that finger swallowed: no up ever came).
+    @Test func aTouchDragNeedsTheOriginsFingerDown() throws {
+        let h = try ServerHarness()
+        let a = try h.probe(["--toplevel", "a", "100x100", "--data-device", "--no-pointer"])
+        h.wait(for: a, line: "mapped a")
+        let b = try h.probe(["--toplevel", "b", "100x100", "--data-device", "--accept-drops", "--no-pointer"])
+        h.wait(for: b, line: "mapped b")
+        let (x, y) = h.touchPoint(45, 45)
+        h.touch(.touchDown(slot: 0, x: x, y: y))
+        _ = h.settle(a)
+        h.command(a, "drag a touch")
+        h.touch(.touchUp(slot: 0))
+        h.dispatch(until: "the first drag to end") { h.server.drag == nil }
+        let (bx, by) = h.touchPoint(160, 160)
+        h.touch(.touchDown(slot: 1, x: bx, y: by))
+        h.wait(for: b) { $0.hasPrefix("touch.down") }
+        h.command(a, "drag a touch")
+        #expect(h.server.drag == nil)
+        h.touch(.touchUp(slot: 1))
+        h.wait(for: b, line: "touch.up 1")
     }
 
     // MARK: weston-dnd

@@ -44,6 +44,11 @@ struct Options {
     var hitMapPath: String?
     var clients: [String] = []
     var speed = 1.0
+    /// For long runs (`make soak`): replay the inputs again and again, a stats line every so
+    /// often, the invariant checker on every delivery (Health.swift).
+    var loopInputs = false
+    var statsEvery: Double?
+    var checkInvariants = false
 }
 
 let usage = """
@@ -88,6 +93,14 @@ let usage = """
       --screenshot FILE.png     on exit, write what the output shows
       --hit-map FILE.png        on exit, write which surface each pixel's pointer events reach,
                                 with a legend (docs/rendering.md)
+      --loop-inputs             once every replay ended, unplug each device they added, then play
+                                them all again (their devices plugged in anew), until stopped
+      --stats-every SECONDS     every SECONDS, a line on standard error: `ir-compositor: stats` with the
+                                clients, their live protocol objects, those of disconnected clients,
+                                the surface tree's nodes (docs/soak.md)
+      --check-invariants        every delivery through the core's invariant checker (violations on
+                                standard error); with --loop-inputs, after each unplug nothing may be
+                                held that a client or the seat sees: keys, buttons, touch points
       --client "COMMAND"        start a client once the socket is ready (repeatable), each once the
                                 one before it mapped a window or exited (or after 3 s); the replay
                                 starts once every client still running mapped one (or 5 s after
@@ -160,6 +173,11 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--screenshot": o.screenshotPath = value(a)
         case "--hit-map": o.hitMapPath = value(a)
         case "--client": o.clients.append(value(a))
+        case "--loop-inputs": o.loopInputs = true
+        case "--stats-every":
+            guard let s = Double(value(a)), s > 0 else { fail("--stats-every needs a number of seconds > 0") }
+            o.statsEvery = s
+        case "--check-invariants": o.checkInvariants = true
         case "--":
             o.clients.append(
                 args.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " "))
@@ -274,8 +292,15 @@ if let path = tracePath {
         fail("cannot write \(path)")
     }
     traceFile = f
+}
+// The invariant checker watches every delivery, as the trace does (Health.swift).
+let health = options.checkInvariants ? HealthChecks(server: server) : nil
+if traceFile != nil || health != nil {
     server.deliveryObserver = { delivery, queue in
-        f.write(Data((TraceSink.line(delivery, queue: queue, router: server.router) + "\n").utf8))
+        health?.deliver(delivery, from: queue)
+        if let f = traceFile {
+            f.write(Data((TraceSink.line(delivery, queue: queue, router: server.router) + "\n").utf8))
+        }
     }
 }
 
@@ -354,28 +379,50 @@ let renderer = OutputRenderer(
     /// Where the next recording's first event lands on those times.
     var nextStart: UInt64?
 
+    /// Every file, for --loop-inputs to play again; the devices they added and not removed.
+    let files: [(replay: LoadedReplay, seat: Seat)]
+    var plugged: [(device: DeviceID, seat: Seat)] = []
+    /// Times --loop-inputs started the files again, and every event played (the stats line).
+    var loops = 0
+    var eventsPlayed = 0
+
     init(files: [(replay: LoadedReplay, seat: Seat)]) {
         pending = files
+        self.files = files
         seat = server.seat
+    }
+
+    /// --loop-inputs: every device the replays added is unplugged (what a client or the seat
+    /// holds of it must be released), then the files play again from the first.
+    func unplugAllAndLoop() {
+        let time = nextStart ?? 0
+        for (device, seat) in plugged {
+            server.handle(InputEvent(time: time, device: device, .deviceRemoved), seat: seat)
+        }
+        plugged = []
+        health?.checkNothingHeld()
+        pending = files
+        loops += 1
     }
 
     static func now() -> UInt64 { UInt64(DispatchTime.now().uptimeNanoseconds / 1000) }
 
     /// Starts the next file; false when there is none left.
     func startNext() -> Bool {
+        if pending.isEmpty, options.loopInputs { unplugAllAndLoop() }
         guard let (replay, seat) = pending.first else {
             finished = true
             return false
         }
         pending.removeFirst()
         self.seat = seat
-        for w in replay.warnings { say("ir-compositor: \(w)") }
+        if loops == 0 { for w in replay.warnings { say("ir-compositor: \(w)") } }
         var r = replay.replayer
         r.start(at: Self.now())
         replayer = r
         timeShift = nil
         if let start = nextStart, let first = r.events.first?.time { timeShift = (first, start) }
-        say("ir-compositor: replaying \(replay.path) (\(r.events.count) events)")
+        if loops == 0 { say("ir-compositor: replaying \(replay.path) (\(r.events.count) events)") }
         return true
     }
 
@@ -400,11 +447,13 @@ let renderer = OutputRenderer(
         while var event = replayer!.nextDue(now: Self.now()) {
             event.time = clientTime(event.time)
             if seat === server.seat { flightRecorder?.record(event) }
+            eventsPlayed += 1
             server.handle(event, description: replayer!.description(of: event), seat: seat)
             // A new device changes the seat's capabilities: its first events wait until every
             // client answered a ping sent after them, so each could bind it first, as it would
             // have with a real hotplug (a fixed 200 ms was too short on a loaded machine).
             if case .deviceAdded = event.kind {
+                plugged.append((event.device, seat))
                 bindBarrier = (server.barrier(), Date().addingTimeInterval(options.settleTimeout))
                 return 1
             }
@@ -683,6 +732,15 @@ var exitStatus: Int32 = 0
 }
 
 signal(SIGUSR1) { _ in bundleRequested = true }
+
+// Out of the event path: a timer of its own (Health.swift).
+if let every = options.statsEvery {
+    let start = Date()
+    server.schedule(afterMS: 1) {
+        reportStats(server: server, health: health, since: start, input: replay.map { ($0.eventsPlayed, $0.loops) })
+        return Int32(every * 1000)
+    }
+}
 
 while running {
     server.dispatch(timeoutMS: 100)

@@ -249,6 +249,22 @@ extension Seat {
         }
     }
 
+    /// Whether `client` has a touch point down on this seat (told of it or cancelled since).
+    public func hasTouchPoints(of client: ClientID) -> Bool { touch.points.contains { $0.client == client } }
+
+    /// A grab takes over `client`'s touch points (a drag begun by touch): the client gets
+    /// `wl_touch.cancel`, as for any gesture the compositor takes (Wayland cancels a client's
+    /// whole sequence, and frees its ids for reuse), and hears nothing more of them. Returns
+    /// their slots, which the grab drives from now on, with those it was already told of
+    /// (a drag started again from a finger the last one took). Allocates: once per grab.
+    public func takeTouchPoints(of client: ClientID) -> [Int32] {
+        let slots = touch.points.filter { $0.client == client }.map(\.slot)
+        if touch.points.contains(where: { $0.client == client && $0.owner != .cancelled }) {
+            cancelClientTouches(client)
+        }
+        return slots
+    }
+
     func cancelClientTouches(_ client: ClientID) {
         if router.isAlive(client) { enqueue(.touchCancel(id, client)) }
         touch.frameClients.removeAll { $0 == client }

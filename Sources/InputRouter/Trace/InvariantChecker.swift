@@ -55,6 +55,19 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
         self.mode = mode
     }
 
+    /// Drops what the model keeps for clients that are gone and surfaces destroyed since, so
+    /// a checker that runs for hours (`ir-compositor --check-invariants`) does not grow with
+    /// every client ever connected. Walks the model: call it now and then, not per delivery.
+    public mutating func forgetGone() {
+        let tree = router.tree
+        for (seat, var m) in seats {
+            m.keysOfClient = m.keysOfClient.filter { router.isAlive($0.key) }
+            m.touchSlots = m.touchSlots.filter { router.isAlive($0.key) }
+            m.pressedButtons = m.pressedButtons.filter { tree.isAlive($0.key) }
+            seats[seat] = m
+        }
+    }
+
     /// Checks `d` against the model, then passes it to `inner`. Hashes per delivery.
     public mutating func deliver(_ d: Delivery, from queue: DeliveryQueue) {
         check(d, queue: queue)

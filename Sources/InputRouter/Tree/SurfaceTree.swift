@@ -309,6 +309,14 @@ public final class SurfaceTree {
     /// Live nodes, the root not counted.
     public var nodeCount: Int { nodes.count - freeList.count - 1 }
 
+    /// Live nodes of clients (not the compositor's own): walks every slot, so for a
+    /// once-a-second sample (`ir-compositor --stats-every`), not per event.
+    public var clientNodeCount: Int {
+        var count = 0
+        for i in 1..<nodes.count where nodes[i].alive && !nodes[i].client.isCompositor { count += 1 }
+        return count
+    }
+
     /// Bytes the tree keeps per node slot: the routing record plus the side tables' slots.
     public static var bytesPerNode: Int {
         MemoryLayout<NodeRecord>.stride + MemoryLayout<String>.stride + MemoryLayout<Region?>.stride

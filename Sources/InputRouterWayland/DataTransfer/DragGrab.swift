@@ -20,8 +20,11 @@ final class DragGrab: PointerGrab, TouchGrab {
     /// The seat whose pointer or touch drives it, by index.
     let seatIndex: Int
     private var seat: Seat { server.router.seats[seatIndex] }
-    /// The touch point that drives a touch drag: the first that moves or lifts.
+    /// The touch point that drives a touch drag: the first of `originSlots` that moves or lifts.
     var slot: Int32?
+    /// The origin client's touch points when the drag began, taken from it (it got
+    /// `wl_touch.cancel`). Other clients' points go on to their owners.
+    var originSlots: [Int32] = []
     /// Where the icon is drawn: the pointer or the touch point, in layout space.
     private(set) var position: Point
     /// The surface under the drag and the offers its client's devices were given.
@@ -185,14 +188,19 @@ final class DragGrab: PointerGrab, TouchGrab {
     // MARK: TouchGrab
 
     func down(_ seat: Seat, time: UInt64, slot: Int32, at point: Point, hit: Hit?) {}
+    /// Whether `slot` is one of the origin's points, which the drag drives.
+    private func drives(_ slot: Int32) -> Bool { originSlots.contains(slot) }
     func motion(_ seat: Seat, time: UInt64, slot: Int32, at point: Point) {
+        guard drives(slot) else { return seat.defaultTouchMotion(time: time, slot: slot, at: point) }
         if self.slot == nil { self.slot = slot }
         if self.slot == slot { update(time: time, at: point) }
     }
     func up(_ seat: Seat, time: UInt64, slot: Int32) {
+        // Another client's finger down before the drag began still gets its up.
+        guard drives(slot) else { return seat.defaultTouchUp(time: time, slot: slot) }
         if self.slot == nil || self.slot == slot { drop(time: time) }
     }
-    func touchFrame(_ seat: Seat) {}
+    func touchFrame(_ seat: Seat) { seat.defaultTouchFrame() }
 
     /// Broken from outside (another grab, the compositor): the target is left and the
     /// source told the drag was cancelled.
@@ -226,6 +234,13 @@ extension WaylandServer {
         let seat = router.seats[index]
         let services = services(index)
         let byTouch = press.action == .touchDown
+        // A touch drag is driven by the origin's fingers: with none down (the serial's point
+        // lifted, or a touch drag took it and it lifted since) there is nothing to drag with,
+        // and any other finger would drive it and be swallowed: no drag, as for a stale serial.
+        if byTouch, !seat.hasTouchPoints(of: origin.id) {
+            source?.cancel()
+            return
+        }
         let drag = DragGrab(
             server: self, origin: origin, source: source, icon: icon, byTouch: byTouch, seat: index,
             at: byTouch ? press.position : seat.cursor)
@@ -233,6 +248,10 @@ extension WaylandServer {
         services.drag = drag
         if byTouch {
             seat.beginTouchGrab(drag)
+            // Its fingers are the drag's now: the origin gets `wl_touch.cancel` (as a pointer
+            // drag's origin gets `leave`), never an up it would wait for, and may reuse the ids.
+            drag.originSlots = seat.takeTouchPoints(of: origin.id)
+            sendDeliveries()
         } else {
             seat.beginPointerGrab(drag)
             seat.focusPointer(on: nil)

@@ -27,7 +27,12 @@ class WaylandObject {
         self.server = server
         self.owner = owner
         self.resource = resource
+        owner.liveObjects += 1
     }
+
+    // Counted on the owner, which every object keeps alive: a count left on a disconnected
+    // client is an object that outlived it (ObjectCensus.swift).
+    deinit { owner.liveObjects -= 1 }
 
     /// One request from the client. `args` follow the request's signature in the XML;
     /// an override decodes them with `decode` into its interface's request enum.

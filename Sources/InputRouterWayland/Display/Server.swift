@@ -130,6 +130,8 @@ public final class WaylandServer {
     // the server's thread and never while an access to it is open, and the dynamic checks
     // were a tenth of the Wayland layer's instructions per event (wayland-bench).
     var clientsByPointer: [OpaquePointer: ClientState] = [:]
+    /// Clients that disconnected, while something still keeps their state (ObjectCensus.swift).
+    var departedClients: [DepartedClient] = []
     @exclusivity(unchecked) private(set) var clientsByID: ContiguousArray<ClientState?> = [nil]
     /// Surfaces with a tree node, indexed by `NodeID.index`: deliveries find their
     /// resources without hashing.
@@ -464,6 +466,8 @@ public final class WaylandServer {
     private func clientDestroyed(_ client: OpaquePointer) {
         guard !shuttingDown, let state = clientsByPointer.removeValue(forKey: client) else { return }
         state.alive = false
+        departedClients.removeAll { $0.state == nil }
+        departedClients.append(DepartedClient(state: state))
         setClient(nil, at: Int(state.id.index))
         router.removeClient(state.id)
         sendDeliveries()
@@ -553,6 +557,8 @@ final class ClientState {
     /// Unread bytes in its socket at the last check, and since when they did not shrink.
     var lastUnsent: Int32 = 0
     var stalledSince: UInt32?
+    /// Its protocol objects still alive (Object.swift counts them).
+    var liveObjects = 0
 
     init(client: OpaquePointer, id: ClientID) {
         self.client = client
