@@ -158,6 +158,17 @@ bench-deps: deps
 	@mkdir -p .build
 	cc -O2 -Wall -DWLR_USE_UNSTABLE $$(pkg-config --cflags wlroots) $< -o $@ $$(pkg-config --libs wlroots)
 
+# tinywl (plain wlroots routing) and tinywl-ir (the same compositor routing through
+# libinputrouter): plain cc against Debian's wlroots 0.15, never part of the Swift package.
+# wlroots' xdg-shell header wants the protocol's server header, made here by wayland-scanner.
+WLR_CFLAGS = -O2 -g -Wall -DWLR_USE_UNSTABLE -I.build/tinywl-protocols $$(pkg-config --cflags wlroots wayland-server xkbcommon)
+WLR_LIBS = $$(pkg-config --libs wlroots wayland-server xkbcommon)
+.build/tinywl-protocols/xdg-shell-protocol.h:
+	@mkdir -p .build/tinywl-protocols
+	wayland-scanner server-header $$(pkg-config --variable=pkgdatadir wayland-protocols)/stable/xdg-shell/xdg-shell.xml $@
+.build/tinywl: examples/tinywl/tinywl.c examples/tinywl/replay.h .build/tinywl-protocols/xdg-shell-protocol.h
+	cc $(WLR_CFLAGS) $< -o $@ $(WLR_LIBS)
+
 bench: bench-deps .build/wlr-bench
 	$(SWIFT) build -c release --product core-bench
 	.build/release/core-bench --wlr .build/wlr-bench --scaling-data .build/hit-test-scaling.dat
