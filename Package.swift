@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "InputRouterFuzzing", targets: ["InputRouterFuzzing"]),
         // The module Mir's Wayland Conformance Suite loads (`make conformance`).
         .library(name: "InputRouterWLCS", type: .dynamic, targets: ["InputRouterWLCS"]),
+        // The C API (include/input_router.h): libinputrouter.so for compositors in C (`make install`).
+        .library(name: "inputrouter", type: .dynamic, targets: ["InputRouterC"]),
     ],
     targets: [
         // C libraries (Debian packages), one system library target each.
@@ -51,6 +53,14 @@ let package = Package(
             name: "RecordingTests", dependencies: ["InputRouterRecording", "InputRouter"], exclude: ["Fixtures"]),
         .testTarget(
             name: "IntegrationTests", dependencies: ["InputRouter", "InputRouterKeyboard", "InputRouterRecording"]),
+
+        // The C API: include/input_router.h, seen by Swift through a module map (no sources of
+        // its own), implemented with @_cdecl over the core, the keyboard and recordings. Its
+        // tests are C programs (Tests/CAPI, `make capi-test`).
+        .systemLibrary(name: "CInputRouterAPI", path: "Sources/CInputRouterAPI"),
+        .target(
+            name: "InputRouterC",
+            dependencies: ["InputRouter", "InputRouterKeyboard", "InputRouterRecording", "CInputRouterAPI"]),
 
         // The Wayland protocols of protocols/*.xml in C, generated at build time by the plugin
         // (wayland-scanner), and from the same XML the typed request enums of WaylandServer.

@@ -14,6 +14,7 @@ import Testing
         "Sources/InputRouter/Routing/Router.swift",
         "Sources/InputRouter/Seat/Seat.swift",
         "Sources/InputRouter/Tree/SurfaceTree.swift",
+        "Sources/InputRouterC/Handles.swift",
         "Sources/InputRouterKeyboard/CallbackContext.swift",
         "Sources/InputRouterLibinput/CallbackContext.swift",
         "Sources/InputRouterNested/CallbackContext.swift",
