@@ -87,7 +87,7 @@ struct server {
 
 	struct ir_event *events;
 	size_t nevents, next;
-	bool replay_started, quitting;
+	bool replay_started, quitting, exiting;
 	struct wl_event_source *replay_timer;
 	int exit_delay_ms;
 	char **commands;
@@ -130,6 +130,15 @@ static const float title_color[4] = {0.23f, 0.43f, 0.65f, 1};
 
 static void check(enum ir_error error, const char *what) {
 	if (error != IR_OK) fprintf(stderr, "tinywl-ir: %s: %s\n", what, ir_error_string(error));
+}
+
+// What the router queued, turned into protocol events (part 3). Called after every input
+// event, and after a change to the scene or the focus: a scene change under a still
+// cursor re-picks (leave and enter) without waiting for motion.
+static void deliver(void *data, const struct ir_delivery *delivery);
+static void send_deliveries(struct server *server) {
+	if (server->exiting) return; // clients going away at exit are told nothing more
+	check(ir_router_drain(server->router, deliver, server, NULL), "drain");
 }
 
 static struct mirror *mirror_of_surface(struct server *server, struct wlr_surface *surface) {
@@ -277,6 +286,7 @@ static void sync_window(struct window *window) {
 	if (seat_client && !wl_list_empty(&seat_client->keyboards)) bound |= IR_BOUND_KEYBOARD;
 	if (seat_client && !wl_list_empty(&seat_client->touches)) bound |= IR_BOUND_TOUCH;
 	check(ir_seat_set_bound(router, server->ir_seat, client, bound), "set bound");
+	send_deliveries(server);
 }
 
 // Every commit of a surface of a mapped window re-syncs that window (never during input).
@@ -299,18 +309,24 @@ static void surface_commit(struct wl_listener *listener, void *data) {
 	if (window) sync_window(window);
 }
 
+struct surface_watch {
+	struct wl_listener commit, destroy;
+};
+
 static void surface_gone(struct wl_listener *listener, void *data) {
-	wl_list_remove(&listener->link);
-	free(listener);
+	struct surface_watch *watch = wl_container_of(listener, watch, destroy);
+	wl_list_remove(&watch->commit.link);
+	wl_list_remove(&watch->destroy.link);
+	free(watch);
 }
 
 static void new_surface(struct wl_listener *listener, void *data) {
 	struct wlr_surface *surface = data;
-	struct wl_listener *commit = calloc(2, sizeof(*commit));
-	commit[0].notify = surface_commit;
-	wl_signal_add(&surface->events.commit, &commit[0]);
-	commit[1].notify = surface_gone; // frees both: commit[1] is last in the block
-	wl_signal_add(&surface->events.destroy, &commit[1]);
+	struct surface_watch *watch = calloc(1, sizeof(*watch));
+	watch->commit.notify = surface_commit;
+	wl_signal_add(&surface->events.commit, &watch->commit);
+	watch->destroy.notify = surface_gone;
+	wl_signal_add(&surface->events.destroy, &watch->destroy);
 }
 
 // MARK: 2. Windows
@@ -323,6 +339,7 @@ static void focus_window(struct window *window) {
 	check(ir_router_raise_node(server->router, window->container), "raise");
 	struct mirror *toplevel = mirror_of_surface(server, window->xdg_surface->surface);
 	if (toplevel) check(ir_seat_set_keyboard_focus(server->router, server->ir_seat, toplevel->node), "focus");
+	send_deliveries(server);
 }
 
 static void begin_move(struct window *window) {
@@ -390,6 +407,7 @@ static void window_unmap(struct wl_listener *listener, void *data) {
 	struct mirror *m, *tmp;
 	wl_list_for_each_safe(m, tmp, &window->server->mirrors, link) if (m->window == window) forget_mirror(window->server, m);
 	check(ir_router_destroy_node(window->server->router, window->container), "destroy container");
+	send_deliveries(window->server);
 	wl_list_remove(&window->link);
 	wl_list_init(&window->link);
 }
@@ -465,8 +483,12 @@ static void deliver(void *data, const struct ir_delivery *d) {
 		if (!surface || seat->pointer_state.focused_surface == surface) wlr_seat_pointer_notify_clear_focus(seat);
 		break;
 	case IR_DELIVERY_POINTER_MOTION:
+		// wlroots drops a motion to where the enter already put the pointer (in wl_fixed).
+		if (wl_fixed_from_double(d->x) != wl_fixed_from_double(seat->pointer_state.sx)
+			|| wl_fixed_from_double(d->y) != wl_fixed_from_double(seat->pointer_state.sy)) {
+			server->pointer_frame_due = true;
+		}
 		wlr_seat_pointer_notify_motion(seat, d->time_msec, d->x, d->y);
-		server->pointer_frame_due = true;
 		break;
 	case IR_DELIVERY_POINTER_BUTTON:
 		wlr_seat_pointer_notify_button(seat, d->time_msec, d->button, d->state);
@@ -552,7 +574,7 @@ __attribute__((noinline)) void replay_event(struct server *server, const struct 
 		}
 	}
 	check(ir_router_handle_event(router, server->ir_seat, event), "handle event");
-	check(ir_router_drain(router, deliver, server, NULL), "drain");
+	send_deliveries(server);
 	if (event->type == IR_EVENT_POINTER_MOTION || event->type == IR_EVENT_POINTER_MOTION_ABSOLUTE) {
 		double x, y;
 		ir_seat_cursor(router, server->ir_seat, &x, &y);
@@ -571,8 +593,8 @@ __attribute__((noinline)) void replay_event(struct server *server, const struct 
 	}
 	if (server->move_ended) server->moving = NULL;
 	server->move_started = server->move_ended = false;
-	// What a move or a focus change queued (a re-pick's leave and enter).
-	check(ir_router_drain(router, deliver, server, NULL), "drain");
+	// What a move queued (a re-pick's leave and enter).
+	send_deliveries(server);
 }
 
 // A few events per tick, then a flush, so that a slow client's socket never fills.
@@ -749,6 +771,7 @@ int main(int argc, char *argv[]) {
 	if (recording) server.replay_timer = wl_event_loop_add_timer(wl_display_get_event_loop(server.display), replay_tick, &server);
 	start_next_command(&server);
 	wl_display_run(server.display);
+	server.exiting = true;
 
 	int status = 0;
 	if (trace) {

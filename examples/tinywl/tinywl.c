@@ -10,8 +10,9 @@
 //   2. windows: xdg-shell toplevels, placed in a cascade, raised and focused on click,
 //      moved by dragging their title bar (or when the client asks);
 //   3. input: the cursor, the keyboard and touch, each turned into wlr_seat calls;
-//   4. the replay: input events read from a `libinput record` file and fed through the
-//      headless backend's own devices, one `replay_event` call each;
+//   4. the replay: input events read from a `libinput record` file (by libinputrouter's
+//      reader, the one tinywl-ir uses) and fed through the headless backend's own
+//      devices, one `replay_event` call each;
 //   5. main: the headless backend, clients started one at a time, the replay, the exit.
 //
 // It runs headless (WLR_BACKENDS=headless is the only backend it creates) with the pixman
@@ -22,6 +23,7 @@
 // The compositor exits -e milliseconds (default 1000) after the replay's last event.
 #define _POSIX_C_SOURCE 200809L
 #include <assert.h>
+#include <input_router.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -50,7 +52,6 @@
 #include <wlr/util/log.h>
 #include <xkbcommon/xkbcommon.h>
 
-#include "replay.h"
 
 // MARK: 1. State and scene
 
@@ -96,7 +97,9 @@ struct server {
 
 	// The headless backend's devices that the replay feeds.
 	struct wlr_input_device *pointer_device, *keyboard_device, *touch_device;
-	struct replay replay;
+	struct ir_event *events;
+	size_t nevents, next;
+	bool replay_started;
 	struct wl_event_source *replay_timer;
 	int exit_delay_ms;
 	bool quitting;
@@ -451,50 +454,55 @@ static void request_cursor(struct wl_listener *listener, void *data) {
 
 // MARK: 4. The replay
 
-// One recorded event, fed to the headless device it belongs to exactly as a backend
-// feeds it: the device's signal, which the listeners above handle. This is the function
-// benchmarks/tinywl-bench.py counts instructions in (callgrind --toggle-collect).
-__attribute__((noinline)) void replay_event(struct server *server, const struct replay_event *e) {
-	switch (e->kind) {
-	case REPLAY_POINTER_MOTION: {
-		struct wlr_event_pointer_motion event = {.device = server->pointer_device, .time_msec = e->time_msec,
-			.delta_x = e->dx, .delta_y = e->dy, .unaccel_dx = e->dx, .unaccel_dy = e->dy};
+// One recorded event, fed to the headless device of its kind exactly as a backend feeds
+// it: the device's signal, which the listeners above handle. This is the function
+// benchmarks/tinywl-bench/bench.py counts instructions in (callgrind --toggle-collect).
+// The recording is read by libinputrouter's reader (ir_recording_*), so that tinywl and
+// tinywl-ir play the very same events; nothing else of the library is used here.
+__attribute__((noinline)) void replay_event(struct server *server, const struct ir_event *e) {
+	uint32_t time_msec = (uint32_t)(e->time_usec / 1000);
+	switch (e->type) {
+	case IR_EVENT_POINTER_MOTION: {
+		struct wlr_event_pointer_motion event = {.device = server->pointer_device, .time_msec = time_msec,
+			.delta_x = e->dx, .delta_y = e->dy, .unaccel_dx = e->unaccel_dx, .unaccel_dy = e->unaccel_dy};
 		wl_signal_emit(&server->pointer_device->pointer->events.motion, &event);
 		wl_signal_emit(&server->pointer_device->pointer->events.frame, NULL);
 		break;
 	}
-	case REPLAY_POINTER_BUTTON: {
-		struct wlr_event_pointer_button event = {.device = server->pointer_device, .time_msec = e->time_msec,
-			.button = e->code, .state = e->pressed ? WLR_BUTTON_PRESSED : WLR_BUTTON_RELEASED};
+	case IR_EVENT_POINTER_BUTTON: {
+		struct wlr_event_pointer_button event = {.device = server->pointer_device, .time_msec = time_msec,
+			.button = e->button, .state = e->state ? WLR_BUTTON_PRESSED : WLR_BUTTON_RELEASED};
 		wl_signal_emit(&server->pointer_device->pointer->events.button, &event);
 		wl_signal_emit(&server->pointer_device->pointer->events.frame, NULL);
 		break;
 	}
-	case REPLAY_KEYBOARD_KEY: {
-		struct wlr_event_keyboard_key event = {.time_msec = e->time_msec, .keycode = e->code,
-			.update_state = true, .state = e->pressed ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED};
+	case IR_EVENT_KEYBOARD_KEY: {
+		struct wlr_event_keyboard_key event = {.time_msec = time_msec, .keycode = e->key, .update_state = true,
+			.state = e->state ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED};
 		wlr_keyboard_notify_key(server->keyboard_device->keyboard, &event);
 		break;
 	}
-	case REPLAY_TOUCH_DOWN: {
-		struct wlr_event_touch_down event = {.device = server->touch_device, .time_msec = e->time_msec,
+	case IR_EVENT_TOUCH_DOWN: {
+		struct wlr_event_touch_down event = {.device = server->touch_device, .time_msec = time_msec,
 			.touch_id = e->slot, .x = e->x, .y = e->y};
 		wl_signal_emit(&server->touch_device->touch->events.down, &event);
 		break;
 	}
-	case REPLAY_TOUCH_MOTION: {
-		struct wlr_event_touch_motion event = {.device = server->touch_device, .time_msec = e->time_msec,
+	case IR_EVENT_TOUCH_MOTION: {
+		struct wlr_event_touch_motion event = {.device = server->touch_device, .time_msec = time_msec,
 			.touch_id = e->slot, .x = e->x, .y = e->y};
 		wl_signal_emit(&server->touch_device->touch->events.motion, &event);
 		break;
 	}
-	case REPLAY_TOUCH_UP: {
-		struct wlr_event_touch_up event = {.device = server->touch_device, .time_msec = e->time_msec, .touch_id = e->slot};
+	case IR_EVENT_TOUCH_UP: {
+		struct wlr_event_touch_up event = {.device = server->touch_device, .time_msec = time_msec, .touch_id = e->slot};
 		wl_signal_emit(&server->touch_device->touch->events.up, &event);
 		break;
 	}
-	case REPLAY_TOUCH_FRAME:
+	case IR_EVENT_TOUCH_FRAME:
 		wl_signal_emit(&server->touch_device->touch->events.frame, NULL);
+		break;
+	default: // devices added (the headless ones stand for them), kinds tinywl does not take
 		break;
 	}
 }
@@ -507,17 +515,33 @@ static int replay_tick(void *data) {
 		wl_display_terminate(server->display);
 		return 0;
 	}
-	const struct replay_event *e;
-	for (int i = 0; i < REPLAY_BATCH && (e = replay_next(&server->replay)); i++) replay_event(server, e);
+	for (int i = 0; i < 16 && server->next < server->nevents; i++) replay_event(server, &server->events[server->next++]);
 	wl_display_flush_clients(server->display);
-	if (replay_done(&server->replay)) {
-		wlr_log(WLR_INFO, "tinywl: replay done, exiting in %d ms", server->exit_delay_ms);
+	if (server->next >= server->nevents) {
 		server->quitting = true;
 		wl_event_source_timer_update(server->replay_timer, server->exit_delay_ms > 0 ? server->exit_delay_ms : 1);
 		return 0;
 	}
 	wl_event_source_timer_update(server->replay_timer, 1);
 	return 0;
+}
+
+static bool read_recording(struct server *server, const char *path) {
+	enum ir_error error;
+	char message[512];
+	struct ir_recording *recording = ir_recording_open_message(path, &error, message, sizeof(message));
+	if (!recording) {
+		fprintf(stderr, "tinywl: %s\n", message);
+		return false;
+	}
+	size_t count, skipped;
+	ir_recording_counts(recording, &count, &skipped);
+	server->events = calloc(count ? count : 1, sizeof(*server->events));
+	while (server->nevents < count && ir_recording_next(recording, &server->events[server->nevents]) == IR_OK) {
+		server->nevents++;
+	}
+	ir_recording_close(recording);
+	return true;
 }
 
 // MARK: 5. Main
@@ -532,8 +556,8 @@ static void start_next_command(struct server *server) {
 		server->started++;
 		return;
 	}
-	if (server->replay_timer && !server->replay.started) {
-		server->replay.started = true;
+	if (server->replay_timer && !server->replay_started) {
+		server->replay_started = true;
 		wl_event_source_timer_update(server->replay_timer, 50);
 	}
 }
@@ -587,7 +611,7 @@ int main(int argc, char *argv[]) {
 		}
 	}
 	server.commands = commands;
-	if (recording && !replay_read(&server.replay, recording)) return 1;
+	if (recording && !read_recording(&server, recording)) return 1;
 	signal(SIGCHLD, SIG_IGN);
 	setenv("WLR_RENDERER", "pixman", 0);
 
