@@ -92,6 +92,7 @@ struct server {
 	int exit_delay_ms;
 	char **commands;
 	int ncommands, started;
+	pid_t pids[32]; // the clients started, stopped at exit (wev 1.0 outlives its display)
 };
 
 struct window {
@@ -637,11 +638,12 @@ static bool read_recording(struct server *server, const char *path) {
 
 static void start_next_command(struct server *server) {
 	if (server->started < server->ncommands) {
-		if (fork() == 0) {
+		pid_t pid = fork();
+		if (pid == 0) {
 			execl("/bin/sh", "/bin/sh", "-c", server->commands[server->started], (char *)NULL);
 			_exit(127);
 		}
-		server->started++;
+		server->pids[server->started++] = pid;
 		return;
 	}
 	if (server->replay_timer && !server->replay_started) {
@@ -787,7 +789,10 @@ int main(int argc, char *argv[]) {
 		ir_router_check_invariants(server.router, &violations, report, sizeof(report), &length);
 		if (violations) fprintf(stderr, "tinywl-ir: %zu invariant violations:\n%s", violations, report), status = 1;
 	}
+	// The clients read what is left on their sockets, then go.
 	wl_display_destroy_clients(server.display);
+	nanosleep(&(struct timespec){.tv_nsec = 300 * 1000 * 1000}, NULL);
+	for (int i = 0; i < server.started; i++) kill(server.pids[i], SIGTERM);
 	wl_display_destroy(server.display);
 	ir_router_destroy(server.router);
 	return status;

@@ -105,6 +105,7 @@ struct server {
 	bool quitting;
 	char **commands;
 	int ncommands, started;
+	pid_t pids[32]; // the clients started, stopped at exit (wev 1.0 outlives its display)
 };
 
 struct window {
@@ -549,11 +550,12 @@ static bool read_recording(struct server *server, const char *path) {
 // Starts the next -c command once the one before mapped a window; after the last, the replay.
 static void start_next_command(struct server *server) {
 	if (server->started < server->ncommands) {
-		if (fork() == 0) {
+		pid_t pid = fork();
+		if (pid == 0) {
 			execl("/bin/sh", "/bin/sh", "-c", server->commands[server->started], (char *)NULL);
 			_exit(127);
 		}
-		server->started++;
+		server->pids[server->started++] = pid;
 		return;
 	}
 	if (server->replay_timer && !server->replay_started) {
@@ -668,7 +670,10 @@ int main(int argc, char *argv[]) {
 	start_next_command(&server);
 	wl_display_run(server.display);
 
+	// The clients read what is left on their sockets, then go.
 	wl_display_destroy_clients(server.display);
+	nanosleep(&(struct timespec){.tv_nsec = 300 * 1000 * 1000}, NULL);
+	for (int i = 0; i < server.started; i++) kill(server.pids[i], SIGTERM);
 	wl_display_destroy(server.display);
 	return 0;
 }
