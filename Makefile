@@ -11,6 +11,8 @@
 #   make test-sanitizers    the fuzz, chaos and stream tests under ASan and TSan
 #   make conformance  Mir's Wayland Conformance Suite (WLCS) against the server
 #   make conformance-tsan  the same with the integration built under ThreadSanitizer
+#   make install PREFIX=/usr/local  libinputrouter.so, include/input_router.h, inputrouter.pc
+#   make capi-test  the C API's C tests under ASan+UBSan, and a program built from the install
 
 SWIFT ?= swift
 APT_PACKAGES = pkg-config libpixman-1-dev libwayland-dev wayland-protocols libinput-dev \
@@ -61,7 +63,7 @@ APT_PACKAGES += libwlroots-dev
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 
-.PHONY: deps demo nested format test docs docs-test consumer bench bench-deps vm-test fuzz fuzz-seeds test-sanitizers conformance conformance-tsan
+.PHONY: deps demo nested format test docs docs-test consumer capi-test install bench bench-deps vm-test fuzz fuzz-seeds test-sanitizers conformance conformance-tsan
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
@@ -107,6 +109,9 @@ test: deps
 	# package's dependency (its own build of three products: about 2 minutes).
 	$(MAKE) --no-print-directory docs-test
 	$(MAKE) --no-print-directory consumer
+	# The C API: C tests under ASan and UBSan, a leak run, and a program built with pkg-config
+	# against `make install` in a temporary prefix (about 40 s after the debug build).
+	$(MAKE) --no-print-directory capi-test
 	# tinywl-ir, the C API in a wlroots compositor, with real wev clients (under a minute).
 	$(MAKE) --no-print-directory tinywl-test
 	# Hostile-input suites under ASan and TSan: about 6 of the ~9 minutes (docs/fuzzing.md).
@@ -128,6 +133,56 @@ docs-test: docs
 consumer: deps
 	cd examples/consumer && $(SWIFT) build
 	cd examples/consumer && $$($(SWIFT) build --show-bin-path)/consumer | diff -u expected-output.txt -
+
+# The C API (include/input_router.h; docs/embedding.md, "From C"). `make install` copies
+# the header, libinputrouter.so and inputrouter.pc under PREFIX. The library keeps the
+# RUNPATH swiftc gives it (the toolchain's lib/swift/linux, where libswiftCore.so and
+# Foundation are), and the .pc file gives programs an rpath to PREFIX/lib: a C program
+# runs without LD_LIBRARY_PATH on a machine with the toolchain where it was built.
+PREFIX ?= /usr/local
+CAPI_CONFIG ?= release
+CAPI_VERSION = $$(sed -n 's/^\#define IR_API_VERSION_MAJOR \([0-9]*\)/\1/p' include/input_router.h).$$(sed -n 's/^\#define IR_API_VERSION_MINOR \([0-9]*\)/\1/p' include/input_router.h)
+install:
+	$(SWIFT) build -c $(CAPI_CONFIG) --product inputrouter
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 include/input_router.h $(DESTDIR)$(PREFIX)/include/
+	install -m 755 $$($(SWIFT) build -c $(CAPI_CONFIG) --show-bin-path)/libinputrouter.so $(DESTDIR)$(PREFIX)/lib/
+	sed -e "s|@PREFIX@|$(PREFIX)|" -e "s|@VERSION@|$(CAPI_VERSION)|" inputrouter.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/inputrouter.pc
+
+# The C tests (Tests/CAPI) against the debug library, compiled as C11 with ASan and UBSan
+# (UBSan findings fail the run). leak_test ends with LeakSanitizer's check (no suppression
+# needed: the Swift runtime's caches stay reachable); the same test built to leak one
+# router must fail and name ir_router_create, or the check is not watching. Then the
+# install in a temporary prefix and Tests/CAPI/consumer built by pkg-config alone.
+CAPI_CC = cc -std=c11 -Wall -Wextra -Werror -g -fsanitize=address,undefined -fno-sanitize-recover=undefined
+CAPI_TESTS = routing_test errors_test recording_test leak_test
+CAPI_OUT = .build/capi
+capi-test: deps
+	$(SWIFT) build --product inputrouter
+	@mkdir -p $(CAPI_OUT)
+	cc -std=c11 -pedantic -Wall -Wextra -Werror -fsyntax-only -Iinclude -x c include/input_router.h
+	c++ -Wall -Wextra -Werror -fsyntax-only -Iinclude -x c++ include/input_router.h
+	lib=$$($(SWIFT) build --show-bin-path); for t in $(CAPI_TESTS); do \
+		$(CAPI_CC) -Iinclude Tests/CAPI/$$t.c Tests/CAPI/harness.c -L$$lib -Wl,-rpath,$$lib -linputrouter -lm \
+			-o $(CAPI_OUT)/$$t || exit 1; done; \
+	$(CAPI_CC) -DLEAK_ON_PURPOSE -Iinclude Tests/CAPI/leak_test.c Tests/CAPI/harness.c -L$$lib -Wl,-rpath,$$lib \
+		-linputrouter -o $(CAPI_OUT)/leak_test_control
+	for t in $(CAPI_TESTS); do ASAN_OPTIONS=detect_leaks=1 $(CAPI_OUT)/$$t Tests/RecordingTests/Fixtures || exit 1; done
+	@if ASAN_OPTIONS=detect_leaks=1 $(CAPI_OUT)/leak_test_control Tests/RecordingTests/Fixtures > $(CAPI_OUT)/control.log 2>&1; then \
+		echo "leak_test_control leaked a router and LeakSanitizer did not fail it"; exit 1; fi; \
+	grep -q "in ir_router_create" $(CAPI_OUT)/control.log || { echo "LeakSanitizer did not name ir_router_create:"; cat $(CAPI_OUT)/control.log; exit 1; }; \
+	echo "leak_test_control: LeakSanitizer caught the router leaked on purpose"
+	prefix=$$(mktemp -d) && $(MAKE) --no-print-directory install PREFIX=$$prefix CAPI_CONFIG=debug && \
+	PKG_CONFIG_PATH=$$prefix/lib/pkgconfig cc -std=c11 -Wall -Werror Tests/CAPI/consumer/consumer.c \
+		$$(PKG_CONFIG_PATH=$$prefix/lib/pkgconfig pkg-config --cflags --libs inputrouter) -o $$prefix/consumer && \
+	env -u LD_LIBRARY_PATH $$prefix/consumer | diff -u Tests/CAPI/consumer/expected-output.txt - && \
+	echo "consumer: built with pkg-config against $$prefix, output as expected" && rm -rf $$prefix
+	# docs/embedding.md's C example, compiled from the page as it stands.
+	( printf '#include <input_router.h>\n#include <stdio.h>\n'; \
+		awk '/^## 8. From C/{f=1} f&&/^```c$$/{c=1;next} c&&/^```$$/{exit} c' docs/embedding.md ) > $(CAPI_OUT)/doc_example.c
+	lib=$$($(SWIFT) build --show-bin-path); cc -std=c11 -Wall -Wextra -Werror -Iinclude $(CAPI_OUT)/doc_example.c \
+		-L$$lib -Wl,-rpath,$$lib -linputrouter -o $(CAPI_OUT)/doc_example
+	$(CAPI_OUT)/doc_example | diff -u Tests/CAPI/consumer/doc-example-output.txt -
 
 # Mir's Wayland Conformance Suite: fails on a failure not in the expected list, and on a
 # listed test that passes (Tests/Conformance/README.md). WLCS_TSAN=1: under wlcs.tsan.

@@ -29,8 +29,10 @@
  * - Threads: a router reads and writes no global state; the library has none. Use one
  *   router from one thread at a time (several routers on several threads are fine).
  * - Callbacks (node handlers, key bindings, the drain callback) run inside the call that
- *   routes or drains. From inside one, functions that change this router return
- *   IR_ERROR_BUSY; read-only ones (ir_router_node_client, ir_seat_cursor...) work.
+ *   routes or drains. From inside one, every function of this router returns
+ *   IR_ERROR_BUSY but the readers of the tree and seats: ir_router_node_client,
+ *   ir_router_node_alive, ir_router_hit_test, ir_seat_keyboard_focus,
+ *   ir_seat_pointer_focus and ir_seat_cursor.
  * - Times are microseconds (libinput's clock); deliveries also carry milliseconds, what
  *   the Wayland events take.
  */
@@ -49,7 +51,7 @@ extern "C" {
  * break; MINOR when functions or enum values are added. ir_version() returns the version
  * of the library actually loaded, as (MAJOR << 16) | MINOR. */
 #define IR_API_VERSION_MAJOR 1
-#define IR_API_VERSION_MINOR 0
+#define IR_API_VERSION_MINOR 1
 #define IR_API_VERSION ((IR_API_VERSION_MAJOR << 16) | IR_API_VERSION_MINOR)
 
 uint32_t ir_version(void);
@@ -446,6 +448,11 @@ enum ir_error ir_router_clear_trace(struct ir_router *router);
  * since the router was created, their text goes into `buffer`, one per line. */
 enum ir_error ir_router_check_invariants(const struct ir_router *router, size_t *count, char *buffer, size_t size,
                                          size_t *length);
+/* Checks are on from ir_router_create. They keep a model of every surface's state and
+ * hash per delivery: a compositor that does not test may turn them off. Off is for good:
+ * a checker that missed deliveries would report violations that are not there, so
+ * `enabled` true after false is IR_ERROR_INVALID_ARGUMENT (since 1.1). */
+enum ir_error ir_router_set_invariant_checks(struct ir_router *router, bool enabled);
 
 #ifdef __cplusplus
 }

@@ -166,7 +166,11 @@ public func irRouterDrain(
         checker.inner.userData = userData
         checker.inner.count = 0
         checker.inner.router = state.router
-        state.router.flush(into: &checker)
+        if state.checksInvariants {
+            state.router.flush(into: &checker)
+        } else {
+            state.router.flush(into: &checker.inner)
+        }
         count?.pointee = checker.inner.count
         checker.inner.callback = nil
         checker.inner.userData = nil
@@ -203,6 +207,17 @@ public func irRouterTraceText(
 public func irRouterClearTrace(_ router: OpaquePointer?) -> ir_error {
     changing(router) { state in
         if state.checker?.inner.trace != nil { state.checker?.inner.trace = [] }
+        return IR_OK
+    }
+}
+
+@_cdecl("ir_router_set_invariant_checks")
+public func irRouterSetInvariantChecks(_ router: OpaquePointer?, _ enabled: Bool) -> ir_error {
+    changing(router) { state in
+        // A checker that missed the deliveries drained while off would see a leave with no
+        // enter, a key up with no key down: off is for good.
+        if enabled, !state.checksInvariants { return IR_ERROR_INVALID_ARGUMENT }
+        state.checksInvariants = enabled
         return IR_OK
     }
 }

@@ -5,7 +5,10 @@ import InputRouter
 /// The core's event for a C one; nil for a type or value out of range (a NaN coordinate,
 /// a state that is neither 0 nor 1, an unknown axis source...).
 func inputEvent(_ e: ir_event) -> InputEvent? {
-    func finite(_ values: Double...) -> Bool { values.allSatisfy(\.isFinite) }
+    // Four fixed parameters, not a variadic (whose array is a heap allocation per event).
+    func finite(_ a: Double, _ b: Double, _ c: Double = 0, _ d: Double = 0) -> Bool {
+        a.isFinite && b.isFinite && c.isFinite && d.isFinite
+    }
     func onOff(_ state: UInt32) -> Bool? { state <= 1 ? state == 1 : nil }
     let kind: InputEvent.Kind
     switch e.type {

@@ -15,6 +15,8 @@ final class RouterState {
     /// The drained deliveries go through the invariant checker, then to the C callback and
     /// the trace (`DeliveryForwarder`). Taken out while a drain runs.
     var checker: InvariantChecker<DeliveryForwarder>?
+    /// Whether drains pass through the checker or straight to its inner forwarder.
+    var checksInvariants = true
     /// Set while a call that changes the router runs: a callback from inside it (a node
     /// handler, a binding, the drain's callback) that calls a changing function gets
     /// IR_ERROR_BUSY instead of re-entering the core mid-change.
