@@ -69,7 +69,7 @@ def run(compositor, events, clients, workdir):
     path = os.path.join(workdir, "input.yml")
     recording.write(path, events, devices=("keyboard", "mouse"))
     outputs = [os.path.join(workdir, f"wev{n}.txt") for n in range(clients)]
-    command = [compositor, "-s", "1280x720", "-r", path, "-e", "500"]
+    command = [compositor, "-s", "1280x720", "-r", path, "-e", "500", "-t", os.path.join(workdir, "trace.txt")]
     for out in outputs:
         command += ["-c", f"exec stdbuf -oL wev > {out} 2>&1"]
     env = dict(os.environ, XDG_RUNTIME_DIR=workdir)
