@@ -60,6 +60,9 @@ APT_PACKAGES += adwaita-icon-theme
 APT_PACKAGES += chromium
 # The soak's plot of memory, fds and objects over time (make soak, and its 2 minutes in make test).
 APT_PACKAGES += gnuplot-nox
+# tinywl-ir (examples/tinywl-ir), the C API in a wlroots 0.15 compositor, tested with real
+# wev clients (make tinywl-test): wlroots' headers and library.
+APT_PACKAGES += libwlroots-dev
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
 
@@ -115,6 +118,8 @@ test: deps
 	# The C API: C tests under ASan and UBSan, a leak run, and a program built with pkg-config
 	# against `make install` in a temporary prefix (about 40 s after the debug build).
 	$(MAKE) --no-print-directory capi-test
+	# tinywl-ir, the C API in a wlroots compositor, with real wev clients (under a minute).
+	$(MAKE) --no-print-directory tinywl-test
 	# Hostile-input suites under ASan and TSan: about 6 of the ~9 minutes (docs/fuzzing.md).
 	$(MAKE) --no-print-directory test-sanitizers
 
@@ -219,11 +224,43 @@ bench-deps: deps
 	@mkdir -p .build
 	cc -O2 -Wall -DWLR_USE_UNSTABLE $$(pkg-config --cflags wlroots) $< -o $@ $$(pkg-config --libs wlroots)
 
+# tinywl (plain wlroots routing) and tinywl-ir (the same compositor routing through
+# libinputrouter): plain cc against Debian's wlroots 0.15, never part of the Swift package.
+# Both read recordings with libinputrouter's reader; wlroots' xdg-shell header wants the
+# protocol's server header, made here by wayland-scanner.
+.PHONY: libinputrouter tinywl-test
+libinputrouter:
+	$(SWIFT) build -c release --product inputrouter
+IR_LIB_DIR = $(CURDIR)/.build/release
+WLR_CFLAGS = -O2 -g -Wall -DWLR_USE_UNSTABLE -Iinclude -I.build/tinywl-protocols \
+	$$(pkg-config --cflags wlroots wayland-server xkbcommon pixman-1)
+WLR_LIBS = $$(pkg-config --libs wlroots wayland-server xkbcommon pixman-1) -L$(IR_LIB_DIR) -linputrouter -Wl,-rpath,$(IR_LIB_DIR)
+.build/tinywl-protocols/xdg-shell-protocol.h:
+	@mkdir -p .build/tinywl-protocols
+	wayland-scanner server-header $$(pkg-config --variable=pkgdatadir wayland-protocols)/stable/xdg-shell/xdg-shell.xml $@
+.build/tinywl: examples/tinywl/tinywl.c include/input_router.h .build/tinywl-protocols/xdg-shell-protocol.h libinputrouter
+	cc $(WLR_CFLAGS) $< -o $@ $(WLR_LIBS)
+.build/tinywl-ir: examples/tinywl-ir/tinywl-ir.c include/input_router.h .build/tinywl-protocols/xdg-shell-protocol.h libinputrouter
+	cc $(WLR_CFLAGS) $< -o $@ $(WLR_LIBS)
+
+# tinywl-ir with real wev clients, driven by recordings (Tests/TinywlIR/run-tests.py).
+tinywl-test: deps .build/tinywl-ir
+	Tests/TinywlIR/run-tests.py --compositor .build/tinywl-ir
+
 bench: bench-deps .build/wlr-bench
 	$(SWIFT) build -c release --product core-bench
 	.build/release/core-bench --wlr .build/wlr-bench --scaling-data .build/hit-test-scaling.dat
 	gnuplot -e "data='.build/hit-test-scaling.dat'; out='docs/hit-test-scaling.png'" benchmarks/hit-test-scaling.gp
 	$(SWIFT) build -c release --product wayland-bench && .build/release/wayland-bench
+	# The whole path in three compositors: tinywl, tinywl-ir and ir-compositor (callgrind).
+	$(MAKE) --no-print-directory tinywl-bench
+
+# Instructions per event from input event to the client's socket: tinywl (wlroots
+# routing), tinywl-ir (through libinputrouter) and ir-compositor, same scene and events.
+.PHONY: tinywl-bench
+tinywl-bench: bench-deps .build/tinywl .build/tinywl-ir
+	$(SWIFT) build -c release --product ir-compositor
+	benchmarks/tinywl-bench/bench.py --build .build
 
 vm-test: deps
 	tools/vm-libinput-test.sh
