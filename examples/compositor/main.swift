@@ -37,6 +37,7 @@ struct Options {
     /// How long --exit-after-replay waits for clients to answer its ping.
     var settleTimeout = 10.0
     var tracePath: String?
+    var checkInvariants = false
     var screenshotPath: String?
     var hitMapPath: String?
     var clients: [String] = []
@@ -78,6 +79,8 @@ let usage = """
                                 A replayed new device waits as long for every client to answer
                                 (and so to bind it) before its first events
       --trace FILE              write every routing decision, one line each (docs/trace.md)
+      --check-invariants        check every delivery with the core's InvariantChecker, print each
+                                violation, and at each session switch what clients hold
       --screenshot FILE.png     on exit, write what the output shows
       --hit-map FILE.png        on exit, write which surface each pixel's pointer events reach,
                                 with a legend (docs/rendering.md)
@@ -146,6 +149,7 @@ func parseOptions(_ arguments: [String]) -> Options {
             guard let s = Double(value(a)), s > 0 else { fail("--settle-timeout needs a number of seconds > 0") }
             o.settleTimeout = s
         case "--trace": o.tracePath = value(a)
+        case "--check-invariants": o.checkInvariants = true
         case "--screenshot": o.screenshotPath = value(a)
         case "--hit-map": o.hitMapPath = value(a)
         case "--client": o.clients.append(value(a))
@@ -256,8 +260,20 @@ if let path = options.tracePath {
         fail("cannot write \(path)")
     }
     traceFile = f
+}
+// The rules clients rely on, checked on every delivery (--check-invariants): the checker
+// keeps its own model of what each client was told, and so of what it holds.
+var invariants = options.checkInvariants ? InvariantChecker(wrapping: NullSink(), router: server.router) : nil
+var violationsSaid = 0
+if traceFile != nil || invariants != nil {
     server.deliveryObserver = { delivery, queue in
-        f.write(Data((TraceSink.line(delivery, queue: queue, router: server.router) + "\n").utf8))
+        traceFile?.write(Data((TraceSink.line(delivery, queue: queue, router: server.router) + "\n").utf8))
+        guard invariants != nil else { return }
+        invariants!.deliver(delivery, from: queue)
+        while violationsSaid < invariants!.violations.count {
+            say("ir-compositor: invariant violated: \(invariants!.violations[violationsSaid])")
+            violationsSaid += 1
+        }
     }
 }
 
@@ -411,6 +427,17 @@ for (input, seatName) in zip(options.inputs, options.inputSeats) where !isReplay
         let target = seat(named: seatName)
         let source = try LibinputSource(devices: .udev(seat: seatName), access: .libseat(seat: "seat0"))
         if let path = options.recordPath { source.recorder = LiveRecorder(path: path) }
+        // A VT switch: once the source has routed what the devices did (releases, touch
+        // cancels, removals; on return the devices again), the keyboard and the pointer
+        // leave their surfaces, or come back.
+        source.sessionChanged = { active in
+            target.setSessionActive(active, time: UInt64(DispatchTime.now().uptimeNanoseconds / 1000))
+            server.sendDeliveries()
+            let held = invariants.map { "; clients hold \($0.held)" } ?? ""
+            say(
+                "ir-compositor: session \(active ? "back, seat \(seatName) enabled" : "away, seat \(seatName) disabled")\(held)"
+            )
+        }
         try source.start(watching: server.watchReadable) { server.handle($0, description: $1, seat: target) }
         liveSources.append(source)
     } catch {
