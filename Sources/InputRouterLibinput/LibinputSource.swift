@@ -139,8 +139,8 @@ public final class LibinputSource {
             guard let context = self.context else { return }
             if active { _ = libinput_resume(context) } else { libinput_suspend(context) }
             // What suspend and resume produce (the devices' releases and removals; the
-            // devices again) libinput queues inside itself, not on its fd: nothing would
-            // deliver it until the next input event, after the switch back. Now, then.
+            // devices again) libinput queues inside itself, not on its fd: after a resume
+            // nothing delivered the devices until the next input event. Now, then.
             if let sink = self.startedSink { self.dispatchLogging(sink) }
             self.sessionChanged?(active)
         }
