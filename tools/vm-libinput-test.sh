@@ -8,7 +8,9 @@
 # what LibinputSource saw with --record and reads it back. Then runs ir-compositor
 # --input libinput itself with a real client (wl-probe, wev), devices present at its
 # start and plugged in later, and checks every line the client printed against what
-# libinput debug-events saw (tools/vm-client-check.py). Prints PASS/FAIL per case.
+# libinput debug-events saw (tools/vm-client-check.py). Last, a VT switch with seatd:
+# chvt 2 and back with keys, a button and a finger held (tools/vm-vt-check.py). Prints
+# PASS/FAIL per case.
 #
 #   tools/vm-libinput-test.sh [CASE...]   on the host: installs what it needs, builds,
 #                                         boots the VM, prints the results (cases:
@@ -16,7 +18,8 @@
 #                                         mouse-libseat unplug compositor-probe
 #                                         compositor-wev compositor-outputs
 #                                         compositor-seats compositor-gtk
-#                                         compositor-tablet; default all)
+#                                         compositor-tablet compositor-vt;
+#                                         default all)
 #   IR_COMPOSITOR=PATH tools/vm-libinput-test.sh compositor-probe   the same with another
 #                                         ir-compositor build (e.g. one from before a fix)
 #   IR_TABLET_GROUP=0 tools/vm-libinput-test.sh compositor-tablet   the tablet's pen and pad
@@ -50,8 +53,8 @@ replay_start() {
     # Nothing else may hold a fifo's writing end, or closing ours would not end its replay.
     # A .py is one of ours (vm-mouse-path.py), which prompts and ends as libinput replay does.
     case $3 in
-    *.py) /usr/bin/python3 "$3" < "$fifo" > "$2.replay" 2>&1 3>&- 4>&- & ;;
-    *) /usr/bin/python3 /usr/libexec/libinput/libinput-replay "$3" < "$fifo" > "$2.replay" 2>&1 3>&- 4>&- & ;;
+    *.py) /usr/bin/python3 "$3" < "$fifo" > "$2.replay" 2>&1 3>&- 4>&- 5>&- & ;;
+    *) /usr/bin/python3 /usr/libexec/libinput/libinput-replay "$3" < "$fifo" > "$2.replay" 2>&1 3>&- 4>&- 5>&- & ;;
     esac
     eval "replay_pid_$1=$!"
     eval "exec $1> $fifo"
@@ -258,6 +261,74 @@ tablet_case() {
     /usr/bin/python3 ./vm-tablet-check.py "$name" >> results.txt 2>&1
 }
 
+# compositor-vt: a session switch. seatd runs the seat (VT-bound seat0), ir-compositor
+# --input libinput opens its devices through it (LIBSEAT_BACKEND=seatd) on VT 1 with
+# wl-probe. Shift is held on a keyboard (vm-vt-keyboard.py), the left button on a mouse
+# and a finger on a touchscreen (libinput replay of recordings that end held); then `chvt
+# 2` takes the seat away and `chvt 1` gives it back; then A is typed with Shift still
+# held, and Shift is let go and B typed. vm-vt-check.py says what the client must see in
+# each phase (held, away, back, typing, release, end).
+vt_case() {
+    name=$1
+    export XDG_RUNTIME_DIR=/dev/shm/xdg-$name
+    mkdir -m 0700 "$XDG_RUNTIME_DIR" || exit 1
+    timeout 120 chvt 1 || echo "chvt 1 did not return" >> "$name.phases"
+    seatd -u root -g root -l debug > "$name.seatd-log" 2>&1 &
+    seatd_pid=$!
+    i=0; while [ ! -S /run/seatd.sock ] && [ $i -lt 60 ]; do sleep 0.5; i=$((i + 1)); done
+    # The recordings: each device's description from the fixtures, and events that end
+    # with the button held (after moving into the window) and with a finger down.
+    sed '/^  events:/q' mouse.yml > vt-mouse.yml
+    for k in 1 2 3 4 5 6 7 8 9 10; do
+        printf '  - evdev:\n    - [  0, %6d,   2,   0,      10]\n    - [  0, %6d,   2,   1,      10]\n    - [  0, %6d,   0,   0,       0]\n' \
+            $((k * 20000)) $((k * 20000)) $((k * 20000)) >> vt-mouse.yml
+    done
+    printf '  - evdev:\n    - [  0, 300000,   1, 272,       1]\n    - [  0, 300000,   0,   0,       0]\n' >> vt-mouse.yml
+    sed '/^  events:/q' touchscreen.yml > vt-touchscreen.yml
+    printf '  - evdev:\n    - [  0,      0,   3,  57,     100]\n    - [  0,      0,   3,  53,    1210]\n    - [  0,      0,   3,  54,     805]\n    - [  0,      0,   1, 330,       1]\n    - [  0,      0,   3,   0,    1210]\n    - [  0,      0,   3,   1,     805]\n    - [  0,      0,   0,   0,       0]\n' >> vt-touchscreen.yml
+    READERS=""
+    replay_start 3 "$name-keyboard" vm-vt-keyboard.py
+    replay_start 4 "$name-mouse" vt-mouse.yml
+    replay_start 5 "$name-touchscreen" vt-touchscreen.yml
+    # The core's invariant checker on every delivery; an older build (IR_COMPOSITOR, to see
+    # the case fail on it) may not have the option, and then fails for want of its report.
+    invariants=""
+    /dev/shm/ir-compositor --help | grep -q -- --check-invariants && invariants=--check-invariants
+    LIBSEAT_BACKEND=seatd /dev/shm/ir-compositor --input libinput $invariants --size 640x480 --trace "$name.trace" \
+        --client "/dev/shm/wl-probe --toplevel win 560x400" > "$name.client" 2>&1 3>&- 4>&- 5>&- &
+    compositor_pid=$!
+    i=0; while ! grep -q 'keyboard.enter' "$name.client" && [ $i -lt 120 ]; do sleep 0.5; i=$((i + 1)); done
+    settle() {
+        before=-1; i=0
+        while [ "$(wc -l < "$name.client")" != "$before" ] && [ $i -lt 60 ]; do
+            before=$(wc -l < "$name.client"); sleep 2; i=$((i + 1))
+        done
+    }
+    mark() { settle; echo "$1 $(wc -l < "$name.client") $(cat /sys/class/tty/tty0/active)" >> "$name.phases"; }
+    : > "$name.phases"
+    mark start
+    # play FD NAME N: plays the next step (the N-th prompt follows it), the device stays.
+    play() { eval "echo >&$1"; replay_wait "$2" "$3"; }
+    play 3 "$name-keyboard" 2
+    play 4 "$name-mouse" 2
+    play 5 "$name-touchscreen" 2
+    mark held
+    timeout 120 chvt 2 || echo "chvt 2 did not return" >> "$name.phases"
+    mark away
+    timeout 120 chvt 1 || echo "chvt 1 did not return" >> "$name.phases"
+    mark back
+    play 3 "$name-keyboard" 3; mark typing
+    play 3 "$name-keyboard" 4; mark release
+    exec 3>&- 4>&- 5>&-
+    sleep 3
+    mark end
+    kill "$compositor_pid"
+    wait "$compositor_pid"
+    kill "$replay_pid_3" "$replay_pid_4" "$replay_pid_5" "$seatd_pid" 2> /dev/null
+    wait
+    /usr/bin/python3 ./vm-vt-check.py "$name" >> results.txt 2>&1
+}
+
 guest() {
     dir=$1
     shift
@@ -291,7 +362,7 @@ guest() {
     : > results.txt
     for name in "$@"; do
         cp -p ./* "$dir/" 2> /dev/null
-        case $name in compositor-tablet) tablet_case "$name"; continue ;; compositor-*) compositor_case "$name"; continue ;; esac
+        case $name in compositor-tablet) tablet_case "$name"; continue ;; compositor-vt) vt_case "$name"; continue ;; compositor-*) compositor_case "$name"; continue ;; esac
         # mouse-libseat: the same recording, devices opened through libseat (its builtin
         # seatd backend, as root in the VM) instead of open(2).
         recording=${name%-libseat}.yml
@@ -339,7 +410,8 @@ host() {
     exec 9> /tmp/inputrouter-vm.lock
     flock -n 9 || { echo "another vm-libinput-test.sh is running"; exit 1; }
     missing=""
-    for p in qemu-system-x86 linux-image-amd64 python3-libevdev libinput-tools busybox-static wev; do
+    # seatd and kbd (chvt): compositor-vt's session switch.
+    for p in qemu-system-x86 linux-image-amd64 python3-libevdev libinput-tools busybox-static wev seatd kbd; do
         dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
     done
     if [ -n "$missing" ]; then
@@ -361,7 +433,8 @@ host() {
     rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
     for f in .build/release/libinput-trace .build/release/ir-compositor .build/release/wl-probe \
         tools/vm-unplug.py tools/vm-client-check.py tools/vm-mouse-path.py tools/vm-gtk-entry.py \
-        tools/tablet-fixture-devices.py tools/vm-tablet-check.py tools/vm-libinput-test.sh; do
+        tools/tablet-fixture-devices.py tools/vm-tablet-check.py tools/vm-vt-keyboard.py tools/vm-vt-check.py \
+        tools/vm-libinput-test.sh; do
         cp "$here/$f" "$WORK/" || exit 1
     done
     # IR_COMPOSITOR=PATH: the compositor cases run that build instead (an older one, to
@@ -389,6 +462,6 @@ if [ "${1:-}" = "--guest" ]; then
     shift
     guest "$@"
 else
-    cases=${*:-$RECORDINGS mouse-libseat unplug compositor-probe compositor-wev compositor-outputs compositor-seats compositor-gtk compositor-tablet}
+    cases=${*:-$RECORDINGS mouse-libseat unplug compositor-probe compositor-wev compositor-outputs compositor-seats compositor-gtk compositor-tablet compositor-vt}
     host
 fi

@@ -5,6 +5,8 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <linux/input.h>
+#include <sys/ioctl.h>
 
 /* Formats `format` with `args` into a heap string when it does not fit the caller's
  * buffer. Returns the buffer to use; the caller frees it when it is not `stack`. */
@@ -67,4 +69,8 @@ void ir_libseat_set_log_sink(ir_libseat_log_sink sink, int level) {
     atomic_store(&libseat_sink, sink);
     libseat_set_log_handler(sink ? libseat_handler : NULL);
     libseat_set_log_level((enum libseat_log_level)level);
+}
+
+int ir_evdev_keys_down(int fd, unsigned char *bits, unsigned long length) {
+    return ioctl(fd, EVIOCGKEY(length), bits);
 }

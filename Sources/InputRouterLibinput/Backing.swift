@@ -11,6 +11,9 @@ final class Backing {
     let logHandler: LogHandler
     /// The last error-priority message, to explain a failed call in the thrown error.
     var lastError: String?
+    /// The fds open for libinput, by device node: where the source reads a keyboard's key
+    /// state (HeldAtOpen.swift).
+    private(set) var openFDs: [String: Int32] = [:]
 
     init(session: SeatSession?, log: @escaping LogHandler) {
         self.session = session
@@ -23,12 +26,19 @@ final class Backing {
     }
 
     func open(_ path: String, flags: Int32) -> Int32 {
-        if let session { return session.open(path) }
-        let fd = Glibc.open(path, flags | O_CLOEXEC)
-        return fd >= 0 ? fd : -errno
+        let fd: Int32
+        if let session {
+            fd = session.open(path)
+        } else {
+            let opened = Glibc.open(path, flags | O_CLOEXEC)
+            fd = opened >= 0 ? opened : -errno
+        }
+        if fd >= 0 { openFDs[path] = fd }
+        return fd
     }
 
     func close(_ fd: Int32) {
+        if let path = openFDs.first(where: { $0.value == fd })?.key { openFDs[path] = nil }
         if let session { session.close(fd) } else { _ = Glibc.close(fd) }
     }
 }

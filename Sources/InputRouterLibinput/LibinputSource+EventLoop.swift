@@ -23,6 +23,7 @@ extension LibinputSource {
     /// source's log handler. Calling it again replaces the earlier watches.
     public func start(watching watch: WatchReadable, sink: @escaping Sink) throws(LibinputError) {
         watches.removeAll()
+        startedSink = sink
         watches.append(watch(fd) { [weak self] in self?.dispatchLogging(sink) })
         if let seatFD {
             watches.append(watch(seatFD) { [weak self] in self?.dispatchSeatLogging() })
@@ -30,7 +31,7 @@ extension LibinputSource {
         try dispatch(sink)
     }
 
-    private func dispatchLogging(_ sink: Sink) {
+    func dispatchLogging(_ sink: Sink) {
         do { try dispatch(sink) } catch { log(error: error) }
     }
 

@@ -65,6 +65,9 @@ public final class LibinputSource {
         var info: LibinputDeviceInfo
         var reportedUnrouted: Set<String> = []
         var recorderIndex: Int?
+        /// Modifiers down when it was opened, pressed for it by the source and not yet
+        /// seen up (HeldAtOpen.swift).
+        var heldAtOpen: [UInt32] = []
     }
     /// Indexed by DeviceID.index - deviceIDBase; ids are never reused by one source.
     private var devices: [Device?] = []
@@ -73,6 +76,18 @@ public final class LibinputSource {
     public var recorder: LiveRecorder?
     /// The event-loop watches `start(watching:sink:)` was given: they live as the source does.
     var watches: [AnyObject] = []
+    /// Where `start(watching:sink:)` hands events: also what a session switch produces.
+    var startedSink: Sink?
+    /// How many devices hold modifiers from before they were opened (HeldAtOpen.swift).
+    private var devicesHoldingAtOpen = 0
+
+    /// Called when libseat takes the seat away (`false`, a VT switch away) or gives it back
+    /// (`true`), after what libinput produced for it reached the sink: away, every device's
+    /// releases, touch cancels and removal; back, the devices again, with a press of each
+    /// modifier held meanwhile. The place to tell the seat:
+    /// `seat.setSessionActive(active, time:)`, so the keyboard and the pointer leave their
+    /// surfaces and come back.
+    public var sessionChanged: ((_ active: Bool) -> Void)?
 
     /// - Parameters:
     ///   - devices: the udev seat, or device nodes (path backend).
@@ -123,6 +138,11 @@ public final class LibinputSource {
         session?.addActiveChangeHandler(for: self) { [unowned self] active in
             guard let context = self.context else { return }
             if active { _ = libinput_resume(context) } else { libinput_suspend(context) }
+            // What suspend and resume produce (the devices' releases and removals; the
+            // devices again) libinput queues inside itself, not on its fd: after a resume
+            // nothing delivered the devices until the next input event. Now, then.
+            if let sink = self.startedSink { self.dispatchLogging(sink) }
+            self.sessionChanged?(active)
         }
     }
 
@@ -165,6 +185,25 @@ public final class LibinputSource {
             handle(event, sink)
             libinput_event_destroy(event)
         }
+        if devicesHoldingAtOpen > 0 { releaseLetGoModifiers(sink) }
+    }
+
+    /// Routes the release of each modifier held at open that is now up (HeldAtOpen.swift).
+    private func releaseLetGoModifiers(_ sink: Sink) {
+        for index in devices.indices {
+            guard let device = devices[index], !device.heldAtOpen.isEmpty,
+                let path = device.info.path, let fd = backing.openFDs[path]
+            else { continue }
+            let stillDown = HeldAtOpen.down(device.heldAtOpen, fd: fd)
+            for key in device.heldAtOpen where !stillDown.contains(key) {
+                let event = InputEvent(
+                    time: Self.now(), device: device.info.id, .keyboardKey(key: key, state: .released))
+                record(event, index: index)
+                sink(event, nil)
+            }
+            devices[index]?.heldAtOpen = stillDown
+            if stillDown.isEmpty { devicesHoldingAtOpen -= 1 }
+        }
     }
 
     /// The devices present now.
@@ -201,6 +240,7 @@ public final class LibinputSource {
         case LIBINPUT_EVENT_DEVICE_REMOVED:
             guard let index = index(of: handle), let device = devices[index] else { return }
             let event = InputEvent(time: Self.now(), device: device.info.id, .deviceRemoved)
+            if !device.heldAtOpen.isEmpty { devicesHoldingAtOpen -= 1 } // the seat releases them
             record(event, index: index)
             sink(event, nil)
             libinput_device_set_user_data(handle, nil)
@@ -264,6 +304,16 @@ public final class LibinputSource {
         sink(event, info.deviceDescription)
         if let layout = info.padLayout { sink(InputEvent(time: event.time, device: id, .tabletPadAdded(layout)), nil) }
         if info.capabilities.contains(.tabletTool) { bindWaitingPads(to: handle, id: id, sink) }
+        if info.capabilities.contains(.keyboard), let path = info.path, let fd = backing.openFDs[path] {
+            let held = HeldAtOpen.down(HeldAtOpen.modifierKeys, fd: fd)
+            for key in held {
+                let press = InputEvent(time: event.time, device: id, .keyboardKey(key: key, state: .pressed))
+                record(press, index: index)
+                sink(press, nil)
+            }
+            devices[index]?.heldAtOpen = held
+            if !held.isEmpty { devicesHoldingAtOpen += 1 }
+        }
     }
 
     /// The tablet already added in the same libinput device group as `handle`, if any.

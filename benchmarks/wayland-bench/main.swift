@@ -10,6 +10,8 @@
 //   wayland-bench --no-callgrind --no-load --no-allocations
 //   wayland-bench --check-allocations       routed events allocate no more than raw ones (exit 1 if they do)
 //   wayland-bench --load-only               the latency under load alone
+//   wayland-bench --load-runs N             the load test's runs (default 8, 3 to 21): the stalled
+//                                           client's effect is their spread (RatioInterval.swift)
 import CWaylandServer
 import Foundation
 import InputRouter
@@ -20,8 +22,18 @@ let args = CommandLine.arguments
 func progress(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
 func ns(_ v: Double) -> String { v >= 10_000 ? String(format: "%.1f µs", v / 1000) : String(format: "%.0f ns", v) }
 
+/// How many runs the load test measures the stalled client's effect over.
+let loadRuns: Int = {
+    guard let i = args.firstIndex(of: "--load-runs") else { return 8 }
+    guard i + 1 < args.count, let n = Int(args[i + 1]), (3...21).contains(n) else {
+        progress("--load-runs wants a number from 3 to 21")
+        exit(2)
+    }
+    return n
+}()
+
 if args.contains("--load-only") {
-    exit(try LoadBench.runAndPrint() ? 0 : 1)
+    exit(try LoadBench.runAndPrint(runs: loadRuns) ? 0 : 1)
 }
 
 if args.contains("--check-allocations") {
@@ -221,6 +233,6 @@ if callgrind {
 }
 if !args.contains("--no-load") {
     progress("under load...")
-    if try !LoadBench.runAndPrint() { failed = true }
+    if try !LoadBench.runAndPrint(runs: loadRuns) { failed = true }
 }
 if failed { exit(1) }

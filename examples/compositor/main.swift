@@ -514,6 +514,17 @@ for (input, seatName) in zip(options.inputs, options.inputSeats) where !isReplay
         let target = seat(named: seatName)
         let source = try LibinputSource(devices: .udev(seat: seatName), access: .libseat(seat: "seat0"))
         if let path = options.recordPath { source.recorder = LiveRecorder(path: path) }
+        // A VT switch: once the source has routed what the devices did (releases, touch
+        // cancels, removals; on return the devices again), the keyboard and the pointer
+        // leave their surfaces, or come back.
+        source.sessionChanged = { active in
+            target.setSessionActive(active, time: UInt64(DispatchTime.now().uptimeNanoseconds / 1000))
+            server.sendDeliveries()
+            let held = health.map { "; clients hold \($0.checker.held)" } ?? ""
+            say(
+                "ir-compositor: session \(active ? "back, seat \(seatName) enabled" : "away, seat \(seatName) disabled")\(held)"
+            )
+        }
         try source.start(watching: server.watchReadable) { event, description in
             if target === server.seat { flightRecorder?.record(event) }
             server.handle(event, description: description, seat: target)

@@ -19,3 +19,8 @@ void ir_libinput_set_log_sink(struct libinput *libinput, ir_libinput_log_sink si
 /// a NULL sink restores libseat's default (stderr).
 typedef void (*ir_libseat_log_sink)(int level, const char *message);
 void ir_libseat_set_log_sink(ir_libseat_log_sink sink, int level);
+
+/// The keys an evdev device has down now, one bit per key code (EVIOCGKEY, which Swift
+/// cannot call: ioctl is variadic), into `bits` of `length` bytes. Returns the bytes
+/// written, or -1 with errno set. Reading it takes no event from the device's queue.
+int ir_evdev_keys_down(int fd, unsigned char *bits, unsigned long length);

@@ -164,6 +164,10 @@ public final class Seat {
     @exclusivity(unchecked) public internal(set) var activeKeyboard: DeviceID?
     /// The seat's own keyboard's modifiers, kept while a device's keymap is in use.
     var seatKeyboardModifiers = Modifiers.none
+    /// While the session is away from its seat (Seat+Session.swift): the surface the keyboard
+    /// left then, to enter again on its return.
+    var sessionAwayFocus: NodeID?
+    var sessionAway = false
     /// The compositor's key bindings, in the order added; a key press checks them in that order.
     @exclusivity(unchecked) public internal(set) var bindings:
         [(binding: KeyBinding, whileLocked: Bool, action: () -> Void)] = []

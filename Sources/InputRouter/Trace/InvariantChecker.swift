@@ -335,6 +335,29 @@ public struct InvariantChecker<Inner: DeliverySink>: DeliverySink {
 
     /// True when no violation has been found.
     public var isClean: Bool { violations.isEmpty }
+
+    /// What clients were told they hold now, by the checker's model over every seat (keys,
+    /// buttons, touch points, tablet tips and buttons, pad buttons), e.g. `keys [42],
+    /// touch points 1`; "nothing" when they hold nothing. Allocates: for reports.
+    public var held: String {
+        var keys: [UInt32] = []
+        var buttons: [UInt32] = []
+        var touches = 0
+        var tablet = 0
+        for m in seats.values {
+            for k in m.keysOfClient.values { keys += k }
+            for b in m.pressedButtons.values { buttons += b }
+            touches += m.touchSlots.values.reduce(0) { $0 + $1.count }
+            tablet += m.tabletTip.count + m.tabletButtons.values.reduce(0) { $0 + $1.count }
+            tablet += m.padButtons.values.reduce(0) { $0 + $1.count }
+        }
+        var parts: [String] = []
+        if !keys.isEmpty { parts.append("keys \(keys.sorted())") }
+        if !buttons.isEmpty { parts.append("buttons \(buttons.sorted())") }
+        if touches > 0 { parts.append("touch points \(touches)") }
+        if tablet > 0 { parts.append("tablet tips and buttons \(tablet)") }
+        return parts.isEmpty ? "nothing" : parts.joined(separator: ", ")
+    }
 }
 
 /// A sink that keeps nothing: for benchmarks and for the checker alone.
