@@ -289,7 +289,9 @@ public final class SceneJournal {
         case .removeClient: router.removeClient(ClientID(index: e.client))
         case .setClientHandler:
             router.setHandler(for: ClientID(index: e.client), name: e.name, e.flag ? placeholder : nil)
-        case .bind: seat()?.setBound(BoundDevices(rawValue: UInt8(truncatingIfNeeded: e.a)), for: ClientID(index: e.client), e.flag)
+        case .bind:
+            seat()?.setBound(
+                BoundDevices(rawValue: UInt8(truncatingIfNeeded: e.a)), for: ClientID(index: e.client), e.flag)
         case .keyboardFocus: _ = seat()?.setKeyboardFocus(e.other)
         case .resignKeyboardFocus: seat()?.resignKeyboardFocus(e.node)
         case .beginMove: _ = seat()?.beginMove(e.node, anchor: e.point)
