@@ -95,6 +95,7 @@ if args.contains("--check-allocations") {
         tree.move(top, to: (Int32(i % 200), 10))
         tree.setMapped(top, true)
         bench.seat.setKeyboardFocus(top)
+        bench.router.flush(into: &bench.sink)
     }
     for i in 0..<1000 { edit(i) }
     let beforeEdits = ir_allocation_count()
