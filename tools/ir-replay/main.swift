@@ -16,8 +16,9 @@ let usage = """
            ir-replay SCENE.jsonl INPUT [TRACE]
 
       BUNDLE   a directory written by a flight recorder: scene.jsonl (the scene when the
-               window began), input.yml (the input since, a `libinput record` file) and
-               trace.txt (what the compositor routed)
+               window began), input.yml (the input since, a `libinput record` file),
+               journal.jsonl (the scene's edits since, redone at the same points, and
+               each handler's answers) and trace.txt (what the compositor routed)
       SCENE    a scene snapshot; INPUT a `libinput record` file (YAML) or the text
                `libinput debug-events` printed; TRACE a trace to compare with
       --quiet  print only the comparison, not the trace

@@ -182,8 +182,7 @@ extension Seat {
                 $0.seat = id.index
                 $0.node = node
                 $0.point = anchor
-            }
-        ) { beginMoveNow(node, anchor: anchor) }
+            }, { beginMoveNow(node, anchor: anchor) })
     }
 
     private func beginMoveNow(_ node: NodeID, anchor: Point?) -> Bool {
@@ -212,8 +211,7 @@ extension Seat {
                 $0.seat = id.index
                 $0.node = node
                 $0.a = Int32(bitPattern: edges.rawValue)
-            }
-        ) { beginResizeNow(node, edges: edges) }
+            }, { beginResizeNow(node, edges: edges) })
     }
 
     private func beginResizeNow(_ node: NodeID, edges: ResizeEdges) -> Bool {

@@ -116,7 +116,7 @@ public final class Router {
     /// seat sends it anything again.
     public func removeClient(_ client: ClientID) {
         guard isAlive(client), !client.isCompositor else { return }
-        tree.journaled(.removeClient, { $0.client = client.index }) { removeClientNow(client) }
+        tree.journaled(.removeClient, { $0.client = client.index }, { removeClientNow(client) })
     }
 
     private func removeClientNow(_ client: ClientID) {

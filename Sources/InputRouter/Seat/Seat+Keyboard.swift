@@ -15,8 +15,7 @@ extension Seat {
             {
                 $0.seat = id.index
                 $0.other = node
-            }
-        ) { focusKeyboardNow(node) }
+            }, { focusKeyboardNow(node) })
     }
 
     private func focusKeyboardNow(_ node: NodeID?) -> Bool {

@@ -286,8 +286,7 @@ public final class Seat {
                 $0.client = client.index
                 $0.a = Int32(devices.rawValue)
                 $0.flag = isBound
-            }
-        ) { bindNow(devices, for: client, isBound) }
+            }, { bindNow(devices, for: client, isBound) })
     }
 
     private func bindNow(_ devices: BoundDevices, for client: ClientID, _ isBound: Bool) {
