@@ -13,7 +13,7 @@ import Testing
     /// (an edit inside routing). Between events the embedder maps a second window over the
     /// path and moves the first. Returns the recorder, the live trace since its window
     /// began, and the events.
-    static func liveRun() -> (FlightRecorder, [String], [InputEvent]) {
+    static func liveRun(windowLength: UInt64 = 10_000_000) -> (FlightRecorder, [String], [InputEvent]) {
         let router = Router()
         let a = router.addClient(name: "a")
         let seat = router.addSeat()
@@ -41,7 +41,8 @@ import Testing
         // What the scene's making queued was told before the window: not in its trace.
         router.flush(into: &sink)
         sink.lines = []
-        let recorder = FlightRecorder(router: router)
+        let recorder = FlightRecorder(router: router, window: windowLength)
+        recorder.traceMark = { UInt64(sink.lines.count) }
         recorder.restart()
         var events: [InputEvent] = []
         var time: UInt64 = 1000
@@ -62,7 +63,9 @@ import Testing
         tree.move(window, to: (10, 50))
         router.flush(into: &sink)
         for _ in 0..<12 { route(.pointerMotion(dx: 10, dy: 10, unacceleratedDX: 10, unacceleratedDY: 10)) }
-        return (recorder, sink.lines, events)
+        // The window's trace and events: since its scene (all of them unless it rotated).
+        let kept = recorder.events.count
+        return (recorder, Array(sink.lines.dropFirst(Int(recorder.startTraceMark))), Array(events.suffix(kept)))
     }
 
     /// Rebuilds the bundle's scene from its text and replays its input, with or without
@@ -89,6 +92,18 @@ import Testing
         )
         // The journal is what makes it so: the same bundle without it parts from the live run.
         #expect(try Self.replay(recorder, events, journal: false) != live)
+    }
+
+    /// A window of 60 ms (events 10 ms apart) rotates at events 6 and 12: the bundle's scene
+    /// is the one at event 6, which holds the edits made just before it (they are not
+    /// redone), and its replay gives the trace since.
+    @Test func aRotatedWindowKeepsTheEditsSinceItsScene() throws {
+        let (recorder, live, events) = Self.liveRun(windowLength: 60_000)
+        #expect(events.count == 12)
+        #expect(!recorder.edits.contains { $0.op == .createNode || $0.op == .move })
+        #expect(recorder.startScene.nodes.contains { $0.name == "two" })
+        let replayed = try Self.replay(recorder, events, journal: true)
+        #expect(SceneSnapshot.firstDifference(expected: live, actual: replayed) == nil, "\(live)\n\(replayed)")
     }
 
     @Test func theJournalHoldsTheEditsInOrderWithTheEvents() {
