@@ -1,4 +1,5 @@
 import InputRouter
+import InputRouterRecording
 
 /// The router fuzz target: bytes decode into an interleaving of input events (every kind,
 /// eight devices, any slot, in any order, unruly values included) and scene mutations
@@ -9,16 +10,69 @@ import InputRouter
 ///
 /// Format: one opcode byte per step (low six bits: the operation, high two: the seat),
 /// then the operation's argument bytes; `RouterScript` writes the same format.
+///
+/// A snapshot seed starts from a real scene instead of the empty one: `sceneSeedHeader`,
+/// a scene snapshot's text (docs/bug-reports.md), `sceneSeedEnd`, then the steps. The
+/// scene must be a quiet one (nothing held, no focus, no grab: the client model starts
+/// knowing nothing a client was told); one that is not, or does not read or rebuild, is
+/// an uninteresting input (no problems). Seats it lacks are added as in the empty scene;
+/// its named handlers take every event that reaches them.
 public enum RouterFuzz {
     public static let seatCount = 3
     public static let deviceCount: UInt32 = 8
     public static let maxSteps = 2048
 
+    public static let sceneSeedHeader = "#inputrouter-fuzz-scene\n"
+    public static let sceneSeedEnd = "#end-scene\n"
+
+    /// A snapshot seed: `scene` (a quiet one) then `steps`.
+    public static func sceneSeed(_ scene: SceneState, steps: [UInt8]) -> [UInt8] {
+        Array((sceneSeedHeader + SceneSnapshot.write(scene) + sceneSeedEnd).utf8) + steps
+    }
+
+    /// The scene a snapshot seed starts from and where its steps begin; nil for other bytes
+    /// (or a scene that cannot be read or is not quiet: `.some(nil)`).
+    static func seedScene(_ bytes: [UInt8]) -> (scene: SceneState?, steps: Int)? {
+        let header = Array(sceneSeedHeader.utf8)
+        guard bytes.starts(with: header) else { return nil }
+        let end = Array(sceneSeedEnd.utf8)
+        var i = header.count
+        while i + end.count <= bytes.count, !bytes[i..<(i + end.count)].elementsEqual(end) { i += 1 }
+        guard i + end.count <= bytes.count else { return (nil, bytes.count) }
+        let text = String(decoding: bytes[header.count..<i], as: UTF8.self)
+        // A small scene (a fuzzed slot count must not make the rebuild allocate gigabytes).
+        guard let read = try? SceneSnapshot.read(text, file: "seed"), read.scene.slotCount <= 4096,
+            read.scene.seats.count <= 8,
+            read.scene.seats.allSatisfy({
+                $0.heldKeys.isEmpty && $0.heldButtons.isEmpty && $0.touchPoints.isEmpty && $0.pointerGrab == nil
+                    && $0.pointerFocus == nil && $0.keyboardFocus == nil
+            })
+        else { return (nil, i + end.count) }
+        return (read.scene, i + end.count)
+    }
+
     public static func run(
         _ bytes: [UInt8], mode: InvariantChecker<ClientModel<NullSink>>.Mode = .collect, log: ((String) -> Void)? = nil
     ) -> [String] {
-        var world = World(mode: mode, log: log)
-        var r = ByteReader(bytes)
+        var start = 0
+        var router = Router()
+        var clients: [ClientID] = [.compositor]
+        var nodes: [NodeID] = []
+        if let seed = seedScene(bytes) {
+            var handlers = SceneHandlers()
+            // The snapshot's handlers are names: each becomes one that takes what reaches it.
+            handlers.fallbackHandler = { _ in .handled }
+            guard let scene = seed.scene,
+                let rebuilt = try? Router(
+                    restoring: scene, handlers: handlers, keyTranslator: { _ in CodeKeyTranslator() })
+            else { return [] }
+            router = rebuilt
+            start = seed.steps
+            clients += scene.clients.indices.map { ClientID(index: UInt32($0 + 1)) }
+            nodes = scene.nodes.map { NodeID(index: $0.slot, generation: $0.generation) }
+        }
+        var world = World(router: router, clients: clients, nodes: nodes, mode: mode, log: log)
+        var r = ByteReader(Array(bytes[start...]))
         var steps = 0
         while !r.isAtEnd && steps < maxSteps {
             steps += 1
@@ -42,18 +96,25 @@ public enum RouterFuzz {
     }
 
     struct World {
-        let router = Router()
+        let router: Router
         var sink: InvariantChecker<ClientModel<NullSink>>
         var nodes: [NodeID] = []
         var clients: [ClientID] = [.compositor]
         var time: UInt64 = 0
         let log: ((String) -> Void)?
 
-        init(mode: InvariantChecker<ClientModel<NullSink>>.Mode, log: ((String) -> Void)?) {
+        init(
+            router: Router, clients: [ClientID], nodes: [NodeID], mode: InvariantChecker<ClientModel<NullSink>>.Mode,
+            log: ((String) -> Void)?
+        ) {
+            self.router = router
+            self.clients = clients
+            self.nodes = nodes
             self.log = log
             sink = InvariantChecker(
                 wrapping: ClientModel(wrapping: NullSink(), router: router), router: router, mode: mode)
-            for i in 0..<RouterFuzz.seatCount {
+            // A snapshot seed's seats are kept; those it lacks are made as in the empty scene.
+            for i in min(router.seats.count, RouterFuzz.seatCount)..<RouterFuzz.seatCount {
                 let seat = router.addSeat(name: "seat\(i)")
                 if i < 2 {
                     seat.keyTranslator = CodeKeyTranslator()
@@ -77,7 +138,9 @@ public enum RouterFuzz {
                             tablet: DeviceID(d)), time: 0)
                 }
             }
-            nodes.append(router.tree.createNode(.output, name: "out0", frame: Rect(0, 0, 640, 480)))
+            if nodes.isEmpty {
+                self.nodes.append(router.tree.createNode(.output, name: "out0", frame: Rect(0, 0, 640, 480)))
+            }
             flush()
         }
 

@@ -173,6 +173,46 @@ public enum RouterSeeds {
         c.op(.removeClient, 1)
         c.op(.deviceRemoved, device: 2)
         seeds.append(Seed(name: "churn", bytes: c.bytes))
+        seeds.append(Seed(name: "snapshot-title-bars", bytes: snapshotSeed()))
         return seeds
+    }
+
+    /// A snapshot seed (`RouterFuzz.sceneSeed`): the scene a compositor with server-side
+    /// title bars makes (a window container that takes no input, a title bar with its
+    /// handler, the client's toplevel below it; a second window), then clicks and keys.
+    public static func snapshotSeed() -> [UInt8] {
+        let router = Router()
+        let one = router.addClient(name: "one")
+        let two = router.addClient(name: "two")
+        let seat = router.addSeat(name: "seat0")
+        seat.notifyDeviceAdded(DeviceID(0), capabilities: [.pointer, .keyboard, .touch])
+        seat.setBound([.pointer, .keyboard, .touch], for: one, true)
+        seat.setBound([.pointer, .keyboard], for: two, true)
+        let tree = router.tree
+        let out = tree.createNode(.output, name: "out0", frame: Rect(0, 0, 640, 480))
+        for (i, client) in [one, two].enumerated() {
+            let x = Int32(40 + 120 * i)
+            let container = tree.createNode(.compositor, name: "window", parent: out, frame: Rect(x, 40, 0, 0))
+            tree.setClipsChildren(container, false)
+            tree.setContainmentTest(container, name: SceneHandlers.takesNoInput) { _ in false }
+            let bar = tree.createNode(.compositor, name: "title bar", parent: container, frame: Rect(0, 0, 200, 24))
+            tree.setHandler(bar, name: "title bar") { _ in .handled }
+            let top = tree.createNode(
+                .toplevel, name: "window \(i)", client: client, parent: container, frame: Rect(0, 24, 200, 150))
+            tree.setNextResponder(top, bar)
+        }
+        var s = RouterScript()
+        // (units of 1/239 of the output): 80,50 on the first title bar, 300,150 in the second window.
+        s.op(.motionAbsolute, 30, 25)
+        s.op(.button, 0, 1)
+        s.op(.button, 0, 0)
+        s.op(.motionAbsolute, 112, 75)
+        s.op(.button, 0, 1)
+        s.op(.key, 0, 1)
+        s.op(.key, 0, 0)
+        s.op(.button, 0, 0)
+        s.op(.destroy, 2)
+        s.op(.removeClient, 1)
+        return RouterFuzz.sceneSeed(router.captureScene(), steps: s.bytes)
     }
 }

@@ -1,6 +1,6 @@
 // A flight recorder's bundle (docs/bug-reports.md): the scene snapshot when the kept
-// stretch began, the input since as a `libinput record` file, and the trace the embedder
-// produced for it. `ir-replay BUNDLE` rebuilds the scene and replays the input to compare.
+// stretch began, the input since as a `libinput record` file, the scene's edits since
+// (SceneJournalText), and the trace the embedder produced for it. `ir-replay BUNDLE` rebuilds the scene and replays the input to compare.
 
 import Foundation
 import InputRouter
@@ -43,11 +43,14 @@ extension FlightRecorder {
         return (SceneSnapshot.write(startScene), input)
     }
 
-    /// Writes the bundle into `directory` (made if missing): scene.jsonl, input.yml and
-    /// trace.txt, the trace being what the embedder produced since `startTraceMark`.
+    /// Writes the bundle into `directory` (made if missing): scene.jsonl, input.yml,
+    /// journal.jsonl and trace.txt, the trace being what the embedder produced since
+    /// `startTraceMark`.
     public func writeBundle(to directory: String, trace: String) throws {
         let (scene, input) = bundle()
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Data(SceneJournalText.write(edits).utf8).write(
+            to: URL(fileURLWithPath: directory + "/" + ReportBundle.journalFile))
         try Data(scene.utf8).write(to: URL(fileURLWithPath: directory + "/" + ReportBundle.sceneFile))
         try Data(input.utf8).write(to: URL(fileURLWithPath: directory + "/" + ReportBundle.inputFile))
         try Data(trace.utf8).write(to: URL(fileURLWithPath: directory + "/" + ReportBundle.traceFile))

@@ -12,12 +12,21 @@ public enum ReportBundle {
     public static let inputFile = "input.yml"
     /// The trace the compositor produced for that input (docs/trace.md).
     public static let traceFile = "trace.txt"
+    /// The scene's edits and handler answers during the window (SceneJournalText).
+    public static let journalFile = "journal.jsonl"
 }
 
 extension SceneSnapshot {
     /// Routes `events` through `router`'s first seat (or the seat each device's events
     /// went to: all to the first here, as a recording names no seat) and returns the trace.
-    public static func replay(_ events: [InputEvent], through router: Router) -> [String] {
+    /// With `edits` (a bundle's journal), each is redone before the event it came before,
+    /// and every handler the routing calls answers as the recorded one did; the router
+    /// should be rebuilt with a `SceneHandlers.fallbackHandler`, so that each node with a
+    /// handler still has one to ask.
+    public static func replay(
+        _ events: [InputEvent], through router: Router, edits: [SceneEdit]? = nil,
+        handlers: SceneHandlers = SceneHandlers()
+    ) -> [String] {
         struct Lines: DeliverySink {
             let router: Router
             var lines: [String] = []
@@ -27,10 +36,19 @@ extension SceneSnapshot {
         }
         var sink = Lines(router: router)
         guard let seat = router.seats.first else { return [] }
-        for e in events {
+        let journal = edits.map { SceneJournal(replaying: $0) }
+        if let journal { router.follow(journal, handlers: handlers) }
+        for (k, e) in events.enumerated() {
+            if let journal {
+                journal.applyEdits(before: UInt64(k))
+                router.flush(into: &sink)
+            }
             seat.handle(e)
             router.flush(into: &sink)
         }
+        // What the embedder did after the last event, until the bundle was written.
+        journal?.applyEdits(before: UInt64(events.count))
+        router.flush(into: &sink)
         return sink.lines
     }
 

@@ -337,3 +337,8 @@ extension SceneSnapshot {
         "popup": .popup, "layer": .layer, "lock": .lock,
     ]
 }
+
+extension SceneSnapshot {
+    /// A decoding error as a line's message (the journal's reader says the same).
+    static func describe(_ e: DecodingError) -> String { LineReader.describe(e) }
+}

@@ -63,7 +63,8 @@ if args.contains("--check-allocations") {
     // The flight recorder keeps each event in its ring before it is routed (FlightRecorder.swift):
     // once its ring is in place that writes in place. (Once a window it captures the scene,
     // which allocates: the window here is longer than the run, as a user's 10 s are.)
-    let recorder = FlightRecorder(router: bench.router, window: UInt64.max / 2, capacity: 1 << 18)
+    let recorder = FlightRecorder(
+        router: bench.router, window: UInt64.max / 2, capacity: 1 << 18, journalCapacity: 1 << 19)
     let recorded: [InputEvent.Kind] = [
         .pointerMotion(dx: 1, dy: 0.5, unacceleratedDX: 1, unacceleratedDY: 0.5),
         .keyboardKey(key: 30, state: .pressed), .keyboardKey(key: 30, state: .released),
@@ -78,6 +79,30 @@ if args.contains("--check-allocations") {
     let recordingAllocations = ir_allocation_count() - beforeRecording
     print("heap allocations recording 100,000 events in the flight recorder: \(recordingAllocations)")
     failed = failed || recordingAllocations != 0
+    // With the recorder's journal attached (SceneJournal.swift), routing marks what it changes
+    // as its own and every handler call is journaled; the embedder's edits between events
+    // (a raise, a move, a map, a focus: focus on click) are kept in the journal's ring.
+    for kind in EventKind.allCases where kind != .clickFew {
+        let n = countAllocations(bench, kind, events: 100_000)
+        print("heap allocations routing 100,000 x \(kind.rawValue) with the journal: \(n)")
+        failed = failed || n != 0
+    }
+    let tops = bench.tops
+    let tree = bench.router.tree
+    func edit(_ i: Int) {
+        let top = tops[i % tops.count]
+        tree.raiseToTop(top)
+        tree.move(top, to: (Int32(i % 200), 10))
+        tree.setMapped(top, true)
+        bench.seat.setKeyboardFocus(top)
+        bench.router.flush(into: &bench.sink)
+    }
+    for i in 0..<1000 { edit(i) }
+    let beforeEdits = ir_allocation_count()
+    for i in 0..<100_000 { edit(i) }
+    let editAllocations = ir_allocation_count() - beforeEdits
+    print("heap allocations journaling 100,000 x 4 scene edits: \(editAllocations)")
+    failed = failed || editAllocations != 0
     if failed {
         print("FAIL: routing allocated")
         exit(1)

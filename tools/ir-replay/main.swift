@@ -16,8 +16,9 @@ let usage = """
            ir-replay SCENE.jsonl INPUT [TRACE]
 
       BUNDLE   a directory written by a flight recorder: scene.jsonl (the scene when the
-               window began), input.yml (the input since, a `libinput record` file) and
-               trace.txt (what the compositor routed)
+               window began), input.yml (the input since, a `libinput record` file),
+               journal.jsonl (the scene's edits since, redone at the same points, and
+               each handler's answers) and trace.txt (what the compositor routed)
       SCENE    a scene snapshot; INPUT a `libinput record` file (YAML) or the text
                `libinput debug-events` printed; TRACE a trace to compare with
       --quiet  print only the comparison, not the trace
@@ -60,8 +61,16 @@ if arguments.count == 1, FileManager.default.fileExists(atPath: arguments[0], is
 
 do {
     let snapshot = try SceneSnapshot.read(path: scenePath)
+    // A bundle's journal: the scene's edits during the window and what each handler answered.
+    let journalPath = (scenePath as NSString).deletingLastPathComponent + "/" + ReportBundle.journalFile
+    let edits =
+        arguments.count == 1 && FileManager.default.fileExists(atPath: journalPath)
+        ? try SceneJournalText.read(path: journalPath) : nil
+    var handlers = SceneHandlers()
+    // Every handler the snapshot names is answered from the journal.
+    if edits != nil { handlers.fallbackHandler = { _ in .notHandled } }
     // Each seat gets the keymap the snapshot names (xkbcommon's defaults for names it lacks).
-    let router = try SceneSnapshot.rebuild(snapshot) { seat in
+    let router = try SceneSnapshot.rebuild(snapshot, handlers: handlers) { seat in
         if let file = seat.keymap["file"] {
             return KeyboardState(keymap: try Keymap(context: try XKBContext(), file: file))
         }
@@ -88,7 +97,7 @@ do {
         for w in log.warnings { FileHandle.standardError.write(Data("ir-replay: \(w)\n".utf8)) }
         events = log.events
     }
-    let trace = SceneSnapshot.replay(events, through: router)
+    let trace = SceneSnapshot.replay(events, through: router, edits: edits, handlers: handlers)
     if !quiet { for line in trace { print(line) } }
     guard let tracePath else { exit(0) }
     guard let recorded = FileManager.default.contents(atPath: tracePath) else { fail("cannot read \(tracePath)") }

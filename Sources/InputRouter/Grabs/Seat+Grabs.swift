@@ -31,6 +31,7 @@ extension Seat {
     /// Breaks the pointer grab from outside: it is uninstalled, then told (`cancel`).
     public func cancelPointerGrab() {
         guard let old = pointerGrab else { return }
+        tree.journalNote(.cancelPointerGrab, NodeID(index: 0, generation: 0)) { $0.seat = id.index }
         clearPointerGrab()
         old.cancel(self)
     }
@@ -116,6 +117,7 @@ extension Seat {
 
     /// Breaks the popup grab: `popup_done` to each popup, topmost first.
     public func dismissPopups() {
+        tree.journalNote(.dismissPopups, NodeID(index: 0, generation: 0)) { $0.seat = id.index }
         pointer.lastFirstResponder = nil
         guard let grab = popupGrab else { return }
         // Taken out, not copied, and handed back below: its buffer stays unique and is kept.
@@ -174,6 +176,16 @@ extension Seat {
     /// outside the scope input is locked to.
     @discardableResult
     public func beginMove(_ node: NodeID, anchor: Point? = nil) -> Bool {
+        tree.journaled(
+            .beginMove,
+            {
+                $0.seat = id.index
+                $0.node = node
+                $0.point = anchor
+            }, { beginMoveNow(node, anchor: anchor) })
+    }
+
+    private func beginMoveNow(_ node: NodeID, anchor: Point?) -> Bool {
         guard tree.isVisible(node), mayTakeInput(node), pointerGrab == nil || popupGrab != nil,
             let origin = tree.layoutPosition(of: node)
         else {
@@ -193,6 +205,16 @@ extension Seat {
     /// Refused for a node outside the scope input is locked to.
     @discardableResult
     public func beginResize(_ node: NodeID, edges: ResizeEdges) -> Bool {
+        tree.journaled(
+            .beginResize,
+            {
+                $0.seat = id.index
+                $0.node = node
+                $0.a = Int32(bitPattern: edges.rawValue)
+            }, { beginResizeNow(node, edges: edges) })
+    }
+
+    private func beginResizeNow(_ node: NodeID, edges: ResizeEdges) -> Bool {
         guard tree.isVisible(node), mayTakeInput(node), pointerGrab == nil || popupGrab != nil,
             let frame = tree.frame(of: node)
         else {

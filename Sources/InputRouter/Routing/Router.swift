@@ -106,6 +106,7 @@ public final class Router {
     /// Allocates (grows every seat's per-client table): call on connect, not per event.
     @discardableResult
     public func addClient(name: String) -> ClientID {
+        tree.journalNote(.addClient, NodeID(index: 0, generation: 0)) { $0.name = name }
         clients.append(ClientRecord(name: name, alive: true, handler: nil))
         for s in seats { s.clientAdded() }
         return ClientID(index: UInt32(clients.count - 1))
@@ -115,6 +116,10 @@ public final class Router {
     /// seat sends it anything again.
     public func removeClient(_ client: ClientID) {
         guard isAlive(client), !client.isCompositor else { return }
+        tree.journaled(.removeClient, { $0.client = client.index }, { removeClientNow(client) })
+    }
+
+    private func removeClientNow(_ client: ClientID) {
         for s in seats { s.clientRemoved(client) }
         clients[Int(client.index)].alive = false
         clients[Int(client.index)].handler = nil
@@ -140,6 +145,11 @@ public final class Router {
     /// `name` is what a scene snapshot calls it (`SceneHandlers` maps it back).
     public func setHandler(for client: ClientID, name: String = "", _ handler: NodeHandler?) {
         guard isAlive(client) else { return }
+        tree.journalNote(.setClientHandler, NodeID(index: 0, generation: 0)) {
+            $0.client = client.index
+            $0.name = name
+            $0.flag = handler != nil
+        }
         clients[Int(client.index)].handlerName = name
         for s in seats { s.handlerWillChange(.client(client)) }
         clients[Int(client.index)].handler = handler

@@ -10,6 +10,15 @@ extension Seat {
     /// it. Returns whether `node` now has the focus.
     @discardableResult
     public func setKeyboardFocus(_ node: NodeID?) -> Bool {
+        tree.journaled(
+            .keyboardFocus,
+            {
+                $0.seat = id.index
+                $0.other = node
+            }, { focusKeyboardNow(node) })
+    }
+
+    private func focusKeyboardNow(_ node: NodeID?) -> Bool {
         if let g = keyboardGrab { return g.enter(self, node: node) }
         return defaultKeyboardEnter(node)
     }
@@ -29,6 +38,7 @@ extension Seat {
     /// `resignFirstResponder`: `node` gives up the focus; it falls back like a destroyed one.
     public func resignKeyboardFocus(_ node: NodeID) {
         guard keyboard.focus == node else { return }
+        tree.journalNote(.resignKeyboardFocus, node) { $0.seat = id.index }
         let fallback = fallbackFocus(excluding: node, client: keyboard.focusClient)
         moveKeyboardFocus(to: fallback)
     }

@@ -326,12 +326,26 @@ extension Seat {
 
     func deliverButton(time: UInt64, button: UInt32, state: ButtonState) {
         if let (node, client) = pointerFocusSurface() {
-            if state == .pressed, let decide = beforePress { decide(self, node) }
+            if state == .pressed { askBeforePress(node) }
             let serial = recordedSerial(state == .pressed ? .buttonPress : .buttonRelease, client: client, at: cursor)
             enqueue(.pointerButton(id, node, time: time, button: button, state, serial: serial))
             markFrame(client)
         } else {
             deliverToCompositor(.pointerButton(button: button, state: state, at: cursor), kind: .pointerButton)
+        }
+    }
+
+    /// The embedder's capture phase for a press (focus on click). A flight recorder keeps
+    /// what it did; a replay redoes it (SceneJournal).
+    @inline(__always) private func askBeforePress(_ node: NodeID) {
+        if let j = tree.journal, j.isReplaying || (j.isRecording && beforePress != nil) {
+            let decide = beforePress
+            _ = j.call(.beforePress, node: node) {
+                decide?(self, node)
+                return .notHandled
+            }
+        } else if let decide = beforePress {
+            decide(self, node)
         }
     }
 

@@ -283,6 +283,17 @@ public final class Seat {
     public func setBound(_ devices: BoundDevices, for client: ClientID, _ isBound: Bool) {
         // A disconnected client binds nothing again: no seat may send it anything.
         guard Int(client.index) < bound.count, router.isAlive(client) else { return }
+        tree.journaled(
+            .bind,
+            {
+                $0.seat = id.index
+                $0.client = client.index
+                $0.a = Int32(devices.rawValue)
+                $0.flag = isBound
+            }, { bindNow(devices, for: client, isBound) })
+    }
+
+    private func bindNow(_ devices: BoundDevices, for client: ClientID, _ isBound: Bool) {
         if devices.contains(.pointer), bound[Int(client.index)].contains(.pointer) != isBound,
             case .node(let n)? = pointer.focus, tree.client(of: n) == client
         {
@@ -343,6 +354,15 @@ public final class Seat {
 
     /// Routes any event but a key (which `handle` sends to `handleKey`).
     @usableFromInline func handleEvent(_ event: InputEvent) {
+        if let j = tree.journal {
+            j.routingDepth += 1
+            defer { j.routingDepth -= 1 }
+            return handleEventNow(event)
+        }
+        handleEventNow(event)
+    }
+
+    @inline(__always) private func handleEventNow(_ event: InputEvent) {
         let t = event.time
         // The commonest kinds first, each behind one tag test: the switch below loads every
         // case's payload words before its jump (about 45 instructions per event).
@@ -398,6 +418,12 @@ public final class Seat {
 
     @usableFromInline @inline(never) func handleKey(_ event: InputEvent) {
         guard case .keyboardKey(let k, let s) = event.kind else { return }
+        // What routing changes follows from the input: not the embedder's edit (SceneJournal).
+        if let j = tree.journal {
+            j.routingDepth += 1
+            defer { j.routingDepth -= 1 }
+            return routeKeyEvent(time: event.time, key: k, state: s, device: event.device)
+        }
         routeKeyEvent(time: event.time, key: k, state: s, device: event.device)
     }
 
@@ -509,13 +535,17 @@ public final class Seat {
             }
             guard let h = tree.handlers[Int(i)] else { return false }
             let o = tree.layoutOrigin(i)
-            return h(makeEvent(Point(point.x - o.x, point.y - o.y))) == .handled
+            let event = makeEvent(Point(point.x - o.x, point.y - o.y))
+            guard let j = tree.journal else { return h(event) == .handled }
+            return j.call(.node, node: n) { h(event) } == .handled
         case .client(let c):
             guard router.isAlive(c), let h = router.clients[Int(c.index)].handler else { return false }
-            return h(makeEvent(point)) == .handled
+            guard let j = tree.journal else { return h(makeEvent(point)) == .handled }
+            return j.call(.client, client: c.index) { h(makeEvent(point)) } == .handled
         case .seat:
             guard let h = handler else { return false }
-            return h(makeEvent(point)) == .handled
+            guard let j = tree.journal else { return h(makeEvent(point)) == .handled }
+            return j.call(.seat) { h(makeEvent(point)) } == .handled
         }
     }
 
@@ -535,12 +565,16 @@ public final class Seat {
         switch r {
         case .node(let n):
             guard let i = tree.resolve(n), let h = tree.handlers[Int(i)] else { return .notHandled }
-            return h(event)
+            guard let j = tree.journal else { return h(event) }
+            return j.call(.node, node: n) { h(event) }
         case .client(let c):
             guard router.isAlive(c), let h = router.clients[Int(c.index)].handler else { return .notHandled }
-            return h(event)
+            guard let j = tree.journal else { return h(event) }
+            return j.call(.client, client: c.index) { h(event) }
         case .seat:
-            return handler?(event) ?? .notHandled
+            guard let h = handler else { return .notHandled }
+            guard let j = tree.journal else { return h(event) }
+            return j.call(.seat) { h(event) }
         }
     }
 

@@ -7,6 +7,9 @@
 // scene captured at most `window` µs ago. When an event comes `window` after the newer
 // scene, the older generation is dropped and a new one begins. So the kept stretch is
 // between one and two windows long, and a scene is captured once a window, never per event.
+//
+// Beside the input, `journal` keeps the embedder's scene edits and its handlers' answers
+// (SceneJournal.swift), each at its place among the events.
 
 /// Keeps the last `window` µs (to twice that) of input and the scene when it began.
 public final class FlightRecorder {
@@ -18,6 +21,8 @@ public final class FlightRecorder {
     /// Where the embedder's trace stood (a byte offset, a line count): asked when a scene
     /// is captured, so the trace since `startScene` can be cut from the embedder's own.
     public var traceMark: () -> UInt64 = { 0 }
+    /// The scene's edits since `startScene`, in order with the events.
+    public let journal: SceneJournal
 
     /// The ring, preallocated: recording writes in place and never allocates.
     private var ring: ContiguousArray<InputEvent>
@@ -34,8 +39,10 @@ public final class FlightRecorder {
     private var generationStart: UInt64?
 
     /// A recorder of `router`'s input; the scene is captured now.
-    public init(router: Router, window: UInt64 = 10_000_000, capacity: Int = 65_536) {
+    public init(router: Router, window: UInt64 = 10_000_000, capacity: Int = 65_536, journalCapacity: Int = 65_536) {
         self.router = router
+        journal = SceneJournal(capacity: journalCapacity)
+        router.tree.journal = journal
         self.window = max(window, 1)
         self.capacity = max(capacity, 1)
         ring = ContiguousArray(repeating: InputEvent(time: 0, device: DeviceID(0), .touchFrame), count: self.capacity)
@@ -52,6 +59,7 @@ public final class FlightRecorder {
         head = 0
         count = 0
         olderCount = 0
+        journal.clear()
     }
 
     /// Records `event`; call it before the event is routed. Allocates nothing, but once a
@@ -65,9 +73,10 @@ public final class FlightRecorder {
             firstEvent(at: event.time)
         }
         if count == capacity { rotate(at: event.time) }
-        if count == capacity { restartKeeping(at: event.time) }
+        if count == capacity || journal.overflowed { restartKeeping(at: event.time) }
         ring[(head + count) % capacity] = event
         count += 1
+        journal.position &+= 1
     }
 
     /// Drops the older generation and captures the scene for a new one.
@@ -77,6 +86,8 @@ public final class FlightRecorder {
             count -= olderCount
             startScene = n.scene
             startTraceMark = n.mark
+            // The edits made before the new start are in its scene.
+            journal.drop(through: journal.position &- UInt64(count))
         }
         olderCount = count
         newer = (router.captureScene(), time, traceMark())
@@ -84,6 +95,7 @@ public final class FlightRecorder {
     }
 
     @inline(never) private func firstEvent(at time: UInt64) {
+        journal.clear()
         startScene = router.captureScene()
         startTraceMark = traceMark()
         generationStart = time
@@ -93,6 +105,17 @@ public final class FlightRecorder {
     @inline(never) private func restartKeeping(at time: UInt64) {
         restart()
         firstEvent(at: time)
+    }
+
+    /// The edits since `startScene`, oldest first, each `at` counted from the first of
+    /// `events` (an edit at N came after event N-1 and before event N).
+    public var edits: [SceneEdit] {
+        let first = journal.position &- UInt64(count)
+        return journal.edits(after: first).map {
+            var e = $0
+            e.at = $0.at &- first
+            return e
+        }
     }
 
     /// The events since `startScene`, oldest first (a copy).

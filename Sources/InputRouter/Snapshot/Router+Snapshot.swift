@@ -20,6 +20,16 @@ extension Router {
         return s
     }
 
+    /// Follows `journal` (`SceneJournal(replaying:)`) from now: its edits are redone here
+    /// (`SceneJournal.applyEdits(before:)`), and every handler call the routing makes is
+    /// answered as the recorded one was.
+    public func follow(_ journal: SceneJournal, handlers: SceneHandlers = SceneHandlers()) {
+        journal.replayRouter = self
+        journal.replayContainmentTests = handlers.containmentTests
+        if let h = handlers.fallbackHandler { journal.placeholder = h }
+        tree.journal = journal
+    }
+
     /// A router in the state `scene` describes, with no client connected: what clients had
     /// bound and been told is as it was, so the next event routes as it would have.
     /// `keyTranslator` gives each seat its keyboard layer (by the seat's state, whose
@@ -33,7 +43,7 @@ extension Router {
         for c in scene.clients {
             let id = addClient(name: c.name)
             if let h = c.handler {
-                clients[Int(id.index)].handler = handlers.nodeHandlers[h]
+                clients[Int(id.index)].handler = handlers.nodeHandlers[h] ?? handlers.fallbackHandler
                 clients[Int(id.index)].handlerName = h
             }
         }

@@ -175,7 +175,13 @@ public struct SceneHandlers {
     /// Made per node: a test usually reads the node's own size.
     public var containmentTests: [String: (SurfaceTree, NodeID) -> (Point) -> Bool] = [:]
     public var bindingActions: [String: () -> Void] = [:]
-    public init() {}
+    /// The handler a name with no entry gets (nil: none). A replay that follows a journal
+    /// sets one, since the journal answers for every handler.
+    public var fallbackHandler: NodeHandler?
+    /// The name of a containment test that contains no point (a container that only
+    /// groups its children); every `SceneHandlers` knows it.
+    public static let takesNoInput = "takes no input"
+    public init() { containmentTests[Self.takesNoInput] = { _, _ in { _ in false } } }
 }
 
 /// Why a scene cannot be rebuilt.

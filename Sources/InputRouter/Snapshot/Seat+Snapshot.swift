@@ -161,7 +161,7 @@ extension Seat {
             addBinding(binding, whileLocked: b.whileLocked, name: b.name, action: named.bindingActions[b.name] ?? {})
         }
         if let h = s.handler {
-            handler = named.nodeHandlers[h]
+            handler = named.nodeHandlers[h] ?? named.fallbackHandler
             handlerName = h
         }
         absoluteMapping = s.absoluteMapping

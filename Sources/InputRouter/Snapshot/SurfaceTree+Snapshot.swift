@@ -118,7 +118,7 @@ extension SurfaceTree {
                 nodes[i].hasContainmentTest = true
                 snapshotNames.containmentTests[n.slot] = name
             }
-            if let name = n.handler, let h = named.nodeHandlers[name] {
+            if let name = n.handler, let h = named.nodeHandlers[name] ?? named.fallbackHandler {
                 handlers[i] = h
                 snapshotNames.handlers[n.slot] = name
             }

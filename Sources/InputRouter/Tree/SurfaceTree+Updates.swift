@@ -7,6 +7,7 @@ extension SurfaceTree {
     /// Moves a node relative to its parent. Marks bounds dirty and re-picks every seat's pointer;
     /// a scene change, not a per-event call.
     public func move(_ id: NodeID, to position: (x: Int32, y: Int32)) {
+        journalNote(.move, id) { ($0.a, $0.b) = (position.x, position.y) }
         guard let i = resolve(id), nodes[Int(i)].x != position.x || nodes[Int(i)].y != position.y else { return }
         nodes[Int(i)].x = position.x
         nodes[Int(i)].y = position.y
@@ -18,6 +19,7 @@ extension SurfaceTree {
 
     /// Logical size of the node.
     public func resize(_ id: NodeID, width: Int32, height: Int32) {
+        journalNote(.resize, id) { ($0.a, $0.b) = (width, height) }
         update(id) {
             $0.width = max(width, 0)
             $0.height = max(height, 0)
@@ -26,6 +28,7 @@ extension SurfaceTree {
 
     /// A client surface's size comes from its buffer: logical size = buffer size / scale.
     public func setBuffer(_ id: NodeID, width: Int32, height: Int32, scale: Int32) {
+        journalNote(.setBuffer, id) { ($0.a, $0.b, $0.c) = (width, height, scale) }
         let s = max(scale, 1)
         update(id) {
             $0.bufferScale = s
@@ -37,6 +40,7 @@ extension SurfaceTree {
     /// Renames a node (what traces and debugging pictures call it); input is unaffected.
     public func setName(_ id: NodeID, _ name: String) {
         guard let i = resolve(id) else { return }
+        journalNote(.setName, id) { $0.name = name }
         names[Int(i)] = name
     }
 
@@ -44,16 +48,29 @@ extension SurfaceTree {
     public func bufferScale(of id: NodeID) -> Int32? { resolve(id).map { nodes[Int($0)].bufferScale } }
 
     /// Shows or hides a node and its subtree (map/unmap); a change re-picks every seat's pointer.
-    public func setMapped(_ id: NodeID, _ mapped: Bool) { update(id) { $0.mapped = mapped } }
+    public func setMapped(_ id: NodeID, _ mapped: Bool) {
+        journalNote(.setMapped, id) { $0.flag = mapped }
+        update(id) { $0.mapped = mapped }
+    }
     /// False: hit tests skip the node with its whole subtree (input passes to what is below).
-    public func setAcceptsInput(_ id: NodeID, _ accepts: Bool) { update(id) { $0.acceptsInput = accepts } }
+    public func setAcceptsInput(_ id: NodeID, _ accepts: Bool) {
+        journalNote(.setAcceptsInput, id) { $0.flag = accepts }
+        update(id) { $0.acceptsInput = accepts }
+    }
     /// Opacity 0...1: below the tree's `opacityThreshold` the node and its subtree are skipped by
     /// hit tests. Any change is a scene change: every seat re-picks its pointer.
-    public func setOpacity(_ id: NodeID, _ opacity: Float) { update(id) { $0.opacity = opacity } }
+    public func setOpacity(_ id: NodeID, _ opacity: Float) {
+        journalNote(.setOpacity, id) { $0.opacity = opacity }
+        update(id) { $0.opacity = opacity }
+    }
     /// True: hit tests of its children stop at the node's bounds (outputs, scrolled views).
-    public func setClipsChildren(_ id: NodeID, _ clips: Bool) { update(id) { $0.clipsChildren = clips } }
+    public func setClipsChildren(_ id: NodeID, _ clips: Bool) {
+        journalNote(.setClipsChildren, id) { $0.flag = clips }
+        update(id) { $0.clipsChildren = clips }
+    }
     /// Allows or forbids the node taking the keyboard focus; not a scene change, so no re-pick.
     public func setCanBecomeFirstResponder(_ id: NodeID, _ can: Bool) {
+        journalNote(.setFocusable, id) { $0.flag = can }
         update(id, changesInput: false) { $0.canBecomeFirstResponder = can }
     }
     /// Whether `setKeyboardFocus` would accept the node: allowed and not a subsurface.
@@ -65,6 +82,7 @@ extension SurfaceTree {
     /// clipped to the surface bounds at hit-test time, so a later resize needs no update.
     public func setInputRegion(_ id: NodeID, _ region: Region?) {
         guard let i = resolve(id) else { return }
+        journalNote(.setInputRegion, id) { $0.region = region }
         // A commit that sets the same region again changes nothing: no re-pick.
         switch (inputRegions[Int(i)], region) {
         case (nil, nil): return
@@ -82,6 +100,10 @@ extension SurfaceTree {
     /// snapshot calls it (`SceneHandlers` maps it back to a test).
     public func setContainmentTest(_ id: NodeID, name: String = "", _ test: ((Point) -> Bool)?) {
         guard let i = resolve(id) else { return }
+        journalNote(.setContainmentTest, id) {
+            $0.name = name
+            $0.flag = test != nil
+        }
         snapshotNames.containmentTests[i] = test == nil || name.isEmpty ? nil : name
         containmentTests[Int(i)] = test
         nodes[Int(i)].hasContainmentTest = test != nil
@@ -94,6 +116,10 @@ extension SurfaceTree {
     /// `name` is what a scene snapshot calls it (`SceneHandlers` maps it back to a handler).
     public func setHandler(_ id: NodeID, name: String = "", _ handler: NodeHandler?) {
         guard let i = resolve(id) else { return }
+        journalNote(.setHandler, id) {
+            $0.name = name
+            $0.flag = handler != nil
+        }
         snapshotNames.handlers[i] = handler == nil || name.isEmpty ? nil : name
         // A focus this handler took ends with it (the leave goes to the handler that had the
         // enter); then who takes the pointer under a still cursor may have changed: re-pick,
@@ -108,6 +134,7 @@ extension SurfaceTree {
     /// with the chain, so this is a scene change.
     public func setNextResponder(_ id: NodeID, _ next: NodeID?) {
         guard let i = resolve(id) else { return }
+        journalNote(.setNextResponder, id) { $0.other = next }
         if let n = next, let j = resolve(n) {
             nodes[Int(i)].nextResponder = j
             nodes[Int(i)].nextResponderGeneration = n.generation
@@ -134,6 +161,10 @@ extension SurfaceTree {
         guard let i = resolve(id), i != 0 else { return false }
         let p = parent.flatMap(resolve) ?? 0
         if isAncestor(i, of: p) || i == p { return false }
+        journalNote(.setParent, id) {
+            $0.other = parent
+            $0.flag = layer == .below
+        }
         unlink(i)
         link(i, into: p, layer: layer, after: nil)
         sceneChanged()
@@ -144,6 +175,7 @@ extension SurfaceTree {
     /// visible until re-parented (a subsurface whose parent went away).
     public func detach(_ id: NodeID) {
         guard let i = resolve(id), i != 0 else { return }
+        journalNote(.detach, id)
         unlink(i)
         sceneChanged()
     }
@@ -151,6 +183,7 @@ extension SurfaceTree {
     /// Topmost among its siblings of the same layer.
     public func raiseToTop(_ id: NodeID) {
         guard let i = resolve(id) else { return }
+        journalNote(.raise, id)
         let before = generation
         let keepsHit = raiseKeepsWalkedHit(i) // WalkedHit.swift
         indexFollowsRaise = hitIndex.generation == generation && rememberRaiseInIndex(i) // HitIndex+Raises.swift
@@ -163,6 +196,7 @@ extension SurfaceTree {
 
     /// Bottommost among its siblings of the same layer.
     public func lowerToBottom(_ id: NodeID) {
+        journalNote(.lower, id)
         if let i = resolve(id), restackInGrid(i, top: false) { return }
         restack(id) { tree, i, p, layer in tree.link(i, into: p, layer: layer, after: NodeRecord.none) }
     }
@@ -172,6 +206,7 @@ extension SurfaceTree {
     @discardableResult
     public func place(_ id: NodeID, above sibling: NodeID) -> Bool {
         guard let i = resolve(id), let s = resolve(sibling), i != s else { return false }
+        journalNote(.placeAbove, id) { $0.other = sibling }
         let p = nodes[Int(i)].parent
         guard p != NodeRecord.none else { return false }
         if s == p {
@@ -189,6 +224,7 @@ extension SurfaceTree {
     @discardableResult
     public func place(_ id: NodeID, below sibling: NodeID) -> Bool {
         guard let i = resolve(id), let s = resolve(sibling), i != s else { return false }
+        journalNote(.placeBelow, id) { $0.other = sibling }
         let p = nodes[Int(i)].parent
         guard p != NodeRecord.none else { return false }
         if s == p {

@@ -30,6 +30,8 @@ public final class SurfaceTree {
     @exclusivity(unchecked) var handlers: ContiguousArray<NodeHandler?> = []
     /// The names handlers and containment tests were given, for snapshots (Snapshot/).
     var snapshotNames = SnapshotNames()
+    /// A flight recorder's journal of the embedder's edits (Snapshot/SceneJournal.swift).
+    var journal: SceneJournal?
     // Unchecked: `nodeCount` reads it once per scene change (HitIndex.swift).
     @exclusivity(unchecked) private var freeList: [UInt32] = []
     /// The free slots, in the order `createNode` reuses them (from the end): for snapshots.
@@ -169,6 +171,14 @@ public final class SurfaceTree {
         let id = NodeID(index: index, generation: r.generation)
         link(index, into: parent.flatMap(resolve) ?? 0, layer: layer, after: nil)
         sceneChanged()
+        journalNote(.createNode, id) {
+            $0.kind = kind
+            $0.name = name
+            $0.client = client.index
+            $0.other = parent
+            ($0.a, $0.b, $0.c, $0.d) = (frame.x, frame.y, frame.width, frame.height)
+            $0.flag = layer == .below
+        }
         return id
     }
 
@@ -176,6 +186,7 @@ public final class SurfaceTree {
     /// delivered to them again.
     public func destroy(_ id: NodeID) {
         guard let i = resolve(id), i != 0 else { return }
+        journalNote(.destroy, id)
         unlink(i)
         destroySubtree(i)
         sceneChanged()
@@ -205,6 +216,29 @@ public final class SurfaceTree {
         snapshotNames.forget(slot: i)
         names[k] = ""
         freeList.append(i)
+    }
+
+    /// Keeps an edit in the flight recorder's journal when it is the embedder's.
+    @inline(__always) func journalNote(_ op: SceneEdit.Op, _ id: NodeID, _ fill: (inout SceneEdit) -> Void = { _ in }) {
+        guard let j = journal, j.accepts else { return }
+        var e = SceneEdit(op)
+        e.node = id
+        fill(&e)
+        j.append(e)
+    }
+
+    /// Keeps an edit the embedder made through a call that may make others (which are not
+    /// kept: redoing the call redoes them).
+    @inline(__always) func journaled<R>(
+        _ op: SceneEdit.Op, _ fill: (inout SceneEdit) -> Void, _ body: () -> R
+    ) -> R {
+        guard let j = journal, j.accepts else { return body() }
+        var e = SceneEdit(op)
+        fill(&e)
+        j.append(e)
+        j.routingDepth += 1
+        defer { j.routingDepth -= 1 }
+        return body()
     }
 
     // MARK: Looking up

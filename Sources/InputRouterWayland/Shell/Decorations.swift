@@ -46,11 +46,11 @@ extension WaylandServer {
         tree.setMapped(container, false)
         // The container only groups: its own area takes no input, so an input-region hole
         // in the window shows what is below it.
-        tree.setContainmentTest(container) { _ in false }
+        tree.setContainmentTest(container, name: SceneHandlers.takesNoInput) { _ in false }
         let titleBar = tree.createNode(.compositor, name: "title bar", parent: container, frame: Rect(0, 0, 0, t))
         let close = tree.createNode(.compositor, name: "close button", parent: titleBar, frame: Rect(0, 0, t, t))
         let frame = WindowFrame(container: container, titleBar: titleBar, closeButton: close)
-        tree.setHandler(titleBar) { [unowned self, weak toplevel] event in
+        tree.setHandler(titleBar, name: "title bar") { [unowned self, weak toplevel] event in
             // Taking the enter makes the title bar the pointer focus, so buttons reach it.
             if case .pointerEnter = event { return .handled }
             if case .pointerMotion = event { return .handled }
@@ -71,7 +71,7 @@ extension WaylandServer {
             }
             return .handled
         }
-        tree.setHandler(close) { [weak toplevel] event in
+        tree.setHandler(close, name: "close button") { [weak toplevel] event in
             if case .pointerEnter = event { return .handled }
             if case .pointerMotion = event { return .handled }
             guard case .pointerButton(0x110, .pressed, _) = event, let toplevel else { return .notHandled }

@@ -377,7 +377,7 @@ extension WaylandServer {
     /// nothing with it.
     private func makeLockNode() -> NodeID {
         let node = router.tree.createNode(.compositor, name: "lock")
-        router.tree.setHandler(node) { _ in .handled }
+        router.tree.setHandler(node, name: "session lock") { _ in .handled }
         sessionLock.node = node
         return node
     }
