@@ -61,7 +61,7 @@ APT_PACKAGES += chromium
 # The soak's plot of memory, fds and objects over time (make soak, and its 2 minutes in make test).
 APT_PACKAGES += gnuplot-nox
 # tinywl-ir (examples/tinywl-ir), the C API in a wlroots 0.15 compositor, tested with real
-# wev clients (make tinywl-test): wlroots' headers and library.
+# wev, foot and GTK 3 clients (make tinywl-test; foot, python3-gi, gir1.2-gtk-3.0 are above): wlroots.
 APT_PACKAGES += libwlroots-dev
 # apt-get runs only when a package is missing, so repeated runs stay fast.
 DEPS_STAMP = .build/.apt-ok
@@ -118,7 +118,7 @@ test: deps
 	# The C API: C tests under ASan and UBSan, a leak run, and a program built with pkg-config
 	# against `make install` in a temporary prefix (about 40 s after the debug build).
 	$(MAKE) --no-print-directory capi-test
-	# tinywl-ir, the C API in a wlroots compositor, with real wev clients (under a minute).
+	# tinywl-ir, the C API in a wlroots compositor, with real wev, foot and GTK 3 clients (under a minute).
 	$(MAKE) --no-print-directory tinywl-test
 	# Hostile-input suites under ASan and TSan: about 6 of the ~9 minutes (docs/fuzzing.md).
 	$(MAKE) --no-print-directory test-sanitizers
@@ -243,7 +243,7 @@ WLR_LIBS = $$(pkg-config --libs wlroots wayland-server xkbcommon pixman-1) -L$(I
 .build/tinywl-ir: examples/tinywl-ir/tinywl-ir.c include/input_router.h .build/tinywl-protocols/xdg-shell-protocol.h libinputrouter
 	cc $(WLR_CFLAGS) $< -o $@ $(WLR_LIBS)
 
-# tinywl-ir with real wev clients, driven by recordings (Tests/TinywlIR/run-tests.py).
+# tinywl-ir with real wev, foot and GTK 3 clients, driven by recordings (Tests/TinywlIR/run-tests.py).
 tinywl-test: deps .build/tinywl-ir
 	Tests/TinywlIR/run-tests.py --compositor .build/tinywl-ir
 

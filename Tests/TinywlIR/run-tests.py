@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""tinywl-ir with real clients (issue 41): the compositor runs headless, starts real wev
-processes, replays a `libinput record` file written here, and the test compares what each
-wev printed with what the Wayland protocol and the scene say it must print.
+"""tinywl-ir with real clients (issue 41): the compositor runs headless, starts real
+clients (wev, foot, a GTK 3 entry), replays a `libinput record` file written here, and the
+test compares what each client printed or wrote with what the Wayland protocol and the
+scene say it must be.
 
 The scene (examples/tinywl-ir/tinywl-ir.c): windows cascade from (40, 40), 32 pixels per
 window; each has a 24-pixel title bar above its content, as wide as the window; below all,
@@ -17,13 +18,14 @@ increase, as the protocol's serials do); xdg_toplevel configures are compared as
 of their `activated` states: wlroots sends them when its loop is idle, so their place
 among the input events is wlroots' scheduling, not routing.
 
-Fails, never skips, when wev or the compositor is missing.
+Fails, never skips, when wev, foot, GTK 3 (python3-gi) or the compositor is missing.
 
-    Tests/TinywlIR/run-tests.py [--compositor .build/tinywl-ir]
+    Tests/TinywlIR/run-tests.py [--compositor .build/tinywl-ir] [NAME...]
 """
 import argparse
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -34,6 +36,20 @@ import recording  # noqa: E402
 from recording import button, key, motion  # noqa: E402
 
 BTN_LEFT, KEY_A, KEY_LEFTSHIFT = 272, 30, 42
+KEY_E, KEY_R, KEY_T, KEY_I, KEY_ENTER, KEY_H, KEY_SPACE = 18, 19, 20, 23, 28, 35, 57
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def typing(start, codes):
+    """Key presses and releases from `start`, 10 ms apart; a code in a tuple is typed with
+    Shift held."""
+    events, t = [], start
+    for code in codes:
+        keys = [KEY_LEFTSHIFT, code[0]] if isinstance(code, tuple) else [code]
+        for k, pressed in [(k, True) for k in keys] + [(k, False) for k in reversed(keys)]:
+            events.append((t, "keyboard", key(k, pressed)))
+            t += 0.010
+    return events
 
 
 def wev_events(text):
@@ -64,24 +80,41 @@ def configures(events):
 
 
 def run(compositor, events, clients, workdir):
-    """Runs the compositor with `clients` wev processes (started one after another, each
-    once the one before mapped) and the recording; returns each wev's output."""
-    path = os.path.join(workdir, "input.yml")
-    recording.write(path, events, devices=("keyboard", "mouse"))
+    """Runs the compositor with `clients` wev processes and the recording; returns each
+    wev's output."""
     outputs = [os.path.join(workdir, f"wev{n}.txt") for n in range(clients)]
-    command = [compositor, "-s", "1280x720", "-r", path, "-e", "500", "-t", os.path.join(workdir, "trace.txt")]
-    for out in outputs:
-        command += ["-c", f"exec stdbuf -oL wev > {out} 2>&1"]
-    env = dict(os.environ, XDG_RUNTIME_DIR=workdir)
-    env.pop("WAYLAND_DISPLAY", None)
-    result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
-    if result.returncode != 0:
-        raise AssertionError(f"{compositor} exited with {result.returncode}: {result.stderr}")
+    run_clients(compositor, events, [f"exec stdbuf -oL wev > {out} 2>&1" for out in outputs], workdir)
     texts = []
     for out in outputs:
         with open(out) as f:
             texts.append(f.read())
     return texts
+
+
+def run_clients(compositor, events, commands, workdir, exit_delay_ms=500):
+    """Runs the compositor with the client `commands` (started one after another, each
+    once the one before mapped; default configuration: XDG_CONFIG_HOME is the fresh
+    `workdir`) and the recording, replayed once the last one mapped."""
+    path = os.path.join(workdir, "input.yml")
+    recording.write(path, events, devices=("keyboard", "mouse"))
+    command = [compositor, "-s", "1280x720", "-r", path, "-e", str(exit_delay_ms),
+               "-t", os.path.join(workdir, "trace.txt")]
+    for client in commands:
+        command += ["-c", client]
+    env = dict(os.environ, XDG_RUNTIME_DIR=workdir, XDG_CONFIG_HOME=workdir)
+    env.pop("WAYLAND_DISPLAY", None)
+    env.pop("DISPLAY", None)
+    result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    if result.returncode != 0:
+        raise AssertionError(f"{compositor} exited with {result.returncode}: {result.stderr}")
+
+
+def read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
 
 
 def expect(name, got, want):
@@ -194,20 +227,90 @@ def test_title_bar_raises_focuses_and_moves(compositor, workdir):
     return ok
 
 
+def test_foot_focused_by_a_click_runs_what_is_typed(compositor, workdir):
+    """foot (default configuration, its shell waiting in `read`) mapped first, then wev,
+    which takes the keyboard. foot's default window geometry is 700 x 500 pixels, from (40,
+    40), its own 26-pixel title bar included (no xdg-decoration here; foot declares
+    set_window_geometry(0, -26, 700, 500)); wev's 640 x 480 from (72, 72).
+    A click at (726, 300), foot's and not wev's, raises and focuses foot; the keys typed
+    then are foot's: its shell writes the line to a file, and exits; foot closes its
+    window, and the keyboard falls back to wev, the window left. wev is told it lost the
+    keyboard, gets no key, and gets it back."""
+    written = os.path.join(workdir, "typed.txt")
+    shell = f'read line; printf "%s\\n" "$line" > {shlex.quote(written)}'
+    foot = f"exec foot -- /bin/sh -c {shlex.quote(shell)} > {workdir}/foot.log 2>&1"
+    wev = f"exec stdbuf -oL wev > {workdir}/wev.txt 2>&1"
+    events = [
+        (0.100, "mouse", motion(726, 300)),
+        (0.200, "mouse", button(BTN_LEFT, True)),
+        (0.300, "mouse", button(BTN_LEFT, False)),
+    ] + typing(0.400, [(KEY_H,), KEY_I, KEY_SPACE, KEY_T, KEY_H, KEY_E, KEY_R, KEY_E, KEY_ENTER])
+    run_clients(compositor, events, [foot, wev], workdir, exit_delay_ms=1500)
+    ok = expect("foot: the file its shell wrote", [read(written)], ["Hi there\n"])
+    parsed, _ = wev_events(read(os.path.join(workdir, "wev.txt")) or "")
+    surface = next((re.search(r"surface: (\d+)", t).group(1) for i, t in parsed if "enter" in t), "?")
+    ok &= expect("foot: wev's input events", input_events(parsed),
+                 KEYBOARD_SETUP + enter_keys(surface) + [f"wl_keyboard leave: serial: S; surface: {surface}"]
+                 + enter_keys(surface))
+    if not ok:
+        print("  foot said: " + (read(os.path.join(workdir, "foot.log")) or "(nothing)"))
+    return ok
+
+
+def test_gtk_entry_clicked_and_typed_into(compositor, workdir):
+    """A GTK 3 window with an entry (Tests/TinywlIR/gtk-entry.py), 400 x 200 by default,
+    mapped first. GTK draws its own decorations, shadow included, so its wl_surface
+    extends beyond its window geometry: xdg_surface.set_window_geometry(x, y, w, h) says
+    where the window starts in the surface, and the scene puts that point at (40, 40).
+    A layout point (X, Y) is then at surface-local (X - 40 + x, Y - 40 + y): the geometry
+    is read from the client's own requests (WAYLAND_DEBUG), the last one before the
+    press. A click at (240, 200), below GTK's title bar and on the entry, then "Hi" and
+    Return: GTK reports the press and release at that point, the text as it changes
+    and the activation."""
+    out, log = os.path.join(workdir, "gtk.txt"), os.path.join(workdir, "gtk-wayland.txt")
+    app = (f"WAYLAND_DEBUG=client GDK_BACKEND=wayland NO_AT_BRIDGE=1 exec /usr/bin/python3 -u "
+           f"{shlex.quote(os.path.join(HERE, 'gtk-entry.py'))} > {out} 2> {log}")
+    events = [
+        (0.100, "mouse", motion(240, 200)),
+        (0.200, "mouse", button(BTN_LEFT, True)),
+        (0.300, "mouse", button(BTN_LEFT, False)),
+    ] + typing(0.400, [(KEY_H,), KEY_I, KEY_ENTER])
+    run_clients(compositor, events, [app], workdir, exit_delay_ms=1000)
+    wayland = read(log) or ""
+    before_press = wayland[:wayland.find(".button(")] if ".button(" in wayland else wayland
+    geometries = re.findall(r"set_window_geometry\((-?\d+), (-?\d+), \d+, \d+\)", before_press)
+    x, y = (int(v) for v in geometries[-1]) if geometries else (0, 0)
+    at = f"{240 - 40 + x:.2f}, {200 - 40 + y:.2f}"
+    want = [f"press button 1 at {at}", f"release button 1 at {at}", "text H", "text Hi", "activate Hi"]
+    ok = expect("GTK: window geometry declared before the press", [bool(geometries)], [True])
+    ok &= expect("GTK: what the entry reported", (read(out) or "").splitlines(), want)
+    if not ok:
+        print("  GTK said: " + (read(out) or "") + "\n" + "\n".join(l for l in wayland.splitlines() if "@" not in l)[-2000:])
+    return ok
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--compositor", default=".build/tinywl-ir")
+    parser.add_argument("only", nargs="*", help="run only the tests whose names contain one of these")
     args = parser.parse_args()
     missing = [what for what, there in [
         ("wev (apt install wev)", shutil.which("wev")),
         ("stdbuf (coreutils)", shutil.which("stdbuf")),
+        ("foot (apt install foot)", shutil.which("foot")),
+        ("GTK 3 for python3 (apt install python3-gi gir1.2-gtk-3.0)", subprocess.run(
+            ["/usr/bin/python3", "-c", "import gi; gi.require_version('Gtk', '3.0')"],
+            capture_output=True).returncode == 0 if os.access("/usr/bin/python3", os.X_OK) else False),
         (f"{args.compositor} (make {args.compositor})", os.access(args.compositor, os.X_OK)),
     ] if not there]
     if missing:
         print("FAIL: missing " + ", ".join(missing))
         return 1
     ok = True
-    for test in (test_pointer_and_keyboard, test_title_bar_raises_focuses_and_moves):
+    tests = [test_pointer_and_keyboard, test_title_bar_raises_focuses_and_moves,
+             test_foot_focused_by_a_click_runs_what_is_typed, test_gtk_entry_clicked_and_typed_into]
+    chosen = [t for t in tests if not args.only or any(name in t.__name__ for name in args.only)]
+    for test in chosen:
         with tempfile.TemporaryDirectory(prefix="tinywl-ir-test-") as workdir:
             os.chmod(workdir, 0o700)
             try:
