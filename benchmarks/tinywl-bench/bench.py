@@ -230,8 +230,9 @@ def run(args, compositors):
         with concurrent.futures.ThreadPoolExecutor(max_workers=len(compositors)) as pool:
             counts = list(pool.map(lambda name: per_event(name, args.build, kind)[0], compositors))
         rows.append((kind, counts))
-    print("\nInstructions per input event (callgrind, inside each compositor's per-event function;")
-    print(f"{WINDOWS} wev windows; one recording per kind: its count divided by its events of that kind)\n")
+    print("\nInstructions per input event (callgrind, inside each compositor's per-event function,")
+    print(f"from the event to libwayland's marshalling onto the clients' sockets; {WINDOWS} wev windows;")
+    print("per kind: (count of 2N events - count of N events) / N, after the same setup)\n")
     print("| event | tinywl | tinywl-ir | ir-compositor | tinywl-ir / tinywl | ir-compositor / tinywl |")
     print("|---|---:|---:|---:|---:|---:|")
     for kind, (plain, ir, server) in rows:
