@@ -25,7 +25,7 @@ final class RouterState {
     var lastErrorText = ""
 
     init() {
-        checker = InvariantChecker(wrapping: DeliveryForwarder(), router: router, mode: .collect)
+        checker = InvariantChecker(wrapping: DeliveryForwarder(router: router), router: router, mode: .collect)
     }
 }
 

@@ -448,11 +448,10 @@ let renderer = OutputRenderer(
             event.time = clientTime(event.time)
             if seat === server.seat { flightRecorder?.record(event) }
             eventsPlayed += 1
-            server.handle(event, description: replayer!.description(of: event), seat: seat)
             // A new device changes the seat's capabilities: its first events wait until every
             // client answered a ping sent after them, so each could bind it first, as it would
             // have with a real hotplug (a fixed 200 ms was too short on a loaded machine).
-            if case .deviceAdded = event.kind {
+            if replayEvent(event, description: replayer!.description(of: event), seat: seat) {
                 plugged.append((event.device, seat))
                 bindBarrier = (server.barrier(), Date().addingTimeInterval(options.settleTimeout))
                 return 1
@@ -471,6 +470,17 @@ let renderer = OutputRenderer(
         guard let delay = replayer!.delay(now: Self.now()) else { return 1 }
         return Int32(clamping: (delay + 999) / 1000)
     }
+}
+
+/// One recorded event into the server, to its protocol events queued on the clients'
+/// sockets: the span benchmarks/tinywl-bench counts (callgrind's --toggle-collect on this
+/// function, as tinywl's `replay_event`). Never inlined, and its result is read after the
+/// call so the call is not a tail jump, which callgrind would not count inside it.
+/// Returns whether the event added a device.
+@MainActor @inline(never) func replayEvent(_ event: InputEvent, description: DeviceDescription?, seat: Seat) -> Bool {
+    server.handle(event, description: description, seat: seat)
+    if case .deviceAdded = event.kind { return true }
+    return false
 }
 
 // Each seat named by --seat, created once, in the order first named.
@@ -558,9 +568,44 @@ let lineBufferingLauncher =
     FileManager.default.isExecutableFile(atPath: "/usr/bin/stdbuf") ? ["/usr/bin/stdbuf", "-oL"] : []
 setenv("PYTHONUNBUFFERED", "1", 0) // Python's own buffer; a value the user set stays
 
+/// A client's shell, started with posix_spawn rather than Foundation's `Process`, which
+/// closes in the child each descriptor it finds open: under valgrind (make tinywl-bench)
+/// it finds valgrind's own, above the limit valgrind reports, so every client failed to
+/// start (EBADF) and the replay met an empty scene. Descriptors the compositor opens are
+/// close-on-exec (libwayland's; the pipe below), so the child inherits only the pipe.
+final class SpawnedShell {
+    private(set) var processIdentifier: Int32 = 0
+    private var exited = false
+
+    /// Starts `arguments` (the program's path first) with standard output and error into
+    /// `output`; returns the errno of a failure.
+    func run(_ arguments: [String], output: Int32) -> Int32? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, output, 1)
+        posix_spawn_file_actions_adddup2(&actions, output, 2)
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for a in argv { free(a) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+        guard status == 0 else { return status }
+        processIdentifier = pid
+        return nil
+    }
+
+    /// Started and not yet exited (an exited shell is reaped here).
+    var isRunning: Bool {
+        guard processIdentifier > 0, !exited else { return false }
+        var status: Int32 = 0
+        if waitpid(processIdentifier, &status, WNOHANG) == processIdentifier { exited = true }
+        return !exited
+    }
+}
+
 /// A client started by the compositor, its output printed line by line with its number.
 final class Client {
-    let process = Process()
+    let process = SpawnedShell()
     let number: Int
     /// Whether one of its processes mapped a window (`noteMappedClients`).
     var mapped = false
@@ -569,22 +614,21 @@ final class Client {
     init(number: Int, command: String) {
         self.number = number
         let shell = lineBufferingLauncher + ["/bin/sh", "-c", command]
-        process.executableURL = URL(fileURLWithPath: shell[0])
-        process.arguments = Array(shell.dropFirst())
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        do {
-            try process.run()
-        } catch {
+        var ends: [Int32] = [-1, -1]
+        var failure: Int32? = pipe(&ends) != 0 ? errno : nil
+        for end in ends where end >= 0 { _ = fcntl(end, F_SETFD, FD_CLOEXEC) } // not the next client's
+        if failure == nil { failure = process.run(shell, output: ends[1]) }
+        if ends[1] >= 0 { close(ends[1]) } // the child's copy is its standard output
+        if let failure {
             // Counted as exited: the replay does not wait for it, and the others run on.
-            say("ir-compositor: client \(number): cannot start \(command): \(error)")
+            say("ir-compositor: client \(number): cannot start \(command): \(String(cString: strerror(failure)))")
+            if ends[0] >= 0 { close(ends[0]) }
             outputEnded.signal()
             return
         }
         // A thread of its own that reads until the end of the pipe (a readability handler
         // cannot be removed from inside itself: libdispatch crashed at the end of the output).
-        let reader = pipe.fileHandleForReading
+        let reader = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
         let ended = outputEnded
         Thread.detachNewThread {
             let lines = LineSplitter()
