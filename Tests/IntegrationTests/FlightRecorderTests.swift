@@ -135,6 +135,21 @@ import Testing
                 """)
     }
 
+    /// A bundle ir-compositor wrote on another machine, committed as it came out: the
+    /// CompositorFlightRecorderTests scene (two wl-probe windows with title bars, a GTK 3
+    /// entry, mouse.yml's clicks that raise and focus, then flight-print.yml's
+    /// Super+Shift+Print), made at 05b7401 on 6 December 2026. Replayed here, with no client
+    /// and none of that machine's state, it must give the trace that compositor wrote.
+    @Test func aBundleWrittenElsewhereReplaysIdentically() throws {
+        let bundle = Fixtures.path("bundles/title-bars-gtk3")
+        let recorded = try String(contentsOfFile: bundle + "/trace.txt", encoding: .utf8)
+        #expect(recorded.contains("seat0 handled pointer.enter by \"title bar\""))
+        let r = try Self.run([bundle])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == recorded)
+        #expect(r.err == "ir-replay: identical (\(recorded.split(separator: "\n").count) lines)\n")
+    }
+
     @Test func irReplayTakesASnapshotAndADebugEventsPaste() throws {
         let (directory, _) = try Self.liveRun("mouse.yml")
         defer { try? FileManager.default.removeItem(atPath: directory) }
