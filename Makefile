@@ -95,10 +95,11 @@ test: deps
 	# The code is formatted as .swift-format says; `make format` fixes what it can.
 	$(SWIFT) format lint --strict -r -p $(SWIFT_CODE)
 	$(SWIFT) build --build-tests
-	# The hostile suite runs beside the others again: it reads RSS after malloc_trim, bounds
-	# it by 8 MiB plus 4 KiB a session, and checks that no object outlives an offender
-	# (exact, its server's own; docs/hostile-clients.md).
-	$(SWIFT) test --skip-build --parallel
+	$(SWIFT) test --skip-build --parallel --skip HostileClientTests
+	# The hostile suite bounds its process's RSS growth: alone, so no other suite's memory
+	# counts (beside them it read 10.6 MB, 6 MB of it shared memory: issue 42, still open).
+	# It also checks, exactly, that no object of an offender outlives it.
+	$(SWIFT) test --skip-build --filter HostileClientTests
 	# WLCS, each suite in its own process: about half a minute (Tests/Conformance/README.md).
 	$(MAKE) --no-print-directory conformance
 	# Two minutes of the soak: client churn, looping synthetic input, leak bounds (docs/soak.md).

@@ -285,11 +285,12 @@ let regressions: [(mode: String, variant: Int, expect: String)] = [
         // Bounded: 8 MiB of slack (allocator high-water marks) plus 4 KiB per session (the
         // core keeps a small record per client ever connected; Foundation's Process keeps
         // a little per spawn). A leaked surface image or pool is far more than that. The
-        // RSS is the whole process's, and `make test` runs this suite beside the others again.
-        // Untrimmed it grew 5.6 to 21 MB there (glibc's arenas keeping what they freed); read
-        // after `malloc_trim` (residentKB) 0.7 to 10.9 MB in five earlier runs and 1.4 MB in
-        // the run that put it back: their live memory, not a leak. What leaks on this server
-        // is caught exactly, whatever runs beside it: no object may outlive its client.
+        // RSS is the whole process's: `make test` runs this suite alone (0.3 MB of growth
+        // seen). Beside the other suites it grew 5.6 to 21 MB (glibc's arenas keeping what
+        // they freed) and, read after `malloc_trim` (residentKB), 0.7 to 10.9 MB in six runs
+        // (10.6 MB on 6 December: RssShmem 0 → 6,144 kB, RssAnon +4,140 kB), not yet
+        // explained. What leaks on this server is caught exactly, whatever runs beside it:
+        // no object may outlive its client.
         let sessionsAfterWarmUp = max(s.sessions - modes.count, 0)
         #expect(
             s.rssEnd - rssStart < 8 * 1024 + 4 * sessionsAfterWarmUp,
