@@ -138,7 +138,7 @@ import Testing
     /// A bundle ir-compositor wrote on another machine, committed as it came out: the
     /// CompositorFlightRecorderTests scene (two wl-probe windows with title bars, a GTK 3
     /// entry, mouse.yml's clicks that raise and focus, then flight-print.yml's
-    /// Super+Shift+Print), made at 05b7401 on 6 December 2026. Replayed here, with no client
+    /// Super+Shift+Print), made at e188d0c on 6 December 2026. Replayed here, with no client
     /// and none of that machine's state, it must give the trace that compositor wrote.
     @Test func aBundleWrittenElsewhereReplaysIdentically() throws {
         let bundle = Fixtures.path("bundles/title-bars-gtk3")
