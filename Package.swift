@@ -40,6 +40,11 @@ let package = Package(
         .target(name: "CShim", dependencies: ["CWaylandServer"]),
         .target(name: "CLibinputShim", dependencies: ["CLibinput", "CSeat"]),
 
+        // What the tests start their programs with: posix_spawn, every descriptor owned
+        // (Tests/Support/TestSupport/ChildProcess.swift says why not Foundation's Process).
+        .target(name: "CTestSpawn", path: "Tests/Support/CTestSpawn"),
+        .target(name: "TestSupport", dependencies: ["CTestSpawn"], path: "Tests/Support/TestSupport"),
+
         // The routing core: no I/O; pixman for regions and nothing else from C.
         .target(name: "InputRouter", dependencies: ["CPixman"], linkerSettings: [.linkedLibrary("m")]),
         // InputRouterRecording: the scene snapshot round trip reads its snapshots back as text.
@@ -54,7 +59,8 @@ let package = Package(
         .testTarget(
             name: "RecordingTests", dependencies: ["InputRouterRecording", "InputRouter"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "IntegrationTests", dependencies: ["InputRouter", "InputRouterKeyboard", "InputRouterRecording"]),
+            name: "IntegrationTests",
+            dependencies: ["TestSupport", "InputRouter", "InputRouterKeyboard", "InputRouterRecording"]),
 
         // The C API: include/input_router.h, seen by Swift through a module map (no sources of
         // its own), implemented with @_cdecl over the core, the keyboard and recordings. Its
@@ -78,6 +84,7 @@ let package = Package(
         .testTarget(
             name: "WaylandServerTests",
             dependencies: [
+                "TestSupport",
                 "InputRouterWayland", "InputRouter", "InputRouterKeyboard", "CWaylandServer", "InputRouterRecording",
                 "InputRouterWireClient", "InputRouterRendering",
             ]),
@@ -98,7 +105,9 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "HostileClientTests",
-            dependencies: ["InputRouterWayland", "InputRouter", "CWaylandServer", "InputRouterRendering"]),
+            dependencies: [
+                "TestSupport", "InputRouterWayland", "InputRouter", "CWaylandServer", "InputRouterRendering",
+            ]),
 
         // The live libinput backend (udev seat through libseat, or single device nodes).
         .target(
@@ -123,7 +132,9 @@ let package = Package(
             dependencies: ["InputRouter", "InputRouterWayland", "CWaylandServer", "CPixman", "CZlib"]),
         .testTarget(
             name: "RenderingTests",
-            dependencies: ["InputRouterRendering", "InputRouter", "InputRouterWayland", "CWaylandServer", "CZlib"]),
+            dependencies: [
+                "TestSupport", "InputRouterRendering", "InputRouter", "InputRouterWayland", "CWaylandServer", "CZlib",
+            ]),
         // The nested backend: the compositor as a window of the session it runs in (docs/nested.md).
         .target(name: "CNestedShim", dependencies: ["CWaylandClient"]),
         .target(
@@ -135,6 +146,7 @@ let package = Package(
         .testTarget(
             name: "NestedBackendTests",
             dependencies: [
+                "TestSupport",
                 "InputRouterNested", "InputRouterWayland", "InputRouter", "InputRouterKeyboard", "InputRouterRendering",
             ]),
         // Fuzzing: the byte decoders and checks of the fuzz targets (fuzz/, docs/fuzzing.md),
@@ -226,6 +238,7 @@ if Context.environment["IR_SANITIZER_SUBSET"] != nil {
         "WaylandProtocols",
         "CPixman", "CWaylandServer", "CLibinput", "CSeat", "CXKBCommon", "CYAML",
         "InputRouterTests", "KeyboardTests", "RecordingTests", "IntegrationTests", "FuzzTests",
+        "TestSupport", "CTestSpawn",
     ]
     package.targets.removeAll { !kept.contains($0.name) }
     package.products.removeAll { product in product.name != "InputRouter" && !kept.contains(product.name) }

@@ -4,6 +4,7 @@ import CWaylandServer
 import Foundation
 import InputRouter
 import InputRouterRendering
+import TestSupport
 
 @testable import InputRouterWayland
 
@@ -55,44 +56,25 @@ let productsDirectory: String = {
 }()
 
 final class ClientProcess {
-    let process = Process()
-    private let pipe = Pipe()
+    let process: ChildProcess
     private var buffer: [UInt8] = []
     private(set) var lines: [String] = []
     /// When each line was read (monotonic seconds), for latency.
     private(set) var readAt: [Double] = []
 
     init(_ executable: String, _ arguments: [String], socket: String) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_RUNTIME_DIR"] = runtimeDirectory
-        env["WAYLAND_DISPLAY"] = socket
-        process.environment = env
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let fd = pipe.fileHandleForReading.fileDescriptor
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        try process.run()
+        process = try ChildProcess(
+            executable, arguments, environment: ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socket])
     }
 
-    deinit { finish() }
-
-    /// Kills the process if it still runs, reaps it and closes the pipe (Foundation's
-    /// Process keeps the pipe, and its fd, alive long after the process ended).
+    /// Kills the process if it still runs and reaps it; its pipe goes with this object.
     func finish() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.signal(SIGKILL)
         process.waitUntilExit()
-        try? pipe.fileHandleForReading.close()
     }
 
     func poll() {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = read(pipe.fileHandleForReading.fileDescriptor, &chunk, chunk.count)
-            guard n > 0 else { break }
-            buffer.append(contentsOf: chunk[0..<n])
-        }
+        buffer.append(contentsOf: process.readAvailable())
         let t = monotonicSeconds()
         while let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
             lines.append(String(decoding: buffer[..<nl], as: UTF8.self))
@@ -163,4 +145,94 @@ func makeServer(socketName: String) throws -> WaylandServer {
         server.handle(InputEvent(time: 0, device: DeviceID(UInt32(i + 1)), .deviceAdded(caps)))
     }
     return server
+}
+
+/// Resident kB of this process by what backs it, from /proc/self/smaps:
+/// - "anonymous": private memory with no file, the heap and the stacks among it;
+/// - "clients' pools": files under this suite's runtime directory, where wl-probe and
+///   wl-hostile make their shm pools (unlinked), as this server maps them;
+/// - "other shared memory": memfds and /dev/shm, such as the nested backend's window
+///   buffers of a suite running beside this one;
+/// - "program and libraries": every other file.
+/// Read after `malloc_trim(0)`, as `residentKB()` is.
+func residentByMapping() -> [String: Int] {
+    _ = residentKB()
+    let smaps = readProcFile("/proc/self/smaps")
+    var sizes: [String: Int] = [:]
+    var current = "anonymous"
+    for line in smaps.split(separator: "\n") {
+        let fields = line.split(whereSeparator: \.isWhitespace)
+        guard let first = fields.first else { continue }
+        if first.contains("-"), first.first?.isHexDigit == true {
+            // "start-end perms offset dev inode [path]"
+            let path = fields.count > 5 ? fields[5...].joined(separator: " ") : ""
+            if path.isEmpty || path.hasPrefix("[") {
+                current = "anonymous"
+            } else if path.hasPrefix(runtimeDirectory + "/") {
+                current = "clients' pools"
+            } else if path.hasPrefix("/memfd:") || path.hasPrefix("/dev/shm/") {
+                current = "other shared memory"
+            } else {
+                current = "program and libraries"
+            }
+        } else if first == "Rss:", fields.count > 1, let kB = Int(fields[1]) {
+            sizes[current, default: 0] += kB
+        }
+    }
+    return sizes
+}
+
+/// What a leak on this suite's server can grow: anonymous memory and the mapped pools of
+/// its clients. Not the program's and libraries' pages (what other suites' code pages in)
+/// nor shared memory no client of this server made.
+func serverMemoryKB(_ mappings: [String: Int]) -> Int {
+    mappings["anonymous", default: 0] + mappings["clients' pools", default: 0]
+}
+
+/// Open descriptors of this process by kind: "socket", "pipe", "anon_inode:[eventfd]",
+/// a memfd's name, or "file".
+func descriptorsByKind() -> [String: Int] {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return [:] }
+    var kinds: [String: Int] = [:]
+    for name in names {
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name) else {
+            continue
+        }
+        let kind: String
+        if target.hasPrefix("socket:") {
+            kind = "socket"
+        } else if target.hasPrefix("pipe:") {
+            kind = "pipe"
+        } else if target.hasPrefix("anon_inode:") || target.hasPrefix("/memfd:") {
+            kind = target
+        } else {
+            kind = "file"
+        }
+        kinds[kind, default: 0] += 1
+    }
+    return kinds
+}
+
+/// The entries of `after` that differ from `before`, largest change first: "name +N".
+func growth(from before: [String: Int], to after: [String: Int], unit: String = "") -> String {
+    let keys = Set(before.keys).union(after.keys)
+    let changes = keys.map { ($0, after[$0, default: 0] - before[$0, default: 0]) }.filter { $0.1 != 0 }
+    return changes.sorted { abs($0.1) > abs($1.1) }.prefix(12).map { "\($0.0) \($0.1 > 0 ? "+" : "")\($0.1)\(unit)" }
+        .joined(separator: ", ")
+}
+
+/// A /proc file read whole: Foundation's `String(contentsOfFile:)` stops after the first
+/// read, since /proc reports a size of 0 (4 KiB of a 80 KiB smaps).
+func readProcFile(_ path: String) -> String {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return "" }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n <= 0 { break }
+        bytes += chunk[0..<n]
+    }
+    return String(decoding: bytes, as: UTF8.self)
 }

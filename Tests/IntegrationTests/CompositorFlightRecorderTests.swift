@@ -7,6 +7,7 @@
 //    keys whose Super+Shift+Print, pressed by the replayed input, writes the bundle.
 
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct CompositorFlightRecorderTests {
@@ -23,28 +24,21 @@ import Testing
         try FileManager.default.createDirectory(atPath: work + "/runtime", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
         let probe = Self.products + "/wl-probe"
-        let compositor = Process()
-        compositor.executableURL = URL(fileURLWithPath: Self.products + "/ir-compositor")
-        compositor.arguments = [
-            "--backend", "headless", "--size", "800x600", "--exit-after-replay",
-            "--input", "replay:" + Fixtures.path("keyboard.yml"), "--flight-recorder", work + "/fr",
-            "--flight-window", "0.4", "--client", probe + " --toplevel viewer 400x260",
-            "--client", probe + " --toplevel editor 300x200 --sub toolbar editor 0,0 300x30",
-        ]
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_RUNTIME_DIR"] = work + "/runtime"
-        compositor.environment = environment
-        let output = Pipe()
-        compositor.standardOutput = output
-        compositor.standardError = output
-        try compositor.run()
+        let compositor = try ChildProcess(
+            Self.products + "/ir-compositor",
+            [
+                "--backend", "headless", "--size", "800x600", "--exit-after-replay",
+                "--input", "replay:" + Fixtures.path("keyboard.yml"), "--flight-recorder", work + "/fr",
+                "--flight-window", "0.4", "--client", probe + " --toplevel viewer 400x260",
+                "--client", probe + " --toplevel editor 300x200 --sub toolbar editor 0,0 300x30",
+            ],
+            environment: ["XDG_RUNTIME_DIR": work + "/runtime"], nonBlockingOutput: false)
         // Signalled once the clients have printed 24 keys (about 2 s into the 4 s of keys):
         // the window, 0.4 to 0.8 s, then begins after the clients bound their keyboards.
         var text = ""
         var signalled = false
-        let reader = output.fileHandleForReading
         while true {
-            let data = reader.availableData
+            let data = compositor.nextOutput()
             if data.isEmpty { break }
             text += String(decoding: data, as: UTF8.self)
             if !signalled, text.components(separatedBy: "keyboard.key").count > 24 {
@@ -59,18 +53,8 @@ import Testing
         let recorded = try String(contentsOfFile: bundle + "/trace.txt", encoding: .utf8)
         #expect(recorded.contains("keyboard.key"))
 
-        let replay = Process()
-        replay.executableURL = URL(fileURLWithPath: Self.products + "/ir-replay")
-        replay.arguments = [bundle]
-        let out = Pipe()
-        let err = Pipe()
-        replay.standardOutput = out
-        replay.standardError = err
-        try replay.run()
-        let replayed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let verdict = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        replay.waitUntilExit()
-        #expect(replay.terminationStatus == 0, "\(verdict)")
+        let (status, replayed, verdict) = try ChildProcess.run(Self.products + "/ir-replay", [bundle])
+        #expect(status == 0, "\(verdict)")
         #expect(replayed == recorded)
         #expect(verdict.hasSuffix("identical (\(recorded.split(separator: "\n").count) lines)\n"))
     }
@@ -97,24 +81,19 @@ import Testing
                 "\(program) is not built in \(Self.products)")
         }
         // The real GTK 3: missing python3-gi fails the test (make deps installs it).
-        let gi = Process()
-        gi.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        gi.arguments = ["-c", "import gi; gi.require_version('Gtk', '3.0'); from gi.repository import Gtk"]
-        try gi.run()
-        gi.waitUntilExit()
-        #expect(gi.terminationStatus == 0, "python3-gi with GTK 3 is not installed")
+        let gi = try ChildProcess.run(
+            "/usr/bin/python3", ["-c", "import gi; gi.require_version('Gtk', '3.0'); from gi.repository import Gtk"])
+        #expect(gi.status == 0, "python3-gi with GTK 3 is not installed: \(gi.error)")
 
         let work = NSTemporaryDirectory() + "ir-flight-gtk-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: work + "/runtime", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
         try Self.gtk3Script.write(toFile: work + "/gtk3.py", atomically: true, encoding: .utf8)
         let probe = Self.products + "/wl-probe"
-        let compositor = Process()
-        compositor.executableURL = URL(fileURLWithPath: Self.products + "/ir-compositor")
         // Started in this order, the GTK window maps last, on top with the keyboard; the
         // clicks of mouse.yml then land on it and on the viewer below, and the pointer
         // crosses the wl-probe windows' title bars on its way.
-        compositor.arguments = [
+        let arguments = [
             "--backend", "headless", "--size", "800x600", "--exit-after-replay",
             "--input", "replay:" + Fixtures.path("mouse.yml"), "--input", "replay:" + Fixtures.path("flight-print.yml"),
             "--flight-recorder", work + "/fr",
@@ -122,21 +101,14 @@ import Testing
             "--client", probe + " --ssd --toplevel viewer 400x260",
             "--client", "/usr/bin/python3 " + work + "/gtk3.py",
         ]
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_RUNTIME_DIR"] = work + "/runtime"
-        for (k, v) in [
-            "GDK_BACKEND": "wayland", "GTK_A11Y": "none", "NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory",
-        ] {
-            environment[k] = v
-        }
-        compositor.environment = environment
-        let output = Pipe()
-        compositor.standardOutput = output
-        compositor.standardError = output
-        try compositor.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        compositor.waitUntilExit()
-        #expect(compositor.terminationStatus == 0, "\(text)")
+        let run = try ChildProcess.run(
+            Self.products + "/ir-compositor", arguments,
+            environment: [
+                "XDG_RUNTIME_DIR": work + "/runtime", "GDK_BACKEND": "wayland", "GTK_A11Y": "none", "NO_AT_BRIDGE": "1",
+                "GSETTINGS_BACKEND": "memory",
+            ])
+        let text = run.output + run.error
+        #expect(run.status == 0, "\(text)")
         // One bundle: the replayed Super+Shift+Print asked for it, nothing else did.
         #expect(text.contains("ir-compositor: wrote \(work)/fr/bundle-1"), "\(text)")
         #expect(!FileManager.default.fileExists(atPath: work + "/fr/bundle-2"))
@@ -155,18 +127,8 @@ import Testing
         #expect(journal.contains("\"edit\":\"raise\""))
         #expect(journal.contains("\"edit\":\"keyboardFocus\""))
 
-        let replay = Process()
-        replay.executableURL = URL(fileURLWithPath: Self.products + "/ir-replay")
-        replay.arguments = [bundle]
-        let out = Pipe()
-        let err = Pipe()
-        replay.standardOutput = out
-        replay.standardError = err
-        try replay.run()
-        let replayed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let verdict = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        replay.waitUntilExit()
-        #expect(replay.terminationStatus == 0, "\(verdict)")
+        let (status, replayed, verdict) = try ChildProcess.run(Self.products + "/ir-replay", [bundle])
+        #expect(status == 0, "\(verdict)")
         #expect(replayed == recorded)
         #expect(verdict == "ir-replay: identical (\(lines.count) lines)\n", "\(verdict)")
     }

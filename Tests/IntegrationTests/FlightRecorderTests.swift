@@ -6,6 +6,7 @@ import Foundation
 import InputRouter
 import InputRouterKeyboard
 import InputRouterRecording
+import TestSupport
 import Testing
 
 @Suite struct FlightRecorderTests {
@@ -92,18 +93,8 @@ import Testing
     }()
 
     static func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: irReplay)
-        p.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        let result = try ChildProcess.run(irReplay, arguments)
+        return (result.status, result.output, result.error)
     }
 
     @Test func irReplaySaysIdenticalOrNamesTheFirstDifferentLine() throws {

@@ -6,6 +6,7 @@
 // Nothing here touches this process's environment: sockets are absolute paths in a
 // private 0700 directory, so other test suites' XDG_RUNTIME_DIR is left alone.
 import Foundation
+import TestSupport
 import Testing
 
 /// A private 0700 directory for this test process's sockets and logs.
@@ -39,23 +40,15 @@ let productsDirectory: String = {
 
 /// A child process whose output (stdout and stderr) is read without blocking.
 final class Child {
-    let process = Process()
+    let process: ChildProcess
     let name: String
-    private let pipe = Pipe()
     private var buffer = Data()
     private(set) var lines: [String] = []
     var mark = 0
 
     init(_ executable: String, _ arguments: [String], environment: [String: String], name: String? = nil) throws {
         self.name = name ?? URL(fileURLWithPath: executable).lastPathComponent
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let fd = pipe.fileHandleForReading.fileDescriptor
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        try process.run()
+        process = try ChildProcess(executable, arguments, environment: environment, inheritingEnvironment: false)
     }
 
     deinit { stop() }
@@ -73,12 +66,7 @@ final class Child {
     }
 
     func poll() {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = read(pipe.fileHandleForReading.fileDescriptor, &chunk, chunk.count)
-            guard n > 0 else { break }
-            buffer.append(contentsOf: chunk[0..<n])
-        }
+        buffer.append(contentsOf: process.readAvailable())
         while let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
             lines.append(String(decoding: buffer[buffer.startIndex..<nl], as: UTF8.self))
             buffer.removeSubrange(buffer.startIndex...nl)
@@ -153,13 +141,9 @@ final class ParentSession {
         }
         xDisplay = ":" + number
 
-        let setxkbmap = Process()
-        setxkbmap.executableURL = URL(fileURLWithPath: Self.setxkbmapPath)
-        setxkbmap.arguments = ["-display", xDisplay, "-layout", layout]
-        try setxkbmap.run()
-        setxkbmap.waitUntilExit()
-        guard setxkbmap.terminationStatus == 0 else {
-            throw EnvironmentProblem(description: "setxkbmap \(layout) failed on \(xDisplay)")
+        let setxkbmap = try ChildProcess.run(Self.setxkbmapPath, ["-display", xDisplay, "-layout", layout])
+        guard setxkbmap.status == 0 else {
+            throw EnvironmentProblem(description: "setxkbmap \(layout) failed on \(xDisplay): \(setxkbmap.error)")
         }
 
         let config = privateDirectory + "/" + uniqueName("weston") + ".ini"
@@ -205,17 +189,10 @@ final class ParentSession {
 
     /// Runs xdotool on the X display and waits for it (it only sends X requests).
     func xdotool(_ arguments: [String]) throws -> String {
-        let p = Process()
-        let out = Pipe()
-        p.executableURL = URL(fileURLWithPath: Self.xdotoolPath)
-        p.arguments = arguments
-        p.environment = ["DISPLAY": xDisplay, "PATH": "/usr/bin:/bin"]
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let result = try ChildProcess.run(
+            Self.xdotoolPath, arguments, environment: ["DISPLAY": xDisplay, "PATH": "/usr/bin:/bin"],
+            inheritingEnvironment: false)
+        return result.output + result.error
     }
 
     /// weston's output window on the X screen: its position and size.

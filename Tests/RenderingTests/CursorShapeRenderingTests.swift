@@ -5,6 +5,7 @@
 import Foundation
 import InputRouter
 import InputRouterWayland
+import TestSupport
 import Testing
 
 @testable import InputRouterRendering
@@ -69,24 +70,19 @@ struct PlainXcursor {
 
         // A maximized window (at 0, 0) under the whole output: its pointer.motion lines are
         // layout coordinates, wherever the replayed mouse leaves the pointer.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: bin + "/ir-compositor")
-        process.arguments = [
+        let arguments = [
             "--socket", "ir-cursor-\(getpid())", "--size", "320x200", "--speed", "0", "--exit-after-replay",
             "--input", "replay:\(fixtures)/mouse.yml", "--screenshot", shot,
             "--", bin + "/wl-probe", "--toplevel", "win", "320x200", "--maximized", "--cursor-shape-on-enter", "text",
         ]
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_RUNTIME_DIR"] = runtime
         // The system's theme as a user without settings has it ("default", size 24).
-        for name in ["XCURSOR_THEME", "XCURSOR_SIZE", "XCURSOR_PATH"] { env.removeValue(forKey: name) }
-        env["HOME"] = runtime
-        process.environment = env
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let environment: [String: String?] = [
+            "XDG_RUNTIME_DIR": runtime, "HOME": runtime, "XCURSOR_THEME": nil, "XCURSOR_SIZE": nil,
+            "XCURSOR_PATH": nil,
+        ]
+        let process = try ChildProcess(
+            bin + "/ir-compositor", arguments, environment: environment, nonBlockingOutput: false)
+        let out = String(decoding: process.readToEnd().output, as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(out)")
         let lines = out.split(separator: "\n").map(String.init)

@@ -4,6 +4,7 @@ import CWaylandServer
 import Foundation
 import InputRouter
 import InputRouterWayland
+import TestSupport
 import Testing
 
 @testable import InputRouterRendering
@@ -14,7 +15,7 @@ import Testing
 /// the process's `XDG_RUNTIME_DIR`, which other tests running in parallel rely on.
 func serverWithProbe(
     _ arguments: [String], until: String, decorations: DecorationStyle? = nil
-) throws -> (WaylandServer, Process, SurfacePixels)? {
+) throws -> (WaylandServer, ChildProcess, SurfacePixels)? {
     var config = WaylandServer.Configuration()
     config.outputWidth = 320
     config.outputHeight = 200 // small: hit maps test every pixel
@@ -39,31 +40,20 @@ func serverWithProbe(
             URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug")
             .standardized
     }
-    let process = Process()
-    process.executableURL = products.appendingPathComponent("wl-probe")
-    process.arguments = arguments
-    var env = ProcessInfo.processInfo.environment
-    env["WAYLAND_SOCKET"] = "0" // the client's end of the pair, as its stdin
-    env["XDG_RUNTIME_DIR"] = FileManager.default.temporaryDirectory.path // where it makes its shm files
-    process.environment = env
-    process.standardInput = FileHandle(fileDescriptor: fds[1], closeOnDealloc: true)
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    let fd = pipe.fileHandleForReading.fileDescriptor
-    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-    try process.run()
+    let process = try ChildProcess(
+        products.appendingPathComponent("wl-probe").path, arguments,
+        environment: [
+            "WAYLAND_SOCKET": "0", // the client's end of the pair, as its stdin
+            "XDG_RUNTIME_DIR": FileManager.default.temporaryDirectory.path, // where it makes its shm files
+        ],
+        input: .descriptor(fds[1]))
+    close(fds[1])
 
     var output = Data()
     let deadline = Date().addingTimeInterval(10)
-    var chunk = [UInt8](repeating: 0, count: 4096)
     while Date() < deadline {
         server.dispatch(timeoutMS: 5)
-        while true {
-            let n = read(fd, &chunk, chunk.count)
-            if n <= 0 { break }
-            output.append(contentsOf: chunk[0..<n])
-        }
+        output.append(contentsOf: process.readAvailable())
         if String(decoding: output, as: UTF8.self).split(separator: "\n").contains(where: { $0 == until }) {
             // Whatever it sends with the commit is in once it answered a ping sent now.
             let barrier = server.barrier()

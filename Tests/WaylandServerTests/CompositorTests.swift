@@ -18,7 +18,7 @@ import Testing
         let process = compositor.process
         var data = Data()
         var seen = 0
-        while case let chunk = compositor.output.availableData, !chunk.isEmpty {
+        while case let chunk = compositor.nextOutput(), !chunk.isEmpty {
             data.append(chunk)
             guard let onLine else { continue }
             while let nl = data[seen...].firstIndex(of: UInt8(ascii: "\n")) {

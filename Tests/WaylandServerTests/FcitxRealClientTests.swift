@@ -6,6 +6,7 @@
 // keys (the compositor's compose serves again).
 import Foundation
 import InputRouter
+import TestSupport
 import Testing
 
 @testable import InputRouterWayland
@@ -127,11 +128,7 @@ private let letterCodes: [Character: UInt32] = [
         type(h, "ni")
         h.wait(for: entry, awaiting: "a preedit") { $0.hasPrefix("preedit ") && $0 != "preedit " }
         let sinceKill = entry.lines.count
-        let kill = Process()
-        kill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
-        kill.arguments = ["-9", "-x", "fcitx5"]
-        try kill.run()
-        kill.waitUntilExit()
+        _ = try ChildProcess.run("/usr/bin/pkill", ["-9", "-x", "fcitx5"])
         try #require(
             h.dispatch(until: "the server to see fcitx5 gone", timeout: 20) {
                 h.server.services(0).textInput.program == nil

@@ -172,7 +172,7 @@ extension ServerHarness {
         // the compositor is stopped instead of waiting 8 s for its replay to start.
         var text = ""
         while !text.contains("interface: 'wl_seat'") {
-            let data = compositor.output.availableData
+            let data = compositor.nextOutput()
             if data.isEmpty { break }
             text += String(decoding: data, as: UTF8.self)
         }

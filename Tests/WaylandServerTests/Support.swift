@@ -3,6 +3,7 @@
 import Foundation
 import InputRouter
 import InputRouterKeyboard
+import TestSupport
 import Testing
 
 @testable import InputRouterWayland
@@ -34,10 +35,8 @@ let productsDirectory: String = {
 
 /// A client process whose output is read without blocking.
 final class ClientProcess {
-    let process = Process()
-    private let pipe = Pipe()
-    private let input = Pipe()
-    private var buffer = Data()
+    let process: ChildProcess
+    private var buffer: [UInt8] = []
     var lines: [String] = []
     /// How many lines earlier checks consumed.
     var mark = 0
@@ -45,28 +44,9 @@ final class ClientProcess {
     var isProbe = false
 
     init(_ executable: String, _ arguments: [String], socket: String, environment: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_RUNTIME_DIR"] = runtimeDirectory
-        env["WAYLAND_DISPLAY"] = socket
-        env.removeValue(forKey: "DISPLAY")
+        var env: [String: String?] = ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socket, "DISPLAY": nil]
         for (k, v) in environment { env[k] = v }
-        process.environment = env
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = input
-        let flags = fcntl(pipe.fileHandleForReading.fileDescriptor, F_GETFL)
-        _ = fcntl(pipe.fileHandleForReading.fileDescriptor, F_SETFL, flags | O_NONBLOCK)
-        try process.run()
-    }
-
-    deinit {
-        // SIGKILL: a child may have inherited a mask that blocks SIGTERM.
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        process = try ChildProcess(executable, arguments, environment: env, input: .pipe, output: .merged)
     }
 
     /// Writes one command line to the client's stdin (wl-probe's Commands.swift). A client
@@ -74,26 +54,20 @@ final class ClientProcess {
     /// error recorded. Delivered, SIGPIPE ended the whole test process and every suite's
     /// results with it.
     func send(_ line: String) {
-        signal(SIGPIPE, SIG_IGN)
         do {
-            try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+            try process.write(line + "\n")
         } catch {
-            Issue.record("\(process.arguments ?? []) took no command '\(line)' (exited?): \(error)")
+            Issue.record("\(process.arguments) took no command '\(line)' (exited?): \(error)")
         }
     }
 
     /// Closes the client's stdin: a program that reads its input to the end (fuzzel's
     /// `--dmenu`) goes on.
-    func closeInput() { try? input.fileHandleForWriting.close() }
+    func closeInput() { process.closeInput() }
 
     /// Reads whatever the client wrote since the last call.
     func poll() {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = read(pipe.fileHandleForReading.fileDescriptor, &chunk, chunk.count)
-            guard n > 0 else { break }
-            buffer.append(contentsOf: chunk[0..<n])
-        }
+        buffer.append(contentsOf: process.readAvailable())
         while let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
             lines.append(String(decoding: buffer[buffer.startIndex..<nl], as: UTF8.self))
             buffer.removeSubrange(buffer.startIndex...nl)

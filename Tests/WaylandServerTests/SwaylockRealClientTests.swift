@@ -6,6 +6,7 @@
 import Foundation
 import Glibc
 import InputRouter
+import TestSupport
 import Testing
 
 @testable import InputRouterWayland
@@ -21,17 +22,7 @@ private let evdevCodes: [Character: UInt32] = [
 /// Runs a command as root (the tests do: they serve clients as another user too).
 @discardableResult
 private func run(_ path: String, _ arguments: [String], input: String? = nil) throws -> Int32 {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: path)
-    p.arguments = arguments
-    let stdin = Pipe()
-    p.standardInput = stdin
-    p.standardOutput = FileHandle.nullDevice
-    try p.run()
-    if let input { try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
-    try stdin.fileHandleForWriting.close()
-    p.waitUntilExit()
-    return p.terminationStatus
+    try ChildProcess.run(path, arguments, input: Array((input ?? "").utf8)).status
 }
 
 @Suite(.serialized) struct SwaylockRealClientTests {

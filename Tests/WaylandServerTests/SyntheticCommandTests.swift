@@ -4,6 +4,7 @@
 import Foundation
 import InputRouter
 import InputRouterRecording
+import TestSupport
 import Testing
 
 /// One run of ir-synthetic: its status, standard output (bytes) and standard error.
@@ -13,19 +14,13 @@ struct SyntheticRun {
     var errors: String
 
     init(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: productsDirectory + "/ir-synthetic")
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Standard error is a line or two; read it after the (possibly large) output.
-        output = out.fileHandleForReading.readDataToEndOfFile()
-        errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        status = process.terminationStatus
+        let child = try ChildProcess(
+            productsDirectory + "/ir-synthetic", arguments, output: .separate, nonBlockingOutput: false)
+        let (out, err) = child.readToEnd()
+        child.waitUntilExit()
+        output = Data(out)
+        errors = String(decoding: err, as: UTF8.self)
+        status = child.terminationStatus
     }
 
     var text: String { String(decoding: output, as: UTF8.self) }

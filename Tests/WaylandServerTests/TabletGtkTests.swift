@@ -187,7 +187,8 @@ let gtkTabletScript = """
         let process = compositor.process
         // Python, GObject and GTK start in a few seconds (over ten under make test's load);
         // a compositor still running after a minute is stopped and the test fails.
-        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGTERM) }
         DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
         let out = compositor.readToExit().split(separator: "\n").map(String.init)
         watchdog.cancel()
