@@ -1,5 +1,5 @@
-// Starting the tests' client programs without Foundation's Process (Tests/Support/README.md):
-// the two calls Swift's Glibc module does not offer.
+// Starting the tests' programs without Foundation's Process (TestSupport/ChildProcess.swift
+// says why): the two calls Swift's Glibc module does not offer.
 #ifndef IR_TEST_SPAWN_H
 #define IR_TEST_SPAWN_H
 
