@@ -50,7 +50,7 @@ public enum WireFuzz {
         // A fresh server's own fds (epoll, keymap) are counted too: destroyed with it,
         // they must all close.
         var shared = freshServer ? nil : Host.sharedHost()
-        let fdsBefore = openFDCount()
+        let fdsBefore = openFDs()
         var problems: [String]
         do {
             guard let host = shared ?? (try? Host()) else { return ["the server could not start"] }
@@ -75,9 +75,12 @@ public enum WireFuzz {
             Host.shared = nil
             shared = nil
         }
-        let fdsAfter = openFDCount()
-        if checksFileDescriptors, problems.isEmpty, fdsAfter > baseline {
-            problems.append("\(fdsAfter - baseline) file descriptors still open after every client left")
+        let fdsAfter = openFDs()
+        if checksFileDescriptors, problems.isEmpty, fdsAfter.count > baseline.count {
+            let new = fdsAfter.filter { baseline[$0.key] != $0.value }.sorted { $0.key < $1.key }
+            problems.append(
+                "\(fdsAfter.count - baseline.count) file descriptors still open after every client left"
+                    + " (new or changed: \(new.map { "\($0.key) → \($0.value)" }.joined(separator: ", ")))")
         }
         return problems
     }
@@ -96,7 +99,7 @@ public enum WireFuzz {
         }
 
         /// The process's open fds before this server was made.
-        let fdsBeforeIt = WireFuzz.openFDCount()
+        let fdsBeforeIt = WireFuzz.openFDs()
 
         init() throws {
             var config = WaylandServer.Configuration()
@@ -148,8 +151,18 @@ public enum WireFuzz {
         wl_log_set_handler_server { _, _ in }
     }
 
-    static func openFDCount() -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+    /// The process's open fds and what each is (/proc/self/fd's links), so that a finding
+    /// says which one stayed open.
+    static func openFDs() -> [Int32: String] {
+        var fds: [Int32: String] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
+            // The listing's own descriptor is closed by now: its link no longer reads.
+            guard let fd = Int32(name),
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name)
+            else { continue }
+            fds[fd] = target
+        }
+        return fds
     }
 
     /// The server's deliveries through the core's invariant checker.
