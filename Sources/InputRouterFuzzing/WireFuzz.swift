@@ -49,7 +49,7 @@ public enum WireFuzz {
         FDPool.shared.prepare()
         // A fresh server's own fds (epoll, keymap) are counted too: destroyed with it,
         // they must all close.
-        var shared = freshServer ? nil : Host.sharedHost()
+        let shared = freshServer ? nil : Host.sharedHost()
         let fdsBefore = openFDs()
         var problems: [String]
         do {
@@ -64,24 +64,18 @@ public enum WireFuzz {
             if world.problems.isEmpty { world.finish() }
             problems = world.problems
         }
+        // Counted with the server still up: what the run left open, not the server's own.
+        let fdsAfter = openFDs()
+        if checksFileDescriptors, problems.isEmpty, fdsAfter.count > fdsBefore.count {
+            let new = fdsAfter.filter { fdsBefore[$0.key] != $0.value }.sorted { $0.key < $1.key }
+            problems.append(
+                "\(fdsAfter.count - fdsBefore.count) file descriptors still open after every client left"
+                    + " (new or changed: \(new.map { "\($0.key) → \($0.value)" }.joined(separator: ", ")))")
+        }
         // A locker that went without unlocking leaves the session locked, as it must
         // (SessionLock.swift), and nothing a client can do unlocks it but a new lock: the
         // next input gets a server of its own, so that each input means the same alone.
-        // Then the server goes before the count, and the count is compared with the one
-        // before it was made.
-        var baseline = fdsBefore
-        if let host = shared, host.server.isSessionLocked {
-            baseline = host.fdsBeforeIt
-            Host.shared = nil
-            shared = nil
-        }
-        let fdsAfter = openFDs()
-        if checksFileDescriptors, problems.isEmpty, fdsAfter.count > baseline.count {
-            let new = fdsAfter.filter { baseline[$0.key] != $0.value }.sorted { $0.key < $1.key }
-            problems.append(
-                "\(fdsAfter.count - baseline.count) file descriptors still open after every client left"
-                    + " (new or changed: \(new.map { "\($0.key) → \($0.value)" }.joined(separator: ", ")))")
-        }
+        if let shared, shared.server.isSessionLocked { Host.shared = nil }
         return problems
     }
 
@@ -97,9 +91,6 @@ public enum WireFuzz {
             if shared == nil { shared = try? Host() }
             return shared
         }
-
-        /// The process's open fds before this server was made.
-        let fdsBeforeIt = WireFuzz.openFDs()
 
         init() throws {
             var config = WaylandServer.Configuration()
