@@ -651,16 +651,10 @@ public enum WireFuzz {
             return clients.map { ClientSnapshot(client: $0, gone: $0.isGone, nodes: owned[$0.id] ?? 0) }
         }
 
-        func nodesByClient() -> [ClientID: Int] {
-            var counts: [ClientID: Int] = [:]
-            let tree = server.router.tree
-            var stack = [tree.root]
-            while let n = stack.popLast() {
-                if let c = tree.client(of: n), !c.isCompositor { counts[c, default: 0] += 1 }
-                stack += tree.children(of: n)
-            }
-            return counts
-        }
+        /// Live nodes per client, in the scene or not: a node another client's departure
+        /// took out of the scene is still its own client's (an input method's popup on the
+        /// window that went), and one it destroyed is a bug.
+        func nodesByClient() -> [ClientID: Int] { server.router.tree.liveNodesByClient }
 
         /// Lets the server handle what was sent, every client read what came back, and
         /// checks what must hold. `before` is `snapshot()` from before the step.

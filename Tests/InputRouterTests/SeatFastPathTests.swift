@@ -288,3 +288,34 @@ import Testing
         h.expectClean()
     }
 }
+
+/// A client that goes takes only its own nodes: another client's node below one of them (an
+/// input method's candidate popup on the focused window) leaves the scene but stays alive,
+/// for its client to place again. WireFuzzer found it destroyed with the window's client,
+/// and the input method's popup never showed again.
+@Suite struct ClientRemovalTests {
+    @Test func anotherClientsNodeBelowADepartingClientsWindowLivesOn() {
+        let h = Harness()
+        let app = h.client("app")
+        let inputMethod = h.client("input method")
+        let window = h.toplevel("window", app, Rect(0, 0, 200, 100))
+        let sub = h.tree.createNode(.subsurface, name: "sub", client: app, parent: window, frame: Rect(0, 0, 10, 10))
+        let popup = h.tree.createNode(
+            .popup, name: "candidates", client: inputMethod, parent: sub, frame: Rect(0, 20, 50, 30))
+        let compositorChild = h.tree.createNode(
+            .compositor, name: "title bar", parent: window, frame: Rect(0, -20, 200, 20))
+        h.router.removeClient(app)
+        _ = h.flush()
+        #expect(!h.tree.isAlive(window) && !h.tree.isAlive(sub))
+        #expect(!h.tree.isAlive(compositorChild), "the compositor's nodes on the window go with it")
+        #expect(h.tree.isAlive(popup))
+        #expect(h.tree.parent(of: popup) == nil)
+        #expect(h.tree.liveNodesByClient == [inputMethod: 1])
+        // Its client places it again, on the next window.
+        let next = h.toplevel("next", h.client("next app"), Rect(300, 0, 200, 100))
+        _ = h.tree.setParent(popup, next)
+        h.tree.setMapped(popup, true)
+        #expect(h.tree.parent(of: popup) == next)
+        h.expectClean()
+    }
+}

@@ -124,8 +124,17 @@ public final class Router {
         clients[Int(client.index)].alive = false
         clients[Int(client.index)].handler = nil
         tree.batchUpdates {
+            // Another client's node below one of this client's (an input method's candidate
+            // popup sits on the focused window) leaves the scene but is not this client's to
+            // destroy: its own client still holds it, and places it again later. First all
+            // of them, since destroying a node takes its whole subtree.
             for i in 1..<tree.nodes.count where tree.nodes[i].alive && tree.nodes[i].client == client {
-                if tree.nodes[i].alive { tree.destroy(tree.id(ofSlot: UInt32(i))) }
+                for child in tree.children(of: tree.id(ofSlot: UInt32(i))) {
+                    if let owner = tree.client(of: child), owner != client, !owner.isCompositor { tree.detach(child) }
+                }
+            }
+            for i in 1..<tree.nodes.count where tree.nodes[i].alive && tree.nodes[i].client == client {
+                tree.destroy(tree.id(ofSlot: UInt32(i)))
             }
         }
     }

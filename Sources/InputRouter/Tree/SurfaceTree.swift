@@ -351,6 +351,16 @@ public final class SurfaceTree {
         return count
     }
 
+    /// Live nodes of each client, in the scene or out of it (a surface whose parent went):
+    /// walks every slot, so for checks, not per event.
+    public var liveNodesByClient: [ClientID: Int] {
+        var counts: [ClientID: Int] = [:]
+        for i in 1..<nodes.count where nodes[i].alive && !nodes[i].client.isCompositor {
+            counts[nodes[i].client, default: 0] += 1
+        }
+        return counts
+    }
+
     /// Bytes the tree keeps per node slot: the routing record plus the side tables' slots.
     public static var bytesPerNode: Int {
         MemoryLayout<NodeRecord>.stride + MemoryLayout<String>.stride + MemoryLayout<Region?>.stride
