@@ -58,8 +58,12 @@ extension SurfaceTree {
         update(id) { $0.acceptsInput = accepts }
     }
     /// Opacity 0...1: below the tree's `opacityThreshold` the node and its subtree are skipped by
-    /// hit tests. Any change is a scene change: every seat re-picks its pointer.
+    /// hit tests. Any change is a scene change: every seat re-picks its pointer. Kept within
+    /// 0...1, and NaN (an animation's 0/0) is 0: every hit test then reads it alike. Stored as
+    /// given, NaN failed `<` and `>=` both, so the index skipped a node the walk took
+    /// (RouterFuzzer).
     public func setOpacity(_ id: NodeID, _ opacity: Float) {
+        let opacity = opacity.isNaN ? 0 : min(max(opacity, 0), 1)
         journalNote(.setOpacity, id) { $0.opacity = opacity }
         update(id) { $0.opacity = opacity }
     }
