@@ -305,7 +305,17 @@ def main():
         if s.proc and s.proc.poll() is None:
             s.proc.kill()
             s.proc.wait()
+    # Then a stats line from at least 3 s after the kill, with no client left; up to 30 s
+    # for one on a loaded machine (a 60-minute run beside CI builds had its last line from
+    # before the kill after 3 s, 80 clients still listed: the compositor was behind).
+    killed_at = float((comp.stats or {}).get("t", "0"))
+    deadline = time.monotonic() + 30
     time.sleep(3)
+    while time.monotonic() < deadline:
+        latest = comp.stats or {}
+        if float(latest.get("t", "0")) >= killed_at + 3 and latest.get("clients") == "0":
+            break
+        time.sleep(0.2)
     end = dict(comp.stats or {})
     alive = comp.proc.poll() is None
     end_fds = comp.fds() if alive else 0

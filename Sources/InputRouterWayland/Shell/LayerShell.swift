@@ -302,7 +302,7 @@ final class LayerSurfaceObject: WaylandObject {
         popup.layerParent = self
         let tree = server.router.tree
         let at = tree.layoutPosition(of: node) ?? .zero
-        if let rect = popup.rules.placement(origin: (Int32(at.x), Int32(at.y)), bounds: server.popupBounds) {
+        if let rect = popup.rules.placement(origin: PositionerRules.origin(at), bounds: server.popupBounds) {
             popup.placement = rect
         }
         let popupNode = tree.createNode(

@@ -18,6 +18,21 @@ struct PositionerRules {
 
     var isComplete: Bool { size != nil && anchorRect != nil }
 
+    /// A client's numbers are kept within ±2^24 pixels and a parent's corner within ±2^28,
+    /// so every sum the placement makes fits in Int32. WireFuzzer found a layer-shell popup
+    /// whose positioner's numbers made `placement` trap on overflow: the whole compositor.
+    static let clientLimit: Int32 = 1 << 24
+    static func clientValue(_ v: Int32) -> Int32 { min(max(v, -clientLimit), clientLimit) }
+    /// A parent's corner in layout space, from its node's position and its client's
+    /// window geometry offset.
+    static func origin(_ at: Point, plus offset: (x: Int32, y: Int32) = (0, 0)) -> (x: Int32, y: Int32) {
+        let limit = Double(1 << 28)
+        func clamped(_ v: Double) -> Int32 { Int32(min(max(v.isNaN ? 0 : v.rounded(.down), -limit), limit)) }
+        return (
+            clamped(at.x) + clientValue(offset.x), clamped(at.y) + clientValue(offset.y)
+        )
+    }
+
     /// The popup's rectangle relative to the parent's window geometry, before adjustment.
     var unconstrained: Rect? {
         guard let size, let a = anchorRect else { return nil }
@@ -136,6 +151,7 @@ struct PositionerRules {
 }
 
 final class XdgPositioner: WaylandObject {
+    private static func limited(_ v: Int32) -> Int32 { PositionerRules.clientValue(v) }
     var rules = PositionerRules()
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
@@ -146,12 +162,12 @@ final class XdgPositioner: WaylandObject {
             guard width > 0, height > 0 else {
                 return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "positioner size must be positive")
             }
-            rules.size = (width, height)
+            rules.size = (Self.limited(width), Self.limited(height))
         case .setAnchorRect(let x, let y, let width, let height): // set_anchor_rect
             guard width >= 0, height >= 0 else {
                 return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "anchor rect size must not be negative")
             }
-            rules.anchorRect = Rect(x, y, width, height)
+            rules.anchorRect = Rect(Self.limited(x), Self.limited(y), Self.limited(width), Self.limited(height))
         case .setAnchor(let anchor):
             guard anchor <= 8 else { return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "invalid anchor") }
             rules.anchor = anchor
@@ -160,7 +176,7 @@ final class XdgPositioner: WaylandObject {
             rules.gravity = gravity
         // set_constraint_adjustment
         case .setConstraintAdjustment(let constraintAdjustment): rules.adjustment = constraintAdjustment
-        case .setOffset(let x, let y): rules.offset = (x, y)
+        case .setOffset(let x, let y): rules.offset = (Self.limited(x), Self.limited(y))
         case .setReactive: rules.reactive = true // set_reactive (v3)
         // set_parent_size, set_parent_configure: the parent's current state is used
         case .setParentSize, .setParentConfigure: break
@@ -173,7 +189,7 @@ extension WaylandServer {
     func popupOrigin(of parent: XdgSurfaceObject) -> (x: Int32, y: Int32) {
         let at = parent.surface.node.flatMap { router.tree.layoutPosition(of: $0) } ?? .zero
         let g: (x: Int32, y: Int32) = parent.geometry.map { ($0.x, $0.y) } ?? (0, 0)
-        return (Int32(at.x) + g.x, Int32(at.y) + g.y)
+        return PositionerRules.origin(at, plus: g)
     }
 
     /// What a popup may not leave: the output.
