@@ -10,8 +10,10 @@ final class FDPool: @unchecked Sendable {
     private(set) var fds: [Int32] = []
     private(set) var names: [String] = []
 
-    func prepare() {
-        guard fds.isEmpty else { return }
+    /// Makes the pool the first time `shared` is read: Swift makes a static `let` once,
+    /// whichever thread gets there first. (Filled by the first `prepare()` call instead,
+    /// two suites' wire runs in parallel filled it at once: ThreadSanitizer, in CI.)
+    private init() {
         // A shm file of the right size, an empty one, /dev/null (cannot be mapped
         // shared), and both ends of a pipe (a data offer's target, or nonsense as a pool).
         add(WireSession.memfd(size: Int(shmSize)), "shm 64 KiB")
@@ -27,6 +29,9 @@ final class FDPool: @unchecked Sendable {
         // (zwp_virtual_keyboard_v1.keymap), NUL-terminated as a wl_keyboard keymap is.
         add(Self.file(holding: Array(Self.keymapText.utf8) + [0]), "xkb keymap")
     }
+
+    /// Makes sure the pool exists (its fds count as the process's from then on).
+    func prepare() {}
 
     /// A small xkb keymap (xkbcommon resolves the includes), for virtual keyboards.
     static let keymapText = """
