@@ -104,12 +104,18 @@ func monotonicSeconds() -> Double {
 /// suites, untrimmed, the RSS grew 5.6 and 16 MB in 20 s while malloc's bytes in use
 /// stayed near 9 MB (malloc_stats) and no server outlived its test.
 func residentKB() -> Int {
-    // Not in Glibc's Swift module (malloc.h): found in the process, as it always is with glibc.
-    typealias MallocTrim = @convention(c) (Int) -> Int32
-    if let trim = dlsym(nil, "malloc_trim") { _ = unsafeBitCast(trim, to: MallocTrim.self)(0) }
+    trimMalloc()
     guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
     let fields = statm.split(separator: " ")
     return (Int(fields.count > 1 ? fields[1] : "0") ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+}
+
+/// glibc's `malloc_trim(0)`: the free memory its arenas keep goes back to the system, so
+/// what is still resident is memory in use. Not in Glibc's Swift module (malloc.h): found
+/// in the process, as it always is with glibc.
+func trimMalloc() {
+    typealias MallocTrim = @convention(c) (Int) -> Int32
+    if let trim = dlsym(nil, "malloc_trim") { _ = unsafeBitCast(trim, to: MallocTrim.self)(0) }
 }
 
 /// The parts of this process's RSS (anonymous, file, shared memory) and its thread count,
@@ -156,7 +162,7 @@ func makeServer(socketName: String) throws -> WaylandServer {
 /// - "program and libraries": every other file.
 /// Read after `malloc_trim(0)`, as `residentKB()` is.
 func residentByMapping() -> [String: Int] {
-    _ = residentKB()
+    trimMalloc()
     let smaps = readProcFile("/proc/self/smaps")
     var sizes: [String: Int] = [:]
     var current = "anonymous"

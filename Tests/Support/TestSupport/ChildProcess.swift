@@ -26,12 +26,8 @@ public final class ChildProcess {
     public enum Output: Sendable {
         /// Both to one pipe, read with `readAvailable()` or `readToEnd()`.
         case merged
-        /// Each to its own pipe: output as with `.merged`, error with `readErrorToEnd()`.
+        /// Each to its own pipe: output as with `.merged`, error with `readToEnd()`.
         case separate
-        /// Both to this process's own output and error.
-        case inherited
-        /// /dev/null.
-        case nullDevice
     }
 
     public struct SpawnError: Error, CustomStringConvertible {
@@ -105,10 +101,6 @@ public final class ChildProcess {
                     childEnds.append(childErr)
                     closeOnFailure.append(ownErr)
                 }
-            case .inherited:
-                (childOut, childErr) = (1, 2)
-            case .nullDevice:
-                break
             }
             var pid: pid_t = 0
             let argv = ([executable] + arguments).map { strdup($0) }
@@ -181,13 +173,6 @@ public final class ChildProcess {
         guard let status = waitStatus else { return -1 }
         let signal = status & 0x7f
         return signal == 0 ? (status >> 8) & 0xff : signal
-    }
-
-    /// Whether a signal ended it.
-    public var endedBySignal: Bool {
-        guard let status = waitStatus else { return false }
-        let signal = status & 0x7f
-        return signal != 0 && signal != 0x7f
     }
 
     /// Sends `signal` unless the program has been reaped.
