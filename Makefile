@@ -95,8 +95,8 @@ test: deps
 	# The code is formatted as .swift-format says; `make format` fixes what it can.
 	$(SWIFT) format lint --strict -r -p $(SWIFT_CODE)
 	$(SWIFT) build --build-tests
-	# Every suite in one process, the hostile one among them (its memory bound counts what
-	# a leak on its server can grow: docs/hostile-clients.md).
+	# Every suite in one parallel run, the hostile one among them (its long loop in a
+	# process of its own, so its memory bound reads its server alone: docs/hostile-clients.md).
 	$(SWIFT) test --skip-build --parallel
 	# WLCS, each suite in its own process: about half a minute (Tests/Conformance/README.md).
 	$(MAKE) --no-print-directory conformance

@@ -4,8 +4,9 @@
 // the server stays up; each offender ends with the error its attack names (interface and
 // code, where the protocol names one) and is gone from the server; the good client's
 // motion arrives within a second every time; the memory a leak on this server can grow
-// (anonymous, and its clients' pools) and the process's fds stay bounded, beside the other
-// suites in the parallel run. `make hostile SECONDS=600` runs it for ten minutes.
+// (anonymous, and its clients' pools) and the process's fds stay bounded. The long loop
+// runs in a process of its own (an exit test) while the other suites run in parallel.
+// `make hostile SECONDS=600` runs it for ten minutes.
 import Foundation
 import InputRouter
 import Testing
@@ -231,107 +232,120 @@ let regressions: [(mode: String, variant: Int, expect: String)] = [
         #expect(run.probe == nil)
     }
 
-    @Test func hostileSessionsNeitherCrashNorStallTheServer() throws {
-        let seconds = Double(ProcessInfo.processInfo.environment["HOSTILE_SECONDS"] ?? "") ?? 20
-        let verbose = ProcessInfo.processInfo.environment["HOSTILE_VERBOSE"] != nil
-        let baseSeed = UInt64(ProcessInfo.processInfo.environment["HOSTILE_SEED"] ?? "") ?? 1
-        // HOSTILE_MODES=flood,bad-shm runs only those.
-        let modes =
-            ProcessInfo.processInfo.environment["HOSTILE_MODES"].map { $0.split(separator: ",").map(String.init) }
-            ?? allModes
-        let forcedVariant = ProcessInfo.processInfo.environment["HOSTILE_VARIANT"].flatMap { Int($0) }
-        let run = try HostileRun(name: "loop")
-        try #require(run.goodIsMapped, "wl-probe never mapped:\n\(run.good.lines.joined(separator: "\n"))")
-        let start = monotonicSeconds()
-        var i = 0
-        var memoryStart = serverMemoryKB(residentByMapping())
-        while monotonicSeconds() - start < seconds || i < modes.count {
-            let mode = modes[i % modes.count]
-            if let line = try run.session(seed: baseSeed &+ UInt64(i), mode: mode, variant: forcedVariant) {
-                if verbose {
-                    print(
-                        "\(line) rss=\(residentKB()) kB, anonymous and pools \(serverMemoryKB(residentByMapping())) kB")
-                }
-                run.check(line)
-            }
-            i += 1
-            // One of each mode first: the tables the server keeps are at size after that.
-            if i == modes.count {
-                run.stats.rssAfterWarmUp = residentKB()
-                run.stats.fdsAfterWarmUp = openFDs()
-                run.stats.statusAfterWarmUp = processStatus()
-                run.stats.mappingsAfterWarmUp = residentByMapping()
-                memoryStart = serverMemoryKB(run.stats.mappingsAfterWarmUp)
-                run.stats.descriptorsAfterWarmUp = descriptorsByKind()
-            }
+    /// The loop runs in a process of its own: an exit test, this test binary started again
+    /// to run only `hostileLoop()`, its issues reported here. So the memory and descriptors it
+    /// bounds are this server's and its harness's alone, as a compositor's process would be.
+    /// In the shared process the suites beside it held up to 9 MB of heap at the moment of the
+    /// last reading (a clean-clone CI run read +8,860 kB against 8,552 allowed), which no
+    /// reading of the shared process can tell apart from a leak here.
+    @Test func hostileSessionsNeitherCrashNorStallTheServer() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            try hostileLoop()
         }
-        // The good client still answers at the end.
-        run.probe = nil
-        run.lastProbe = 0
-        let deadline = monotonicSeconds() + 5
-        run.serviceProbe(allowed: true)
-        while run.probe != nil, monotonicSeconds() < deadline {
-            run.server.dispatch(timeoutMS: 2)
-            run.serviceProbe(allowed: false)
-        }
-        #expect(run.probe == nil, "the good client stopped receiving input")
-
-        run.stats.rssEnd = residentKB()
-        run.stats.fdsEnd = openFDs()
-        run.stats.statusEnd = processStatus()
-        // The lowest of ten readings over a second, the server dispatching between them:
-        // what a suite beside this one holds for a moment comes and goes, what leaked here
-        // is in every reading.
-        var mappingsEnd = residentByMapping()
-        for _ in 0..<9 {
-            let until = monotonicSeconds() + 0.1
-            while monotonicSeconds() < until { run.server.dispatch(timeoutMS: 10) }
-            let reading = residentByMapping()
-            if serverMemoryKB(reading) < serverMemoryKB(mappingsEnd) { mappingsEnd = reading }
-        }
-        let memoryEnd = serverMemoryKB(mappingsEnd)
-        run.stats.mappingGrowth = growth(from: run.stats.mappingsAfterWarmUp, to: mappingsEnd, unit: " kB")
-        run.stats.descriptorGrowth = growth(from: run.stats.descriptorsAfterWarmUp, to: descriptorsByKind())
-        let s = run.stats
-        let sorted = s.latencies.sorted()
-        let maxLatency = sorted.last ?? 0
-        let p99 = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
-        print(
-            """
-            hostile: \(s.sessions) sessions in \(String(format: "%.0f", monotonicSeconds() - start)) s, \(s.requests) requests sent
-            hostile: outcomes \(s.outcomes.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: ", "))
-            hostile: good client motion latency over \(sorted.count) probes: max \(String(format: "%.1f", maxLatency * 1000)) ms, p99 \(String(format: "%.1f", p99 * 1000)) ms
-            hostile: RSS after warm-up \(s.rssAfterWarmUp) kB, at end \(s.rssEnd) kB; open fds \(s.fdsAfterWarmUp), at end \(s.fdsEnd)
-            hostile: after warm-up \(s.statusAfterWarmUp); at end \(s.statusEnd)
-            hostile: resident growth by mapping: \(s.mappingGrowth)
-            hostile: descriptor growth by kind: \(s.descriptorGrowth)
-            """)
-        #expect(s.sessions >= modes.count)
-        #expect(maxLatency < 1.0, "the good client waited \(maxLatency) s for a motion")
-        // Bounded: 8 MiB of slack (allocator high-water marks) plus 4 KiB per session (the
-        // core keeps a small record per client ever connected). A leaked surface image or
-        // pool is far more than that. The process is shared with the suites running beside
-        // this one, so what is measured is what a leak here can grow: anonymous memory (read
-        // after `malloc_trim`) and the pools of this server's clients, by mapping
-        // (`residentByMapping`). Measured as the whole RSS it grew 8 to 21 MB beside the
-        // others: the nested suite's 6 MiB window buffers mapped at that moment, library
-        // pages, and Foundation's Process objects that stayed alive, with their pipes, after
-        // their programs ended (a third of them; 300 descriptors by the end of the run).
-        // The tests now start programs with `ChildProcess` (Tests/Support), which owns them.
-        let sessionsAfterWarmUp = max(s.sessions - modes.count, 0)
-        #expect(
-            memoryEnd - memoryStart < 8 * 1024 + 4 * sessionsAfterWarmUp,
-            """
-            anonymous memory and clients' pools grew from \(memoryStart) kB to \(memoryEnd) kB over \
-            \(sessionsAfterWarmUp) sessions (by mapping: \(s.mappingGrowth))
-            """)
-        // The count is the whole test process's, with the descriptors of the suites beside
-        // this one (about 40 at a time: their clients' pipes and sockets, their servers').
-        #expect(
-            s.fdsEnd - s.fdsAfterWarmUp < 64,
-            """
-            open fds went from \(s.fdsAfterWarmUp) to \(s.fdsEnd) over \(sessionsAfterWarmUp) sessions \
-            (\(s.descriptorGrowth))
-            """)
+        if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self), terminator: "") }
     }
+}
+
+/// The hostile sessions, one after another for HOSTILE_SECONDS, and the bounds on what they
+/// leave behind. Run in its own process by `hostileSessionsNeitherCrashNorStallTheServer`.
+func hostileLoop() throws {
+    let seconds = Double(ProcessInfo.processInfo.environment["HOSTILE_SECONDS"] ?? "") ?? 20
+    let verbose = ProcessInfo.processInfo.environment["HOSTILE_VERBOSE"] != nil
+    let baseSeed = UInt64(ProcessInfo.processInfo.environment["HOSTILE_SEED"] ?? "") ?? 1
+    // HOSTILE_MODES=flood,bad-shm runs only those.
+    let modes =
+        ProcessInfo.processInfo.environment["HOSTILE_MODES"].map { $0.split(separator: ",").map(String.init) }
+        ?? allModes
+    let forcedVariant = ProcessInfo.processInfo.environment["HOSTILE_VARIANT"].flatMap { Int($0) }
+    let run = try HostileRun(name: "loop")
+    try #require(run.goodIsMapped, "wl-probe never mapped:\n\(run.good.lines.joined(separator: "\n"))")
+    let start = monotonicSeconds()
+    var i = 0
+    var memoryStart = serverMemoryKB(residentByMapping())
+    while monotonicSeconds() - start < seconds || i < modes.count {
+        let mode = modes[i % modes.count]
+        if let line = try run.session(seed: baseSeed &+ UInt64(i), mode: mode, variant: forcedVariant) {
+            if verbose {
+                print(
+                    "\(line) rss=\(residentKB()) kB, anonymous and pools \(serverMemoryKB(residentByMapping())) kB")
+            }
+            run.check(line)
+        }
+        i += 1
+        // One of each mode first: the tables the server keeps are at size after that.
+        if i == modes.count {
+            run.stats.rssAfterWarmUp = residentKB()
+            run.stats.fdsAfterWarmUp = openFDs()
+            run.stats.statusAfterWarmUp = processStatus()
+            run.stats.mappingsAfterWarmUp = residentByMapping()
+            memoryStart = serverMemoryKB(run.stats.mappingsAfterWarmUp)
+            run.stats.descriptorsAfterWarmUp = descriptorsByKind()
+        }
+    }
+    // The good client still answers at the end.
+    run.probe = nil
+    run.lastProbe = 0
+    let deadline = monotonicSeconds() + 5
+    run.serviceProbe(allowed: true)
+    while run.probe != nil, monotonicSeconds() < deadline {
+        run.server.dispatch(timeoutMS: 2)
+        run.serviceProbe(allowed: false)
+    }
+    #expect(run.probe == nil, "the good client stopped receiving input")
+
+    run.stats.rssEnd = residentKB()
+    run.stats.fdsEnd = openFDs()
+    run.stats.statusEnd = processStatus()
+    // The lowest of ten readings over a second, the server dispatching between them:
+    // what a suite beside this one holds for a moment comes and goes, what leaked here
+    // is in every reading.
+    var mappingsEnd = residentByMapping()
+    for _ in 0..<9 {
+        let until = monotonicSeconds() + 0.1
+        while monotonicSeconds() < until { run.server.dispatch(timeoutMS: 10) }
+        let reading = residentByMapping()
+        if serverMemoryKB(reading) < serverMemoryKB(mappingsEnd) { mappingsEnd = reading }
+    }
+    let memoryEnd = serverMemoryKB(mappingsEnd)
+    run.stats.mappingGrowth = growth(from: run.stats.mappingsAfterWarmUp, to: mappingsEnd, unit: " kB")
+    run.stats.descriptorGrowth = growth(from: run.stats.descriptorsAfterWarmUp, to: descriptorsByKind())
+    let s = run.stats
+    let sorted = s.latencies.sorted()
+    let maxLatency = sorted.last ?? 0
+    let p99 = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
+    print(
+        """
+        hostile: \(s.sessions) sessions in \(String(format: "%.0f", monotonicSeconds() - start)) s, \(s.requests) requests sent
+        hostile: outcomes \(s.outcomes.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: ", "))
+        hostile: good client motion latency over \(sorted.count) probes: max \(String(format: "%.1f", maxLatency * 1000)) ms, p99 \(String(format: "%.1f", p99 * 1000)) ms
+        hostile: RSS after warm-up \(s.rssAfterWarmUp) kB, at end \(s.rssEnd) kB; open fds \(s.fdsAfterWarmUp), at end \(s.fdsEnd)
+        hostile: after warm-up \(s.statusAfterWarmUp); at end \(s.statusEnd)
+        hostile: resident growth by mapping: \(s.mappingGrowth)
+        hostile: descriptor growth by kind: \(s.descriptorGrowth)
+        """)
+    #expect(s.sessions >= modes.count)
+    #expect(maxLatency < 1.0, "the good client waited \(maxLatency) s for a motion")
+    // Bounded: 8 MiB of slack (allocator high-water marks) plus 4 KiB per session (the
+    // core keeps a small record per client ever connected). A leaked surface image or
+    // pool is far more than that. Measured is what a leak here can grow: anonymous memory
+    // (read after `malloc_trim`) and the pools of this server's clients, by mapping
+    // (`residentByMapping`), in this process of its own. In the shared test process it
+    // grew 8 to 21 MB as a whole RSS: the nested suite's 6 MiB window buffers mapped at
+    // that moment, library pages, Foundation's Process objects that stayed alive with
+    // their pipes after their programs ended (the tests now use `ChildProcess`), and up
+    // to 9 MB of the other suites' heap.
+    let sessionsAfterWarmUp = max(s.sessions - modes.count, 0)
+    #expect(
+        memoryEnd - memoryStart < 8 * 1024 + 4 * sessionsAfterWarmUp,
+        """
+        anonymous memory and clients' pools grew from \(memoryStart) kB to \(memoryEnd) kB over \
+        \(sessionsAfterWarmUp) sessions (by mapping: \(s.mappingGrowth))
+        """)
+    // The descriptors of this process: the server's, its clients' pipes, the harness's.
+    #expect(
+        s.fdsEnd - s.fdsAfterWarmUp < 64,
+        """
+        open fds went from \(s.fdsAfterWarmUp) to \(s.fdsEnd) over \(sessionsAfterWarmUp) sessions \
+        (\(s.descriptorGrowth))
+        """)
 }

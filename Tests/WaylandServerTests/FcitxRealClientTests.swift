@@ -170,7 +170,7 @@ private let letterCodes: [Character: UInt32] = [
         }
         type(h, "\n")
         let typed = try foot.typed(h)
-        #expect(typed == "你好\n")
+        #expect(typed == "你好\n", "foot's protocol log:\n\(foot.log)")
     }
 
     /// The embedder's policy may refuse input methods (`mayCreateVirtualDevice`): fcitx5 is
