@@ -498,6 +498,15 @@ public enum WireFuzz {
             note("\(client.description) \(what)\(fault.map { "   [must fail: \($0)]" } ?? "")")
             let before = snapshot()
             if let fault, client.broke == nil { client.broke = fault }
+            if bytes.count >= 8 {
+                let target = bytes[0..<4].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                let opcode = Int(bytes[4]) | Int(bytes[5]) << 8
+                if let spec = client.objects[target], opcode < spec.requests.count,
+                    spec.requests[opcode].isDestructor
+                {
+                    client.retire(target)
+                }
+            }
             for (id, spec, version) in adopt {
                 let parent =
                     bytes.count >= 4

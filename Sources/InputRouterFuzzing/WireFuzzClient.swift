@@ -17,6 +17,8 @@ final class WireFuzzClient {
     private(set) var created: [UInt32] = [1]
     /// Ids the server deleted (delete_id), reused newest first as libwayland-client does.
     private var freeIDs: [UInt32] = []
+    /// Ids of objects this client sent a destructor for, until their delete_id comes.
+    private var dying: Set<UInt32> = []
     /// One past the highest id ever used: the server refuses a new id beyond it.
     private var nextFresh: UInt32 = 2
     private(set) var globals: [(name: UInt32, interface: String, version: UInt32)] = []
@@ -68,6 +70,17 @@ final class WireFuzzClient {
         created.append(id)
     }
 
+    /// A destructor request went out on `id`. libwayland destroys the object as it runs
+    /// the request and takes the id as new again at once, but this client hears of it only
+    /// from `delete_id`, which goes out with the next event the server posts (it is queued,
+    /// not flushed). So the object is gone from the pools now, its id free from delete_id.
+    func retire(_ id: UInt32) {
+        guard id != 1, objects.removeValue(forKey: id) != nil else { return }
+        versions[id] = nil
+        created.removeAll { $0 == id }
+        if id < 0xff00_0000 { dying.insert(id) }
+    }
+
     func objects(of interface: String) -> [UInt32] { created.filter { objects[$0]?.name == interface } }
 
     func version(of id: UInt32) -> UInt32 { versions[id] ?? 1 }
@@ -96,6 +109,8 @@ final class WireFuzzClient {
                 versions[gone] = nil
                 created.removeAll { $0 == gone }
                 if gone < 0xff00_0000 { freeIDs.append(gone) }
+            } else if dying.remove(gone) != nil {
+                freeIDs.append(gone)
             }
             return
         }

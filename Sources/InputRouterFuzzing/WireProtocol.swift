@@ -30,6 +30,11 @@ struct WireMessageSpec {
     /// The interface version that introduced it.
     let since: UInt32
     let arguments: [WireArgumentSpec]
+
+    /// Whether the request destroys its object. libwayland's tables do not say; every
+    /// destructor of the protocols served is named one of these (their XML's
+    /// `type="destructor"`), and no other request is.
+    var isDestructor: Bool { ["destroy", "release", "unlock_and_destroy"].contains(name) }
 }
 
 /// An interface: its requests (opcode = index) and events.
