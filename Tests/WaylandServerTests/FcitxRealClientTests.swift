@@ -160,7 +160,17 @@ private let letterCodes: [Character: UInt32] = [
             }, "fcitx5 said:\n\(fcitx.lines.joined(separator: "\n"))")
         // Return only once the commit went to foot: fcitx5 answers keys on its own time.
         type(h, "nihao")
-        h.dispatch(until: "fcitx5's preedit in foot") { h.server.textInput.programPreeditShown }
+        // foot answers each preedit it draws with a commit, and drops the changes of a
+        // `done` whose serial is behind its count of commits (docs/wayland.md): the space
+        // that commits waits for foot's answer to the whole preedit.
+        let input = try #require(h.server.textInput.activeInput)
+        var lastPreeditDone: UInt32?
+        h.dispatch(until: "foot to answer fcitx5's preedit of nihao") {
+            if lastPreeditDone == nil, h.server.textInput.programPreedit.filter({ $0 != " " }) == "nihao" {
+                lastPreeditDone = input.doneSerial
+            }
+            return lastPreeditDone.map { input.commits > $0 } ?? false
+        }
         // The preedit may go and come back while fcitx5 works on a key: wait for the commit
         // itself (a loaded run typed Return before it, and foot's line was empty).
         let commitsBefore = h.server.textInput.programCommitStrings

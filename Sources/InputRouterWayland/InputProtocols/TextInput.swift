@@ -60,6 +60,10 @@ final class TextInputObject: WaylandObject {
     private(set) var current = State()
     /// Commit requests received: the serial of every `done`.
     private(set) var commits: UInt32 = 0
+    /// The serial of the last `done` sent. A client that commits again before it reads
+    /// that `done` sees a serial behind its own count, and foot 1.13 then drops the
+    /// changes it carried (docs/wayland.md, Input method programs).
+    private(set) var doneSerial: UInt32 = 0
     /// The surface of the last `enter`, until its `leave`; requests are ignored without one.
     weak var focus: Surface?
 
@@ -137,7 +141,10 @@ final class TextInputObject: WaylandObject {
 
     func sendCommitString(_ text: String) { zwp_text_input_v3_send_commit_string(resource, text) }
 
-    func sendDone() { zwp_text_input_v3_send_done(resource, commits) }
+    func sendDone() {
+        doneSerial = commits
+        zwp_text_input_v3_send_done(resource, commits)
+    }
 
     override func resourceDestroyed() { server.services(seatIndex).textInput.remove(self) }
 }

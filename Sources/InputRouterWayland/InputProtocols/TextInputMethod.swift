@@ -43,8 +43,10 @@ final class TextInputState {
     private var preedit = ""
     /// The input method program serving the seat (InputMethod.swift), in place of compose.
     private(set) weak var program: InputMethodObject?
-    /// Whether the program's last commit left a preedit in `active` (cleared if it goes).
-    private(set) var programPreeditShown = false
+    /// The preedit the program's last commit left in `active` ("" when none, or once it
+    /// goes).
+    private(set) var programPreedit = ""
+    var programPreeditShown: Bool { !programPreedit.isEmpty }
     /// The program's commit strings relayed to text inputs so far: what a test waits for
     /// before typing on, since fcitx5 answers keys on its own time.
     private(set) var programCommitStrings = 0
@@ -138,7 +140,7 @@ final class TextInputState {
         guard program === method || program == nil else { return }
         program = nil
         if programPreeditShown, let active { active.sendDone() }
-        programPreeditShown = false
+        programPreedit = ""
         updateActive(force: true)
     }
 
@@ -151,7 +153,7 @@ final class TextInputState {
             input.sendCommitString(c)
             programCommitStrings += 1
         }
-        programPreeditShown = !(state.preedit?.text.isEmpty ?? true)
+        programPreedit = state.preedit?.text ?? ""
         input.sendDone()
     }
 
@@ -177,7 +179,7 @@ final class TextInputState {
             }
         // The program hears of each change of the active text input.
         if let program, changed {
-            programPreeditShown = false
+            programPreedit = ""
             if program.isActive { program.sendActivation(nil) }
             if let next { program.sendActivation(next) }
         }
