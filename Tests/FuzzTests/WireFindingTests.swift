@@ -108,4 +108,24 @@ import Testing
         #expect(!c.wire.closed)
         c.disconnect()
     }
+
+    /// WireFuzzer's model of a client (7 December, Regressions/wire/a-released-id-…).
+    /// libwayland frees an object's id as it runs the destructor, and the `delete_id` goes
+    /// out only with the next event posted. A data device just released, with nothing
+    /// posted since, was still "an id in use" to the model, and a `sync` that reused it as
+    /// a bad new id was accepted, rightly, and read as a finding. The model now forgets the
+    /// device as its release goes out.
+    @Test func theFuzzersModelForgetsAnObjectAsItsDestructorGoesOut() {
+        var script = WireScript()
+        script.connect()
+        script.request(client: 0, "wl_display", "get_registry", [.new])
+        script.request(client: 0, "wl_display", "sync", [.new])
+        script.bindEverything(client: 0, globals: 40)
+        script.request(client: 0, "wl_data_device_manager", "get_data_device", [.new, .object(0)])
+        script.request(client: 0, "wl_data_device", "release")
+        // 252: the decoder's "an id in use" (the newest object the model knows).
+        script.request(client: 0, "wl_display", "sync", [.object(252)])
+        var log: [String] = []
+        #expect(WireFuzz.run(script.bytes, log: { log.append($0) }) == [], "\(log.joined(separator: "\n"))")
+    }
 }
