@@ -128,4 +128,31 @@ import Testing
         var log: [String] = []
         #expect(WireFuzz.run(script.bytes, log: { log.append($0) }) == [], "\(log.joined(separator: "\n"))")
     }
+
+    /// The positioner clamp on the xdg-shell path (the layer-shell one is a regression
+    /// input): a parent whose window geometry starts near Int32's end, and a positioner
+    /// whose anchor rectangle and offset are as far out. Unclamped, the popup's placement
+    /// overflowed Int32 and trapped, taking the compositor with it.
+    @Test func anXdgPopupWithNumbersAtInt32sEdgeIsPlaced() {
+        var script = WireScript()
+        script.connect()
+        script.request(client: 0, "wl_display", "get_registry", [.new])
+        script.request(client: 0, "wl_display", "sync", [.new])
+        script.bindEverything(client: 0)
+        script.mapToplevel(client: 0, size: 100)
+        let edge = Int32.max - 8
+        script.request(client: 0, "xdg_surface", "set_window_geometry", [.int(edge), .int(edge), .int(50), .int(50)])
+        script.request(client: 0, "wl_surface", "commit")
+        script.request(client: 0, "xdg_wm_base", "create_positioner", [.new])
+        script.request(client: 0, "xdg_positioner", "set_size", [.int(edge), .int(edge)])
+        script.request(
+            client: 0, "xdg_positioner", "set_anchor_rect", [.int(edge), .int(edge), .int(edge), .int(edge)])
+        script.request(client: 0, "xdg_positioner", "set_offset", [.int(edge), .int(edge)])
+        script.request(client: 0, "wl_compositor", "create_surface", [.new])
+        script.request(client: 0, "xdg_wm_base", "get_xdg_surface", [.new, .object(0)])
+        script.request(client: 0, "xdg_surface", "get_popup", [.new, .object(1), .object(0)])
+        script.request(client: 0, "wl_surface", "commit")
+        var log: [String] = []
+        #expect(WireFuzz.run(script.bytes, log: { log.append($0) }) == [], "\(log.joined(separator: "\n"))")
+    }
 }

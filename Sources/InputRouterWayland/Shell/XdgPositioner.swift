@@ -18,9 +18,10 @@ struct PositionerRules {
 
     var isComplete: Bool { size != nil && anchorRect != nil }
 
-    /// A client's numbers are kept within ±2^24 pixels and a parent's corner within ±2^28,
-    /// so every sum the placement makes fits in Int32. WireFuzzer found a layer-shell popup
-    /// whose positioner's numbers made `placement` trap on overflow: the whole compositor.
+    /// A client's numbers (a positioner's, a window geometry's) are kept within ±2^24 pixels
+    /// and a parent's corner within ±2^28, so every sum the placement makes fits in Int32.
+    /// WireFuzzer found a layer-shell popup whose positioner's numbers made `placement` trap
+    /// on overflow: the whole compositor.
     static let clientLimit: Int32 = 1 << 24
     static func clientValue(_ v: Int32) -> Int32 { min(max(v, -clientLimit), clientLimit) }
     /// A parent's corner in layout space, from its node's position and its client's
@@ -151,10 +152,10 @@ struct PositionerRules {
 }
 
 final class XdgPositioner: WaylandObject {
-    private static func limited(_ v: Int32) -> Int32 { PositionerRules.clientValue(v) }
     var rules = PositionerRules()
 
     override func request(_ opcode: UInt32, _ args: Arguments) {
+        let limit = PositionerRules.clientValue
         guard let request: XdgPositionerRequest = decode(opcode, args) else { return }
         switch request {
         case .destroy: destroyResource()
@@ -162,12 +163,12 @@ final class XdgPositioner: WaylandObject {
             guard width > 0, height > 0 else {
                 return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "positioner size must be positive")
             }
-            rules.size = (Self.limited(width), Self.limited(height))
+            rules.size = (limit(width), limit(height))
         case .setAnchorRect(let x, let y, let width, let height): // set_anchor_rect
             guard width >= 0, height >= 0 else {
                 return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "anchor rect size must not be negative")
             }
-            rules.anchorRect = Rect(Self.limited(x), Self.limited(y), Self.limited(width), Self.limited(height))
+            rules.anchorRect = Rect(limit(x), limit(y), limit(width), limit(height))
         case .setAnchor(let anchor):
             guard anchor <= 8 else { return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "invalid anchor") }
             rules.anchor = anchor
@@ -176,7 +177,7 @@ final class XdgPositioner: WaylandObject {
             rules.gravity = gravity
         // set_constraint_adjustment
         case .setConstraintAdjustment(let constraintAdjustment): rules.adjustment = constraintAdjustment
-        case .setOffset(let x, let y): rules.offset = (Self.limited(x), Self.limited(y))
+        case .setOffset(let x, let y): rules.offset = (limit(x), limit(y))
         case .setReactive: rules.reactive = true // set_reactive (v3)
         // set_parent_size, set_parent_configure: the parent's current state is used
         case .setParentSize, .setParentConfigure: break

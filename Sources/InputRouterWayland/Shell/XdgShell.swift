@@ -170,7 +170,10 @@ final class XdgSurfaceObject: WaylandObject {
             guard width > 0, height > 0 else {
                 return postError(XDG_SURFACE_ERROR_INVALID_SIZE.rawValue, "window geometry must have a positive size")
             }
-            geometry = Rect(x, y, width, height)
+            // Kept within the positioner's range: popups of this surface are placed from
+            // its corner, and a corner near Int32's end overflowed the popup's frame.
+            let limit = PositionerRules.clientValue
+            geometry = Rect(limit(x), limit(y), limit(width), limit(height))
         case .ackConfigure(let serial): // ack_configure(serial)
             guard sentConfigures.acknowledge(serial) else {
                 return postError(
