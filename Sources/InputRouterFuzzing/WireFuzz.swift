@@ -684,7 +684,9 @@ public enum WireFuzz {
             if let actor, let fault = actor.broke, !actor.desynced, !actor.isGone {
                 problems.append("\(actor.description) sent \(fault) and was neither sent an error nor disconnected")
             }
-            if let actor, actor.broke == nil, !actor.desynced, let e = actor.wire.error, e.code == 0,
+            // invalid_object is wl_display's code 0; other interfaces' code 0 means their own
+            // error (wl_data_source's is an invalid action mask, its message ending in a number).
+            if let actor, actor.broke == nil, !actor.desynced, let e = actor.wire.error, e.object == 1, e.code == 0,
                 let id = e.message.split(separator: " ").last.flatMap({ UInt32($0) }), id < 0xff00_0000,
                 let spec = actor.objects[id]
             {
